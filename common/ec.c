@@ -1,0 +1,1 @@
+/* ec: written under the foundation issue */

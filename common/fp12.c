@@ -1,0 +1,1 @@
+/* fp12: written under the foundation issue */

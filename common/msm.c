@@ -1,0 +1,1 @@
+/* msm: written under the foundation issue */

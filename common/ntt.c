@@ -1,0 +1,1 @@
+/* ntt: written under the foundation issue */

@@ -1,0 +1,1 @@
+/* pairing: written under the foundation issue */

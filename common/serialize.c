@@ -1,0 +1,1 @@
+/* serialize: written under the foundation issue */

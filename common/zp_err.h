@@ -1,0 +1,46 @@
+/*
+ * zp_err.h — zkpipe's error convention.
+ *
+ * Every function that can fail returns int: >= 0 on success, -errno for an OS
+ * failure, or a negative zp_err code (all below ZP_ERR_BASE, well clear of the
+ * errno range) for zkpipe's own failures.  zp_strerror() names both.
+ *
+ * Context (which file, section, field or request) travels in a thread-local
+ * message set with zp_err_set(); callers that print an error print
+ * zp_err_msg() when it is non-empty, zp_strerror(code) otherwise.
+ */
+#ifndef ZP_ERR_H
+#define ZP_ERR_H
+
+#include <stdarg.h>
+
+#define ZP_ERR_BASE (-4096)
+
+enum zp_err {
+	ZP_EINVAL_POINT   = ZP_ERR_BASE - 1,  /* not on the curve */
+	ZP_ESUBGROUP      = ZP_ERR_BASE - 2,  /* on the curve, not in the r-torsion */
+	ZP_ENONCANON      = ZP_ERR_BASE - 3,  /* field element >= modulus */
+	ZP_EFLAGS         = ZP_ERR_BASE - 4,  /* bad compression / infinity / sign bits */
+	ZP_EFORMAT        = ZP_ERR_BASE - 5,  /* malformed file or message */
+	ZP_ETRUNC         = ZP_ERR_BASE - 6,  /* file or buffer shorter than its header says */
+	ZP_EMISMATCH      = ZP_ERR_BASE - 7,  /* two inputs disagree (circuit vs key, witness vs circuit) */
+	ZP_EUNSAT         = ZP_ERR_BASE - 8,  /* witness does not satisfy a constraint */
+	ZP_EVERIFY        = ZP_ERR_BASE - 9,  /* proof failed its pairing check */
+	ZP_EVERSION       = ZP_ERR_BASE - 10, /* layout / format version not understood */
+	ZP_EFULL          = ZP_ERR_BASE - 11, /* no free slot / job record / table entry */
+	ZP_ESTALE         = ZP_ERR_BASE - 12, /* handle's generation no longer current */
+	ZP_ECUDA          = ZP_ERR_BASE - 13, /* CUDA runtime error */
+	ZP_ENOTSQR        = ZP_ERR_BASE - 14, /* x has no square root (decompression) */
+	ZP_ERANGE         = ZP_ERR_BASE - 15, /* parameter out of range */
+	ZP_ERR_LAST       = ZP_ERR_BASE - 16,
+};
+
+/* Name of any code: -errno or zp_err. Never NULL. */
+const char *zp_strerror(int code);
+
+/* Thread-local context message for the last error (printf-style). Returns code. */
+int zp_err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *zp_err_msg(void);
+void zp_err_clear(void);
+
+#endif

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install what zkpipe builds and tests with (Debian). Idempotent; quiet when all is present.
+set -eu
+pkgs="build-essential meson ninja-build pkg-config libnanomsg-dev liburing-dev libhugetlbfs-dev
+      libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev nodejs npm"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "deps: installing$missing" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+# nvcc is optional: put it on PATH when the toolkit is there, so meson builds cuda/.
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) echo "export PATH=/usr/local/cuda/bin:\$PATH";; esac
+fi
