@@ -1,0 +1,1 @@
+/* fp2: being written */
