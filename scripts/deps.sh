@@ -2,11 +2,13 @@
 # Install what zkpipe builds and tests with (Debian). Idempotent; quiet when all is present.
 set -eu
 pkgs="build-essential meson ninja-build pkg-config libnanomsg-dev liburing-dev libhugetlbfs-dev
-      libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev nodejs npm"
+      libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# node/npm (test oracles) often come from outside Debian; install Debian's only when absent.
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
 if [ -n "$missing" ]; then
   echo "deps: installing$missing" >&2
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
