@@ -3,6 +3,7 @@
 #define ZP_CUDA_IMPL_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>

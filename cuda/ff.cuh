@@ -18,7 +18,10 @@
 struct fp_cfg {
 	static const int N = 12;
 	static const uint32_t INV = ZP_C_FP_INV;
-	static const bool INLINE_MUL = false;   /* a 12-limb product inlined everywhere makes ptxas crawl */
+#ifndef ZP_FP_INLINE
+#define ZP_FP_INLINE 0
+#endif
+	static const bool INLINE_MUL = ZP_FP_INLINE;   /* inlined everywhere, a 12-limb product makes ptxas crawl */
 	ZP_DI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[12] = ZP_C_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[12] = ZP_C_FP_RR; return O[i]; }

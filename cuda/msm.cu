@@ -141,8 +141,11 @@ __global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t 
 	if (b < B && nt[b]) tb[toff[b]] = (uint32_t)b;
 }
 
+#ifndef MSM_ACC_MINB
+#define MSM_ACC_MINB 1
+#endif
 template <class F>
-__global__ void acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
+__global__ void __launch_bounds__(128, MSM_ACC_MINB) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
                                   const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
                                   uint32_t T)
 {
@@ -248,6 +251,27 @@ __global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *id
 
 /* ---- host side ---- */
 
+/* ZP_MSM_PROFILE=1 in the environment: print per-phase times (digits+sort, bucket sums,
+ * window segments, tree + Horner) to stderr. Costs a few event records when on. */
+static cudaEvent_t prof_ev[5];
+static int prof_on = -1;
+static void prof_mark(cudaStream_t st, int i)
+{
+	if (prof_on < 0) {
+		prof_on = getenv("ZP_MSM_PROFILE") != NULL;
+		for (int k = 0; prof_on && k < 5; k++) cudaEventCreate(&prof_ev[k]);
+	}
+	if (prof_on) cudaEventRecord(prof_ev[i], st);
+}
+static void prof_report(const plan *p, int levels)
+{
+	float t[4];
+	if (!prof_on) return;
+	for (int k = 0; k < 4; k++) cudaEventElapsedTime(&t[k], prof_ev[k], prof_ev[k + 1]);
+	fprintf(stderr, "msm n=%zu c=%u W=%u: digits+sort %.2f ms, bucket sums %.2f ms (%d levels), segments %.2f ms, tree+horner %.2f ms\n",
+	        p->n, p->c, p->W, t[0], t[1], levels, t[2], t[3]);
+}
+
 #define AT(p, off, T) ((T *)((char *)(p) + (off)))
 
 /* Tree-reduce `groups` runs of `len` points in buf[cur] down to one each; returns the buffer index. */
@@ -291,10 +315,12 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 	uint32_t T = 0, T_prev = 0;
 	int cur = 0, lvl;
 
+	prof_mark(st, 0);
 	digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, p.W);
 	ZP_CUDA_LAUNCHED();
 	ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)p.N, 0,
 	                                            (int)p.key_bits, st));
+	prof_mark(st, 1);
 	ZP_CUDA_TRY(cudaMemsetAsync(bst, 0, p.B * 4, st));
 	ZP_CUDA_TRY(cudaMemsetAsync(ben, 0, p.B * 4, st));
 	bounds_kernel<<<zp_cdiv(p.N, 256), 256, 0, st>>>(bst, ben, keys[1], p.N, (uint32_t)p.B);
@@ -325,6 +351,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 		en_ = to + 1;
 		T_prev = T;
 	}
+	prof_mark(st, 2);
 	if (T == 0) {
 		/* no nonzero digit: the sum is infinity */
 		inf_jac_kernel<F><<<1, 1, 0, st>>>(dout);
@@ -334,12 +361,15 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 		                                                                   p.SL, p.S);
 		ZP_CUDA_LAUNCHED();
 		cur ^= 1;
+		prof_mark(st, 3);
 		if ((rc = tree_reduce<F>(part, cur, p.W, p.S, st, &cur))) return rc;
 		horner_kernel<F><<<1, 1, 0, st>>>(dout, part[cur], p.W, p.c);
 		ZP_CUDA_LAUNCHED();
 	}
+	prof_mark(st, 4);
 	ZP_CUDA_TRY(cudaMemcpyAsync(out, dout, sizeof(*out), cudaMemcpyDeviceToHost, st));
 	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	prof_report(&p, lvl);
 	return 0;
 err:
 	return rc;
@@ -391,8 +421,12 @@ extern "C" int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases
 extern "C" int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars, size_t n,
                               void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
 {
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
 	return msm_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
 	                      scratch_size, opts);
+#endif
 }
 extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
                                    size_t n, void *d_scratch, size_t scratch_size, void *stream)
@@ -403,8 +437,12 @@ extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_
 extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                                    size_t n, void *d_scratch, size_t scratch_size, void *stream)
 {
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
 	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
 	                           scratch_size, stream);
+#endif
 }
 
 static int gather(void *out, const void *table, const uint32_t *idx, size_t n, unsigned bytes)

@@ -40,25 +40,27 @@ static void report(const char *what, const char *size, float *ms, int runs, cons
 	fflush(stdout);
 }
 
-static void bench_ntt(unsigned lg, int h)
+static void bench_ntt(unsigned lg, int h, int inverse, int coset)
 {
 	size_t n = (size_t)1 << lg;
 	zp_cuda_ntt_ctx *ctx;
 	CK(zp_cuda_ntt_create(&ctx, lg));
-	zp_fr *a = rand_scalars_dev(n, 0), *b = NULL, *c = NULL;
+	zp_fr *a = rand_scalars_dev(n, 0), *b = NULL, *c = NULL, seven;
+	ref_fr_from_u64(&seven, 7);
 	if (h) { b = rand_scalars_dev(n, 0); c = rand_scalars_dev(n, 0); }
 	float ms[7];
 	int runs = 7;
 	for (int r = -1; r < runs; r++) {
 		CU(cudaEventRecord(e0, 0));
 		if (h) CK(zp_cuda_groth16_h(ctx, a, b, c, lg, ZP_CUDA_H_BELLPERSON, NULL));
-		else CK(zp_cuda_ntt(ctx, a, lg, 0, NULL, NULL));
+		else CK(zp_cuda_ntt(ctx, a, lg, inverse, coset ? &seven : NULL, NULL));
 		CU(cudaEventRecord(e1, 0));
 		CU(cudaEventSynchronize(e1));
 		if (r >= 0) CU(cudaEventElapsedTime(&ms[r], e0, e1));
 	}
 	char sz[16]; snprintf(sz, sizeof sz, "2^%u", lg);
-	report(h ? "Groth16 H (3 iNTT+3 cosetNTT+iNTT)" : "NTT forward", sz, ms, runs, "");
+	report(h ? "Groth16 H (bellperson)" : inverse ? (coset ? "NTT coset inverse" : "NTT inverse") : (coset ? "NTT coset forward" : "NTT forward"), sz, ms, runs,
+	       h ? "3 iNTT + 3 coset NTT + (ab-c)/Z + coset iNTT" : "");
 	cudaFree(a); cudaFree(b); cudaFree(c);
 	zp_cuda_ntt_destroy(ctx);
 }
@@ -147,8 +149,11 @@ int main(int argc, char **argv)
 		const char *c = argc > 1 ? argv[i + 1] : all[i];
 		char kind[16] = ""; unsigned lg = 0, win = 0;
 		if (sscanf(c, "%15[a-z0-9]:%u:%u", kind, &lg, &win) < 2) { fprintf(stderr, "bad case %s\n", c); return 1; }
-		if (!strcmp(kind, "ntt")) bench_ntt(lg, 0);
-		else if (!strcmp(kind, "h")) bench_ntt(lg, 1);
+		if (!strcmp(kind, "ntt")) bench_ntt(lg, 0, 0, 0);
+		else if (!strcmp(kind, "intt")) bench_ntt(lg, 0, 1, 0);
+		else if (!strcmp(kind, "cntt")) bench_ntt(lg, 0, 0, 1);
+		else if (!strcmp(kind, "cintt")) bench_ntt(lg, 0, 1, 1);
+		else if (!strcmp(kind, "h")) bench_ntt(lg, 1, 0, 0);
 		else if (!strcmp(kind, "g1")) bench_msm(0, lg, 0, win);
 		else if (!strcmp(kind, "g2")) bench_msm(1, lg, 0, win);
 		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win);
