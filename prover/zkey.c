@@ -8,7 +8,7 @@
 #include "zp_err.h"
 
 /* Copy n points of nfp coordinates each from the cursor, checking each coordinate < q. */
-static int load_points(zp_fp *dst, zp_bin_cur *c, uint64_t n, int nfp, const char *what)
+static int load_points(void *dst, zp_bin_cur *c, uint64_t n, int nfp, const char *what)
 {
 	const uint8_t *p;
 	int rc = zp_bin_get_bytes(c, &p, n * nfp * ZP_FP_BYTES, what);
@@ -22,7 +22,7 @@ static int load_points(zp_fp *dst, zp_bin_cur *c, uint64_t n, int nfp, const cha
 	return 0;
 }
 
-static int load_section(const zp_bin *b, uint32_t id, zp_fp **dst, uint64_t n, int nfp, const char *what)
+static int load_section(const zp_bin *b, uint32_t id, void **dst, uint64_t n, int nfp, const char *what)
 {
 	zp_bin_cur c;
 	int rc = zp_bin_section_cur(b, id, n * nfp * ZP_FP_BYTES, &c);
@@ -72,10 +72,19 @@ static int read_header(zp_zkey *k, const zp_bin *b)
 		return zp_err_set(ZP_EFORMAT, "%s: section 2: domainSize %u < nPublic %u + 1", b->name,
 				  k->domain_size, k->n_public);
 	k->log_domain = lg;
-	if ((rc = load_points(k->alpha1, &c, 1, 2, "alpha1")) || (rc = load_points(k->beta1, &c, 1, 2, "beta1")) ||
-	    (rc = load_points(k->beta2, &c, 1, 4, "beta2")) || (rc = load_points(k->gamma2, &c, 1, 4, "gamma2")) ||
-	    (rc = load_points(k->delta1, &c, 1, 2, "delta1")) || (rc = load_points(k->delta2, &c, 1, 4, "delta2")))
+	if ((rc = load_points(&k->alpha1, &c, 1, 2, "alpha1")) || (rc = load_points(&k->beta1, &c, 1, 2, "beta1")) ||
+	    (rc = load_points(&k->beta2, &c, 1, 4, "beta2")) || (rc = load_points(&k->gamma2, &c, 1, 4, "gamma2")) ||
+	    (rc = load_points(&k->delta1, &c, 1, 2, "delta1")) || (rc = load_points(&k->delta2, &c, 1, 4, "delta2")))
 		return rc;
+	/* the key's fixed points are few: check them fully (curve and subgroup) */
+	const struct { const char *n; int rc; } chk[] = {
+		{ "alpha1", zp_g1_affine_check(&k->alpha1) }, { "beta1", zp_g1_affine_check(&k->beta1) },
+		{ "delta1", zp_g1_affine_check(&k->delta1) }, { "beta2", zp_g2_affine_check(&k->beta2) },
+		{ "gamma2", zp_g2_affine_check(&k->gamma2) }, { "delta2", zp_g2_affine_check(&k->delta2) },
+	};
+	for (size_t i = 0; i < sizeof(chk) / sizeof(chk[0]); i++)
+		if (chk[i].rc)
+			return zp_err_set(chk[i].rc, "%s: section 2: %s", b->name, chk[i].n);
 	return 0;
 }
 
@@ -175,10 +184,12 @@ int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 	if ((rc = read_header(k, &b)))
 		goto out;
 	uint64_t nv = k->n_vars, np = k->n_public;
-	if ((rc = load_section(&b, 3, &k->ic, np + 1, 2, "IC")) || (rc = load_section(&b, 5, &k->a, nv, 2, "A")) ||
-	    (rc = load_section(&b, 6, &k->b1, nv, 2, "B1")) || (rc = load_section(&b, 7, &k->b2, nv, 4, "B2")) ||
-	    (rc = load_section(&b, 8, &k->c, nv - np - 1, 2, "C")) ||
-	    (rc = load_section(&b, 9, &k->h, k->domain_size, 2, "H")))
+	if ((rc = load_section(&b, 3, (void **)&k->ic, np + 1, 2, "IC")) ||
+	    (rc = load_section(&b, 5, (void **)&k->a, nv, 2, "A")) ||
+	    (rc = load_section(&b, 6, (void **)&k->b1, nv, 2, "B1")) ||
+	    (rc = load_section(&b, 7, (void **)&k->b2, nv, 4, "B2")) ||
+	    (rc = load_section(&b, 8, (void **)&k->c, nv - np - 1, 2, "C")) ||
+	    (rc = load_section(&b, 9, (void **)&k->h, k->domain_size, 2, "H")))
 		goto out;
 	zp_circuit *ci = &k->circuit;
 	ci->n_vars = k->n_vars;
@@ -223,15 +234,15 @@ void zp_zkey_free(zp_zkey *k)
 int zp_zkey_vk(zp_g16_vk *vk, const zp_zkey *k)
 {
 	memset(vk, 0, sizeof(*vk));
-	memcpy(vk->alpha1, k->alpha1, sizeof(vk->alpha1));
-	memcpy(vk->beta2, k->beta2, sizeof(vk->beta2));
-	memcpy(vk->gamma2, k->gamma2, sizeof(vk->gamma2));
-	memcpy(vk->delta2, k->delta2, sizeof(vk->delta2));
+	vk->alpha1 = k->alpha1;
+	vk->beta2 = k->beta2;
+	vk->gamma2 = k->gamma2;
+	vk->delta2 = k->delta2;
 	vk->n_public = k->n_public;
-	vk->ic = malloc(((size_t)k->n_public + 1) * 2 * sizeof(zp_fp));
+	vk->ic = malloc(((size_t)k->n_public + 1) * sizeof(zp_g1_affine));
 	if (!vk->ic)
 		return -ENOMEM;
-	memcpy(vk->ic, k->ic, ((size_t)k->n_public + 1) * 2 * sizeof(zp_fp));
+	memcpy(vk->ic, k->ic, ((size_t)k->n_public + 1) * sizeof(zp_g1_affine));
 	return 0;
 }
 

@@ -10,8 +10,8 @@
  *
  * Points are affine, little-endian Montgomery coordinates — the in-memory zp_fp bytes — so
  * after a canonicity check (< q) they are copied as they are. All-zero bytes are the point at
- * infinity (x = y = 0 is not on the curve, so the encoding is unambiguous). Point storage:
- * a G1 point is 2 zp_fp (x, y), a G2 point 4 zp_fp (x.c0, x.c1, y.c0, y.c1).
+ * infinity (x = y = 0 is not on the curve, so the encoding is unambiguous); ec.h's affine
+ * structs have exactly this layout.
  *
  * §4 values are coef·R² mod r (R = 2^256) in plain LE; the reader turns them into zp_fr
  * Montgomery form of coef, and builds the circuit's A and B (no C) from them.
@@ -23,26 +23,25 @@
 #include <stdint.h>
 
 #include "circuit.h"
+#include "ec.h"
 #include "field.h"
 
-#define ZP_G1_FP 2
-#define ZP_G2_FP 4
-
 typedef struct {
-	zp_fp alpha1[2], beta2[4], gamma2[4], delta2[4];
+	zp_g1_affine alpha1;
+	zp_g2_affine beta2, gamma2, delta2;
 	uint32_t n_public;
-	zp_fp *ic;              /* n_public + 1 G1 */
+	zp_g1_affine *ic;       /* n_public + 1 */
 } zp_g16_vk;
 
 typedef struct {
 	uint32_t n_vars, n_public, domain_size, log_domain;
-	zp_fp alpha1[2], beta1[2], delta1[2];
-	zp_fp beta2[4], gamma2[4], delta2[4];
-	zp_fp *ic;              /* n_public + 1 G1 */
-	zp_fp *a, *b1;          /* n_vars G1 */
-	zp_fp *b2;              /* n_vars G2 */
-	zp_fp *c;               /* n_vars - n_public - 1 G1 */
-	zp_fp *h;               /* domain_size G1: snarkjs odd-root Lagrange H points */
+	zp_g1_affine alpha1, beta1, delta1;
+	zp_g2_affine beta2, gamma2, delta2;
+	zp_g1_affine *ic;       /* n_public + 1 */
+	zp_g1_affine *a, *b1;   /* n_vars */
+	zp_g2_affine *b2;       /* n_vars */
+	zp_g1_affine *c;        /* n_vars - n_public - 1 (wires n_public+1 ...) */
+	zp_g1_affine *h;        /* domain_size: snarkjs odd-root Lagrange H points */
 	zp_circuit circuit;     /* A, B from §4; has_c = false */
 } zp_zkey;
 
