@@ -8,6 +8,7 @@
 //          E3 = ffjavascript's curve.pairing(P, Q), which is E^3 (see common/pairing.h)
 //   f12mul A[12] B[12] A*B[12]      f12sqr A[12] A^2[12]      f12inv A[12] 1/A[12]
 //   f12frob k A[12] A^(q^k)[12]     (ffjavascript's ftm_frobeniusMap<k>)
+//   f12fexp A[12] A^((q^12-1)/r)[12] (finalExponentiationOld on a random, non-Miller A)
 // Fp12 order: c0.c0.c0 c0.c0.c1 c0.c1.c0 ... c1.c2.c1 (ffjavascript's buffer order).
 const ff = require("ffjavascript");
 
@@ -72,6 +73,10 @@ const flat = (o) => (Array.isArray(o) ? o.flatMap(flat) : [o.toString()]);
         out.push(["f12inv", f12(B), f12(F12.inv(B))].join(" "));
         for (const k of [1, 2, 3])
             out.push(["f12frob", k, f12(A), f12(call1("ftm_frobeniusMap" + k, A))].join(" "));
+    }
+    for (let i = 0; i < 2; i++) {
+        const A = rand12();
+        out.push(["f12fexp", f12(A), f12(call1("bls12381_finalExponentiationOld", A))].join(" "));
     }
     console.log(out.join("\n"));
     await c.terminate();

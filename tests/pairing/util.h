@@ -20,6 +20,25 @@ static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
 	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
+/* Seed for "fresh" random inputs: ZP_TEST_SEED if set (to reproduce a failure), else time. */
+#include <time.h>
+#include <unistd.h>
+static uint64_t test_seed(void)
+{
+	const char *e = getenv("ZP_TEST_SEED");
+	uint64_t s = e ? strtoull(e, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+	printf("seed %llu (set ZP_TEST_SEED to repeat)\n", (unsigned long long)s);
+	return s;
+}
+
+/* A uniformly random scalar below r as a raw integer. */
+static void rand_scalar(uint64_t k[4], zp_rng *g)
+{
+	zp_fr t;
+	zp_fr_random(&t, g);
+	zp_fr_from_mont(k, &t);
+}
+
 /* ---- vectors.txt: whitespace-separated tokens, one record per line ---- */
 typedef struct { char *tok[64]; int n; } rec;
 
