@@ -5,9 +5,10 @@
  *
  * The value is the exact exponent (q^12 - 1)/r — the same as ffjavascript's
  * finalExponentiationOld and the textbook definition. Note that ffjavascript's
- * `pairing` / `finalExponentiation` (like zkcrypto's bls12_381, whose hard part it
- * ports) return the CUBE of this value: its hard-part chain computes the exponent
- * 3·Φ12(q)/r. Since gcd(3, r) = 1 both are non-degenerate bilinear pairings and
+ * `pairing` / `finalExponentiation` return the CUBE of this value: its hard-part
+ * chain (ported, by its comments, from zkcrypto's bls12_381) computes the exponent
+ * 3·Φ12(q)/r = (x-1)^2 (x+q)(x^2+q^2-1) + 3 (verified: tests/pairing/gen_vectors.js
+ * asserts pairing == finalExponentiationOld(millerLoop)^3). Since gcd(3, r) = 1 both are non-degenerate bilinear pairings and
  * "product == 1" checks agree; only raw GT values differ (tests/pairing checks both).
  *
  * Inputs: affine points in Montgomery form (ec.h). The caller must have checked
