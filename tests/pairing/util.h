@@ -141,10 +141,14 @@ static void G##_mul(T *r, const T *p, const uint64_t k[4])                      
 {                                                                                     \
 	T acc, base = *p;                                                             \
 	memset(&acc, 0, sizeof(acc));                                                 \
-	for (int i = 0; i < 256; i++) {                                               \
+	int top = 255;                                                                \
+	while (top >= 0 && !((k[top / 64] >> (top % 64)) & 1))                        \
+		top--;                                                                \
+	for (int i = 0; i <= top; i++) {                                              \
 		if ((k[i / 64] >> (i % 64)) & 1)                                      \
 			G##_add(&acc, &acc, &base);                                   \
-		G##_add(&base, &base, &base);                                         \
+		if (i < top)                                                          \
+			G##_add(&base, &base, &base);                                 \
 	}                                                                             \
 	*r = acc;                                                                     \
 }                                                                                     \
