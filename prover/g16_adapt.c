@@ -5,6 +5,7 @@
  * The NTT is radix-2 (decimation in time, bit-reversed input), parallel over butterflies;
  * the MSM and pairing come from common/.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,6 @@ void g16_root_of_unity(zp_fr *w, uint32_t lg)
 {
 	pthread_once(&roots_once, roots_init);
 	*w = roots[lg];
-}
-
-static uint32_t bitrev(uint32_t x, uint32_t lg)
-{
-	return lg ? __builtin_bitreverse32(x) >> (32 - lg) : 0;
 }
 
 struct bf_ctx { zp_fr *a; const zp_fr *tw; uint32_t half, step; };
@@ -79,7 +75,7 @@ int g16_ntt(zp_fr *a, uint32_t lg, int inverse)
 	if (n == 1)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t j = bitrev((uint32_t)i, lg);
+		size_t j = g16_bitrev((uint32_t)i, lg);
 		if (i < j) {
 			zp_fr t = a[i];
 			a[i] = a[j];
@@ -119,3 +115,89 @@ int g16_ntt(zp_fr *a, uint32_t lg, int inverse)
 	}
 	return 0;
 }
+
+/* ---- pairing ---- */
+#include "pairing.h"
+
+int g16_pairing_is_one(const zp_g1_affine *p, const zp_g2_affine *q, size_t n)
+{
+	return zp_pairing_check(p, q, n) == 0;
+}
+
+/* ---- MSM: Pippenger with unsigned c-bit windows and XYZZ buckets, one task per window ----
+ * (prover-local until common/msm.h lands; variable-time in the scalars, which are witness
+ * values: see SECURITY note in groth16.h) */
+static uint32_t window_bits(size_t n)
+{
+	uint32_t c = 1;
+	while (((size_t)1 << (c + 2)) < n && c < 16)
+		c++;
+	return c < 4 ? 4 : c;
+}
+
+static uint32_t digit(const uint64_t *k, uint32_t bit, uint32_t c)
+{
+	uint32_t limb = bit / 64, sh = bit % 64;
+	uint64_t v = k[limb] >> sh;
+	if (sh + c > 64 && limb < 3)
+		v |= k[limb + 1] << (64 - sh);
+	return (uint32_t)(v & (((uint64_t)1 << c) - 1));
+}
+
+#define DEFINE_MSM(G, AFF, JAC, XYZZ)                                                              \
+	struct G##_msm_ctx { const AFF *p; const uint64_t *k; size_t n; uint32_t c; JAC *win; int err; }; \
+	static void G##_window_task(void *vctx, size_t w, int worker)                              \
+	{                                                                                          \
+		struct G##_msm_ctx *m = vctx;                                                      \
+		size_t nb = ((size_t)1 << m->c) - 1;                                               \
+		XYZZ *b = malloc(nb * sizeof(XYZZ));                                               \
+		if (!b) {                                                                          \
+			m->err = 1;                                                                \
+			return;                                                                    \
+		}                                                                                  \
+		for (size_t i = 0; i < nb; i++)                                                    \
+			zp_##G##_xyzz_set_inf(&b[i]);                                              \
+		for (size_t i = 0; i < m->n; i++) {                                                \
+			uint32_t d = digit(m->k + 4 * i, (uint32_t)w * m->c, m->c);               \
+			if (d)                                                                     \
+				zp_##G##_xyzz_add_affine(&b[d - 1], &b[d - 1], &m->p[i]);          \
+		}                                                                                  \
+		XYZZ run, sum;                                                                     \
+		zp_##G##_xyzz_set_inf(&run);                                                       \
+		zp_##G##_xyzz_set_inf(&sum);                                                       \
+		for (size_t i = nb; i-- > 0;) {                                                    \
+			zp_##G##_xyzz_add(&run, &run, &b[i]);                                      \
+			zp_##G##_xyzz_add(&sum, &sum, &run);                                       \
+		}                                                                                  \
+		zp_##G##_xyzz_to_jac(&m->win[w], &sum);                                            \
+		free(b);                                                                           \
+	}                                                                                          \
+	int g16_msm_##G(JAC *out, const AFF *p, const zp_fr *k, size_t n)                          \
+	{                                                                                          \
+		zp_##G##_jac_set_inf(out);                                                         \
+		if (n == 0)                                                                        \
+			return 0;                                                                  \
+		uint64_t *raw = malloc(n * 4 * sizeof(uint64_t));                                  \
+		uint32_t c = window_bits(n), nw = (255 + c - 1) / c;                               \
+		JAC *win = malloc(nw * sizeof(JAC));                                               \
+		if (!raw || !win) {                                                                \
+			free(raw);                                                                 \
+			free(win);                                                                 \
+			return zp_err_set(-ENOMEM, "MSM of %zu points", n);                        \
+		}                                                                                  \
+		for (size_t i = 0; i < n; i++)                                                     \
+			zp_fr_from_mont(raw + 4 * i, &k[i]);                                       \
+		struct G##_msm_ctx m = { p, raw, n, c, win, 0 };                                   \
+		zp_par_for(nw, G##_window_task, &m);                                               \
+		for (uint32_t w = nw; w-- > 0;) {                                                  \
+			for (uint32_t i = 0; i < c && w + 1 < nw; i++)                             \
+				zp_##G##_jac_dbl(out, out);                                        \
+			zp_##G##_jac_add(out, out, &win[w]);                                       \
+		}                                                                                  \
+		free(raw);                                                                         \
+		free(win);                                                                         \
+		return m.err ? zp_err_set(-ENOMEM, "MSM buckets") : 0;                             \
+	}
+
+DEFINE_MSM(g1, zp_g1_affine, zp_g1_jac, zp_g1_xyzz)
+DEFINE_MSM(g2, zp_g2_affine, zp_g2_jac, zp_g2_xyzz)

@@ -12,6 +12,16 @@
 #include "ec.h"
 #include "field.h"
 
+static inline uint32_t g16_bitrev(uint32_t x, uint32_t lg)
+{
+	x = (x >> 16) | (x << 16);
+	x = ((x & 0xff00ff00u) >> 8) | ((x & 0x00ff00ffu) << 8);
+	x = ((x & 0xf0f0f0f0u) >> 4) | ((x & 0x0f0f0f0fu) << 4);
+	x = ((x & 0xccccccccu) >> 2) | ((x & 0x33333333u) << 2);
+	x = ((x & 0xaaaaaaaau) >> 1) | ((x & 0x55555555u) << 1);
+	return lg ? x >> (32 - lg) : 0;
+}
+
 /* ω_{2^lg} (snarkjs's: from 5), Montgomery form; lg <= 32. */
 void g16_root_of_unity(zp_fr *w, uint32_t lg);
 /* In-place NTT of size 2^lg, natural order in and out; inverse includes 1/n. */

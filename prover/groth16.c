@@ -19,11 +19,6 @@ static void g1_mul_fr(zp_g1_jac *r, const zp_g1_jac *p, const zp_fr *k)
 	zp_g1_jac_mul_u64(r, p, raw, 4);
 }
 
-static uint32_t bitrev(uint32_t x, uint32_t lg)
-{
-	return lg ? __builtin_bitreverse32(x) >> (32 - lg) : 0;
-}
-
 struct pdft_ctx { zp_g1_jac *v; const zp_fr *tw; uint32_t half, step; };
 
 static void pdft_task(void *vctx, size_t t, int worker)
@@ -56,7 +51,7 @@ static int coeff_h_query(zp_g1_affine *q, const zp_g1_affine *h, uint32_t lg)
 		return zp_err_set(-ENOMEM, "coefficient H query of %zu points", n);
 	}
 	for (size_t j = 0; j < n; j++)
-		zp_g1_jac_from_affine(&v[bitrev((uint32_t)j, lg)], &h[j]);
+		zp_g1_jac_from_affine(&v[g16_bitrev((uint32_t)j, lg)], &h[j]);
 	zp_fr w;
 	g16_root_of_unity(&w, lg);
 	tw[0] = ZP_FR_ONE;
