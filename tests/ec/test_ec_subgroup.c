@@ -53,5 +53,67 @@ int main(void)
 	}
 	CHECK(outside1 > 30);
 	CHECK(outside2 > 30);
+
+	/* Pure cofactor torsion T = [r]P (P on the curve), and T + (subgroup point):
+	 * the endomorphism tests must refuse both. */
+	for (int i = 0; i < 10; i++) {
+		zp_g1_affine p, s, t;
+		zp_g1_jac j, js;
+		ec_test_g1_on_curve(&p, &g);
+		zp_g1_jac_from_affine(&j, &p);
+		zp_g1_jac_mul_u64(&j, &j, EC_TEST_R, 4);
+		zp_g1_jac_to_affine(&t, &j);
+		CHECK(!zp_g1_affine_is_inf(&t));
+		CHECK(zp_g1_affine_is_on_curve(&t));
+		CHECK(!zp_g1_affine_in_subgroup(&t));
+		ec_test_g1_random(&s, &g);
+		zp_g1_jac_from_affine(&js, &s);
+		zp_g1_jac_add(&js, &js, &j);
+		zp_g1_jac_to_affine(&t, &js);
+		CHECK(!zp_g1_affine_in_subgroup(&t));
+
+		zp_g2_affine q, s2, t2;
+		zp_g2_jac j2, js2;
+		ec_test_g2_on_curve(&q, &g);
+		zp_g2_jac_from_affine(&j2, &q);
+		zp_g2_jac_mul_u64(&j2, &j2, EC_TEST_R, 4);
+		zp_g2_jac_to_affine(&t2, &j2);
+		CHECK(!zp_g2_affine_is_inf(&t2));
+		CHECK(zp_g2_affine_is_on_curve(&t2));
+		CHECK(!zp_g2_affine_in_subgroup(&t2));
+		ec_test_g2_random(&s2, &g);
+		zp_g2_jac_from_affine(&js2, &s2);
+		zp_g2_jac_add(&js2, &js2, &j2);
+		zp_g2_jac_to_affine(&t2, &js2);
+		CHECK(!zp_g2_affine_in_subgroup(&t2));
+	}
+	/* Points of l-power order for each prime l | h1 = 3 · 11^2 · 10177^2 · 859267^2 · 52437899^2:
+	 * [h1/l^e]([r]P), l^e the full power of l in h1, is killed by l^e and nonzero
+	 * unless P has no l-part. */
+	static const uint64_t h1_over_l[5][2] = {
+		{ 0x2eaae38e55558e39ULL, 0x13242eaac71ca072ULL },   /* l = 3 */
+		{ 0x627ab75c63702343ULL, 0x00797dfbc5773068ULL },   /* l = 11 */
+		{ 0x630149c028dca02bULL, 0x000000094d4c6a74ULL },   /* l = 10177 */
+		{ 0xc2eebd2b6760b113ULL, 0x0000000000558393ULL },   /* l = 859267 */
+		{ 0xd04a695e4a558443ULL, 0x00000000000005e0ULL },   /* l = 52437899 */
+	};
+	int small_orders = 0;
+	for (int l = 0; l < 5; l++)
+		for (int tries = 0; tries < 4; tries++) {
+			zp_g1_affine p, t;
+			zp_g1_jac j;
+			ec_test_g1_on_curve(&p, &g);
+			zp_g1_jac_from_affine(&j, &p);
+			zp_g1_jac_mul_u64(&j, &j, EC_TEST_R, 4);
+			zp_g1_jac_mul_u64(&j, &j, h1_over_l[l], 2);
+			if (zp_g1_jac_is_inf(&j))
+				continue;
+			zp_g1_jac_to_affine(&t, &j);
+			CHECK(!zp_g1_affine_in_subgroup(&t));
+			CHECK_EQ_INT(zp_g1_affine_check(&t), ZP_ESUBGROUP);
+			small_orders++;
+			break;
+		}
+	CHECK_EQ_INT(small_orders, 5);
 	return ec_test_result("ec_subgroup");
 }
