@@ -3,8 +3,10 @@
  * The formats and the order of the checks are in serialize.h.
  */
 #include "serialize.h"
+#include "par.h"
 #include "zp_err.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define FLAGS_MASK (ZP_SER_FLAG_COMPRESSED | ZP_SER_FLAG_INFINITY | ZP_SER_FLAG_SIGN)
@@ -389,39 +391,91 @@ int zp_g2_affine_from_zkey_bytes(zp_g2_affine *p, const uint8_t in[ZP_G2_UNCOMPR
 	return g2_finish(p, &t, false, opts, what);
 }
 
+/* One point of a .zkey array: 0 or the code (no message; callers add the index). */
+static int g1_check_one(const zp_g1_affine *p, unsigned opts)
+{
+	if (!fp_canonical(&p->x) || !fp_canonical(&p->y))
+		return ZP_ENONCANON;
+	if (!zp_g1_affine_is_on_curve(p))
+		return ZP_EINVAL_POINT;
+	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g1_affine_in_subgroup(p))
+		return ZP_ESUBGROUP;
+	return 0;
+}
+
+static int g2_check_one(const zp_g2_affine *p, unsigned opts)
+{
+	if (!fp_canonical(&p->x.c0) || !fp_canonical(&p->x.c1) ||
+	    !fp_canonical(&p->y.c0) || !fp_canonical(&p->y.c1))
+		return ZP_ENONCANON;
+	if (!zp_g2_affine_is_on_curve(p))
+		return ZP_EINVAL_POINT;
+	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g2_affine_in_subgroup(p))
+		return ZP_ESUBGROUP;
+	return 0;
+}
+
+/*
+ * Arrays are checked in chunks on the thread pool; each chunk stops at its first
+ * bad point and lowers first_bad to it, so the answer is the lowest bad index
+ * whatever the scheduling.  Chunks are sized to a few milliseconds of work.
+ */
+#define CHUNK_CURVE 4096     /* on-curve checks only: ~0.3 us per point */
+#define CHUNK_SUBGROUP 32    /* with the subgroup check: ~0.1-0.3 ms per point */
+
+struct check_ctx {
+	const void *pts;
+	size_t n, chunk;
+	unsigned opts;
+	int g2;
+	_Atomic size_t first_bad;
+};
+
+static void check_chunk(void *arg, size_t c, int worker)
+{
+	struct check_ctx *x = arg;
+	size_t lo = c * x->chunk, hi = lo + x->chunk < x->n ? lo + x->chunk : x->n;
+	for (size_t i = lo; i < hi; i++) {
+		if (i >= atomic_load_explicit(&x->first_bad, memory_order_relaxed))
+			return;   /* a lower bad index is already known */
+		int rc = x->g2 ? g2_check_one((const zp_g2_affine *)x->pts + i, x->opts)
+			       : g1_check_one((const zp_g1_affine *)x->pts + i, x->opts);
+		if (rc == 0)
+			continue;
+		size_t cur = atomic_load_explicit(&x->first_bad, memory_order_relaxed);
+		while (i < cur && !atomic_compare_exchange_weak_explicit(
+				&x->first_bad, &cur, i, memory_order_relaxed, memory_order_relaxed))
+			;
+		return;
+	}
+}
+
+static int check_array(const void *pts, size_t n, unsigned opts, size_t *bad, int g2)
+{
+	struct check_ctx x = { .pts = pts, .n = n, .opts = opts, .g2 = g2,
+			       .chunk = (opts & ZP_SER_NO_SUBGROUP) ? CHUNK_CURVE : CHUNK_SUBGROUP };
+	atomic_init(&x.first_bad, n);
+	size_t chunks = (n + x.chunk - 1) / x.chunk;
+	if (chunks > 1)
+		zp_par_for(chunks, check_chunk, &x);
+	else if (chunks == 1)
+		check_chunk(&x, 0, 0);
+	size_t i = atomic_load(&x.first_bad);
+	if (i == n)
+		return 0;
+	int rc = g2 ? g2_check_one((const zp_g2_affine *)pts + i, opts)
+		    : g1_check_one((const zp_g1_affine *)pts + i, opts);
+	if (bad)
+		*bad = i;
+	return zp_err_set(rc, "%s point %zu: %s", g2 ? "G2" : "G1", i, zp_strerror(rc));
+}
+
 int zp_g1_affine_check_array(const zp_g1_affine *p, size_t n, unsigned opts, size_t *bad)
 {
-	for (size_t i = 0; i < n; i++) {
-		int rc = 0;
-		zp_g1_affine t;
-		if (!fp_canonical(&p[i].x) || !fp_canonical(&p[i].y))
-			rc = zp_err_set(ZP_ENONCANON, "G1 point %zu: coordinate not below q", i);
-		else if ((rc = g1_finish(&t, &p[i], false, opts, "G1 point")) < 0)
-			zp_err_set(rc, "G1 point %zu: %s", i, zp_strerror(rc));
-		if (rc < 0) {
-			if (bad)
-				*bad = i;
-			return rc;
-		}
-	}
-	return 0;
+	return check_array(p, n, opts, bad, 0);
 }
 
 int zp_g2_affine_check_array(const zp_g2_affine *p, size_t n, unsigned opts, size_t *bad)
 {
-	for (size_t i = 0; i < n; i++) {
-		int rc = 0;
-		zp_g2_affine t;
-		if (!fp_canonical(&p[i].x.c0) || !fp_canonical(&p[i].x.c1) ||
-		    !fp_canonical(&p[i].y.c0) || !fp_canonical(&p[i].y.c1))
-			rc = zp_err_set(ZP_ENONCANON, "G2 point %zu: coordinate not below q", i);
-		else if ((rc = g2_finish(&t, &p[i], false, opts, "G2 point")) < 0)
-			zp_err_set(rc, "G2 point %zu: %s", i, zp_strerror(rc));
-		if (rc < 0) {
-			if (bad)
-				*bad = i;
-			return rc;
-		}
-	}
-	return 0;
+	return check_array(p, n, opts, bad, 1);
 }

@@ -88,7 +88,8 @@ int  zp_g2_from_dec(zp_g2_affine *p, const char *const x[2], const char *const y
  * unless ZP_SER_NO_SUBGROUP.  0 or ZP_ENONCANON / ZP_EINVAL_POINT / ZP_ESUBGROUP. */
 int  zp_g1_affine_from_zkey_bytes(zp_g1_affine *p, const uint8_t in[ZP_G1_UNCOMPRESSED_BYTES], unsigned opts);
 int  zp_g2_affine_from_zkey_bytes(zp_g2_affine *p, const uint8_t in[ZP_G2_UNCOMPRESSED_BYTES], unsigned opts);
-/* Validate n points in place; on failure *bad (if not NULL) is the first bad index. */
+/* Validate n points in place, on the zp_par_for thread pool (par.h) when n is large;
+ * on failure *bad (if not NULL) is the lowest bad index and the code is that point's. */
 int  zp_g1_affine_check_array(const zp_g1_affine *p, size_t n, unsigned opts, size_t *bad);
 int  zp_g2_affine_check_array(const zp_g2_affine *p, size_t n, unsigned opts, size_t *bad);
 

@@ -284,6 +284,39 @@ static void zkey_bytes(zp_rng *g)
 	CHECK_EQ_INT(bad2, 2);
 }
 
+/* Large arrays go through the thread pool: the lowest bad index must win. */
+static void big_arrays(zp_rng *g)
+{
+	enum { N = 20000, M = 300 };
+	static zp_g1_jac j[N];
+	static zp_g1_affine a[N];
+	zp_g1_jac_from_affine(&j[0], &ZP_G1_GEN);
+	for (size_t i = 1; i < N; i++)
+		zp_g1_jac_add_affine(&j[i], &j[i - 1], &ZP_G1_GEN);
+	zp_g1_jac_batch_to_affine(a, j, N);
+	size_t bad = 0;
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, N, ZP_SER_NO_SUBGROUP, &bad), 0);
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, M, 0, &bad), 0);
+	zp_g1_affine off, keep1 = a[17001], keep2 = a[12345];
+	ec_test_g1_on_curve(&off, g);
+	a[17001].y.l[0] ^= 1;
+	a[12345] = off;
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, N, ZP_SER_NO_SUBGROUP, &bad), ZP_EINVAL_POINT);
+	CHECK_EQ_INT(bad, 17001);
+	CHECK(strstr(zp_err_msg(), "17001") != NULL);
+	a[15000].x.l[5] = ~0ULL;
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, N, ZP_SER_NO_SUBGROUP, &bad), ZP_ENONCANON);
+	CHECK_EQ_INT(bad, 15000);
+	a[17001] = keep1;
+	a[12345] = keep2;
+	a[15000] = keep2;
+	a[250] = off;
+	a[77] = off;
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, M, 0, &bad), ZP_ESUBGROUP);
+	CHECK_EQ_INT(bad, 77);
+	CHECK_EQ_INT(zp_g1_affine_check_array(a, M, ZP_SER_NO_SUBGROUP, &bad), 0);
+}
+
 int main(void)
 {
 	zp_rng g;
@@ -294,5 +327,6 @@ int main(void)
 		dec_strings(&g);
 		zkey_bytes(&g);
 	}
+	big_arrays(&g);
 	return ec_test_result("ser_reject");
 }
