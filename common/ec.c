@@ -6,8 +6,9 @@
  * groups: constants and the subgroup checks.
  *
  * Constants are in Montgomery form (x·2^384 mod q), derived with Python integers:
- *   generators: the zcash / IETF ones (x, y printed in ec.h's sources of truth,
- *     e.g. draft-irtf-cfrg-pairing-friendly-curves §4.2.1), checked on the curve;
+ *   generators: the zcash / IETF ones (draft-irtf-cfrg-pairing-friendly-curves),
+ *     normal-form values in the comments; tests/ec checks them on the curve, of
+ *     order r, and equal to ffjavascript's G1.g / G2.g;
  *   BETA = 2^((q-1)/3) mod q, a primitive cube root of unity in Fp (the one whose
  *     endomorphism (x, y) -> (BETA·x, y) acts on G1 as multiplication by -z^2);
  *   PSI_X = 1/(1+u)^((q-1)/3), PSI_Y = 1/(1+u)^((q-1)/2) in Fp2: the constants of
