@@ -400,7 +400,7 @@ static void brev_task(void *ctx, size_t t, int worker)
 			for (size_t l = 0; l < (1u << BR_B); l++) {
 				size_t i = (h << (L - BR_B)) | (m << BR_B) | l;
 				size_t j = (rev_bits(l, BR_B) << (L - BR_B)) | (mr << BR_B) | rh;
-				if (i < j)
+				if (m < mr || i < j)   /* mid pair (m, mr) is this task's alone */
 					swap_fr(&b->a[i], &b->a[j]);
 			}
 		}

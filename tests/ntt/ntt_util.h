@@ -5,6 +5,7 @@
 
 #include "field.h"
 #include "ntt.h"
+#include "zp_err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
