@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define MSM_TEST_DEFINE(GN)                                                                 \
-	static void GN##_random_points(zp_##GN##_affine *p, zp_fr *logs, size_t n, zp_rng *g) \
+	__attribute__((unused)) static void GN##_random_points(zp_##GN##_affine *p, zp_fr *logs, size_t n, zp_rng *g) \
 	{                                                                                   \
 		zp_##GN##_jac gen, *j = malloc(n * sizeof(*j));                             \
 		zp_##GN##_jac_from_affine(&gen, &ZP_##GN##_GEN_U);                          \
@@ -26,7 +26,7 @@
 		zp_##GN##_jac_batch_to_affine(p, j, n);                                     \
 		free(j);                                                                    \
 	}                                                                                   \
-	static void GN##_naive(zp_##GN##_jac *out, const zp_##GN##_affine *p, const zp_fr *s, size_t n) \
+	__attribute__((unused)) static void GN##_naive(zp_##GN##_jac *out, const zp_##GN##_affine *p, const zp_fr *s, size_t n) \
 	{                                                                                   \
 		zp_##GN##_jac_set_inf(out);                                                 \
 		for (size_t i = 0; i < n; i++) {                                            \
@@ -36,7 +36,7 @@
 			zp_##GN##_jac_add(out, out, &t);                                    \
 		}                                                                           \
 	}                                                                                   \
-	static int GN##_msm_alloc(zp_##GN##_jac *out, const zp_##GN##_affine *p, const zp_fr *s, size_t n) \
+	__attribute__((unused)) static int GN##_msm_alloc(zp_##GN##_jac *out, const zp_##GN##_affine *p, const zp_fr *s, size_t n) \
 	{                                                                                   \
 		size_t sz = zp_msm_##GN##_scratch_size(n);                                  \
 		void *scr = malloc(sz);                                                     \
