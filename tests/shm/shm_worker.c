@@ -46,6 +46,8 @@ static void fill(struct zp_arena *a, zp_slot_h s, zp_part_h p, int half)
 {
 	struct stamp *st = zp_arena_slot_data(a, s);
 	uint64_t id = zp_arena_job_rec(a, p.job.idx)->id;
+	if (half) /* hold modes: a killed predecessor may have left its mark */
+		atomic_store(&st->holders, 0);
 	if (atomic_fetch_add(&st->holders, 1) != 0) {
 		fprintf(stderr, "slot %u gen %u: second holder while FILLING\n", s.idx, s.gen);
 		exit(1);

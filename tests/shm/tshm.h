@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int t_fails;
+static int t_fails __attribute__((unused));
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", \
 	__FILE__, __LINE__, #c, zp_err_msg()); t_fails++; } } while (0)
 #define CHECK_EQ(a, b) do { long long _a = (long long)(a), _b = (long long)(b); if (_a != _b) { \
