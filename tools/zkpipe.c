@@ -21,6 +21,7 @@
 #include "r1cs.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "cmd_util.h"
 #include "zp_err.h"
 
 enum {
@@ -376,6 +377,9 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
+	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
+	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
+	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
 };
 
 static void usage(FILE *f)
