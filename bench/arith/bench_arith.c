@@ -9,14 +9,16 @@
  *   --peer-blst-ms 2^16=492,2^20=6342
  * and appear beside ours with the ratio ours/peer for the G1 MSM rows.
  *
+ * NTT (ntt.h, ROOT5 domain): forward transform in place at 2^20 and 2^24, wall time.
  * Threads: ZP_THREADS (or --threads N); each MSM is also timed on one thread.
  * Single-threaded rows are process CPU time (steadier on a shared machine), the
  * others wall time.
- * --quick skips the 2^20 sizes.
+ * --quick skips the 2^20 MSM and 2^24 NTT sizes.
  */
 #include "ec.h"
 #include "field_impl.h"
 #include "msm.h"
+#include "ntt.h"
 #include "par.h"
 
 #include <stdio.h>
@@ -221,6 +223,39 @@ static void bench_msm(int threads, bool quick)
 	zp_par_set_threads(threads);
 }
 
+static void bench_ntt(int threads, bool quick)
+{
+	zp_par_set_threads(threads);
+	for (unsigned lg = 20; lg <= 24; lg += 4) {
+		if (quick && lg > 20)
+			break;
+		size_t n = (size_t)1 << lg;
+		zp_fr *a = malloc(n * sizeof(*a));
+		zp_ntt_domain d;
+		if (!a || zp_ntt_domain_init(&d, lg) != 0) {
+			fprintf(stderr, "ntt 2^%u: out of memory\n", lg);
+			exit(1);
+		}
+		zp_rng g;
+		zp_rng_seed(&g, 4);
+		for (size_t i = 0; i < n; i++)
+			zp_fr_random(&a[i], &g);
+		double best = 1e30;
+		for (int r = 0; r < 2; r++) {
+			double t0 = now_s();
+			zp_ntt_forward(&d, a);
+			double t = (now_s() - t0) * 1e3;
+			if (t < best)
+				best = t;
+		}
+		char name[64];
+		snprintf(name, sizeof(name), "NTT forward 2^%u", lg);
+		add_row(name, best, "ms", threads, 0);
+		zp_ntt_domain_free(&d);
+		free(a);
+	}
+}
+
 static void cpu_model(char *buf, size_t n)
 {
 	snprintf(buf, n, "unknown CPU");
@@ -320,6 +355,7 @@ int main(int argc, char **argv)
 	bench_fp_mul();
 	bench_g1_madd();
 	bench_msm(threads, quick);
+	bench_ntt(threads, quick);
 	if (append)
 		append_results(results, argc, argv, threads);
 	return 0;
