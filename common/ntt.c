@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <x86intrin.h>   /* _addcarry_u64 / _subborrow_u64 (plain x86-64, no extra ISA) */
 
 typedef unsigned __int128 u128;
 #define INLINE static inline __attribute__((always_inline))
@@ -41,12 +42,12 @@ static const uint64_t PINV = 0xfffffffeffffffffULL;   /* -r^-1 mod 2^64 */
 
 INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
 {
-	u128 d;
-	uint64_t s0, s1, s2, s3, b;
-	d = (u128)t0 - P0; s0 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t1 - P1 - b; s1 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t2 - P2 - b; s2 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t3 - P3 - b; s3 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
+	unsigned long long s0, s1, s2, s3;
+	unsigned char b;
+	b = _subborrow_u64(0, t0, P0, &s0);
+	b = _subborrow_u64(b, t1, P1, &s1);
+	b = _subborrow_u64(b, t2, P2, &s2);
+	b = _subborrow_u64(b, t3, P3, &s3);
 	uint64_t keep = (uint64_t)0 - b;   /* all ones if t < r */
 	o[0] = (t0 & keep) | (s0 & ~keep);
 	o[1] = (t1 & keep) | (s1 & ~keep);
@@ -56,29 +57,29 @@ INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_
 
 INLINE void f_add(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
-	u128 c;
-	uint64_t t0, t1, t2, t3;
-	c = (u128)a->l[0] + b->l[0]; t0 = (uint64_t)c;
-	c = (u128)a->l[1] + b->l[1] + (uint64_t)(c >> 64); t1 = (uint64_t)c;
-	c = (u128)a->l[2] + b->l[2] + (uint64_t)(c >> 64); t2 = (uint64_t)c;
-	c = (u128)a->l[3] + b->l[3] + (uint64_t)(c >> 64); t3 = (uint64_t)c;
+	unsigned long long t0, t1, t2, t3;
+	unsigned char c;
+	c = _addcarry_u64(0, a->l[0], b->l[0], &t0);
+	c = _addcarry_u64(c, a->l[1], b->l[1], &t1);
+	c = _addcarry_u64(c, a->l[2], b->l[2], &t2);
+	_addcarry_u64(c, a->l[3], b->l[3], &t3);
 	cond_sub(r->l, t0, t1, t2, t3);
 }
 
 INLINE void f_sub(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
-	u128 d;
-	uint64_t t0, t1, t2, t3, bw;
-	d = (u128)a->l[0] - b->l[0]; t0 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[1] - b->l[1] - bw; t1 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[2] - b->l[2] - bw; t2 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[3] - b->l[3] - bw; t3 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	uint64_t m = (uint64_t)0 - bw;
-	u128 c;
-	c = (u128)t0 + (P0 & m); r->l[0] = (uint64_t)c;
-	c = (u128)t1 + (P1 & m) + (uint64_t)(c >> 64); r->l[1] = (uint64_t)c;
-	c = (u128)t2 + (P2 & m) + (uint64_t)(c >> 64); r->l[2] = (uint64_t)c;
-	c = (u128)t3 + (P3 & m) + (uint64_t)(c >> 64); r->l[3] = (uint64_t)c;
+	unsigned long long t0, t1, t2, t3, o0, o1, o2, o3;
+	unsigned char c;
+	c = _subborrow_u64(0, a->l[0], b->l[0], &t0);
+	c = _subborrow_u64(c, a->l[1], b->l[1], &t1);
+	c = _subborrow_u64(c, a->l[2], b->l[2], &t2);
+	c = _subborrow_u64(c, a->l[3], b->l[3], &t3);
+	uint64_t m = (uint64_t)0 - c;
+	c = _addcarry_u64(0, t0, P0 & m, &o0);
+	c = _addcarry_u64(c, t1, P1 & m, &o1);
+	c = _addcarry_u64(c, t2, P2 & m, &o2);
+	_addcarry_u64(c, t3, P3 & m, &o3);
+	r->l[0] = o0; r->l[1] = o1; r->l[2] = o2; r->l[3] = o3;
 }
 
 /* One CIOS round: t += a·bi, then t = (t + m·r) / 2^64. */
