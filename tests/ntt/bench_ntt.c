@@ -1,4 +1,5 @@
-/* NTT timings (not a test): bench_ntt [log_n ...]; ZP_THREADS picks threads. Prints the best of 3 (wall, and
+/* NTT timings (not a test): bench_ntt [log_n ...]; ZP_THREADS picks threads, BENCH_REPS
+ * the repetitions (default 3). Prints the best (wall, and
  * the process CPU time of that run: on a shared machine wall time overstates). */
 #include "par.h"
 #include "ntt_util.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
 		for (int i = 1; i < argc && nl < 8; i++)
 			logs[nl++] = (unsigned)atoi(argv[i]);
 	}
+	int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 3;
 	zp_rng g;
 	zp_rng_seed(&g, 1);
 	for (int li = 0; li < nl; li++) {
@@ -43,7 +45,7 @@ int main(int argc, char **argv)
 		const char *names[] = { "forward", "inverse", "coset_fwd", "h_snarkjs", "h_bellperson" };
 		for (int op = 0; op < 5; op++) {
 			double best = 1e9, bcpu = 0;
-			for (int rep = 0; rep < 3; rep++) {
+			for (int rep = 0; rep < (reps > 0 ? reps : 1); rep++) {
 				double t0 = now(), c0 = cpu();
 				switch (op) {
 				case 0: zp_ntt_forward(&d, a); break;
