@@ -75,25 +75,10 @@ static inline void vec_hex(uint8_t *out, size_t n, char **save)
 		fprintf(stderr, "vectors: hex of %zu chars, want %zu\n", strlen(t), 2 * n);
 		exit(1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-		sscanf(t + 2 * i, "%2x", &v);
-		out[i] = (uint8_t)v;
-	}
-}
-
-static inline FILE *vec_open(int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s vectors.txt\n", argv[0]);
+	if (zp_test_hex_be(out, n, t, 2 * n) < 0) {
+		fprintf(stderr, "vectors: bad hex '%s'\n", t);
 		exit(1);
 	}
-	FILE *f = fopen(argv[1], "r");
-	if (!f) {
-		perror(argv[1]);
-		exit(1);
-	}
-	return f;
 }
 
 #endif
