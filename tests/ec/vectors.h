@@ -26,11 +26,19 @@ static inline void vec_fp(zp_fp *r, char **save)
 	}
 }
 
+/* If the next token is "inf", consume it and return true; else leave it. */
+static inline bool vec_inf(char **save)
+{
+	const char *peek = *save + strspn(*save, " ");
+	if (strncmp(peek, "inf", 3) != 0 || (peek[3] != ' ' && peek[3] != '\n' && peek[3]))
+		return false;
+	vec_tok(save);
+	return true;
+}
+
 static inline void vec_g1(zp_g1_affine *p, char **save)
 {
-	char *peek = *save + strspn(*save, " ");
-	if (strncmp(peek, "inf", 3) == 0 && (peek[3] == ' ' || peek[3] == '\n' || !peek[3])) {
-		vec_tok(save);
+	if (vec_inf(save)) {
 		*p = (zp_g1_affine){ 0 };
 		return;
 	}
@@ -40,9 +48,7 @@ static inline void vec_g1(zp_g1_affine *p, char **save)
 
 static inline void vec_g2(zp_g2_affine *p, char **save)
 {
-	char *peek = *save + strspn(*save, " ");
-	if (strncmp(peek, "inf", 3) == 0 && (peek[3] == ' ' || peek[3] == '\n' || !peek[3])) {
-		vec_tok(save);
+	if (vec_inf(save)) {
 		*p = (zp_g2_affine){ 0 };
 		return;
 	}
