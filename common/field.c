@@ -10,6 +10,7 @@
  * gets its own fully unrolled copy.
  */
 #include "field.h"
+#include "field_impl.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -215,8 +216,9 @@ static int limbs_to_dec(char *buf, size_t cap, const uint64_t *in, int n)
 		static const uint64_t zero[N];                                               \
 		sub_mod(r->l, zero, a->l, P, N);                                             \
 	}                                                                                    \
-	void zp_##F##_mul(T *r, const T *a, const T *b) { mont_mul(r->l, a->l, b->l, P, INV, N); } \
-	void zp_##F##_sqr(T *r, const T *a) { mont_mul(r->l, a->l, a->l, P, INV, N); }       \
+	void zp_##F##_mul_portable(T *r, const T *a, const T *b) { mont_mul(r->l, a->l, b->l, P, INV, N); } \
+	void zp_##F##_mul(T *r, const T *a, const T *b) { zp_##F##_mul_fast(r, a, b); }     \
+	void zp_##F##_sqr(T *r, const T *a) { zp_##F##_mul_fast(r, a, a); }                 \
 	bool zp_##F##_is_zero(const T *a) { return is_zero_n(a->l, N); }                   \
 	bool zp_##F##_eq(const T *a, const T *b) { return eq_n(a->l, b->l, N); }           \
 	void zp_##F##_to_mont(T *r, const uint64_t raw[N]) { mont_mul(r->l, raw, R2, P, INV, N); } \
