@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "g16_impl.h"
+#include "ntt.h"
+#include "pairing.h"
 #include "par.h"
 #include "zp_err.h"
 
@@ -12,16 +13,21 @@
  * snarkjs's H_j satisfy Σ_j d_j·H_j = h(τ)Z(τ)/δ for d_j = (ab−c)(x_j), x_j = ω_2n^(2j+1), and
  * Z(x_j) = x_j^n − 1 = −2. Taking h = x^i: Q_i = τ^i·Z(τ)/δ = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j — a DFT
  * over points (radix-2, in place), then a scale per point. */
+static uint32_t bitrev(uint32_t x, uint32_t lg)
+{
+	x = (x >> 16) | (x << 16);
+	x = ((x & 0xff00ff00u) >> 8) | ((x & 0x00ff00ffu) << 8);
+	x = ((x & 0xf0f0f0f0u) >> 4) | ((x & 0x0f0f0f0fu) << 4);
+	x = ((x & 0xccccccccu) >> 2) | ((x & 0x33333333u) << 2);
+	x = ((x & 0xaaaaaaaau) >> 1) | ((x & 0x55555555u) << 1);
+	return lg ? x >> (32 - lg) : 0;
+}
+
 static void g1_mul_fr(zp_g1_jac *r, const zp_g1_jac *p, const zp_fr *k)
 {
 	uint64_t raw[4];
 	zp_fr_from_mont(raw, k);
 	zp_g1_jac_mul_u64(r, p, raw, 4);
-}
-
-static uint32_t bitrev(uint32_t x, uint32_t lg)
-{
-	return lg ? __builtin_bitreverse32(x) >> (32 - lg) : 0;
 }
 
 struct pdft_ctx { zp_g1_jac *v; const zp_fr *tw; uint32_t half, step; };
@@ -58,7 +64,7 @@ static int coeff_h_query(zp_g1_affine *q, const zp_g1_affine *h, uint32_t lg)
 	for (size_t j = 0; j < n; j++)
 		zp_g1_jac_from_affine(&v[bitrev((uint32_t)j, lg)], &h[j]);
 	zp_fr w;
-	g16_root_of_unity(&w, lg);
+	zp_ntt_root(&w, lg, ZP_NTT_ROOT5);
 	tw[0] = ZP_FR_ONE;
 	for (size_t i = 1; i < n; i++)
 		zp_fr_mul(&tw[i], &tw[i - 1], &w);
@@ -68,7 +74,7 @@ static int coeff_h_query(zp_g1_affine *q, const zp_g1_affine *h, uint32_t lg)
 	}
 	/* scale: f_i = −2·ω_2n^i (reuse tw) */
 	zp_fr w2, m2;
-	g16_root_of_unity(&w2, lg + 1);
+	zp_ntt_root(&w2, lg + 1, ZP_NTT_ROOT5);
 	zp_fr_from_u64(&m2, 2);
 	zp_fr_neg(&tw[0], &m2);
 	for (size_t i = 1; i < n; i++)
@@ -166,10 +172,9 @@ int zp_g16_verify(const zp_g16_vk *vk, const zp_g16_proof *proof, const zp_fr *p
 	p[1] = vk->alpha1;
 	zp_g1_jac_to_affine(&p[2], &x);
 	p[3] = proof->c;
-	rc = g16_pairing_is_one(p, q, 4);
-	if (rc < 0)
-		return rc;
-	return rc ? 0 : zp_err_set(ZP_EVERIFY, "pairing check failed");
+	if (zp_pairing_check(p, q, 4) != 0)
+		return zp_err_set(ZP_EVERIFY, "pairing check failed");
+	return 0;
 }
 
 /* ---- prove ---- */

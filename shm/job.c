@@ -22,19 +22,32 @@ static bool copy_str(char *dst, size_t n, const char *src)
 }
 
 /* Reset a record under WRITING. Partition seqs continue from their old
- * value so a stale CAS aimed at a previous job in this record cannot match. */
-static void job_reset(struct zp_arena *a, uint32_t j, uint32_t nparts)
+ * value so a stale CAS aimed at a previous job in this record cannot match.
+ * Words are left DONE here (not claimable); submit makes the first nparts
+ * PENDING only after the job is ACTIVE, so a claimant never owns a partition
+ * of a record that is still being written. */
+static void job_reset(struct zp_arena *a, uint32_t j)
 {
 	for (uint32_t p = 0; p < H(a)->max_parts; p++) {
 		struct zp_arena_part *pr = part_at(a, j, p);
 		uint64_t w = atomic_load_explicit(&pr->word, memory_order_relaxed);
-		atomic_store_explicit(&pr->word, part_word(ZP_PART_PENDING, ZP_TAG_NONE, 0, zp_word_gen(w) + 1),
+		atomic_store_explicit(&pr->word, part_word(ZP_PART_DONE, ZP_TAG_NONE, 0, zp_word_gen(w) + 1),
 				      memory_order_relaxed);
 		atomic_store_explicit(&pr->slot, 0, memory_order_relaxed);
 		for (int s = 0; s < ZP_TS_COUNT; s++)
 			atomic_store_explicit(&pr->ts[s], 0, memory_order_relaxed);
 		pr->bytes = 0;
 		pr->last_owner_pid = 0;
+	}
+}
+
+static void job_open(struct zp_arena *a, uint32_t j, uint32_t nparts)
+{
+	for (uint32_t p = 0; p < nparts; p++) {
+		struct zp_arena_part *pr = part_at(a, j, p);
+		uint64_t w = atomic_load_explicit(&pr->word, memory_order_relaxed);
+		atomic_store_explicit(&pr->word, part_word(ZP_PART_PENDING, ZP_TAG_NONE, 0, zp_word_gen(w) + 1),
+				      memory_order_release);
 	}
 }
 
@@ -55,7 +68,7 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		uint32_t g = zp_word_gen(w) + 1;
 		if (!cas(&jr->word, &w, gen_word(ZP_JOB_WRITING, g)))
 			continue;
-		job_reset(a, j, s->nparts);
+		job_reset(a, j);
 		jr->id = atomic_fetch_add_explicit(&H(a)->job_seq, 1, memory_order_relaxed);
 		jr->nparts = s->nparts;
 		jr->priority = s->priority;
@@ -70,6 +83,7 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		memset(jr->error, 0, sizeof jr->error);
 		/* Publish: claimants that see ACTIVE (acquire) see every field above. */
 		atomic_store_explicit(&jr->word, gen_word(ZP_JOB_ACTIVE, g), memory_order_release);
+		job_open(a, j, s->nparts);
 		CNT_ADD(a, jobs_submitted, 1);
 		*h = (zp_job_h){ j, g };
 		if (id)
@@ -156,8 +170,19 @@ int zp_arena_claim_part(struct zp_arena *a, zp_proc_h me, zp_part_h *out)
 		uint64_t w = atomic_load_explicit(&pr->word, memory_order_acquire);
 		if (zp_word_state(w) != ZP_PART_PENDING || zp_word_state(jw) != ZP_JOB_ACTIVE)
 			continue;
-		if (!cas(&pr->word, &w, part_word(ZP_PART_CLAIMED, tag, zp_part_attempts(w), zp_word_gen(w) + 1)))
+		uint64_t cw = part_word(ZP_PART_CLAIMED, tag, zp_part_attempts(w), zp_word_gen(w) + 1);
+		if (!cas(&pr->word, &w, cw))
 			continue;
+		/* The record may have been refilled between the pick and the CAS:
+		 * the word we won belongs to the job it holds now (PENDING words
+		 * exist only in ACTIVE jobs), which cannot be freed while we own it. */
+		jw = atomic_load_explicit(&job_at(a, j)->word, memory_order_acquire);
+		if (zp_word_state(jw) != ZP_JOB_ACTIVE) {
+			/* it failed under us: hand the word back */
+			cas(&pr->word, &cw, part_word(ZP_PART_PENDING, ZP_TAG_NONE, zp_part_attempts(cw),
+						     zp_word_gen(cw) + 1));
+			continue;
+		}
 		pr->last_owner_pid = (uint32_t)getpid();
 		atomic_store_explicit(&pr->slot, 0, memory_order_relaxed);
 		atomic_store_explicit(&pr->ts[ZP_TS_CLAIMED], zp_now_ns(), memory_order_relaxed);
@@ -183,7 +208,7 @@ void zp_arena_part_stamp(struct zp_arena *a, zp_part_h h, enum zp_stage st)
 }
 
 /* Close the job when its last partition ends; a first failure fails it at once. */
-static void job_account(struct zp_arena *a, uint32_t j, bool failed, const char *why)
+static void job_account(struct zp_arena *a, uint32_t j, uint32_t gen, bool failed, const char *why)
 {
 	struct zp_arena_job *jr = job_at(a, j);
 	uint32_t done = failed ? atomic_fetch_add(&jr->parts_failed, 1) + 1 + atomic_load(&jr->parts_done)
@@ -196,7 +221,7 @@ static void job_account(struct zp_arena *a, uint32_t j, bool failed, const char 
 	if (!failed && done < jr->nparts)
 		return;
 	uint64_t w = atomic_load_explicit(&jr->word, memory_order_acquire);
-	if (zp_word_state(w) != ZP_JOB_ACTIVE)
+	if (zp_word_state(w) != ZP_JOB_ACTIVE || zp_word_gen(w) != gen)
 		return;
 	uint64_t nw = gen_word(failed ? ZP_JOB_FAILED : ZP_JOB_DONE, zp_word_gen(w));
 	if (cas(&jr->word, &w, nw)) {
@@ -218,13 +243,13 @@ int zp_arena_part_done(struct zp_arena *a, zp_proc_h me, zp_part_h h)
 		return ZP_ESTALE;
 	CNT_ADD(a, parts_proved, 1);
 	CNT_ADD(a, proof_finalized, 1);
-	job_account(a, h.job.idx, false, NULL);
+	job_account(a, h.job.idx, h.job.gen, false, NULL);
 	return 0;
 }
 
 /* Move an owned partition word `w` to PENDING (attempts+1) or FAILED.
  * Returns the new state, or -EAGAIN when the CAS lost a race. */
-static int part_retry_or_fail(struct zp_arena *a, uint32_t j, struct zp_arena_part *pr, uint64_t w,
+static int part_retry_or_fail(struct zp_arena *a, uint32_t j, uint32_t gen, struct zp_arena_part *pr, uint64_t w,
 			      bool retry, const char *why)
 {
 	unsigned att = zp_part_attempts(w) + 1;
@@ -237,7 +262,7 @@ static int part_retry_or_fail(struct zp_arena *a, uint32_t j, struct zp_arena_pa
 		CNT_ADD(a, parts_retried, 1);
 	} else {
 		CNT_ADD(a, parts_failed, 1);
-		job_account(a, j, true, why);
+		job_account(a, j, gen, true, why);
 	}
 	return (int)st;
 }
@@ -250,7 +275,7 @@ int zp_arena_part_fail(struct zp_arena *a, zp_proc_h me, zp_part_h h, int retry,
 	uint64_t w = atomic_load_explicit(&pr->word, memory_order_acquire);
 	if (!in_flight(zp_word_state(w)) || zp_word_tag(w) != proc_tag(me))
 		return ZP_ESTALE;
-	int r = part_retry_or_fail(a, h.job.idx, pr, w, retry, why);
+	int r = part_retry_or_fail(a, h.job.idx, h.job.gen, pr, w, retry, why);
 	return r == -EAGAIN ? ZP_ESTALE : r;
 }
 
@@ -284,7 +309,8 @@ int zp_part_reclaim(struct zp_arena *a, uint32_t j, uint32_t p, uint32_t tag)
 			}
 			continue;
 		}
-		if (part_retry_or_fail(a, j, pr, w, true, "owner died; out of attempts") >= 0)
+		uint32_t gen = zp_word_gen(atomic_load_explicit(&job_at(a, j)->word, memory_order_acquire));
+		if (part_retry_or_fail(a, j, gen, pr, w, true, "owner died; out of attempts") >= 0)
 			return 1;
 	}
 }

@@ -57,8 +57,12 @@ static int wait_for(struct zp_arena *a, _Atomic uint32_t *seq, _Atomic uint32_t 
 	for (;;) {
 		uint32_t s = atomic_load_explicit(seq, memory_order_seq_cst);
 		int r = try(a, ctx);
-		if (r != -EAGAIN || timeout_ms == 0)
+		if (r != -EAGAIN)
 			goto out;
+		if (timeout_ms == 0) {
+			r = -ETIMEDOUT;
+			goto out;
+		}
 		uint64_t now = zp_mono_ns();
 		if (!t0) {
 			t0 = now;

@@ -128,7 +128,20 @@ static int prove_run(const struct prove_args *a)
 	}
 	circ = &k.circuit;
 	if (a->r1cs) {
-		if ((rc = zp_r1cs_read(&r1, a->r1cs)) || (rc = zp_circuit_from_r1cs(&cr, &r1))) {
+		if ((rc = zp_r1cs_read(&r1, a->r1cs))) {
+			ex = fail("prove", rc);
+			goto out_w;
+		}
+		if (r1.n_wires != k.n_vars || r1.n_outputs + r1.n_pub_inputs != k.n_public) {
+			zp_err_set(ZP_EMISMATCH, "%s has %u wires and %u public values, %s has nVars %u and nPublic %u: "
+				   "the r1cs is not the circuit of this key", a->r1cs, r1.n_wires,
+				   r1.n_outputs + r1.n_pub_inputs, a->zkey, k.n_vars, k.n_public);
+			zp_r1cs_free(&r1);
+			ex = fail("prove", ZP_EMISMATCH);
+			goto out_w;
+		}
+		if ((rc = zp_circuit_from_r1cs(&cr, &r1))) {
+			zp_r1cs_free(&r1);
 			ex = fail("prove", rc);
 			goto out_w;
 		}
@@ -164,9 +177,8 @@ static int prove_run(const struct prove_args *a)
 		goto out_c;
 	}
 	if (!a->quiet)
-		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, prove %.3f s%s (%d threads)\n",
-			k.n_vars, k.log_domain, t1 - t0, t3 - t2,
-			a->h_mode == ZP_H_COEFF ? "" : "", zp_par_threads());
+		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, prove %.3f s (%d threads)\n",
+			k.n_vars, k.log_domain, t1 - t0, t3 - t2, zp_par_threads());
 	ex = EX_OK;
 out_c:
 	if (circ == &cr)
