@@ -138,6 +138,8 @@ static int run_key(struct ctx *x, const char *k, const char *v)
 		return snprintf(c->http, sizeof c->http, "%s", v) < (int)sizeof c->http ? 0 : -ENAMETOOLONG;
 	if (!strcmp(k, "bin_dir"))
 		return abs_path(x, c->bin_dir, v);
+	if (!strcmp(k, "keep_arena"))
+		return c->keep_arena = parse_bool(v), 0;
 	if (!strcmp(k, "public"))
 		return c->public_access = parse_bool(v), 0;
 	if (!strcmp(k, "allow_input"))
@@ -284,6 +286,7 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->restart_max_ms = 5000;
 	c->orphan_timeout_s = 60;
 	c->retain_s = 0;
+	c->keep_arena = true;
 	if (!realpath(path, c->path))
 		return zp_err_set(-errno, "config %s: %s", path, strerror(errno));
 	snprintf(x.base, sizeof x.base, "%s", c->path);

@@ -155,3 +155,32 @@ int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms)
 	nn_close(s);
 	return r;
 }
+
+int zp_api_rep(const char *url)
+{
+	int s = sock(NN_REP);
+	if (s < 0)
+		return s;
+	unlink_ipc(url);
+	return ep(s, url, true);
+}
+
+int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len))
+{
+	char *m = NULL;
+	int n = nn_recv(s, &m, NN_MSG, NN_DONTWAIT);
+	if (n < 0)
+		return 0;
+	char *req = malloc((size_t)n + 1);
+	if (req) {
+		memcpy(req, m, (size_t)n);
+		req[n] = 0;
+	}
+	nn_freemsg(m);
+	char *rep = req ? fn(req, (size_t)n) : NULL;
+	const char *out = rep ? rep : "{\"ok\":false,\"error\":\"out of memory\"}";
+	(void)nn_send(s, out, strlen(out), NN_DONTWAIT);
+	free(rep);
+	free(req);
+	return 1;
+}

@@ -82,6 +82,7 @@ struct zp_pipe_config {
 	uint32_t retain_s;         /* finished jobs' arena records freed after this */
 	enum zp_backing backing;
 	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
+	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;
@@ -166,6 +167,10 @@ void zp_hint_close(int s);
  * Messages are capped at 1 MiB on both ends (NN_RCVMAXSIZE is set explicitly). */
 #define ZP_API_MAX_MSG (1u << 20)
 int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms);
+/* Server side: bind a REP socket; serve every queued request through fn (returns a
+ * malloc'ed reply). serve_one returns 1 when it served one, 0 when none was waiting. */
+int zp_api_rep(const char *url);
+int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len));
 /* Default API url for a run directory. */
 int zp_api_default_url(char *buf, size_t n, const char *run_dir);
 

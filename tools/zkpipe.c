@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmds.h"
 #include "g16_json.h"
 #include "groth16.h"
 #include "par.h"
@@ -376,6 +377,11 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
+	{ "demo", "run the whole pipeline on a bundled circuit and report (start here)", cmd_demo },
+	{ "submit", "submit a job to a running supervisor; prints its id", cmd_submit },
+	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
+	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
+	{ "cancel", "cancel a job", cmd_cancel },
 };
 
 static void usage(FILE *f)
