@@ -217,9 +217,9 @@ static void child_died(struct child *c)
 	c->backoff_ms = lived > 10000 || !c->backoff_ms ? S.cfg.restart_min_ms
 			: (c->backoff_ms * 2 > S.cfg.restart_max_ms ? S.cfg.restart_max_ms : c->backoff_ms * 2);
 	c->next_start_ms = now + c->backoff_ms;
-	zp_log(WHO, "%s.%u@%s pid %d %s after %.1f s; reclaimed %d process(es); restart in %u ms",
+	zp_log(WHO, "%s.%u@%s pid %d %s after %.1f s; reclaimed %d process(es)%s",
 	       role_dir(c->role), c->index, S.cfg.groups[c->group].name, c->pid, how, lived / 1000.0, n,
-	       c->backoff_ms);
+	       S.stopping ? "" : "; restarting after backoff");
 	c->pid = 0;
 	if (!S.stopping)
 		c->restarts++;
