@@ -159,11 +159,11 @@ static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof
 	snprintf(path, sizeof path, "%s/part-%u.public.json", out, part);
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 	if ((r = zp_g16_public_write_json(tmp, pub, np)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s: %s", path, zp_strerror(r));
+		return unlink(tmp), zp_err_set(r, "%s", path);
 	snprintf(path, sizeof path, "%s/part-%u.proof.json", out, part);
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 	if ((r = zp_g16_proof_write_json(tmp, proof)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s: %s", path, zp_strerror(r));
+		return unlink(tmp), zp_err_set(r, "%s", path);
 	return 0;
 }
 

@@ -30,7 +30,7 @@ int zp_key_read_file(const char *path, uint8_t **data, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return zp_err_set(-errno, "key %s: %s", path, strerror(errno));
+		return zp_err_set(-errno, "key %s", path);
 	struct stat st;
 	if (fstat(fd, &st)) {
 		close(fd);
@@ -43,7 +43,7 @@ int zp_key_read_file(const char *path, uint8_t **data, size_t *len)
 	if (r) {
 		free(buf);
 		close(fd);
-		return zp_err_set(r, "key %s: io_uring: %s", path, strerror(-r));
+		return zp_err_set(r, "key %s: io_uring", path);
 	}
 	unsigned inflight = 0;
 	while (!r && done < size) {
@@ -87,7 +87,7 @@ int zp_key_read_file(const char *path, uint8_t **data, size_t *len)
 	close(fd);
 	if (r) {
 		free(buf);
-		return zp_err_set(r, "key %s: read: %s", path, zp_strerror(r));
+		return zp_err_set(r, "key %s: read", path);
 	}
 	*data = buf;
 	*len = size;

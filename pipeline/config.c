@@ -288,7 +288,7 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->retain_s = 0;
 	c->keep_arena = true;
 	if (!realpath(path, c->path))
-		return zp_err_set(-errno, "config %s: %s", path, strerror(errno));
+		return zp_err_set(-errno, "config %s", path);
 	snprintf(x.base, sizeof x.base, "%s", c->path);
 	snprintf(x.base, sizeof x.base, "%s", dirname(x.base));
 	int line = ini_parse(c->path, handler, &x);

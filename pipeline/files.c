@@ -10,11 +10,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+int zp_err_wrap(int code, const char *fmt, ...)
+{
+	char pre[512], inner[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof pre, fmt, ap);
+	va_end(ap);
+	snprintf(inner, sizeof inner, "%s", zp_err_msg());
+	/* inner already ends with ": <name of code>" when it was set for this code */
+	char suffix[128];
+	snprintf(suffix, sizeof suffix, ": %s", zp_strerror(code));
+	size_t li = strlen(inner), ls = strlen(suffix);
+	if (li >= ls && !strcmp(inner + li - ls, suffix))
+		inner[li - ls] = 0;
+	return zp_err_set(code, "%s%s%s", pre, inner[0] ? ": " : "", inner);
+}
 
 uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t domain)
 {
@@ -83,18 +101,16 @@ static int peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return zp_err_set(-errno, "%s: %s", path, strerror(errno));
+		return zp_err_set(-errno, "%s", path);
 	uint64_t off, size;
 	int r = zp_iden3_section(fd, magic, id, &off, &size);
 	if (r == 0 && at + 4 > size)
-		r = zp_err_set(ZP_ETRUNC, "%s: section %u too short", path, id);
+		r = zp_err_set(ZP_ETRUNC, "section %u too short", id);
 	if (r == 0)
 		r = pread_all(fd, v, 4, off + at);
 	close(fd);
-	if (r && !zp_err_msg()[0])
-		zp_err_set(r, "%s: %s", path, zp_strerror(r));
-	else if (r)
-		zp_err_set(r, "%s: %s", path, zp_err_msg());
+	if (r)
+		zp_err_wrap(r, "%s", path);
 	return r;
 }
 
@@ -106,7 +122,7 @@ int zp_wtns_read_into(const char *path, void *w, uint32_t n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return zp_err_set(-errno, "witness %s: %s", path, strerror(errno));
+		return zp_err_set(-errno, "witness %s", path);
 	uint64_t off1, sz1, off2, sz2;
 	uint32_t hdr[10];
 	int r = zp_iden3_section(fd, "wtns", 1, &off1, &sz1);
@@ -135,11 +151,8 @@ int zp_wtns_read_into(const char *path, void *w, uint32_t n)
 	}
 	if (!r && n && memcmp(&v[0], &ZP_FR_ONE, sizeof(zp_fr)))
 		r = zp_err_set(ZP_EFORMAT, "w[0] is not 1");
-	if (r) {
-		char m[200];
-		snprintf(m, sizeof m, "%s", zp_err_msg());
-		zp_err_set(r, "witness %s: %s", path, m[0] ? m : zp_strerror(r));
-	}
+	if (r)
+		zp_err_wrap(r, "witness %s", path);
 	return r;
 }
 
@@ -149,7 +162,7 @@ int zp_write_atomic(const char *path, const void *buf, size_t len)
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return zp_err_set(-errno, "%s: %s", tmp, strerror(errno));
+		return zp_err_set(-errno, "%s", tmp);
 	const uint8_t *b = buf;
 	size_t left = len;
 	while (left) {
@@ -160,14 +173,14 @@ int zp_write_atomic(const char *path, const void *buf, size_t len)
 			int e = -errno;
 			close(fd);
 			unlink(tmp);
-			return zp_err_set(e, "%s: %s", tmp, strerror(-e));
+			return zp_err_set(e, "%s", tmp);
 		}
 		b += w, left -= (size_t)w;
 	}
 	if (fsync(fd) || close(fd) || rename(tmp, path)) {
 		int e = -errno;
 		unlink(tmp);
-		return zp_err_set(e, "%s: %s", path, strerror(-e));
+		return zp_err_set(e, "%s", path);
 	}
 	return 0;
 }
@@ -191,7 +204,7 @@ int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return zp_err_set(-errno, "manifest %s: %s", path, strerror(errno));
+		return zp_err_set(-errno, "manifest %s", path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t l;
@@ -220,7 +233,7 @@ int zp_mkdirs(const char *path, unsigned mode)
 		char c = *s;
 		*s = 0;
 		if (mkdir(p, mode) && errno != EEXIST)
-			return zp_err_set(-errno, "mkdir %s: %s", p, strerror(errno));
+			return zp_err_set(-errno, "mkdir %s", p);
 		*s = c;
 		if (!c)
 			return 0;
@@ -243,7 +256,7 @@ int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, bool w
 			*s = 0;
 	}
 	if (!realpath(tmp, real))
-		return zp_err_set(-errno, "'%s': %s", tmp, strerror(errno));
+		return zp_err_set(-errno, "'%s'", tmp);
 	for (unsigned i = 0; i < n; i++) {
 		size_t l = strlen(dirs[i]);
 		if (!strncmp(real, dirs[i], l) && (real[l] == '/' || real[l] == 0 || !strcmp(dirs[i], "/")))

@@ -24,7 +24,7 @@ static int sock(int proto)
 {
 	int s = nn_socket(AF_SP, proto);
 	if (s < 0)
-		return zp_err_set(-nn_errno(), "nn_socket: %s", nn_strerror(nn_errno()));
+		return zp_err_set(-nn_errno(), "nn_socket");
 	int linger = 0, max = ZP_API_MAX_MSG;
 	nn_setsockopt(s, NN_SOL_SOCKET, NN_LINGER, &linger, sizeof linger);
 	nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVMAXSIZE, &max, sizeof max);
@@ -37,7 +37,7 @@ static int ep(int s, const char *url, bool bind)
 	if (r < 0) {
 		int e = nn_errno();
 		nn_close(s);
-		return zp_err_set(-e, "%s %s: %s", bind ? "bind" : "connect", url, nn_strerror(e));
+		return zp_err_set(-e, "%s %s", bind ? "bind" : "connect", url);
 	}
 	return s;
 }
@@ -80,7 +80,7 @@ int zp_hint_push(void) { return sock(NN_PUSH); }
 
 int zp_hint_connect(int s, const char *url)
 {
-	return nn_connect(s, url) < 0 ? zp_err_set(-nn_errno(), "connect %s: %s", url, nn_strerror(nn_errno())) : 0;
+	return nn_connect(s, url) < 0 ? zp_err_set(-nn_errno(), "connect %s", url) : 0;
 }
 
 void zp_hint_send(int s, const char *what)
@@ -136,7 +136,7 @@ int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms)
 	int r = 0;
 	char *m = NULL;
 	if (nn_send(s, req, len, 0) < 0) {
-		r = zp_err_set(-nn_errno(), "send to %s: %s", url, nn_strerror(nn_errno()));
+		r = zp_err_set(-nn_errno(), "send to %s", url);
 	} else {
 		int n = nn_recv(s, &m, NN_MSG, 0);
 		if (n < 0) {

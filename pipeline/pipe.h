@@ -174,6 +174,9 @@ int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len));
 /* Default API url for a run directory. */
 int zp_api_default_url(char *buf, size_t n, const char *run_dir);
 
+/* Prefix the current error message (zp_err_msg) with a context; returns code. */
+int zp_err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Process helpers */
 uint64_t zp_mono_ms(void);
 /* Peak RSS (VmHWM) of pid in KiB, 0 if unknown. */

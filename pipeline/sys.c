@@ -108,7 +108,7 @@ int zp_pipe_pin(const struct zp_pipe_config *c, int node)
 		n = CPU_COUNT(&set);
 	}
 	if (n > 0 && sched_setaffinity(0, sizeof set, &set))
-		return zp_err_set(-errno, "pin to node %d: %s", node, strerror(errno));
+		return zp_err_set(-errno, "pin to node %d", node);
 	/* Memory: bind only to a node that exists here; a config topology may describe
 	 * nodes this machine lacks (testing multi-node logic on one node). */
 	if (have_numa && node <= numa_max_node()) {

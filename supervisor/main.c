@@ -185,7 +185,7 @@ static int spawn(struct child *c)
 	if (procs >= 0)
 		close(procs);
 	if (pid < 0)
-		return zp_err_set(-errno, "fork: %s", strerror(errno));
+		return zp_err_set(-errno, "fork");
 	c->pid = pid;
 	c->ours = true;
 	c->pidfd = pidfd_open_(pid);
@@ -266,8 +266,7 @@ static int open_group(unsigned g)
 		G->created = r == 0;
 	}
 	if (r)
-		return zp_err_set(r, "group %s: arena %s: %s", S.cfg.groups[g].name, p.name,
-				  zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return zp_err_wrap(r, "group %s: arena %s", S.cfg.groups[g].name, p.name);
 	if (!S.cfg.public_access)
 		fchmod(zp_arena_fd(G->a), 0600);
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
