@@ -1,8 +1,9 @@
-/* Replays every file under tests/fuzz/regress/{r1cs,wtns,zkey}/ through its reader: each must
+/* Replays every file under tests/fuzz/regress/{r1cs,wtns,zkey,json}/ through its reader: each must
  * be rejected with an error message or parsed — never crash. Inputs the fuzzer (tests/fuzz/
  * run.sh) found interesting or crashing are committed there and checked on every test run. */
 #include <dirent.h>
 
+#include "g16_json.h"
 #include "r1cs.h"
 #include "util.h"
 #include "wtns.h"
@@ -35,10 +36,20 @@ static int replay(const char *root, const char *kind)
 			zp_wtns x;
 			if (!(rc = zp_wtns_parse(&x, b, len, path)))
 				zp_wtns_free(&x);
-		} else {
+		} else if (!strcmp(kind, "zkey")) {
 			zp_zkey x;
 			if (!(rc = zp_zkey_parse(&x, b, len, path)))
 				zp_zkey_free(&x);
+		} else {
+			zp_g16_proof p;
+			zp_g16_vk vk;
+			zp_fr *pub;
+			uint32_t np;
+			if (!(rc = zp_g16_vk_read_json(&vk, path)))
+				zp_g16_vk_free(&vk);
+			if (zp_g16_public_read_json(&pub, &np, path) == 0)
+				free(pub);
+			zp_g16_proof_read_json(&p, path);
 		}
 		CHECK(rc == 0 || strstr(zp_err_msg(), path), "%s: error without the file name", path);
 		free(b);
@@ -52,8 +63,8 @@ int main(int argc, char **argv)
 {
 	const char *root = argc > 1 ? argv[1] : "tests/fuzz/regress";
 	int total = 0;
-	for (int i = 0; i < 3; i++) {
-		int n = replay(root, (const char *[]){ "r1cs", "wtns", "zkey" }[i]);
+	for (int i = 0; i < 4; i++) {
+		int n = replay(root, (const char *[]){ "r1cs", "wtns", "zkey", "json" }[i]);
 		CHECK(n > 0, "no inputs for kind %d", i);
 		total += n;
 	}

@@ -36,7 +36,9 @@ for c in ${circuits[@]}; do
   d="$out/$c"
   [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ] && continue
   rm -rf "$d"; mkdir -p "$d"
-  "$bin/circom2" "$src" --r1cs --wasm --prime bls12381 -l "$here/node_modules" -o "$d" >"$d/circom.log" 2>&1 ||
+  # circom2 runs as WASI: include paths resolve against the working directory, so run it from here
+  (cd "$here" && node_modules/.bin/circom2 "circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules \
+     -o "$d") >"$d/circom.log" 2>&1 ||
     { cat "$d/circom.log" >&2; exit 1; }
   node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "$here/circuits/$c.input.json" "$d/$c.wtns"
   sj groth16 setup "$d/$c.r1cs" "$ptau" "$d/${c}_0.zkey"
