@@ -131,11 +131,12 @@ static bool token_ok(const char *t)
 	return true;
 }
 
-/* Wires the key's circuit has (zkey nVars), for a cheap witness check at submit. */
+/* Wires the key's circuit has (the r1cs's nWires when configured: that is what synthd
+ * evaluates; else the zkey's nVars), for a cheap witness check at submit. */
 static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 {
 	zp_err_clear();
-	return zp_peek_zkey(k->zkey, n);
+	return k->r1cs[0] ? zp_peek_r1cs(k->r1cs, n) : zp_peek_zkey(k->zkey, n);
 }
 
 static unsigned pending_parts(unsigned g)
