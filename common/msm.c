@@ -18,6 +18,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MSM_CLASS_CHUNKS 64
@@ -45,6 +46,9 @@ static inline int msm_digit(const uint64_t k[4], int w, int c)
 
 int zp_msm_window_bits(size_t n)
 {
+	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
+	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
+		return atoi(e);
 	/* cost in mixed additions: per window, n bucket additions plus about 2^(c-1)
 	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum. */
 	int best = 1;

@@ -50,7 +50,8 @@ int zp_msm_g2(zp_g2_jac *out, const zp_g2_affine *points, const zp_fr *scalars, 
 void zp_msm_g1_sum_selected(zp_g1_jac *out, const zp_g1_affine *points, const uint8_t *sel, size_t n);
 void zp_msm_g2_sum_selected(zp_g2_jac *out, const zp_g2_affine *points, const uint8_t *sel, size_t n);
 
-/* The window size zp_msm_* would pick for n non-trivial scalars (benchmarks, tests). */
+/* The window size zp_msm_* would pick for n non-trivial scalars (benchmarks, tests).
+ * ZP_MSM_WINDOW=c in the environment (2..16) overrides the choice, for tuning. */
 int zp_msm_window_bits(size_t n);
 
 #endif

@@ -227,8 +227,23 @@ static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
 		hi = x->m;
 	for (size_t j = 0; j < x->nbuckets; j++)
 		G(set_inf)(&b[j]);
+	/* The next bucket and point are prefetched while this addition runs (~0.5 µs),
+	 * which hides the cache misses of bucket arrays larger than L2. */
+	int dn = lo < hi ? msm_digit(x->raw[lo], w, x->c) : 0;
 	for (size_t k = lo; k < hi; k++) {
-		int d = msm_digit(x->raw[k], w, x->c);
+		int d = dn;
+		if (k + 1 < hi) {
+			dn = msm_digit(x->raw[k + 1], w, x->c);
+			if (dn) {
+				const char *pb = (const char *)&b[(dn > 0 ? dn : -dn) - 1];
+				const char *pp = (const char *)&x->points[x->idx[k + 1]];
+				for (size_t o = 0; o < sizeof(XYZZ); o += 64)
+					__builtin_prefetch(pb + o, 1);
+				for (size_t o = 0; o < sizeof(AFF); o += 64)
+					__builtin_prefetch(pp + o);
+				__builtin_prefetch(pp + sizeof(AFF) - 1);
+			}
+		}
 		if (d == 0)
 			continue;
 		const AFF *p = &x->points[x->idx[k]];

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <x86intrin.h>   /* _addcarry_u64 / _subborrow_u64 (plain x86-64, no extra ISA) */
 
 typedef unsigned __int128 u128;
 #define INLINE static inline __attribute__((always_inline))
@@ -41,12 +42,12 @@ static const uint64_t PINV = 0xfffffffeffffffffULL;   /* -r^-1 mod 2^64 */
 
 INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
 {
-	u128 d;
-	uint64_t s0, s1, s2, s3, b;
-	d = (u128)t0 - P0; s0 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t1 - P1 - b; s1 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t2 - P2 - b; s2 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
-	d = (u128)t3 - P3 - b; s3 = (uint64_t)d; b = (uint64_t)(d >> 64) & 1;
+	unsigned long long s0, s1, s2, s3;
+	unsigned char b;
+	b = _subborrow_u64(0, t0, P0, &s0);
+	b = _subborrow_u64(b, t1, P1, &s1);
+	b = _subborrow_u64(b, t2, P2, &s2);
+	b = _subborrow_u64(b, t3, P3, &s3);
 	uint64_t keep = (uint64_t)0 - b;   /* all ones if t < r */
 	o[0] = (t0 & keep) | (s0 & ~keep);
 	o[1] = (t1 & keep) | (s1 & ~keep);
@@ -56,29 +57,29 @@ INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_
 
 INLINE void f_add(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
-	u128 c;
-	uint64_t t0, t1, t2, t3;
-	c = (u128)a->l[0] + b->l[0]; t0 = (uint64_t)c;
-	c = (u128)a->l[1] + b->l[1] + (uint64_t)(c >> 64); t1 = (uint64_t)c;
-	c = (u128)a->l[2] + b->l[2] + (uint64_t)(c >> 64); t2 = (uint64_t)c;
-	c = (u128)a->l[3] + b->l[3] + (uint64_t)(c >> 64); t3 = (uint64_t)c;
+	unsigned long long t0, t1, t2, t3;
+	unsigned char c;
+	c = _addcarry_u64(0, a->l[0], b->l[0], &t0);
+	c = _addcarry_u64(c, a->l[1], b->l[1], &t1);
+	c = _addcarry_u64(c, a->l[2], b->l[2], &t2);
+	_addcarry_u64(c, a->l[3], b->l[3], &t3);
 	cond_sub(r->l, t0, t1, t2, t3);
 }
 
 INLINE void f_sub(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
-	u128 d;
-	uint64_t t0, t1, t2, t3, bw;
-	d = (u128)a->l[0] - b->l[0]; t0 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[1] - b->l[1] - bw; t1 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[2] - b->l[2] - bw; t2 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	d = (u128)a->l[3] - b->l[3] - bw; t3 = (uint64_t)d; bw = (uint64_t)(d >> 64) & 1;
-	uint64_t m = (uint64_t)0 - bw;
-	u128 c;
-	c = (u128)t0 + (P0 & m); r->l[0] = (uint64_t)c;
-	c = (u128)t1 + (P1 & m) + (uint64_t)(c >> 64); r->l[1] = (uint64_t)c;
-	c = (u128)t2 + (P2 & m) + (uint64_t)(c >> 64); r->l[2] = (uint64_t)c;
-	c = (u128)t3 + (P3 & m) + (uint64_t)(c >> 64); r->l[3] = (uint64_t)c;
+	unsigned long long t0, t1, t2, t3, o0, o1, o2, o3;
+	unsigned char c;
+	c = _subborrow_u64(0, a->l[0], b->l[0], &t0);
+	c = _subborrow_u64(c, a->l[1], b->l[1], &t1);
+	c = _subborrow_u64(c, a->l[2], b->l[2], &t2);
+	c = _subborrow_u64(c, a->l[3], b->l[3], &t3);
+	uint64_t m = (uint64_t)0 - c;
+	c = _addcarry_u64(0, t0, P0 & m, &o0);
+	c = _addcarry_u64(c, t1, P1 & m, &o1);
+	c = _addcarry_u64(c, t2, P2 & m, &o2);
+	_addcarry_u64(c, t3, P3 & m, &o3);
+	r->l[0] = o0; r->l[1] = o1; r->l[2] = o2; r->l[3] = o3;
 }
 
 /* One CIOS round: t += a·bi, then t = (t + m·r) / 2^64. */
@@ -96,7 +97,7 @@ INLINE void f_sub(zp_fr *r, const zp_fr *a, const zp_fr *b)
 	t3 = t4 + (uint64_t)(c >> 64); \
 } while (0)
 
-INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b)
+INLINE void f_mul_c(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
 	uint64_t a0 = a->l[0], a1 = a->l[1], a2 = a->l[2], a3 = a->l[3];
 	uint64_t b0 = b->l[0], b1 = b->l[1], b2 = b->l[2], b3 = b->l[3];
@@ -107,6 +108,67 @@ INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b)
 	CIOS_ROUND(b3);
 	cond_sub(r->l, t0, t1, t2, t3);
 }
+
+#if defined(__x86_64__)
+/* The same CIOS with MULX and two carry chains (ADOX for the low words, ADCX for the high words); about
+ * twice as fast as the portable version. Accumulator registers rotate instead of moving: after a round
+ * T0 is zero (t0 + m·r0 = 0 mod 2^64) and serves as the next round's top word. */
+#define MX_ROUND(bi, T0, T1, T2, T3, T4) \
+	"movq " bi ", %%rdx\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"mulxq 0(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" T0 "]\n\t" "adcxq %[hi], %[" T1 "]\n\t" \
+	"mulxq 8(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" T1 "]\n\t" "adcxq %[hi], %[" T2 "]\n\t" \
+	"mulxq 16(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" T2 "]\n\t" "adcxq %[hi], %[" T3 "]\n\t" \
+	"mulxq 24(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" T3 "]\n\t" "adcxq %[hi], %[" T4 "]\n\t" \
+	"adoxq %%rax, %[" T4 "]\n\t" \
+	"movq %[" T0 "], %%rdx\n\t" \
+	"imulq %[pinv], %%rdx\n\t" \
+	"xorl %%eax, %%eax\n\t" \
+	"mulxq %[p0], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T0 "]\n\t" "adcxq %[hi], %[" T1 "]\n\t" \
+	"mulxq %[p1], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T1 "]\n\t" "adcxq %[hi], %[" T2 "]\n\t" \
+	"mulxq %[p2], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T2 "]\n\t" "adcxq %[hi], %[" T3 "]\n\t" \
+	"mulxq %[p3], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T3 "]\n\t" "adcxq %[hi], %[" T4 "]\n\t" \
+	"adoxq %%rax, %[" T4 "]\n\t"
+
+static const uint64_t MX_P[5] = { 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+				  0x73eda753299d7d48ULL, 0xfffffffeffffffffULL };
+
+INLINE void f_mul_mx(zp_fr *r, const zp_fr *a, const zp_fr *b)
+{
+	uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, lo, hi;
+	__asm__(MX_ROUND("0(%[b])", "x0", "x1", "x2", "x3", "x4")
+		MX_ROUND("8(%[b])", "x1", "x2", "x3", "x4", "x0")
+		MX_ROUND("16(%[b])", "x2", "x3", "x4", "x0", "x1")
+		MX_ROUND("24(%[b])", "x3", "x4", "x0", "x1", "x2")
+		: [x0] "+&r"(x0), [x1] "+&r"(x1), [x2] "+&r"(x2), [x3] "+&r"(x3), [x4] "+&r"(x4),
+		  [lo] "=&r"(lo), [hi] "=&r"(hi)
+		: [a] "r"(a->l), [b] "r"(b->l), "m"(*(const uint64_t(*)[4])a->l), "m"(*(const uint64_t(*)[4])b->l),
+		  [p0] "m"(MX_P[0]), [p1] "m"(MX_P[1]), [p2] "m"(MX_P[2]), [p3] "m"(MX_P[3]), [pinv] "m"(MX_P[4])
+		: "rax", "rdx", "cc");
+	cond_sub(r->l, x4, x0, x1, x2);
+}
+
+/* Chosen once at load: MULX/ADX when the CPU has them, unless ZP_NTT_PORTABLE=1 (tests use it to keep
+ * the portable path checked). A predictable branch per multiplication. */
+static bool use_mx;
+
+__attribute__((constructor)) static void pick_mul(void)
+{
+	const char *e = getenv("ZP_NTT_PORTABLE");
+	__builtin_cpu_init();
+	use_mx = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx") && !(e && e[0] == '1');
+}
+
+INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b)
+{
+	if (__builtin_expect(use_mx, 1))
+		f_mul_mx(r, a, b);
+	else
+		f_mul_c(r, a, b);
+}
+#else
+INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b) { f_mul_c(r, a, b); }
+#endif
 
 /* base^e for a public exponent e. */
 static void pow_u64(zp_fr *r, const zp_fr *base, uint64_t e)

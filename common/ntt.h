@@ -34,9 +34,9 @@
  *                 when a∘b = c on the domain, and bellperson's MSM uses the first n - 1.
  *
  * Memory: a zp_ntt_domain owns its twiddle tables and per-thread column buffers, allocated once by
- * zp_ntt_domain_init (zp_ntt_domain_bytes() says how much: about 128·2^(log_n/2) bytes for tables plus
- * 128 KiB·2^((log_n-13)/2)… per thread slot; ≈ 2.6 MiB for 2^27 with 2 threads). Transforms allocate
- * nothing and touch only the caller's vector and the domain's memory.
+ * zp_ntt_domain_init; zp_ntt_domain_bytes() says how much: 32 B × (4R + 2C + 4R·slots) with R, C below
+ * (≈ 4 MiB for 2^27 with 2 slots, ≈ 1.8 MiB for 2^24, ≈ 128 KiB for 2^12). Transforms allocate nothing
+ * and touch only the caller's vectors and the domain's memory; dom->mem_bytes is the exact size.
  *
  * Threads: transforms run on zp_par_for (ZP_THREADS). A domain's buffers serve one transform at a time:
  * callers that run transforms concurrently give each its own domain (they are cheap). Transforms are
@@ -47,6 +47,7 @@
  * transforms down the columns, W columns at a time gathered into a per-thread buffer; (2) each row r is
  * multiplied by ω_n^(rev(r)·j) and transformed in place by a C-point DIF; (3) one blocked in-place
  * bit-reversal permutation. The data are read and written three times, each sub-transform fits in L2.
+ * Butterflies use MULX/ADX when the CPU has them (checked at load), else portable C; x86-64 only.
  */
 #ifndef ZP_NTT_H
 #define ZP_NTT_H

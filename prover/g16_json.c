@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zp_err.h"
 
@@ -39,10 +40,19 @@ static int dump(json_t *j, const char *path)
 {
 	if (!j)
 		return zp_err_set(-ENOMEM, "%s: building JSON", path);
-	int rc = json_dump_file(j, path, JSON_INDENT(1));
+	/* write beside the target and rename: a reader never sees half a file */
+	char tmp[4096];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
+		json_decref(j);
+		return zp_err_set(-ENAMETOOLONG, "%s", path);
+	}
+	int rc = json_dump_file(j, tmp, JSON_INDENT(1));
 	json_decref(j);
-	if (rc)
-		return zp_err_set(-EIO, "%s: cannot write", path);
+	if (rc || rename(tmp, path) != 0) {
+		int e = errno ? -errno : -EIO;
+		unlink(tmp);
+		return zp_err_set(e, "%s: cannot write", path);
+	}
 	return 0;
 }
 

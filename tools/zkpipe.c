@@ -39,7 +39,8 @@ enum {
 static const char exit_text[] =
 	"exit codes:\n"
 	"  0  success (prove: proof and public inputs written; verify: proof is valid)\n"
-	"  1  verify: the proof is NOT valid for these public inputs and key\n"
+	"  1  verify: the proof is NOT valid for these public inputs and key (pairing check fails,\n"
+	"     or a proof point is off the curve or outside the subgroup)\n"
 	"  2  usage error\n"
 	"  3  an input file is missing, unreadable or malformed (message names file, section, field)\n"
 	"  4  inputs disagree (witness, r1cs or public inputs are not for this key)\n"

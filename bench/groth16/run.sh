@@ -3,11 +3,15 @@
 # bench/RESULTS.md.      bench/groth16/run.sh [log2-domain ...]      (default: 16)
 #
 # Per size k: a chain circuit with 2^k − 2 multiplication constraints (domain 2^k: one public
-# output + the ONE row), compiled by circom2 --prime bls12381; a bls12381 powers of tau of power
-# k (new, one contribution, prepare phase2 — the slow step in JavaScript: ~20 min at 2^16 on 2
-# cores); snarkjs groth16 setup; the witness. All cached under build-bench/ and reused.
-# Then: zkpipe bench prove (key loaded once, best of 3 proofs, each with its pairing self-check)
-# and snarkjs groth16 prove (whole command, best of 2), and the ratio.
+# output + the ONE row), compiled by circom2 --prime bls12381, its witness, and a key:
+#   ZP_BENCH_KEYS=devkey (default): g16_devkey (bench/groth16/devkey.c) — a snarkjs-format key from
+#       seeded toxic waste, seconds to make at any size; insecure, fine for timing.
+#   ZP_BENCH_KEYS=ptau: the snarkjs route (powers of tau new/contribute/prepare phase2, groth16
+#       setup) — prepare phase2 in JavaScript takes ~30 min at 2^16 on 2 cores and hours beyond.
+# Everything is cached under build-bench/k<k>/ and reused. Then: zkpipe bench prove (key loaded
+# once, best of 3, each proof with its pairing self-check), the whole zkpipe prove command (best
+# of 2) and snarkjs groth16 prove (whole command, best of 2); zkpipe's proof must pass
+# snarkjs groth16 verify.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sizes=("${@:-16}")
@@ -24,19 +28,28 @@ for k in ${sizes[@]}; do
   d=$out/k$k; mkdir -p $d
   n=$(( (1 << k) - 2 ))
   ptau=$d/pot$k.ptau
-  if [ ! -f $ptau ]; then
+  keys=${ZP_BENCH_KEYS:-devkey}
+  if [ $keys = ptau ] && [ ! -f $ptau ]; then
     $sj powersoftau new bls12381 $k $d/p0.ptau >/dev/null
     $sj powersoftau contribute $d/p0.ptau $d/p1.ptau -e="zkpipe bench $k" >/dev/null
     $sj powersoftau prepare phase2 $d/p1.ptau $ptau.tmp >/dev/null && mv $ptau.tmp $ptau
     rm -f $d/p0.ptau $d/p1.ptau
   fi
-  if [ ! -f $d/chain.zkey ]; then
+  if [ ! -f $d/chain.wtns ]; then
     sed "s/@N@/$n/" $ox/circuits/chain.circom.in > $d/chain.circom
     $ox/node_modules/.bin/circom2 $d/chain.circom --r1cs --wasm --prime bls12381 -o $d >/dev/null
     node $d/chain_js/generate_witness.js $d/chain_js/chain.wasm $ox/circuits/chain.input.json $d/chain.wtns
-    $sj groth16 setup $d/chain.r1cs $ptau $d/chain.zkey.tmp >/dev/null && mv $d/chain.zkey.tmp $d/chain.zkey
-    $sj zkey export verificationkey $d/chain.zkey $d/vk.json >/dev/null
   fi
+  if [ ! -f $d/chain.$keys.zkey ]; then
+    if [ $keys = ptau ]; then
+      $sj groth16 setup $d/chain.r1cs $ptau $d/chain.zkey.tmp >/dev/null
+    else
+      build/bench/groth16/g16_devkey $d/chain.r1cs $d/chain.zkey.tmp $k
+    fi
+    mv $d/chain.zkey.tmp $d/chain.$keys.zkey
+  fi
+  ln -sf chain.$keys.zkey $d/chain.zkey
+  $sj zkey export verificationkey $d/chain.zkey $d/vk.json >/dev/null
   zlog=$($zk bench prove --zkey $d/chain.zkey --wtns $d/chain.wtns --runs 3)
   echo "$zlog"
   zbest=$(echo "$zlog" | awk '/^best:/ {print $2}')
@@ -61,7 +74,7 @@ cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo "Command: \`bench/groth16/run.sh ${sizes[*]}\` — per size: \`zkpipe bench prove --zkey chain.zkey --wtns chain.wtns --runs 3\`"
   echo "(best of 3; each proof includes a, b, c, H, the MSMs, blinding and the pairing self-check; key and witness"
   echo "loaded once), the whole \`zkpipe prove\` command (load + prove + write, best of 2) and \`snarkjs groth16 prove chain.zkey chain.wtns proof.json public.json\` (whole command, best of 2)."
-  echo "Circuit: chain of 2^k − 2 multiplications (circom2 --prime bls12381); zkpipe's proof checked by snarkjs groth16 verify."
+  echo "Circuit: chain of 2^k − 2 multiplications (circom2 --prime bls12381); key: ${ZP_BENCH_KEYS:-devkey}; zkpipe's proof checked by snarkjs groth16 verify."
   echo
   echo "| domain | constraints | zkpipe prove (s) | zkpipe command (s) | snarkjs command (s) | speed-up (prove) | speed-up (command) |"
   echo "|---|---:|---:|---:|---:|---:|---:|"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
+static int failures __attribute__((unused));
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
 	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
