@@ -82,8 +82,13 @@ static void finish_job(unsigned g, uint32_t j, uint64_t w)
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
 	uint64_t done = atomic_load((_Atomic uint64_t *)&r->done_ns);
-	if (zp_now_ns() >= done + (uint64_t)S.cfg.retain_s * 1000000000ull)
-		zp_arena_job_free(a, (zp_job_h){ j, zp_word_gen(w) }); /* -EBUSY: parts still owned; next scan */
+	if (zp_now_ns() < done + (uint64_t)S.cfg.retain_s * 1000000000ull)
+		return;
+	char man[ZP_PATH_MAX];
+	memcpy(man, r->inputs, sizeof man);
+	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
+	if (zp_arena_job_free(a, (zp_job_h){ j, zp_word_gen(w) }) == 0)
+		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
 }
 
 void sup_scan_jobs(void)

@@ -31,6 +31,9 @@
 #include "sup.h"
 #include "zp_err.h"
 
+/* Paths here are built from PATH_MAX buffers; access/open report any that got cut. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
 struct sup S;
 static const char *WHO = "supervisor";
 

@@ -26,6 +26,9 @@
 #include "zkey.h"
 #include "zp_err.h"
 
+/* Paths here are built from PATH_MAX buffers; realpath/open report any that got cut. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
 static const char demo_help[] =
 	"usage: zkpipe demo [--jobs N] [--parts P] [--workers W] [--gpuds G] [--slots S] [--keep]\n"
 	"  Runs supervisor + synthd x W + gpud x G (CPU backend) on a temporary directory, proves\n"

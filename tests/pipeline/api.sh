@@ -39,7 +39,7 @@ c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$W" "$W" "$W" 
 "$ZK" wait --config "$CFG" --timeout 60 "$c" > "$T/c.out"; rc=$?
 [ $rc = 8 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
 grep -q "cancelled" "$T/c.out" || fail "cancel reason: $(cat "$T/c.out")"
-grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
+wait_until 10 grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
 wait_all 60 || fail "the token job did not finish"
 verify_all || fail "proofs"
 # HTTP
