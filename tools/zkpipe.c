@@ -356,10 +356,15 @@ static int cmd_bench(int argc, char **argv)
 	printf("key: %u wires, %u public, domain 2^%u; load %.3f s; threads %d\n", k.n_vars, k.n_public, k.log_domain,
 	       t1 - t0, zp_par_threads());
 	double best = 1e30, best_cpu = 1e30;
+	zp_g16_prover pr;
+	if ((rc = zp_g16_prover_init(&pr, &key, NULL))) {
+		zp_g16_key_free(&key);
+		goto out;
+	}
 	for (int i = 0; i < runs && !rc; i++) {
 		zp_g16_proof p;
 		double a = now(), ac = cpu_now();
-		rc = zp_g16_prove(&p, &key, &k.circuit, w.w, w.n, NULL);
+		rc = zp_g16_prover_prove(&pr, &p, &k.circuit, w.w, w.n, NULL);
 		double d = now() - a, dc = cpu_now() - ac;
 		if (!rc) {
 			printf("run %d: prove %.3f s (cpu %.3f s)\n", i + 1, d, dc);
@@ -369,6 +374,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (!rc)
 		printf("best: %.3f s (cpu %.3f s)\n", best, best_cpu);
+	zp_g16_prover_free(&pr);
 	zp_g16_key_free(&key);
 out:
 	zp_wtns_free(&w);
