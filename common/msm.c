@@ -1,1 +1,194 @@
-/* msm: written under the foundation issue */
+/*
+ * msm.c — Pippenger multi-scalar multiplication for G1 and G2 (contract in msm.h).
+ *
+ * One implementation, msm_tmpl.h, is instantiated for G1 over Fp and G2 over Fp2
+ * with the inline field arithmetic of field_impl.h (MULX/ADX when the CPU has it).
+ *
+ * Signed digits (Booth recoding): window w of a scalar k reads the c+1 bits
+ * k[wc-1 .. wc+c-1] (bit -1 is 0) as v and takes
+ *     d_w = (v >> 1) + (v & 1) - 2^c·(v >> c)      in [-2^(c-1), 2^(c-1)],
+ * and Σ_w d_w·2^(wc) = k as long as the last window's top bit is 0; k < r < 2^255,
+ * so ceil(256 / c) windows suffice. Each digit depends only on its own bits, so
+ * windows are independent tasks; a negative digit adds -P (y negated) to bucket |d|.
+ */
+#include "msm.h"
+#include "field_impl.h"
+#include "par.h"
+#include "zp_err.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSM_CLASS_CHUNKS 64
+#define MSM_MAX_C 16
+
+/* Booth digit of window w (see the top of the file). */
+static inline int msm_digit(const uint64_t k[4], int w, int c)
+{
+	int pos = w * c - 1;       /* lowest bit read */
+	unsigned len = (unsigned)c + 1;
+	uint64_t v;
+	if (pos < 0) {
+		v = (k[0] << 1);
+	} else if (pos >= 256) {
+		return 0;
+	} else {
+		int word = pos >> 6, sh = pos & 63;
+		v = k[word] >> sh;
+		if (sh + (int)len > 64 && word < 3)
+			v |= k[word + 1] << (64 - sh);
+	}
+	v &= ((uint64_t)1 << len) - 1;
+	return (int)((v >> 1) + (v & 1)) - (int)((v >> c) << c);
+}
+
+int zp_msm_window_bits(size_t n)
+{
+	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
+	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
+		return atoi(e);
+	/* cost in mixed additions: per window, n bucket additions plus about 2^(c-1)
+	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum. */
+	int best = 1;
+	double best_cost = 0;
+	for (int c = 1; c <= MSM_MAX_C; c++) {
+		int nwin = (256 + c - 1) / c;
+		double cost = (double)nwin * ((double)n + 1.4 * (double)((size_t)1 << c));
+		if (c == 1 || cost < best_cost) {
+			best = c;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+/* Point ranges per window so that there are at least about 2 tasks per bucket set. */
+static int msm_point_chunks(size_t m, int nwin, int sets)
+{
+	int p = (2 * sets + nwin - 1) / nwin;
+	if (p < 1)
+		p = 1;
+	if ((size_t)p > m)
+		p = (int)m;
+	return p;
+}
+
+/* nwin·ceil(2·sets/nwin) < nwin + 2·sets <= 256 + 2·sets */
+static int msm_max_tasks(int sets) { return 256 + 2 * sets; }
+
+/* ---- Fp, for G1 ---- */
+static inline bool fp_is_zero(const zp_fp *a)
+{
+	return (a->l[0] | a->l[1] | a->l[2] | a->l[3] | a->l[4] | a->l[5]) == 0;
+}
+static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_sub_fast(r, &ZP_FP_ZERO, a); }
+
+#define G(x) g1_##x
+#define FE zp_fp
+#define AFF zp_g1_affine
+#define XYZZ zp_g1_xyzz
+#define JAC zp_g1_jac
+#define fe_mul zp_fp_mul_fast
+#define fe_sqr zp_fp_sqr_fast
+#define fe_add zp_fp_add_fast
+#define fe_sub zp_fp_sub_fast
+#define fe_neg fp_neg
+#define fe_is_zero fp_is_zero
+#define fe_one ZP_FP_ONE
+#include "msm_tmpl.h"
+#undef G
+#undef FE
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef fe_mul
+#undef fe_sqr
+#undef fe_add
+#undef fe_sub
+#undef fe_neg
+#undef fe_is_zero
+#undef fe_one
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
+static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
+{
+	zp_fp_add_fast(&r->c0, &a->c0, &b->c0);
+	zp_fp_add_fast(&r->c1, &a->c1, &b->c1);
+}
+static inline void fp2_sub(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
+{
+	zp_fp_sub_fast(&r->c0, &a->c0, &b->c0);
+	zp_fp_sub_fast(&r->c1, &a->c1, &b->c1);
+}
+static inline void fp2_neg(zp_fp2 *r, const zp_fp2 *a)
+{
+	fp_neg(&r->c0, &a->c0);
+	fp_neg(&r->c1, &a->c1);
+}
+/* Karatsuba: (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0 + a1)(b0 + b1) - a0b0 - a1b1) u */
+static inline void fp2_mul(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
+{
+	zp_fp t0, t1, sa, sb;
+	zp_fp_mul_fast(&t0, &a->c0, &b->c0);
+	zp_fp_mul_fast(&t1, &a->c1, &b->c1);
+	zp_fp_add_fast(&sa, &a->c0, &a->c1);
+	zp_fp_add_fast(&sb, &b->c0, &b->c1);
+	zp_fp_mul_fast(&sa, &sa, &sb);
+	zp_fp_sub_fast(&r->c0, &t0, &t1);
+	zp_fp_sub_fast(&sa, &sa, &t0);
+	zp_fp_sub_fast(&r->c1, &sa, &t1);
+}
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+static inline void fp2_sqr(zp_fp2 *r, const zp_fp2 *a)
+{
+	zp_fp s, d, m;
+	zp_fp_add_fast(&s, &a->c0, &a->c1);
+	zp_fp_sub_fast(&d, &a->c0, &a->c1);
+	zp_fp_mul_fast(&m, &a->c0, &a->c1);
+	zp_fp_mul_fast(&r->c0, &s, &d);
+	zp_fp_add_fast(&r->c1, &m, &m);
+}
+static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
+
+#define G(x) g2_##x
+#define FE zp_fp2
+#define AFF zp_g2_affine
+#define XYZZ zp_g2_xyzz
+#define JAC zp_g2_jac
+#define fe_mul fp2_mul
+#define fe_sqr fp2_sqr
+#define fe_add fp2_add
+#define fe_sub fp2_sub
+#define fe_neg fp2_neg
+#define fe_is_zero fp2_is_zero
+#define fe_one ZP_FP2_ONE
+#include "msm_tmpl.h"
+
+/* ---- public entry points ---- */
+
+size_t zp_msm_g1_scratch_size(size_t n) { return g1_scratch_for(n, zp_par_threads()); }
+size_t zp_msm_g2_scratch_size(size_t n) { return g2_scratch_for(n, zp_par_threads()); }
+
+int zp_msm_g1(zp_g1_jac *out, const zp_g1_affine *points, const zp_fr *scalars, size_t n,
+	      void *scratch, size_t scratch_len)
+{
+	return g1_msm(out, points, scalars, n, scratch, scratch_len);
+}
+
+int zp_msm_g2(zp_g2_jac *out, const zp_g2_affine *points, const zp_fr *scalars, size_t n,
+	      void *scratch, size_t scratch_len)
+{
+	return g2_msm(out, points, scalars, n, scratch, scratch_len);
+}
+
+void zp_msm_g1_sum_selected(zp_g1_jac *out, const zp_g1_affine *points, const uint8_t *sel, size_t n)
+{
+	g1_sum_selected(out, points, sel, n);
+}
+
+void zp_msm_g2_sum_selected(zp_g2_jac *out, const zp_g2_affine *points, const uint8_t *sel, size_t n)
+{
+	g2_sum_selected(out, points, sel, n);
+}

@@ -1,0 +1,362 @@
+/*
+ * zkpipe-bench-arith — timings of the CPU arithmetic: Fp multiplication, G1 mixed
+ * addition, MSM G1 at 2^16 and 2^20, MSM G2 at 2^16. Prints a markdown table and
+ * appends it, with date, machine and command, to bench/RESULTS.md (--results PATH,
+ * --no-append to skip).
+ *
+ * Peer figures measured elsewhere (e.g. blst's single-threaded Pippenger, timed by a
+ * separate program that is not part of zkpipe) can be given as
+ *   --peer-blst-ms 2^16=492,2^20=6342
+ * and appear beside ours with the ratio ours/peer for the G1 MSM rows.
+ *
+ * NTT (ntt.h, ROOT5 domain): forward transform in place at 2^20 and 2^24, wall time.
+ * Threads: ZP_THREADS (or --threads N); each MSM is also timed on one thread.
+ * Single-threaded rows are process CPU time (steadier on a shared machine), the
+ * others wall time.
+ * --quick skips the 2^20 MSM and 2^24 NTT sizes.
+ */
+#include "ec.h"
+#include "field_impl.h"
+#include "msm.h"
+#include "ntt.h"
+#include "par.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+struct row {
+	char name[64];
+	double value;
+	const char *unit;
+	int threads;
+	double peer;  /* 0 = none */
+};
+
+static struct row rows[32];
+static int nrows;
+static double peer_ms[32];  /* by log2 n */
+
+/* Wall time; single-threaded runs use process CPU time, which a busy machine disturbs less. */
+static bool cpu_clock;
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void add_row(const char *name, double v, const char *unit, int threads, double peer)
+{
+	struct row *r = &rows[nrows++];
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->value = v;
+	r->unit = unit;
+	r->threads = threads;
+	r->peer = peer;
+	printf("%-28s %12.2f %s  (threads %d)", name, v, unit, threads);
+	if (peer > 0)
+		printf("  blst %.1f ms, ratio %.2f", peer, v / peer);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void bench_fp_mul(void)
+{
+	zp_rng g;
+	zp_rng_seed(&g, 1);
+	zp_fp a, b;
+	zp_fp_random(&a, &g);
+	zp_fp_random(&b, &g);
+	long n = 10000000;
+	cpu_clock = true;
+	double t0 = now_s();
+	for (long i = 0; i < n; i++)
+		zp_fp_mul(&a, &a, &b);
+	double t1 = now_s();
+	if (a.l[0] == 42)
+		printf(" ");
+	add_row(zp_field_adx ? "Fp mul (mulx/adx)" : "Fp mul (portable)", (t1 - t0) / (double)n * 1e9, "ns", 1, 0);
+}
+
+static void bench_g1_madd(void)
+{
+	zp_g1_xyzz acc;
+	zp_g1_xyzz_from_affine(&acc, &ZP_G1_GEN);
+	zp_g1_affine p[64];
+	zp_g1_jac j[64], q;
+	zp_g1_jac_from_affine(&q, &ZP_G1_GEN);
+	for (int i = 0; i < 64; i++) {
+		zp_g1_jac_dbl(&q, &q);
+		j[i] = q;
+	}
+	zp_g1_jac_batch_to_affine(p, j, 64);
+	long n = 2000000;
+	cpu_clock = true;
+	double t0 = now_s();
+	for (long i = 0; i < n; i++)
+		zp_g1_xyzz_add_affine(&acc, &acc, &p[i & 63]);
+	double t1 = now_s();
+	if (acc.x.l[0] == 42)
+		printf(" ");
+	add_row("G1 mixed add (xyzz+affine)", (t1 - t0) / (double)n * 1e9, "ns", 1, 0);
+}
+
+/* n points P_i = P_(i-1) + Q and random scalars. */
+static void make_g1(zp_g1_affine *p, zp_fr *s, size_t n)
+{
+	zp_rng g;
+	zp_rng_seed(&g, 2);
+	zp_g1_jac *j = malloc(n * sizeof(*j)), gen, q;
+	zp_fr k;
+	zp_g1_jac_from_affine(&gen, &ZP_G1_GEN);
+	zp_fr_random(&k, &g);
+	zp_g1_jac_mul(&j[0], &gen, &k);
+	zp_fr_random(&k, &g);
+	zp_g1_jac_mul(&q, &gen, &k);
+	for (size_t i = 1; i < n; i++)
+		zp_g1_jac_add(&j[i], &j[i - 1], &q);
+	zp_g1_jac_batch_to_affine(p, j, n);
+	free(j);
+	for (size_t i = 0; i < n; i++)
+		zp_fr_random(&s[i], &g);
+}
+
+static void make_g2(zp_g2_affine *p, zp_fr *s, size_t n)
+{
+	zp_rng g;
+	zp_rng_seed(&g, 3);
+	zp_g2_jac *j = malloc(n * sizeof(*j)), gen, q;
+	zp_fr k;
+	zp_g2_jac_from_affine(&gen, &ZP_G2_GEN);
+	zp_fr_random(&k, &g);
+	zp_g2_jac_mul(&j[0], &gen, &k);
+	zp_fr_random(&k, &g);
+	zp_g2_jac_mul(&q, &gen, &k);
+	for (size_t i = 1; i < n; i++)
+		zp_g2_jac_add(&j[i], &j[i - 1], &q);
+	zp_g2_jac_batch_to_affine(p, j, n);
+	free(j);
+	for (size_t i = 0; i < n; i++)
+		zp_fr_random(&s[i], &g);
+}
+
+/* Best of reps, in ms, on the given thread count. */
+static double time_msm_g1(const zp_g1_affine *p, const zp_fr *s, size_t n, int threads, int reps)
+{
+	zp_par_set_threads(threads);
+	cpu_clock = threads == 1;
+	size_t sz = zp_msm_g1_scratch_size(n);
+	void *scr = malloc(sz);
+	double best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		zp_g1_jac out;
+		double t0 = now_s();
+		if (zp_msm_g1(&out, p, s, n, scr, sz) != 0) {
+			fprintf(stderr, "msm failed\n");
+			exit(1);
+		}
+		double t = (now_s() - t0) * 1e3;
+		if (t < best)
+			best = t;
+	}
+	free(scr);
+	cpu_clock = false;
+	return best;
+}
+
+static double time_msm_g2(const zp_g2_affine *p, const zp_fr *s, size_t n, int threads, int reps)
+{
+	zp_par_set_threads(threads);
+	cpu_clock = threads == 1;
+	size_t sz = zp_msm_g2_scratch_size(n);
+	void *scr = malloc(sz);
+	double best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		zp_g2_jac out;
+		double t0 = now_s();
+		if (zp_msm_g2(&out, p, s, n, scr, sz) != 0) {
+			fprintf(stderr, "msm failed\n");
+			exit(1);
+		}
+		double t = (now_s() - t0) * 1e3;
+		if (t < best)
+			best = t;
+	}
+	free(scr);
+	cpu_clock = false;
+	return best;
+}
+
+static void bench_msm(int threads, bool quick)
+{
+	size_t nmax = (size_t)1 << (quick ? 16 : 20);
+	zp_g1_affine *p = malloc(nmax * sizeof(*p));
+	zp_fr *s = malloc(nmax * sizeof(*s));
+	make_g1(p, s, nmax);
+	for (int lg = 16; lg <= 20; lg += 4) {
+		if (quick && lg > 16)
+			break;
+		size_t n = (size_t)1 << lg;
+		int reps = lg > 16 ? 2 : 3;
+		char name[64];
+		snprintf(name, sizeof(name), "MSM G1 2^%d (c=%d)", lg, zp_msm_window_bits(n));
+		add_row(name, time_msm_g1(p, s, n, 1, reps), "ms", 1, peer_ms[lg]);
+		if (threads > 1)
+			add_row(name, time_msm_g1(p, s, n, threads, reps), "ms", threads, 0);
+	}
+	free(p);
+	free(s);
+	size_t n2 = (size_t)1 << 16;
+	zp_g2_affine *q = malloc(n2 * sizeof(*q));
+	s = malloc(n2 * sizeof(*s));
+	make_g2(q, s, n2);
+	add_row("MSM G2 2^16", time_msm_g2(q, s, n2, 1, 2), "ms", 1, 0);
+	if (threads > 1)
+		add_row("MSM G2 2^16", time_msm_g2(q, s, n2, threads, 2), "ms", threads, 0);
+	free(q);
+	free(s);
+	zp_par_set_threads(threads);
+}
+
+static void bench_ntt(int threads, bool quick)
+{
+	zp_par_set_threads(threads);
+	for (unsigned lg = 20; lg <= 24; lg += 4) {
+		if (quick && lg > 20)
+			break;
+		size_t n = (size_t)1 << lg;
+		zp_fr *a = malloc(n * sizeof(*a));
+		zp_ntt_domain d;
+		if (!a || zp_ntt_domain_init(&d, lg) != 0) {
+			fprintf(stderr, "ntt 2^%u: out of memory\n", lg);
+			exit(1);
+		}
+		zp_rng g;
+		zp_rng_seed(&g, 4);
+		for (size_t i = 0; i < n; i++)
+			zp_fr_random(&a[i], &g);
+		double best = 1e30;
+		for (int r = 0; r < 2; r++) {
+			double t0 = now_s();
+			zp_ntt_forward(&d, a);
+			double t = (now_s() - t0) * 1e3;
+			if (t < best)
+				best = t;
+		}
+		char name[64];
+		snprintf(name, sizeof(name), "NTT forward 2^%u", lg);
+		add_row(name, best, "ms", threads, 0);
+		zp_ntt_domain_free(&d);
+		free(a);
+	}
+}
+
+static void cpu_model(char *buf, size_t n)
+{
+	snprintf(buf, n, "unknown CPU");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+			if (c) {
+				c += 2;
+				c[strcspn(c, "\n")] = 0;
+				snprintf(buf, n, "%s", c);
+			}
+			break;
+		}
+	fclose(f);
+}
+
+static int parse_peer(const char *arg)
+{
+	/* "2^16=492,2^20=6342" */
+	char *dup = strdup(arg), *save = NULL;
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int lg;
+		double ms;
+		if (sscanf(tok, "2^%d=%lf", &lg, &ms) != 2 || lg < 0 || lg > 31 || ms <= 0) {
+			fprintf(stderr, "bad --peer-blst-ms entry '%s' (want 2^LOG=MS)\n", tok);
+			free(dup);
+			return -1;
+		}
+		peer_ms[lg] = ms;
+	}
+	free(dup);
+	return 0;
+}
+
+static void append_results(const char *path, int argc, char **argv, int threads)
+{
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "cannot append to %s (run from the source root or pass --results)\n", path);
+		return;
+	}
+	char date[64], cpu[128];
+	time_t t = time(NULL);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+	cpu_model(cpu, sizeof(cpu));
+	struct utsname u;
+	uname(&u);
+	fprintf(f, "\n## zkpipe-bench-arith — %s\n\n", date);
+	fprintf(f, "Machine: %s, %ld online CPUs, %s %s. Threads: %d. Field path: %s.\n\nCommand: `",
+		cpu, sysconf(_SC_NPROCESSORS_ONLN), u.sysname, u.machine, threads,
+		zp_field_adx ? "mulx/adx" : "portable");
+	for (int i = 0; i < argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	fprintf(f, "`\n\n| what | value | unit | threads | blst | ours / blst |\n|---|---:|---|---:|---:|---:|\n");
+	for (int i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		fprintf(f, "| %s | %.2f | %s | %d | ", r->name, r->value, r->unit, r->threads);
+		if (r->peer > 0)
+			fprintf(f, "%.1f ms (1 thread) | %.2f |\n", r->peer, r->value / r->peer);
+		else
+			fprintf(f, " | |\n");
+	}
+	fclose(f);
+	printf("appended to %s\n", path);
+}
+
+int main(int argc, char **argv)
+{
+	const char *results = "bench/RESULTS.md";
+	bool append = true, quick = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--peer-blst-ms") && i + 1 < argc) {
+			if (parse_peer(argv[++i]))
+				return 2;
+		} else if (!strcmp(argv[i], "--results") && i + 1 < argc) {
+			results = argv[++i];
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			zp_par_set_threads(atoi(argv[++i]));
+		} else if (!strcmp(argv[i], "--no-append")) {
+			append = false;
+		} else if (!strcmp(argv[i], "--quick")) {
+			quick = true;
+		} else {
+			fprintf(stderr, "usage: %s [--threads N] [--quick] [--no-append] [--results PATH]"
+				" [--peer-blst-ms 2^16=MS,2^20=MS]\n", argv[0]);
+			return 2;
+		}
+	}
+	int threads = zp_par_threads();
+	char cpu[128];
+	cpu_model(cpu, sizeof(cpu));
+	printf("machine: %s, %ld online CPUs; threads %d\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), threads);
+	bench_fp_mul();
+	bench_g1_madd();
+	bench_msm(threads, quick);
+	bench_ntt(threads, quick);
+	if (append)
+		append_results(results, argc, argv, threads);
+	return 0;
+}

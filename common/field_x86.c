@@ -1,0 +1,45 @@
+/*
+ * field_x86.c — run-time choice of the MULX/ADX Montgomery multiplication
+ * (field_impl.h) on x86-64, and out-of-line entry points for it.
+ *
+ * The choice is made once, before main(), from CPUID (BMI2 and ADX both needed)
+ * unless ZP_FIELD_PORTABLE=1 is set in the environment. On other architectures
+ * this file only defines the flag (always false).
+ */
+#include "field_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool zp_field_adx;
+
+#if ZP_FIELD_HAVE_ASM
+const uint64_t zp_fp_asm_consts[7] = {
+	0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+	0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL,
+	0x89f3fffcfffcfffdULL /* -q^-1 mod 2^64 */ };
+const uint64_t zp_fr_asm_consts[5] = {
+	0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL,
+	0xfffffffeffffffffULL /* -r^-1 mod 2^64 */ };
+
+bool zp_field_cpu_has_adx(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
+
+__attribute__((constructor)) static void field_choose(void)
+{
+	const char *e = getenv("ZP_FIELD_PORTABLE");
+	bool forced_portable = e && strcmp(e, "1") == 0;
+	zp_field_adx = !forced_portable && zp_field_cpu_has_adx();
+}
+#else
+bool zp_field_cpu_has_adx(void) { return false; }
+#endif
+
+bool zp_field_set_adx(bool on)
+{
+	zp_field_adx = on && zp_field_cpu_has_adx();
+	return zp_field_adx;
+}

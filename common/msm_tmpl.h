@@ -1,0 +1,389 @@
+/*
+ * msm_tmpl.h — internal to msm.c: the MSM for one group, included once per group.
+ *
+ * The includer defines:
+ *   G(x)        names the static functions of this instance (g1_x / g2_x)
+ *   FE AFF XYZZ JAC  the field element and point types
+ *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one   inline field ops
+ *
+ * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
+ * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
+ *   madd-2008-s 8M+2S, add-2008-s 12M+2S, dbl-2008-s-1 6M+3S, mdbl-2008-s-1 4M+3S.
+ * Their exceptional cases (either input at infinity, P == ±Q) are handled by
+ * branches, which is why this file is not constant time.
+ */
+
+/* ---- XYZZ point operations ---- */
+
+static inline bool G(is_inf)(const XYZZ *p) { return fe_is_zero(&p->zz); }
+
+static inline void G(set_inf)(XYZZ *p)
+{
+	memset(&p->zz, 0, sizeof(p->zz));
+	memset(&p->zzz, 0, sizeof(p->zzz));
+}
+
+/* r = 2·(x, y) for an affine point (not infinity; y != 0 in a prime-order group). */
+static inline void G(mdbl)(XYZZ *r, const FE *x, const FE *y)
+{
+	FE u, v, w, s, m, t;
+	fe_add(&u, y, y);
+	fe_sqr(&v, &u);
+	fe_mul(&w, &u, &v);
+	fe_mul(&s, x, &v);
+	fe_sqr(&m, x);
+	fe_add(&t, &m, &m);
+	fe_add(&m, &m, &t);            /* M = 3x^2 */
+	fe_sqr(&t, &m);
+	fe_sub(&t, &t, &s);
+	fe_sub(&r->x, &t, &s);         /* X3 = M^2 - 2S */
+	fe_sub(&t, &s, &r->x);
+	fe_mul(&t, &m, &t);
+	fe_mul(&u, &w, y);
+	fe_sub(&r->y, &t, &u);         /* Y3 = M(S - X3) - W·y */
+	r->zz = v;
+	r->zzz = w;
+}
+
+/* r = 2·a in place-safe form. */
+static inline void G(dbl)(XYZZ *r, const XYZZ *a)
+{
+	if (G(is_inf)(a)) {
+		*r = *a;
+		return;
+	}
+	FE u, v, w, s, m, t;
+	fe_add(&u, &a->y, &a->y);
+	fe_sqr(&v, &u);
+	fe_mul(&w, &u, &v);
+	fe_mul(&s, &a->x, &v);
+	fe_sqr(&m, &a->x);
+	fe_add(&t, &m, &m);
+	fe_add(&m, &m, &t);
+	fe_mul(&u, &w, &a->y);         /* W·Y1, before r->y may overwrite a->y */
+	fe_mul(&r->zz, &v, &a->zz);
+	fe_mul(&r->zzz, &w, &a->zzz);
+	fe_sqr(&t, &m);
+	fe_sub(&t, &t, &s);
+	fe_sub(&r->x, &t, &s);
+	fe_sub(&t, &s, &r->x);
+	fe_mul(&t, &m, &t);
+	fe_sub(&r->y, &t, &u);
+}
+
+/* r += (x, y2), where y2 is the (possibly negated) y of an affine point that is not infinity. */
+static inline void G(add_aff)(XYZZ *r, const FE *x2, const FE *y2)
+{
+	if (G(is_inf)(r)) {
+		r->x = *x2;
+		r->y = *y2;
+		r->zz = fe_one;
+		r->zzz = fe_one;
+		return;
+	}
+	FE p, rr, pp, ppp, q, t;
+	fe_mul(&p, x2, &r->zz);
+	fe_sub(&p, &p, &r->x);          /* P = X2·ZZ1 - X1 */
+	fe_mul(&rr, y2, &r->zzz);
+	fe_sub(&rr, &rr, &r->y);        /* R = Y2·ZZZ1 - Y1 */
+	if (fe_is_zero(&p)) {
+		if (fe_is_zero(&rr))
+			G(mdbl)(r, x2, y2);
+		else
+			G(set_inf)(r);
+		return;
+	}
+	fe_sqr(&pp, &p);
+	fe_mul(&ppp, &p, &pp);
+	fe_mul(&q, &r->x, &pp);
+	fe_mul(&r->zz, &r->zz, &pp);
+	fe_mul(&r->zzz, &r->zzz, &ppp);
+	fe_sqr(&t, &rr);
+	fe_sub(&t, &t, &ppp);
+	fe_sub(&t, &t, &q);
+	fe_sub(&r->x, &t, &q);          /* X3 = R^2 - PPP - 2Q */
+	fe_sub(&t, &q, &r->x);
+	fe_mul(&t, &rr, &t);
+	fe_mul(&ppp, &r->y, &ppp);
+	fe_sub(&r->y, &t, &ppp);        /* Y3 = R(Q - X3) - Y1·PPP */
+}
+
+/* r = a + b (r may alias either). */
+static inline void G(add)(XYZZ *r, const XYZZ *a, const XYZZ *b)
+{
+	if (G(is_inf)(a)) {
+		*r = *b;
+		return;
+	}
+	if (G(is_inf)(b)) {
+		*r = *a;
+		return;
+	}
+	FE u1, s1, p, rr, pp, ppp, q, t;
+	fe_mul(&u1, &a->x, &b->zz);
+	fe_mul(&p, &b->x, &a->zz);
+	fe_sub(&p, &p, &u1);            /* P = U2 - U1 */
+	fe_mul(&s1, &a->y, &b->zzz);
+	fe_mul(&rr, &b->y, &a->zzz);
+	fe_sub(&rr, &rr, &s1);          /* R = S2 - S1 */
+	if (fe_is_zero(&p)) {
+		if (fe_is_zero(&rr))
+			G(dbl)(r, a);
+		else
+			G(set_inf)(r);
+		return;
+	}
+	fe_sqr(&pp, &p);
+	fe_mul(&ppp, &p, &pp);
+	fe_mul(&q, &u1, &pp);
+	fe_mul(&t, &a->zz, &b->zz);
+	fe_mul(&r->zz, &t, &pp);
+	fe_mul(&t, &a->zzz, &b->zzz);
+	fe_mul(&r->zzz, &t, &ppp);
+	fe_sqr(&t, &rr);
+	fe_sub(&t, &t, &ppp);
+	fe_sub(&t, &t, &q);
+	fe_sub(&r->x, &t, &q);
+	fe_sub(&t, &q, &r->x);
+	fe_mul(&t, &rr, &t);
+	fe_mul(&ppp, &s1, &ppp);
+	fe_sub(&r->y, &t, &ppp);
+}
+
+/* Jacobian (X·ZZ^2, Y·ZZZ^2, ZZZ): Z^2 = ZZZ^2 = ZZ^3, so X/Z^2 = X/ZZ and Y/Z^3 = Y/ZZZ. */
+static void G(to_jac)(JAC *r, const XYZZ *p)
+{
+	if (G(is_inf)(p)) {
+		r->x = fe_one;
+		r->y = fe_one;
+		memset(&r->z, 0, sizeof(r->z));
+		return;
+	}
+	FE t;
+	fe_sqr(&t, &p->zz);
+	fe_mul(&r->x, &p->x, &t);
+	fe_sqr(&t, &p->zzz);
+	fe_mul(&r->y, &p->y, &t);
+	r->z = p->zzz;
+}
+
+static inline bool G(aff_is_inf)(const AFF *p)
+{
+	return fe_is_zero(&p->x) && fe_is_zero(&p->y);
+}
+
+/* ---- the MSM ---- */
+
+struct G(ctx) {
+	const AFF *points;
+	const zp_fr *scalars;
+	size_t n;
+	/* classification (phase 1) */
+	uint64_t (*raw)[4];      /* compacted scalars as integers, per class chunk */
+	uint32_t *idx;           /* their point indices */
+	size_t class_len;        /* elements per class chunk */
+	size_t class_count[MSM_CLASS_CHUNKS];
+	XYZZ ones[MSM_CLASS_CHUNKS];
+	/* Pippenger (phase 2) */
+	size_t m;                /* non-trivial scalars after compaction */
+	int c, nwin, pchunks;
+	size_t nbuckets;
+	XYZZ *buckets;           /* nsets * nbuckets */
+	XYZZ *partials;          /* nwin * pchunks */
+	atomic_size_t next_task;
+};
+
+static void G(classify_chunk)(void *vctx, size_t ci, int worker)
+{
+	struct G(ctx) *x = vctx;
+	size_t lo = ci * x->class_len, hi = lo + x->class_len, k = lo;
+	if (hi > x->n)
+		hi = x->n;
+	XYZZ acc;
+	G(set_inf)(&acc);
+	for (size_t i = lo; i < hi; i++) {
+		const zp_fr *s = &x->scalars[i];
+		if (zp_fr_is_zero(s) || G(aff_is_inf)(&x->points[i]))
+			continue;
+		if (zp_fr_eq(s, &ZP_FR_ONE)) {
+			G(add_aff)(&acc, &x->points[i].x, &x->points[i].y);
+			continue;
+		}
+		zp_fr_from_mont(x->raw[k], s);
+		x->idx[k++] = (uint32_t)i;
+	}
+	x->class_count[ci] = lo < hi ? k - lo : 0;
+	x->ones[ci] = acc;
+}
+
+/* Window w of one point range: bucket accumulation, then the running-sum reduction. */
+static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
+{
+	int w = (int)(task / (size_t)x->pchunks);
+	size_t pc = task % (size_t)x->pchunks;
+	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
+	size_t lo = pc * per, hi = lo + per;
+	if (hi > x->m)
+		hi = x->m;
+	for (size_t j = 0; j < x->nbuckets; j++)
+		G(set_inf)(&b[j]);
+	/* The next bucket and point are prefetched while this addition runs (~0.5 µs),
+	 * which hides the cache misses of bucket arrays larger than L2. */
+	int dn = lo < hi ? msm_digit(x->raw[lo], w, x->c) : 0;
+	for (size_t k = lo; k < hi; k++) {
+		int d = dn;
+		if (k + 1 < hi) {
+			dn = msm_digit(x->raw[k + 1], w, x->c);
+			if (dn) {
+				const char *pb = (const char *)&b[(dn > 0 ? dn : -dn) - 1];
+				const char *pp = (const char *)&x->points[x->idx[k + 1]];
+				for (size_t o = 0; o < sizeof(XYZZ); o += 64)
+					__builtin_prefetch(pb + o, 1);
+				for (size_t o = 0; o < sizeof(AFF); o += 64)
+					__builtin_prefetch(pp + o);
+				__builtin_prefetch(pp + sizeof(AFF) - 1);
+			}
+		}
+		if (d == 0)
+			continue;
+		const AFF *p = &x->points[x->idx[k]];
+		if (d > 0) {
+			G(add_aff)(&b[d - 1], &p->x, &p->y);
+		} else {
+			FE ny;
+			fe_neg(&ny, &p->y);
+			G(add_aff)(&b[-d - 1], &p->x, &ny);
+		}
+	}
+	XYZZ run, sum;
+	G(set_inf)(&run);
+	G(set_inf)(&sum);
+	for (size_t j = x->nbuckets; j-- > 0;) {
+		G(add)(&run, &run, &b[j]);
+		G(add)(&sum, &sum, &run);
+	}
+	x->partials[task] = sum;
+}
+
+static void G(set_worker)(void *vctx, size_t set, int worker)
+{
+	struct G(ctx) *x = vctx;
+	XYZZ *b = x->buckets + set * x->nbuckets;
+	size_t ntasks = (size_t)x->nwin * (size_t)x->pchunks;
+	for (;;) {
+		size_t t = atomic_fetch_add_explicit(&x->next_task, 1, memory_order_relaxed);
+		if (t >= ntasks)
+			return;
+		G(window_task)(x, b, t);
+	}
+}
+
+/* Scratch layout: raw[n] | idx[n] | buckets[sets * 2^(c-1)] | partials[MSM_MAX_TASKS]. */
+static size_t G(scratch_for)(size_t n, int sets)
+{
+	int c = zp_msm_window_bits(n);
+	size_t sz = n * 32 + ((n * 4 + 63) & ~(size_t)63);
+	sz += (size_t)sets * ((size_t)1 << (c - 1)) * sizeof(XYZZ);
+	sz += (size_t)msm_max_tasks(sets) * sizeof(XYZZ);
+	return sz + 64;
+}
+
+static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
+		  void *scratch, size_t scratch_len)
+{
+	if (n >= ((size_t)1 << 32))
+		return zp_err_set(ZP_ERANGE, "msm: %zu points is more than 2^32 - 1", n);
+	int threads = zp_par_threads(), sets = threads;
+	while (sets > 1 && G(scratch_for)(n, sets) > scratch_len)
+		sets--;
+	if (G(scratch_for)(n, sets) > scratch_len)
+		return zp_err_set(ZP_ERANGE, "msm: scratch of %zu bytes, need %zu for n = %zu",
+				  scratch_len, G(scratch_for)(n, sets), n);
+	struct G(ctx) *x = &(struct G(ctx)){ .points = points, .scalars = scalars, .n = n };
+	uint8_t *s = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+	x->raw = (uint64_t(*)[4])s;
+	x->idx = (uint32_t *)(s + n * 32);
+	x->class_len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
+	if (x->class_len == 0)
+		x->class_len = 1;
+
+	/* phase 1: skip zeros and infinities, sum the ones, convert the rest */
+	size_t nclass = (n + x->class_len - 1) / x->class_len;
+	zp_par_for(nclass, G(classify_chunk), x);
+	XYZZ acc;
+	G(set_inf)(&acc);
+	size_t m = 0;
+	for (size_t ci = 0; ci < nclass; ci++) {
+		G(add)(&acc, &acc, &x->ones[ci]);
+		size_t lo = ci * x->class_len, cnt = x->class_count[ci];
+		if (lo != m && cnt) {
+			memmove(x->raw[m], x->raw[lo], cnt * 32);
+			memmove(&x->idx[m], &x->idx[lo], cnt * 4);
+		}
+		m += cnt;
+	}
+
+	/* phase 2: Pippenger on the m remaining scalars */
+	if (m > 0) {
+		x->m = m;
+		x->c = zp_msm_window_bits(m);
+		x->nwin = (256 + x->c - 1) / x->c;
+		x->nbuckets = (size_t)1 << (x->c - 1);
+		x->pchunks = msm_point_chunks(m, x->nwin, sets);
+		x->buckets = (XYZZ *)(((uintptr_t)(s + n * 36) + 63) & ~(uintptr_t)63);
+		x->partials = x->buckets + (size_t)sets * ((size_t)1 << (zp_msm_window_bits(n) - 1));
+		atomic_init(&x->next_task, 0);
+		int nsets = sets;
+		if ((size_t)nsets > (size_t)x->nwin * (size_t)x->pchunks)
+			nsets = x->nwin * x->pchunks;
+		zp_par_for((size_t)nsets, G(set_worker), x);
+		/* Horner over windows, top first: acc_w = 2^c·acc_(w+1) + W_w */
+		XYZZ tot;
+		G(set_inf)(&tot);
+		for (int w = x->nwin - 1; w >= 0; w--) {
+			for (int i = 0; i < x->c && w != x->nwin - 1; i++)
+				G(dbl)(&tot, &tot);
+			for (int pc = 0; pc < x->pchunks; pc++)
+				G(add)(&tot, &tot, &x->partials[(size_t)w * x->pchunks + pc]);
+		}
+		G(add)(&acc, &acc, &tot);
+	}
+	G(to_jac)(out, &acc);
+	return 0;
+}
+
+struct G(sel_ctx) {
+	const AFF *points;
+	const uint8_t *sel;
+	size_t n, len;
+	XYZZ part[MSM_CLASS_CHUNKS];
+};
+
+static void G(sel_chunk)(void *vctx, size_t ci, int worker)
+{
+	struct G(sel_ctx) *x = vctx;
+	size_t lo = ci * x->len, hi = lo + x->len;
+	if (hi > x->n)
+		hi = x->n;
+	XYZZ acc;
+	G(set_inf)(&acc);
+	for (size_t i = lo; i < hi; i++)
+		if (x->sel[i] && !G(aff_is_inf)(&x->points[i]))
+			G(add_aff)(&acc, &x->points[i].x, &x->points[i].y);
+	x->part[ci] = acc;
+}
+
+static void G(sum_selected)(JAC *out, const AFF *points, const uint8_t *sel, size_t n)
+{
+	struct G(sel_ctx) *x = &(struct G(sel_ctx)){ .points = points, .sel = sel, .n = n };
+	x->len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
+	if (x->len == 0)
+		x->len = 1;
+	size_t nchunk = (n + x->len - 1) / x->len;
+	zp_par_for(nchunk, G(sel_chunk), x);
+	XYZZ acc;
+	G(set_inf)(&acc);
+	for (size_t ci = 0; ci < nchunk; ci++)
+		G(add)(&acc, &acc, &x->part[ci]);
+	G(to_jac)(out, &acc);
+}

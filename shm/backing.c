@@ -1,0 +1,370 @@
+/*
+ * backing.c — the four ways to get the arena's bytes, as const ops tables.
+ *
+ * Each create() checks the size up front (free huge pages, free tmpfs space)
+ * so a short pool is an error at creation, never a SIGBUS on first touch.
+ */
+#include "arena_impl.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <hugetlbfs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#ifndef HUGETLBFS_MAGIC
+#define HUGETLBFS_MAGIC 0x958458f6
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MFD_HUGE_2MB
+#define MFD_HUGE_2MB (21u << 26)
+#endif
+
+#define SHM_DIR "/dev/shm"
+#define HP_SYS "/sys/kernel/mm/hugepages/hugepages-2048kB/"
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -EIO;
+	fclose(f);
+	return v;
+}
+
+long zp_hugepages_free(void)
+{
+	long fr = read_long(HP_SYS "free_hugepages");
+	long rs = read_long(HP_SYS "resv_hugepages");
+	if (fr < 0)
+		return fr;
+	return rs > 0 ? fr - rs : fr;
+}
+
+static bool is_hugetlbfs(const char *dir)
+{
+	struct statfs s;
+	return dir && statfs(dir, &s) == 0 && (unsigned long)s.f_type == HUGETLBFS_MAGIC &&
+	       s.f_bsize == ZP_ARENA_ALIGN;
+}
+
+const char *zp_hugetlbfs_dir(const char *hdir)
+{
+	if (hdir && *hdir)
+		return hdir;
+	const char *env = getenv("ZKPIPE_HUGETLBFS");
+	if (env && *env)
+		return env;
+	if (!getenv("HUGETLB_VERBOSE"))
+		setenv("HUGETLB_VERBOSE", "0", 0); /* libhugetlbfs: no warnings on stderr */
+	return hugetlbfs_find_path_for_size(ZP_ARENA_ALIGN);
+}
+
+int zp_arena_path(char *buf, size_t n, const char *dir, const char *name, const char *suffix)
+{
+	int r = snprintf(buf, n, "%s/zkpipe.%s%s", dir, name, suffix ? suffix : "");
+	return r < 0 || (size_t)r >= n ? -ENAMETOOLONG : 0;
+}
+
+static int pages_check(uint64_t bytes, const char *what)
+{
+	long fr = zp_hugepages_free();
+	uint64_t need = bytes / ZP_ARENA_ALIGN;
+	if (fr < 0)
+		return zp_err_set(-ENOMEM, "%s: no 2 MiB hugepage pool", what);
+	if ((uint64_t)fr < need)
+		return zp_err_set(-ENOMEM, "%s: need %llu free 2 MiB pages, pool has %ld", what,
+				  (unsigned long long)need, fr);
+	return 0;
+}
+
+/* Create the file at path exclusively and size it; fd or -errno (unlinked). */
+static int create_file(const char *path, uint64_t bytes)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)bytes) < 0) {
+		int e = -errno;
+		close(fd);
+		unlink(path);
+		return e;
+	}
+	return fd;
+}
+
+static int open_file(const char *path, bool rdonly)
+{
+	int fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int unlink_path(const char *path)
+{
+	return unlink(path) < 0 ? -errno : 0;
+}
+
+/* ------------------------------------------------------------ hugetlbfs */
+static int htlb_probe(const char *hdir, uint64_t bytes)
+{
+	const char *dir = zp_hugetlbfs_dir(hdir);
+	struct statfs s;
+	if (!dir || !is_hugetlbfs(dir))
+		return zp_err_set(-ENOENT, "hugetlbfs: no 2 MiB mount%s%s", dir ? " at " : "",
+				  dir ? dir : "");
+	/* A mount with size= limits its own blocks: f_blocks is then non-zero. */
+	if (statfs(dir, &s) == 0 && s.f_blocks && (uint64_t)s.f_bavail * s.f_bsize < bytes)
+		return zp_err_set(-ENOMEM, "hugetlbfs %s: mount limit leaves %llu pages", dir,
+				  (unsigned long long)s.f_bavail);
+	return pages_check(bytes, "hugetlbfs");
+}
+
+static int htlb_create(const char *name, const char *hdir, uint64_t bytes)
+{
+	char p[PATH_MAX];
+	int r = zp_arena_path(p, sizeof p, zp_hugetlbfs_dir(hdir), name, NULL);
+	return r < 0 ? r : create_file(p, bytes);
+}
+
+static int htlb_open(const char *name, const char *hdir, bool rdonly)
+{
+	char p[PATH_MAX];
+	const char *dir = zp_hugetlbfs_dir(hdir);
+	if (!dir)
+		return -ENOENT;
+	int r = zp_arena_path(p, sizeof p, dir, name, NULL);
+	return r < 0 ? r : open_file(p, rdonly);
+}
+
+static int htlb_unlink(const char *name, const char *hdir)
+{
+	char p[PATH_MAX];
+	const char *dir = zp_hugetlbfs_dir(hdir);
+	if (!dir)
+		return -ENOENT;
+	int r = zp_arena_path(p, sizeof p, dir, name, NULL);
+	return r < 0 ? r : unlink_path(p);
+}
+
+/* ------------------------------------------------------------ memfd + MFD_HUGETLB */
+static int memfd_probe(const char *hdir, uint64_t bytes)
+{
+	return pages_check(bytes, "memfd hugetlb");
+}
+
+static int memfd_create_(const char *name, const char *hdir, uint64_t bytes)
+{
+	char n[64];
+	snprintf(n, sizeof n, "zkpipe.%s", name);
+	int fd = memfd_create(n, MFD_CLOEXEC | MFD_HUGETLB | MFD_HUGE_2MB);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)bytes) < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* A memfd has no name others can open: the creator leaves a locator file
+ * "<pid> <fd>" in /dev/shm, and attachers open /proc/<pid>/fd/<fd>. */
+static int memfd_publish(const char *name, int fd)
+{
+	char p[PATH_MAX], line[64];
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, ".memfd");
+	if (r < 0)
+		return r;
+	int lf = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (lf < 0)
+		return -errno;
+	int n = snprintf(line, sizeof line, "%d %d\n", (int)getpid(), fd);
+	r = write(lf, line, (size_t)n) == n ? 0 : -EIO;
+	close(lf);
+	return r;
+}
+
+static int memfd_open(const char *name, const char *hdir, bool rdonly)
+{
+	char p[PATH_MAX];
+	int pid, fd;
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, ".memfd");
+	if (r < 0)
+		return r;
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return -errno;
+	r = fscanf(f, "%d %d", &pid, &fd);
+	fclose(f);
+	if (r != 2)
+		return ZP_EFORMAT;
+	snprintf(p, sizeof p, "/proc/%d/fd/%d", pid, fd);
+	return open_file(p, rdonly);
+}
+
+static int memfd_unlink(const char *name, const char *hdir)
+{
+	char p[PATH_MAX];
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, ".memfd");
+	return r < 0 ? r : unlink_path(p);
+}
+
+/* ------------------------------------------------------------ /dev/shm (THP or plain) */
+static int shm_space(uint64_t bytes)
+{
+	struct statvfs s;
+	if (statvfs(SHM_DIR, &s) < 0)
+		return -errno;
+	if ((uint64_t)s.f_bavail * s.f_frsize < bytes)
+		return zp_err_set(-ENOSPC, SHM_DIR ": %llu bytes free, arena needs %llu",
+				  (unsigned long long)s.f_bavail * s.f_frsize,
+				  (unsigned long long)bytes);
+	return 0;
+}
+
+static int thp_probe(const char *hdir, uint64_t bytes)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+	if (!f)
+		return zp_err_set(-ENOTSUP, "THP: no shmem_enabled knob");
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = 0;
+	fclose(f);
+	if (strstr(buf, "[never]") || strstr(buf, "[deny]"))
+		return zp_err_set(-ENOTSUP, "THP: shmem_enabled is %s", strtok(buf, "\n"));
+	return shm_space(bytes);
+}
+
+static int shm_probe(const char *hdir, uint64_t bytes) { return shm_space(bytes); }
+
+static int shm_create(const char *name, const char *hdir, uint64_t bytes)
+{
+	char p[PATH_MAX];
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, NULL);
+	return r < 0 ? r : create_file(p, bytes);
+}
+
+static int shm_open_(const char *name, const char *hdir, bool rdonly)
+{
+	char p[PATH_MAX];
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, NULL);
+	return r < 0 ? r : open_file(p, rdonly);
+}
+
+static int shm_unlink_(const char *name, const char *hdir)
+{
+	char p[PATH_MAX];
+	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, NULL);
+	return r < 0 ? r : unlink_path(p);
+}
+
+/* Fault every page in now, by the creator: first touch of 4 KiB shared pages
+ * is slow and would otherwise land on a synthesizer's hot path. */
+static int populate(void *base, uint64_t bytes)
+{
+	if (madvise(base, bytes, MADV_POPULATE_WRITE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -errno; /* ENOMEM/EFAULT: out of tmpfs memory, report now */
+	for (uint64_t o = 0; o < bytes; o += 4096)
+		((volatile uint8_t *)base)[o] = 0;
+	return 0;
+}
+
+static int thp_prepare(void *base, uint64_t bytes)
+{
+	if (madvise(base, bytes, MADV_HUGEPAGE) < 0)
+		return -errno;
+	return populate(base, bytes);
+}
+
+static const struct zp_backing_ops htlb_ops = {
+	.kind = ZP_BACKING_HUGETLBFS, .name = "hugetlbfs",
+	.probe = htlb_probe, .create = htlb_create, .open = htlb_open, .unlink = htlb_unlink,
+};
+static const struct zp_backing_ops memfd_ops = {
+	.kind = ZP_BACKING_MEMFD, .name = "memfd-hugetlb",
+	.probe = memfd_probe, .create = memfd_create_, .open = memfd_open,
+	.unlink = memfd_unlink, .publish = memfd_publish,
+};
+static const struct zp_backing_ops thp_ops = {
+	.kind = ZP_BACKING_THP, .name = "shm-thp",
+	.probe = thp_probe, .create = shm_create, .open = shm_open_, .unlink = shm_unlink_,
+	.prepare = thp_prepare,
+};
+static const struct zp_backing_ops shm_ops = {
+	.kind = ZP_BACKING_SHM, .name = "shm",
+	.probe = shm_probe, .create = shm_create, .open = shm_open_, .unlink = shm_unlink_,
+	.prepare = populate,
+};
+
+const struct zp_backing_ops *const zp_backings[ZP_BACKING_COUNT] = {
+	[ZP_BACKING_HUGETLBFS] = &htlb_ops,
+	[ZP_BACKING_MEMFD] = &memfd_ops,
+	[ZP_BACKING_THP] = &thp_ops,
+	[ZP_BACKING_SHM] = &shm_ops,
+};
+
+const char *zp_backing_name(enum zp_backing b)
+{
+	if (b == ZP_BACKING_AUTO)
+		return "auto";
+	return (unsigned)b < ZP_BACKING_COUNT ? zp_backings[b]->name : "unknown";
+}
+
+int zp_backing_probe(enum zp_backing b, const char *hdir, uint64_t bytes)
+{
+	if (b <= ZP_BACKING_AUTO || b >= ZP_BACKING_COUNT)
+		return -EINVAL;
+	return zp_backings[b]->probe(hdir, bytes);
+}
+
+int zp_hugetlbfs_set_nr(long nr)
+{
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "w");
+	if (!f)
+		return -errno;
+	int r = fprintf(f, "%ld\n", nr) > 0 ? 0 : -EIO;
+	if (fclose(f) != 0 && !r)
+		r = -errno;
+	return r;
+}
+
+int zp_hugetlbfs_prepare(const char *dir, uint64_t pages, long *old_nr)
+{
+	long nr = read_long("/proc/sys/vm/nr_hugepages");
+	if (nr < 0)
+		return (int)nr;
+	if (old_nr)
+		*old_nr = nr;
+	long fr = zp_hugepages_free();
+	if (fr < 0 || (uint64_t)fr < pages) {
+		int r = zp_hugetlbfs_set_nr(nr + (long)pages - (fr > 0 ? fr : 0));
+		if (r < 0)
+			return zp_err_set(r, "raising /proc/sys/vm/nr_hugepages");
+		fr = zp_hugepages_free();
+		if (fr < 0 || (uint64_t)fr < pages)
+			return zp_err_set(-ENOMEM, "kernel gave only %ld free hugepages", fr);
+	}
+	if (is_hugetlbfs(dir))
+		return 0;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (mount("zkpipe-hugetlbfs", dir, "hugetlbfs", 0, "pagesize=2M,mode=0700") < 0)
+		return zp_err_set(-errno, "mount hugetlbfs on %s", dir);
+	return 0;
+}
