@@ -33,11 +33,14 @@ struct plan {
 
 struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; } };
 
-static unsigned auto_window(size_t n)
+/* Window bits by size, measured on an H200 (bench/RESULTS.md): G1 2^26 ran 660 ms at c = 20 against
+ * 694 (18), 729 (16), 735 (21); G2 2^24 609 ms at c = 16 against 628 (18), 656 (19): G2's bucket
+ * reduction costs three times G1's per bucket, so it wants fewer buckets. */
+static unsigned auto_window(size_t n, int g2)
 {
 	unsigned lg = 0;
 	while ((1ull << lg) < n) lg++;
-	int c = (int)lg - 5;
+	int c = (int)lg - (g2 ? 8 : 6);
 	if (c < 6) c = 6;
 	if (c > 21) c = 21;
 	return (unsigned)c;
@@ -49,7 +52,7 @@ static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
 {
 	memset(p, 0, sizeof(*p));
 	p->n = n;
-	p->c = window ? window : auto_window(n);
+	p->c = window ? window : auto_window(n, pt_bytes > sizeof(g1_xyzz));
 	if (p->c < 2 || p->c > 24) return zp_err_set(ZP_ERANGE, "msm: window %u", p->c);
 	p->W = (256 + p->c - 1) / p->c;
 	p->M = 1u << (p->c - 1);

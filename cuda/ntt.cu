@@ -7,6 +7,7 @@
  * three times instead of 27. DIF leaves the output in bit-reversed order; a final in-place swap
  * pass restores natural order and applies the per-element scale (n^-1, s^-j) of the inverse.
  * The coset scale x_j·s^j of the forward transform is applied as the first pass loads.
+ * Roots: either family of ntt.h (5: snarkjs, 7: bellperson/Filecoin), chosen per context.
  * The inverse transform is the forward one with w^-1 (read from the same table: w^-i = -w^(N/2-i)).
  * Twiddles: one table tw[i] = w_N^i, i <= N/2, N = 2^max_log, built once; w_n^j = tw[j·N/n].
  * Powers s^j come from two small tables (s^(j mod 2^14) and c·s^(2^14·floor(j/2^14))).
@@ -19,6 +20,8 @@
 
 struct zp_cuda_ntt_ctx {
 	unsigned max_log;
+	int roots;         /* 5 or 7: the root family (ntt.h's enum zp_ntt_roots) */
+	fr_t w32;          /* omega_{2^32} of that family, Montgomery */
 	fr_t *tw;          /* N/2 + 1 entries */
 	fr_t *pow_lo, *pow_hi;   /* scale tables: 2^14 entries, 2^(27-14) entries */
 	fr_t *consts;      /* device scratch: [0] Z inverse etc. */
@@ -43,18 +46,16 @@ static __device__ fr_t fr_inv(fr_t a)
 	if (P[0] < 2) { e[0] = P[0] + 0xfffffffeu; int i = 1; while (e[i] == 0) { e[i] = 0xffffffffu; i++; } e[i]--; }
 	return fr_pow_big(a, e);
 }
-static __device__ fr_t omega(unsigned log_n)
+static __device__ fr_t omega(fr_t w, unsigned log_n)
 {
-	fr_t w; const uint32_t W[8] = ZP_C_FR_OMEGA32;
-	for (int i = 0; i < 8; i++) w.l[i] = W[i];
 	for (unsigned k = 32; k > log_n; k--) w = w.sqr();
 	return w;
 }
 
-__global__ void tw_base(fr_t *lo, fr_t *hi, unsigned max_log)
+__global__ void tw_base(fr_t *lo, fr_t *hi, unsigned max_log, fr_t w32)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-	fr_t w = omega(max_log);
+	fr_t w = omega(w32, max_log);
 	if (i < 1024) lo[i] = w.pow(i);
 	if (i < (1u << max_log) / 2 / 1024 + 1) hi[i] = w.pow((uint64_t)i * 1024);
 }
@@ -130,14 +131,24 @@ __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_
 	if (i != r) x[r] = a;
 }
 
-int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log)
+static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
+
+int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 {
 	int rc = 0;
 	zp_cuda_ntt_ctx *c = (zp_cuda_ntt_ctx *)calloc(1, sizeof(*c));
 	fr_t *lo = NULL, *hi = NULL;
 	if (!c) return -ENOMEM;
-	if (max_log < 1 || max_log > 27) { free(c); return zp_err_set(ZP_ERANGE, "ntt: max_log %u", max_log); }
+	if (max_log < 1 || max_log > 27 || (roots != 5 && roots != 7)) {
+		free(c);
+		return zp_err_set(ZP_ERANGE, "ntt: max_log %u, roots %d", max_log, roots);
+	}
 	c->max_log = max_log;
+	c->roots = roots;
+	{
+		const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
+		c->w32 = host_fr(roots == 7 ? W7 : W5);
+	}
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
 	ZP_CUDA_TRY(cudaMalloc(&c->pow_lo, (1u << POW_LO_BITS) * sizeof(fr_t)));
@@ -145,7 +156,7 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log)
 	ZP_CUDA_TRY(cudaMalloc(&c->consts, 16 * sizeof(fr_t)));
 	ZP_CUDA_TRY(cudaMalloc(&lo, 1024 * sizeof(fr_t)));
 	ZP_CUDA_TRY(cudaMalloc(&hi, hic * sizeof(fr_t)));
-	tw_base<<<zp_cdiv(hic > 1024 ? hic : 1024, 256), 256>>>(lo, hi, max_log);
+	tw_base<<<zp_cdiv(hic > 1024 ? hic : 1024, 256), 256>>>(lo, hi, max_log, c->w32);
 	ZP_CUDA_LAUNCHED();
 	tw_fill<<<zp_cdiv(cnt, 256), 256>>>(c->tw, lo, hi, cnt);
 	ZP_CUDA_LAUNCHED();
@@ -170,8 +181,6 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 	cudaFree(c->consts);
 	free(c);
 }
-
-static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
 
 /* Build the scale tables for c·s^j (or c·s^-j when invert_s). */
 static int build_pow(zp_cuda_ntt_ctx *c, fr_t s, fr_t k, int invert_s, unsigned log_n, cudaStream_t st)
@@ -262,9 +271,9 @@ __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
 	out[1] = fr_inv(t - fr_t::one());
 }
 /* The 2n-th root as a shift (snarkjs): written to out[2]. */
-__global__ void omega_kernel(fr_t *out, unsigned log)
+__global__ void omega_kernel(fr_t *out, unsigned log, fr_t w32)
 {
-	out[2] = omega(log);
+	out[2] = omega(w32, log);
 }
 
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
@@ -279,7 +288,7 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 		memcpy(shift.l, G, sizeof(shift.l));
 	} else {
 		if (log_n + 1 > c->max_log) return zp_err_set(ZP_ERANGE, "groth16_h: snarkjs mode needs max_log > %u", log_n);
-		omega_kernel<<<1, 1, 0, st>>>(c->consts, log_n + 1);
+		omega_kernel<<<1, 1, 0, st>>>(c->consts, log_n + 1, c->w32);
 		ZP_CUDA_LAUNCHED();
 		ZP_CUDA_TRY(cudaMemcpyAsync(&shift, c->consts + 2, sizeof(shift), cudaMemcpyDeviceToHost, st));
 		ZP_CUDA_TRY(cudaStreamSynchronize(st));

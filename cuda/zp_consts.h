@@ -9,6 +9,7 @@
  *   *_RR            R^2 mod m: to_mont(x) = mont_mul(x, RR).
  *   *_INV           -m^-1 mod 2^32: the CIOS reduction factor.
  *   FR_OMEGA32      5^((r-1)/2^32) (snarkjs's root; omega_k = omega_{k+1}^2), Montgomery form.
+ *   FR_OMEGA32_ROOT7  7^((r-1)/2^32) (bellperson/Filecoin's root family), Montgomery form.
  *   FR_GEN7[_INV]   7 and 7^-1 in Montgomery form: bellperson's coset shift.
  *   G1_*, G2_*      the standard generators (zcash), affine, Montgomery form; Fp2 = c0 + c1·u, u^2 = -1.
  */
@@ -23,6 +24,7 @@
 #define ZP_C_FR_RR { 0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu, 0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u }
 #define ZP_C_FR_INV 0xffffffffu
 #define ZP_C_FR_OMEGA32 { 0x0c17f47cu, 0x9cab6d5cu, 0xfd4b71e5u, 0x1ce1e93du, 0x471dd505u, 0x0d6db230u, 0x743a3b6au, 0x3f0ee990u }
+#define ZP_C_FR_OMEGA32_ROOT7 { 0x5f0e466au, 0xb9b58d8cu, 0x1819d7ecu, 0x5b1b4c80u, 0x52a31e64u, 0x0af53ae3u, 0x19e9b27bu, 0x5bf3addau }
 #define ZP_C_FR_GEN7 { 0xfffffff1u, 0x0000000eu, 0x00189c0fu, 0x17e363d3u, 0x6f8457b0u, 0xff9c5787u, 0x8fc5a8c4u, 0x35133220u }
 #define ZP_C_FR_GEN7_INV { 0xdb6db6dcu, 0xdb6db6dau, 0xdb6cc6dau, 0xe6b5824au, 0x05810db9u, 0xf8b356e0u, 0x60ec4796u, 0x66d0f1e6u }
 #define ZP_C_G1_X { 0xfd530c16u, 0x5cb38790u, 0x9976fff5u, 0x7817fc67u, 0x143ba1c1u, 0x154f95c7u, 0xf3d0e747u, 0xf0ae6acdu, 0x21dbf440u, 0xedce6eccu, 0x9e0bfb75u, 0x12017741u }

@@ -48,9 +48,10 @@ int zp_cuda_elementwise(enum zp_cuda_op op, void *out, const void *a, const void
 /* ---- NTT over Fr, natural order in and out, in place on device data ----
  * forward:  X_k = sum_j x_j (s·w^k)^j      (s = shift, 1 when shift == NULL)
  * inverse:  x_j = s^-j n^-1 sum_k X_k w^-jk (exact inverse of forward with the same shift)
- * w = omega_n from generator 5 (FORMATS.md: snarkjs's roots), n = 2^log_n <= 2^max_log. */
+ * w = omega_n of the context's root family (roots = 5: snarkjs, ZP_NTT_ROOT5; 7: bellperson and
+ * Filecoin, ZP_NTT_ROOT7; common/ntt.h), n = 2^log_n <= 2^max_log: the CPU's zp_ntt_* bit for bit. */
 typedef struct zp_cuda_ntt_ctx zp_cuda_ntt_ctx;
-int  zp_cuda_ntt_create(zp_cuda_ntt_ctx **ctx, unsigned max_log);   /* allocates the twiddle table */
+int  zp_cuda_ntt_create(zp_cuda_ntt_ctx **ctx, unsigned max_log, int roots); /* allocates the twiddles */
 void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *ctx);
 int  zp_cuda_ntt(zp_cuda_ntt_ctx *ctx, zp_fr *d_x, unsigned log_n, int inverse,
                  const zp_fr *shift, void *stream);

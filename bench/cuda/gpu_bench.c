@@ -44,7 +44,7 @@ static void bench_ntt(unsigned lg, int h, int inverse, int coset)
 {
 	size_t n = (size_t)1 << lg;
 	zp_cuda_ntt_ctx *ctx;
-	CK(zp_cuda_ntt_create(&ctx, lg));
+	CK(zp_cuda_ntt_create(&ctx, lg, 5));
 	zp_fr *a = rand_scalars_dev(n, 0), *b = NULL, *c = NULL, seven;
 	ref_fr_from_u64(&seven, 7);
 	if (h) { b = rand_scalars_dev(n, 0); c = rand_scalars_dev(n, 0); }

@@ -24,6 +24,8 @@ for k in range(32,0,-1):
     w=w*w%r
 assert w==1
 out.append(fmt("ZP_C_FR_OMEGA32",w32*Rr%r,8))
+w7=pow(7,t,r); assert w7==0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b
+out.append(fmt("ZP_C_FR_OMEGA32_ROOT7",w7*Rr%r,8))
 out.append(fmt("ZP_C_FR_GEN7",7*Rr%r,8))
 out.append(fmt("ZP_C_FR_GEN7_INV",pow(7,-1,r)*Rr%r,8))
 g1x=0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb

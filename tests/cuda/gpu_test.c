@@ -3,6 +3,8 @@
  * coset, inverse, Groth16 H step), MSM G1/G2 (random, all-ones, all-zeros, 0/1-heavy, 0/1 fast
  * path). Small sizes against a direct CPU computation; large sizes against bases of known
  * discrete log (P_i = k_i·G, so sum s_i·P_i = (sum s_i·k_i)·G). Prints one table row per check.
+ * Two CPU oracles: the project's CPU library (common/: field, fp2, ntt, msm), which the GPU must
+ * match bit for bit, and ref.c, an independent small reference (also checked against common/).
  * Usage: gpu_test [max_log_msm_g1] [max_log_msm_g2] [max_log_ntt]. Exit 0 pass, 1 fail, 77 no GPU.
  */
 #include <stdio.h>
@@ -13,6 +15,11 @@
 #include "zp_cuda.h"
 #include "zp_err.h"
 #include "ref.h"
+#include "field.h"
+#include "fp2.h"
+#include "ec.h"
+#include "msm.h"
+#include "ntt.h"
 
 static int failures;
 static uint64_t rng[4] = { 0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull, 0x94d049bb133111ebull, 0x2545f4914f6cdd1dull };
@@ -64,19 +71,20 @@ static void test_field(size_t n)
 	b[4] = a[4]; b[0] = a[2];
 	struct { enum zp_cuda_op op; const char *name; } fps[] = {
 		{ ZP_CUDA_FP_ADD, "Fp add" }, { ZP_CUDA_FP_SUB, "Fp sub" }, { ZP_CUDA_FP_MUL, "Fp mul" }, { ZP_CUDA_FP_SQR, "Fp sqr" } };
+	zp_fp cc;
 	for (int k = 0; k < 4; k++) {
 		CK(zp_cuda_elementwise(fps[k].op, g, a, b, n));
 		int ok = 1;
 		for (size_t i = 0; i < n; i++) {
 			switch (fps[k].op) {
-			case ZP_CUDA_FP_ADD: ref_fp_add(&c[i], &a[i], &b[i]); break;
-			case ZP_CUDA_FP_SUB: ref_fp_sub(&c[i], &a[i], &b[i]); break;
-			case ZP_CUDA_FP_MUL: ref_fp_mul(&c[i], &a[i], &b[i]); break;
-			default: ref_fp_mul(&c[i], &a[i], &a[i]); break;
+			case ZP_CUDA_FP_ADD: ref_fp_add(&c[i], &a[i], &b[i]); zp_fp_add(&cc, &a[i], &b[i]); break;
+			case ZP_CUDA_FP_SUB: ref_fp_sub(&c[i], &a[i], &b[i]); zp_fp_sub(&cc, &a[i], &b[i]); break;
+			case ZP_CUDA_FP_MUL: ref_fp_mul(&c[i], &a[i], &b[i]); zp_fp_mul(&cc, &a[i], &b[i]); break;
+			default: ref_fp_mul(&c[i], &a[i], &a[i]); zp_fp_sqr(&cc, &a[i]); break;
 			}
-			ok &= ref_fp_eq(&c[i], &g[i]);
+			ok &= ref_fp_eq(&c[i], &g[i]) && ref_fp_eq(&cc, &g[i]);
 		}
-		row(fps[k].name, sz, ok, NULL);
+		row(fps[k].name, sz, ok, "vs ref.c and common/field.c");
 	}
 	/* Fp2: 2n Fp values read as n Fp2 */
 	for (int k = 0; k < 2; k++) {
@@ -84,10 +92,12 @@ static void test_field(size_t n)
 		int ok = 1;
 		for (size_t i = 0; i < n; i++) {
 			ref_fp2 r, *x = (ref_fp2 *)a + i, *y = (ref_fp2 *)b + i;
-			if (k) ref_fp2_sqr(&r, x); else ref_fp2_mul(&r, x, y);
-			ok &= !memcmp(&r, (ref_fp2 *)g + i, sizeof r);
+			zp_fp2 r2;
+			if (k) { ref_fp2_sqr(&r, x); zp_fp2_sqr(&r2, (zp_fp2 *)x); }
+			else { ref_fp2_mul(&r, x, y); zp_fp2_mul(&r2, (zp_fp2 *)x, (zp_fp2 *)y); }
+			ok &= !memcmp(&r, (ref_fp2 *)g + i, sizeof r) && !memcmp(&r2, (ref_fp2 *)g + i, sizeof r);
 		}
-		row(k ? "Fp2 sqr" : "Fp2 mul", sz, ok, NULL);
+		row(k ? "Fp2 sqr" : "Fp2 mul", sz, ok, "vs ref.c and common/fp2.c");
 	}
 	zp_fr *fa = (zp_fr *)a, *fb = (zp_fr *)b, *fg = (zp_fr *)g, *fc = (zp_fr *)c;
 	fill_fr(fa, n); fill_fr(fb, n);
@@ -101,13 +111,13 @@ static void test_field(size_t n)
 			switch (frs[k].op) {
 			case ZP_CUDA_FR_ADD: ref_fr_add(&fc[i], &fa[i], &fb[i]); break;
 			case ZP_CUDA_FR_SUB: ref_fr_sub(&fc[i], &fa[i], &fb[i]); break;
-			case ZP_CUDA_FR_MUL: ref_fr_mul(&fc[i], &fa[i], &fb[i]); break;
+			case ZP_CUDA_FR_MUL: ref_fr_mul(&fc[i], &fa[i], &fb[i]); { zp_fr t; zp_fr_mul(&t, &fa[i], &fb[i]); ok &= !memcmp(&t, &fc[i], 32); } break;
 			case ZP_CUDA_FR_SQR: ref_fr_mul(&fc[i], &fa[i], &fa[i]); break;
 			default: ref_fr_from_mont(&fc[i], &fa[i]); break;
 			}
 			ok &= !memcmp(&fc[i], &fg[i], sizeof(zp_fr));
 		}
-		row(frs[k].name, sz, ok, NULL);
+		row(frs[k].name, sz, ok, "vs ref.c and common/field.c");
 	}
 	free(a); free(b); free(g); free(c);
 }
@@ -276,6 +286,98 @@ static void test_ntt(unsigned max_log, unsigned cpu_log)
 	cudaFree(d);
 }
 
+static size_t scratch_bytes;
+static void *scratch;
+static void ensure_scratch(size_t need)
+{
+	if (need <= scratch_bytes) return;
+	cudaFree(scratch);
+	CU(cudaMalloc(&scratch, need));
+	scratch_bytes = need;
+}
+
+/* GPU vs common/ntt.c for both root families: plain, coset (7 and w_2n), inverse, both H steps. */
+static void test_ntt_common(unsigned max_log)
+{
+	unsigned sizes[] = { 1, 4, 10, 16, 20 };
+	for (int fam = 5; fam <= 7; fam += 2) {
+		zp_cuda_ntt_ctx *g;
+		CK(zp_cuda_ntt_create(&g, max_log + 1, fam));
+		for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			unsigned lg = sizes[k];
+			if (lg > max_log) continue;
+			size_t n = (size_t)1 << lg;
+			zp_ntt_domain dom;
+			CK(zp_ntt_domain_init_ex(&dom, lg, (enum zp_ntt_roots)fam, 0));
+			zp_fr *x = xmalloc(3 * n * 32), *y = xmalloc(3 * n * 32), *d;
+			CU(cudaMalloc((void **)&d, 3 * n * 32));
+			char sz[16]; snprintf(sz, sizeof sz, "2^%u", lg);
+			for (int op = 0; op < 6; op++) {
+				fill_fr(x, 3 * n);
+				CU(cudaMemcpy(d, x, 3 * n * 32, cudaMemcpyHostToDevice));
+				const char *name = "";
+				switch (op) {
+				case 0: name = "NTT fwd"; zp_ntt_forward(&dom, x); CK(zp_cuda_ntt(g, d, lg, 0, NULL, NULL)); break;
+				case 1: name = "NTT inv"; zp_ntt_inverse(&dom, x); CK(zp_cuda_ntt(g, d, lg, 1, NULL, NULL)); break;
+				case 2: name = "NTT coset fwd g=7"; zp_ntt_coset_forward_gen(&dom, x); CK(zp_cuda_ntt(g, d, lg, 0, &dom.gen, NULL)); break;
+				case 3: name = "NTT coset inv w_2n"; zp_ntt_coset_inverse_odd(&dom, x); CK(zp_cuda_ntt(g, d, lg, 1, &dom.omega_2n, NULL)); break;
+				case 4: name = "H bellperson"; zp_ntt_h_bellperson(&dom, x, x + n, x + 2 * n);
+					CK(zp_cuda_groth16_h(g, d, d + n, d + 2 * n, lg, ZP_CUDA_H_BELLPERSON, NULL)); break;
+				case 5: name = "H snarkjs"; zp_ntt_h_snarkjs(&dom, x, x + n, x + 2 * n);
+					CK(zp_cuda_groth16_h(g, d, d + n, d + 2 * n, lg, ZP_CUDA_H_SNARKJS, NULL)); break;
+				}
+				CU(cudaDeviceSynchronize());
+				CU(cudaMemcpy(y, d, n * 32, cudaMemcpyDeviceToHost));
+				char what[64]; snprintf(what, sizeof what, "%s (root %d)", name, fam);
+				row(what, sz, !memcmp(x, y, n * 32), "vs common/ntt.c");
+			}
+			cudaFree(d); free(x); free(y);
+			zp_ntt_domain_free(&dom);
+		}
+		zp_cuda_ntt_destroy(g);
+	}
+}
+
+/* GPU vs common/msm.c on random points (k·G) and random / 0-1-heavy scalars. */
+static void test_msm_common(unsigned lg, int g2, int heavy)
+{
+	size_t n = (size_t)1 << lg;
+	size_t psz = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	void *p = xmalloc(n * psz), *db;
+	zp_fr *s = xmalloc(n * 32), *ds;
+	if (g2) rand_g2(p, n); else rand_g1(p, n);
+	if (n > 5) memset((char *)p + 5 * psz, 0, psz);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = ref_rng(rng);
+		if (!heavy || r % 10 == 0) ref_fr_random(&s[i], rng);
+		else if (r & 16) s[i] = REF_FR_ONE; else memset(&s[i], 0, 32);
+	}
+	CU(cudaMalloc(&db, n * psz)); CU(cudaMalloc((void **)&ds, n * 32));
+	CU(cudaMemcpy(db, p, n * psz, cudaMemcpyHostToDevice)); CU(cudaMemcpy(ds, s, n * 32, cudaMemcpyHostToDevice));
+	size_t cs = g2 ? zp_msm_g2_scratch_size(n) : zp_msm_g1_scratch_size(n);
+	void *cscr = xmalloc(cs);
+	ensure_scratch(zp_cuda_msm_scratch_size(g2, n, 0));
+	int ok;
+	if (g2) {
+		zp_g2_jac c, gg; zp_g2_affine ca, ga;
+		CK(zp_msm_g2(&c, p, s, n, cscr, cs));
+		CK(zp_cuda_msm_g2((zp_cuda_g2_jac *)&gg, db, ds, n, scratch, scratch_bytes, NULL));
+		zp_g2_jac_to_affine(&ca, &c); zp_g2_jac_to_affine(&ga, &gg);
+		ok = !memcmp(&ca, &ga, sizeof ca);
+	} else {
+		zp_g1_jac c, gg; zp_g1_affine ca, ga;
+		CK(zp_msm_g1(&c, p, s, n, cscr, cs));
+		CK(zp_cuda_msm_g1((zp_cuda_g1_jac *)&gg, db, ds, n, scratch, scratch_bytes, NULL));
+		zp_g1_jac_to_affine(&ca, &c); zp_g1_jac_to_affine(&ga, &gg);
+		ok = !memcmp(&ca, &ga, sizeof ca);
+	}
+	char what[64], sz[16];
+	snprintf(what, sizeof what, "MSM %s %s", g2 ? "G2" : "G1", heavy ? "0/1-heavy (90%)" : "random");
+	snprintf(sz, sizeof sz, "2^%u", lg);
+	row(what, sz, ok, "vs common/msm.c (random points, one at infinity)");
+	cudaFree(db); cudaFree(ds); free(p); free(s); free(cscr);
+}
+
 /* ---- MSM ---- */
 enum sk { SK_RANDOM, SK_ONES, SK_ZEROS, SK_01HEAVY, SK_BITS };
 static const char *sk_name[] = { "random", "all ones", "all zeros", "0/1-heavy (90%)", "0/1 fast path" };
@@ -333,16 +435,6 @@ static void expected_scalar(zp_fr *out, const zp_fr *s, const uint32_t *idx, siz
 	/* sum is Montgomery(s)·Montgomery(k)·R^-1 = Montgomery(s·k) */
 	ref_fr_from_mont(out, &sum);
 	free(acc);
-}
-
-static size_t scratch_bytes;
-static void *scratch;
-static void ensure_scratch(size_t need)
-{
-	if (need <= scratch_bytes) return;
-	cudaFree(scratch);
-	CU(cudaMalloc(&scratch, need));
-	scratch_bytes = need;
 }
 
 static void test_msm_g1(unsigned lg, enum sk kind, int direct)
@@ -478,13 +570,16 @@ int main(int argc, char **argv)
 	printf("device: %s\n\n| check | size | result | note\n|---|---|---|---|\n", desc);
 	test_field(1 << 16);
 	test_points(1 << 10);
-	CK(zp_cuda_ntt_create(&ntt, nttmax < 17 ? 17 : nttmax));
+	CK(zp_cuda_ntt_create(&ntt, nttmax < 17 ? 17 : nttmax, 5));
+	test_ntt_common(nttmax < 20 ? nttmax : 20);
 	test_ntt(nttmax, 16);
 	/* MSM: direct CPU checks at small sizes, known-dlog at large */
 	unsigned small[] = { 0, 1, 2, 7, 10 };
 	for (unsigned k = 0; k < 5; k++) test_msm_g1(small[k], SK_RANDOM, 1);
 	test_msm_g1(10, SK_01HEAVY, 1);
 	for (unsigned k = 1; k < 4; k++) test_msm_g2(small[k], SK_RANDOM, 1);
+	test_msm_common(12, 0, 0); test_msm_common(12, 0, 1); test_msm_common(14, 0, 0);
+	test_msm_common(10, 1, 0); test_msm_common(10, 1, 1); test_msm_common(12, 1, 0);
 	for (unsigned lg = 12; lg <= g1max; lg += (lg < 16 ? 4 : (g1max - lg > 4 ? 4 : (g1max - lg ? g1max - lg : 1))))
 		for (int kind = 0; kind < 5; kind++)
 			if (kind == SK_RANDOM || lg == 16 || lg == g1max) test_msm_g1(lg, kind, 0);
