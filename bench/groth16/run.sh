@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# zkpipe prove next to snarkjs groth16 prove on the same zkey and witness, appended to
+# bench/RESULTS.md.      bench/groth16/run.sh [log2-domain ...]      (default: 16)
+#
+# Per size k: a chain circuit with 2^k − 2 multiplication constraints (domain 2^k: one public
+# output + the ONE row), compiled by circom2 --prime bls12381, its witness, and a key:
+#   ZP_BENCH_KEYS=devkey (default): g16_devkey (bench/groth16/devkey.c) — a snarkjs-format key from
+#       seeded toxic waste, seconds to make at any size; insecure, fine for timing.
+#   ZP_BENCH_KEYS=ptau: the snarkjs route (powers of tau new/contribute/prepare phase2, groth16
+#       setup) — prepare phase2 in JavaScript takes ~30 min at 2^16 on 2 cores and hours beyond.
+# Everything is cached under build-bench/k<k>/ and reused. Then: zkpipe bench prove (key loaded
+# once, best of 3, each proof with its pairing self-check), the whole zkpipe prove command (best
+# of 2) and snarkjs groth16 prove (whole command, best of 2); zkpipe's proof must pass
+# snarkjs groth16 verify.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sizes=("${@:-16}")
+bash scripts/build.sh
+zk=build/tools/zkpipe
+ox=tests/oracle
+[ -x $ox/node_modules/.bin/snarkjs ] || (cd $ox && npm ci --no-audit --no-fund)
+sj=$ox/node_modules/.bin/snarkjs
+out=build-bench; mkdir -p $out
+best() { sort -n | head -1; }
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+rows=""
+for k in ${sizes[@]}; do
+  d=$out/k$k; mkdir -p $d
+  n=$(( (1 << k) - 2 ))
+  ptau=$d/pot$k.ptau
+  keys=${ZP_BENCH_KEYS:-devkey}
+  if [ $keys = ptau ] && [ ! -f $ptau ]; then
+    $sj powersoftau new bls12381 $k $d/p0.ptau >/dev/null
+    $sj powersoftau contribute $d/p0.ptau $d/p1.ptau -e="zkpipe bench $k" >/dev/null
+    $sj powersoftau prepare phase2 $d/p1.ptau $ptau.tmp >/dev/null && mv $ptau.tmp $ptau
+    rm -f $d/p0.ptau $d/p1.ptau
+  fi
+  if [ ! -f $d/chain.wtns ]; then
+    sed "s/@N@/$n/" $ox/circuits/chain.circom.in > $d/chain.circom
+    $ox/node_modules/.bin/circom2 $d/chain.circom --r1cs --wasm --prime bls12381 -o $d >/dev/null
+    node $d/chain_js/generate_witness.js $d/chain_js/chain.wasm $ox/circuits/chain.input.json $d/chain.wtns
+  fi
+  if [ ! -f $d/chain.$keys.zkey ]; then
+    if [ $keys = ptau ]; then
+      $sj groth16 setup $d/chain.r1cs $ptau $d/chain.zkey.tmp >/dev/null
+    else
+      build/bench/groth16/g16_devkey $d/chain.r1cs $d/chain.zkey.tmp $k
+    fi
+    mv $d/chain.zkey.tmp $d/chain.$keys.zkey
+  fi
+  ln -sf chain.$keys.zkey $d/chain.zkey
+  $sj zkey export verificationkey $d/chain.zkey $d/vk.json >/dev/null
+  zlog=$($zk bench prove --zkey $d/chain.zkey --wtns $d/chain.wtns --runs 3)
+  echo "$zlog"
+  zbest=$(echo "$zlog" | awk '/^best:/ {print $2}')
+  $zk prove --zkey $d/chain.zkey --wtns $d/chain.wtns --proof $d/zp_proof.json --public $d/zp_public.json --quiet
+  $sj groth16 verify $d/vk.json $d/zp_public.json $d/zp_proof.json | grep -q "OK" ||
+    { echo "snarkjs rejected zkpipe's proof at 2^$k" >&2; exit 1; }
+  zcmd=$(for i in 1 2; do secs $zk prove --zkey $d/chain.zkey --wtns $d/chain.wtns --proof $d/zp_proof.json --public $d/zp_public.json; done | best)
+  sbest=$(for i in 1 2; do secs $sj groth16 prove $d/chain.zkey $d/chain.wtns $d/sj_proof.json $d/sj_public.json; done | best)
+  ratio=$(echo "scale=1; $sbest / $zbest" | bc)
+  ratio2=$(echo "scale=1; $sbest / $zcmd" | bc)
+  echo "2^$k: zkpipe ${zbest}s (command ${zcmd}s), snarkjs ${sbest}s, ${ratio}x (${ratio2}x command to command)"
+  rows="$rows| 2^$k | $n | $(printf %.3f $zbest) | $(printf %.3f $zcmd) | $(printf %.2f $sbest) | ${ratio}× | ${ratio2}× |
+"
+done
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+{
+  echo
+  echo "## Groth16 prove: zkpipe (CPU backend) vs snarkjs 0.7.6 ($(date -u '+%Y-%m-%d %H:%M') UTC)"
+  echo
+  echo "Machine: $(uname -srm); $cpu; $(nproc) CPUs; $(free -g | awk '/Mem:/ {print $2}') GiB; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "Command: \`bench/groth16/run.sh ${sizes[*]}\` — per size: \`zkpipe bench prove --zkey chain.zkey --wtns chain.wtns --runs 3\`"
+  echo "(best of 3; each proof includes a, b, c, H, the MSMs, blinding and the pairing self-check; key and witness"
+  echo "loaded once), the whole \`zkpipe prove\` command (load + prove + write, best of 2) and \`snarkjs groth16 prove chain.zkey chain.wtns proof.json public.json\` (whole command, best of 2)."
+  echo "Circuit: chain of 2^k − 2 multiplications (circom2 --prime bls12381); key: ${ZP_BENCH_KEYS:-devkey}; zkpipe's proof checked by snarkjs groth16 verify."
+  echo
+  echo "| domain | constraints | zkpipe prove (s) | zkpipe command (s) | snarkjs command (s) | speed-up (prove) | speed-up (command) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  printf "%s" "$rows"
+} >> bench/RESULTS.md
+tail -12 bench/RESULTS.md

@@ -1,0 +1,195 @@
+#include "binfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "zp_err.h"
+
+static uint32_t ld32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t ld64(const uint8_t *p)
+{
+	return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
+}
+
+int zp_bin_map_file(zp_bin_map *m, const char *path)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = -errno;
+		return zp_err_set(e, "%s: cannot open", path);
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
+		close(fd);
+		return zp_err_set(e, "%s: cannot stat", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return zp_err_set(-EINVAL, "%s: not a regular file", path);
+	}
+	if (st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			int e = -errno;
+			close(fd);
+			return zp_err_set(e, "%s: cannot map", path);
+		}
+		m->data = p;
+		m->len = (size_t)st.st_size;
+		m->mapped = 1;
+	}
+	close(fd);
+	return 0;
+}
+
+void zp_bin_unmap(zp_bin_map *m)
+{
+	if (m->mapped)
+		munmap((void *)m->data, m->len);
+	memset(m, 0, sizeof(*m));
+}
+
+int zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, const char magic[4])
+{
+	memset(b, 0, sizeof(*b));
+	b->data = data;
+	b->len = len;
+	b->name = name;
+	if (len < 12)
+		return zp_err_set(ZP_ETRUNC, "%s: %zu bytes, shorter than the 12-byte header", name, len);
+	if (memcmp(data, magic, 4) != 0)
+		return zp_err_set(ZP_EFORMAT, "%s: magic is not \"%.4s\"", name, magic);
+	b->version = ld32(data + 4);
+	b->nsec = ld32(data + 8);
+	/* each section header is 12 bytes: bound the count by the file length before allocating */
+	if (b->nsec > (len - 12) / 12)
+		return zp_err_set(ZP_ETRUNC, "%s: header says %u sections, file too short for their headers",
+				  name, b->nsec);
+	b->secs = calloc(b->nsec ? b->nsec : 1, sizeof(*b->secs));
+	if (!b->secs)
+		return zp_err_set(-ENOMEM, "%s: section table", name);
+	uint64_t off = 12;
+	for (uint32_t i = 0; i < b->nsec; i++) {
+		if (len - off < 12)
+			return zp_err_set(ZP_ETRUNC, "%s: section header %u runs past end of file", name, i);
+		uint32_t id = ld32(data + off);
+		uint64_t sz = ld64(data + off + 4);
+		off += 12;
+		if (sz > len - off)
+			return zp_err_set(ZP_ETRUNC, "%s: section %u declares %llu bytes, only %llu left in file",
+					  name, id, (unsigned long long)sz, (unsigned long long)(len - off));
+		for (uint32_t j = 0; j < i; j++)
+			if (b->secs[j].id == id)
+				return zp_err_set(ZP_EFORMAT, "%s: section %u appears twice", name, id);
+		b->secs[i] = (zp_bin_section){ .id = id, .off = off, .size = sz };
+		off += sz;
+	}
+	if (off != len)
+		return zp_err_set(ZP_EFORMAT, "%s: %llu trailing bytes after the last section", name,
+				  (unsigned long long)(len - off));
+	return 0;
+}
+
+void zp_bin_free(zp_bin *b)
+{
+	free(b->secs);
+	b->secs = NULL;
+	b->nsec = 0;
+}
+
+int zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_cur *c)
+{
+	for (uint32_t i = 0; i < b->nsec; i++) {
+		if (b->secs[i].id != id)
+			continue;
+		if (want_size != UINT64_MAX && b->secs[i].size != want_size)
+			return zp_err_set(ZP_EFORMAT, "%s: section %u is %llu bytes, expected %llu", b->name, id,
+					  (unsigned long long)b->secs[i].size, (unsigned long long)want_size);
+		*c = (zp_bin_cur){ .p = b->data + b->secs[i].off, .left = b->secs[i].size,
+				   .file = b->name, .sec = id };
+		return 0;
+	}
+	return zp_err_set(ZP_EFORMAT, "%s: missing section %u", b->name, id);
+}
+
+int zp_bin_get_bytes(zp_bin_cur *c, const uint8_t **p, uint64_t n, const char *field)
+{
+	if (c->left < n)
+		return zp_err_set(ZP_ETRUNC, "%s: section %u: %s needs %llu bytes, %llu left", c->file, c->sec,
+				  field, (unsigned long long)n, (unsigned long long)c->left);
+	*p = c->p;
+	c->p += n;
+	c->left -= n;
+	return 0;
+}
+
+int zp_bin_get_u32(zp_bin_cur *c, uint32_t *v, const char *field)
+{
+	const uint8_t *p;
+	int rc = zp_bin_get_bytes(c, &p, 4, field);
+	if (rc == 0)
+		*v = ld32(p);
+	return rc;
+}
+
+int zp_bin_get_u64(zp_bin_cur *c, uint64_t *v, const char *field)
+{
+	const uint8_t *p;
+	int rc = zp_bin_get_bytes(c, &p, 8, field);
+	if (rc == 0)
+		*v = ld64(p);
+	return rc;
+}
+
+int zp_bin_expect_end(const zp_bin_cur *c)
+{
+	if (c->left)
+		return zp_err_set(ZP_EFORMAT, "%s: section %u has %llu unexpected trailing bytes", c->file, c->sec,
+				  (unsigned long long)c->left);
+	return 0;
+}
+
+/* a < m for little-endian byte string a and limb array m (n limbs) */
+static int lt_limbs(const uint8_t *a, const uint64_t *m, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		uint64_t x = ld64(a + 8 * i);
+		if (x != m[i])
+			return x < m[i];
+	}
+	return 0;
+}
+
+int zp_bin_fp_canonical(const uint8_t *le48) { return lt_limbs(le48, ZP_FP_MODULUS, ZP_FP_LIMBS); }
+int zp_bin_fr_canonical(const uint8_t *le32) { return lt_limbs(le32, ZP_FR_MODULUS, ZP_FR_LIMBS); }
+
+int zp_bin_check_fr_prime(zp_bin_cur *c)
+{
+	uint32_t n8;
+	const uint8_t *q;
+	int rc = zp_bin_get_u32(c, &n8, "field size n8");
+	if (rc)
+		return rc;
+	if (n8 != 32)
+		return zp_err_set(ZP_EMISMATCH, "%s: section %u: field size n8 = %u, expected 32 (BLS12-381 Fr)",
+				  c->file, c->sec, n8);
+	if ((rc = zp_bin_get_bytes(c, &q, 32, "prime")))
+		return rc;
+	for (int i = 0; i < 4; i++)
+		if (ld64(q + 8 * i) != ZP_FR_MODULUS[i])
+			return zp_err_set(ZP_EMISMATCH,
+					  "%s: section %u: prime is not the BLS12-381 scalar field r "
+					  "(compile with circom --prime bls12381)", c->file, c->sec);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/*
+ * binfile.h — the iden3 binary container shared by circom .r1cs, .wtns and snarkjs .zkey.
+ *
+ *   magic[4] | u32 version | u32 nSections | nSections x { u32 id | u64 size | bytes[size] }
+ *
+ * All integers little-endian. Sections are found by id, never by position (circom writes an
+ * r1cs as 2,1,3; snarkjs writes a zkey as 1,2,4,3,9,8,5,6,7,10). A file whose section table
+ * runs past its end, or that repeats an id, is rejected at parse time, so later lookups
+ * only ever see sections that lie wholly inside the buffer.
+ *
+ * Errors are returned as negative zp_err codes with a context message (file name, section,
+ * what was expected) set through zp_err_set(); nothing here allocates except the section
+ * table, and sizes taken from a file are bounded by the file's length before use.
+ */
+#ifndef ZP_BINFILE_H
+#define ZP_BINFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field.h"
+
+typedef struct {
+	uint32_t id;
+	uint64_t off;   /* offset of the section's first byte in the buffer */
+	uint64_t size;
+} zp_bin_section;
+
+typedef struct {
+	const uint8_t *data;
+	size_t len;
+	const char *name;       /* file name, for error messages; not owned */
+	uint32_t version;
+	uint32_t nsec;
+	zp_bin_section *secs;   /* owned */
+} zp_bin;
+
+/* A bounded reader over one section; every get checks the remaining length. */
+typedef struct {
+	const uint8_t *p;
+	uint64_t left;
+	const char *file;
+	uint32_t sec;
+} zp_bin_cur;
+
+/* A whole file, memory-mapped read-only (or an empty buffer for an empty file). */
+typedef struct {
+	const uint8_t *data;
+	size_t len;
+	int mapped;
+} zp_bin_map;
+
+int  zp_bin_map_file(zp_bin_map *m, const char *path);
+void zp_bin_unmap(zp_bin_map *m);
+
+/* Parse the container header and section table; magic is the expected 4 bytes. */
+int  zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, const char magic[4]);
+void zp_bin_free(zp_bin *b);
+
+/* Find section id; ZP_EFORMAT "missing section" when absent. If want_size is not
+ * UINT64_MAX the section must be exactly that long (ZP_EFORMAT naming both sizes). */
+int  zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_cur *c);
+
+int  zp_bin_get_u32(zp_bin_cur *c, uint32_t *v, const char *field);
+int  zp_bin_get_u64(zp_bin_cur *c, uint64_t *v, const char *field);
+int  zp_bin_get_bytes(zp_bin_cur *c, const uint8_t **p, uint64_t n, const char *field);
+/* The section must be fully consumed (ZP_EFORMAT "trailing bytes" otherwise). */
+int  zp_bin_expect_end(const zp_bin_cur *c);
+
+/* Field header shared by r1cs and wtns: u32 n8 (must be 32) then prime[32] (must be r). */
+int  zp_bin_check_fr_prime(zp_bin_cur *c);
+
+/* Little-endian 6-limb / 4-limb integer < modulus, without conversion (Montgomery bytes
+ * are loaded by memcpy after this check). */
+int  zp_bin_fp_canonical(const uint8_t *le48);
+int  zp_bin_fr_canonical(const uint8_t *le32);
+
+#endif

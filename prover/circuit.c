@@ -1,0 +1,238 @@
+#include "circuit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "par.h"
+#include "zp_err.h"
+
+int zp_domain_for(uint64_t n, uint32_t *size, uint32_t *lg)
+{
+	uint32_t l = 0;
+	while (((uint64_t)1 << l) < n)
+		if (++l > 28)
+			return ZP_ERANGE;
+	*size = (uint32_t)1 << l;
+	*lg = l;
+	return 0;
+}
+
+struct entry { uint32_t col; uint32_t idx; };
+
+static int cmp_entry(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;  /* stable */
+}
+
+int zp_csr_sort_rows(zp_csr *m)
+{
+	uint64_t longest = 0;
+	for (uint32_t r = 0; r < m->rows; r++) {
+		uint64_t n = m->row_ptr[r + 1] - m->row_ptr[r];
+		if (n > longest)
+			longest = n;
+	}
+	struct entry *e = malloc((longest ? longest : 1) * sizeof(*e));
+	zp_fr *v = malloc((longest ? longest : 1) * sizeof(*v));
+	if (!e || !v) {
+		free(e);
+		free(v);
+		return zp_err_set(-ENOMEM, "sorting a CSR row of %llu entries", (unsigned long long)longest);
+	}
+	for (uint32_t r = 0; r < m->rows; r++) {
+		uint64_t b = m->row_ptr[r], n = m->row_ptr[r + 1] - b, sorted = 1;
+		for (uint64_t i = 1; i < n && sorted; i++)
+			sorted = m->col[b + i - 1] <= m->col[b + i];
+		if (sorted)
+			continue;
+		for (uint64_t i = 0; i < n; i++)
+			e[i] = (struct entry){ m->col[b + i], (uint32_t)i };
+		qsort(e, n, sizeof(*e), cmp_entry);
+		for (uint64_t i = 0; i < n; i++)
+			v[i] = m->val[b + e[i].idx];
+		for (uint64_t i = 0; i < n; i++) {
+			m->col[b + i] = e[i].col;
+			m->val[b + i] = v[i];
+		}
+	}
+	free(e);
+	free(v);
+	return 0;
+}
+
+void zp_csr_free(zp_csr *m)
+{
+	free(m->row_ptr);
+	free(m->col);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- y = M·w, split into row blocks ---- */
+#define ROWS_PER_TASK 4096
+
+struct mul_ctx { const zp_csr *m; const zp_fr *w; zp_fr *y; };
+
+static void mul_task(void *vctx, size_t t, int worker)
+{
+	struct mul_ctx *c = vctx;
+	const zp_csr *m = c->m;
+	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
+	if (r1 > m->rows)
+		r1 = m->rows;
+	for (uint64_t r = r0; r < r1; r++) {
+		zp_fr acc = ZP_FR_ZERO, p;
+		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+			const zp_fr *x = &c->w[m->col[k]];
+			if (zp_fr_eq(&m->val[k], &ZP_FR_ONE)) {
+				zp_fr_add(&acc, &acc, x);
+			} else {
+				zp_fr_mul(&p, &m->val[k], x);
+				zp_fr_add(&acc, &acc, &p);
+			}
+		}
+		c->y[r] = acc;
+	}
+}
+
+void zp_csr_mul(const zp_csr *m, const zp_fr *w, zp_fr *y)
+{
+	struct mul_ctx c = { m, w, y };
+	zp_par_for(((size_t)m->rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK, mul_task, &c);
+}
+
+/* ---- densities and fingerprint ---- */
+static int density(const zp_csr *m, uint32_t n_vars, uint64_t **bits, uint64_t *count)
+{
+	*bits = calloc(((size_t)n_vars + 63) / 64 + 1, sizeof(uint64_t));
+	if (!*bits)
+		return -ENOMEM;
+	for (uint64_t k = 0; k < m->nnz; k++)
+		(*bits)[m->col[k] / 64] |= (uint64_t)1 << (m->col[k] % 64);
+	*count = 0;
+	for (size_t i = 0; i < ((size_t)n_vars + 63) / 64; i++)
+		*count += (uint64_t)__builtin_popcountll((*bits)[i]);
+	return 0;
+}
+
+static void hash_csr(XXH3_state_t *st, const zp_csr *m)
+{
+	/* hash rows as (length, cols, values in normal form) so the hash is independent of
+	 * how the CSR arrays happen to be laid out */
+	XXH3_128bits_update(st, &m->rows, sizeof(m->rows));
+	for (uint32_t r = 0; r < m->rows; r++) {
+		uint64_t b = m->row_ptr[r], n = m->row_ptr[r + 1] - b;
+		XXH3_128bits_update(st, &n, sizeof(n));
+		for (uint64_t k = b; k < b + n; k++) {
+			uint8_t le[32];
+			zp_fr_to_le(le, &m->val[k]);
+			XXH3_128bits_update(st, &m->col[k], sizeof(uint32_t));
+			XXH3_128bits_update(st, le, 32);
+		}
+	}
+}
+
+int zp_circuit_finish(zp_circuit *c)
+{
+	if (density(&c->m[ZP_MAT_A], c->n_vars, &c->a_vars, &c->a_count) ||
+	    density(&c->m[ZP_MAT_B], c->n_vars, &c->b_vars, &c->b_count))
+		return zp_err_set(-ENOMEM, "circuit densities");
+	XXH3_state_t *st = XXH3_createState();
+	if (!st)
+		return zp_err_set(-ENOMEM, "fingerprint");
+	XXH3_128bits_reset(st);
+	uint32_t hdr[4] = { 0x7a703136 /* "zp16" */, c->n_vars, c->n_public, c->domain_size };
+	XXH3_128bits_update(st, hdr, sizeof(hdr));
+	hash_csr(st, &c->m[ZP_MAT_A]);
+	hash_csr(st, &c->m[ZP_MAT_B]);
+	XXH128_hash_t h = XXH3_128bits_digest(st);
+	XXH3_freeState(st);
+	XXH128_canonical_t can;
+	XXH128_canonicalFromHash(&can, h);
+	memcpy(c->fingerprint, can.digest, 16);
+	return 0;
+}
+
+void zp_circuit_free(zp_circuit *c)
+{
+	for (int k = 0; k < 3; k++)
+		zp_csr_free(&c->m[k]);
+	free(c->a_vars);
+	free(c->b_vars);
+	c->a_vars = c->b_vars = NULL;
+}
+
+void zp_circuit_fingerprint_hex(const zp_circuit *c, char buf[33])
+{
+	for (int i = 0; i < 16; i++)
+		snprintf(buf + 2 * i, 3, "%02x", c->fingerprint[i]);
+}
+
+/* ---- evaluation and check ---- */
+struct hadamard_ctx { const zp_fr *a, *b; zp_fr *c; size_t n; };
+
+static void hadamard_task(void *vctx, size_t t, int worker)
+{
+	struct hadamard_ctx *h = vctx;
+	size_t i0 = t * ROWS_PER_TASK, i1 = i0 + ROWS_PER_TASK < h->n ? i0 + ROWS_PER_TASK : h->n;
+	for (size_t i = i0; i < i1; i++)
+		zp_fr_mul(&h->c[i], &h->a[i], &h->b[i]);
+}
+
+void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
+{
+	zp_csr_mul(&c->m[ZP_MAT_A], w, a);
+	zp_csr_mul(&c->m[ZP_MAT_B], w, b);
+	if (c->has_c) {
+		zp_csr_mul(&c->m[ZP_MAT_C], w, cc);
+	} else {
+		struct hadamard_ctx h = { a, b, cc, c->domain_size };
+		zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, hadamard_task, &h);
+	}
+}
+
+struct check_ctx { const zp_fr *a, *b, *c; size_t n; uint64_t *first; };
+
+static void check_task(void *vctx, size_t t, int worker)
+{
+	struct check_ctx *k = vctx;
+	size_t i0 = t * ROWS_PER_TASK, i1 = i0 + ROWS_PER_TASK < k->n ? i0 + ROWS_PER_TASK : k->n;
+	for (size_t i = i0; i < i1; i++) {
+		zp_fr p;
+		zp_fr_mul(&p, &k->a[i], &k->b[i]);
+		if (!zp_fr_eq(&p, &k->c[i])) {
+			k->first[t] = i;
+			return;
+		}
+	}
+}
+
+int zp_circuit_check(const zp_circuit *c, const zp_fr *a, const zp_fr *b, const zp_fr *cc)
+{
+	if (!c->has_c)
+		return 0;  /* c = a o b by construction: nothing to check without C */
+	size_t tasks = (c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+	uint64_t *first = malloc(tasks * sizeof(uint64_t));
+	if (!first)
+		return zp_err_set(-ENOMEM, "constraint check");
+	for (size_t t = 0; t < tasks; t++)
+		first[t] = UINT64_MAX;
+	struct check_ctx k = { a, b, cc, c->domain_size, first };
+	zp_par_for(tasks, check_task, &k);
+	uint64_t bad = UINT64_MAX;
+	for (size_t t = 0; t < tasks && bad == UINT64_MAX; t++)
+		bad = first[t];
+	free(first);
+	if (bad == UINT64_MAX)
+		return 0;
+	if (bad < c->n_constraints)
+		return zp_err_set(ZP_EUNSAT, "constraint %llu (0-based, r1cs order) is not satisfied: A·w × B·w ≠ C·w",
+				  (unsigned long long)bad);
+	return zp_err_set(ZP_EUNSAT, "row %llu (public-input binding row) is not satisfied", (unsigned long long)bad);
+}

@@ -1,0 +1,69 @@
+/*
+ * circuit.h — a compiled circuit: the R1CS matrices A, B, C in CSR form over the proving
+ * domain, with densities and a fingerprint that ties the circuit to its proving key.
+ *
+ * Rows: every circuit has domain_size rows. Rows [0, n_constraints) are the circuit's own
+ * constraints; rows n_constraints + s (s = 0..n_public) are the rows a Groth16 setup adds
+ * (A[row][s] = 1, B = C = 0) so the public inputs are bound; the rest are empty. This is the
+ * row space of a snarkjs .zkey's section 4, so a circuit built from an .r1cs and one built
+ * from the .zkey alone have the same A and B and the same fingerprint.
+ *
+ * Values are zp_fr in Montgomery form; within a row, entries are sorted by column.
+ * Circuits are immutable once built: evaluation may run on any number of threads.
+ */
+#ifndef ZP_CIRCUIT_H
+#define ZP_CIRCUIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field.h"
+
+typedef struct {
+	uint32_t rows, cols;
+	uint64_t nnz;
+	uint64_t *row_ptr;      /* rows + 1 entries */
+	uint32_t *col;          /* nnz */
+	zp_fr *val;             /* nnz, Montgomery form */
+} zp_csr;
+
+enum { ZP_MAT_A = 0, ZP_MAT_B = 1, ZP_MAT_C = 2 };
+
+typedef struct {
+	uint32_t n_vars;        /* wires, including wire 0 = ONE */
+	uint32_t n_public;      /* outputs + public inputs */
+	uint32_t n_constraints; /* the circuit's own rows (0 when unknown: built from a key alone) */
+	uint32_t domain_size;   /* rows; power of two >= n_constraints + n_public + 1 */
+	uint32_t log_domain;
+	bool has_c;             /* C known (built from an .r1cs); otherwise c = a o b */
+	zp_csr m[3];
+	/* densities: how many variables appear in A / B (bellperson's a/b density bitmaps) */
+	uint64_t *a_vars, *b_vars;   /* bitmaps, n_vars bits */
+	uint64_t a_count, b_count;
+	uint8_t fingerprint[16];     /* XXH3-128 over n_vars, n_public, domain, A, B */
+} zp_circuit;
+
+/* Smallest power of two >= n; log in *lg. ZP_ERANGE beyond 2^28 (Fr's 2-adicity is 32,
+ * and the H step needs the doubled domain). */
+int  zp_domain_for(uint64_t n, uint32_t *size, uint32_t *lg);
+
+/* Sort each row's entries by column (stable) — CSR builders call this. */
+int  zp_csr_sort_rows(zp_csr *m);
+void zp_csr_free(zp_csr *m);
+/* y = M·w for rows [0, m->rows); w has m->cols entries. Multi-threaded. */
+void zp_csr_mul(const zp_csr *m, const zp_fr *w, zp_fr *y);
+
+/* Fill densities and fingerprint once m[] and the counts are set. */
+int  zp_circuit_finish(zp_circuit *c);
+void zp_circuit_free(zp_circuit *c);
+/* Hex of the fingerprint into buf (33 bytes). */
+void zp_circuit_fingerprint_hex(const zp_circuit *c, char buf[33]);
+
+/* a = A·w, b = B·w, c = C·w (or a o b without C); each domain_size long. */
+void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc);
+/* a o b == c on every row; ZP_EUNSAT naming the first failing constraint otherwise.
+ * Without C, returns 0 only when the added public rows hold (checks what can be checked). */
+int  zp_circuit_check(const zp_circuit *c, const zp_fr *a, const zp_fr *b, const zp_fr *cc);
+
+#endif

@@ -1,0 +1,256 @@
+#include "groth16.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntt.h"
+#include "pairing.h"
+#include "par.h"
+#include "zp_err.h"
+
+/* ---- coefficient H query from snarkjs's odd-root H points ----
+ * snarkjs's H_j satisfy Σ_j d_j·H_j = h(τ)Z(τ)/δ for d_j = (ab−c)(x_j), x_j = ω_2n^(2j+1), and
+ * Z(x_j) = x_j^n − 1 = −2. Taking h = x^i: Q_i = τ^i·Z(τ)/δ = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j — a DFT
+ * over points (radix-2, in place), then a scale per point. */
+static uint32_t bitrev(uint32_t x, uint32_t lg)
+{
+	x = (x >> 16) | (x << 16);
+	x = ((x & 0xff00ff00u) >> 8) | ((x & 0x00ff00ffu) << 8);
+	x = ((x & 0xf0f0f0f0u) >> 4) | ((x & 0x0f0f0f0fu) << 4);
+	x = ((x & 0xccccccccu) >> 2) | ((x & 0x33333333u) << 2);
+	x = ((x & 0xaaaaaaaau) >> 1) | ((x & 0x55555555u) << 1);
+	return lg ? x >> (32 - lg) : 0;
+}
+
+static void g1_mul_fr(zp_g1_jac *r, const zp_g1_jac *p, const zp_fr *k)
+{
+	uint64_t raw[4];
+	zp_fr_from_mont(raw, k);
+	zp_g1_jac_mul_u64(r, p, raw, 4);
+}
+
+struct pdft_ctx { zp_g1_jac *v; const zp_fr *tw; uint32_t half, step; };
+
+static void pdft_task(void *vctx, size_t t, int worker)
+{
+	struct pdft_ctx *c = vctx;
+	size_t blk = t / c->half, j = t % c->half;
+	zp_g1_jac *x = &c->v[blk * 2 * c->half + j], *y = x + c->half, m;
+	g1_mul_fr(&m, y, &c->tw[j * c->step]);
+	zp_g1_jac_neg(y, &m);
+	zp_g1_jac_add(y, x, y);
+	zp_g1_jac_add(x, x, &m);
+}
+
+struct scale_ctx { zp_g1_jac *v; const zp_fr *f; };
+
+static void scale_task(void *vctx, size_t i, int worker)
+{
+	struct scale_ctx *c = vctx;
+	g1_mul_fr(&c->v[i], &c->v[i], &c->f[i]);
+}
+
+static int coeff_h_query(zp_g1_affine *q, const zp_g1_affine *h, uint32_t lg)
+{
+	size_t n = (size_t)1 << lg;
+	zp_g1_jac *v = malloc(n * sizeof(*v));
+	zp_fr *tw = malloc(n * sizeof(*tw));
+	if (!v || !tw) {
+		free(v);
+		free(tw);
+		return zp_err_set(-ENOMEM, "coefficient H query of %zu points", n);
+	}
+	for (size_t j = 0; j < n; j++)
+		zp_g1_jac_from_affine(&v[bitrev((uint32_t)j, lg)], &h[j]);
+	zp_fr w;
+	zp_ntt_root(&w, lg, ZP_NTT_ROOT5);
+	tw[0] = ZP_FR_ONE;
+	for (size_t i = 1; i < n; i++)
+		zp_fr_mul(&tw[i], &tw[i - 1], &w);
+	for (uint32_t s = 1; s <= lg; s++) {
+		struct pdft_ctx c = { v, tw, 1u << (s - 1), (uint32_t)(n >> s) };
+		zp_par_for(n / 2, pdft_task, &c);
+	}
+	/* scale: f_i = −2·ω_2n^i (reuse tw) */
+	zp_fr w2, m2;
+	zp_ntt_root(&w2, lg + 1, ZP_NTT_ROOT5);
+	zp_fr_from_u64(&m2, 2);
+	zp_fr_neg(&tw[0], &m2);
+	for (size_t i = 1; i < n; i++)
+		zp_fr_mul(&tw[i], &tw[i - 1], &w2);
+	struct scale_ctx sc = { v, tw };
+	zp_par_for(n, scale_task, &sc);
+	zp_g1_jac_batch_to_affine(q, v, n);
+	free(v);
+	free(tw);
+	return 0;
+}
+
+int zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode)
+{
+	memset(key, 0, sizeof(*key));
+	key->zkey = zkey;
+	key->h_mode = mode;
+	if (mode != ZP_H_COEFF)
+		return 0;
+	key->h_coeff = malloc((size_t)zkey->domain_size * sizeof(zp_g1_affine));
+	if (!key->h_coeff)
+		return zp_err_set(-ENOMEM, "coefficient H query");
+	int rc = coeff_h_query(key->h_coeff, zkey->h, zkey->log_domain);
+	if (rc)
+		zp_g16_key_free(key);
+	return rc;
+}
+
+void zp_g16_key_free(zp_g16_key *key)
+{
+	free(key->h_coeff);
+	key->h_coeff = NULL;
+}
+
+/* ---- finish: blinding, constant time in r and s ---- */
+void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *k, const zp_g16_msm_out *m, const zp_fr *r, const zp_fr *s)
+{
+	zp_g1_jac a, b1, c, t, d1, rs_d;
+	zp_g2_jac b2, t2, d2;
+	zp_fr rs;
+
+	zp_g1_jac_from_affine(&d1, &k->delta1);
+	zp_g2_jac_from_affine(&d2, &k->delta2);
+	/* A = α1 + ΣwA + r·δ1 */
+	zp_g1_jac_add_affine(&a, &m->a, &k->alpha1);
+	zp_g1_jac_mul(&t, &d1, r);
+	zp_g1_jac_add(&a, &a, &t);
+	/* B = β2 + ΣwB2 + s·δ2 ; B1 = β1 + ΣwB1 + s·δ1 */
+	zp_g2_jac_add_affine(&b2, &m->b2, &k->beta2);
+	zp_g2_jac_mul(&t2, &d2, s);
+	zp_g2_jac_add(&b2, &b2, &t2);
+	zp_g1_jac_add_affine(&b1, &m->b1, &k->beta1);
+	zp_g1_jac_mul(&t, &d1, s);
+	zp_g1_jac_add(&b1, &b1, &t);
+	/* C = ΣwC + H + s·A + r·B1 − r·s·δ1 */
+	zp_g1_jac_add(&c, &m->c, &m->h);
+	zp_g1_jac_mul(&t, &a, s);
+	zp_g1_jac_add(&c, &c, &t);
+	zp_g1_jac_mul(&t, &b1, r);
+	zp_g1_jac_add(&c, &c, &t);
+	zp_fr_mul(&rs, r, s);
+	zp_g1_jac_mul(&rs_d, &d1, &rs);
+	zp_g1_jac_neg(&rs_d, &rs_d);
+	zp_g1_jac_add(&c, &c, &rs_d);
+
+	zp_g1_jac_to_affine(&proof->a, &a);
+	zp_g2_jac_to_affine(&proof->b, &b2);
+	zp_g1_jac_to_affine(&proof->c, &c);
+}
+
+/* ---- verify ---- */
+int zp_g16_verify(const zp_g16_vk *vk, const zp_g16_proof *proof, const zp_fr *pub, uint32_t n_pub)
+{
+	int rc;
+	if (n_pub != vk->n_public)
+		return zp_err_set(ZP_EMISMATCH, "%u public inputs, the verification key expects %u", n_pub, vk->n_public);
+	if ((rc = zp_g1_affine_check(&proof->a)))
+		return zp_err_set(rc, "proof: pi_a");
+	if ((rc = zp_g2_affine_check(&proof->b)))
+		return zp_err_set(rc, "proof: pi_b");
+	if ((rc = zp_g1_affine_check(&proof->c)))
+		return zp_err_set(rc, "proof: pi_c");
+	/* vk_x = IC_0 + Σ pub_i·IC_i (public data: variable-time is fine) */
+	zp_g1_jac x, t;
+	zp_g1_jac_from_affine(&x, &vk->ic[0]);
+	for (uint32_t i = 0; i < n_pub; i++) {
+		zp_g1_jac_from_affine(&t, &vk->ic[i + 1]);
+		g1_mul_fr(&t, &t, &pub[i]);
+		zp_g1_jac_add(&x, &x, &t);
+	}
+	/* e(−A, B)·e(α, β)·e(vk_x, γ)·e(C, δ) == 1 */
+	zp_g1_affine p[4];
+	zp_g2_affine q[4] = { proof->b, vk->beta2, vk->gamma2, vk->delta2 };
+	zp_g1_affine_neg(&p[0], &proof->a);
+	p[1] = vk->alpha1;
+	zp_g1_jac_to_affine(&p[2], &x);
+	p[3] = proof->c;
+	if (zp_pairing_check(p, q, 4) != 0)
+		return zp_err_set(ZP_EVERIFY, "pairing check failed");
+	return 0;
+}
+
+/* ---- prove ---- */
+static int check_inputs(const zp_g16_key *key, const zp_circuit *circ, uint32_t n_w)
+{
+	const zp_zkey *k = key->zkey;
+	if (n_w != k->n_vars)
+		return zp_err_set(ZP_EMISMATCH, "witness has %u values, the key's circuit has %u wires (nVars): "
+				  "the witness is not for this circuit", n_w, k->n_vars);
+	if (circ != &k->circuit && memcmp(circ->fingerprint, k->circuit.fingerprint, 16) != 0) {
+		char a[33], b[33];
+		zp_circuit_fingerprint_hex(circ, a);
+		zp_circuit_fingerprint_hex(&k->circuit, b);
+		return zp_err_set(ZP_EMISMATCH, "circuit fingerprint %s does not match the key's %s: "
+				  "the r1cs is not the circuit this key was made for", a, b);
+	}
+	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
+		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
+	return 0;
+}
+
+static void *alloc_fr(size_t n)
+{
+	return aligned_alloc(64, (n * sizeof(zp_fr) + 63) / 64 * 64);
+}
+
+int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *circ, const zp_fr *w, uint32_t n_w,
+		 const zp_g16_prove_opts *opts)
+{
+	static const zp_g16_prove_opts defaults = { 0 };
+	const zp_g16_backend_ops *be;
+	const zp_zkey *k = key->zkey;
+	zp_g16_msm_out mo;
+	zp_fr r, s;
+	void *st = NULL;
+	int rc;
+	if (!opts)
+		opts = &defaults;
+	be = opts->backend ? opts->backend : &zp_g16_backend_cpu;
+	if ((rc = check_inputs(key, circ, n_w)))
+		return rc;
+	size_t n = k->domain_size;
+	zp_fr *abc = alloc_fr(3 * n);
+	if (!abc)
+		return zp_err_set(-ENOMEM, "a, b, c for a domain of %zu", n);
+	zp_circuit_eval(circ, w, abc, abc + n, abc + 2 * n);
+	if (circ->has_c && !opts->skip_check && (rc = zp_circuit_check(circ, abc, abc + n, abc + 2 * n)))
+		goto out;
+	if (opts->r) {
+		r = *opts->r;
+		s = *opts->s;
+	} else if ((rc = zp_fr_random_secure(&r)) || (rc = zp_fr_random_secure(&s))) {
+		rc = zp_err_set(rc, "getrandom for r and s");
+		goto out;
+	}
+	if ((rc = be->create(&st, key)) || (rc = be->upload(st, w, abc, abc + n, abc + 2 * n)) ||
+	    (rc = be->h(st)) || (rc = be->msm(st, &mo)))
+		goto out;
+	zp_g16_finish(proof, k, &mo, &r, &s);
+	if (!opts->skip_verify) {
+		zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
+				 .n_public = k->n_public, .ic = k->ic };
+		rc = zp_g16_verify(&vk, proof, w + 1, k->n_public);
+		if (rc == ZP_EVERIFY)
+			rc = zp_err_set(ZP_EVERIFY, "the new proof failed its pairing self-check%s",
+					circ->has_c ? " (prover or key fault)"
+						    : ": the witness probably does not satisfy the circuit "
+						      "(give the .r1cs to name the failing constraint)");
+	}
+out:
+	if (st)
+		be->destroy(st);
+	explicit_bzero(&r, sizeof(r));
+	explicit_bzero(&s, sizeof(s));
+	free(abc);
+	if (rc)
+		memset(proof, 0, sizeof(*proof));
+	return rc;
+}

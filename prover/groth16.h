@@ -1,0 +1,98 @@
+/*
+ * groth16.h — Groth16 proofs over BLS12-381: prover (behind a backend ops table) and verifier.
+ *
+ * Proving is four stages, each a backend op, so a device backend (CUDA) plugs in by
+ * providing its own table:
+ *
+ *   1. upload(w, a, b, c)  the full assignment w and a = A·w, b = B·w, c = C·w (or a o b).
+ *                          The CPU backend proves in place: it may overwrite a, b, c.
+ *   2. h()                 the quotient: H-MSM scalars by the key's H convention, and the H MSM.
+ *   3. msm()               Σ w·A, Σ w·B1, Σ w·B2, Σ w·C over the wires each query covers.
+ *   4. zp_g16_finish()     (host, constant time in r and s) blinds and combines:
+ *                            A = α + ΣwA + r·δ1,  B = β2 + ΣwB2 + s·δ2,  B1 = β1 + ΣwB1 + s·δ1,
+ *                            C = ΣwC + H + s·A + r·B1 − r·s·δ1.
+ *
+ * H conventions (zp_h_mode):
+ *   ZP_H_SNARKJS — snarkjs's key: H points are the odd 2n-th-root Lagrange basis over δ;
+ *                  scalars d_j = a'b' − c' on the odd roots (iNTT, ×ω_2n^i, NTT).
+ *   ZP_H_COEFF   — bellperson's key: H points are τ^i·Z(τ)/δ; scalars are the coefficients of
+ *                  h = (ab − c)/Z (iNTT, coset NTT with Fr's generator g = 7, divide by
+ *                  Z(g·ω^j) = g^n − 1, coset iNTT). zp_g16_key_coeff_h() derives this query
+ *                  from a snarkjs key, so both conventions prove with one key and, given the
+ *                  same r and s, give the same proof.
+ *
+ * zp_g16_prove() runs the stages, draws r and s from getrandom(2) unless the caller fixes
+ * them, and verifies the proof with a pairing check before returning it.
+ */
+#ifndef ZP_GROTH16_H
+#define ZP_GROTH16_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "circuit.h"
+#include "ec.h"
+#include "field.h"
+#include "zkey.h"
+
+typedef struct {
+	zp_g1_affine a;
+	zp_g2_affine b;
+	zp_g1_affine c;
+} zp_g16_proof;
+
+typedef enum { ZP_H_SNARKJS = 0, ZP_H_COEFF = 1 } zp_h_mode;
+
+/* What the MSM stages produce (Jacobian, unblinded). */
+typedef struct {
+	zp_g1_jac a, b1, c, h;
+	zp_g2_jac b2;
+} zp_g16_msm_out;
+
+/* A proving key as the backends see it: the zkey plus, for ZP_H_COEFF, the coefficient
+ * H query (domain_size points: τ^i·Z(τ)/δ, i = 0..n−1). */
+typedef struct {
+	const zp_zkey *zkey;
+	zp_h_mode h_mode;
+	zp_g1_affine *h_coeff;          /* owned when h_mode == ZP_H_COEFF */
+} zp_g16_key;
+
+typedef struct zp_g16_backend_ops {
+	const char *name;
+	int  (*create)(void **state, const zp_g16_key *key);
+	int  (*upload)(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c);
+	int  (*h)(void *state);
+	int  (*msm)(void *state, zp_g16_msm_out *out);
+	void (*destroy)(void *state);
+} zp_g16_backend_ops;
+
+extern const zp_g16_backend_ops zp_g16_backend_cpu;
+
+/* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;
+ * n log n scalar multiplications — for tests and conversions, not the hot path). */
+int  zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode);
+void zp_g16_key_free(zp_g16_key *key);
+
+typedef struct {
+	const zp_g16_backend_ops *backend;  /* NULL = CPU */
+	const zp_fr *r, *s;                 /* NULL = fresh from getrandom(2) */
+	bool skip_check;                    /* skip the C-matrix satisfiability check */
+	bool skip_verify;                   /* skip the pairing self-check (benchmarks only) */
+} zp_g16_prove_opts;
+
+/* Prove with assignment w (key.zkey->n_vars values, Montgomery) for circuit circ (the key's own
+ * circuit or one compiled from the r1cs; fingerprints must match). Writes the public inputs'
+ * count/values to pub (n_public) when not NULL. Errors: ZP_EMISMATCH (sizes/fingerprint),
+ * ZP_EUNSAT (first failing constraint), ZP_EVERIFY (self-check failed). */
+int  zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *circ,
+		  const zp_fr *w, uint32_t n_w, const zp_g16_prove_opts *opts);
+
+void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *key, const zp_g16_msm_out *m,
+		   const zp_fr *r, const zp_fr *s);
+
+/* Verify: e(A,B) = e(α,β)·e(Σ pub·IC, γ)·e(C, δ). Points of the proof are checked on the curve
+ * and in the subgroup, public inputs must be < r (they are zp_fr, so they are). Returns 0
+ * when valid, ZP_EVERIFY when not, another code for malformed input. */
+int  zp_g16_verify(const zp_g16_vk *vk, const zp_g16_proof *proof, const zp_fr *pub, uint32_t n_pub);
+
+#endif
