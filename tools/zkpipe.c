@@ -22,6 +22,7 @@
 #include "r1cs.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "cmd_util.h"
 #include "zp_err.h"
 
 enum {
@@ -383,6 +384,9 @@ static const struct {
 	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
+	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
+	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
+	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
 };
 
 static void usage(FILE *f)
