@@ -581,6 +581,9 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 		}
 		uint64_t tf = zp_now_ns();
 		hdr.part = p;
+		hdr.a_aux_pop = provers[p].a_aux_popcount;
+		hdr.b_inp_pop = provers[p].b_inp_popcount;
+		hdr.b_aux_pop = provers[p].b_aux_popcount;
 		fill_slot(zp_arena_slot_data(C.arena, sh), &hdr, &provers[p], &r_s[p], &s_s[p]);
 		uint64_t tr = zp_now_ns();
 		if ((r = zp_arena_mark_ready(C.arena, pd->me, sh, hdr.bytes)) < 0) {
