@@ -19,3 +19,6 @@ print(sum(1 for s in d["slots"] if s["state"]=="FILLING"))'; }
 ext_jobs() { shm_json | python3 -c '
 import json,sys; d=json.load(sys.stdin)
 print(sum(1 for j in d["jobs"] if j["key_id"].startswith("ss:") and j["state"]=="ACTIVE"))'; }
+# predicates for wait_until (evaluated on every try)
+no_busy_slots() { [ "$(slots_busy)" = 0 ]; }
+no_ext_jobs() { [ "$(ext_jobs)" = 0 ]; }

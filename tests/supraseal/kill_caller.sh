@@ -17,9 +17,9 @@ sys.exit(0 if js and sum(p["state"] in ("READY","PROVING") for p in js[0]["parti
   fail "victim never handed partitions over"
 log "killing caller $V mid-call"
 kill -KILL $V; wait $V 2>/dev/null
-wait_until 20 test "$(ext_jobs)" = 0 || { shm_json; fail "the dead caller's job stayed ACTIVE"; }
-wait_until 10 test "$(slots_busy)" = 0 || { shm_json; fail "slots still held after the caller died"; }
+wait_until 20 no_ext_jobs || { shm_json; fail "the dead caller's job stayed ACTIVE"; }
+wait_until 10 no_busy_slots || { shm_json; fail "slots still held after the caller died"; }
 grep -q "caller pid $V is gone" "$T"/run/log/node0.gpud0 || fail "gpud did not fail the orphaned partitions"
 "$H" prove "$KEY" "$ROWS" "$PUB" 2 || fail "next caller"
-wait_until 5 test "$(slots_busy)" = 0 || fail "slots held at the end"
+wait_until 5 no_busy_slots || fail "slots held at the end"
 log "PASS"
