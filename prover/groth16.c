@@ -201,37 +201,45 @@ static void *alloc_fr(size_t n)
 	return aligned_alloc(64, (n * sizeof(zp_fr) + 63) / 64 * 64);
 }
 
-int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *circ, const zp_fr *w, uint32_t n_w,
-		 const zp_g16_prove_opts *opts)
+int zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_backend_ops *backend)
+{
+	memset(p, 0, sizeof(*p));
+	p->key = key;
+	p->be = backend ? backend : &zp_g16_backend_cpu;
+	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
+		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
+	return p->be->create(&p->state, key);
+}
+
+void zp_g16_prover_free(zp_g16_prover *p)
+{
+	if (p->state)
+		p->be->destroy(p->state);
+	p->state = NULL;
+}
+
+int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, uint32_t n_w, zp_fr *a,
+			    zp_fr *b, zp_fr *c, const zp_g16_prove_opts *opts)
 {
 	static const zp_g16_prove_opts defaults = { 0 };
-	const zp_g16_backend_ops *be;
-	const zp_zkey *k = key->zkey;
+	const zp_zkey *k = p->key->zkey;
 	zp_g16_msm_out mo;
 	zp_fr r, s;
-	void *st = NULL;
 	int rc;
 	if (!opts)
 		opts = &defaults;
-	be = opts->backend ? opts->backend : &zp_g16_backend_cpu;
-	if ((rc = check_inputs(key, circ, n_w)))
-		return rc;
-	size_t n = k->domain_size;
-	zp_fr *abc = alloc_fr(3 * n);
-	if (!abc)
-		return zp_err_set(-ENOMEM, "a, b, c for a domain of %zu", n);
-	zp_circuit_eval(circ, w, abc, abc + n, abc + 2 * n);
-	if (circ->has_c && !opts->skip_check && (rc = zp_circuit_check(circ, abc, abc + n, abc + 2 * n)))
-		goto out;
+	memset(proof, 0, sizeof(*proof));
+	if (n_w != k->n_vars)
+		return zp_err_set(ZP_EMISMATCH, "witness has %u values, the key's circuit has %u wires (nVars): "
+				  "the witness is not for this circuit", n_w, k->n_vars);
 	if (opts->r) {
 		r = *opts->r;
 		s = *opts->s;
 	} else if ((rc = zp_fr_random_secure(&r)) || (rc = zp_fr_random_secure(&s))) {
-		rc = zp_err_set(rc, "getrandom for r and s");
-		goto out;
+		return zp_err_set(rc, "getrandom for r and s");
 	}
-	if ((rc = be->create(&st, key)) || (rc = be->upload(st, w, abc, abc + n, abc + 2 * n)) ||
-	    (rc = be->h(st)) || (rc = be->msm(st, &mo)))
+	if ((rc = p->be->upload(p->state, w, a, b, c)) || (rc = p->be->h(p->state)) ||
+	    (rc = p->be->msm(p->state, &mo)))
 		goto out;
 	zp_g16_finish(proof, k, &mo, &r, &s);
 	if (!opts->skip_verify) {
@@ -239,17 +247,45 @@ int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *c
 				 .n_public = k->n_public, .ic = k->ic };
 		rc = zp_g16_verify(&vk, proof, w + 1, k->n_public);
 		if (rc == ZP_EVERIFY)
-			rc = zp_err_set(ZP_EVERIFY, "the new proof failed its pairing self-check%s",
-					circ->has_c ? " (prover or key fault)"
-						    : ": the witness probably does not satisfy the circuit "
-						      "(give the .r1cs to name the failing constraint)");
+			rc = zp_err_set(ZP_EVERIFY, "the new proof failed its pairing self-check: the witness "
+					"probably does not satisfy the circuit (give the .r1cs to name the failing "
+					"constraint), or the key is damaged");
 	}
 out:
-	if (st)
-		be->destroy(st);
 	explicit_bzero(&r, sizeof(r));
 	explicit_bzero(&s, sizeof(s));
+	if (rc)
+		memset(proof, 0, sizeof(*proof));
+	return rc;
+}
+
+int zp_g16_prover_prove(zp_g16_prover *p, zp_g16_proof *proof, const zp_circuit *circ, const zp_fr *w,
+			uint32_t n_w, const zp_g16_prove_opts *opts)
+{
+	int rc;
+	memset(proof, 0, sizeof(*proof));
+	if ((rc = check_inputs(p->key, circ, n_w)))
+		return rc;
+	size_t n = p->key->zkey->domain_size;
+	zp_fr *abc = alloc_fr(3 * n);
+	if (!abc)
+		return zp_err_set(-ENOMEM, "a, b, c for a domain of %zu", n);
+	zp_circuit_eval(circ, w, abc, abc + n, abc + 2 * n);
+	rc = opts && opts->skip_check ? 0 : zp_circuit_check(circ, abc, abc + n, abc + 2 * n);
+	if (!rc)
+		rc = zp_g16_prover_prove_abc(p, proof, w, n_w, abc, abc + n, abc + 2 * n, opts);
 	free(abc);
+	return rc;
+}
+
+int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *circ, const zp_fr *w, uint32_t n_w,
+		 const zp_g16_prove_opts *opts)
+{
+	zp_g16_prover p;
+	int rc = zp_g16_prover_init(&p, key, opts ? opts->backend : NULL);
+	if (!rc)
+		rc = zp_g16_prover_prove(&p, proof, circ, w, n_w, opts);
+	zp_g16_prover_free(&p);
 	if (rc)
 		memset(proof, 0, sizeof(*proof));
 	return rc;

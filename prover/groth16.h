@@ -21,8 +21,9 @@
  *                  from a snarkjs key, so both conventions prove with one key and, given the
  *                  same r and s, give the same proof.
  *
- * zp_g16_prove() runs the stages, draws r and s from getrandom(2) unless the caller fixes
- * them, and verifies the proof with a pairing check before returning it.
+ * create() runs once per key and backend (zp_g16_prover_init); upload/h/msm once per proof.
+ * Every prove draws r and s from getrandom(2) unless the caller fixes them, and verifies the
+ * proof with a pairing check before returning it.
  */
 #ifndef ZP_GROTH16_H
 #define ZP_GROTH16_H
@@ -74,16 +75,38 @@ int  zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode);
 void zp_g16_key_free(zp_g16_key *key);
 
 typedef struct {
-	const zp_g16_backend_ops *backend;  /* NULL = CPU */
+	const zp_g16_backend_ops *backend;  /* zp_g16_prove only; NULL = CPU */
 	const zp_fr *r, *s;                 /* NULL = fresh from getrandom(2) */
 	bool skip_check;                    /* skip the C-matrix satisfiability check */
 	bool skip_verify;                   /* skip the pairing self-check (benchmarks only) */
 } zp_g16_prove_opts;
 
-/* Prove with assignment w (key.zkey->n_vars values, Montgomery) for circuit circ (the key's own
- * circuit or one compiled from the r1cs; fingerprints must match). Writes the public inputs'
- * count/values to pub (n_public) when not NULL. Errors: ZP_EMISMATCH (sizes/fingerprint),
- * ZP_EUNSAT (first failing constraint), ZP_EVERIFY (self-check failed). */
+/* A prover for one key on one backend: the backend's per-key state (NTT tables, MSM scratch; on a
+ * device, the key resident in device memory) is made once by init and reused by every proof.
+ * One proof at a time per prover. */
+typedef struct {
+	const zp_g16_key *key;
+	const zp_g16_backend_ops *be;
+	void *state;
+} zp_g16_prover;
+
+int  zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_backend_ops *backend /* NULL = CPU */);
+void zp_g16_prover_free(zp_g16_prover *p);
+
+/* Prove with assignment w (n_vars values, Montgomery) for circuit circ: the key's own circuit
+ * or one compiled from the r1cs (fingerprints must match; then every constraint is checked
+ * first). Errors: ZP_EMISMATCH (sizes/fingerprint), ZP_EUNSAT (names the first failing
+ * constraint), ZP_EVERIFY (the self-check failed). On error *proof is zeroed. */
+int  zp_g16_prover_prove(zp_g16_prover *p, zp_g16_proof *proof, const zp_circuit *circ,
+			 const zp_fr *w, uint32_t n_w, const zp_g16_prove_opts *opts);
+
+/* The same from a, b, c already computed (a synthesizer's output: domain_size values each, rows
+ * past the circuit zero); the backend may overwrite a, b, c (the CPU backend proves in place).
+ * No constraint check (there is no C here to check against): the self-check still runs. */
+int  zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, uint32_t n_w,
+			     zp_fr *a, zp_fr *b, zp_fr *c, const zp_g16_prove_opts *opts);
+
+/* One-shot: init, prove, free. */
 int  zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *circ,
 		  const zp_fr *w, uint32_t n_w, const zp_g16_prove_opts *opts);
 

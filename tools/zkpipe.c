@@ -79,6 +79,13 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 static int parse_h_mode(const char *s, zp_h_mode *m)
 {
 	if (!strcmp(s, "snarkjs"))
@@ -299,7 +306,7 @@ out:
 static const char bench_help[] =
 	"usage: zkpipe bench prove --zkey K --wtns W [--runs N] [--h-mode M] [--threads N]\n"
 	"  Times the prover (key and witness loaded once; each run: a,b,c, H, MSMs, blinding and the\n"
-	"  pairing self-check) and prints one line per run and the best, in seconds.\n";
+	"  pairing self-check) and prints one line per run and the best: wall and process CPU seconds.\n";
 
 static int cmd_bench(int argc, char **argv)
 {
@@ -350,20 +357,26 @@ static int cmd_bench(int argc, char **argv)
 		goto out;
 	printf("key: %u wires, %u public, domain 2^%u; load %.3f s; threads %d\n", k.n_vars, k.n_public, k.log_domain,
 	       t1 - t0, zp_par_threads());
-	double best = 1e30;
+	double best = 1e30, best_cpu = 1e30;
+	zp_g16_prover pr;
+	if ((rc = zp_g16_prover_init(&pr, &key, NULL))) {
+		zp_g16_key_free(&key);
+		goto out;
+	}
 	for (int i = 0; i < runs && !rc; i++) {
 		zp_g16_proof p;
-		double a = now();
-		rc = zp_g16_prove(&p, &key, &k.circuit, w.w, w.n, NULL);
-		double d = now() - a;
+		double a = now(), ac = cpu_now();
+		rc = zp_g16_prover_prove(&pr, &p, &k.circuit, w.w, w.n, NULL);
+		double d = now() - a, dc = cpu_now() - ac;
 		if (!rc) {
-			printf("run %d: prove %.3f s\n", i + 1, d);
-			if (d < best)
-				best = d;
+			printf("run %d: prove %.3f s (cpu %.3f s)\n", i + 1, d, dc);
+			best = d < best ? d : best;
+			best_cpu = dc < best_cpu ? dc : best_cpu;
 		}
 	}
 	if (!rc)
-		printf("best: %.3f s\n", best);
+		printf("best: %.3f s (cpu %.3f s)\n", best, best_cpu);
+	zp_g16_prover_free(&pr);
 	zp_g16_key_free(&key);
 out:
 	zp_wtns_free(&w);
@@ -379,14 +392,14 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
+	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
+	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
+	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
 	{ "demo", "run the whole pipeline on a bundled circuit and report (start here)", cmd_demo },
 	{ "submit", "submit a job to a running supervisor; prints its id", cmd_submit },
 	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
-	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
-	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
-	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
 };
 
 static void usage(FILE *f)

@@ -20,7 +20,7 @@ fi
 bin="$here/node_modules/.bin"
 sj() { "$bin/snarkjs" "$@" >"$out/snarkjs.log" 2>&1 || { cat "$out/snarkjs.log" >&2; return 1; }; }
 
-power=${ZP_PTAU_POWER:-11}
+power=${ZP_PTAU_POWER:-10}   # poseidon (518 constraints + 2 public) needs a 2^10 domain
 ptau="$out/pot$power.ptau"
 if [ ! -f "$ptau" ]; then
   sj powersoftau new bls12381 "$power" "$out/pot_0.ptau"
