@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "g16_json.h"
 #include "groth16.h"
 #include "msm.h"
 #include "ntt.h"
@@ -224,6 +223,7 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 }
 
 /* ---------------------------------------------------------------- proving */
+static int put_file(const char *path, const void *buf, size_t n);
 static void part_error(struct zp_daemon *d, zp_part_h ph, const char *out, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void part_error(struct zp_daemon *d, zp_part_h ph, const char *out, const char *fmt, ...)
@@ -236,7 +236,7 @@ static void part_error(struct zp_daemon *d, zp_part_h ph, const char *out, const
 	if (out && out[0]) {
 		char f[PATH_MAX];
 		snprintf(f, sizeof f, "%s/part-%u.error", out, ph.part);
-		zp_write_atomic(f, why, strlen(why)); /* wakes the caller at once */
+		put_file(f, why, strlen(why)); /* wakes the caller at once */
 	}
 	int st = zp_arena_part_fail(d->arena, d->me, ph, 0, why);
 	zp_log(d->who, "supraseal part %u: %s -> %s", ph.part, why, st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
@@ -358,21 +358,32 @@ static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs
 	return 0;
 }
 
-static int write_outputs(const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub, uint32_t np)
+/* Write a small file for the library: tmp + rename, no fsync (the run directory is transient; the
+ * caller that reads it dies with the machine). */
+static int put_file(const char *path, const void *buf, size_t n)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 32];
-	int r;
-	snprintf(path, sizeof path, "%s/part-%u.public.json", out, part);
+	char tmp[PATH_MAX + 32];
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_public_write_json(tmp, pub, np)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	snprintf(path, sizeof path, "%s/part-%u.proof.json", out, part);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_proof_write_json(tmp, proof)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	/* last: its appearance tells the library the partition is proved */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s", tmp);
+	ssize_t k = write(fd, buf, n);
+	int r = k == (ssize_t)n ? 0 : k < 0 ? -errno : -EIO;
+	close(fd);
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r) {
+		unlink(tmp);
+		return zp_err_set(r, "%s", path);
+	}
+	return 0;
+}
+
+static int write_proof_bin(const char *out, uint32_t part, const zp_g16_proof *proof)
+{
+	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/part-%u.proof.bin", out, part);
-	return zp_write_atomic(path, proof, sizeof *proof);
+	return put_file(path, proof, sizeof *proof);
 }
 
 void zp_ss_gpud_prove(struct zp_daemon *d, zp_slot_h sh, zp_part_h ph)
@@ -407,7 +418,7 @@ void zp_ss_gpud_prove(struct zp_daemon *d, zp_slot_h sh, zp_part_h ph)
 		part_error(d, ph, out, "%s", why);
 		goto wipe;
 	}
-	if ((r = write_outputs(out, ph.part, &proof, k->w + 1, k->in.n_ic - 1))) {
+	if ((r = write_proof_bin(out, ph.part, &proof))) {
 		part_error(d, ph, NULL, "write proof: %s", zp_err_msg());
 		goto wipe;
 	}

@@ -545,6 +545,7 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 		pending_free(pd, false);
 		return ss_err(r == ZP_EFULL ? EBUSY : errno_of(r), "submit: %s", zp_err_msg());
 	}
+	pd->st.setup_ns = zp_now_ns() - t0;
 	struct zp_ss_payload hdr = { .magic = ZP_SS_PAYLOAD_MAGIC, .job_id = pd->job_id, .inp = provers[0].inp_assignment_size,
 				     .aux = provers[0].aux_assignment_size, .abc = provers[0].abc_size, .domain = s->in.domain };
 	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", s->id);
@@ -591,6 +592,8 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 			return ss_err(EIO, "mark the slot READY: %s (reclaimed under us?)", zp_strerror(r));
 		}
 		hint_gpuds();
+		if (p == 0)
+			pd->st.first_ready_ns = zp_now_ns() - t0;
 		pd->st.slot_wait_ns += tf - tw;
 		pd->st.copy_ns += tr - tf;
 		pd->st.bytes += hdr.bytes;
@@ -628,11 +631,13 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 {
 	zp_ss_error e = SS_OK;
 	uint64_t tw = zp_now_ns();
-	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (in >= 0 && inotify_add_watch(in, pd->out, IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-		close(in);
+	/* one inotify instance per thread, kept: closing one waits for an RCU grace period (~10 ms) */
+	static __thread int in_fd = -1;
+	if (in_fd < 0)
+		in_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	int in = in_fd, wd = -1;
+	if (in >= 0 && (wd = inotify_add_watch(in, pd->out, IN_MOVED_TO | IN_CLOSE_WRITE)) < 0)
 		in = -1;
-	}
 	bool *got = calloc(pd->n, sizeof(bool));
 	uint32_t have = 0;
 	char err[ZP_ERRTXT_MAX + 1];
@@ -701,7 +706,14 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 			pd->st.prove_ns += ts[ZP_TS_GPU_END] - ts[ZP_TS_GPU_START];
 		if (ts[ZP_TS_GPU_START] > ts[ZP_TS_READY])
 			pd->st.handoff_ns += ts[ZP_TS_GPU_START] - ts[ZP_TS_READY];
+		if (p == pd->n - 1) { /* the last partition's timeline, from the call's start */
+			pd->st.last_ready_at_ns = ts[ZP_TS_READY] - pd->t0;
+			pd->st.last_gpu_start_at_ns = ts[ZP_TS_GPU_START] - pd->t0;
+			pd->st.last_gpu_end_at_ns = ts[ZP_TS_GPU_END] - pd->t0;
+			pd->st.last_done_at_ns = ts[ZP_TS_DONE] > pd->t0 ? ts[ZP_TS_DONE] - pd->t0 : 0;
+		}
 	}
+	pd->st.seen_at_ns = tdone - pd->t0;
 	/* the last part_done follows its proof file by microseconds; then the record is ours to free */
 	for (int i = 0; i < 2000 && zp_arena_job_state(C.arena, pd->job) == ZP_JOB_ACTIVE; i++) {
 		struct timespec ts = { 0, 500000 };
@@ -710,12 +722,18 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 	zp_arena_job_free(C.arena, pd->job);
 	pd->st.wait_ns = tdone - tw;
 out:
-	if (in >= 0)
-		close(in);
+	if (wd >= 0) {
+		char buf[4096];
+		inotify_rm_watch(in_fd, wd);
+		while (read(in_fd, buf, sizeof buf) > 0)
+			;
+	}
 	free(got);
-	pd->st.total_ns = zp_now_ns() - pd->t0;
-	last_stats = pd->st;
+	struct zkpipe_ss_stats st = pd->st;
+	uint64_t t0 = pd->t0;
 	pending_free(pd, e.code != 0);
+	st.total_ns = zp_now_ns() - t0;
+	last_stats = st;
 	return e;
 }
 

@@ -262,9 +262,12 @@ static int cmd_prove(int argc, char **argv)
 			struct zkpipe_ss_stats st;
 			zkpipe_supraseal_stats(&st);
 			printf("stats: parts %u bytes %" PRIu64 " total_ms %.3f start_ms %.3f slot_wait_ms %.3f copy_ms %.3f "
-			       "handoff_ms %.3f prove_ms %.3f wait_ms %.3f\n", st.parts, st.bytes, st.total_ns / 1e6,
-			       st.start_ns / 1e6, st.slot_wait_ns / 1e6, st.copy_ns / 1e6, st.handoff_ns / 1e6,
-			       st.prove_ns / 1e6, st.wait_ns / 1e6);
+			       "handoff_ms %.3f prove_ms %.3f wait_ms %.3f setup_ms %.3f first_ready_ms %.3f\n", st.parts, st.bytes,
+			       st.total_ns / 1e6, st.start_ns / 1e6, st.slot_wait_ns / 1e6, st.copy_ns / 1e6, st.handoff_ns / 1e6,
+			       st.prove_ns / 1e6, st.wait_ns / 1e6, st.setup_ns / 1e6, st.first_ready_ns / 1e6);
+			printf("timeline: ready_ms %.3f gpu_start_ms %.3f gpu_end_ms %.3f done_ms %.3f seen_ms %.3f total_ms %.3f\n",
+			       st.last_ready_at_ns / 1e6, st.last_gpu_start_at_ns / 1e6, st.last_gpu_end_at_ns / 1e6,
+			       st.last_done_at_ns / 1e6, st.seen_at_ns / 1e6, st.total_ns / 1e6);
 		}
 next:
 		if (hold_ms)
