@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,6 +181,9 @@ static zp_ss_error connect_pipeline(void)
 		C.arena = NULL;
 		goto out;
 	}
+	/* fault the slots into this process's page tables once, not on every call's first copy */
+	for (uint32_t i = 0; i < zp_arena_hdr(C.arena)->slot_count; i++)
+		madvise(zp_arena_slot_data(C.arena, (zp_slot_h){ i, 0 }), zp_arena_slot_size(C.arena), MADV_POPULATE_WRITE);
 	C.push = zp_hint_push();
 	char url[ZP_PIPE_URL_MAX];
 	for (uint32_t i = 0; C.push >= 0 && i < gr->gpus; i++)
