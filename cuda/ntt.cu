@@ -14,6 +14,9 @@
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
+extern "C" {
+#include "ntt.h"
+}
 
 #define NTT_K 9
 #define POW_LO_BITS 14
@@ -270,12 +273,6 @@ __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
 	for (unsigned i = 0; i < log_n; i++) t = t.sqr();
 	out[1] = fr_inv(t - fr_t::one());
 }
-/* The 2n-th root as a shift (snarkjs): written to out[2]. */
-__global__ void omega_kernel(fr_t *out, unsigned log, fr_t w32)
-{
-	out[2] = omega(w32, log);
-}
-
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
                       enum zp_cuda_h_mode mode, void *stream)
 {
@@ -288,10 +285,8 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 		memcpy(shift.l, G, sizeof(shift.l));
 	} else {
 		if (log_n + 1 > c->max_log) return zp_err_set(ZP_ERANGE, "groth16_h: snarkjs mode needs max_log > %u", log_n);
-		omega_kernel<<<1, 1, 0, st>>>(c->consts, log_n + 1, c->w32);
-		ZP_CUDA_LAUNCHED();
-		ZP_CUDA_TRY(cudaMemcpyAsync(&shift, c->consts + 2, sizeof(shift), cudaMemcpyDeviceToHost, st));
-		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		/* w_2n from the CPU library: a host constant, so no device round trip */
+		if ((rc = zp_ntt_root(&shift, log_n + 1, (enum zp_ntt_roots)c->roots)) < 0) return rc;
 	}
 	for (int i = 0; i < 3; i++) {
 		if ((rc = zp_cuda_ntt(c, v[i], log_n, 1, NULL, stream))) return rc;
