@@ -16,6 +16,8 @@
 #include "par.h"
 #include "zp_err.h"
 
+#include <stdbool.h>
+
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,18 +46,47 @@ static inline int msm_digit(const uint64_t k[4], int w, int c)
 	return (int)((v >> 1) + (v & 1)) - (int)((v >> c) << c);
 }
 
+/* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on;
+ * ZP_MSM_BA=0/1 in the environment forces the plain XYZZ path / the batch one (tests). */
+#define MSM_BA_MIN 4096
+
+/* batch-affine bucket states (msm_tmpl.h) */
+enum { BA_INF = 0, BA_AFF = 1, BA_BUSY = 2, BA_XYZZ = 3 };
+
+static bool msm_use_ba(size_t n)
+{
+	const char *e = getenv("ZP_MSM_BA");
+	if (e && (e[0] == '0' || e[0] == '1'))
+		return e[0] == '1';
+	return n >= MSM_BA_MIN;
+}
+
+/* Additions per shared inversion for 2^(c-1) buckets (ZP_MSM_BATCH overrides, tuning). */
+static size_t msm_batch(int c)
+{
+	const char *e = getenv("ZP_MSM_BATCH");
+	if (e && atoi(e) >= 1 && atoi(e) <= 65536)
+		return (size_t)atoi(e);
+	size_t b = ((size_t)1 << (c - 1)) / 8;
+	return b < 32 ? 32 : b > 1024 ? 1024 : b;
+}
+
 int zp_msm_window_bits(size_t n)
 {
 	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
 	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
 		return atoi(e);
 	/* cost in mixed additions: per window, n bucket additions plus about 2^(c-1)
-	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum. */
+	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum.
+	 * A batch-affine bucket addition costs about 0.65 mixed ones, and its running
+	 * sum adds affine buckets (1 + 1.4 per bucket). */
+	bool ba = msm_use_ba(n);
+	double per_pt = ba ? 0.65 : 1.0, per_bucket = ba ? 1.2 : 1.4;
 	int best = 1;
 	double best_cost = 0;
 	for (int c = 1; c <= MSM_MAX_C; c++) {
 		int nwin = (256 + c - 1) / c;
-		double cost = (double)nwin * ((double)n + 1.4 * (double)((size_t)1 << c));
+		double cost = (double)nwin * (per_pt * (double)n + per_bucket * (double)((size_t)1 << c));
 		if (c == 1 || cost < best_cost) {
 			best = c;
 			best_cost = cost;
@@ -97,6 +128,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_sub_fast(r, &ZP_FP_Z
 #define fe_neg fp_neg
 #define fe_is_zero fp_is_zero
 #define fe_one ZP_FP_ONE
+#define fe_inv zp_fp_inv
 #include "msm_tmpl.h"
 #undef G
 #undef FE
@@ -110,6 +142,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_sub_fast(r, &ZP_FP_Z
 #undef fe_neg
 #undef fe_is_zero
 #undef fe_one
+#undef fe_inv
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
@@ -164,6 +197,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_neg fp2_neg
 #define fe_is_zero fp2_is_zero
 #define fe_one ZP_FP2_ONE
+#define fe_inv zp_fp2_inv
 #include "msm_tmpl.h"
 
 /* ---- public entry points ---- */

@@ -191,6 +191,11 @@ struct G(ctx) {
 	XYZZ *buckets;           /* nsets * nbuckets */
 	XYZZ *partials;          /* nwin * pchunks */
 	atomic_size_t next_task;
+	/* batch-affine accumulation (phase 2, when ba) */
+	bool ba;
+	size_t batch;            /* additions per shared inversion */
+	uint8_t *ba_scratch;     /* nsets * G(ba_set_size)(...) */
+	size_t ba_set_bytes;
 };
 
 static void G(classify_chunk)(void *vctx, size_t ci, int worker)
@@ -265,6 +270,221 @@ static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
 	x->partials[task] = sum;
 }
 
+/*
+ * Batch-affine bucket accumulation. Buckets live in the XYZZ array but are kept
+ * affine (x, y only) while their state is BA_AFF; additions bucket += P are
+ * collected into a batch of independent affine additions whose denominators share
+ * one inversion (Montgomery's trick: 3M each), then applied with λ = num/den:
+ *     x3 = λ² - xB - xP,  y3 = λ(xB - x3) - yB          (≈ 5M + 1S + I/batch).
+ * A bucket already in the batch is BA_BUSY; a second point for it waits in the
+ * conflict queue and is retried after the batch is applied. If the queue is full,
+ * the batch is applied early and that bucket switches to XYZZ (BA_XYZZ), taking
+ * further points by mixed addition — so many equal digits cost no more than the
+ * plain path. P = -B empties the bucket at once; P = B is a doubling entry
+ * (num = 3x², den = 2y); both are decided when the point is scheduled.
+ */
+
+struct G(ba_ent) {
+	uint32_t b;     /* bucket */
+	uint32_t p;     /* point index | 1u << 31 if negated */
+};
+
+struct G(ba) {
+	const AFF *points;
+	XYZZ *bk;
+	uint8_t *st;
+	struct G(ba_ent) *ent;
+	FE *num, *den, *pre;
+	uint32_t *q;    /* queued: point index | sign bit, bucket in qb */
+	uint32_t *qb;
+	size_t nb, nq, cap, qcap;
+};
+
+static inline void G(ba_point_y)(FE *y, const AFF *p, uint32_t tag)
+{
+	if (tag >> 31)
+		fe_neg(y, &p->y);
+	else
+		*y = p->y;
+}
+
+/* Place point (tag) into bucket b unless b is busy; returns false if it is. */
+static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
+{
+	const AFF *p = &s->points[tag & 0x7fffffffu];
+	XYZZ *B = &s->bk[b];
+	switch (s->st[b]) {
+	case BA_INF:
+		B->x = p->x;
+		G(ba_point_y)(&B->y, p, tag);
+		s->st[b] = BA_AFF;
+		return true;
+	case BA_XYZZ: {
+		FE y;
+		G(ba_point_y)(&y, p, tag);
+		G(add_aff)(B, &p->x, &y);
+		return true;
+	}
+	case BA_BUSY:
+		return false;
+	default:
+		break;
+	}
+	size_t i = s->nb;
+	FE y;
+	G(ba_point_y)(&y, p, tag);
+	fe_sub(&s->den[i], &p->x, &B->x);
+	fe_sub(&s->num[i], &y, &B->y);
+	if (fe_is_zero(&s->den[i])) {
+		if (!fe_is_zero(&s->num[i])) {    /* P = -B */
+			s->st[b] = BA_INF;
+			return true;
+		}
+		FE t;                             /* P = B: λ = 3x² / 2y */
+		fe_sqr(&t, &B->x);
+		fe_add(&s->num[i], &t, &t);
+		fe_add(&s->num[i], &s->num[i], &t);
+		fe_add(&s->den[i], &B->y, &B->y);
+	}
+	s->ent[i].b = b;
+	s->ent[i].p = tag;
+	s->st[b] = BA_BUSY;
+	s->nb = i + 1;
+	return true;
+}
+
+/* Apply the batch: one inversion, then the additions; every busy bucket is BA_AFF again. */
+static void G(ba_apply)(struct G(ba) *s)
+{
+	size_t n = s->nb;
+	if (n > 0) {
+		s->pre[0] = s->den[0];
+		for (size_t i = 1; i < n; i++)
+			fe_mul(&s->pre[i], &s->pre[i - 1], &s->den[i]);
+		FE inv, t, lam, l2;
+		fe_inv(&inv, &s->pre[n - 1]);
+		for (size_t i = n; i-- > 0;) {
+			if (i > 0) {
+				fe_mul(&t, &inv, &s->pre[i - 1]);    /* 1/den[i] */
+				fe_mul(&inv, &inv, &s->den[i]);
+			} else {
+				t = inv;
+			}
+			uint32_t b = s->ent[i].b;
+			XYZZ *B = &s->bk[b];
+			const AFF *p = &s->points[s->ent[i].p & 0x7fffffffu];
+			fe_mul(&lam, &s->num[i], &t);
+			fe_sqr(&l2, &lam);
+			fe_sub(&l2, &l2, &B->x);
+			fe_sub(&l2, &l2, &p->x);                 /* x3 */
+			fe_sub(&t, &B->x, &l2);
+			fe_mul(&t, &lam, &t);
+			fe_sub(&B->y, &t, &B->y);
+			B->x = l2;
+			s->st[b] = BA_AFF;
+		}
+		s->nb = 0;
+	}
+}
+
+/* Retry the queue; it schedules at most qcap <= cap entries into an empty batch. */
+static void G(ba_retry)(struct G(ba) *s)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < s->nq; j++) {
+		if (!G(ba_place)(s, s->qb[j], s->q[j])) {
+			s->qb[k] = s->qb[j];
+			s->q[k++] = s->q[j];
+		}
+	}
+	s->nq = k;
+}
+
+static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
+{
+	size_t sz = (nbuckets + 63) & ~(size_t)63;
+	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
+	return sz + 64;
+}
+
+static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t task)
+{
+	int w = (int)(task / (size_t)x->pchunks);
+	size_t pc = task % (size_t)x->pchunks;
+	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
+	size_t lo = pc * per, hi = lo + per;
+	if (hi > x->m)
+		hi = x->m;
+	struct G(ba) s = { .points = x->points, .bk = b, .cap = x->batch, .qcap = x->batch };
+	s.num = (FE *)(((uintptr_t)scr + 63) & ~(uintptr_t)63);
+	s.den = s.num + s.cap;
+	s.pre = s.den + s.cap;
+	s.ent = (struct G(ba_ent) *)(s.pre + s.cap);
+	s.q = (uint32_t *)(s.ent + s.cap);
+	s.qb = s.q + s.qcap;
+	s.st = (uint8_t *)(s.qb + s.qcap);
+	memset(s.st, BA_INF, x->nbuckets);
+	enum { PF = 8 };
+	for (size_t k = lo; k < hi; k++) {
+		if (k + PF < hi) {
+			int dn = msm_digit(x->raw[k + PF], w, x->c);
+			if (dn) {
+				const char *pb = (const char *)&b[(dn > 0 ? dn : -dn) - 1];
+				const char *pp = (const char *)&x->points[x->idx[k + PF]];
+				for (size_t o = 0; o < 2 * sizeof(FE); o += 64)
+					__builtin_prefetch(pb + o, 1);
+				__builtin_prefetch(pb + 2 * sizeof(FE) - 1, 1);
+				for (size_t o = 0; o < sizeof(AFF); o += 64)
+					__builtin_prefetch(pp + o);
+				__builtin_prefetch(pp + sizeof(AFF) - 1);
+			}
+		}
+		int d = msm_digit(x->raw[k], w, x->c);
+		if (d == 0)
+			continue;
+		uint32_t bi = (uint32_t)((d > 0 ? d : -d) - 1);
+		uint32_t tag = x->idx[k] | (d < 0 ? 1u << 31 : 0);
+		if (!G(ba_place)(&s, bi, tag)) {
+			if (s.nq < s.qcap) {
+				s.qb[s.nq] = bi;
+				s.q[s.nq++] = tag;
+			} else {
+				/* many points for one bucket: apply now, then make it XYZZ
+				 * (zz = 0 is its infinity) so that it takes points directly */
+				G(ba_apply)(&s);
+				if (s.st[bi] == BA_AFF) {
+					s.bk[bi].zz = fe_one;
+					s.bk[bi].zzz = fe_one;
+				} else {
+					G(set_inf)(&s.bk[bi]);
+				}
+				s.st[bi] = BA_XYZZ;
+				G(ba_place)(&s, bi, tag);
+				G(ba_retry)(&s);
+			}
+		}
+		while (s.nb == s.cap) {
+			G(ba_apply)(&s);
+			G(ba_retry)(&s);
+		}
+	}
+	while (s.nb > 0 || s.nq > 0) {
+		G(ba_apply)(&s);
+		G(ba_retry)(&s);
+	}
+	XYZZ run, sum;
+	G(set_inf)(&run);
+	G(set_inf)(&sum);
+	for (size_t j = x->nbuckets; j-- > 0;) {
+		if (s.st[j] == BA_AFF)
+			G(add_aff)(&run, &b[j].x, &b[j].y);
+		else if (s.st[j] == BA_XYZZ)
+			G(add)(&run, &run, &b[j]);
+		G(add)(&sum, &sum, &run);
+	}
+	x->partials[task] = sum;
+}
+
 static void G(set_worker)(void *vctx, size_t set, int worker)
 {
 	struct G(ctx) *x = vctx;
@@ -274,17 +494,23 @@ static void G(set_worker)(void *vctx, size_t set, int worker)
 		size_t t = atomic_fetch_add_explicit(&x->next_task, 1, memory_order_relaxed);
 		if (t >= ntasks)
 			return;
-		G(window_task)(x, b, t);
+		if (x->ba)
+			G(window_task_ba)(x, b, x->ba_scratch + set * x->ba_set_bytes, t);
+		else
+			G(window_task)(x, b, t);
 	}
 }
 
-/* Scratch layout: raw[n] | idx[n] | buckets[sets * 2^(c-1)] | partials[MSM_MAX_TASKS]. */
+/* Scratch layout: raw[n] | idx[n] | buckets[sets * 2^(c-1)] | partials[MSM_MAX_TASKS]
+ * | batch-affine state per set (when msm_use_ba(n)). */
 static size_t G(scratch_for)(size_t n, int sets)
 {
 	int c = zp_msm_window_bits(n);
 	size_t sz = n * 32 + ((n * 4 + 63) & ~(size_t)63);
 	sz += (size_t)sets * ((size_t)1 << (c - 1)) * sizeof(XYZZ);
 	sz += (size_t)msm_max_tasks(sets) * sizeof(XYZZ);
+	if (msm_use_ba(n))
+		sz += (size_t)sets * G(ba_set_size)((size_t)1 << (c - 1), msm_batch(c));
 	return sz + 64;
 }
 
@@ -332,6 +558,12 @@ static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
 		x->pchunks = msm_point_chunks(m, x->nwin, sets);
 		x->buckets = (XYZZ *)(((uintptr_t)(s + n * 36) + 63) & ~(uintptr_t)63);
 		x->partials = x->buckets + (size_t)sets * ((size_t)1 << (zp_msm_window_bits(n) - 1));
+		x->ba = msm_use_ba(n) && msm_use_ba(m);
+		if (x->ba) {
+			x->batch = msm_batch(x->c);
+			x->ba_set_bytes = G(ba_set_size)(x->nbuckets, x->batch);
+			x->ba_scratch = (uint8_t *)(x->partials + msm_max_tasks(sets));
+		}
 		atomic_init(&x->next_task, 0);
 		int nsets = sets;
 		if ((size_t)nsets > (size_t)x->nwin * (size_t)x->pchunks)
