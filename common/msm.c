@@ -49,6 +49,7 @@ static inline int msm_digit(const uint64_t k[4], int w, int c)
 /* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on;
  * ZP_MSM_BA=0/1 in the environment forces the plain XYZZ path / the batch one (tests). */
 #define MSM_BA_MIN 4096
+#define MSM_BA_CHAINS 4
 
 /* batch-affine bucket states (msm_tmpl.h) */
 enum { BA_INF = 0, BA_AFF = 1, BA_BUSY = 2, BA_XYZZ = 3 };
@@ -116,6 +117,29 @@ static inline bool fp_is_zero(const zp_fp *a)
 }
 static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_sub_fast(r, &ZP_FP_ZERO, a); }
 
+/* a^(q-2) = 1/a (0 for 0) with the inline multiplication, 4-bit fixed windows:
+ * 381 squarings + 96 multiplications, about 2× faster than field.c's bitwise pow. */
+static void fp_inv(zp_fp *r, const zp_fp *a)
+{
+	zp_fp tab[16], acc;
+	tab[0] = ZP_FP_ONE;
+	tab[1] = *a;
+	for (int i = 2; i < 16; i++)
+		zp_fp_mul_fast(&tab[i], &tab[i - 1], a);
+	uint64_t e[6];
+	memcpy(e, ZP_FP_MODULUS, sizeof(e));
+	e[0] -= 2;
+	acc = tab[e[5] >> 60];
+	for (int nib = 94; nib >= 0; nib--) {
+		for (int k = 0; k < 4; k++)
+			zp_fp_sqr_fast(&acc, &acc);
+		unsigned d = (unsigned)(e[nib / 16] >> (4 * (nib % 16))) & 15;
+		if (d)
+			zp_fp_mul_fast(&acc, &acc, &tab[d]);
+	}
+	*r = acc;
+}
+
 #define G(x) g1_##x
 #define FE zp_fp
 #define AFF zp_g1_affine
@@ -128,7 +152,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_sub_fast(r, &ZP_FP_Z
 #define fe_neg fp_neg
 #define fe_is_zero fp_is_zero
 #define fe_one ZP_FP_ONE
-#define fe_inv zp_fp_inv
+#define fe_inv fp_inv
 #include "msm_tmpl.h"
 #undef G
 #undef FE
@@ -183,6 +207,18 @@ static inline void fp2_sqr(zp_fp2 *r, const zp_fp2 *a)
 	zp_fp_mul_fast(&r->c0, &s, &d);
 	zp_fp_add_fast(&r->c1, &m, &m);
 }
+/* 1/(a0 + a1 u) = (a0 - a1 u) / (a0² + a1²) */
+static void fp2_inv(zp_fp2 *r, const zp_fp2 *a)
+{
+	zp_fp t0, t1;
+	zp_fp_sqr_fast(&t0, &a->c0);
+	zp_fp_sqr_fast(&t1, &a->c1);
+	zp_fp_add_fast(&t0, &t0, &t1);
+	fp_inv(&t0, &t0);
+	zp_fp_mul_fast(&r->c0, &a->c0, &t0);
+	zp_fp_mul_fast(&t1, &a->c1, &t0);
+	fp_neg(&r->c1, &t1);
+}
 static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
 
 #define G(x) g2_##x
@@ -197,7 +233,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_neg fp2_neg
 #define fe_is_zero fp2_is_zero
 #define fe_one ZP_FP2_ONE
-#define fe_inv zp_fp2_inv
+#define fe_inv fp2_inv
 #include "msm_tmpl.h"
 
 /* ---- public entry points ---- */

@@ -358,17 +358,39 @@ static void G(ba_apply)(struct G(ba) *s)
 {
 	size_t n = s->nb;
 	if (n > 0) {
-		s->pre[0] = s->den[0];
-		for (size_t i = 1; i < n; i++)
-			fe_mul(&s->pre[i], &s->pre[i - 1], &s->den[i]);
-		FE inv, t, lam, l2;
-		fe_inv(&inv, &s->pre[n - 1]);
-		for (size_t i = n; i-- > 0;) {
-			if (i > 0) {
-				fe_mul(&t, &inv, &s->pre[i - 1]);    /* 1/den[i] */
-				fe_mul(&inv, &inv, &s->den[i]);
+		/* MSM_BA_CHAINS interleaved product chains (entry i in chain i mod K), so
+		 * that consecutive multiplications are independent and overlap. */
+		enum { K = MSM_BA_CHAINS };
+		size_t kk = n < K ? n : K;
+		for (size_t i = 0; i < kk; i++)
+			s->pre[i] = s->den[i];
+		for (size_t i = kk; i < n; i++)
+			fe_mul(&s->pre[i], &s->pre[i - K], &s->den[i]);
+		FE cp[K], ci[K], inv, t, lam, l2;   /* chain products, their prefix, inverses */
+		for (size_t k = 0; k < kk; k++) {
+			size_t last = n - 1 - ((n - 1 - k) % K) ;   /* largest index ≡ k (mod K) */
+			cp[k] = s->pre[last];
+		}
+		ci[0] = cp[0];
+		for (size_t k = 1; k < kk; k++)
+			fe_mul(&ci[k], &ci[k - 1], &cp[k]);
+		fe_inv(&inv, &ci[kk - 1]);
+		for (size_t k = kk; k-- > 0;) {
+			if (k > 0) {
+				fe_mul(&t, &inv, &ci[k - 1]);
+				fe_mul(&inv, &inv, &cp[k]);
+				ci[k] = t;                  /* 1 / cp[k] */
 			} else {
-				t = inv;
+				ci[0] = inv;
+			}
+		}
+		for (size_t i = n; i-- > 0;) {
+			FE *ik = &ci[i % K];
+			if (i >= K) {
+				fe_mul(&t, ik, &s->pre[i - K]);    /* 1/den[i] */
+				fe_mul(ik, ik, &s->den[i]);
+			} else {
+				t = *ik;
 			}
 			uint32_t b = s->ent[i].b;
 			XYZZ *B = &s->bk[b];
