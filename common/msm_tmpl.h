@@ -291,7 +291,8 @@ struct G(ba_ent) {
 
 struct G(ba) {
 	const AFF *points;
-	XYZZ *bk;
+	AFF *ab;        /* affine buckets (BA_AFF, BA_BUSY): 96 or 192 bytes, not XYZZ's 2× */
+	XYZZ *bk;       /* XYZZ buckets (BA_XYZZ) */
 	uint8_t *st;
 	struct G(ba_ent) *ent;
 	FE *num, *den, *pre;
@@ -312,7 +313,7 @@ static inline void G(ba_point_y)(FE *y, const AFF *p, uint32_t tag)
 static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
 {
 	const AFF *p = &s->points[tag & 0x7fffffffu];
-	XYZZ *B = &s->bk[b];
+	AFF *B = &s->ab[b];
 	switch (s->st[b]) {
 	case BA_INF:
 		B->x = p->x;
@@ -322,7 +323,7 @@ static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
 	case BA_XYZZ: {
 		FE y;
 		G(ba_point_y)(&y, p, tag);
-		G(add_aff)(B, &p->x, &y);
+		G(add_aff)(&s->bk[b], &p->x, &y);
 		return true;
 	}
 	case BA_BUSY:
@@ -393,7 +394,7 @@ static void G(ba_apply)(struct G(ba) *s)
 				t = *ik;
 			}
 			uint32_t b = s->ent[i].b;
-			XYZZ *B = &s->bk[b];
+			AFF *B = &s->ab[b];
 			const AFF *p = &s->points[s->ent[i].p & 0x7fffffffu];
 			fe_mul(&lam, &s->num[i], &t);
 			fe_sqr(&l2, &lam);
@@ -426,6 +427,7 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 {
 	size_t sz = (nbuckets + 63) & ~(size_t)63;
 	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
+	sz += nbuckets * sizeof(AFF);
 	return sz + 64;
 }
 
@@ -444,18 +446,19 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	s.ent = (struct G(ba_ent) *)(s.pre + s.cap);
 	s.q = (uint32_t *)(s.ent + s.cap);
 	s.qb = s.q + s.qcap;
-	s.st = (uint8_t *)(s.qb + s.qcap);
+	s.ab = (AFF *)(s.qb + s.qcap);
+	s.st = (uint8_t *)(s.ab + x->nbuckets);
 	memset(s.st, BA_INF, x->nbuckets);
 	enum { PF = 8 };
 	for (size_t k = lo; k < hi; k++) {
 		if (k + PF < hi) {
 			int dn = msm_digit(x->raw[k + PF], w, x->c);
 			if (dn) {
-				const char *pb = (const char *)&b[(dn > 0 ? dn : -dn) - 1];
+				const char *pb = (const char *)&s.ab[(dn > 0 ? dn : -dn) - 1];
 				const char *pp = (const char *)&x->points[x->idx[k + PF]];
-				for (size_t o = 0; o < 2 * sizeof(FE); o += 64)
+				for (size_t o = 0; o < sizeof(AFF); o += 64)
 					__builtin_prefetch(pb + o, 1);
-				__builtin_prefetch(pb + 2 * sizeof(FE) - 1, 1);
+				__builtin_prefetch(pb + sizeof(AFF) - 1, 1);
 				for (size_t o = 0; o < sizeof(AFF); o += 64)
 					__builtin_prefetch(pp + o);
 				__builtin_prefetch(pp + sizeof(AFF) - 1);
@@ -475,6 +478,8 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 				 * (zz = 0 is its infinity) so that it takes points directly */
 				G(ba_apply)(&s);
 				if (s.st[bi] == BA_AFF) {
+					s.bk[bi].x = s.ab[bi].x;
+					s.bk[bi].y = s.ab[bi].y;
 					s.bk[bi].zz = fe_one;
 					s.bk[bi].zzz = fe_one;
 				} else {
@@ -499,7 +504,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	G(set_inf)(&sum);
 	for (size_t j = x->nbuckets; j-- > 0;) {
 		if (s.st[j] == BA_AFF)
-			G(add_aff)(&run, &b[j].x, &b[j].y);
+			G(add_aff)(&run, &s.ab[j].x, &s.ab[j].y);
 		else if (s.st[j] == BA_XYZZ)
 			G(add)(&run, &run, &b[j]);
 		G(add)(&sum, &sum, &run);
