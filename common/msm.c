@@ -125,17 +125,17 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 	tab[0] = ZP_FP_ONE;
 	tab[1] = *a;
 	for (int i = 2; i < 16; i++)
-		zp_fp_mul_fast(&tab[i], &tab[i - 1], a);
+		zp_fp_mulc(&tab[i], &tab[i - 1], a);
 	uint64_t e[6];
 	memcpy(e, ZP_FP_MODULUS, sizeof(e));
 	e[0] -= 2;
 	acc = tab[e[5] >> 60];
 	for (int nib = 94; nib >= 0; nib--) {
 		for (int k = 0; k < 4; k++)
-			zp_fp_sqr_fast(&acc, &acc);
+			zp_fp_sqrc(&acc, &acc);
 		unsigned d = (unsigned)(e[nib / 16] >> (4 * (nib % 16))) & 15;
 		if (d)
-			zp_fp_mul_fast(&acc, &acc, &tab[d]);
+			zp_fp_mulc(&acc, &acc, &tab[d]);
 	}
 	*r = acc;
 }
@@ -145,8 +145,8 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #define AFF zp_g1_affine
 #define XYZZ zp_g1_xyzz
 #define JAC zp_g1_jac
-#define fe_mul zp_fp_mul_fast
-#define fe_sqr zp_fp_sqr_fast
+#define fe_mul zp_fp_mulc
+#define fe_sqr zp_fp_sqrc
 #define fe_add zp_fp_addc
 #define fe_sub zp_fp_subc
 #define fe_neg fp_neg
@@ -188,11 +188,11 @@ static inline void fp2_neg(zp_fp2 *r, const zp_fp2 *a)
 static inline void fp2_mul(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
 {
 	zp_fp t0, t1, sa, sb;
-	zp_fp_mul_fast(&t0, &a->c0, &b->c0);
-	zp_fp_mul_fast(&t1, &a->c1, &b->c1);
+	zp_fp_mulc(&t0, &a->c0, &b->c0);
+	zp_fp_mulc(&t1, &a->c1, &b->c1);
 	zp_fp_addc(&sa, &a->c0, &a->c1);
 	zp_fp_addc(&sb, &b->c0, &b->c1);
-	zp_fp_mul_fast(&sa, &sa, &sb);
+	zp_fp_mulc(&sa, &sa, &sb);
 	zp_fp_subc(&r->c0, &t0, &t1);
 	zp_fp_subc(&sa, &sa, &t0);
 	zp_fp_subc(&r->c1, &sa, &t1);
@@ -203,20 +203,20 @@ static inline void fp2_sqr(zp_fp2 *r, const zp_fp2 *a)
 	zp_fp s, d, m;
 	zp_fp_addc(&s, &a->c0, &a->c1);
 	zp_fp_subc(&d, &a->c0, &a->c1);
-	zp_fp_mul_fast(&m, &a->c0, &a->c1);
-	zp_fp_mul_fast(&r->c0, &s, &d);
+	zp_fp_mulc(&m, &a->c0, &a->c1);
+	zp_fp_mulc(&r->c0, &s, &d);
 	zp_fp_addc(&r->c1, &m, &m);
 }
 /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0² + a1²) */
 static void fp2_inv(zp_fp2 *r, const zp_fp2 *a)
 {
 	zp_fp t0, t1;
-	zp_fp_sqr_fast(&t0, &a->c0);
-	zp_fp_sqr_fast(&t1, &a->c1);
+	zp_fp_sqrc(&t0, &a->c0);
+	zp_fp_sqrc(&t1, &a->c1);
 	zp_fp_addc(&t0, &t0, &t1);
 	fp_inv(&t0, &t0);
-	zp_fp_mul_fast(&r->c0, &a->c0, &t0);
-	zp_fp_mul_fast(&t1, &a->c1, &t0);
+	zp_fp_mulc(&r->c0, &a->c0, &t0);
+	zp_fp_mulc(&t1, &a->c1, &t0);
 	fp_neg(&r->c1, &t1);
 }
 static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
