@@ -46,20 +46,22 @@ static inline int msm_digit(const uint64_t k[4], int w, int c)
 	return (int)((v >> 1) + (v & 1)) - (int)((v >> c) << c);
 }
 
-/* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on;
+/* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on
+ * (measured crossovers: G1 between 2^12 and 2^13, G2 between 2^10 and 2^11);
  * ZP_MSM_BA=0/1 in the environment forces the plain XYZZ path / the batch one (tests). */
-#define MSM_BA_MIN 4096
+#define MSM_BA_MIN_G1 8192
+#define MSM_BA_MIN_G2 2048
 #define MSM_BA_CHAINS 4
 
 /* batch-affine bucket states (msm_tmpl.h) */
 enum { BA_INF = 0, BA_AFF = 1, BA_BUSY = 2, BA_XYZZ = 3 };
 
-static bool msm_use_ba(size_t n)
+static bool msm_use_ba(size_t n, size_t min)
 {
 	const char *e = getenv("ZP_MSM_BA");
 	if (e && (e[0] == '0' || e[0] == '1'))
 		return e[0] == '1';
-	return n >= MSM_BA_MIN;
+	return n >= min;
 }
 
 /* Additions per shared inversion for 2^(c-1) buckets (ZP_MSM_BATCH overrides, tuning). */
@@ -72,7 +74,8 @@ static size_t msm_batch(int c)
 	return b < 32 ? 32 : b > 2048 ? 2048 : b;
 }
 
-int zp_msm_window_bits(size_t n)
+/* Window size for n scalars on the plain (ba = false) or batch-affine path. */
+static int msm_window(size_t n, bool ba)
 {
 	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
 	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
@@ -81,7 +84,6 @@ int zp_msm_window_bits(size_t n)
 	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum.
 	 * A batch-affine bucket addition costs about 0.65 mixed ones, and its running
 	 * sum adds affine buckets (1 + 1.4 per bucket). */
-	bool ba = msm_use_ba(n);
 	double per_pt = ba ? 0.65 : 1.0, per_bucket = ba ? 1.2 : 1.4;
 	int best = 1;
 	double best_cost = 0;
@@ -95,6 +97,15 @@ int zp_msm_window_bits(size_t n)
 	}
 	return best;
 }
+
+/* The largest window either path could pick for up to n scalars (scratch sizing). */
+static int msm_window_max(size_t n)
+{
+	int a = msm_window(n, false), b = msm_window(n, true);
+	return a > b ? a : b;
+}
+
+int zp_msm_window_bits(size_t n) { return msm_window(n, msm_use_ba(n, MSM_BA_MIN_G1)); }
 
 /* Point ranges per window so that there are at least about 2 tasks per bucket set. */
 static int msm_point_chunks(size_t m, int nwin, int sets)
@@ -153,6 +164,7 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #define fe_is_zero fp_is_zero
 #define fe_one ZP_FP_ONE
 #define fe_inv fp_inv
+#define BA_MIN MSM_BA_MIN_G1
 #include "msm_tmpl.h"
 #undef G
 #undef FE
@@ -167,6 +179,7 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #undef fe_is_zero
 #undef fe_one
 #undef fe_inv
+#undef BA_MIN
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
@@ -234,6 +247,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_is_zero fp2_is_zero
 #define fe_one ZP_FP2_ONE
 #define fe_inv fp2_inv
+#define BA_MIN MSM_BA_MIN_G2
 #include "msm_tmpl.h"
 
 /* ---- public entry points ---- */

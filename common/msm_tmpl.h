@@ -4,7 +4,8 @@
  * The includer defines:
  *   G(x)        names the static functions of this instance (g1_x / g2_x)
  *   FE AFF XYZZ JAC  the field element and point types
- *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one   inline field ops
+ *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one fe_inv   field ops
+ *   BA_MIN      scalars from which the batch-affine accumulation is used
  *
  * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
  * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
@@ -529,14 +530,15 @@ static void G(set_worker)(void *vctx, size_t set, int worker)
 }
 
 /* Scratch layout: raw[n] | idx[n] | buckets[sets * 2^(c-1)] | partials[MSM_MAX_TASKS]
- * | batch-affine state per set (when msm_use_ba(n)). */
+ * | batch-affine state per set (when the batch path may run). The window is sized
+ * for the larger choice of the two paths, since m <= n may pick either. */
 static size_t G(scratch_for)(size_t n, int sets)
 {
-	int c = zp_msm_window_bits(n);
+	int c = msm_window_max(n);
 	size_t sz = n * 32 + ((n * 4 + 63) & ~(size_t)63);
 	sz += (size_t)sets * ((size_t)1 << (c - 1)) * sizeof(XYZZ);
 	sz += (size_t)msm_max_tasks(sets) * sizeof(XYZZ);
-	if (msm_use_ba(n))
+	if (msm_use_ba(n, BA_MIN))
 		sz += (size_t)sets * G(ba_set_size)((size_t)1 << (c - 1), msm_batch(c));
 	return sz + 64;
 }
@@ -579,13 +581,13 @@ static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
 	/* phase 2: Pippenger on the m remaining scalars */
 	if (m > 0) {
 		x->m = m;
-		x->c = zp_msm_window_bits(m);
+		x->ba = msm_use_ba(m, BA_MIN);    /* implies msm_use_ba(n): scratch has it */
+		x->c = msm_window(m, x->ba);
 		x->nwin = (256 + x->c - 1) / x->c;
 		x->nbuckets = (size_t)1 << (x->c - 1);
 		x->pchunks = msm_point_chunks(m, x->nwin, sets);
 		x->buckets = (XYZZ *)(((uintptr_t)(s + n * 36) + 63) & ~(uintptr_t)63);
-		x->partials = x->buckets + (size_t)sets * ((size_t)1 << (zp_msm_window_bits(n) - 1));
-		x->ba = msm_use_ba(n) && msm_use_ba(m);
+		x->partials = x->buckets + (size_t)sets * ((size_t)1 << (msm_window_max(n) - 1));
 		if (x->ba) {
 			x->batch = msm_batch(x->c);
 			x->ba_set_bytes = G(ba_set_size)(x->nbuckets, x->batch);

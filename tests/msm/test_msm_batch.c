@@ -147,9 +147,10 @@ int main(void)
 	zp_rng g;
 	zp_rng_seed(&g, 20261129);
 	/* small n with the batch path forced: batches of 32 (the minimum), so n around 32
-	 * and 64 fill exactly, one short and one over; 4095..4097 cross MSM_BA_MIN. */
-	static const size_t g1n[] = { 1, 2, 31, 32, 33, 63, 64, 65, 200, 1025, 4095, 4097, 9000 };
-	static const size_t g2n[] = { 1, 31, 32, 33, 65, 300, 4097 };
+	 * and 64 fill exactly, one short and one over; by default the path switches at
+	 * 8192 (G1) and 2048 (G2) non-trivial scalars, and infinities make m < n. */
+	static const size_t g1n[] = { 1, 2, 31, 32, 33, 63, 64, 65, 200, 1025, 4097, 8193, 9000 };
+	static const size_t g2n[] = { 1, 31, 32, 33, 65, 300, 2047, 2300 };
 	for (size_t i = 0; i < sizeof(g1n) / sizeof(g1n[0]); i++)
 		for (int k = 0; k < K_COUNT; k++)
 			CHECK(g1, ZP_G1_GEN, g1n[i], k, &g);
