@@ -14,9 +14,13 @@
  * Method: scalars k = 0 are skipped and points with k = 1 are summed directly
  * (a Groth16 witness is mostly bits: those terms are a sum of points, not
  * Pippenger); the rest go through Pippenger with signed (Booth) digits in
- * [-2^(c-1), 2^(c-1)], so 2^(c-1) buckets per window, buckets in XYZZ
- * coordinates updated with mixed XYZZ+affine additions. The window size c is
- * chosen from the number of remaining scalars. Work is split over windows (and
+ * [-2^(c-1), 2^(c-1)], so 2^(c-1) buckets per window. From 8192 remaining
+ * scalars (G1; 2048 for G2) buckets are affine and filled by batch-affine
+ * additions (a batch of independent bucket += point additions shares one field
+ * inversion; a point whose bucket is already in the batch waits in a conflict
+ * queue; a bucket that keeps overflowing the queue switches to XYZZ); below that,
+ * buckets are XYZZ updated with mixed XYZZ+affine additions. The window size c is
+ * chosen from the number of remaining scalars and the path. Work is split over windows (and
  * point ranges when there are more threads than windows) on zp_par_threads()
  * threads (ZP_THREADS), each thread with its own bucket set from scratch.
  *
@@ -50,8 +54,10 @@ int zp_msm_g2(zp_g2_jac *out, const zp_g2_affine *points, const zp_fr *scalars, 
 void zp_msm_g1_sum_selected(zp_g1_jac *out, const zp_g1_affine *points, const uint8_t *sel, size_t n);
 void zp_msm_g2_sum_selected(zp_g2_jac *out, const zp_g2_affine *points, const uint8_t *sel, size_t n);
 
-/* The window size zp_msm_* would pick for n non-trivial scalars (benchmarks, tests).
- * ZP_MSM_WINDOW=c in the environment (2..16) overrides the choice, for tuning. */
+/* The window size zp_msm_g1 would pick for n non-trivial scalars (benchmarks, tests;
+ * zp_msm_g2 may differ between 2048 and 8192 scalars, where only it batches).
+ * ZP_MSM_WINDOW=c in the environment (2..16) overrides the choice, for tuning;
+ * ZP_MSM_BA=0 or 1 forces the XYZZ or the batch-affine path (tests, tuning). */
 int zp_msm_window_bits(size_t n);
 
 #endif
