@@ -268,11 +268,7 @@ static int cmd_verify(int argc, char **argv)
 	if (vkp) {
 		rc = zp_g16_vk_read_json(&vk, vkp);
 	} else {
-		zp_zkey k;
-		if (!(rc = zp_zkey_read(&k, zk))) {
-			rc = zp_zkey_vk(&vk, &k);
-			zp_zkey_free(&k);
-		}
+		rc = zp_zkey_read_vk(&vk, zk);
 	}
 	if (rc)
 		return fail("verify", rc);
