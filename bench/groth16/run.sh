@@ -54,7 +54,7 @@ for k in ${sizes[@]}; do
   zlog=$($zk bench prove --zkey $d/chain.zkey --wtns $d/chain.wtns --runs 3)
   echo "$zlog"
   zbest=$(echo "$zlog" | awk '/^best:/ {print $2}')
-  zbcpu=$(echo "$zlog" | awk '/^best:/ {print $4}')
+  zbcpu=$(echo "$zlog" | awk '/^best:/ {print $5}')
   $zk prove --zkey $d/chain.zkey --wtns $d/chain.wtns --proof $d/zp_proof.json --public $d/zp_public.json --quiet
   $sj groth16 verify $d/vk.json $d/zp_public.json $d/zp_proof.json | grep -q "OK" ||
     { echo "snarkjs rejected zkpipe's proof at 2^$k" >&2; exit 1; }
