@@ -194,6 +194,24 @@ void EC_PUB(jac_dbl)(JAC *r, const JAC *p)
 	FE(sub)(&r->y, &t, &C);
 }
 
+/* The common tail of add-2007-bl and madd-2007-bl: X3 = R^2 - J - 2V,
+ * Y3 = R(V - X3) - 2 S J (S = S1, or Y1 for the mixed add). Reads R, J, V, S
+ * before writing r, so S may not point into r. */
+static inline __attribute__((always_inline)) void EC_ST(jac_add_xy)(JAC *r, const EC_FE *R,
+	const EC_FE *J, const EC_FE *V, const EC_FE *S)
+{
+	EC_FE t, u;
+	FE(sqr)(&r->x, R);
+	FE(sub)(&r->x, &r->x, J);
+	FE(sub)(&r->x, &r->x, V);
+	FE(sub)(&r->x, &r->x, V);
+	FE(sub)(&t, V, &r->x);
+	FE(mul)(&t, R, &t);
+	FE(mul)(&u, S, J);
+	FE(dbl)(&u, &u);
+	FE(sub)(&r->y, &t, &u);
+}
+
 /*
  * add-2007-bl for a, b not infinity.  Leaves H and R (= 2(S2 - S1)) so the
  * caller can tell a = b (H = R = 0) and a = -b (H = 0, R != 0; then Z3 = 0
@@ -222,15 +240,7 @@ static inline void EC_ST(jac_add_raw)(JAC *r, const JAC *a, const JAC *b, EC_FE 
 	FE(sub)(&t, &t, &z1z1);
 	FE(sub)(&t, &t, &z2z2);
 	FE(mul)(&r->z, &t, H);
-	FE(sqr)(&r->x, R);
-	FE(sub)(&r->x, &r->x, &J);
-	FE(sub)(&r->x, &r->x, &V);
-	FE(sub)(&r->x, &r->x, &V);
-	FE(sub)(&t, &V, &r->x);
-	FE(mul)(&t, R, &t);
-	FE(mul)(&s1, &s1, &J);
-	FE(dbl)(&s1, &s1);
-	FE(sub)(&r->y, &t, &s1);
+	EC_ST(jac_add_xy)(r, R, &J, &V, &s1);
 }
 
 void EC_PUB(jac_add)(JAC *r, const JAC *a, const JAC *b)
@@ -273,16 +283,8 @@ static inline void EC_ST(jac_madd_raw)(JAC *r, const JAC *a, const AFF *b, EC_FE
 	FE(sqr)(&t, &t);
 	FE(sub)(&t, &t, &z1z1);
 	FE(sub)(&r->z, &t, &HH);
-	EC_FE y1 = a->y;
-	FE(sqr)(&r->x, R);
-	FE(sub)(&r->x, &r->x, &J);
-	FE(sub)(&r->x, &r->x, &V);
-	FE(sub)(&r->x, &r->x, &V);
-	FE(sub)(&t, &V, &r->x);
-	FE(mul)(&t, R, &t);
-	FE(mul)(&y1, &y1, &J);
-	FE(dbl)(&y1, &y1);
-	FE(sub)(&r->y, &t, &y1);
+	EC_FE y1 = a->y;  /* jac_add_xy reads S after writing r->x */
+	EC_ST(jac_add_xy)(r, R, &J, &V, &y1);
 }
 
 void EC_PUB(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)

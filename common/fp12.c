@@ -120,35 +120,35 @@ void zp_fp6_neg(zp_fp6 *r, const zp_fp6 *a)
 	zp_fp2_neg(&r->c2, &a->c2);
 }
 
+/* Karatsuba's cross term x0 y1 + x1 y0 = (x0 + x1)(y0 + y1) - x0y0 - x1y1, given x0y0 and x1y1. */
+static inline __attribute__((always_inline)) void fp2_kara_cross(zp_fp2 *r, const zp_fp2 *x0,
+	const zp_fp2 *x1, const zp_fp2 *y0, const zp_fp2 *y1, const zp_fp2 *x0y0, const zp_fp2 *x1y1)
+{
+	zp_fp2 s, u;
+	zp_fp2_add(&s, x0, x1);
+	zp_fp2_add(&u, y0, y1);
+	zp_fp2_mul(r, &s, &u);
+	zp_fp2_sub(r, r, x0y0);
+	zp_fp2_sub(r, r, x1y1);
+}
+
 /* (a0 + a1 v + a2 v^2)(b0 + b1 v + b2 v^2) with v^3 = ξ; 6 Fp2 multiplications. */
 void zp_fp6_mul(zp_fp6 *r, const zp_fp6 *a, const zp_fp6 *b)
 {
-	zp_fp2 t0, t1, t2, s, u, c0, c1, c2;
+	zp_fp2 t0, t1, t2, s, c0, c1, c2;
 	zp_fp2_mul(&t0, &a->c0, &b->c0);
 	zp_fp2_mul(&t1, &a->c1, &b->c1);
 	zp_fp2_mul(&t2, &a->c2, &b->c2);
 	/* c0 = t0 + ξ((a1 + a2)(b1 + b2) - t1 - t2) */
-	zp_fp2_add(&s, &a->c1, &a->c2);
-	zp_fp2_add(&u, &b->c1, &b->c2);
-	zp_fp2_mul(&c0, &s, &u);
-	zp_fp2_sub(&c0, &c0, &t1);
-	zp_fp2_sub(&c0, &c0, &t2);
+	fp2_kara_cross(&c0, &a->c1, &a->c2, &b->c1, &b->c2, &t1, &t2);
 	zp_fp2_mul_nonres(&c0, &c0);
 	zp_fp2_add(&c0, &c0, &t0);
 	/* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + ξ t2 */
-	zp_fp2_add(&s, &a->c0, &a->c1);
-	zp_fp2_add(&u, &b->c0, &b->c1);
-	zp_fp2_mul(&c1, &s, &u);
-	zp_fp2_sub(&c1, &c1, &t0);
-	zp_fp2_sub(&c1, &c1, &t1);
+	fp2_kara_cross(&c1, &a->c0, &a->c1, &b->c0, &b->c1, &t0, &t1);
 	zp_fp2_mul_nonres(&s, &t2);
 	zp_fp2_add(&c1, &c1, &s);
 	/* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
-	zp_fp2_add(&s, &a->c0, &a->c2);
-	zp_fp2_add(&u, &b->c0, &b->c2);
-	zp_fp2_mul(&c2, &s, &u);
-	zp_fp2_sub(&c2, &c2, &t0);
-	zp_fp2_sub(&c2, &c2, &t2);
+	fp2_kara_cross(&c2, &a->c0, &a->c2, &b->c0, &b->c2, &t0, &t2);
 	zp_fp2_add(&c2, &c2, &t1);
 	r->c0 = c0;
 	r->c1 = c1;
@@ -224,17 +224,13 @@ void zp_fp6_mul_by_v(zp_fp6 *r, const zp_fp6 *a)
  * c2 = a2 b0 + a1 b1; 5 Fp2 multiplications. */
 void zp_fp6_mul_by_01(zp_fp6 *r, const zp_fp6 *a, const zp_fp2 *b0, const zp_fp2 *b1)
 {
-	zp_fp2 t0, t1, c0, c1, c2, s, u;
+	zp_fp2 t0, t1, c0, c1, c2;
 	zp_fp2_mul(&t0, &a->c0, b0);
 	zp_fp2_mul(&t1, &a->c1, b1);
 	zp_fp2_mul(&c0, &a->c2, b1);
 	zp_fp2_mul_nonres(&c0, &c0);
 	zp_fp2_add(&c0, &c0, &t0);
-	zp_fp2_add(&s, &a->c0, &a->c1);
-	zp_fp2_add(&u, b0, b1);
-	zp_fp2_mul(&c1, &s, &u);
-	zp_fp2_sub(&c1, &c1, &t0);
-	zp_fp2_sub(&c1, &c1, &t1);
+	fp2_kara_cross(&c1, &a->c0, &a->c1, b0, b1, &t0, &t1);
 	zp_fp2_mul(&c2, &a->c2, b0);
 	zp_fp2_add(&c2, &c2, &t1);
 	r->c0 = c0;

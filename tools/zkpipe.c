@@ -15,12 +15,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmds.h"
 #include "g16_json.h"
 #include "groth16.h"
 #include "par.h"
 #include "r1cs.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "cmd_util.h"
 #include "zp_err.h"
 
 enum {
@@ -386,6 +388,14 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
+	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
+	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
+	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
+	{ "demo", "run the whole pipeline on a bundled circuit and report (start here)", cmd_demo },
+	{ "submit", "submit a job to a running supervisor; prints its id", cmd_submit },
+	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
+	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
+	{ "cancel", "cancel a job", cmd_cancel },
 };
 
 static void usage(FILE *f)

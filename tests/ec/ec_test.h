@@ -8,6 +8,9 @@
 #include "ec.h"
 #include "zp_err.h"
 
+#define ZP_TEST_OWN_CHECK  /* the CHECK below takes no message and has its own counter */
+#include "../common/zp_test.h"
+
 static int ec_test_failures;
 
 #define CHECK(cond)                                                                   \

@@ -13,25 +13,11 @@
 // (its F.sign: c1 decides for Fp2 unless zero) and 0x40 for infinity, and never sets a
 // compression bit; its uncompressed infinity is all zero bytes. The C tests map these flags to
 // zcash's (0x80 compressed, 0x40 infinity, 0x20 sign) and check coordinate bytes and sign bit.
-const ffj = require("ffjavascript");
+const { splitmix64, hex, run } = require("../vectors/lib.js");
 
-let state = 0x9e3779b97f4a7c15n;
-function rnd64() {  // splitmix64
-    state = (state + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-    let z = state;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
-    return z ^ (z >> 31n);
-}
-function rndBits(bits) {
-    let v = 0n;
-    for (let i = 0; i < bits; i += 64) v = (v << 64n) | rnd64();
-    return v & ((1n << BigInt(bits)) - 1n);
-}
-const hex = (u8) => Buffer.from(u8).toString("hex");
+const rndBits = splitmix64(0x9e3779b97f4a7c15n).bits;
 
-async function main() {
-    const curve = await ffj.buildBls12381(true);
+run(async (curve) => {
     const { G1, G2 } = curve;
     const r = curve.r;
     const out = [];
@@ -96,7 +82,5 @@ async function main() {
             out.push(`${tag}rpr ${ptStr(G, p)} ${hex(u)} ${hex(c)}`);
         }
     }
-    process.stdout.write(out.join("\n") + "\n");
-    await curve.terminate();
-}
-main().catch((e) => { console.error(e); process.exit(1); });
+    return out;
+});

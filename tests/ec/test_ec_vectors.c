@@ -87,10 +87,10 @@ static void g2_add_check(const zp_g2_affine *a, const zp_g2_affine *b, const zp_
 
 int main(int argc, char **argv)
 {
-	FILE *f = vec_open(argc, argv);
+	FILE *f = zp_test_open_vectors(argc, argv);
 	char line[8192];
 	int n = 0, gen_seen = 0;
-	while (fgets(line, sizeof line, f)) {
+	while (zp_test_read_line(f, line, sizeof line, NULL)) {
 		char *save;
 		const char *kind = strtok_r(line, " \n", &save);
 		if (!kind)

@@ -26,11 +26,19 @@ static inline void vec_fp(zp_fp *r, char **save)
 	}
 }
 
+/* If the next token is "inf", consume it and return true; else leave it. */
+static inline bool vec_inf(char **save)
+{
+	const char *peek = *save + strspn(*save, " ");
+	if (strncmp(peek, "inf", 3) != 0 || (peek[3] != ' ' && peek[3] != '\n' && peek[3]))
+		return false;
+	vec_tok(save);
+	return true;
+}
+
 static inline void vec_g1(zp_g1_affine *p, char **save)
 {
-	char *peek = *save + strspn(*save, " ");
-	if (strncmp(peek, "inf", 3) == 0 && (peek[3] == ' ' || peek[3] == '\n' || !peek[3])) {
-		vec_tok(save);
+	if (vec_inf(save)) {
 		*p = (zp_g1_affine){ 0 };
 		return;
 	}
@@ -40,9 +48,7 @@ static inline void vec_g1(zp_g1_affine *p, char **save)
 
 static inline void vec_g2(zp_g2_affine *p, char **save)
 {
-	char *peek = *save + strspn(*save, " ");
-	if (strncmp(peek, "inf", 3) == 0 && (peek[3] == ' ' || peek[3] == '\n' || !peek[3])) {
-		vec_tok(save);
+	if (vec_inf(save)) {
 		*p = (zp_g2_affine){ 0 };
 		return;
 	}
@@ -75,25 +81,10 @@ static inline void vec_hex(uint8_t *out, size_t n, char **save)
 		fprintf(stderr, "vectors: hex of %zu chars, want %zu\n", strlen(t), 2 * n);
 		exit(1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-		sscanf(t + 2 * i, "%2x", &v);
-		out[i] = (uint8_t)v;
-	}
-}
-
-static inline FILE *vec_open(int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s vectors.txt\n", argv[0]);
+	if (zp_test_hex_be(out, n, t, 2 * n) < 0) {
+		fprintf(stderr, "vectors: bad hex '%s'\n", t);
 		exit(1);
 	}
-	FILE *f = fopen(argv[1], "r");
-	if (!f) {
-		perror(argv[1]);
-		exit(1);
-	}
-	return f;
 }
 
 #endif

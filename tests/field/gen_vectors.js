@@ -8,21 +8,10 @@
 //   sqrt a s      (s = 1 if a is a square, 0 if not; fp and fp2)
 //   mont a h      (h: ffjavascript's in-memory Montgomery form, little-endian hex; fp and fr)
 // Operands: the edge values 0, 1, 2, m-1, m-2, (m-1)/2, (m+1)/2 and random ones.
-const ff = require("ffjavascript");
+const { splitmix64, hex, run } = require("../vectors/lib.js");
 
-let seed = 0x6669656c64n;  // splitmix64, so the committed output is reproducible
-function rand64() {
-    seed = (seed + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-    let z = seed;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
-    return z ^ (z >> 31n);
-}
-function randBelow(m) {
-    let v = 0n;
-    for (let i = 0; i < 8; i++) v = (v << 64n) | rand64();
-    return v % m;
-}
+const rng = splitmix64(0x6669656c64n);  // fixed seed, so the committed output is reproducible
+const randBelow = (m) => rng.bits(512) % m;
 // ffjavascript's exp() writes the exponent into a scratch slot one element wide, so
 // exponents wider than the field element give wrong results: keep them below m.
 function powmod(b, e, m) {
@@ -30,10 +19,7 @@ function powmod(b, e, m) {
     for (b %= m; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m;
     return r;
 }
-const hex = (buf) => Buffer.from(buf).toString("hex");
-
-(async () => {
-    const c = await ff.buildBls12381(true);
+run(async (c) => {
     const out = [];
 
     function prime(name, F, m, withSqrt) {
@@ -79,6 +65,5 @@ const hex = (buf) => Buffer.from(buf).toString("hex");
         out.push(`fp2 pow ${t2(a)} ${e} ${s2(F2.exp(A, e))}`);
         out.push(`fp2 sqrt ${t2(a)} ${F2.isSquare(A) ? 1 : 0}`);
     }
-    console.log(out.join("\n"));
-    await c.terminate();
-})();
+    return out;
+});

@@ -6,9 +6,8 @@
 #include "field.h"
 #include "fp2.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define ZP_TEST_OWN_CHECK  /* this CHECK reports the vectors line, not the source line */
+#include "../common/zp_test.h"
 
 static int failures, line_no;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL line %d: ", line_no); \
@@ -154,19 +153,10 @@ int main(int argc, char **argv)
 {
 	char line[4096];
 	int count[3] = { 0 };
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s vectors.txt\n", argv[0]);
-		return 1;
-	}
-	FILE *f = fopen(argv[1], "r");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	FILE *f = zp_test_open_vectors(argc, argv);
+	while (zp_test_read_line(f, line, sizeof(line), &line_no)) {
 		char *t[16];
 		int n = 0;
-		line_no++;
 		for (char *s = strtok(line, " \r\n"); s && n < 16; s = strtok(NULL, " \r\n"))
 			t[n++] = s;
 		if (n == 0)

@@ -9,15 +9,7 @@
 #include "fp2.h"
 #include "zp_err.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../common/zp_test.h"
 
 #define N_BATCH 33
 
@@ -203,11 +195,8 @@ static void fp2_laws(zp_rng *g)
 
 int main(void)
 {
-	const char *e = getenv("ZP_TEST_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
 	zp_rng g;
-	printf("seed %llu (set ZP_TEST_SEED to repeat)\n", (unsigned long long)seed);
-	zp_rng_seed(&g, seed);
+	zp_rng_seed(&g, zp_test_seed());
 	for (int i = 0; i < 16; i++) {
 		laws_fp(&g);
 		laws_fr(&g);

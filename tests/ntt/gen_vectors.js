@@ -14,25 +14,13 @@
 //                              (ifft, coset fft with 7, (ab - c)/(7^n - 1), coset ifft)
 // Random inputs come from a fixed-seed splitmix64 so the file is reproducible.
 "use strict";
-const ff = require("ffjavascript");
+const { splitmix64, run } = require("../vectors/lib.js");
 
 const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
-let seed = 0x6e74742d76656374n;
-function next64() {
-	seed = (seed + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-	let z = seed;
-	z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
-	z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
-	return z ^ (z >> 31n);
-}
-function randFr() {
-	let v = 0n;
-	for (let i = 0; i < 4; i++) v = (v << 64n) | next64();
-	return v % R;
-}
+const rng = splitmix64(0x6e74742d76656374n);
+const randFr = () => rng.bits(256) % R;
 
-async function main() {
-	const curve = await ff.buildBls12381(true);   // single thread: deterministic and quick
+run(async (curve) => {   // lib.run builds the curve single-threaded: deterministic and quick
 	const Fr = curve.Fr;
 	const hex = (x) => Fr.toObject(x).toString(16);
 	const out = [];
@@ -112,8 +100,5 @@ async function main() {
 		for (let i = 0; i < n; i++) out.push(`${hex(a[i])} ${hex(b[i])} ${hex(c[i])} ${hex(h[i])}`);
 	}
 
-	process.stdout.write(out.join("\n") + "\n");
-	await curve.terminate();
-}
-
-main().catch((e) => { console.error(e); process.exit(1); });
+	return out;
+});

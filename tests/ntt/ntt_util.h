@@ -7,13 +7,7 @@
 #include "ntt.h"
 #include "zp_err.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures __attribute__((unused));
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#include "../common/zp_test.h"  /* failures, CHECK, vectors files, hex */
 
 static inline void fr_pow_u64(zp_fr *r, const zp_fr *b, uint64_t e)
 {
@@ -76,16 +70,9 @@ static inline void lagrange_eval(zp_fr *out, const zp_fr *a, size_t n, const zp_
 /* hex (no 0x, normal form) -> element; -1 on bad input */
 static inline int fr_from_hex(zp_fr *r, const char *s, size_t len)
 {
-	uint8_t be[32] = { 0 };
-	if (len == 0 || len > 64)
+	uint8_t be[32];
+	if (zp_test_hex_be(be, sizeof(be), s, len) < 0)
 		return -1;
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[len - 1 - i];
-		int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-		if (v < 0)
-			return -1;
-		be[31 - i / 2] |= (uint8_t)(v << (4 * (i % 2)));
-	}
 	return zp_fr_from_be(r, be) < 0 ? -1 : 0;
 }
 

@@ -25,7 +25,7 @@ static int read_block(FILE *f, size_t n, int cols, zp_fr **dst)
 {
 	for (size_t i = 0; i < n; i++) {
 		zp_fr v[4];
-		if (!fgets(line, sizeof(line), f) || fields(line, v, cols) != cols)
+		if (!zp_test_read_line(f, line, sizeof(line), NULL) || fields(line, v, cols) != cols)
 			return -1;
 		for (int c = 0; c < cols; c++)
 			dst[c][i] = v[c];
@@ -35,15 +35,7 @@ static int read_block(FILE *f, size_t n, int cols, zp_fr **dst)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s vectors.txt\n", argv[0]);
-		return 1;
-	}
-	FILE *f = fopen(argv[1], "r");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
+	FILE *f = zp_test_open_vectors(argc, argv);
 	const char *checks[][2] = {
 		{ "1", "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000000" },
 		{ "12", "110cebd0c8e9101be155cb4893f9e9ac565af17137d56fc0450d9f977ea8ee05" },
@@ -63,7 +55,7 @@ int main(int argc, char **argv)
 	for (unsigned k = 0; k <= 10; k++)
 		if (zp_ntt_domain_init(&doms[k], k) < 0)
 			return 1;
-	while (fgets(line, sizeof(line), f)) {
+	while (zp_test_read_line(f, line, sizeof(line), NULL)) {
 		char kind[32], hex[80];
 		unsigned k;
 		if (line[0] == '#' || line[0] == '\n')

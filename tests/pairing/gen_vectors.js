@@ -10,27 +10,14 @@
 //   f12frob k A[12] A^(q^k)[12]     (ffjavascript's ftm_frobeniusMap<k>)
 //   f12fexp A[12] A^((q^12-1)/r)[12] (finalExponentiationOld on a random, non-Miller A)
 // Fp12 order: c0.c0.c0 c0.c0.c1 c0.c1.c0 ... c1.c2.c1 (ffjavascript's buffer order).
-const ff = require("ffjavascript");
+const { splitmix64, run } = require("../vectors/lib.js");
 
-// Deterministic source so the committed output is reproducible (splitmix64).
-let seed = 0x7a6b70697065n;
-function rand64() {
-    seed = (seed + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-    let z = seed;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
-    return z ^ (z >> 31n);
-}
-function randBelow(m) {
-    let v = 0n;
-    for (let i = 0; i < 8; i++) v = (v << 64n) | rand64();
-    return v % m;
-}
+const rng = splitmix64(0x7a6b70697065n);  // fixed seed, so the committed output is reproducible
+const randBelow = (m) => rng.bits(512) % m;
 
 const flat = (o) => (Array.isArray(o) ? o.flatMap(flat) : [o.toString()]);
 
-(async () => {
-    const c = await ff.buildBls12381(true);
+run(async (c) => {
     const q = c.q, r = c.r;
     const F12 = c.F12;
     const out = [];
@@ -78,6 +65,5 @@ const flat = (o) => (Array.isArray(o) ? o.flatMap(flat) : [o.toString()]);
         const A = rand12();
         out.push(["f12fexp", f12(A), f12(call1("bls12381_finalExponentiationOld", A))].join(" "));
     }
-    console.log(out.join("\n"));
-    await c.terminate();
-})();
+    return out;
+});

@@ -160,7 +160,7 @@ static void check_cyclotomic(zp_rng *g)
 int main(void)
 {
 	zp_rng g;
-	zp_rng_seed(&g, test_seed());
+	zp_rng_seed(&g, zp_test_seed());
 	for (int i = 0; i < 8; i++) {
 		check_ring(&g);
 		check_fp6(&g);

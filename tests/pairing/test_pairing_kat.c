@@ -58,12 +58,11 @@ static void check_fp12(rec *r, int line)
 
 int main(int argc, char **argv)
 {
-	FILE *f = open_vectors(argc, argv);
+	FILE *f = zp_test_open_vectors(argc, argv);
 	char line[8192];
 	int ln = 0, pairs = 0, ops = 0;
 	rec r;
-	while (fgets(line, sizeof(line), f)) {
-		ln++;
+	while (zp_test_read_line(f, line, sizeof(line), &ln)) {
 		if (rec_split(&r, line) == 0)
 			continue;
 		if (!strcmp(r.tok[0], "pair") && r.n == 31)

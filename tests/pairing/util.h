@@ -9,27 +9,10 @@
 #include "pairing.h"
 #include "zp_err.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "../common/zp_test.h"  /* failures, CHECK, zp_test_seed, vectors files */
 
 /* each test uses a subset of these helpers */
 #pragma GCC diagnostic ignored "-Wunused-function"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
-
-/* Seed for "fresh" random inputs: ZP_TEST_SEED if set (to reproduce a failure), else time. */
-#include <time.h>
-#include <unistd.h>
-static uint64_t test_seed(void)
-{
-	const char *e = getenv("ZP_TEST_SEED");
-	uint64_t s = e ? strtoull(e, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
-	printf("seed %llu (set ZP_TEST_SEED to repeat)\n", (unsigned long long)s);
-	return s;
-}
 
 /* A uniformly random scalar below r as a raw integer. */
 static void rand_scalar(uint64_t k[4], zp_rng *g)
@@ -70,20 +53,6 @@ static void parse_fp12(zp_fp12 *x, char **t)
 static void parse_g1(zp_g1_affine *p, char **t) { parse_fp(&p->x, t[0]); parse_fp(&p->y, t[1]); }
 static void parse_g2(zp_g2_affine *p, char **t) { parse_fp2(&p->x, t); parse_fp2(&p->y, t + 2); }
 
-static FILE *open_vectors(int argc, char **argv)
-{
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s vectors.txt\n", argv[0]);
-		exit(1);
-	}
-	FILE *f = fopen(argv[1], "r");
-	if (!f) {
-		perror(argv[1]);
-		exit(1);
-	}
-	return f;
-}
-
 /* Generators from the g1gen / g2gen lines. */
 static void load_generators(const char *path, zp_g1_affine *g1, zp_g2_affine *g2)
 {
@@ -95,7 +64,7 @@ static void load_generators(const char *path, zp_g1_affine *g1, zp_g2_affine *g2
 		perror(path);
 		exit(1);
 	}
-	while (fgets(line, sizeof(line), f))
+	while (zp_test_read_line(f, line, sizeof(line), NULL))
 		if (rec_split(&r, line) == 3 && !strcmp(r.tok[0], "g1gen"))
 			parse_g1(g1, r.tok + 1), got |= 1;
 		else if (r.n == 5 && !strcmp(r.tok[0], "g2gen"))

@@ -100,10 +100,10 @@ static void g2_case(const zp_g2_affine *p, const uint8_t *unc, const uint8_t *co
 
 int main(int argc, char **argv)
 {
-	FILE *f = vec_open(argc, argv);
+	FILE *f = zp_test_open_vectors(argc, argv);
 	char line[8192];
 	int n1 = 0, n2 = 0, signs = 0;
-	while (fgets(line, sizeof line, f)) {
+	while (zp_test_read_line(f, line, sizeof line, NULL)) {
 		char *save, copy[8192];
 		strcpy(copy, line);
 		const char *kind = strtok_r(line, " \n", &save);

@@ -1,0 +1,255 @@
+/*
+ * zkpipe-gpud — prover: keeps every configured proving key resident (read with io_uring),
+ * takes READY slots (highest priority, oldest job, lowest partition first), copies the
+ * slot's w, a, b, c into its own buffers and releases the slot before proving, proves with
+ * its backend (upload → H → MSMs → finish), verifies its own proof, writes it atomically,
+ * marks the partition DONE and, when that was the job's last partition, assembles the job's
+ * proofs.json.
+ *
+ *   zkpipe-gpud --config FILE --group NAME --index I
+ *
+ * The backend is the prover's ops table (prover/groth16.h: create, upload, h, msm,
+ * destroy; finish on the host). CPU now; a CUDA table plugs in at `backends`.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "daemon.h"
+#include "g16_json.h"
+#include "groth16.h"
+#include "keyload.h"
+#include "pipe.h"
+#include "zkey.h"
+#include "zp_err.h"
+
+struct key {
+	const struct zp_pipe_key *cfg;
+	zp_zkey zk;
+	zp_g16_key gk;
+	zp_g16_vk vk;
+	void *be_state;
+	int state;                 /* 1 loaded, <0 error */
+	char err[200];
+};
+
+static struct zp_daemon D;
+static struct key keys[ZP_PIPE_MAX_KEYS];
+static const zp_g16_backend_ops *be = &zp_g16_backend_cpu;
+static zp_fr *buf_w, *buf_abc;     /* the "device" copy of a slot (CPU backend) */
+static uint64_t max_vars, max_domain;
+
+static void load_keys(void)
+{
+	for (unsigned i = 0; i < D.cfg.n_keys; i++) {
+		struct key *k = &keys[i];
+		k->cfg = &D.cfg.keys[i];
+		uint8_t *data = NULL;
+		size_t len = 0;
+		uint64_t t0 = zp_mono_ms();
+		zp_err_clear();
+		int r = zp_key_read_file(k->cfg->zkey, &data, &len);
+		if (!r)
+			r = zp_zkey_parse(&k->zk, data, len, k->cfg->zkey);
+		free(data);
+		if (!r && !(r = zp_g16_key_init(&k->gk, &k->zk, ZP_H_SNARKJS)) && !(r = zp_zkey_vk(&k->vk, &k->zk)))
+			r = be->create(&k->be_state, &k->gk);
+		if (r) {
+			k->state = r;
+			snprintf(k->err, sizeof k->err, "key %s: %s", k->cfg->name,
+				 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			zp_log(D.who, "%s (its partitions will fail)", k->err);
+			continue;
+		}
+		k->state = 1;
+		if (k->zk.n_vars > max_vars)
+			max_vars = k->zk.n_vars;
+		if (k->zk.domain_size > max_domain)
+			max_domain = k->zk.domain_size;
+		zp_log(D.who, "key %s: %u vars, domain %u, %zu bytes in %llu ms (io_uring)", k->cfg->name,
+		       k->zk.n_vars, k->zk.domain_size, len, (unsigned long long)(zp_mono_ms() - t0));
+	}
+}
+
+static struct key *key_find(const char *name)
+{
+	for (unsigned i = 0; i < D.cfg.n_keys; i++)
+		if (!strcmp(keys[i].cfg->name, name))
+			return &keys[i];
+	return NULL;
+}
+
+static void fail_part(zp_part_h ph, int retry, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail_part(zp_part_h ph, int retry, const char *fmt, ...)
+{
+	char why[ZP_ERRTXT_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	int st = zp_arena_part_fail(D.arena, D.me, ph, retry, why);
+	zp_log(D.who, "part %u: %s -> %s", ph.part, why, st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
+	zp_daemon_hint_sup(&D, "fail");
+}
+
+/* Check the payload against the key; copy it out. Returns the key or NULL (reason in why). */
+static struct key *copy_out(zp_slot_h sh, struct zp_slot_payload *p, char *why, size_t n)
+{
+	const struct zp_slot_payload *sp = zp_arena_slot_data(D.arena, sh);
+	*p = *sp;
+	struct key *k = p->magic == ZP_PAYLOAD_MAGIC ? key_find(p->key_id) : NULL;
+	if (!k) {
+		snprintf(why, n, "gpud: slot payload for unknown key '%.*s'", ZP_KEY_ID_MAX, p->key_id);
+		return NULL;
+	}
+	if (k->state != 1) {
+		snprintf(why, n, "gpud: %s", k->err);
+		return NULL;
+	}
+	struct zp_slot_payload want = *p;
+	if (p->n_vars != k->zk.n_vars || p->domain != k->zk.domain_size ||
+	    zp_payload_layout(&want, p->n_vars, p->domain) != p->bytes || want.off_c != p->off_c ||
+	    p->bytes > zp_arena_slot_size(D.arena)) {
+		snprintf(why, n, "gpud: payload shape (%u vars, domain %u) does not match key %s (%u, %u)",
+			 p->n_vars, p->domain, k->cfg->name, k->zk.n_vars, k->zk.domain_size);
+		return NULL;
+	}
+	if (memcmp(p->fingerprint, k->zk.circuit.fingerprint, 16)) {
+		snprintf(why, n, "gpud: circuit fingerprint differs from key %s's: the r1cs is not this key's circuit",
+			 k->cfg->name);
+		return NULL;
+	}
+	const uint8_t *base = (const uint8_t *)sp;
+	size_t d = (size_t)p->domain * sizeof(zp_fr);
+	memcpy(buf_w, base + p->off_w, (size_t)p->n_vars * sizeof(zp_fr));
+	memcpy(buf_abc, base + p->off_a, d);
+	memcpy((uint8_t *)buf_abc + d, base + p->off_b, d);
+	memcpy((uint8_t *)buf_abc + 2 * d, base + p->off_c, d);
+	return k;
+}
+
+/* Stages: upload, H, MSMs (backend), finish (host, constant time in r, s), self-verify. */
+static int prove(struct key *k, zp_g16_proof *proof)
+{
+	zp_fr r, s;
+	zp_g16_msm_out mo;
+	size_t d = k->zk.domain_size;
+	int rc;
+	if ((rc = zp_fr_random_secure(&r)) || (rc = zp_fr_random_secure(&s)))
+		return zp_err_set(rc, "getrandom for r and s");
+	if (!(rc = be->upload(k->be_state, buf_w, buf_abc, buf_abc + d, buf_abc + 2 * d)) &&
+	    !(rc = be->h(k->be_state)) && !(rc = be->msm(k->be_state, &mo)))
+		zp_g16_finish(proof, &k->zk, &mo, &r, &s);
+	explicit_bzero(&r, sizeof r);
+	explicit_bzero(&s, sizeof s);
+	if (rc)
+		return rc;
+	return zp_g16_verify(&k->vk, proof, buf_w + 1, k->zk.n_public);
+}
+
+static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub, uint32_t np)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 32];
+	int r;
+	snprintf(path, sizeof path, "%s/part-%u.public.json", out, part);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+	if ((r = zp_g16_public_write_json(tmp, pub, np)) || (rename(tmp, path) && (r = -errno)))
+		return unlink(tmp), zp_err_set(r, "%s", path);
+	snprintf(path, sizeof path, "%s/part-%u.proof.json", out, part);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+	if ((r = zp_g16_proof_write_json(tmp, proof)) || (rename(tmp, path) && (r = -errno)))
+		return unlink(tmp), zp_err_set(r, "%s", path);
+	return 0;
+}
+
+static void prove_one(zp_slot_h sh, zp_part_h ph)
+{
+	struct zp_slot_payload p;
+	char why[ZP_ERRTXT_MAX] = "";
+	struct key *k = copy_out(sh, &p, why, sizeof why);
+	zp_arena_release_slot(D.arena, D.me, sh); /* the slot is free before proving starts */
+	if (!k) {
+		fail_part(ph, 0, "%s", why);
+		return;
+	}
+	const struct zp_arena_job *jr = zp_arena_job_rec(D.arena, ph.job.idx);
+	char out[ZP_PATH_MAX], key[ZP_KEY_ID_MAX];
+	memcpy(out, jr->output, sizeof out);
+	memcpy(key, jr->key_id, sizeof key);
+	uint32_t nparts = jr->nparts;
+	uint64_t job_id = jr->id;
+	if (zp_arena_job_state(D.arena, ph.job) != ZP_JOB_ACTIVE)
+		return;
+	if (zp_daemon_cancelled(&D, job_id)) {
+		fail_part(ph, 0, "cancelled by client");
+		return;
+	}
+	zp_arena_part_stamp(D.arena, ph, ZP_TS_GPU_START);
+	zp_g16_proof proof;
+	zp_err_clear();
+	int r = prove(k, &proof);
+	zp_daemon_sleep(&D, D.cfg.prove_delay_ms); /* [debug]: lets tests kill mid-proof */
+	zp_arena_part_stamp(D.arena, ph, ZP_TS_GPU_END);
+	if (r) {
+		fail_part(ph, r != ZP_EVERIFY, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return;
+	}
+	if ((r = write_proof(out, ph.part, &proof, buf_w + 1, k->zk.n_public))) {
+		fail_part(ph, 1, "write proof: %s", zp_err_msg());
+		return;
+	}
+	if ((r = zp_arena_part_done(D.arena, D.me, ph))) {
+		zp_log(D.who, "part_done: %s (reclaimed under us; the partition is redone)", zp_strerror(r));
+		return;
+	}
+	if (zp_arena_job_state(D.arena, ph.job) == ZP_JOB_DONE) {
+		uint64_t cid = zp_daemon_client_id(&D, job_id);
+		if ((r = zp_job_assemble(out, cid, key, nparts)))
+			zp_log(D.who, "job %llu: %s (the supervisor retries)", (unsigned long long)cid, zp_err_msg());
+		zp_daemon_hint_sup(&D, "done");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_GPUD, "gpud");
+	if (r)
+		return r == 2 ? 2 : 1;
+	load_keys();
+	buf_w = aligned_alloc(64, (max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
+	buf_abc = aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);
+	if (!buf_w || !buf_abc) {
+		zp_log(D.who, "cannot allocate buffers for %llu vars / domain %llu", (unsigned long long)max_vars,
+		       (unsigned long long)max_domain);
+		zp_daemon_exit(&D);
+		return 1;
+	}
+	zp_log(D.who, "backend %s ready", be->name);
+	while (!zp_daemon_stopping(&D)) {
+		zp_daemon_tick(&D);
+		zp_slot_h sh;
+		zp_part_h ph;
+		r = zp_arena_take_ready(D.arena, D.me, 0, &sh, &ph);
+		if (r == 0) {
+			prove_one(sh, ph);
+			continue;
+		}
+		zp_daemon_wait_hint(&D, 200);
+	}
+	for (unsigned i = 0; i < D.cfg.n_keys; i++)
+		if (keys[i].state == 1) {
+			be->destroy(keys[i].be_state);
+			zp_g16_vk_free(&keys[i].vk);
+			zp_g16_key_free(&keys[i].gk);
+			zp_zkey_free(&keys[i].zk);
+		}
+	free(buf_w);
+	free(buf_abc);
+	zp_daemon_exit(&D);
+	return 0;
+}

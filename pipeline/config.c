@@ -1,0 +1,357 @@
+/*
+ * config.c — the supervisor's INI file (parsed by inih), shared by every daemon.
+ *
+ *   [run]       dir, listen, http, bin_dir, backing, public, allow_input, allow_output
+ *               (allow_* are ':'-separated absolute directories)
+ *   [limits]    max_attempts, synthd_memory (e.g. 512M), memory_limit = auto|cgroup|rlimit|off,
+ *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s
+ *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
+ *   [key NAME]  zkey = path, r1cs = path (optional)
+ *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
+ *               gpud_threads, synth_threads
+ *   [debug]     synth_delay_ms, prove_delay_ms (tests only)
+ * Relative paths are taken from the config file's directory.
+ */
+#include "pipe.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+struct ctx {
+	struct zp_pipe_config *c;
+	char base[PATH_MAX];
+	char err[256];
+};
+
+int zp_pipe_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	uint64_t m = 1;
+	switch (*end) {
+	case 'k': case 'K': m = 1ull << 10; end++; break;
+	case 'm': case 'M': m = 1ull << 20; end++; break;
+	case 'g': case 'G': m = 1ull << 30; end++; break;
+	case 0: break;
+	default: return -EINVAL;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end || (v && m > UINT64_MAX / v))
+		return -EINVAL;
+	*out = v * m;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static bool parse_bool(const char *s)
+{
+	return !strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcasecmp(s, "on");
+}
+
+/* Absolute path of v (relative to the config's directory). */
+static int abs_path(struct ctx *x, char *dst, const char *v)
+{
+	int n = v[0] == '/' ? snprintf(dst, PATH_MAX, "%s", v) : snprintf(dst, PATH_MAX, "%s/%s", x->base, v);
+	return n < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+static int dir_list(struct ctx *x, char (*dirs)[PATH_MAX], unsigned *n, const char *v)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", v);
+	*n = 0;
+	for (char *save, *t = strtok_r(tmp, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+		if (*n == ZP_PIPE_MAX_DIRS)
+			return -E2BIG;
+		char a[PATH_MAX];
+		if (abs_path(x, a, t))
+			return -ENAMETOOLONG;
+		/* resolve now so later prefix checks compare real paths */
+		if (!realpath(a, dirs[*n]))
+			return -errno;
+		(*n)++;
+	}
+	return 0;
+}
+
+static struct zp_pipe_key *key_for(struct zp_pipe_config *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n_keys; i++)
+		if (!strcmp(c->keys[i].name, name))
+			return &c->keys[i];
+	if (c->n_keys == ZP_PIPE_MAX_KEYS || strlen(name) >= ZP_KEY_ID_MAX || !*name)
+		return NULL;
+	struct zp_pipe_key *k = &c->keys[c->n_keys++];
+	snprintf(k->name, sizeof k->name, "%s", name);
+	return k;
+}
+
+static struct zp_pipe_group *group_for(struct zp_pipe_config *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n_groups; i++)
+		if (!strcmp(c->groups[i].name, name))
+			return &c->groups[i];
+	if (c->n_groups == ZP_PIPE_MAX_GROUPS || strlen(name) >= ZP_PIPE_NAME_MAX || !*name)
+		return NULL;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '-'))
+			return NULL;
+	struct zp_pipe_group *g = &c->groups[c->n_groups++];
+	*g = (struct zp_pipe_group){ .node = 0, .gpus = 1, .synth_workers = 2, .slots = 4,
+				     .slot_size = 2u << 20, .jobs = 64, .max_parts = 16 };
+	snprintf(g->name, sizeof g->name, "%s", name);
+	return g;
+}
+
+static int run_key(struct ctx *x, const char *k, const char *v)
+{
+	struct zp_pipe_config *c = x->c;
+	if (!strcmp(k, "dir"))
+		return abs_path(x, c->run_dir, v);
+	if (!strcmp(k, "listen"))
+		return snprintf(c->listen, sizeof c->listen, "%s", v) < (int)sizeof c->listen ? 0 : -ENAMETOOLONG;
+	if (!strcmp(k, "http"))
+		return snprintf(c->http, sizeof c->http, "%s", v) < (int)sizeof c->http ? 0 : -ENAMETOOLONG;
+	if (!strcmp(k, "bin_dir"))
+		return abs_path(x, c->bin_dir, v);
+	if (!strcmp(k, "keep_arena"))
+		return c->keep_arena = parse_bool(v), 0;
+	if (!strcmp(k, "public"))
+		return c->public_access = parse_bool(v), 0;
+	if (!strcmp(k, "allow_input"))
+		return dir_list(x, c->allow_in, &c->n_in, v);
+	if (!strcmp(k, "allow_output"))
+		return dir_list(x, c->allow_out, &c->n_out, v);
+	if (!strcmp(k, "backing")) {
+		for (int b = 0; b < ZP_BACKING_COUNT; b++)
+			if (!strcmp(v, b ? zp_backing_name(b) : "auto"))
+				return c->backing = b, 0;
+		return -EINVAL;
+	}
+	return -ENOENT;
+}
+
+static int limits_key(struct ctx *x, const char *k, const char *v)
+{
+	struct zp_pipe_config *c = x->c;
+	if (!strcmp(k, "max_attempts"))
+		return parse_u32(v, &c->max_attempts);
+	if (!strcmp(k, "synthd_memory"))
+		return zp_pipe_parse_size(v, &c->synthd_mem_limit);
+	if (!strcmp(k, "memory_limit")) {
+		static const char *m[] = { "auto", "cgroup", "rlimit", "off" };
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(v, m[i]))
+				return c->mem_mode = i, 0;
+		return -EINVAL;
+	}
+	if (!strcmp(k, "restart_min_ms"))
+		return parse_u32(v, &c->restart_min_ms);
+	if (!strcmp(k, "restart_max_ms"))
+		return parse_u32(v, &c->restart_max_ms);
+	if (!strcmp(k, "orphan_timeout_s"))
+		return parse_u32(v, &c->orphan_timeout_s);
+	if (!strcmp(k, "retain_s"))
+		return parse_u32(v, &c->retain_s);
+	return -ENOENT;
+}
+
+static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
+{
+	if (!strcmp(k, "node")) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (*end || n < -1 || n >= ZP_PIPE_MAX_NODES)
+			return -EINVAL;
+		return g->node = (int)n, 0;
+	}
+	if (!strcmp(k, "gpus"))
+		return parse_u32(v, &g->gpus);
+	if (!strcmp(k, "synth_workers"))
+		return parse_u32(v, &g->synth_workers);
+	if (!strcmp(k, "slots"))
+		return parse_u32(v, &g->slots);
+	if (!strcmp(k, "slot_size"))
+		return zp_pipe_parse_size(v, &g->slot_size);
+	if (!strcmp(k, "jobs"))
+		return parse_u32(v, &g->jobs);
+	if (!strcmp(k, "max_parts"))
+		return parse_u32(v, &g->max_parts);
+	if (!strcmp(k, "gpud_threads"))
+		return parse_u32(v, &g->gpud_threads);
+	if (!strcmp(k, "synth_threads"))
+		return parse_u32(v, &g->synth_threads);
+	if (!strcmp(k, "arena"))
+		return snprintf(g->arena, sizeof g->arena, "%s", v) < (int)sizeof g->arena ? 0 : -ENAMETOOLONG;
+	return -ENOENT;
+}
+
+static int handler(void *user, const char *sec, const char *k, const char *v)
+{
+	struct ctx *x = user;
+	struct zp_pipe_config *c = x->c;
+	int r = -ENOENT;
+	if (!strcmp(sec, "run"))
+		r = run_key(x, k, v);
+	else if (!strcmp(sec, "limits"))
+		r = limits_key(x, k, v);
+	else if (!strcmp(sec, "debug"))
+		r = !strcmp(k, "synth_delay_ms")   ? parse_u32(v, &c->synth_delay_ms)
+		    : !strcmp(k, "prove_delay_ms") ? parse_u32(v, &c->prove_delay_ms) : -ENOENT;
+	else if (!strcmp(sec, "topology")) {
+		char *end;
+		long n = strncmp(k, "node", 4) ? -1 : strtol(k + 4, &end, 10);
+		if (n >= 0 && n < ZP_PIPE_MAX_NODES && !*end)
+			r = snprintf(c->node_cpus[n], sizeof c->node_cpus[n], "%s", v) < 128 ? 0 : -ENAMETOOLONG;
+	} else if (!strncmp(sec, "key ", 4)) {
+		struct zp_pipe_key *key = key_for(c, sec + 4);
+		if (!key)
+			r = -E2BIG;
+		else if (!strcmp(k, "zkey"))
+			r = abs_path(x, key->zkey, v);
+		else if (!strcmp(k, "r1cs"))
+			r = abs_path(x, key->r1cs, v);
+	} else if (!strncmp(sec, "group ", 6)) {
+		struct zp_pipe_group *g = group_for(c, sec + 6);
+		r = g ? group_key(g, k, v) : -E2BIG;
+	}
+	if (r == 0)
+		return 1;
+	snprintf(x->err, sizeof x->err, "[%s] %s = %s: %s", sec, k, v,
+		 r == -ENOENT ? "unknown setting" : r == -E2BIG ? "too many (or bad name)" : zp_strerror(r));
+	return 0;
+}
+
+static int check(struct zp_pipe_config *c)
+{
+	if (!c->run_dir[0])
+		return zp_err_set(-EINVAL, "%s: [run] dir is required", c->path);
+	if (strlen(c->run_dir) + 24 > ZP_IPC_PATH_MAX)
+		return zp_err_set(-ENAMETOOLONG, "%s: [run] dir '%s' is too long for ipc sockets (%zu bytes; "
+				  "nanomsg's ipc paths end at %d)", c->path, c->run_dir, strlen(c->run_dir),
+				  ZP_IPC_PATH_MAX);
+	if (!c->n_keys || !c->n_groups)
+		return zp_err_set(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
+	for (unsigned i = 0; i < c->n_keys; i++)
+		if (!c->keys[i].zkey[0])
+			return zp_err_set(-EINVAL, "%s: [key %s] needs zkey", c->path, c->keys[i].name);
+	if (c->restart_min_ms > c->restart_max_ms)
+		c->restart_max_ms = c->restart_min_ms;
+	for (unsigned i = 0; i < c->n_groups; i++) {
+		struct zp_pipe_group *g = &c->groups[i];
+		if (!g->slots || !g->synth_workers || !g->gpus || !g->jobs || !g->max_parts ||
+		    g->synth_workers + g->gpus + 4 > ZP_ARENA_MAX_PROCS)
+			return zp_err_set(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
+					  "max_parts must be positive", c->path, g->name);
+		if (!g->arena[0]) {
+			uint32_t h = (uint32_t)XXH64(c->run_dir, strlen(c->run_dir), 0);
+			snprintf(g->arena, sizeof g->arena, "zp%08x.%s", h, g->name);
+		}
+	}
+	return 0;
+}
+
+int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
+{
+	static struct ctx x; /* large; one loader at a time */
+	memset(c, 0, sizeof *c);
+	memset(&x, 0, sizeof x);
+	x.c = c;
+	c->max_attempts = 3;
+	c->restart_min_ms = 100;
+	c->restart_max_ms = 5000;
+	c->orphan_timeout_s = 60;
+	c->retain_s = 0;
+	c->keep_arena = true;
+	if (!realpath(path, c->path))
+		return zp_err_set(-errno, "config %s", path);
+	snprintf(x.base, sizeof x.base, "%s", c->path);
+	snprintf(x.base, sizeof x.base, "%s", dirname(x.base));
+	int line = ini_parse(c->path, handler, &x);
+	if (line < 0)
+		return zp_err_set(-EIO, "config %s: cannot read", c->path);
+	if (line > 0)
+		return zp_err_set(-EINVAL, "config %s line %d: %s", c->path, line,
+				  x.err[0] ? x.err : "syntax error");
+	return check(c);
+}
+
+const struct zp_pipe_key *zp_pipe_key_find(const struct zp_pipe_config *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n_keys; i++)
+		if (!strcmp(c->keys[i].name, name))
+			return &c->keys[i];
+	return NULL;
+}
+
+int zp_pipe_group_find(const struct zp_pipe_config *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n_groups; i++)
+		if (!strcmp(c->groups[i].name, name))
+			return (int)i;
+	return -ENOENT;
+}
+
+void zp_pipe_arena_params(const struct zp_pipe_config *c, unsigned g, struct zp_arena_params *p)
+{
+	const struct zp_pipe_group *gr = &c->groups[g];
+	*p = (struct zp_arena_params){
+		.name = gr->arena, .slot_count = gr->slots, .slot_size = gr->slot_size,
+		.job_count = gr->jobs, .max_parts = gr->max_parts,
+		.proc_count = gr->synth_workers + gr->gpus + 8, .max_attempts = c->max_attempts,
+		.backing = c->backing,
+	};
+}
+
+static int vpath(char *buf, size_t n, const char *pre, const struct zp_pipe_config *c, const char *fmt,
+		 va_list ap)
+{
+	char leaf[256];
+	vsnprintf(leaf, sizeof leaf, fmt, ap);
+	int l = snprintf(buf, n, "%s%s/%s", pre, c->run_dir, leaf);
+	return l < 0 || (size_t)l >= n ? -ENAMETOOLONG : 0;
+}
+
+int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vpath(buf, n, "ipc://", c, fmt, ap);
+	va_end(ap);
+	if (r == 0 && strlen(buf) - 6 > ZP_IPC_PATH_MAX)
+		r = zp_err_set(-ENAMETOOLONG, "ipc path %s: over %d bytes", buf + 6, ZP_IPC_PATH_MAX);
+	return r;
+}
+
+int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vpath(buf, n, "", c, fmt, ap);
+	va_end(ap);
+	return r;
+}

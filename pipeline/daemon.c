@@ -1,0 +1,227 @@
+/*
+ * daemon.c — the start-up and housekeeping shared by zkpipe-synthd and zkpipe-gpud.
+ */
+#include "daemon.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int usage(const char *name)
+{
+	fprintf(stderr, "usage: zkpipe-%s --config FILE --group NAME --index I\n"
+			"  (started by zkpipe-supervisor; the group's arena must exist)\n", name);
+	return 2;
+}
+
+static int attach(struct zp_daemon *d)
+{
+	const struct zp_pipe_group *g = &d->cfg.groups[d->group];
+	struct zp_arena_shape shape = { .slot_count = g->slots, .job_count = g->jobs, .max_parts = g->max_parts };
+	int r = -ENOENT;
+	/* The supervisor creates the arena before starting us; allow it a moment after a restart. */
+	for (int i = 0; i < 100 && (r == -ENOENT); i++) {
+		r = zp_arena_attach(g->arena, 0, &shape, NULL, &d->arena);
+		if (r == -ENOENT)
+			usleep(50000);
+	}
+	if (r)
+		zp_log(d->who, "attach arena %s: %s", g->arena, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+	return r;
+}
+
+static int sockets(struct zp_daemon *d)
+{
+	char url[ZP_PIPE_URL_MAX];
+	const struct zp_pipe_group *g = &d->cfg.groups[d->group];
+	int r;
+	d->hint_out = zp_hint_push();
+	if (d->hint_out < 0)
+		return d->hint_out;
+	if (d->role == ZP_ROLE_SYNTHD) {
+		if ((r = zp_pipe_url(url, sizeof url, &d->cfg, "%s.jobs", g->name)) ||
+		    (d->hint_in = zp_hint_sub(url)) < 0)
+			return r ? r : d->hint_in;
+		for (uint32_t i = 0; i < g->gpus; i++)
+			if (!zp_pipe_url(url, sizeof url, &d->cfg, "%s.g%u", g->name, i))
+				zp_hint_connect(d->hint_out, url);
+	} else {
+		if ((r = zp_pipe_url(url, sizeof url, &d->cfg, "%s.g%u", g->name, d->index)) ||
+		    (d->hint_in = zp_hint_pull(url)) < 0)
+			return r ? r : d->hint_in;
+		if (!zp_pipe_url(url, sizeof url, &d->cfg, "%s.sup", g->name))
+			zp_hint_connect(d->hint_out, url);
+	}
+	d->hint_fd = zp_hint_fd(d->hint_in);
+	return 0;
+}
+
+int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role, const char *name)
+{
+	static const struct option opts[] = {
+		{ "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' }, { 0, 0, 0, 0 } };
+	const char *config = NULL, *group = NULL;
+	long index = -1;
+	int o, r;
+	memset(d, 0, sizeof *d);
+	d->role = role;
+	d->hint_in = d->hint_out = -1;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (o == 'c')
+			config = optarg;
+		else if (o == 'g')
+			group = optarg;
+		else if (o == 'i')
+			index = strtol(optarg, NULL, 10);
+		else
+			return usage(name);
+	}
+	if (!config || !group || index < 0)
+		return usage(name);
+	snprintf(d->who, sizeof d->who, "%s.%ld@%s", name, index, group);
+	if ((r = zp_pipe_config_load(&d->cfg, config))) {
+		zp_log(d->who, "%s", zp_err_msg());
+		return r;
+	}
+	if ((r = zp_pipe_group_find(&d->cfg, group)) < 0) {
+		zp_log(d->who, "no [group %s] in %s", group, config);
+		return r;
+	}
+	d->group = (unsigned)r;
+	d->index = (unsigned)index;
+	struct sigaction sa = { .sa_handler = on_term };
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int cpus = zp_pipe_pin(&d->cfg, d->cfg.groups[d->group].node);
+	if (cpus < 0)
+		zp_log(d->who, "pinning: %s (running unpinned)", zp_err_msg());
+	if ((r = attach(d)))
+		return r;
+	char pname[24];
+	snprintf(pname, sizeof pname, "%s.%u", name, d->index);
+	if ((r = zp_arena_proc_register(d->arena, 0, role, pname, &d->me))) {
+		zp_log(d->who, "register: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return r;
+	}
+	if ((r = sockets(d))) {
+		zp_log(d->who, "sockets: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_arena_proc_unregister(d->arena, d->me);
+		return r;
+	}
+	zp_log(d->who, "up: arena %s, proc %u, %d CPUs pinned", d->cfg.groups[d->group].arena, d->me.idx, cpus);
+	return 0;
+}
+
+bool zp_daemon_stopping(const struct zp_daemon *d)
+{
+	(void)d;
+	return stop_flag != 0;
+}
+
+/* Any ALIVE supervisor entry whose process still runs. */
+static bool supervisor_alive(struct zp_daemon *d)
+{
+	const struct zp_arena_hdr *h = zp_arena_hdr(d->arena);
+	for (uint32_t i = 0; i < h->proc_count; i++) {
+		const struct zp_arena_proc *p = zp_arena_proc_rec(d->arena, i);
+		uint64_t w = atomic_load_explicit(&((struct zp_arena_proc *)p)->word, memory_order_acquire);
+		if (zp_word_state(w) == ZP_PROC_ALIVE && p->role == ZP_ROLE_SUPERVISOR &&
+		    zp_arena_proc_alive(d->arena, i) == 1)
+			return true;
+	}
+	return false;
+}
+
+void zp_daemon_tick(struct zp_daemon *d)
+{
+	uint64_t now = zp_mono_ms();
+	if (now - d->last_beat_ms >= 200) {
+		zp_arena_proc_heartbeat(d->arena, d->me);
+		d->last_beat_ms = now;
+	}
+	if (now - d->last_orphan_ms < 1000)
+		return;
+	d->last_orphan_ms = now;
+	if (supervisor_alive(d)) {
+		d->orphan_since_ms = 0;
+	} else if (!d->orphan_since_ms) {
+		d->orphan_since_ms = now;
+		zp_log(d->who, "no supervisor; exiting in %u s unless one appears", d->cfg.orphan_timeout_s);
+	} else if (now - d->orphan_since_ms >= (uint64_t)d->cfg.orphan_timeout_s * 1000) {
+		zp_log(d->who, "orphaned for %u s: exiting", d->cfg.orphan_timeout_s);
+		stop_flag = 1;
+	}
+}
+
+void zp_daemon_wait_hint(struct zp_daemon *d, int ms)
+{
+	struct pollfd p = { .fd = d->hint_fd, .events = POLLIN };
+	if (d->hint_fd >= 0 && poll(&p, 1, ms) > 0)
+		zp_hint_drain(d->hint_in);
+	else if (d->hint_fd < 0)
+		usleep((useconds_t)ms * 1000);
+}
+
+void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms)
+{
+	uint64_t end = zp_mono_ms() + ms;
+	while (!stop_flag && zp_mono_ms() < end) {
+		usleep(10000);
+		zp_daemon_tick(d);
+	}
+}
+
+void zp_daemon_hint_gpuds(struct zp_daemon *d) { zp_hint_send(d->hint_out, "ready"); }
+void zp_daemon_hint_sup(struct zp_daemon *d, const char *what) { zp_hint_send(d->hint_out, what); }
+
+uint64_t zp_daemon_client_id(const struct zp_daemon *d, uint64_t arena_id)
+{
+	return arena_id << 8 | d->group;
+}
+
+bool zp_daemon_cancelled(const struct zp_daemon *d, uint64_t arena_id)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	return !zp_pipe_path(p, sizeof p, &d->cfg, "cancel/%llu",
+			     (unsigned long long)zp_daemon_client_id(d, arena_id)) && stat(p, &st) == 0;
+}
+
+void zp_limit_memory(struct zp_daemon *d)
+{
+	const char *cg = getenv("ZKPIPE_MEMCG");
+	if (!d->cfg.synthd_mem_limit || d->cfg.mem_mode == ZP_MEMLIMIT_OFF || (cg && *cg))
+		return;
+	if (d->cfg.mem_mode == ZP_MEMLIMIT_CGROUP)
+		zp_log(d->who, "memory_limit = cgroup but no cgroup was set up: using RLIMIT_DATA");
+	struct rlimit rl = { d->cfg.synthd_mem_limit, d->cfg.synthd_mem_limit };
+	if (setrlimit(RLIMIT_DATA, &rl))
+		zp_log(d->who, "RLIMIT_DATA: %s", strerror(errno));
+	else
+		zp_log(d->who, "memory limit %llu bytes (RLIMIT_DATA)", (unsigned long long)rl.rlim_cur);
+}
+
+void zp_daemon_exit(struct zp_daemon *d)
+{
+	zp_log(d->who, "stopping");
+	zp_arena_proc_unregister(d->arena, d->me);
+	zp_hint_close(d->hint_in);
+	zp_hint_close(d->hint_out);
+	zp_arena_close(d->arena);
+}

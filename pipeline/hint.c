@@ -1,0 +1,186 @@
+/*
+ * hint.c — nanomsg sockets for hints and the client API.
+ *
+ * Hints are never truth: every send is NN_DONTWAIT and a failure is ignored; every waiter
+ * also wakes on its own timeout and rescans the arena. Receivers integrate with poll()
+ * through NN_RCVFD. NN_RCVMAXSIZE is set explicitly so an oversized API message is refused
+ * the same way on both ends (nanomsg's default silently drops messages over 1 MiB).
+ */
+#include "pipe.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <nanomsg/nn.h>
+#include <nanomsg/pipeline.h>
+#include <nanomsg/pubsub.h>
+#include <nanomsg/reqrep.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int sock(int proto)
+{
+	int s = nn_socket(AF_SP, proto);
+	if (s < 0)
+		return zp_err_set(-nn_errno(), "nn_socket");
+	int linger = 0, max = ZP_API_MAX_MSG;
+	nn_setsockopt(s, NN_SOL_SOCKET, NN_LINGER, &linger, sizeof linger);
+	nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVMAXSIZE, &max, sizeof max);
+	return s;
+}
+
+static int ep(int s, const char *url, bool bind)
+{
+	int r = bind ? nn_bind(s, url) : nn_connect(s, url);
+	if (r < 0) {
+		int e = nn_errno();
+		nn_close(s);
+		return zp_err_set(-e, "%s %s", bind ? "bind" : "connect", url);
+	}
+	return s;
+}
+
+/* A bound ipc socket's file may be left by a dead process: remove it first. */
+static void unlink_ipc(const char *url)
+{
+	if (!strncmp(url, "ipc://", 6))
+		unlink(url + 6);
+}
+
+int zp_hint_pull(const char *url)
+{
+	int s = sock(NN_PULL);
+	if (s < 0)
+		return s;
+	unlink_ipc(url);
+	return ep(s, url, true);
+}
+
+int zp_hint_pub(const char *url)
+{
+	int s = sock(NN_PUB);
+	if (s < 0)
+		return s;
+	unlink_ipc(url);
+	return ep(s, url, true);
+}
+
+int zp_hint_sub(const char *url)
+{
+	int s = sock(NN_SUB);
+	if (s < 0)
+		return s;
+	nn_setsockopt(s, NN_SUB, NN_SUB_SUBSCRIBE, "", 0);
+	return ep(s, url, false);
+}
+
+int zp_hint_push(void) { return sock(NN_PUSH); }
+
+int zp_hint_connect(int s, const char *url)
+{
+	return nn_connect(s, url) < 0 ? zp_err_set(-nn_errno(), "connect %s", url) : 0;
+}
+
+void zp_hint_send(int s, const char *what)
+{
+	if (s >= 0)
+		(void)nn_send(s, what, strlen(what), NN_DONTWAIT);
+}
+
+int zp_hint_fd(int s)
+{
+	int fd = -1;
+	size_t sz = sizeof fd;
+	return nn_getsockopt(s, NN_SOL_SOCKET, NN_RCVFD, &fd, &sz) < 0 ? -nn_errno() : fd;
+}
+
+void zp_hint_drain(int s)
+{
+	void *m;
+	while (nn_recv(s, &m, NN_MSG, NN_DONTWAIT) >= 0)
+		nn_freemsg(m);
+}
+
+void zp_hint_close(int s)
+{
+	if (s >= 0)
+		nn_close(s);
+}
+
+int zp_api_default_url(char *buf, size_t n, const char *run_dir)
+{
+	int l = snprintf(buf, n, "ipc://%s/api.ipc", run_dir);
+	if (l < 0 || (size_t)l >= n || (size_t)l - 6 > ZP_IPC_PATH_MAX)
+		return zp_err_set(-ENAMETOOLONG, "run directory %s too long for an ipc socket", run_dir);
+	return 0;
+}
+
+/* REQ with a resend interval shorter than the timeout: a restarted supervisor gets the
+ * request again (a submit carries a token, so a re-sent submit is not a second job). */
+int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms)
+{
+	size_t len = strlen(req);
+	if (len > ZP_API_MAX_MSG)
+		return zp_err_set(ZP_ERANGE, "request of %zu bytes exceeds %u", len, ZP_API_MAX_MSG);
+	int s = sock(NN_REQ);
+	if (s < 0)
+		return s;
+	int resend = 1000;
+	nn_setsockopt(s, NN_REQ, NN_REQ_RESEND_IVL, &resend, sizeof resend);
+	nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVTIMEO, &timeout_ms, sizeof timeout_ms);
+	nn_setsockopt(s, NN_SOL_SOCKET, NN_SNDTIMEO, &timeout_ms, sizeof timeout_ms);
+	if ((s = ep(s, url, false)) < 0)
+		return s;
+	int r = 0;
+	char *m = NULL;
+	if (nn_send(s, req, len, 0) < 0) {
+		r = zp_err_set(-nn_errno(), "send to %s", url);
+	} else {
+		int n = nn_recv(s, &m, NN_MSG, 0);
+		if (n < 0) {
+			int e = nn_errno();
+			r = zp_err_set(-e, "%s: %s", url, e == ETIMEDOUT ? "no reply (is the supervisor running?)"
+									: nn_strerror(e));
+		} else if ((*reply = malloc((size_t)n + 1))) {
+			memcpy(*reply, m, (size_t)n);
+			(*reply)[n] = 0;
+		} else {
+			r = -ENOMEM;
+		}
+		if (m)
+			nn_freemsg(m);
+	}
+	nn_close(s);
+	return r;
+}
+
+int zp_api_rep(const char *url)
+{
+	int s = sock(NN_REP);
+	if (s < 0)
+		return s;
+	unlink_ipc(url);
+	return ep(s, url, true);
+}
+
+int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len))
+{
+	char *m = NULL;
+	int n = nn_recv(s, &m, NN_MSG, NN_DONTWAIT);
+	if (n < 0)
+		return 0;
+	char *req = malloc((size_t)n + 1);
+	if (req) {
+		memcpy(req, m, (size_t)n);
+		req[n] = 0;
+	}
+	nn_freemsg(m);
+	char *rep = req ? fn(req, (size_t)n) : NULL;
+	const char *out = rep ? rep : "{\"ok\":false,\"error\":\"out of memory\"}";
+	(void)nn_send(s, out, strlen(out), NN_DONTWAIT);
+	free(rep);
+	free(req);
+	return 1;
+}

@@ -1,0 +1,187 @@
+/*
+ * pipe.h — what zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud and the `zkpipe` client
+ * share: the config file, the run directory's layout, the slot payload, job manifests and
+ * proof outputs, path policy, nanomsg hints and the client request/reply.
+ *
+ * Truth lives in the arena (shm/arena.h); everything here is either configuration read once
+ * at start, files written atomically (temp + rename), or hints that may be lost.
+ *
+ * RUN DIRECTORY (run.dir in the config; mode 0700, created by the supervisor)
+ *   api.ipc                 client API (REP), unless run.listen names another URL
+ *   <group>.jobs            supervisor PUB -> synthd SUB: "a job arrived"
+ *   <group>.g<i>            gpud i PULL <- synthd PUSH: "a slot is READY"
+ *   <group>.sup             supervisor PULL <- gpud PUSH: "a partition/job finished"
+ *   in/<token>              job manifest: one witness path per line, partition order
+ *   results/<job>.json      a finished job's record (written before its arena record is freed)
+ *   cancel/<job>            exists = the client cancelled the job
+ *   log/<group>.<role><i>   each daemon's stderr
+ *   supervisor.lock/.pid    one supervisor per run directory (flock)
+ * ipc paths must stay under 107 bytes (nanomsg aborts otherwise): the config loader checks.
+ *
+ * JOB IDS seen by clients: arena_id << 8 | group index (group index < 256).
+ *
+ * PROOF OUTPUT (job.output, a directory the supervisor creates):
+ *   part-<p>.proof.json / part-<p>.public.json  snarkjs's formats, one pair per partition
+ *   proofs.json  the job's proof: {"job", "key", "partitions": [{"proof", "public"}, ...]},
+ *                written once every partition is DONE; its presence means the job is complete.
+ *   error.txt    a FAILED job's reason.
+ * Every file is written to <name>.tmp.<pid> and renamed into place.
+ */
+#ifndef ZP_PIPE_H
+#define ZP_PIPE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+#define ZP_PIPE_MAX_KEYS   16
+#define ZP_PIPE_MAX_GROUPS 8
+#define ZP_PIPE_MAX_DIRS   8
+#define ZP_PIPE_MAX_NODES  16
+#define ZP_PIPE_NAME_MAX   24
+#define ZP_PIPE_URL_MAX    256
+#define ZP_IPC_PATH_MAX    107
+
+struct zp_pipe_key {
+	char name[ZP_KEY_ID_MAX];
+	char zkey[PATH_MAX];
+	char r1cs[PATH_MAX];       /* optional: C matrix, full satisfiability check */
+};
+
+struct zp_pipe_group {
+	char name[ZP_PIPE_NAME_MAX];
+	char arena[ZP_ARENA_NAME_MAX];
+	int node;                  /* NUMA node; -1 = no pinning */
+	uint32_t gpus;             /* gpud processes (CPU backend: each one a prover) */
+	uint32_t synth_workers;    /* synthd processes */
+	uint32_t slots;
+	uint64_t slot_size;
+	uint32_t jobs, max_parts;
+	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
+};
+
+enum zp_memlimit_mode { ZP_MEMLIMIT_AUTO, ZP_MEMLIMIT_CGROUP, ZP_MEMLIMIT_RLIMIT, ZP_MEMLIMIT_OFF };
+
+struct zp_pipe_config {
+	char path[PATH_MAX];       /* the config file (absolute) */
+	char run_dir[PATH_MAX];
+	char listen[ZP_PIPE_URL_MAX];
+	char http[64];             /* "host:port" or "" (off) */
+	char bin_dir[PATH_MAX];    /* where zkpipe-synthd / zkpipe-gpud live */
+	char allow_in[ZP_PIPE_MAX_DIRS][PATH_MAX];
+	char allow_out[ZP_PIPE_MAX_DIRS][PATH_MAX];
+	unsigned n_in, n_out;
+	uint32_t max_attempts;
+	uint64_t synthd_mem_limit; /* bytes, 0 = none */
+	enum zp_memlimit_mode mem_mode;
+	uint32_t restart_min_ms, restart_max_ms;
+	uint32_t orphan_timeout_s; /* a daemon whose supervisor is gone this long exits */
+	uint32_t retain_s;         /* finished jobs' arena records freed after this */
+	enum zp_backing backing;
+	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
+	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
+	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
+	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
+	unsigned n_keys;
+	struct zp_pipe_group groups[ZP_PIPE_MAX_GROUPS];
+	unsigned n_groups;
+	char node_cpus[ZP_PIPE_MAX_NODES][128]; /* [topology] nodeN = cpu list; "" = ask libnuma */
+};
+
+/* Parse an INI config (inih). Errors name the file, line and key. */
+int zp_pipe_config_load(struct zp_pipe_config *c, const char *path);
+const struct zp_pipe_key *zp_pipe_key_find(const struct zp_pipe_config *c, const char *name);
+int zp_pipe_group_find(const struct zp_pipe_config *c, const char *name);
+/* The arena params of a group. */
+void zp_pipe_arena_params(const struct zp_pipe_config *c, unsigned g, struct zp_arena_params *p);
+/* "ipc://<run>/<leaf>" into buf; -ENAMETOOLONG past the ipc limit. */
+int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "<run>/<leaf>" */
+int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Parse "2M", "64k", "1G", plain bytes. */
+int zp_pipe_parse_size(const char *s, uint64_t *out);
+
+/* Pin the calling process to a group's node: CPUs from [topology] or libnuma, memory bound
+ * to the node when it exists on this machine. Returns the CPU count pinned to (>0), 0 when
+ * not pinned. */
+int zp_pipe_pin(const struct zp_pipe_config *c, int node);
+
+/* ---------------------------------------------------------------- slot payload */
+#define ZP_PAYLOAD_MAGIC 0x31304c53505a5aull /* "ZZPSL01" */
+struct zp_slot_payload {
+	uint64_t magic;
+	uint64_t job_id;
+	uint32_t part, n_vars, domain, n_public;
+	uint8_t fingerprint[16];
+	char key_id[ZP_KEY_ID_MAX];
+	uint64_t off_w, off_a, off_b, off_c, bytes;
+	uint32_t has_c, _pad;
+};
+/* Layout w | a | b | c after a 4 KiB header; returns total bytes. */
+uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t domain);
+
+/* ---------------------------------------------------------------- files */
+/* iden3 container: offset/size of section `id`. */
+int zp_iden3_section(int fd, const char magic[4], uint32_t id, uint64_t *off, uint64_t *size);
+/* Header-only peeks (cheap validation): wtns nWitness, r1cs nWires, zkey nVars. */
+int zp_peek_wtns(const char *path, uint32_t *n);
+int zp_peek_r1cs(const char *path, uint32_t *n_wires);
+int zp_peek_zkey(const char *path, uint32_t *n_vars);
+/* Read a .wtns's values straight into w (n values, converted in place to Montgomery form). */
+int zp_wtns_read_into(const char *path, void *w, uint32_t n);
+
+/* Job manifest: write lines atomically; read line `part`. */
+int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
+int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
+
+/* Write buf to path through <path>.tmp.<pid> + fsync + rename. */
+int zp_write_atomic(const char *path, const void *buf, size_t len);
+/* Assemble <out>/proofs.json from the part files. */
+int zp_job_assemble(const char *out, uint64_t job, const char *key, uint32_t nparts);
+/* mkdir -p with mode */
+int zp_mkdirs(const char *path, unsigned mode);
+
+/* Whether `path` (must be absolute) resolves under one of dirs. want_parent: the path may
+ * not exist yet; its parent must. 0, -EACCES (outside), -errno. */
+int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, bool want_parent);
+
+/* ---------------------------------------------------------------- hints (nanomsg) */
+/* Sockets with a receive fd for poll(); all sends are non-blocking, all drops harmless. */
+int zp_hint_pull(const char *url);          /* bind */
+int zp_hint_sub(const char *url);           /* connect, subscribe all */
+int zp_hint_pub(const char *url);           /* bind */
+int zp_hint_push(void);                     /* connect with zp_hint_connect */
+int zp_hint_connect(int s, const char *url);
+void zp_hint_send(int s, const char *what);
+int zp_hint_fd(int s);                      /* NN_RCVFD */
+void zp_hint_drain(int s);
+void zp_hint_close(int s);
+
+/* ---------------------------------------------------------------- client API */
+/* One JSON request, one JSON reply (both NUL-terminated text). The caller frees *reply.
+ * Messages are capped at 1 MiB on both ends (NN_RCVMAXSIZE is set explicitly). */
+#define ZP_API_MAX_MSG (1u << 20)
+int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms);
+/* Server side: bind a REP socket; serve every queued request through fn (returns a
+ * malloc'ed reply). serve_one returns 1 when it served one, 0 when none was waiting. */
+int zp_api_rep(const char *url);
+int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len));
+/* Default API url for a run directory. */
+int zp_api_default_url(char *buf, size_t n, const char *run_dir);
+
+/* Prefix the current error message (zp_err_msg) with a context; returns code. */
+int zp_err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Process helpers */
+uint64_t zp_mono_ms(void);
+/* Peak RSS (VmHWM) of pid in KiB, 0 if unknown. */
+uint64_t zp_proc_peak_rss_kib(int pid);
+/* Log line to stderr: "<ts> <who>: msg". */
+void zp_log(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * params.c — bellperson .params reader and writer (format in params.h).
+ *
+ * Reading maps the file and decodes each vector on the zp_par_for pool, scattering a, b_g1,
+ * b_g2 to their wires through index lists built from the density bitmaps. Writing encodes in
+ * chunks of CHUNK points on the pool, drops points at infinity from a, b_g1, b_g2 (as
+ * bellperson does) and streams the result out with stdio.
+ */
+#include "params.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binfile.h"
+#include "par.h"
+#include "serialize.h"
+#include "zp_err.h"
+
+#define BLK 4096
+#define CHUNK ((size_t)1 << 20)
+
+/* ---- reading ---- */
+struct dec_ctx {
+	const uint8_t *src;
+	void *dst;
+	const uint32_t *idx;   /* NULL: dense */
+	size_t n;
+	int g2;
+	size_t *first_bad;     /* per task */
+	int *bad_rc;
+};
+
+static void dec_task(void *vctx, size_t t, int worker)
+{
+	struct dec_ctx *c = vctx;
+	size_t i0 = t * BLK, i1 = i0 + BLK < c->n ? i0 + BLK : c->n;
+	for (size_t i = i0; i < i1; i++) {
+		size_t at = c->idx ? c->idx[i] : i;
+		int rc = c->g2 ? zp_g2_from_uncompressed((zp_g2_affine *)c->dst + at, c->src + i * 192, ZP_SER_NO_SUBGROUP)
+			       : zp_g1_from_uncompressed((zp_g1_affine *)c->dst + at, c->src + i * 96, ZP_SER_NO_SUBGROUP);
+		if (rc) {
+			c->first_bad[t] = i;
+			c->bad_rc[t] = rc;
+			return;
+		}
+	}
+}
+
+struct rd { const uint8_t *p; uint64_t left; const char *path; };
+
+static int rd_count(struct rd *r, uint32_t *n, const char *what)
+{
+	if (r->left < 4)
+		return zp_err_set(ZP_ETRUNC, "%s: truncated before the %s count", r->path, what);
+	*n = (uint32_t)r->p[0] << 24 | (uint32_t)r->p[1] << 16 | (uint32_t)r->p[2] << 8 | r->p[3];
+	r->p += 4;
+	r->left -= 4;
+	return 0;
+}
+
+/* Decode n points (96 or 192 bytes each) into dst (at idx[i] when idx), then subgroup-check dst. */
+static int rd_points(struct rd *r, void *dst, size_t dst_n, size_t n, int g2, const uint32_t *idx, const char *what)
+{
+	size_t el = g2 ? 192 : 96;
+	if (r->left < (uint64_t)n * el)
+		return zp_err_set(ZP_ETRUNC, "%s: %s: %zu points need %zu bytes, %" PRIu64 " left (truncated)", r->path, what,
+				  n, n * el, r->left);
+	size_t tasks = (n + BLK - 1) / BLK, bad = SIZE_MAX;
+	size_t *fb = malloc((tasks ? tasks : 1) * sizeof(size_t));
+	int *br = malloc((tasks ? tasks : 1) * sizeof(int)), rc = 0;
+	if (!fb || !br) {
+		free(fb);
+		free(br);
+		return zp_err_set(-ENOMEM, "%s: %s", r->path, what);
+	}
+	for (size_t t = 0; t < tasks; t++)
+		fb[t] = SIZE_MAX;
+	struct dec_ctx c = { r->p, dst, idx, n, g2, fb, br };
+	zp_par_for(tasks, dec_task, &c);
+	for (size_t t = 0; t < tasks && bad == SIZE_MAX; t++)
+		if (fb[t] != SIZE_MAX) {
+			bad = fb[t];
+			rc = br[t];
+		}
+	free(fb);
+	free(br);
+	if (rc)
+		return zp_err_set(rc, "%s: %s: point %zu: %s", r->path, what, bad, zp_strerror(rc));
+	rc = g2 ? zp_g2_affine_check_array(dst, dst_n, 0, &bad) : zp_g1_affine_check_array(dst, dst_n, 0, &bad);
+	if (rc)
+		return zp_err_set(rc, "%s: %s: point for wire/index %zu: %s", r->path, what, bad, zp_strerror(rc));
+	r->p += n * el;
+	r->left -= n * el;
+	return 0;
+}
+
+static uint32_t *bit_index(const uint64_t *bits, uint32_t n_vars, uint64_t count)
+{
+	uint32_t *ix = malloc((count ? count : 1) * sizeof(uint32_t));
+	uint64_t k = 0;
+	if (!ix)
+		return NULL;
+	for (uint32_t i = 0; i < n_vars && k < count; i++)
+		if (bits[i / 64] >> (i % 64) & 1)
+			ix[k++] = i;
+	return ix;
+}
+
+static int expect(uint32_t got, uint64_t want, const char *path, const char *what, const char *why)
+{
+	if (got == want)
+		return 0;
+	return zp_err_set(ZP_EMISMATCH, "%s: %s has %u points, the circuit needs %" PRIu64 " (%s): not this circuit's key",
+			  path, what, got, want, why);
+}
+
+static int read_body(zp_pkey *k, struct rd *r, const zp_circuit *c)
+{
+	zp_zkey *z = &k->zk;
+	uint32_t n;
+	int rc;
+	uint32_t *ia = bit_index(c->a_vars, c->n_vars, c->a_count), *ib = bit_index(c->b_vars, c->n_vars, c->b_count);
+	if (!ia || !ib) {
+		rc = zp_err_set(-ENOMEM, "%s: density index", r->path);
+		goto out;
+	}
+	if ((rc = rd_points(r, &z->alpha1, 1, 1, 0, NULL, "alpha_g1")) || (rc = rd_points(r, &z->beta1, 1, 1, 0, NULL, "beta_g1")) ||
+	    (rc = rd_points(r, &z->beta2, 1, 1, 1, NULL, "beta_g2")) || (rc = rd_points(r, &z->gamma2, 1, 1, 1, NULL, "gamma_g2")) ||
+	    (rc = rd_points(r, &z->delta1, 1, 1, 0, NULL, "delta_g1")) || (rc = rd_points(r, &z->delta2, 1, 1, 1, NULL, "delta_g2")))
+		goto out;
+	if ((rc = rd_count(r, &n, "IC")) || (rc = expect(n, (uint64_t)c->n_public + 1, r->path, "IC", "public inputs + 1")) ||
+	    (rc = rd_points(r, z->ic, n, n, 0, NULL, "IC")))
+		goto out;
+	if ((rc = rd_count(r, &n, "h")) || (rc = expect(n, (uint64_t)c->domain_size - 1, r->path, "h", "domain − 1")) ||
+	    (rc = rd_points(r, k->g16.h_coeff, n, n, 0, NULL, "h")))
+		goto out;
+	uint64_t nl = (uint64_t)c->n_vars - c->n_public - 1;
+	if ((rc = rd_count(r, &n, "l")) || (rc = expect(n, nl, r->path, "l", "private wires")) ||
+	    (rc = rd_points(r, z->c, n, n, 0, NULL, "l")))
+		goto out;
+	if ((rc = rd_count(r, &n, "a")) || (rc = expect(n, c->a_count, r->path, "a", "wires in A")) ||
+	    (rc = rd_points(r, z->a, c->n_vars, n, 0, ia, "a")))
+		goto out;
+	if ((rc = rd_count(r, &n, "b_g1")) || (rc = expect(n, c->b_count, r->path, "b_g1", "wires in B")) ||
+	    (rc = rd_points(r, z->b1, c->n_vars, n, 0, ib, "b_g1")))
+		goto out;
+	if ((rc = rd_count(r, &n, "b_g2")) || (rc = expect(n, c->b_count, r->path, "b_g2", "wires in B")) ||
+	    (rc = rd_points(r, z->b2, c->n_vars, n, 1, ib, "b_g2")))
+		goto out;
+	if (r->left)
+		rc = zp_err_set(ZP_EFORMAT, "%s: %" PRIu64 " bytes after b_g2", r->path, r->left);
+out:
+	free(ia);
+	free(ib);
+	return rc;
+}
+
+int zp_params_read(zp_pkey *k, const char *path, const zp_circuit *c, unsigned roots)
+{
+	zp_pkey_header h;
+	zp_bin_map m;
+	int rc;
+	memset(k, 0, sizeof(*k));
+	roots = roots ? roots : 7;
+	if (roots != 5 && roots != 7)
+		return zp_err_set(ZP_ERANGE, "root family %u (5 or 7)", roots);
+	if ((rc = zp_pkey_layout(&h, c->n_vars, c->n_public, c->domain_size)))
+		return rc;
+	h.h_mode = ZP_H_COEFF;
+	h.roots = roots;
+	h.n_constraints = c->n_constraints;
+	memcpy(h.fingerprint, c->fingerprint, 16);
+	snprintf(h.origin, sizeof(h.origin), "converted from bellperson .params");
+	if ((rc = zp_bin_map_file(&m, path)))
+		return rc;
+	if ((rc = zp_pkey_alloc(k, &h)) == 0) {
+		struct rd r = { m.data, m.len, path };
+		if ((rc = read_body(k, &r, c)) == 0)
+			zp_pkey_seal(k);
+		else
+			zp_pkey_free(k);
+	}
+	zp_bin_unmap(&m);
+	return rc;
+}
+
+/* ---- writing ---- */
+struct enc_ctx { const uint8_t *src; uint8_t *dst; size_t n; int g2; };
+
+static void enc_task(void *vctx, size_t t, int worker)
+{
+	struct enc_ctx *c = vctx;
+	size_t i0 = t * BLK, i1 = i0 + BLK < c->n ? i0 + BLK : c->n;
+	for (size_t i = i0; i < i1; i++) {
+		if (c->g2)
+			zp_g2_to_uncompressed(c->dst + i * 192, (const zp_g2_affine *)c->src + i);
+		else
+			zp_g1_to_uncompressed(c->dst + i * 96, (const zp_g1_affine *)c->src + i);
+	}
+}
+
+static int put_count(FILE *f, uint32_t n)
+{
+	uint8_t b[4] = { (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
+	return fwrite(b, 1, 4, f) == 4 ? 0 : -EIO;
+}
+
+static int is_inf(const void *p, int g2)
+{
+	return g2 ? zp_g2_affine_is_inf(p) : zp_g1_affine_is_inf(p);
+}
+
+/* n points from src; with skip_inf, points at infinity are left out (count written first). */
+static int put_points(FILE *f, uint8_t *buf, const void *src, size_t n, int g2, int skip_inf, int with_count)
+{
+	size_t el = g2 ? 192 : 96, mem = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), cnt = 0;
+	const uint8_t *s = src;
+	for (size_t i = 0; i < n; i++)
+		cnt += !skip_inf || !is_inf(s + i * mem, g2);
+	if (cnt > UINT32_MAX)
+		return -ERANGE;
+	if (with_count && put_count(f, (uint32_t)cnt))
+		return -EIO;
+	for (size_t at = 0; at < n; at += CHUNK) {
+		size_t m = n - at < CHUNK ? n - at : CHUNK, out = 0;
+		struct enc_ctx c = { s + at * mem, buf, m, g2 };
+		zp_par_for((m + BLK - 1) / BLK, enc_task, &c);
+		for (size_t i = 0; i < m; i++) {
+			if (skip_inf && is_inf(s + (at + i) * mem, g2))
+				continue;
+			if (out != i)
+				memmove(buf + out * el, buf + i * el, el);
+			out++;
+		}
+		if (fwrite(buf, el, out, f) != out)
+			return -EIO;
+	}
+	return 0;
+}
+
+int zp_params_write(const zp_pkey *k, const char *path)
+{
+	const zp_zkey *z = &k->zk;
+	const zp_pkey_header *h = k->hdr;
+	if (h->h_mode != ZP_H_COEFF)
+		return zp_err_set(ZP_EMISMATCH, "%s: .params need the coefficient H query (convert the key with "
+				  "--h-mode coeff first)", path);
+	uint8_t *buf = malloc(CHUNK * 192);
+	FILE *f = fopen(path, "wb");
+	int rc = 0;
+	if (!buf || !f) {
+		rc = zp_err_set(!buf ? -ENOMEM : -errno, "%s: %s", path, !buf ? "out of memory" : strerror(errno));
+		goto out;
+	}
+	uint64_t nv = z->n_vars, np = z->n_public;
+	if ((rc = put_points(f, buf, &z->alpha1, 1, 0, 0, 0)) || (rc = put_points(f, buf, &z->beta1, 1, 0, 0, 0)) ||
+	    (rc = put_points(f, buf, &z->beta2, 1, 1, 0, 0)) || (rc = put_points(f, buf, &z->gamma2, 1, 1, 0, 0)) ||
+	    (rc = put_points(f, buf, &z->delta1, 1, 0, 0, 0)) || (rc = put_points(f, buf, &z->delta2, 1, 1, 0, 0)) ||
+	    (rc = put_points(f, buf, z->ic, np + 1, 0, 0, 1)) ||
+	    (rc = put_points(f, buf, k->g16.h_coeff, (size_t)z->domain_size - 1, 0, 0, 1)) ||
+	    (rc = put_points(f, buf, z->c, nv - np - 1, 0, 0, 1)) || (rc = put_points(f, buf, z->a, nv, 0, 1, 1)) ||
+	    (rc = put_points(f, buf, z->b1, nv, 0, 1, 1)) || (rc = put_points(f, buf, z->b2, nv, 1, 1, 1)))
+		rc = zp_err_set(rc, "%s: write: %s", path, zp_strerror(rc));
+out:
+	if (f && fclose(f) && !rc)
+		rc = zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	free(buf);
+	return rc;
+}

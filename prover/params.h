@@ -1,0 +1,31 @@
+/*
+ * params.h — Filecoin/bellperson Groth16 parameter files (.params) to and from zkpipe keys.
+ *
+ *   big-endian, uncompressed zcash points (serialize.h), no padding, no checksum:
+ *   alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2,
+ *   u32 n + IC (n = inputs = n_public + 1)      u32 n + h (n = domain − 1: τ^i·Z(τ)/δ)
+ *   u32 n + l (private wires)                   u32 n + a (G1)   u32 n + b_g1 (G1)   u32 n + b_g2 (G2)
+ *   a, b_g1, b_g2 leave out points at infinity (bellperson filters them by value); which wires
+ *   the rest belong to comes from the circuit's A / B densities (zp_circuit a_vars, b_vars),
+ *   so reading needs the circuit and checks every count against it.
+ *
+ * The coefficient H query has domain − 1 points here and domain_size in a zkpipe key: the
+ * last (τ^(n−1)·Z(τ)/δ) is not in the file and is left at infinity on reading — h's top
+ * coefficient is zero for every satisfying witness, so it is never needed.
+ * Reading decodes in parallel with the on-curve check, then checks the subgroup of every
+ * point in parallel (zp_g1_affine_check_array): a .params file has no checksum to trust.
+ * The file does not say which root of unity its Lagrange basis used: bellperson's is family 7
+ * (the default of `roots`); keys made by zkpipe setup for zkpipe's prover are family 5.
+ */
+#ifndef ZP_PARAMS_H
+#define ZP_PARAMS_H
+
+#include "circuit.h"
+#include "keyfile.h"
+
+/* Read path into a new coefficient-H key for circuit c; roots (5 or 7, 0 = 7) is recorded. */
+int zp_params_read(zp_pkey *k, const char *path, const zp_circuit *c, unsigned roots);
+/* Write key k (coefficient H convention) as a .params file. */
+int zp_params_write(const zp_pkey *k, const char *path);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * synth.c — synthetic PoRep-shaped circuits (see synth.h for the construction).
+ *
+ * Every row is generated from its own counter-based random stream (splitmix64 of seed and
+ * row), so rows can be built in any order on any thread and twice (count pass, fill pass)
+ * with the same result. A row's kind is a separate hash of (seed, row) so that any row can
+ * ask "is row j a FREE row?" in O(1) when it picks operands.
+ */
+#include "synth.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "par.h"
+#include "zp_err.h"
+
+enum { K_FREE, K_AND, K_XOR, K_FIELD };
+#define MAXT 256            /* terms per row and matrix */
+#define ROWS_PER_TASK 8192
+#define COEF_NEG1 (-1)      /* coefficient codes: c >= 0 means 2^c, -1 means −1 */
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+struct rg { uint64_t s; };
+
+static inline uint64_t rg_next(struct rg *g)
+{
+	g->s += 0x9e3779b97f4a7c15ULL;
+	return mix64(g->s);
+}
+
+/* A mean m as "floor(m) terms, one more with probability frac(m)". */
+struct count { uint32_t base; uint64_t extra; };
+
+struct plan {
+	uint32_t n, p, win;
+	uint64_t kseed, rseed;
+	uint64_t t_free, t_and, t_xor;       /* kind thresholds over 2^64 */
+	uint64_t t_pub;                      /* FIELD operand is a public input below this (of 2^64) */
+	struct count ka, kb, kc;             /* FIELD rows */
+	zp_fr pow2[256], neg1;
+};
+
+static struct count mk_count(double m)
+{
+	if (m < 0)
+		m = 0;
+	if (m > MAXT - 1)
+		m = MAXT - 1;
+	double f = floor(m);
+	return (struct count){ (uint32_t)f, (uint64_t)((m - f) * 18446744073709551615.0) };
+}
+
+static uint64_t frac64(double x)
+{
+	return x <= 0 ? 0 : x >= 1 ? UINT64_MAX : (uint64_t)(x * 18446744073709551615.0);
+}
+
+void zp_synth_params_porep(zp_synth_params *p, uint32_t n_constraints)
+{
+	*p = (zp_synth_params){ .n_constraints = n_constraints, .n_public = 328, .bool_share = 0.9,
+				.free_share = 0.3, .nnz_a = 2.4, .nnz_b = 1.0, .nnz_c = 2.2, .window = 65536,
+				.seed = 1 };
+}
+
+int zp_synth_check(const zp_synth_params *p)
+{
+	uint64_t rows = (uint64_t)p->n_constraints + p->n_public + 1;
+	if (p->n_constraints < 1 || rows > ((uint64_t)1 << 27))
+		return zp_err_set(ZP_ERANGE, "synthetic circuit: %u constraints + %u public inputs + 1 must be in "
+				  "[2, 2^27] (the largest proving domain)", p->n_constraints, p->n_public);
+	if (!(p->bool_share >= 0 && p->bool_share <= 1) || !(p->free_share > 0 && p->free_share <= 1))
+		return zp_err_set(ZP_ERANGE, "synthetic circuit: bool share %g must be in [0, 1], free share %g in (0, 1]",
+				  p->bool_share, p->free_share);
+	if (!(p->nnz_a >= 0 && p->nnz_a < MAXT) || !(p->nnz_b >= 0 && p->nnz_b < MAXT) ||
+	    !(p->nnz_c >= 1 && p->nnz_c < MAXT))
+		return zp_err_set(ZP_ERANGE, "synthetic circuit: non-zeros per row A %g, B %g must be in [0, %d), C %g in [1, %d)",
+				  p->nnz_a, p->nnz_b, MAXT, p->nnz_c, MAXT);
+	if (p->window < 1)
+		return zp_err_set(ZP_ERANGE, "synthetic circuit: window must be >= 1");
+	return 0;
+}
+
+uint32_t zp_synth_n_vars(const zp_synth_params *p)
+{
+	return 1 + p->n_public + p->n_constraints;
+}
+
+static void make_plan(struct plan *pl, const zp_synth_params *p)
+{
+	double beta = p->bool_share, phi = p->free_share;
+	/* bit rows: A 1, B 1, C 1 (FREE, AND) or 3 (XOR); pick the XOR share so bit rows alone
+	 * average nnz_c where they can, then FIELD rows make up every average */
+	double chi = phi < 1 ? (p->nnz_c - 1) / (2 * (1 - phi)) : 0;
+	chi = chi < 0 ? 0 : chi > 1 ? 1 : chi;
+	double cbit = 1 + 2 * chi * (1 - phi);
+	memset(pl, 0, sizeof(*pl));
+	pl->n = p->n_constraints;
+	pl->p = p->n_public;
+	pl->win = p->window;
+	pl->kseed = mix64(p->seed ^ 0x6b696e64ULL);
+	pl->rseed = mix64(p->seed ^ 0x726f7773ULL);
+	pl->t_free = frac64(beta * phi);
+	pl->t_and = frac64(beta * phi + beta * (1 - phi) * (1 - chi));
+	pl->t_xor = frac64(beta);
+	pl->t_pub = p->n_public ? frac64(0.02) : 0;
+	double nf = 1 - beta;
+	pl->ka = mk_count(nf > 0 ? (p->nnz_a - beta) / nf : 0);
+	pl->kb = mk_count(nf > 0 ? (p->nnz_b - beta) / nf : 0);
+	double kc = nf > 0 ? (p->nnz_c - beta * cbit) / nf : 1;
+	pl->kc = mk_count(kc < 1 ? 1 : kc);
+	zp_fr two;
+	zp_fr_from_u64(&two, 2);
+	pl->pow2[0] = ZP_FR_ONE;
+	for (int i = 1; i < 256; i++)
+		zp_fr_mul(&pl->pow2[i], &pl->pow2[i - 1], &two);
+	zp_fr_neg(&pl->neg1, &ZP_FR_ONE);
+}
+
+static inline int kind_of(const struct plan *pl, uint64_t row)
+{
+	uint64_t u = mix64(pl->kseed ^ ((row + 1) * 0xd1b54a32d192ed03ULL));
+	return u < pl->t_free ? K_FREE : u < pl->t_and ? K_AND : u < pl->t_xor ? K_XOR : K_FIELD;
+}
+
+static inline uint32_t wire_of_row(const struct plan *pl, uint64_t row)
+{
+	return 1 + pl->p + (uint32_t)row;
+}
+
+/* A level-0 wire near row: a FREE row's bit (a few tries), a public input (FIELD rows,
+ * sometimes), else ONE. */
+static uint32_t pick_l0(const struct plan *pl, struct rg *g, uint32_t row, int allow_pub)
+{
+	if (allow_pub && rg_next(g) < pl->t_pub)
+		return 1 + (uint32_t)(rg_next(g) % pl->p);
+	uint64_t span = 2 * (uint64_t)pl->win;
+	for (int t = 0; t < 16; t++) {
+		int64_t j = (int64_t)row - pl->win + (int64_t)(rg_next(g) % span);
+		if (j < 0)
+			j = -j;
+		if (j >= pl->n)
+			j = 2 * (int64_t)pl->n - 2 - j;
+		if (j >= 0 && (uint64_t)j != row && kind_of(pl, (uint64_t)j) == K_FREE)
+			return wire_of_row(pl, (uint64_t)j);
+	}
+	return 0;
+}
+
+struct terms { uint32_t n; uint32_t col[MAXT]; int16_t code[MAXT]; };
+struct row { struct terms m[3]; };
+
+static int has_col(const struct terms *t, uint32_t c)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->col[i] == c)
+			return 1;
+	return 0;
+}
+
+static void put(struct terms *t, uint32_t col, int code)
+{
+	t->col[t->n] = col;
+	t->code[t->n++] = (int16_t)code;
+}
+
+static uint32_t draw_count(struct rg *g, struct count c)
+{
+	return c.base + (rg_next(g) < c.extra);
+}
+
+static int draw_coef(struct rg *g)
+{
+	uint64_t u = rg_next(g);
+	if ((u & 7) < 4)
+		return 0;                     /* 1 */
+	if ((u & 7) == 4)
+		return COEF_NEG1;
+	return 1 + (int)((u >> 8) % 252); /* 2^1 .. 2^252 */
+}
+
+/* k distinct level-0 operands with random coefficients (a term is dropped after 4 clashes) */
+static void fill_field(const struct plan *pl, struct rg *g, struct terms *t, uint32_t row, uint32_t k)
+{
+	for (uint32_t i = 0; i < k && t->n < MAXT; i++)
+		for (int tries = 0; tries < 4; tries++) {
+			uint32_t c = pick_l0(pl, g, row, 1);
+			if (!has_col(t, c)) {
+				put(t, c, draw_coef(g));
+				break;
+			}
+		}
+}
+
+static void sort_terms(struct terms *t)
+{
+	for (uint32_t i = 1; i < t->n; i++) {
+		uint32_t c = t->col[i];
+		int16_t k = t->code[i];
+		uint32_t j = i;
+		for (; j > 0 && t->col[j - 1] > c; j--) {
+			t->col[j] = t->col[j - 1];
+			t->code[j] = t->code[j - 1];
+		}
+		t->col[j] = c;
+		t->code[j] = k;
+	}
+}
+
+/* Row r of A, B, C (r < domain). */
+static void gen_row(const struct plan *pl, uint32_t r, struct row *out)
+{
+	for (int m = 0; m < 3; m++)
+		out->m[m].n = 0;
+	if (r >= pl->n) {
+		if (r - pl->n <= pl->p)
+			put(&out->m[0], r - pl->n, 0);   /* public-input binding row */
+		return;
+	}
+	struct rg g = { pl->rseed ^ ((uint64_t)r * 0xa0761d6478bd642fULL) };
+	uint32_t z = wire_of_row(pl, r), x, y;
+	int kind = kind_of(pl, r);
+	switch (kind) {
+	case K_FREE:
+		put(&out->m[0], z, 0);
+		put(&out->m[1], z, 0);
+		put(&out->m[2], z, 0);
+		break;
+	case K_AND:
+	case K_XOR:
+		x = pick_l0(pl, &g, r, 0);
+		y = pick_l0(pl, &g, r, 0);
+		if (x == y)
+			kind = K_AND;   /* x∧x = x: still a bit, and no repeated column in C */
+		put(&out->m[0], x, kind == K_XOR ? 1 : 0);
+		put(&out->m[1], y, 0);
+		if (kind == K_XOR) {
+			put(&out->m[2], x, 0);
+			put(&out->m[2], y, 0);
+			put(&out->m[2], z, COEF_NEG1);
+		} else {
+			put(&out->m[2], z, 0);
+		}
+		break;
+	default:
+		fill_field(pl, &g, &out->m[0], r, draw_count(&g, pl->ka));
+		fill_field(pl, &g, &out->m[1], r, draw_count(&g, pl->kb));
+		fill_field(pl, &g, &out->m[2], r, draw_count(&g, pl->kc) - 1);
+		put(&out->m[2], z, 0);
+		break;
+	}
+	for (int m = 0; m < 3; m++)
+		sort_terms(&out->m[m]);
+}
+
+struct build_ctx { const struct plan *pl; zp_circuit *c; int fill; };
+
+static void build_task(void *vctx, size_t t, int worker)
+{
+	struct build_ctx *b = vctx;
+	struct row *rw = malloc(sizeof(*rw));
+	if (!rw)
+		abort();   /* 3 KiB per task: no memory at all left is not recoverable here */
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	if (r1 > b->c->domain_size)
+		r1 = b->c->domain_size;
+	for (uint32_t r = r0; r < r1; r++) {
+		gen_row(b->pl, r, rw);
+		for (int m = 0; m < 3; m++) {
+			zp_csr *s = &b->c->m[m];
+			const struct terms *tm = &rw->m[m];
+			if (!b->fill) {
+				s->row_ptr[r + 1] = tm->n;
+				continue;
+			}
+			uint64_t at = s->row_ptr[r];
+			for (uint32_t i = 0; i < tm->n; i++) {
+				s->col[at + i] = tm->col[i];
+				s->val[at + i] = tm->code[i] < 0 ? b->pl->neg1 : b->pl->pow2[tm->code[i]];
+			}
+		}
+	}
+	free(rw);
+}
+
+uint64_t zp_synth_circuit_bytes(const zp_synth_params *p)
+{
+	uint32_t ds, lg;
+	if (zp_domain_for((uint64_t)p->n_constraints + p->n_public + 1, &ds, &lg))
+		return 0;
+	double nnz = (p->nnz_a + p->nnz_b + p->nnz_c) * p->n_constraints + p->n_public + 1;
+	return (uint64_t)(nnz * (sizeof(uint32_t) + sizeof(zp_fr))) + 3 * ((uint64_t)ds + 1) * sizeof(uint64_t);
+}
+
+int zp_synth_circuit(zp_circuit *c, const zp_synth_params *p)
+{
+	int rc;
+	memset(c, 0, sizeof(*c));
+	if ((rc = zp_synth_check(p)))
+		return rc;
+	struct plan *pl = malloc(sizeof(*pl));
+	if (!pl)
+		return zp_err_set(-ENOMEM, "synthetic circuit plan");
+	make_plan(pl, p);
+	c->n_vars = zp_synth_n_vars(p);
+	c->n_public = p->n_public;
+	c->n_constraints = p->n_constraints;
+	c->has_c = true;
+	zp_domain_for((uint64_t)p->n_constraints + p->n_public + 1, &c->domain_size, &c->log_domain);
+	for (int m = 0; m < 3; m++) {
+		c->m[m].rows = c->domain_size;
+		c->m[m].cols = c->n_vars;
+		if (!(c->m[m].row_ptr = calloc((size_t)c->domain_size + 1, sizeof(uint64_t)))) {
+			rc = zp_err_set(-ENOMEM, "synthetic circuit: row pointers for 2^%u rows", c->log_domain);
+			goto err;
+		}
+	}
+	struct build_ctx b = { pl, c, 0 };
+	size_t tasks = ((size_t)c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+	zp_par_for(tasks, build_task, &b);
+	for (int m = 0; m < 3; m++) {
+		zp_csr *s = &c->m[m];
+		for (uint32_t r = 0; r < s->rows; r++)
+			s->row_ptr[r + 1] += s->row_ptr[r];
+		s->nnz = s->row_ptr[s->rows];
+		s->col = malloc((s->nnz ? s->nnz : 1) * sizeof(uint32_t));
+		s->val = aligned_alloc(64, ((s->nnz ? s->nnz : 1) * sizeof(zp_fr) + 63) / 64 * 64);
+		if (!s->col || !s->val) {
+			rc = zp_err_set(-ENOMEM, "synthetic circuit: %" PRIu64 " non-zeros of %c", s->nnz, "ABC"[m]);
+			goto err;
+		}
+	}
+	b.fill = 1;
+	zp_par_for(tasks, build_task, &b);
+	if ((rc = zp_circuit_finish(c)))
+		goto err;
+	free(pl);
+	return 0;
+err:
+	free(pl);
+	zp_circuit_free(c);
+	return rc;
+}
+
+/* ---- witness ---- */
+struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; };
+
+static void wit_level0(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	const struct plan *pl = x->pl;
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	if (r1 > pl->n)
+		r1 = pl->n;
+	if (t == 0) {
+		x->w[0] = ZP_FR_ONE;
+		for (uint32_t i = 1; i <= pl->p; i++) {
+			zp_rng g;
+			zp_rng_seed(&g, mix64(x->wseed ^ (0x7075620000000000ULL + i)));
+			zp_fr_random(&x->w[i], &g);
+		}
+	}
+	for (uint32_t r = r0; r < r1; r++) {
+		zp_fr *z = &x->w[wire_of_row(pl, r)];
+		if (kind_of(pl, r) == K_FREE && (mix64(x->wseed ^ ((uint64_t)r * 0x9e3779b97f4a7c15ULL)) & 1))
+			*z = ZP_FR_ONE;
+		else
+			*z = ZP_FR_ZERO;
+	}
+}
+
+static void lc_row(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, zp_fr *acc, zp_fr *skip_coef)
+{
+	zp_fr p;
+	*acc = ZP_FR_ZERO;
+	for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+		if (m->col[k] == skip) {
+			*skip_coef = m->val[k];
+			continue;
+		}
+		zp_fr_mul(&p, &m->val[k], &w[m->col[k]]);
+		zp_fr_add(acc, acc, &p);
+	}
+}
+
+static void wit_outputs(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	const struct plan *pl = x->pl;
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	if (r1 > pl->n)
+		r1 = pl->n;
+	for (uint32_t r = r0; r < r1; r++) {
+		if (kind_of(pl, r) == K_FREE)
+			continue;
+		uint32_t z = wire_of_row(pl, r);
+		zp_fr a, b, c, kz = ZP_FR_ONE, ab;
+		lc_row(&x->c->m[ZP_MAT_A], r, x->w, UINT32_MAX, &a, &kz);
+		lc_row(&x->c->m[ZP_MAT_B], r, x->w, UINT32_MAX, &b, &kz);
+		lc_row(&x->c->m[ZP_MAT_C], r, x->w, z, &c, &kz);
+		/* a·b = c + κ·z with κ = ±1, so z = κ·(a·b − c) */
+		zp_fr_mul(&ab, &a, &b);
+		zp_fr_sub(&ab, &ab, &c);
+		if (zp_fr_eq(&kz, &ZP_FR_ONE))
+			x->w[z] = ab;
+		else
+			zp_fr_neg(&x->w[z], &ab);
+	}
+}
+
+int zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed)
+{
+	int rc;
+	if ((rc = zp_synth_check(p)))
+		return rc;
+	if (c->n_vars != zp_synth_n_vars(p) || c->n_constraints != p->n_constraints || !c->has_c)
+		return zp_err_set(ZP_EMISMATCH, "synthetic witness: the circuit (%u wires, %u constraints) was not "
+				  "built from these parameters", c->n_vars, c->n_constraints);
+	struct plan *pl = malloc(sizeof(*pl));
+	if (!pl)
+		return zp_err_set(-ENOMEM, "synthetic witness");
+	make_plan(pl, p);
+	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL) };
+	size_t tasks = ((size_t)p->n_constraints + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+	zp_par_for(tasks, wit_level0, &x);
+	zp_par_for(tasks, wit_outputs, &x);
+	free(pl);
+	return 0;
+}
+
+/* ---- text form ---- */
+int zp_synth_describe(char *buf, size_t len, const zp_synth_params *p)
+{
+	int n = snprintf(buf, len, "synth:n=%u,pub=%u,bool=%.17g,free=%.17g,a=%.17g,b=%.17g,c=%.17g,win=%u,seed=%" PRIu64,
+			 p->n_constraints, p->n_public, p->bool_share, p->free_share, p->nnz_a, p->nnz_b, p->nnz_c,
+			 p->window, p->seed);
+	return n < 0 || (size_t)n >= len ? zp_err_set(ZP_ERANGE, "synthetic circuit description too long") : n;
+}
+
+int zp_synth_parse(zp_synth_params *p, const char *s)
+{
+	zp_synth_params_porep(p, 0);
+	if (strncmp(s, "synth:", 6))
+		return zp_err_set(ZP_EFORMAT, "synthetic circuit '%s': expected 'synth:key=value,...'", s);
+	char *dup = strdup(s + 6), *save = NULL;
+	if (!dup)
+		return -ENOMEM;
+	int rc = 0;
+	for (char *kv = strtok_r(dup, ",", &save); kv && !rc; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end = NULL;
+		if (!eq) {
+			rc = zp_err_set(ZP_EFORMAT, "synthetic circuit: '%s' is not key=value", kv);
+			break;
+		}
+		*eq++ = 0;
+		double d = strtod(eq, &end);
+		unsigned long long u = strtoull(eq, NULL, 0);
+		if (end == eq || *end)
+			rc = zp_err_set(ZP_EFORMAT, "synthetic circuit: %s=%s is not a number", kv, eq);
+		else if (!strcmp(kv, "n"))
+			p->n_constraints = (uint32_t)(d < 4294967296.0 ? d : 0);
+		else if (!strcmp(kv, "pub"))
+			p->n_public = (uint32_t)u;
+		else if (!strcmp(kv, "bool"))
+			p->bool_share = d;
+		else if (!strcmp(kv, "free"))
+			p->free_share = d;
+		else if (!strcmp(kv, "a"))
+			p->nnz_a = d;
+		else if (!strcmp(kv, "b"))
+			p->nnz_b = d;
+		else if (!strcmp(kv, "c"))
+			p->nnz_c = d;
+		else if (!strcmp(kv, "win"))
+			p->window = (uint32_t)u;
+		else if (!strcmp(kv, "seed"))
+			p->seed = u;
+		else
+			rc = zp_err_set(ZP_EFORMAT, "synthetic circuit: unknown parameter '%s' (n, pub, bool, free, a, b, "
+					"c, win, seed)", kv);
+	}
+	free(dup);
+	return rc ? rc : zp_synth_check(p);
+}

@@ -1,0 +1,70 @@
+/*
+ * synth.h — synthetic PoRep-shaped circuits and their witnesses, for benchmarks and load tests
+ * at any size up to a 2^27 domain (a Filecoin 32 GiB PoRep partition: ~130.3M constraints,
+ * ~130.2M auxiliary variables, 328 public inputs, A/B/C ≈ 2.4 / 1.0 / 2.2 non-zeros per row,
+ * a witness that is mostly bits).
+ *
+ * A synthetic circuit is a pure function of its parameters: zp_synth_circuit() regenerates it
+ * in memory (multi-threaded, deterministic: same parameters, same CSR bytes, same fingerprint)
+ * instead of reading a file; the parameters are the circuit's "file" (zp_synth_describe gives
+ * their one-line text form, which zkpipe records in the keys it makes for it).
+ *
+ * Construction (docs/keys.md has the full story). Wires: 0 = ONE, 1..P public inputs, then one
+ * auxiliary "output" wire z_i per row i (so aux = constraints, as in PoRep). Each row has a
+ * kind, a hash of (seed, row):
+ *   FREE   z·z = z                      (A 1, B 1, C 1)  z is a free input bit
+ *   AND    x·y = z                      (A 1, B 1, C 1)  z = x∧y
+ *   XOR    (2x)·y = x + y − z           (A 1, B 1, C 3)  z = x⊕y
+ *   FIELD  (Σ α·u)·(Σ β·v) = Σ γ·t + z  (kA, kB, kC−1 + 1 terms) z a field element
+ * Operands x, y, u, v, t are "level-0" wires only — ONE, public inputs, FREE rows' bits —
+ * picked near the row (within ±window rows: CSR locality like a real circuit). So a witness
+ * is two parallel passes: draw the level-0 values (bits from the witness seed), then every
+ * other row's output from its own row. Bit rows make up bool_share of the rows; the FIELD
+ * rows' term counts are set so the averages over all rows meet nnz_a, nnz_b, nnz_c (rounding
+ * per row by a Bernoulli draw). FIELD coefficients are 1, −1 or powers of two (bit packing).
+ * The Groth16 public-input rows (A[n_constraints + s][s] = 1) are added as zp_circuit requires.
+ */
+#ifndef ZP_SYNTH_H
+#define ZP_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "circuit.h"
+#include "field.h"
+
+typedef struct {
+	uint32_t n_constraints;   /* rows; n_constraints + n_public + 1 <= 2^27 */
+	uint32_t n_public;        /* public inputs (outputs + inputs in circom's terms) */
+	double bool_share;        /* share of rows whose output wire is a bit, [0, 1] */
+	double free_share;        /* share of bit rows that are FREE input bits, (0, 1] */
+	double nnz_a, nnz_b, nnz_c;  /* target non-zeros per row of A, B, C */
+	uint32_t window;          /* operands are taken within ±window rows */
+	uint64_t seed;            /* the circuit's seed (witnesses have their own) */
+} zp_synth_params;
+
+/* PoRep-shaped defaults for n rows: 328 public inputs, bool_share 0.9, free_share 0.3,
+ * A/B/C = 2.4 / 1.0 / 2.2, window 65536, seed 1. */
+void zp_synth_params_porep(zp_synth_params *p, uint32_t n_constraints);
+
+/* ZP_ERANGE with a message when a parameter is out of range. */
+int  zp_synth_check(const zp_synth_params *p);
+uint32_t zp_synth_n_vars(const zp_synth_params *p);
+
+/* One-line text form "synth:n=..,pub=..,bool=..,free=..,a=..,b=..,c=..,win=..,seed=.." and back. */
+int  zp_synth_describe(char *buf, size_t len, const zp_synth_params *p);
+int  zp_synth_parse(zp_synth_params *p, const char *s);
+
+/* Expected bytes of the circuit in memory (CSR of A, B, C with 32-byte values) and of one
+ * witness, for sizing checks and docs. */
+uint64_t zp_synth_circuit_bytes(const zp_synth_params *p);
+
+/* Build the circuit (has_c = true, n_constraints = p->n_constraints, finished: densities and
+ * fingerprint). Multi-threaded (zp_par_for). */
+int  zp_synth_circuit(zp_circuit *c, const zp_synth_params *p);
+
+/* A satisfying witness for circuit c (built from p) and witness seed wseed: w has
+ * zp_synth_n_vars(p) entries (caller's buffer). Multi-threaded, deterministic. */
+int  zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * http.c — GET /metrics (Prometheus text format) and GET /status (the API's status JSON),
+ * served by libmicrohttpd on its own thread. Read-only: arena atomics and the children
+ * table (read racily, for display).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sup.h"
+#include "zp_err.h"
+
+static struct MHD_Daemon *mhd;
+
+struct buf { char *p; size_t n, cap; };
+
+static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->n) {
+			b->n += (size_t)n;
+			return;
+		}
+		size_t cap = b->cap * 2 + (size_t)n + 256;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			return;
+		b->p = p, b->cap = cap;
+	}
+}
+
+static char *metrics(size_t *len)
+{
+	struct buf b = { malloc(4096), 0, 4096 };
+	if (!b.p)
+		return NULL;
+#define ZP_X(nm, help) put(&b, "# HELP zkpipe_%s %s\n# TYPE zkpipe_%s counter\n", #nm, help, #nm); \
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) \
+		put(&b, "zkpipe_%s{group=\"%s\"} %llu\n", #nm, S.cfg.groups[g].name, (unsigned long long)atomic_load( \
+			&((struct zp_arena_hdr *)zp_arena_hdr(S.g[g].a))->counters.nm));
+	ZP_ARENA_COUNTERS(ZP_X)
+#undef ZP_X
+	put(&b, "# HELP zkpipe_slots slots by state\n# TYPE zkpipe_slots gauge\n");
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		const struct zp_arena_hdr *h = zp_arena_hdr(S.g[g].a);
+		unsigned n[4] = { 0 };
+		for (uint32_t i = 0; i < h->slot_count; i++)
+			n[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_slot_rec(S.g[g].a, i)->word)) & 3]++;
+		for (unsigned s = 0; s < 4; s++)
+			put(&b, "zkpipe_slots{group=\"%s\",state=\"%s\"} %u\n", S.cfg.groups[g].name, zp_slot_state_name(s), n[s]);
+	}
+	put(&b, "# HELP zkpipe_arena_bytes arena size (slots x slot size + tables)\n# TYPE zkpipe_arena_bytes gauge\n");
+	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+		put(&b, "zkpipe_arena_bytes{group=\"%s\"} %llu\n", S.cfg.groups[g].name,
+		    (unsigned long long)zp_arena_hdr(S.g[g].a)->total_size);
+	put(&b, "# HELP zkpipe_process_restarts restarts per daemon\n# TYPE zkpipe_process_restarts counter\n");
+	for (unsigned k = 0; k < S.nch; k++)
+		put(&b, "zkpipe_process_restarts{group=\"%s\",role=\"%s\",index=\"%u\"} %u\n",
+		    S.cfg.groups[S.ch[k].group].name, zp_role_name(S.ch[k].role), S.ch[k].index, S.ch[k].restarts);
+	put(&b, "# HELP zkpipe_process_peak_rss_bytes peak resident memory per daemon\n"
+		"# TYPE zkpipe_process_peak_rss_bytes gauge\n");
+	for (unsigned k = 0; k < S.nch; k++)
+		put(&b, "zkpipe_process_peak_rss_bytes{group=\"%s\",role=\"%s\",index=\"%u\"} %llu\n",
+		    S.cfg.groups[S.ch[k].group].name, zp_role_name(S.ch[k].role), S.ch[k].index,
+		    (unsigned long long)S.ch[k].peak_rss_kib * 1024);
+	*len = b.n;
+	return b.p;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *ver, const char *data, size_t *size, void **state)
+{
+	(void)cls, (void)ver, (void)data, (void)size, (void)state;
+	char *body = NULL;
+	size_t len = 0;
+	const char *type = "text/plain; version=0.0.4";
+	unsigned code = MHD_HTTP_OK;
+	if (strcmp(method, "GET")) {
+		code = MHD_HTTP_METHOD_NOT_ALLOWED;
+		body = strdup("GET only\n");
+	} else if (!strcmp(url, "/metrics")) {
+		body = metrics(&len);
+	} else if (!strcmp(url, "/status")) {
+		json_t *j = sup_status_json();
+		body = json_dumps(j, JSON_INDENT(1));
+		json_decref(j);
+		type = "application/json";
+	} else {
+		code = MHD_HTTP_NOT_FOUND;
+		body = strdup("not found: /metrics or /status\n");
+	}
+	if (!body)
+		return MHD_NO;
+	if (!len)
+		len = strlen(body);
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, "Content-Type", type);
+	enum MHD_Result ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+int sup_http_start(void)
+{
+	char host[64];
+	snprintf(host, sizeof host, "%s", S.cfg.http);
+	char *colon = strrchr(host, ':');
+	if (!colon)
+		return zp_err_set(-EINVAL, "[run] http = %s: use host:port", S.cfg.http);
+	*colon = 0;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(colon + 1)) };
+	if (inet_pton(AF_INET, host[0] ? host : "127.0.0.1", &sa.sin_addr) != 1)
+		return zp_err_set(-EINVAL, "[run] http = %s: not an IPv4 address", S.cfg.http);
+	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, ntohs(sa.sin_port), NULL, NULL,
+			       handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_END);
+	return mhd ? 0 : zp_err_set(-EADDRINUSE, "cannot listen on %s", S.cfg.http);
+}
+
+void sup_http_stop(void)
+{
+	if (mhd)
+		MHD_stop_daemon(mhd);
+	mhd = NULL;
+}

@@ -1,0 +1,400 @@
+/*
+ * jobs.c — the client API (submit, status, cancel; `wait` is a client-side status loop),
+ * request validation, and the scan that records finished jobs and frees their records.
+ *
+ * Requests and replies are JSON objects: {"op": "submit" | "status" | "cancel", ...};
+ * every reply has "ok" and, when not ok, "error" (one sentence naming the field at fault).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "zp_err.h"
+
+/* ---------------------------------------------------------------- job records */
+static json_t *job_json(unsigned g, uint32_t j)
+{
+	struct zp_arena *a = S.g[g].a;
+	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	json_t *parts = json_array();
+	for (uint32_t p = 0; p < r->nparts; p++) {
+		const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
+		uint64_t pw = atomic_load((_Atomic uint64_t *)&pr->word);
+		json_t *ts = json_object();
+		for (unsigned s = 0; s < ZP_TS_COUNT; s++) {
+			uint64_t t = atomic_load((_Atomic uint64_t *)&pr->ts[s]);
+			if (t)
+				json_object_set_new(ts, zp_stage_name(s), json_integer((json_int_t)t));
+		}
+		json_array_append_new(parts, json_pack("{s:s, s:i, s:o}", "state", zp_part_state_name(zp_word_state(pw)),
+						       "attempts", (int)zp_part_attempts(pw), "ts", ts));
+	}
+	return json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
+			 "job", (json_int_t)sup_client_id(g, r->id), "group", S.cfg.groups[g].name,
+			 "state", zp_job_state_name(zp_word_state(w)), "key", r->key_id, "parts", (int)r->nparts,
+			 "done", (int)atomic_load((_Atomic uint32_t *)&r->parts_done),
+			 "failed", (int)atomic_load((_Atomic uint32_t *)&r->parts_failed), "priority", (int)r->priority,
+			 "output", r->output, "error", r->error, "submit_ns", (json_int_t)r->submit_ns,
+			 "done_ns", (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "partitions", parts);
+}
+
+static void result_path(char *buf, size_t n, uint64_t cid)
+{
+	zp_pipe_path(buf, n, &S.cfg, "results/%llu.json", (unsigned long long)cid);
+}
+
+/* A finished job: make sure its output is complete, record it, free its record. */
+static void finish_job(unsigned g, uint32_t j, uint64_t w)
+{
+	struct zp_arena *a = S.g[g].a;
+	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+	uint64_t cid = sup_client_id(g, r->id);
+	char res[PATH_MAX], f[PATH_MAX + 32];
+	struct stat st;
+	result_path(res, sizeof res, cid);
+	if (stat(res, &st) != 0) {
+		if (zp_word_state(w) == ZP_JOB_DONE) {
+			snprintf(f, sizeof f, "%s/proofs.json", r->output);
+			if (stat(f, &st) != 0 && zp_job_assemble(r->output, cid, r->key_id, r->nparts))
+				zp_log("supervisor", "job %llu: %s", (unsigned long long)cid, zp_err_msg());
+		} else {
+			snprintf(f, sizeof f, "%s/error.txt", r->output);
+			char msg[ZP_ERRTXT_MAX + 2];
+			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
+			zp_write_atomic(f, msg, (size_t)n);
+		}
+		json_t *js = job_json(g, j);
+		char *txt = json_dumps(js, JSON_COMPACT);
+		if (txt)
+			zp_write_atomic(res, txt, strlen(txt));
+		free(txt);
+		json_decref(js);
+		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
+		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
+	}
+	uint64_t done = atomic_load((_Atomic uint64_t *)&r->done_ns);
+	if (zp_now_ns() < done + (uint64_t)S.cfg.retain_s * 1000000000ull)
+		return;
+	char man[ZP_PATH_MAX];
+	memcpy(man, r->inputs, sizeof man);
+	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
+	if (zp_arena_job_free(a, (zp_job_h){ j, zp_word_gen(w) }) == 0)
+		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+}
+
+void sup_scan_jobs(void)
+{
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		struct zp_arena *a = S.g[g].a;
+		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
+			uint64_t w = atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(a, j)->word);
+			unsigned st = zp_word_state(w);
+			if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
+				finish_job(g, j, w);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- replies */
+static char *reply(json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	return s;
+}
+
+static char *error_reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *error_reply(const char *fmt, ...)
+{
+	char m[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return reply(json_pack("{s:b, s:s}", "ok", 0, "error", m));
+}
+
+/* ---------------------------------------------------------------- submit */
+static bool token_ok(const char *t)
+{
+	size_t n = strlen(t);
+	if (!n || n > 64)
+		return false;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
+		      *t == '_'))
+			return false;
+	return true;
+}
+
+/* Wires the key's circuit has (the r1cs's nWires when configured: that is what synthd
+ * evaluates; else the zkey's nVars), for a cheap witness check at submit. */
+static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
+{
+	zp_err_clear();
+	return k->r1cs[0] ? zp_peek_r1cs(k->r1cs, n) : zp_peek_zkey(k->zkey, n);
+}
+
+static unsigned pending_parts(unsigned g)
+{
+	struct zp_arena *a = S.g[g].a;
+	unsigned n = 0;
+	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
+		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) == ZP_JOB_ACTIVE)
+			n += r->nparts - atomic_load((_Atomic uint32_t *)&r->parts_done);
+	}
+	return n;
+}
+
+static bool output_busy(const char *out)
+{
+	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
+			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
+			if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) == ZP_JOB_ACTIVE &&
+			    !strcmp(r->output, out))
+				return true;
+		}
+	return false;
+}
+
+static char *check_inputs(json_t *inputs, const char *key, uint32_t wires, const char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = json_string_value(json_array_get(inputs, i));
+		if (!p)
+			return error_reply("inputs[%zu]: not a string", i);
+		if (strchr(p, '\n'))
+			return error_reply("inputs[%zu]: newline in path", i);
+		zp_err_clear();
+		if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, false))
+			return error_reply("inputs[%zu]: %s", i, S.cfg.n_in ? zp_err_msg() :
+					   "no input directory is allowed ([run] allow_input is empty)");
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error_reply("inputs[%zu]: %s: %s", i, p, strerror(errno));
+		close(fd);
+		uint32_t nw = 0;
+		if (zp_peek_wtns(p, &nw))
+			return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+		if (nw != wires)
+			return error_reply("inputs[%zu]: %s has %u values; key %s's circuit has %u wires", i, p, nw, key,
+					   wires);
+		paths[i] = p;
+	}
+	return NULL;
+}
+
+static char *submit(json_t *req)
+{
+	const char *key = json_string_value(json_object_get(req, "key"));
+	const char *out = json_string_value(json_object_get(req, "output"));
+	const char *tok = json_string_value(json_object_get(req, "token"));
+	json_t *inputs = json_object_get(req, "inputs");
+	json_int_t prio = json_integer_value(json_object_get(req, "priority"));
+	if (!key)
+		return error_reply("submit: \"key\" is required");
+	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, key);
+	if (!k) {
+		char known[512] = "";
+		for (unsigned i = 0; i < S.cfg.n_keys; i++)
+			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", S.cfg.keys[i].name);
+		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
+	}
+	if (!json_is_array(inputs) || !json_array_size(inputs))
+		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
+	size_t n = json_array_size(inputs);
+	int gbest = -1;
+	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+		if (S.cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(g) < pending_parts((unsigned)gbest)))
+			gbest = (int)g;
+	if (gbest < 0)
+		return error_reply("too many partitions: %zu (the largest group takes %u per job)", n,
+				   S.cfg.groups[0].max_parts);
+	if (!out)
+		return error_reply("submit: \"output\" (a directory) is required");
+	if (prio < 0 || prio > 1000000)
+		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
+	if (tok && !token_ok(tok))
+		return error_reply("submit: token must be 1-64 of [A-Za-z0-9_-]");
+	char tpath[PATH_MAX], tbuf[65];
+	if (!tok) {
+		uint8_t rnd[16];
+		if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
+			return error_reply("getrandom: %s", strerror(errno));
+		for (int i = 0; i < 16; i++)
+			sprintf(tbuf + 2 * i, "%02x", rnd[i]);
+		tok = tbuf;
+	}
+	zp_pipe_path(tpath, sizeof tpath, &S.cfg, "tokens/%s", tok);
+	FILE *tf = fopen(tpath, "re");
+	if (tf) { /* a re-sent submit (REQ retries, client retries): the same job */
+		unsigned long long cid = 0;
+		int got = fscanf(tf, "%llu", &cid);
+		fclose(tf);
+		if (got == 1)
+			return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)cid, "duplicate", 1));
+	}
+	uint32_t wires = 0;
+	if (key_wires(k, &wires))
+		return error_reply("key %s: %s", key, zp_err_msg());
+	const char **paths = calloc(n, sizeof *paths);
+	char *err = paths ? check_inputs(inputs, key, wires, paths, n) : error_reply("out of memory");
+	if (err) {
+		free(paths);
+		return err;
+	}
+	zp_err_clear();
+	if (strlen(out) >= ZP_PATH_MAX)
+		err = error_reply("output: path longer than %d bytes", ZP_PATH_MAX - 1);
+	else if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, true))
+		err = error_reply("output: %s", S.cfg.n_out ? zp_err_msg()
+				  : "no output directory is allowed ([run] allow_output is empty)");
+	else if (output_busy(out))
+		err = error_reply("output %s is in use by an active job", out);
+	else if (zp_mkdirs(out, S.cfg.public_access ? 0755 : 0700))
+		err = error_reply("output: %s", zp_err_msg());
+	char man[PATH_MAX];
+	if (!err && (zp_pipe_path(man, sizeof man, &S.cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
+		err = error_reply("run directory too long for a manifest path");
+	if (!err && zp_manifest_write(man, paths, (uint32_t)n))
+		err = error_reply("manifest: %s", zp_err_msg());
+	free(paths);
+	if (err)
+		return err;
+	unsigned g = (unsigned)gbest;
+	struct zp_job_spec spec = { .key_id = key, .nparts = (uint32_t)n, .priority = (uint32_t)prio,
+				    .inputs = man, .output = out };
+	zp_job_h h;
+	uint64_t id;
+	int r = zp_arena_submit_job(S.g[g].a, &spec, &h, &id);
+	if (r)
+		return error_reply("group %s: %s; retry later", S.cfg.groups[g].name,
+				   zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+	uint64_t cid = sup_client_id(g, id);
+	char idtxt[32];
+	int l = snprintf(idtxt, sizeof idtxt, "%llu\n", (unsigned long long)cid);
+	zp_write_atomic(tpath, idtxt, (size_t)l);
+	zp_hint_send(S.g[g].pub, "job");
+	return reply(json_pack("{s:b, s:I, s:s, s:s}", "ok", 1, "job", (json_int_t)cid, "group",
+			       S.cfg.groups[g].name, "token", tok));
+}
+
+/* ---------------------------------------------------------------- status, cancel */
+static int find(uint64_t cid, unsigned *g, zp_job_h *h)
+{
+	*g = (unsigned)(cid & 0xff);
+	if (*g >= S.cfg.n_groups)
+		return -ENOENT;
+	return zp_arena_find_job(S.g[*g].a, cid >> 8, h);
+}
+
+static char *status_job(uint64_t cid)
+{
+	unsigned g;
+	zp_job_h h;
+	if (find(cid, &g, &h) == 0)
+		return reply(job_json(g, h.idx));
+	char res[PATH_MAX];
+	result_path(res, sizeof res, cid);
+	json_error_t e;
+	json_t *j = json_load_file(res, 0, &e);
+	return j ? reply(j) : error_reply("unknown job %llu", (unsigned long long)cid);
+}
+
+static char *cancel(uint64_t cid)
+{
+	unsigned g;
+	zp_job_h h;
+	if (find(cid, &g, &h) != 0)
+		return status_job(cid); /* finished (its record) or unknown (the error) */
+	int st = zp_arena_job_state(S.g[g].a, h);
+	if (st == ZP_JOB_ACTIVE) {
+		char p[PATH_MAX];
+		zp_pipe_path(p, sizeof p, &S.cfg, "cancel/%llu", (unsigned long long)cid);
+		int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			close(fd);
+		zp_hint_send(S.g[g].pub, "job");
+	}
+	json_t *j = job_json(g, h.idx);
+	json_object_set_new(j, "cancel_requested", json_boolean(st == ZP_JOB_ACTIVE));
+	return reply(j);
+}
+
+void *sup_status_json(void)
+{
+	json_t *groups = json_array(), *procs = json_array();
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		struct zp_arena *a = S.g[g].a;
+		const struct zp_arena_hdr *h = zp_arena_hdr(a);
+		unsigned slots[4] = { 0 }, jobs[5] = { 0 };
+		for (uint32_t i = 0; i < h->slot_count; i++)
+			slots[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_slot_rec(a, i)->word)) & 3]++;
+		for (uint32_t j = 0; j < h->job_count; j++) {
+			unsigned s = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(a, j)->word));
+			jobs[s < 5 ? s : 0]++;
+		}
+		json_t *cnt = json_object(), *sl = json_object(), *jb = json_object();
+#define ZP_X(nm, help) json_object_set_new(cnt, #nm, json_integer((json_int_t)atomic_load(&((struct zp_arena_hdr *)h)->counters.nm)));
+		ZP_ARENA_COUNTERS(ZP_X)
+#undef ZP_X
+		for (unsigned s = 0; s < 4; s++)
+			json_object_set_new(sl, zp_slot_state_name(s), json_integer(slots[s]));
+		for (unsigned s = 0; s < 5; s++)
+			json_object_set_new(jb, zp_job_state_name(s), json_integer(jobs[s]));
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:o, s:o, s:o}", "name",
+			S.cfg.groups[g].name, "arena", h->name, "backing", zp_backing_name(h->backing),
+			"node", S.cfg.groups[g].node, "slot_count", (json_int_t)h->slot_count,
+			"slot_size", (json_int_t)h->slot_size, "arena_bytes", (json_int_t)h->total_size,
+			"slots", sl, "jobs", jb, "counters", cnt));
+	}
+	for (unsigned k = 0; k < S.nch; k++) {
+		const struct child *c = &S.ch[k];
+		json_array_append_new(procs, json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:i, s:i, s:I}", "group",
+			S.cfg.groups[c->group].name, "role", zp_role_name(c->role), "index", (int)c->index,
+			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
+			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
+			"peak_rss_kib", (json_int_t)c->peak_rss_kib));
+	}
+	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
+			 (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
+			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+}
+
+char *sup_api_handle(const char *req, size_t len)
+{
+	json_error_t e;
+	json_t *j = json_loadb(req, len, 0, &e);
+	if (!j || !json_is_object(j)) {
+		json_decref(j);
+		return error_reply("request is not a JSON object: %s", e.text);
+	}
+	const char *op = json_string_value(json_object_get(j, "op"));
+	json_t *jid = json_object_get(j, "job");
+	char *r;
+	if (!op)
+		r = error_reply("request without \"op\" (submit, status, cancel)");
+	else if (!strcmp(op, "submit"))
+		r = submit(j);
+	else if ((!strcmp(op, "status") || !strcmp(op, "cancel")) && jid && !json_is_integer(jid))
+		r = error_reply("%s: \"job\" must be an integer job id", op);
+	else if (!strcmp(op, "status"))
+		r = jid ? status_job((uint64_t)json_integer_value(jid)) : reply(sup_status_json());
+	else if (!strcmp(op, "cancel"))
+		r = jid ? cancel((uint64_t)json_integer_value(jid)) : error_reply("cancel: \"job\" is required");
+	else
+		r = error_reply("unknown op '%s' (submit, status, cancel)", op);
+	json_decref(j);
+	return r;
+}

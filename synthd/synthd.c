@@ -1,0 +1,234 @@
+/*
+ * zkpipe-synthd — synthesizer: claims a PENDING partition, owns a FREE slot before it
+ * computes anything, writes the assignment w (read from the partition's witness source
+ * straight into the slot) and a = A·w, b = B·w, c = C·w (or a∘b) into the same slot,
+ * checks satisfiability, marks the slot READY and hints the gpuds.
+ *
+ *   zkpipe-synthd --config FILE --group NAME --index I
+ *
+ * Started by zkpipe-supervisor (fork+exec); registers itself in the group's arena process
+ * table as "synthd.I". Keeps circuits it has loaded (one per key, lazily). A daemon whose
+ * supervisor is gone (no ALIVE supervisor entry) for [limits] orphan_timeout_s exits.
+ * SIGTERM: finish the partition in hand, then exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "circuit.h"
+#include "daemon.h"
+#include "pipe.h"
+#include "r1cs.h"
+#include "zkey.h"
+#include "zp_err.h"
+
+/* ---- witness sources: where a partition's w comes from (manifest line = spec) ---- */
+struct wsrc_ops {
+	const char *prefix;       /* manifest lines starting with it; "" = plain path */
+	int (*fill)(const char *spec, void *w, uint32_t n);
+};
+static const struct wsrc_ops wsrc_wtns = { "", zp_wtns_read_into };
+static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns };
+
+/* ---- circuits, one per key, loaded on first use ---- */
+struct circ_entry {
+	char key[ZP_KEY_ID_MAX];
+	zp_circuit c;
+	int state;                /* 0 not loaded, 1 ok, <0 error code */
+	char err[200];
+};
+static struct circ_entry circs[ZP_PIPE_MAX_KEYS];
+
+static int load_circuit(const struct zp_pipe_key *k, zp_circuit *c)
+{
+	int r;
+	if (k->r1cs[0]) {
+		zp_r1cs r1;
+		if ((r = zp_r1cs_read(&r1, k->r1cs)))
+			return r;
+		r = zp_circuit_from_r1cs(c, &r1);
+		zp_r1cs_free(&r1);
+		return r;
+	}
+	zp_zkey z;
+	if ((r = zp_zkey_read(&z, k->zkey)))
+		return r;
+	*c = z.circuit; /* keep the circuit, drop the points */
+	memset(&z.circuit, 0, sizeof z.circuit);
+	zp_zkey_free(&z);
+	return 0;
+}
+
+static struct circ_entry *circuit_get(const struct zp_pipe_config *cfg, const char *key)
+{
+	for (unsigned i = 0; i < ZP_PIPE_MAX_KEYS; i++) {
+		struct circ_entry *e = &circs[i];
+		if (e->key[0] && strcmp(e->key, key))
+			continue;
+		if (e->state == 1 || (e->state < 0 && e->state != -ENOMEM))
+			return e;
+		const struct zp_pipe_key *k = zp_pipe_key_find(cfg, key);
+		snprintf(e->key, sizeof e->key, "%s", key);
+		if (!k) {
+			e->state = -ENOENT;
+			snprintf(e->err, sizeof e->err, "key '%s' is not in this synthd's config", key);
+			return e;
+		}
+		zp_err_clear();
+		int r = load_circuit(k, &e->c);
+		e->state = r ? r : 1;
+		if (r)
+			snprintf(e->err, sizeof e->err, "circuit of key %s: %s", key,
+				 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return e;
+	}
+	return NULL;
+}
+
+/* Input faults do not go away on retry; resource faults might. */
+static int retry_for(int r)
+{
+	switch (r) {
+	case ZP_EMISMATCH: case ZP_EUNSAT: case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON:
+	case ZP_ERANGE: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static struct zp_daemon D;
+
+static void fail_part(zp_part_h ph, int retry, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail_part(zp_part_h ph, int retry, const char *fmt, ...)
+{
+	char why[ZP_ERRTXT_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	int st = zp_arena_part_fail(D.arena, D.me, ph, retry, why);
+	zp_log(D.who, "job %llu part %u: %s -> %s", (unsigned long long)ph.job.idx, ph.part, why,
+	       st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
+}
+
+/* Wait for a FREE slot; the claim waits on the arena's futex, in slices so SIGTERM and
+ * orphaning are noticed. */
+static int get_slot(zp_part_h ph, zp_slot_h *sh)
+{
+	for (;;) {
+		int r = zp_arena_claim_slot(D.arena, D.me, ph, 250, sh);
+		if (r != -ETIMEDOUT)
+			return r;
+		zp_daemon_tick(&D);
+		if (zp_daemon_stopping(&D))
+			return -ECANCELED;
+	}
+}
+
+static int fill_slot(zp_part_h ph, zp_slot_h sh, const zp_circuit *c, const char *spec,
+		     struct zp_slot_payload *hdr, uint64_t *bytes)
+{
+	uint8_t *base = zp_arena_slot_data(D.arena, sh);
+	struct zp_slot_payload *p = (struct zp_slot_payload *)base;
+	*p = *hdr;
+	*bytes = p->bytes;
+	const struct wsrc_ops *src = wsrcs[0];
+	for (unsigned i = 0; i < sizeof wsrcs / sizeof *wsrcs; i++)
+		if (wsrcs[i]->prefix[0] && !strncmp(spec, wsrcs[i]->prefix, strlen(wsrcs[i]->prefix)))
+			src = wsrcs[i];
+	zp_err_clear();
+	int r = src->fill(spec + strlen(src->prefix), base + p->off_w, c->n_vars);
+	if (r)
+		return r;
+	zp_fr *w = (zp_fr *)(base + p->off_w), *a = (zp_fr *)(base + p->off_a);
+	zp_fr *b = (zp_fr *)(base + p->off_b), *cc = (zp_fr *)(base + p->off_c);
+	zp_circuit_eval(c, w, a, b, cc);
+	if ((r = zp_circuit_check(c, a, b, cc)))
+		return r;
+	zp_daemon_sleep(&D, D.cfg.synth_delay_ms); /* [debug]: lets tests kill mid-synthesis */
+	return 0;
+}
+
+static void synth_one(zp_part_h ph)
+{
+	const struct zp_arena_job *jr = zp_arena_job_rec(D.arena, ph.job.idx);
+	char key[ZP_KEY_ID_MAX], manifest[ZP_PATH_MAX], spec[PATH_MAX];
+	memcpy(key, jr->key_id, sizeof key);
+	memcpy(manifest, jr->inputs, sizeof manifest);
+	uint64_t job_id = jr->id;
+	if (zp_arena_job_state(D.arena, ph.job) != ZP_JOB_ACTIVE)
+		return; /* freed under us: the claim is stale and harmless */
+	if (zp_daemon_cancelled(&D, job_id)) {
+		fail_part(ph, 0, "cancelled by client");
+		return;
+	}
+	struct circ_entry *e = circuit_get(&D.cfg, key);
+	if (!e || e->state != 1) {
+		fail_part(ph, e && e->state == -ENOMEM, "synthd: %s", e ? e->err : "too many keys");
+		return;
+	}
+	zp_err_clear();
+	int r = zp_manifest_line(manifest, ph.part, spec, sizeof spec);
+	if (r) {
+		fail_part(ph, 0, "%s", zp_err_msg());
+		return;
+	}
+	struct zp_slot_payload hdr = { .job_id = job_id, .part = ph.part, .n_public = e->c.n_public,
+				       .has_c = e->c.has_c };
+	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", key);
+	memcpy(hdr.fingerprint, e->c.fingerprint, 16);
+	uint64_t need = zp_payload_layout(&hdr, e->c.n_vars, e->c.domain_size);
+	if (need > zp_arena_slot_size(D.arena)) {
+		fail_part(ph, 0, "partition needs %llu bytes; the group's slots hold %llu",
+			  (unsigned long long)need, (unsigned long long)zp_arena_slot_size(D.arena));
+		return;
+	}
+	zp_slot_h sh;
+	if ((r = get_slot(ph, &sh)) < 0) {
+		if (r == -ECANCELED)
+			fail_part(ph, 1, "synthd stopping");
+		return; /* ZP_ESTALE: reclaimed while we waited; nothing is ours */
+	}
+	uint64_t bytes = 0;
+	r = fill_slot(ph, sh, &e->c, spec, &hdr, &bytes);
+	if (r) {
+		char m[ZP_ERRTXT_MAX];
+		snprintf(m, sizeof m, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_arena_abandon_slot(D.arena, D.me, sh);
+		fail_part(ph, retry_for(r), "%s", m);
+		return;
+	}
+	if ((r = zp_arena_mark_ready(D.arena, D.me, sh, bytes)) < 0)
+		zp_log(D.who, "mark_ready: %s (reclaimed under us)", zp_strerror(r));
+	zp_daemon_hint_gpuds(&D);
+}
+
+int main(int argc, char **argv)
+{
+	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_SYNTHD, "synthd");
+	if (r)
+		return r == 2 ? 2 : 1;
+	zp_limit_memory(&D);
+	while (!zp_daemon_stopping(&D)) {
+		zp_daemon_tick(&D);
+		zp_part_h ph;
+		r = zp_arena_claim_part(D.arena, D.me, &ph);
+		if (r == -EAGAIN) {
+			zp_daemon_wait_hint(&D, 200);
+			continue;
+		}
+		if (r == 0)
+			synth_one(ph);
+	}
+	zp_daemon_exit(&D);
+	return 0;
+}

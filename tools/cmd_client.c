@@ -1,0 +1,295 @@
+/*
+ * cmd_client.c — `zkpipe submit | wait | status | cancel`: the client side of the
+ * supervisor's API (JSON over nanomsg REQ/REP; see supervisor/jobs.c).
+ *
+ * Where the supervisor listens: --url URL, else --config FILE ([run] listen, or
+ * ipc://<run dir>/api.ipc), else --run-dir DIR, else $ZKPIPE_URL, else $ZKPIPE_CONFIG.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "pipe.h"
+#include "zp_err.h"
+
+#define CONN_OPTS { "url", 1, 0, 'U' }, { "config", 1, 0, 'C' }, { "run-dir", 1, 0, 'R' }
+#define CONN_HELP "  --url URL | --config FILE | --run-dir DIR   where the supervisor listens\n" \
+		  "                   (default: $ZKPIPE_URL, then $ZKPIPE_CONFIG)\n"
+
+static char url[ZP_PIPE_URL_MAX];
+
+/* Handle a connection option; 1 if it was one. */
+static int conn_opt(int o, const char *arg)
+{
+	static struct zp_pipe_config cfg;
+	if (o == 'U')
+		snprintf(url, sizeof url, "%s", arg);
+	else if (o == 'R')
+		zp_api_default_url(url, sizeof url, arg);
+	else if (o == 'C') {
+		if (zp_pipe_config_load(&cfg, arg)) {
+			fprintf(stderr, "zkpipe: %s\n", zp_err_msg());
+			exit(2);
+		}
+		if (cfg.listen[0])
+			snprintf(url, sizeof url, "%s", cfg.listen);
+		else
+			zp_api_default_url(url, sizeof url, cfg.run_dir);
+	} else
+		return 0;
+	return 1;
+}
+
+static int conn_default(void)
+{
+	if (url[0])
+		return 0;
+	const char *u = getenv("ZKPIPE_URL"), *c = getenv("ZKPIPE_CONFIG");
+	if (u && *u)
+		return snprintf(url, sizeof url, "%s", u), 0;
+	if (c && *c)
+		return conn_opt('C', c), 0;
+	fprintf(stderr, "zkpipe: where is the supervisor? give --url, --config or --run-dir\n");
+	return -1;
+}
+
+json_t *zp_client_call(const char *u, json_t *req, int timeout_ms, int quiet)
+{
+	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
+	zp_err_clear();
+	int r = txt ? zp_api_call(u, txt, &rep, timeout_ms) : -ENOMEM;
+	free(txt);
+	if (r) {
+		if (!quiet)
+			fprintf(stderr, "zkpipe: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return NULL;
+	}
+	json_error_t e;
+	json_t *j = json_loads(rep, 0, &e);
+	free(rep);
+	if (!j || !json_is_true(json_object_get(j, "ok"))) {
+		if (!quiet)
+			fprintf(stderr, "zkpipe: %s\n", j ? json_string_value(json_object_get(j, "error")) : e.text);
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* Absolute path of p; its parent must exist (the file itself need not). */
+static int absolute(const char *p, char *out)
+{
+	if (realpath(p, out))
+		return 0;
+	char a[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
+	snprintf(a, sizeof a, "%s", p);
+	snprintf(b, sizeof b, "%s", p);
+	if (!realpath(dirname(a), dir))
+		return -errno;
+	return snprintf(out, PATH_MAX, "%s/%s", dir, basename(b)) < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+/* ---------------------------------------------------------------- submit */
+static const char submit_help[] =
+	"usage: zkpipe submit --key K --output DIR [--priority N] [--token T] [--wait] WTNS...\n"
+	"  Submit one job: one partition per witness file, proved with key K of the supervisor's\n"
+	"  config; its proofs go to DIR (part-<p>.proof.json/.public.json, then proofs.json).\n"
+	"  Prints the job id once the job is in the arena.\n" CONN_HELP
+	"  --token T        idempotency token: re-submitting with T returns the same job\n"
+	"  --wait           wait for the job and exit as `zkpipe wait` does\n";
+
+int cmd_submit(int argc, char **argv)
+{
+	static const struct option opts[] = { CONN_OPTS, { "key", 1, 0, 'k' }, { "output", 1, 0, 'o' },
+		{ "priority", 1, 0, 'p' }, { "token", 1, 0, 't' }, { "wait", 0, 0, 'w' }, { "help", 0, 0, 'h' }, { 0 } };
+	const char *key = NULL, *out = NULL, *tok = NULL;
+	long prio = 0;
+	int o, wait = 0;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (conn_opt(o, optarg))
+			continue;
+		switch (o) {
+		case 'k': key = optarg; break;
+		case 'o': out = optarg; break;
+		case 'p': prio = strtol(optarg, NULL, 10); break;
+		case 't': tok = optarg; break;
+		case 'w': wait = 1; break;
+		case 'h': fputs(submit_help, stdout); return 0;
+		default: fputs(submit_help, stderr); return 2;
+		}
+	}
+	if (!key || !out || optind >= argc) {
+		fputs(submit_help, stderr);
+		return 2;
+	}
+	if (conn_default())
+		return 2;
+	char path[PATH_MAX];
+	json_t *inputs = json_array();
+	for (int i = optind; i < argc; i++) {
+		if (absolute(argv[i], path)) {
+			fprintf(stderr, "zkpipe submit: %s: %s\n", argv[i], strerror(errno));
+			return 3;
+		}
+		json_array_append_new(inputs, json_string(path));
+	}
+	if (absolute(out, path)) {
+		fprintf(stderr, "zkpipe submit: output %s: its parent directory must exist\n", out);
+		return 3;
+	}
+	json_t *req = json_pack("{s:s, s:s, s:o, s:s, s:i}", "op", "submit", "key", key, "inputs", inputs,
+				"output", path, "priority", (int)prio);
+	if (tok)
+		json_object_set_new(req, "token", json_string(tok));
+	json_t *rep = zp_client_call(url, req, 10000, 0);
+	json_decref(req);
+	if (!rep)
+		return EX_API;
+	long long id = json_integer_value(json_object_get(rep, "job"));
+	printf("%lld\n", id);
+	fflush(stdout);
+	json_decref(rep);
+	return wait ? zp_client_wait(url, &id, 1, 0, 0) : 0;
+}
+
+/* ---------------------------------------------------------------- wait */
+int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s, int quiet)
+{
+	int rc = 0;
+	uint64_t t0 = zp_mono_ms();
+	for (int i = 0; i < n; i++) {
+		for (;;) {
+			json_t *req = json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)ids[i]);
+			json_t *rep = zp_client_call(u, req, 5000, 1);
+			json_decref(req);
+			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
+			if (st && (!strcmp(st, "DONE") || !strcmp(st, "FAILED"))) {
+				if (!quiet && !strcmp(st, "DONE"))
+					printf("job %lld DONE: %s/proofs.json\n", ids[i],
+					       json_string_value(json_object_get(rep, "output")));
+				else if (!quiet)
+					printf("job %lld FAILED: %s\n", ids[i], json_string_value(json_object_get(rep, "error")));
+				if (strcmp(st, "DONE"))
+					rc = EX_JOB_FAILED;
+				json_decref(rep);
+				break;
+			}
+			json_decref(rep);
+			if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
+				if (!quiet)
+					printf("job %lld: still %s after %.0f s\n", ids[i], st ? st : "unreachable", timeout_s);
+				return EX_TIMEOUT;
+			}
+			usleep(100000);
+		}
+	}
+	return rc;
+}
+
+static const char wait_help[] =
+	"usage: zkpipe wait [--timeout S] JOB...\n"
+	"  Wait until every job is DONE or FAILED (survives a supervisor restart: it asks again).\n"
+	"  Exit 0 when all are DONE, 8 when one FAILED, 9 on timeout.\n" CONN_HELP;
+
+int cmd_wait(int argc, char **argv)
+{
+	static const struct option opts[] = { CONN_OPTS, { "timeout", 1, 0, 't' }, { "help", 0, 0, 'h' }, { 0 } };
+	double timeout = 0;
+	int o;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (conn_opt(o, optarg))
+			continue;
+		if (o == 't')
+			timeout = strtod(optarg, NULL);
+		else
+			return fputs(wait_help, o == 'h' ? stdout : stderr), o == 'h' ? 0 : 2;
+	}
+	if (optind >= argc || conn_default())
+		return fputs(wait_help, stderr), 2;
+	int n = argc - optind;
+	long long *ids = calloc((size_t)n, sizeof *ids);
+	for (int i = 0; i < n; i++)
+		ids[i] = strtoll(argv[optind + i], NULL, 10);
+	int rc = zp_client_wait(url, ids, n, timeout, 0);
+	free(ids);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- status, cancel */
+static void print_summary(json_t *rep)
+{
+	size_t i;
+	json_t *g, *p;
+	printf("supervisor pid %lld, up %.0f s, peak RSS %lld KiB\n", json_integer_value(json_object_get(rep, "pid")),
+	       json_real_value(json_object_get(rep, "uptime_s")), json_integer_value(json_object_get(rep, "peak_rss_kib")));
+	json_array_foreach(json_object_get(rep, "groups"), i, g) {
+		json_t *s = json_object_get(g, "slots"), *j = json_object_get(g, "jobs"), *c = json_object_get(g, "counters");
+		printf("group %s: arena %s (%s, %lld MiB), slots FREE %lld FILLING %lld READY %lld COPYING %lld; "
+		       "jobs ACTIVE %lld; proved %lld, failed %lld, retried %lld\n",
+		       json_string_value(json_object_get(g, "name")), json_string_value(json_object_get(g, "arena")),
+		       json_string_value(json_object_get(g, "backing")),
+		       json_integer_value(json_object_get(g, "arena_bytes")) >> 20,
+		       json_integer_value(json_object_get(s, "FREE")), json_integer_value(json_object_get(s, "FILLING")),
+		       json_integer_value(json_object_get(s, "READY")), json_integer_value(json_object_get(s, "COPYING")),
+		       json_integer_value(json_object_get(j, "ACTIVE")), json_integer_value(json_object_get(c, "parts_proved")),
+		       json_integer_value(json_object_get(c, "parts_failed")),
+		       json_integer_value(json_object_get(c, "parts_retried")));
+	}
+	json_array_foreach(json_object_get(rep, "processes"), i, p)
+		printf("  %-6s %-7s %lld  pid %-7lld %s restarts %lld  peak RSS %lld KiB\n",
+		       json_string_value(json_object_get(p, "group")), json_string_value(json_object_get(p, "role")),
+		       json_integer_value(json_object_get(p, "index")), json_integer_value(json_object_get(p, "pid")),
+		       json_is_true(json_object_get(p, "alive")) ? "alive" : "down ",
+		       json_integer_value(json_object_get(p, "restarts")),
+		       json_integer_value(json_object_get(p, "peak_rss_kib")));
+}
+
+static int status_or_cancel(int argc, char **argv, const char *op)
+{
+	static const struct option opts[] = { CONN_OPTS, { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0 } };
+	int o, js = 0;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (conn_opt(o, optarg))
+			continue;
+		if (o == 'j')
+			js = 1;
+		else {
+			fprintf(o == 'h' ? stdout : stderr, "usage: zkpipe %s [--json] %s\n%s", op,
+				strcmp(op, "cancel") ? "[JOB]" : "JOB", CONN_HELP);
+			return o == 'h' ? 0 : 2;
+		}
+	}
+	if (conn_default() || (!strcmp(op, "cancel") && optind >= argc))
+		return 2;
+	json_t *req = json_pack("{s:s}", "op", op);
+	if (optind < argc)
+		json_object_set_new(req, "job", json_integer(strtoll(argv[optind], NULL, 10)));
+	json_t *rep = zp_client_call(url, req, 5000, 0);
+	json_decref(req);
+	if (!rep)
+		return EX_API;
+	if (js) {
+		char *t = json_dumps(rep, JSON_INDENT(1));
+		puts(t);
+		free(t);
+	} else if (optind < argc) {
+		printf("job %lld %s: %lld/%lld partitions done, %lld failed%s%s\n", json_integer_value(json_object_get(rep, "job")),
+		       json_string_value(json_object_get(rep, "state")), json_integer_value(json_object_get(rep, "done")),
+		       json_integer_value(json_object_get(rep, "parts")), json_integer_value(json_object_get(rep, "failed")),
+		       *json_string_value(json_object_get(rep, "error")) ? "; " : "",
+		       json_string_value(json_object_get(rep, "error")));
+	} else {
+		print_summary(rep);
+	}
+	json_decref(rep);
+	return 0;
+}
+
+int cmd_status(int argc, char **argv) { return status_or_cancel(argc, argv, "status"); }
+int cmd_cancel(int argc, char **argv) { return status_or_cancel(argc, argv, "cancel"); }

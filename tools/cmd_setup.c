@@ -1,0 +1,89 @@
+/*
+ * zkpipe setup — a Groth16 key for a circuit from random toxic waste. DEVELOPMENT AND
+ * BENCHMARKS ONLY: one process knows the toxic waste; the key is flagged insecure.
+ */
+#include <getopt.h>
+
+#include "cmd_util.h"
+#include "keyfile.h"
+#include "par.h"
+#include "setup.h"
+
+static const char setup_help[] =
+	"usage: zkpipe setup (--r1cs R | --synth SPEC) --out KEY.zpk [options]\n"
+	"  Makes an INSECURE development Groth16 key (random toxic waste drawn by this process: whoever\n"
+	"  holds it can forge proofs). For benchmarks and tests only; never for production.\n"
+	"  SPEC: synthetic PoRep-shaped circuit, n=ROWS[,pub=328,bool=0.9,free=0.3,a=2.4,b=1.0,c=2.2,\n"
+	"        win=65536,seed=1] (see docs/keys.md)\n"
+	"options:\n"
+	"  --h-mode M     snarkjs (default: odd-root H points) | coeff (bellperson's τ^i·Z(τ)/δ)\n"
+	"  --roots F      5 (default: zkpipe's prover, snarkjs) | 7 (bellperson's root of unity)\n"
+	"  --zkey Z       also write a snarkjs .zkey (snarkjs H only)\n"
+	"  --threads N    worker threads\n";
+
+int cmd_setup(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "r1cs", 1, 0, 'r' }, { "synth", 1, 0, 'S' }, { "out", 1, 0, 'o' }, { "h-mode", 1, 0, 'm' },
+		{ "roots", 1, 0, 'R' }, { "zkey", 1, 0, 'z' }, { "threads", 1, 0, 't' }, { "help", 0, 0, 'h' }, { 0 } };
+	const char *r1cs = NULL, *synth = NULL, *out = NULL, *zk = NULL;
+	zp_setup_opts so = { 0 };
+	int c, rc;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': r1cs = optarg; break;
+		case 'S': synth = optarg; break;
+		case 'o': out = optarg; break;
+		case 'z': zk = optarg; break;
+		case 'R': so.roots = (unsigned)atoi(optarg); break;
+		case 't': zp_par_set_threads(atoi(optarg)); break;
+		case 'm':
+			if (!strcmp(optarg, "snarkjs") || !strcmp(optarg, "coeff")) {
+				so.h_mode = !strcmp(optarg, "coeff") ? ZP_H_COEFF : ZP_H_SNARKJS;
+				break;
+			}
+			/* fall through */
+		default: fputs(setup_help, stderr); return CX_USAGE;
+		case 'h': fputs(setup_help, stdout); return CX_OK;
+		}
+	}
+	if (!r1cs == !synth || !out || optind != argc || (zk && so.h_mode != ZP_H_SNARKJS)) {
+		fputs(setup_help, stderr);
+		return CX_USAGE;
+	}
+	fprintf(stderr, "zkpipe setup: WARNING: this is an INSECURE development key (single-party toxic waste); "
+			"never use it in production\n");
+	zp_circuit circ;
+	zp_synth_params sp;
+	zp_pkey k;
+	char origin[200] = "";
+	double t0 = cx_now();
+	if ((rc = cx_circuit(&circ, r1cs, synth, &sp)))
+		return cx_fail("setup", rc);
+	if (synth)
+		zp_synth_describe(origin, sizeof(origin), &sp);
+	else
+		snprintf(origin, sizeof(origin), "r1cs %s", r1cs);
+	so.origin = origin;
+	double t1 = cx_now();
+	if ((rc = zp_setup(&k, &circ, &so))) {
+		zp_circuit_free(&circ);
+		return cx_fail("setup", rc);
+	}
+	double t2 = cx_now();
+	int ex = CX_OK;
+	if ((rc = zp_pkey_write(&k, out)) || (zk && (rc = zp_pkey_write_zkey(&k, &circ, zk)))) {
+		cx_fail("setup", rc);
+		ex = CX_OUTPUT;
+	}
+	double t3 = cx_now();
+	char fp[33];
+	zp_circuit_fingerprint_hex(&circ, fp);
+	if (!ex)
+		fprintf(stderr, "zkpipe setup: ok: %u wires, %u public, domain 2^%u, circuit %s; circuit %.2f s, setup %.2f s, "
+				"write %.2f s (%.1f MiB), %d threads\n", circ.n_vars, circ.n_public, circ.log_domain, fp,
+			t1 - t0, t2 - t1, t3 - t2, k.mem_bytes / 1048576.0, zp_par_threads());
+	zp_pkey_free(&k);
+	zp_circuit_free(&circ);
+	return ex;
+}

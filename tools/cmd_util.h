@@ -1,0 +1,83 @@
+/*
+ * cmd_util.h — helpers shared by the subcommands in tools/cmd_*.c (setup, key, synth).
+ * Exit codes are the same interface as zkpipe.c's (see `zkpipe --help`).
+ */
+#ifndef ZP_CMD_UTIL_H
+#define ZP_CMD_UTIL_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "circuit.h"
+#include "r1cs.h"
+#include "synth.h"
+#include "zp_err.h"
+
+enum { CX_OK = 0, CX_USAGE = 2, CX_INPUT = 3, CX_MISMATCH = 4, CX_UNSAT = 5, CX_SELFCHECK = 6, CX_OUTPUT = 7,
+       CX_INTERNAL = 70 };
+
+static inline int cx_fail(const char *cmd, int rc)
+{
+	const char *m = zp_err_msg();
+	fprintf(stderr, "zkpipe %s: %s\n", cmd, m && *m ? m : zp_strerror(rc));
+	switch (rc) {
+	case ZP_EMISMATCH: return CX_MISMATCH;
+	case ZP_EUNSAT: return CX_UNSAT;
+	case ZP_EVERIFY: return CX_SELFCHECK;
+	case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON: case ZP_EVERSION: case ZP_EINVAL_POINT:
+	case ZP_ESUBGROUP: case ZP_EFLAGS: case ZP_ENOTSQR: case ZP_ERANGE:
+	case -ENOENT: case -EACCES: case -EISDIR: case -EINVAL: case -EIO:
+		return CX_INPUT;
+	default: return CX_INTERNAL;
+	}
+}
+
+static inline double cx_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* "n=1048576,..." or "synth:n=..." */
+static inline int cx_parse_synth(zp_synth_params *p, const char *s)
+{
+	char buf[512];
+	if (strncmp(s, "synth:", 6)) {
+		snprintf(buf, sizeof(buf), "synth:%s", s);
+		s = buf;
+	}
+	return zp_synth_parse(p, s);
+}
+
+/* The circuit from --r1cs or --synth (exactly one). */
+static inline int cx_circuit(zp_circuit *c, const char *r1cs, const char *synth, zp_synth_params *sp)
+{
+	int rc;
+	if (synth) {
+		if ((rc = cx_parse_synth(sp, synth)))
+			return rc;
+		return zp_synth_circuit(c, sp);
+	}
+	zp_r1cs r;
+	if ((rc = zp_r1cs_read(&r, r1cs)))
+		return rc;
+	rc = zp_circuit_from_r1cs(c, &r);
+	zp_r1cs_free(&r);
+	return rc;
+}
+
+static inline const char *cx_ext(const char *path)
+{
+	const char *d = strrchr(path, '.');
+	return d ? d + 1 : "";
+}
+
+int cmd_setup(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
+
+#endif

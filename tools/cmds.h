@@ -1,0 +1,26 @@
+/*
+ * cmds.h — the `zkpipe` subcommands that talk to a running supervisor (cmd_client.c) and
+ * the demo (cmd_demo.c). Each takes argv with argv[0] = the subcommand's name.
+ *
+ * Exit codes beyond zkpipe.c's: 8 = a job FAILED (or was cancelled), 9 = wait timed out,
+ * 10 = the supervisor could not be reached or refused the request.
+ */
+#ifndef ZP_TOOLS_CMDS_H
+#define ZP_TOOLS_CMDS_H
+
+#include <jansson.h>
+
+enum { EX_JOB_FAILED = 8, EX_TIMEOUT = 9, EX_API = 10 };
+
+int cmd_submit(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_cancel(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* One request; NULL with a message on stderr when unreachable or not ok (unless quiet). */
+json_t *zp_client_call(const char *url, json_t *req, int timeout_ms, int quiet);
+/* Wait for jobs to finish; prints one line per job unless quiet. Returns 0 / EX_*. */
+int zp_client_wait(const char *url, const long long *ids, int n, double timeout_s, int quiet);
+
+#endif
