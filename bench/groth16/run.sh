@@ -80,9 +80,9 @@ cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo "Machine: $(uname -srm); $cpu; $(nproc) CPUs; $(free -g | awk '/Mem:/ {print $2}') GiB; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "Command: \`bench/groth16/run.sh ${sizes[*]}\` — per size: \`zkpipe bench prove --zkey chain.zkey --wtns chain.wtns --runs 3\`"
-  echo "(from 2^20: 1 run of everything)"
   echo "(best of 3; each proof includes a, b, c, H, the MSMs, blinding and the pairing self-check; key and witness"
-  echo "loaded once), the whole \`zkpipe prove\` command (load + prove + write, best of 2) and \`snarkjs groth16 prove chain.zkey chain.wtns proof.json public.json\` (whole command, best of 2; 1 run from 2^20)."
+  echo "loaded once), the whole \`zkpipe prove\` command (load + prove + write, best of 2) and \`snarkjs groth16 prove chain.zkey"
+  echo "chain.wtns proof.json public.json\` (whole command, best of 2). From 2^20 everything runs once."
   echo "Circuit: chain of 2^k − 2 multiplications (circom2 --prime bls12381 below 2^20; bench/groth16/gen_chain.py from 2^20, same constraints); key: ${ZP_BENCH_KEYS:-devkey}; zkpipe's proof checked by snarkjs groth16 verify."
   echo
   echo "Times are wall / CPU seconds (CPU = user + sys of all threads). On a shared machine the CPU-time ratio is the"
