@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "daemon.h"
 #include "g16_json.h"
+#include "gpud_ss.h"
 #include "groth16.h"
 #include "keyload.h"
 #include "pipe.h"
@@ -169,6 +170,10 @@ static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof
 
 static void prove_one(zp_slot_h sh, zp_part_h ph)
 {
+	if (zp_ss_gpud_is_ours(zp_arena_slot_data(D.arena, sh))) { /* bellperson partition (supraseal/) */
+		zp_ss_gpud_prove(&D, sh, ph);
+		return;
+	}
 	struct zp_slot_payload p;
 	char why[ZP_ERRTXT_MAX] = "";
 	struct key *k = copy_out(sh, &p, why, sizeof why);
@@ -232,6 +237,7 @@ int main(int argc, char **argv)
 	zp_log(D.who, "backend %s ready", be->name);
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
+		zp_ss_gpud_tick(&D);
 		zp_slot_h sh;
 		zp_part_h ph;
 		r = zp_arena_take_ready(D.arena, D.me, 0, &sh, &ph);
@@ -248,6 +254,7 @@ int main(int argc, char **argv)
 			zp_g16_key_free(&keys[i].gk);
 			zp_zkey_free(&keys[i].zk);
 		}
+	zp_ss_gpud_exit();
 	free(buf_w);
 	free(buf_abc);
 	zp_daemon_exit(&D);

@@ -221,7 +221,7 @@ struct zp_arena_job {
 	_Atomic uint64_t done_ns;
 	_Atomic uint32_t parts_done, parts_failed;
 	_Atomic uint32_t err_owner; /* 0, then 1 once a failure owns error[] */
-	uint32_t _pad0;
+	uint32_t flags;             /* ZP_JOB_EXTERNAL */
 	char key_id[ZP_KEY_ID_MAX];
 	char inputs[ZP_PATH_MAX];
 	char output[ZP_PATH_MAX];
@@ -323,7 +323,12 @@ struct zp_job_spec {
 	uint32_t nparts;
 	uint32_t priority;          /* higher first */
 	const char *inputs, *output;
+	uint32_t flags;             /* ZP_JOB_EXTERNAL */
 };
+/* Job flag: the submitter fills the partitions itself (libzkpipe-supraseal: synthesis done in
+ * the caller's process). zp_arena_claim_part never picks them; the submitter claims each one
+ * by index with zp_arena_claim_part_at, then uses the synthd calls (claim_slot, mark_ready). */
+#define ZP_JOB_EXTERNAL 1u
 int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_h *h, uint64_t *id);
 /* ACTIVE, DONE or FAILED job with this id; -ENOENT otherwise. */
 int zp_arena_find_job(const struct zp_arena *a, uint64_t id, zp_job_h *h);
@@ -338,6 +343,9 @@ const struct zp_arena_part *zp_arena_part_rec(const struct zp_arena *a, uint32_t
 /* Claim the first PENDING partition (highest priority, oldest job, lowest
  * partition). -EAGAIN if none. */
 int zp_arena_claim_part(struct zp_arena *a, zp_proc_h me, zp_part_h *out);
+/* Claim one given PENDING partition (PENDING → CLAIMED by me), any job kind. ZP_ESTALE when it
+ * is not PENDING or its job is not that ACTIVE job any more. */
+int zp_arena_claim_part_at(struct zp_arena *a, zp_proc_h me, zp_part_h want);
 /* Claim a FREE slot for a CLAIMED partition, waiting up to timeout_ms
  * (-1 forever) without spinning. -ETIMEDOUT, ZP_ESTALE (partition taken). */
 int zp_arena_claim_slot(struct zp_arena *a, zp_proc_h me, zp_part_h part, int timeout_ms,

@@ -80,6 +80,7 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		copy_str(jr->key_id, sizeof jr->key_id, s->key_id);
 		copy_str(jr->inputs, sizeof jr->inputs, s->inputs);
 		copy_str(jr->output, sizeof jr->output, s->output);
+		jr->flags = s->flags;
 		memset(jr->error, 0, sizeof jr->error);
 		/* Publish: claimants that see ACTIVE (acquire) see every field above. */
 		atomic_store_explicit(&jr->word, gen_word(ZP_JOB_ACTIVE, g), memory_order_release);
@@ -145,6 +146,8 @@ static bool pick_part(struct zp_arena *a, uint32_t *job, uint32_t *part)
 		struct zp_arena_job *jr = job_at(a, j);
 		if (zp_word_state(atomic_load_explicit(&jr->word, memory_order_acquire)) != ZP_JOB_ACTIVE)
 			continue;
+		if (jr->flags & ZP_JOB_EXTERNAL)
+			continue; /* filled by its submitter (zp_arena_claim_part_at) */
 		if (found && (jr->priority < bprio || (jr->priority == bprio && jr->id > bid)))
 			continue;
 		for (uint32_t p = 0; p < jr->nparts; p++) {
@@ -190,6 +193,32 @@ int zp_arena_claim_part(struct zp_arena *a, zp_proc_h me, zp_part_h *out)
 		return 0;
 	}
 	return -EAGAIN;
+}
+
+int zp_arena_claim_part_at(struct zp_arena *a, zp_proc_h me, zp_part_h want)
+{
+	if (want.job.idx >= H(a)->job_count || want.part >= H(a)->max_parts)
+		return ZP_ERANGE;
+	struct zp_arena_job *jr = job_at(a, want.job.idx);
+	struct zp_arena_part *pr = part_at(a, want.job.idx, want.part);
+	uint64_t jw = atomic_load_explicit(&jr->word, memory_order_acquire);
+	uint64_t w = atomic_load_explicit(&pr->word, memory_order_acquire);
+	if (zp_word_state(jw) != ZP_JOB_ACTIVE || zp_word_gen(jw) != want.job.gen || want.part >= jr->nparts ||
+	    zp_word_state(w) != ZP_PART_PENDING)
+		return ZP_ESTALE;
+	uint64_t cw = part_word(ZP_PART_CLAIMED, proc_tag(me), zp_part_attempts(w), zp_word_gen(w) + 1);
+	if (!cas(&pr->word, &w, cw))
+		return ZP_ESTALE;
+	jw = atomic_load_explicit(&jr->word, memory_order_acquire);
+	if (zp_word_state(jw) != ZP_JOB_ACTIVE || zp_word_gen(jw) != want.job.gen) {
+		/* the record moved on between the loads and the CAS: hand the word back */
+		cas(&pr->word, &cw, part_word(ZP_PART_PENDING, ZP_TAG_NONE, zp_part_attempts(cw), zp_word_gen(cw) + 1));
+		return ZP_ESTALE;
+	}
+	pr->last_owner_pid = (uint32_t)getpid();
+	atomic_store_explicit(&pr->slot, 0, memory_order_relaxed);
+	atomic_store_explicit(&pr->ts[ZP_TS_CLAIMED], zp_now_ns(), memory_order_relaxed);
+	return 0;
 }
 
 static struct zp_arena_part *part_of(struct zp_arena *a, zp_part_h h)

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# libzkpipe-supraseal overhead: per-partition time the library and the hand-off add to a proof.
+# A supervisor (1 gpud on every CPU, CPU backend), a PoRep-shaped dev key per size (328 public
+# inputs, .params, roots 7), then REPS one-partition calls through generate_groth16_proofs_c per
+# size; the library's stats give copy-in, slot wait, hand-off (READY -> gpud starts), gpud's proof
+# time (H + MSMs + finish + pairing self-check) and the call's total. overhead = total - prove.
+# Prints a table and appends it to bench/RESULTS.md.
+#   usage: bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
+set -eu
+cd "$(dirname "$0")/../.."
+bash scripts/build.sh
+B=$PWD/build; H=$B/tests/supraseal/ss_harness
+SIZES=${1:-"14 16 17"}; REPS=${2:-3}; PUB=328
+T=$(mktemp -d /tmp/zpbench.XXXXXX)
+maxk=0; for k in $SIZES; do [ "$k" -gt "$maxk" ] && maxk=$k; done
+slot=$(( (1 << maxk) * 160 / 1048576 + 4 ))
+cat > "$T/zkpipe.ini" <<INI
+[run]
+dir = $T/run
+keep_arena = no
+[key chain]
+zkey = $PWD/examples/chain/chain.zkey
+[group node0]
+node = 0
+gpus = 1
+synth_workers = 1
+slots = 2
+slot_size = ${slot}M
+jobs = 16
+max_parts = 4
+INI
+export ZKPIPE_CONFIG=$T/zkpipe.ini
+"$B/supervisor/zkpipe-supervisor" --config "$ZKPIPE_CONFIG" >"$T/sup.log" 2>&1 & SUP=$!
+trap 'kill -TERM $SUP 2>/dev/null; wait $SUP 2>/dev/null; rm -rf "$T"' EXIT
+sleep 1
+rows=""
+for k in $SIZES; do
+  rows_k=$(( (1 << k) - PUB - 1 ))
+  t0=$(date +%s.%N)
+  "$H" keygen "$T/k$k.params" "$rows_k" "$PUB" >/dev/null
+  echo "2^$k: key in $(python3 -c "print(round($(date +%s.%N)-$t0,1))") s" >&2
+  "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 >/dev/null   # warm-up: gpud loads the key
+  out=$("$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 --repeat "$REPS" --stats)
+  echo "$out" | grep -E "stats|timeline" >&2
+  row=$(echo "$out" | K=$k python3 -c '
+import os, re, sys
+runs = []
+for l in sys.stdin:
+    if l.startswith("stats:") or l.startswith("timeline:"):
+        d = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"(\w+)_ms ([0-9.]+)", l))
+        if l.startswith("stats:"): runs.append(d)
+        else: runs[-1].update(("t_" + k, v) for k, v in d.items())
+runs = runs[1:] if len(runs) > 1 else runs  # the call right after warm-up pays first-touch faults: drop it
+med = lambda f: sorted(r[f] for r in runs)[len(runs) // 2]
+tot, prv = med("total"), med("prove")
+ov = tot - prv
+print("| 2^%s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f %% |" % (os.environ["K"], len(runs), prv, tot,
+      med("t_ready"), med("t_gpu_start") - med("t_ready"), med("t_total") - med("t_gpu_end"), ov, 100 * ov / prv))')
+  echo "$row" >&2
+  rows="$rows$row"$'\n'
+done
+table="| domain | calls | gpud proof ms | call total ms | call -> READY ms (checks, slot, copy-in) | READY -> gpud starts ms (hand-off, copy-out) | proof -> call returns ms | overhead ms | overhead / proof |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+$rows"
+echo "$table"
+{
+  echo
+  echo "## libzkpipe-supraseal: per-partition overhead vs proof time ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+  echo
+  echo "Machine: $(uname -sr) $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) CPUs"
+  echo
+  echo "Command: \`bench/supraseal/run.sh \"$SIZES\" $REPS\` (one-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, CPU backend on all CPUs; medians; the call after the warm-up is dropped; gpud proof time includes its pairing self-check; overhead = call total - gpud proof)"
+  echo
+  echo "$table"
+} >> bench/RESULTS.md

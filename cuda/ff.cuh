@@ -1,0 +1,177 @@
+/*
+ * ff.cuh — BLS12-381 Fp, Fr (Montgomery, 32-bit limbs, PTX carry chains) and Fp2 for device code.
+ *
+ * A field element is N little-endian 32-bit limbs, fully reduced (< modulus), in Montgomery form:
+ * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS with one mad.lo carry chain and one
+ * mad.hi carry chain per row (the carry flag never crosses anything but madc/addc inside a row).
+ * Constants come from zp_consts.h (shared with the host) and are copied into local arrays so that,
+ * once loops are unrolled, they fold into instruction immediates.
+ */
+#ifndef ZP_FF_CUH
+#define ZP_FF_CUH
+
+#include <stdint.h>
+#include "zp_consts.h"
+
+#define ZP_DI __device__ __forceinline__
+
+struct fp_cfg {
+	static const int N = 12;
+	static const uint32_t INV = ZP_C_FP_INV;
+#ifndef ZP_FP_INLINE
+#define ZP_FP_INLINE 0
+#endif
+	static const bool INLINE_MUL = ZP_FP_INLINE;   /* inlined everywhere, a 12-limb product makes ptxas crawl */
+	ZP_DI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
+	ZP_DI static uint32_t one(int i) { const uint32_t O[12] = ZP_C_FP_ONE; return O[i]; }
+	ZP_DI static uint32_t rr(int i) { const uint32_t O[12] = ZP_C_FP_RR; return O[i]; }
+};
+struct fr_cfg {
+	static const int N = 8;
+	static const uint32_t INV = ZP_C_FR_INV;
+	static const bool INLINE_MUL = true;
+	ZP_DI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_FR_P; return P[i]; }
+	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_FR_ONE; return O[i]; }
+	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_FR_RR; return O[i]; }
+};
+
+template <class C> struct __align__(16) ff {
+	static const int N = C::N;
+	uint32_t l[N];
+
+	ZP_DI static ff zero() { ff r; _Pragma("unroll") for (int i = 0; i < N; i++) r.l[i] = 0; return r; }
+	ZP_DI static ff one() { ff r; _Pragma("unroll") for (int i = 0; i < N; i++) r.l[i] = C::one(i); return r; }
+	ZP_DI static ff rr() { ff r; _Pragma("unroll") for (int i = 0; i < N; i++) r.l[i] = C::rr(i); return r; }
+
+	ZP_DI bool is_zero() const {
+		uint32_t acc = 0;
+		_Pragma("unroll") for (int i = 0; i < N; i++) acc |= l[i];
+		return acc == 0;
+	}
+	ZP_DI bool operator==(const ff &b) const {
+		uint32_t acc = 0;
+		_Pragma("unroll") for (int i = 0; i < N; i++) acc |= l[i] ^ b.l[i];
+		return acc == 0;
+	}
+	ZP_DI bool operator!=(const ff &b) const { return !(*this == b); }
+
+	/* r = t - p if t >= p (t < 2p, t[N] the extra top limb), else t. */
+	ZP_DI static void final_sub(uint32_t *r, const uint32_t *t, uint32_t top) {
+		uint32_t d[N], borrow;
+		asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(t[0]), "r"(C::p(0)));
+		_Pragma("unroll") for (int i = 1; i < N; i++)
+			asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(t[i]), "r"(C::p(i)));
+		asm volatile("subc.u32 %0, %1, 0;" : "=r"(borrow) : "r"(top));
+		/* borrow == 0xffffffff when t < p */
+		_Pragma("unroll") for (int i = 0; i < N; i++) r[i] = borrow ? t[i] : d[i];
+	}
+
+	ZP_DI friend ff operator+(const ff &a, const ff &b) {
+		uint32_t t[N], top;
+		asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
+		_Pragma("unroll") for (int i = 1; i < N; i++)
+			asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
+		asm volatile("addc.u32 %0, 0, 0;" : "=r"(top));
+		ff r;
+		final_sub(r.l, t, top);
+		return r;
+	}
+	ZP_DI friend ff operator-(const ff &a, const ff &b) {
+		uint32_t t[N], borrow;
+		asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.l[0]), "r"(b.l[0]));
+		_Pragma("unroll") for (int i = 1; i < N; i++)
+			asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.l[i]), "r"(b.l[i]));
+		asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+		/* add p & borrow-mask */
+		ff r;
+		asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(t[0]), "r"(C::p(0) & borrow));
+		_Pragma("unroll") for (int i = 1; i < N - 1; i++)
+			asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(t[i]), "r"(C::p(i) & borrow));
+		asm volatile("addc.u32 %0, %1, %2;" : "=r"(r.l[N - 1]) : "r"(t[N - 1]), "r"(C::p(N - 1) & borrow));
+		return r;
+	}
+	ZP_DI ff neg() const { return is_zero() ? *this : zero() - *this; }
+	ZP_DI ff dbl() const { return *this + *this; }
+
+	/* Montgomery product a·b·R^-1 (CIOS). */
+	ZP_DI friend ff operator*(const ff &a, const ff &b) {
+		if (C::INLINE_MUL) return mul_inl(a, b);
+		return mul_call(a, b);
+	}
+	static __device__ __noinline__ ff mul_call(const ff a, const ff b) { return mul_inl(a, b); }
+	ZP_DI static ff mul_inl(const ff &a, const ff &b) {
+		uint32_t t[N + 2];
+		_Pragma("unroll") for (int j = 0; j < N + 2; j++) t[j] = 0;
+		_Pragma("unroll") for (int i = 0; i < N; i++) {
+			uint32_t bi = b.l[i];
+			asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.l[0]), "r"(bi));
+			_Pragma("unroll") for (int j = 1; j < N; j++)
+				asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.l[j]), "r"(bi));
+			asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+			asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+			asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.l[0]), "r"(bi));
+			_Pragma("unroll") for (int j = 1; j < N; j++)
+				asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.l[j]), "r"(bi));
+			asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+
+			uint32_t m = t[0] * C::INV;
+			asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(C::p(0)));
+			_Pragma("unroll") for (int j = 1; j < N; j++)
+				asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(C::p(j)));
+			asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+			asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+			asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(C::p(0)));
+			_Pragma("unroll") for (int j = 1; j < N; j++)
+				asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(C::p(j)));
+			asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+			_Pragma("unroll") for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+			t[N + 1] = 0;
+		}
+		ff r;
+		final_sub(r.l, t, t[N]);
+		return r;
+	}
+	ZP_DI ff sqr() const { return *this * *this; }
+	ZP_DI ff to_mont() const { return *this * rr(); }
+	ZP_DI ff from_mont() const { ff o = zero(); o.l[0] = 1; return *this * o; }
+
+	/* this^e for a small public exponent (square-and-multiply, MSB first). */
+	ZP_DI ff pow(uint64_t e) const {
+		ff r = one(), b = *this;
+		while (e) { if (e & 1) r = r * b; b = b.sqr(); e >>= 1; }
+		return r;
+	}
+};
+
+typedef ff<fp_cfg> fp_t;
+typedef ff<fr_cfg> fr_t;
+
+/* Fp2 = Fp[u]/(u^2 + 1), c0 first: the CPU's zp_fp2 layout. */
+struct fp2_t {
+	fp_t c0, c1;
+	ZP_DI static fp2_t zero() { fp2_t r; r.c0 = fp_t::zero(); r.c1 = fp_t::zero(); return r; }
+	ZP_DI static fp2_t one() { fp2_t r; r.c0 = fp_t::one(); r.c1 = fp_t::zero(); return r; }
+	ZP_DI bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+	ZP_DI bool operator==(const fp2_t &b) const { return c0 == b.c0 && c1 == b.c1; }
+	ZP_DI friend fp2_t operator+(const fp2_t &a, const fp2_t &b) { fp2_t r; r.c0 = a.c0 + b.c0; r.c1 = a.c1 + b.c1; return r; }
+	ZP_DI friend fp2_t operator-(const fp2_t &a, const fp2_t &b) { fp2_t r; r.c0 = a.c0 - b.c0; r.c1 = a.c1 - b.c1; return r; }
+	ZP_DI fp2_t neg() const { fp2_t r; r.c0 = c0.neg(); r.c1 = c1.neg(); return r; }
+	ZP_DI fp2_t dbl() const { return *this + *this; }
+	ZP_DI friend fp2_t operator*(const fp2_t &a, const fp2_t &b) {
+		fp_t t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+		fp_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+		fp2_t r;
+		r.c0 = t0 - t1;
+		r.c1 = t2 - t0 - t1;
+		return r;
+	}
+	ZP_DI fp2_t sqr() const {
+		fp2_t r;
+		fp_t t = c0 * c1;
+		r.c0 = (c0 + c1) * (c0 - c1);
+		r.c1 = t.dbl();
+		return r;
+	}
+};
+
+#endif

@@ -1,0 +1,468 @@
+/*
+ * msm.cu — Pippenger MSM over G1 and G2 (one template), bases affine and resident on device.
+ *
+ * 1. digits:  scalars leave Montgomery form; each is cut into W signed c-bit digits
+ *             d in (-2^(c-1), 2^(c-1)] (c·W >= 256, so the last carry always fits). A nonzero digit
+ *             becomes a pair key = w·M + |d|-1 (M = 2^(c-1) buckets a window), value = i | sign<<31.
+ * 2. sort:    CUB radix sort of the pairs on ceil(log2(W·M+1)) key bits; zero digits get the key
+ *             W·M and sort past the end. Each bucket is now a contiguous run [st, en).
+ * 3. sums:    every bucket is cut into tasks of at most K entries; one thread a task adds its points
+ *             into an XYZZ partial. A bucket that had more than one task is reduced again the same
+ *             way over its partials, until each bucket has one. So the work per thread is bounded by
+ *             K whatever the scalars are: all-ones (one bucket holds everything) costs log_K(n)
+ *             short levels instead of one thread walking n points.
+ * 4. windows: each window's buckets are split into segments of SL; a thread computes its segment's
+ *             sum of d·B_d with the running-sum trick plus (lo-1)·(sum of B_d); segments are then
+ *             added in a tree, and one thread combines the windows (Horner, c doublings each).
+ * The 0/1 fast path skips 1–2: tasks of KB consecutive points add the selected ones, then the tree.
+ * Timing and memory access depend on the scalars: not for secrets.
+ */
+#include <cub/cub.cuh>
+#include "cuda_impl.h"
+#include "ec.cuh"
+
+#define MSM_K 32      /* entries per accumulation task */
+#define MSM_KB 64     /* points per task on the 0/1 path */
+#define MSM_F 32      /* fan-in of the tree reduction */
+
+struct plan {
+	unsigned c, W, M, key_bits, SL, S;
+	size_t n, N, B, max_tasks, cub_bytes;
+	size_t off_keys[2], off_vals[2], off_st, off_en, off_nt, off_toff[2], off_tb[2], off_part[2], off_cub, off_flag, total;
+};
+
+struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; } };
+
+/* Window bits by size, measured on an H200 (bench/RESULTS.md): G1 2^26 ran 660 ms at c = 20 against
+ * 694 (18), 729 (16), 735 (21); G2 2^24 609 ms at c = 16 against 628 (18), 656 (19): G2's bucket
+ * reduction costs three times G1's per bucket, so it wants fewer buckets. */
+static unsigned auto_window(size_t n, int g2)
+{
+	unsigned lg = 0;
+	while ((1ull << lg) < n) lg++;
+	int c = (int)lg - (g2 ? 8 : 6);
+	if (c < 6) c = 6;
+	if (c > 21) c = 21;
+	return (unsigned)c;
+}
+
+static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
+
+static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
+{
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	p->c = window ? window : auto_window(n, pt_bytes > sizeof(g1_xyzz));
+	if (p->c < 2 || p->c > 24) return zp_err_set(ZP_ERANGE, "msm: window %u", p->c);
+	p->W = (256 + p->c - 1) / p->c;
+	p->M = 1u << (p->c - 1);
+	p->N = n * p->W;
+	if (p->N >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "msm: n·windows = %zu too large", p->N);
+	p->B = (size_t)p->W * p->M;
+	p->key_bits = 0;
+	while ((1ull << p->key_bits) <= p->B) p->key_bits++;
+	p->SL = p->M < 64 ? p->M : 64;
+	p->S = p->M / p->SL;
+	size_t bits_tasks = (n + MSM_KB - 1) / MSM_KB;
+	p->max_tasks = p->N / MSM_K + p->B + 1;
+	if (p->max_tasks < bits_tasks) p->max_tasks = bits_tasks;
+	if (p->max_tasks < (size_t)p->W * p->S) p->max_tasks = (size_t)p->W * p->S;
+
+	size_t sort_b = 0, scan_b = 0, scan2_b = 0;
+	cub::DeviceRadixSort::SortPairs(NULL, sort_b, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
+	                                (uint32_t *)NULL, (int)p->N, 0, (int)p->key_bits);
+	cub::DeviceScan::ExclusiveSum(NULL, scan_b, (uint32_t *)NULL, (uint32_t *)NULL, (int)(p->B + 1));
+	cub::DeviceScan::InclusiveScan(NULL, scan2_b, (uint32_t *)NULL, (uint32_t *)NULL, max_op(),
+	                               (int)p->max_tasks);
+	p->cub_bytes = sort_b > scan_b ? sort_b : scan_b;
+	if (scan2_b > p->cub_bytes) p->cub_bytes = scan2_b;
+
+	size_t o = 0;
+	for (int i = 0; i < 2; i++) { p->off_keys[i] = o; o += align_up(p->N * 4); }
+	for (int i = 0; i < 2; i++) { p->off_vals[i] = o; o += align_up(p->N * 4); }
+	p->off_st = o; o += align_up(p->B * 4);
+	p->off_en = o; o += align_up(p->B * 4);
+	p->off_nt = o; o += align_up((p->B + 1) * 4);
+	for (int i = 0; i < 2; i++) { p->off_toff[i] = o; o += align_up((p->B + 1) * 4); }
+	for (int i = 0; i < 2; i++) { p->off_tb[i] = o; o += align_up(p->max_tasks * 4); }
+	for (int i = 0; i < 2; i++) { p->off_part[i] = o; o += align_up(p->max_tasks * pt_bytes); }
+	p->off_cub = o; o += align_up(p->cub_bytes);
+	p->off_flag = o; o += 1024;
+	p->total = o;
+	return 0;
+}
+
+/* ---- kernels ---- */
+
+template <class F> struct pt_types { typedef affine_t<F> aff; typedef xyzz_t<F> xyzz; };
+
+__global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned W)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	fr_t s = scalars[i].from_mont();
+	uint32_t l[9];
+	_Pragma("unroll") for (int j = 0; j < 8; j++) l[j] = s.l[j];
+	l[8] = 0;
+	uint32_t M = 1u << (c - 1), mask = (1u << c) - 1, carry = 0, sent = W * M;
+	for (unsigned w = 0; w < W; w++) {
+		unsigned off = w * c, li = off >> 5, sh = off & 31;
+		uint32_t v = 0;
+		if (off < 256) v = (uint32_t)(((uint64_t)l[li] | ((uint64_t)l[li + 1] << 32)) >> sh) & mask;
+		v += carry;
+		uint32_t key = sent, val = (uint32_t)i;
+		if (v > M) {            /* negative digit v - 2^c; v = 2^c is digit 0 with a carry */
+			carry = 1;
+			if (v != (1u << c)) { key = w * M + ((1u << c) - v) - 1; val |= 1u << 31; }
+		}
+		else { carry = 0; if (v) key = w * M + v - 1; }
+		keys[(size_t)w * n + i] = key;
+		vals[(size_t)w * n + i] = val;
+	}
+}
+
+__global__ void bounds_kernel(uint32_t *st, uint32_t *en, const uint32_t *keys, size_t N, uint32_t sent)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= N) return;
+	uint32_t k = keys[i];
+	if (k == sent) return;
+	if (i == 0 || keys[i - 1] != k) st[k] = (uint32_t)i;
+	if (i == N - 1 || keys[i + 1] != k) en[k] = (uint32_t)(i + 1);
+}
+
+__global__ void ntasks_kernel(uint32_t *nt, const uint32_t *st, const uint32_t *en, size_t B, unsigned K)
+{
+	size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b > B) return;
+	nt[b] = b == B ? 0 : (en[b] - st[b] + K - 1) / K;
+}
+
+__global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t *toff, size_t B)
+{
+	size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (b < B && nt[b]) tb[toff[b]] = (uint32_t)b;
+}
+
+#ifndef MSM_ACC_MINB
+#define MSM_ACC_MINB 1
+#endif
+template <class F>
+__global__ void __launch_bounds__(128, MSM_ACC_MINB) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
+                                  const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
+                                  uint32_t T)
+{
+	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= T) return;
+	uint32_t b = tb[t], s = st[b] + (t - toff[b]) * MSM_K, e = min(s + MSM_K, en[b]);
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	for (uint32_t i = s; i < e; i++) {
+		uint32_t v = vals[i];
+		affine_t<F> P = bases[v & 0x7fffffffu];
+		if (v >> 31) P.y = P.y.neg();
+		acc.add_affine(P);
+	}
+	out[t] = acc;
+}
+
+template <class F>
+__global__ void acc_xyzz_kernel(xyzz_t<F> *out, const xyzz_t<F> *__restrict__ in, const uint32_t *st, const uint32_t *en,
+                                const uint32_t *toff, const uint32_t *tb, uint32_t T)
+{
+	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= T) return;
+	uint32_t b = tb[t], s = st[b] + (t - toff[b]) * MSM_K, e = min(s + MSM_K, en[b]);
+	xyzz_t<F> acc = in[s];
+	for (uint32_t i = s + 1; i < e; i++) acc.add(in[i]);
+	out[t] = acc;
+}
+
+/* Segment s of window w: sum over d in [lo, lo+SL) of d·B_d. */
+template <class F>
+__global__ void window_seg_kernel(xyzz_t<F> *out, const xyzz_t<F> *items, const uint32_t *st, const uint32_t *en,
+                                  unsigned W, unsigned M, unsigned SL, unsigned S)
+{
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= W * S) return;
+	unsigned w = t / S, s = t % S, lo = s * SL + 1;
+	xyzz_t<F> R = xyzz_t<F>::inf(), T = xyzz_t<F>::inf();
+	for (int d = lo + SL - 1; d >= (int)lo; d--) {
+		size_t b = (size_t)w * M + d - 1;
+		if (en[b] > st[b]) R.add(items[st[b]]);
+		T.add(R);
+	}
+	R.mul_small(lo - 1);
+	T.add(R);
+	out[t] = T;
+}
+
+template <class F>
+__global__ void reduce_kernel(xyzz_t<F> *out, const xyzz_t<F> *in, unsigned groups, size_t len, unsigned fan)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	size_t olen = (len + fan - 1) / fan;
+	if (t >= groups * olen) return;
+	size_t g = t / olen, c = t % olen, e = min(len, (c + 1) * fan);
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	for (size_t i = c * fan; i < e; i++) acc.add(in[g * len + i]);
+	out[t] = acc;
+}
+
+template <class F>
+__global__ void horner_kernel(jac_t<F> *out, const xyzz_t<F> *win, unsigned W, unsigned c)
+{
+	xyzz_t<F> acc = win[W - 1];
+	for (int w = (int)W - 2; w >= 0; w--) {
+		for (unsigned k = 0; k < c; k++) acc.dbl();
+		acc.add(win[w]);
+	}
+	*out = acc.to_jac();
+}
+
+template <class F>
+__global__ void inf_jac_kernel(jac_t<F> *out)
+{
+	*out = xyzz_t<F>::inf().to_jac();
+}
+
+template <class F>
+__global__ void bits_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const fr_t *__restrict__ sc, size_t n,
+                            uint32_t *flag)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	size_t s = t * MSM_KB;
+	if (s >= n) return;
+	size_t e = min(n, s + MSM_KB);
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	fr_t one = fr_t::one();
+	for (size_t i = s; i < e; i++) {
+		fr_t v = sc[i];
+		if (v.is_zero()) continue;
+		if (v != one) { *flag = 1; continue; }
+		acc.add_affine(bases[i]);
+	}
+	out[t] = acc;
+}
+
+__global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *idx, size_t n, unsigned words)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= n * words) return;
+	size_t i = t / words, w = t % words;
+	out[t] = table[(size_t)idx[i] * words + w];
+}
+
+/* ---- host side ---- */
+
+/* ZP_MSM_PROFILE=1 in the environment: print per-phase times (digits+sort, bucket sums,
+ * window segments, tree + Horner) to stderr. Costs a few event records when on. */
+static cudaEvent_t prof_ev[5];
+static int prof_on = -1;
+static void prof_mark(cudaStream_t st, int i)
+{
+	if (prof_on < 0) {
+		prof_on = getenv("ZP_MSM_PROFILE") != NULL;
+		for (int k = 0; prof_on && k < 5; k++) cudaEventCreate(&prof_ev[k]);
+	}
+	if (prof_on) cudaEventRecord(prof_ev[i], st);
+}
+static void prof_report(const plan *p, int levels)
+{
+	float t[4];
+	if (!prof_on) return;
+	for (int k = 0; k < 4; k++) cudaEventElapsedTime(&t[k], prof_ev[k], prof_ev[k + 1]);
+	fprintf(stderr, "msm n=%zu c=%u W=%u: digits+sort %.2f ms, bucket sums %.2f ms (%d levels), segments %.2f ms, tree+horner %.2f ms\n",
+	        p->n, p->c, p->W, t[0], t[1], levels, t[2], t[3]);
+}
+
+#define AT(p, off, T) ((T *)((char *)(p) + (off)))
+
+/* Tree-reduce `groups` runs of `len` points in buf[cur] down to one each; returns the buffer index. */
+template <class F>
+static int tree_reduce(xyzz_t<F> **buf, int cur, unsigned groups, size_t len, cudaStream_t st, int *out_idx)
+{
+	int rc = 0;
+	while (len > 1) {
+		size_t olen = (len + MSM_F - 1) / MSM_F;
+		reduce_kernel<F><<<zp_cdiv(groups * olen, 128), 128, 0, st>>>(buf[cur ^ 1], buf[cur], groups, len, MSM_F);
+		ZP_CUDA_LAUNCHED();
+		cur ^= 1;
+		len = olen;
+	}
+	*out_idx = cur;
+	return 0;
+err:
+	return rc;
+}
+
+template <class F>
+static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
+                   size_t scratch_size, const zp_cuda_msm_opts *opts)
+{
+	int rc = 0;
+	plan p;
+	cudaStream_t st = opts ? (cudaStream_t)opts->stream : 0;
+	if ((rc = make_plan(&p, n, opts ? opts->window : 0, sizeof(xyzz_t<F>)))) return rc;
+	if (scratch_size < p.total) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, p.total);
+	uint32_t *keys[2] = { AT(scratch, p.off_keys[0], uint32_t), AT(scratch, p.off_keys[1], uint32_t) };
+	uint32_t *vals[2] = { AT(scratch, p.off_vals[0], uint32_t), AT(scratch, p.off_vals[1], uint32_t) };
+	uint32_t *bst = AT(scratch, p.off_st, uint32_t), *ben = AT(scratch, p.off_en, uint32_t);
+	uint32_t *nt = AT(scratch, p.off_nt, uint32_t);
+	uint32_t *toff[2] = { AT(scratch, p.off_toff[0], uint32_t), AT(scratch, p.off_toff[1], uint32_t) };
+	uint32_t *tb[2] = { AT(scratch, p.off_tb[0], uint32_t), AT(scratch, p.off_tb[1], uint32_t) };
+	xyzz_t<F> *part[2] = { AT(scratch, p.off_part[0], xyzz_t<F>), AT(scratch, p.off_part[1], xyzz_t<F>) };
+	void *cubt = AT(scratch, p.off_cub, void);
+	jac_t<F> *dout = AT(scratch, p.off_flag, jac_t<F>);
+	size_t cub_bytes = p.cub_bytes;
+	const uint32_t *st_ = bst, *en_ = ben;
+	uint32_t T = 0, T_prev = 0;
+	int cur = 0, lvl;
+
+	prof_mark(st, 0);
+	digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, p.W);
+	ZP_CUDA_LAUNCHED();
+	ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)p.N, 0,
+	                                            (int)p.key_bits, st));
+	prof_mark(st, 1);
+	ZP_CUDA_TRY(cudaMemsetAsync(bst, 0, p.B * 4, st));
+	ZP_CUDA_TRY(cudaMemsetAsync(ben, 0, p.B * 4, st));
+	bounds_kernel<<<zp_cdiv(p.N, 256), 256, 0, st>>>(bst, ben, keys[1], p.N, (uint32_t)p.B);
+	ZP_CUDA_LAUNCHED();
+
+	for (lvl = 0;; lvl++) {
+		uint32_t *to = toff[lvl & 1], *map = tb[0];
+		ntasks_kernel<<<zp_cdiv(p.B + 1, 256), 256, 0, st>>>(nt, st_, en_, p.B, MSM_K);
+		ZP_CUDA_LAUNCHED();
+		cub_bytes = p.cub_bytes;
+		ZP_CUDA_TRY(cub::DeviceScan::ExclusiveSum(cubt, cub_bytes, nt, to, (int)(p.B + 1), st));
+		ZP_CUDA_TRY(cudaMemcpyAsync(&T, to + p.B, 4, cudaMemcpyDeviceToHost, st));
+		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		if (lvl > 0 && T == T_prev) break;    /* every bucket is down to one partial */
+		if (T == 0) break;                    /* all scalars zero */
+		ZP_CUDA_TRY(cudaMemsetAsync(map, 0, (size_t)T * 4, st));
+		taskmap_kernel<<<zp_cdiv(p.B, 256), 256, 0, st>>>(map, nt, to, p.B);
+		ZP_CUDA_LAUNCHED();
+		cub_bytes = p.cub_bytes;
+		ZP_CUDA_TRY(cub::DeviceScan::InclusiveScan(cubt, cub_bytes, map, tb[1], max_op(), (int)T, st));
+		if (lvl == 0)
+			acc_affine_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
+		else
+			acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
+		ZP_CUDA_LAUNCHED();
+		if (lvl > 0) cur ^= 1;
+		st_ = to;
+		en_ = to + 1;
+		T_prev = T;
+	}
+	prof_mark(st, 2);
+	if (T == 0) {
+		/* no nonzero digit: the sum is infinity */
+		inf_jac_kernel<F><<<1, 1, 0, st>>>(dout);
+		ZP_CUDA_LAUNCHED();
+	} else {
+		window_seg_kernel<F><<<zp_cdiv((size_t)p.W * p.S, 64), 64, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, p.W, p.M,
+		                                                                   p.SL, p.S);
+		ZP_CUDA_LAUNCHED();
+		cur ^= 1;
+		prof_mark(st, 3);
+		if ((rc = tree_reduce<F>(part, cur, p.W, p.S, st, &cur))) return rc;
+		horner_kernel<F><<<1, 1, 0, st>>>(dout, part[cur], p.W, p.c);
+		ZP_CUDA_LAUNCHED();
+	}
+	prof_mark(st, 4);
+	ZP_CUDA_TRY(cudaMemcpyAsync(out, dout, sizeof(*out), cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	prof_report(&p, lvl);
+	return 0;
+err:
+	return rc;
+}
+
+template <class F>
+static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
+                        size_t scratch_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	size_t tasks = (n + MSM_KB - 1) / MSM_KB;
+	size_t need = 2 * align_up(tasks * sizeof(xyzz_t<F>)) + 512;
+	uint32_t flag = 0;
+	if (n == 0) return zp_err_set(ZP_ERANGE, "msm: n = 0");
+	if (scratch_size < need) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, need);
+	xyzz_t<F> *part[2] = { (xyzz_t<F> *)scratch, AT(scratch, align_up(tasks * sizeof(xyzz_t<F>)), xyzz_t<F>) };
+	char *tail = (char *)scratch + 2 * align_up(tasks * sizeof(xyzz_t<F>));
+	uint32_t *dflag = (uint32_t *)tail;
+	int cur = 0;
+	ZP_CUDA_TRY(cudaMemsetAsync(dflag, 0, 4, st));
+	bits_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, scalars, n, dflag);
+	ZP_CUDA_LAUNCHED();
+	if ((rc = tree_reduce<F>(part, 0, 1, tasks, st, &cur))) return rc;
+	horner_kernel<F><<<1, 1, 0, st>>>((jac_t<F> *)part[cur ^ 1], part[cur], 1, 0);
+	ZP_CUDA_LAUNCHED();
+	ZP_CUDA_TRY(cudaMemcpyAsync(out, part[cur ^ 1], sizeof(*out), cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaMemcpyAsync(&flag, dflag, 4, cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	if (flag) return zp_err_set(ZP_ERANGE, "msm_bits: a scalar is neither 0 nor 1");
+	return 0;
+err:
+	return rc;
+}
+
+extern "C" size_t zp_cuda_msm_scratch_size(int g2, size_t n, unsigned window)
+{
+	plan p;
+	if (make_plan(&p, n, window, g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz))) return 0;
+	return p.total + 1024;
+}
+
+extern "C" int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                              void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
+{
+	return msm_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                     scratch_size, opts);
+}
+extern "C" int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                              void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
+{
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
+	return msm_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                      scratch_size, opts);
+#endif
+}
+extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                          scratch_size, stream);
+}
+extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
+	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                           scratch_size, stream);
+#endif
+}
+
+static int gather(void *out, const void *table, const uint32_t *idx, size_t n, unsigned bytes)
+{
+	int rc = 0;
+	unsigned words = bytes / 16;
+	gather_kernel<<<zp_cdiv(n * words, 256), 256>>>((uint4 *)out, (const uint4 *)table, idx, n, words);
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+extern "C" int zp_cuda_g1_gather(zp_cuda_g1_aff *o, const zp_cuda_g1_aff *t, const uint32_t *idx, size_t n)
+{
+	return gather(o, t, idx, n, sizeof(*o));
+}
+extern "C" int zp_cuda_g2_gather(zp_cuda_g2_aff *o, const zp_cuda_g2_aff *t, const uint32_t *idx, size_t n)
+{
+	return gather(o, t, idx, n, sizeof(*o));
+}

@@ -1,0 +1,308 @@
+/*
+ * ntt.cu — radix-2 NTT over Fr, natural order in and out, up to 2^27 on device-resident data.
+ *
+ * Forward = decimation in frequency (Gentleman–Sande) in passes of up to NTT_K levels: a block
+ * loads 2^k elements that differ only in k consecutive index bits into shared memory, runs the k
+ * butterfly levels there and writes back, so a 2^27 transform reads and writes device memory
+ * three times instead of 27. DIF leaves the output in bit-reversed order; a final in-place swap
+ * pass restores natural order and applies the per-element scale (n^-1, s^-j) of the inverse.
+ * The coset scale x_j·s^j of the forward transform is applied as the first pass loads.
+ * Roots: either family of ntt.h (5: snarkjs, 7: bellperson/Filecoin), chosen per context.
+ * The inverse transform is the forward one with w^-1 (read from the same table: w^-i = -w^(N/2-i)).
+ * Twiddles: one table tw[i] = w_N^i, i <= N/2, N = 2^max_log, built once; w_n^j = tw[j·N/n].
+ * Powers s^j come from two small tables (s^(j mod 2^14) and c·s^(2^14·floor(j/2^14))).
+ */
+#include "cuda_impl.h"
+#include "ff.cuh"
+extern "C" {
+#include "ntt.h"
+}
+
+#define NTT_K 9
+#define POW_LO_BITS 14
+
+struct zp_cuda_ntt_ctx {
+	unsigned max_log;
+	int roots;         /* 5 or 7: the root family (ntt.h's enum zp_ntt_roots) */
+	fr_t w32;          /* omega_{2^32} of that family, Montgomery */
+	fr_t *tw;          /* N/2 + 1 entries */
+	fr_t *pow_lo, *pow_hi;   /* scale tables: 2^14 entries, 2^(27-14) entries */
+	fr_t *consts;      /* device scratch: [0] Z inverse etc. */
+};
+
+/* ---- small helpers, run by a single thread ---- */
+static __device__ fr_t fr_pow_big(fr_t a, const uint32_t e[8])
+{
+	fr_t r = fr_t::one();
+	for (int i = 255; i >= 0; i--) {
+		r = r.sqr();
+		if ((e[i >> 5] >> (i & 31)) & 1) r = r * a;
+	}
+	return r;
+}
+static __device__ fr_t fr_inv(fr_t a)
+{
+	const uint32_t P[8] = ZP_C_FR_P;
+	uint32_t e[8];
+	for (int i = 0; i < 8; i++) e[i] = P[i];
+	e[0] -= 2;    /* r - 2; r's low limb is 1, so this borrows: fix below */
+	if (P[0] < 2) { e[0] = P[0] + 0xfffffffeu; int i = 1; while (e[i] == 0) { e[i] = 0xffffffffu; i++; } e[i]--; }
+	return fr_pow_big(a, e);
+}
+static __device__ fr_t omega(fr_t w, unsigned log_n)
+{
+	for (unsigned k = 32; k > log_n; k--) w = w.sqr();
+	return w;
+}
+
+__global__ void tw_base(fr_t *lo, fr_t *hi, unsigned max_log, fr_t w32)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	fr_t w = omega(w32, max_log);
+	if (i < 1024) lo[i] = w.pow(i);
+	if (i < (1u << max_log) / 2 / 1024 + 1) hi[i] = w.pow((uint64_t)i * 1024);
+}
+__global__ void tw_fill(fr_t *tw, const fr_t *lo, const fr_t *hi, size_t count)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < count) tw[i] = hi[i >> 10] * lo[i & 1023];
+}
+
+/* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14). */
+__global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
+{
+	__shared__ fr_t sh_s;
+	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
+	__syncthreads();
+	fr_t b = sh_s;
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
+	if (i < hi_count) hi[i] = c * b.pow((uint64_t)i << POW_LO_BITS);
+}
+/* c·s^j from the tables; c is folded into hi. */
+static __device__ __forceinline__ fr_t scale_at(const fr_t *lo, const fr_t *hi, size_t j)
+{
+	return hi[j >> POW_LO_BITS] * lo[j & ((1u << POW_LO_BITS) - 1)];
+}
+
+/* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
+__global__ void __launch_bounds__(1 << (NTT_K - 1))
+dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+{
+	__shared__ fr_t s[1 << NTT_K];
+	size_t g = blockIdx.x;
+	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
+	size_t base = (high << (b0 + k)) | low;
+	unsigned half = 1u << (k - 1), q = threadIdx.x;
+	for (unsigned t = q; t < (1u << k); t += half) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, idx);
+		s[t] = v;
+	}
+	__syncthreads();
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	for (int m = k - 1; m >= 0; m--) {
+		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
+		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
+		size_t ti = j << (max_log - b0 - m - 1);
+		fr_t a = s[t1], b = s[t2];
+		s[t1] = a + b;
+		fr_t d = a - b;
+		if (ti != 0) {
+			fr_t w = inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+			d = d * w;
+		}
+		s[t2] = d;
+		__syncthreads();
+	}
+	for (unsigned t = q; t < (1u << k); t += half)
+		x[base + ((size_t)t << b0)] = s[t];
+}
+
+/* Bit-reversal permutation in place, with optional per-element scale c·s^j (j = output index). */
+__global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >> log_n) return;
+	size_t r = __brevll(i) >> (64 - log_n);
+	if (i > r) return;
+	fr_t a = x[i], b = x[r];
+	if (plo) { b = b * scale_at(plo, phi, i); if (i != r) a = a * scale_at(plo, phi, r); }
+	x[i] = b;
+	if (i != r) x[r] = a;
+}
+
+static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
+
+int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
+{
+	int rc = 0;
+	zp_cuda_ntt_ctx *c = (zp_cuda_ntt_ctx *)calloc(1, sizeof(*c));
+	fr_t *lo = NULL, *hi = NULL;
+	if (!c) return -ENOMEM;
+	if (max_log < 1 || max_log > 27 || (roots != 5 && roots != 7)) {
+		free(c);
+		return zp_err_set(ZP_ERANGE, "ntt: max_log %u, roots %d", max_log, roots);
+	}
+	c->max_log = max_log;
+	c->roots = roots;
+	{
+		const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
+		c->w32 = host_fr(roots == 7 ? W7 : W5);
+	}
+	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
+	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
+	ZP_CUDA_TRY(cudaMalloc(&c->pow_lo, (1u << POW_LO_BITS) * sizeof(fr_t)));
+	ZP_CUDA_TRY(cudaMalloc(&c->pow_hi, (1u << (27 - POW_LO_BITS)) * sizeof(fr_t)));
+	ZP_CUDA_TRY(cudaMalloc(&c->consts, 16 * sizeof(fr_t)));
+	ZP_CUDA_TRY(cudaMalloc(&lo, 1024 * sizeof(fr_t)));
+	ZP_CUDA_TRY(cudaMalloc(&hi, hic * sizeof(fr_t)));
+	tw_base<<<zp_cdiv(hic > 1024 ? hic : 1024, 256), 256>>>(lo, hi, max_log, c->w32);
+	ZP_CUDA_LAUNCHED();
+	tw_fill<<<zp_cdiv(cnt, 256), 256>>>(c->tw, lo, hi, cnt);
+	ZP_CUDA_LAUNCHED();
+	ZP_CUDA_TRY(cudaDeviceSynchronize());
+	cudaFree(lo);
+	cudaFree(hi);
+	*out = c;
+	return 0;
+err:
+	cudaFree(lo);
+	cudaFree(hi);
+	zp_cuda_ntt_destroy(c);
+	return rc;
+}
+
+void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
+{
+	if (!c) return;
+	cudaFree(c->tw);
+	cudaFree(c->pow_lo);
+	cudaFree(c->pow_hi);
+	cudaFree(c->consts);
+	free(c);
+}
+
+/* Build the scale tables for c·s^j (or c·s^-j when invert_s). */
+static int build_pow(zp_cuda_ntt_ctx *c, fr_t s, fr_t k, int invert_s, unsigned log_n, cudaStream_t st)
+{
+	int rc = 0;
+	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
+	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
+	pow_tables<<<zp_cdiv(th, 256), 256, 0, st>>>(c->pow_lo, c->pow_hi, s, k, invert_s, hic);
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+
+/* n^-1 as a host-computable constant: build it on device from n's Montgomery form is overkill;
+ * the inverse scale is folded into the tables by inv_n_kernel. */
+__global__ void inv_n_kernel(fr_t *out, unsigned log_n)
+{
+	fr_t n = fr_t::one();
+	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
+	out[0] = fr_inv(n);
+}
+__global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int invert_s, unsigned hi_count)
+{
+	__shared__ fr_t sh_s;
+	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
+	__syncthreads();
+	fr_t b = sh_s;
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
+	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
+}
+
+int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	fr_t *x = (fr_t *)d_x;
+	if (log_n > c->max_log || log_n < 1)
+		return zp_err_set(ZP_ERANGE, "ntt: log_n %u (max %u)", log_n, c->max_log);
+	fr_t one; { const uint32_t O[8] = ZP_C_FR_ONE; one = host_fr(O); }
+	fr_t s = one;
+	if (shift) memcpy(s.l, shift->l, sizeof(s.l));
+	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
+	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
+	const fr_t *plo = NULL, *phi = NULL;
+	if (!inverse && shift) {
+		rc = build_pow(c, s, one, 0, log_n, st);
+		if (rc) return rc;
+		plo = c->pow_lo; phi = c->pow_hi;
+	}
+	for (int top = (int)log_n; top > 0; top -= NTT_K) {
+		unsigned k = top >= NTT_K ? NTT_K : (unsigned)top;
+		unsigned b0 = top - k;
+		dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
+		                                                                   inverse, plo, phi);
+		ZP_CUDA_LAUNCHED();
+		plo = phi = NULL;
+	}
+	if (inverse) {
+		inv_n_kernel<<<1, 1, 0, st>>>(c->consts, log_n);
+		ZP_CUDA_LAUNCHED();
+		pow_tables_dev_c<<<zp_cdiv(th, 256), 256, 0, st>>>(c->pow_lo, c->pow_hi, s, c->consts, 1, hic);
+		ZP_CUDA_LAUNCHED();
+		plo = c->pow_lo; phi = c->pow_hi;
+	}
+	bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+
+/* h = (a·b - c)·zinv (bellperson) or a·b - c (snarkjs, zinv NULL). */
+__global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *zinv)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	fr_t h = a[i] * b[i] - c[i];
+	if (zinv) h = h * zinv[0];
+	a[i] = h;
+}
+/* zinv = (g^n - 1)^-1 */
+__global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
+{
+	fr_t t = g;
+	for (unsigned i = 0; i < log_n; i++) t = t.sqr();
+	out[1] = fr_inv(t - fr_t::one());
+}
+int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
+                      enum zp_cuda_h_mode mode, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	zp_fr shift;
+	zp_fr *v[3] = { d_a, d_b, d_c };
+	if (mode == ZP_CUDA_H_BELLPERSON) {
+		const uint32_t G[8] = ZP_C_FR_GEN7;
+		memcpy(shift.l, G, sizeof(shift.l));
+	} else {
+		if (log_n + 1 > c->max_log) return zp_err_set(ZP_ERANGE, "groth16_h: snarkjs mode needs max_log > %u", log_n);
+		/* w_2n from the CPU library: a host constant, so no device round trip */
+		if ((rc = zp_ntt_root(&shift, log_n + 1, (enum zp_ntt_roots)c->roots)) < 0) return rc;
+	}
+	for (int i = 0; i < 3; i++) {
+		if ((rc = zp_cuda_ntt(c, v[i], log_n, 1, NULL, stream))) return rc;
+		if ((rc = zp_cuda_ntt(c, v[i], log_n, 0, &shift, stream))) return rc;
+	}
+	if (mode == ZP_CUDA_H_BELLPERSON) {
+		fr_t g; memcpy(g.l, shift.l, sizeof(g.l));
+		z_inv_kernel<<<1, 1, 0, st>>>(c->consts, g, log_n);
+		ZP_CUDA_LAUNCHED();
+	}
+	h_combine<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, 1ull << log_n,
+	                                                      mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);
+	ZP_CUDA_LAUNCHED();
+	if (mode == ZP_CUDA_H_BELLPERSON)
+		return zp_cuda_ntt(c, d_a, log_n, 1, &shift, stream);
+	return 0;
+err:
+	return rc;
+}

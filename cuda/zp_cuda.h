@@ -1,0 +1,93 @@
+/*
+ * zp_cuda.h — zkpipe's CUDA backend: BLS12-381 field arithmetic, NTT over Fr and MSM over G1/G2
+ * on one GPU. Plain C; everything CUDA stays behind this boundary (streams pass as void *).
+ *
+ * Encodings are the CPU library's (common/field.h): zp_fr / zp_fp in Montgomery form, little-endian
+ * limbs. An affine point is x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), the .zkey layout; all-zero is infinity.
+ * Results come back as Jacobian points (x = X/Z^2, y = Y/Z^3; Z = 0 is infinity).
+ *
+ * Memory: nothing is allocated behind the caller's back. The NTT context owns its twiddle table
+ * (created once per device), MSM calls take a caller-owned device scratch buffer of
+ * zp_cuda_msm_scratch_size() bytes. Pointers named d_* are device memory.
+ *
+ * Threads: one context per device per thread at a time; calls are asynchronous on the given
+ * stream except where they return a result to the host (MSM), which synchronizes the stream.
+ * Errors: 0 or a negative zp_err code; ZP_ECUDA carries "expr at file:line: CUDA's message" in
+ * zp_err_msg(). The bucket MSM is data-dependent in time and memory access: never feed it secrets.
+ */
+#ifndef ZP_CUDA_H
+#define ZP_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct { zp_fp x, y; } zp_cuda_g1_aff;
+typedef struct { zp_fp x[2], y[2]; } zp_cuda_g2_aff;
+typedef struct { zp_fp x, y, z; } zp_cuda_g1_jac;
+typedef struct { zp_fp x[2], y[2], z[2]; } zp_cuda_g2_jac;
+
+/* Select the device for this thread; fills a one-line description if desc != NULL. */
+int zp_cuda_init(int device, char *desc, size_t desc_len);
+
+/* ---- element-wise kernels (tests; host buffers of n elements) ---- */
+enum zp_cuda_op {
+	ZP_CUDA_FP_ADD, ZP_CUDA_FP_SUB, ZP_CUDA_FP_MUL, ZP_CUDA_FP_SQR,
+	ZP_CUDA_FR_ADD, ZP_CUDA_FR_SUB, ZP_CUDA_FR_MUL, ZP_CUDA_FR_SQR,
+	ZP_CUDA_FP2_MUL, ZP_CUDA_FP2_SQR,
+	ZP_CUDA_FR_FROM_MONT,          /* out = a as plain integer (4x64 LE) */
+	ZP_CUDA_G1_ADD, ZP_CUDA_G1_ADD_MIXED, ZP_CUDA_G1_DBL,   /* a, b affine; out jac */
+	ZP_CUDA_G2_ADD, ZP_CUDA_G2_ADD_MIXED, ZP_CUDA_G2_DBL,
+};
+int zp_cuda_elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n);
+
+/* ---- NTT over Fr, natural order in and out, in place on device data ----
+ * forward:  X_k = sum_j x_j (s·w^k)^j      (s = shift, 1 when shift == NULL)
+ * inverse:  x_j = s^-j n^-1 sum_k X_k w^-jk (exact inverse of forward with the same shift)
+ * w = omega_n of the context's root family (roots = 5: snarkjs, ZP_NTT_ROOT5; 7: bellperson and
+ * Filecoin, ZP_NTT_ROOT7; common/ntt.h), n = 2^log_n <= 2^max_log: the CPU's zp_ntt_* bit for bit. */
+typedef struct zp_cuda_ntt_ctx zp_cuda_ntt_ctx;
+int  zp_cuda_ntt_create(zp_cuda_ntt_ctx **ctx, unsigned max_log, int roots); /* allocates the twiddles */
+void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *ctx);
+int  zp_cuda_ntt(zp_cuda_ntt_ctx *ctx, zp_fr *d_x, unsigned log_n, int inverse,
+                 const zp_fr *shift, void *stream);
+
+/* Groth16 H step on device-resident a, b, c (n = 2^log_n each), no host round trip.
+ * BELLPERSON: a,b,c <- coset_g(iNTT(.)); h = (a·b - c)/(g^n - 1); a <- coset-iNTT_g(h): h
+ *   coefficients (g = 7) in a[0..n). SNARKJS: a,b,c <- NTT_{shift w_2n}(iNTT(.)); a <- a·b - c:
+ *   the H-MSM scalars on the odd 2n-th roots. b and c are clobbered in both. */
+enum zp_cuda_h_mode { ZP_CUDA_H_BELLPERSON = 0, ZP_CUDA_H_SNARKJS = 1 };
+int zp_cuda_groth16_h(zp_cuda_ntt_ctx *ctx, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
+                      enum zp_cuda_h_mode mode, void *stream);
+
+/* ---- MSM: out = sum_i s_i·P_i ----
+ * d_scalars: zp_fr (Montgomery) on device; d_bases: affine on device (may stay resident across
+ * calls). window = 0 picks one by n. The result is copied to *out (host) before returning. */
+typedef struct {
+	unsigned window;     /* bits per signed window; 0 = automatic */
+	void *stream;
+} zp_cuda_msm_opts;
+size_t zp_cuda_msm_scratch_size(int g2, size_t n, unsigned window);
+int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                   size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                   size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+/* Fast path for scalars known to be 0 or 1 (Montgomery zero / one): a plain sum of the selected
+ * points, no sort. ZP_ERANGE if any scalar is something else. Scratch: the same size function. */
+int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                        size_t n, void *d_scratch, size_t scratch_size, void *stream);
+int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                        size_t n, void *d_scratch, size_t scratch_size, void *stream);
+
+/* ---- test support: P_i = T[idx_i] gathered on device, for bases of known discrete log ---- */
+int zp_cuda_g1_gather(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_table, const uint32_t *d_idx, size_t n);
+int zp_cuda_g2_gather(zp_cuda_g2_aff *d_out, const zp_cuda_g2_aff *d_table, const uint32_t *d_idx, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build (unless BIN holds prebuilt gpu_test/gpu_bench), run the GPU checks, then the benchmarks;
+# print both tables. Run on a machine with the GPU. Usage:
+#   tests/cuda/run-gpu-tests.sh [test|bench|all] [bench cases...]
+#   BIN=dir      use prebuilt binaries from dir instead of building into build-gpu/
+#   TEST_ARGS    "max_log_g1 max_log_g2 max_log_ntt" for gpu_test (default "20 18 22")
+#   LOG=dir      also write the logs there
+set -eu
+cd "$(dirname "$0")/../.."
+what=${1:-all}; [ $# -gt 0 ] && shift
+if [ -z "${BIN:-}" ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled -Dgpu-tests=true >/dev/null
+  ninja -C build-gpu tests/cuda/gpu_test bench/cuda/gpu_bench >/dev/null
+  BIN_TEST=build-gpu/tests/cuda/gpu_test; BIN_BENCH=build-gpu/bench/cuda/gpu_bench
+else
+  BIN_TEST=$BIN/gpu_test; BIN_BENCH=$BIN/gpu_bench
+fi
+LOG=${LOG:-$(mktemp -d)}
+rc=0
+if [ "$what" = test ] || [ "$what" = all ]; then
+  $BIN_TEST ${TEST_ARGS:-20 18 22} >"$LOG/gpu_test.log" 2>&1 || rc=$?
+  cat "$LOG/gpu_test.log"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  echo "# $(date -u +%F) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null); $BIN_BENCH $*"
+  ZP_MSM_PROFILE=${ZP_MSM_PROFILE:-} $BIN_BENCH "$@" 2>&1 | tee "$LOG/gpu_bench.log"
+fi
+exit $rc

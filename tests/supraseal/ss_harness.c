@@ -1,0 +1,299 @@
+/*
+ * ss_harness.c — calls libzkpipe-supraseal exactly as bellperson (cuda-supraseal) does, on synthetic
+ * PoRep-shaped partitions, and checks what comes back.
+ *
+ *   ss_harness keygen PARAMS ROWS PUB          dev key (roots 7, coefficient H) written as .params
+ *   ss_harness prove PARAMS ROWS PUB K [opts]  K partitions in one call; every proof is verified
+ *        --split          curio's start/finalize instead of generate_groth16_proofs_c
+ *        --seed S         witness seeds S, S+1, ...
+ *        --bad-witness    partition 0 does not satisfy the circuit (expects a failure message)
+ *        --repeat R       R calls in a row (same circuits, fresh r, s)
+ *        --stats          print the library's per-call stats (bench)
+ *        --expect-code E  expect the call to fail with code E (errno number) and a message
+ *        --aux-off D      pass aux_assignment_size + D (size mismatch test)
+ *        --hold-ms M      sleep M ms between the calls (kill tests)
+ *   ss_harness srs PARAMS [--expect-code E]    create_SRS only
+ *
+ * Synthesis is what bellperson's ProvingAssignment holds after synthesize + the input constraints:
+ * input_assignment = [1, public...], aux_assignment = the private wires, a/b/c = A·w, B·w, C·w
+ * over constraints + inputs (abc_size), density bit vectors of aux wires in A and in B and of
+ * input wires in B (bitvec u64 words, LSB first). Exit 0 pass, 1 fail.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ec.h"
+#include "groth16.h"
+#include "keyfile.h"
+#include "params.h"
+#include "setup.h"
+#include "ss_stats.h"
+#include "supraseal_abi.h"
+#include "synth.h"
+#include "zp_err.h"
+
+static int failf(const char *fmt, const char *a)
+{
+	fprintf(stderr, "FAIL: ");
+	fprintf(stderr, fmt, a);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+static void params_for(zp_synth_params *p, uint32_t rows, uint32_t pub)
+{
+	zp_synth_params_porep(p, rows);
+	p->n_public = pub;
+	p->window = 256;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int keygen(const char *path, uint32_t rows, uint32_t pub)
+{
+	zp_synth_params sp;
+	params_for(&sp, rows, pub);
+	zp_circuit c;
+	zp_pkey k;
+	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "ss_harness" };
+	int r;
+	if ((r = zp_synth_circuit(&c, &sp)) || (r = zp_setup(&k, &c, &o)))
+		return failf("keygen: %s", zp_err_msg());
+	if ((r = zp_params_write(&k, path)))
+		return failf("params write: %s", zp_err_msg());
+	printf("keygen: %s: %u rows, %u public, %u vars, domain %u\n", path, rows, pub, c.n_vars, c.domain_size);
+	zp_pkey_free(&k);
+	zp_circuit_free(&c);
+	return 0;
+}
+
+/* One partition as bellperson's ProvingAssignment has it. */
+struct part {
+	zp_fr *inp, *aux, *a, *b, *c;
+	uint64_t *a_aux, *b_inp, *b_aux;
+	size_t n_inp, n_aux, abc;
+	size_t pa, pbi, pba;
+};
+
+static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
+static bool bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
+
+static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed, bool bad)
+{
+	size_t nv = c->n_vars, d = c->domain_size;
+	zp_fr *w = malloc(nv * sizeof(zp_fr)), *a = malloc(d * sizeof(zp_fr)), *b = malloc(d * sizeof(zp_fr)),
+	      *cc = malloc(d * sizeof(zp_fr));
+	if (!w || !a || !b || !cc)
+		return -ENOMEM;
+	int r = zp_synth_witness(w, c, sp, seed);
+	if (r)
+		return r;
+	zp_circuit_eval(c, w, a, b, cc);
+	if (bad) { /* one aux value off: a/b/c no longer satisfy a∘b = c */
+		zp_fr one = ZP_FR_ONE;
+		zp_fr_add(&w[nv - 1], &w[nv - 1], &one);
+		zp_circuit_eval(c, w, a, b, cc);
+		zp_fr_add(&cc[0], &cc[0], &one);
+	}
+	P->n_inp = c->n_public + 1;
+	P->n_aux = nv - P->n_inp;
+	P->abc = (size_t)c->n_constraints + P->n_inp; /* bellperson: one extra constraint per input */
+	P->inp = w;
+	P->aux = w + P->n_inp;
+	P->a = a, P->b = b, P->c = cc;
+	size_t wa = (P->n_aux + 63) / 64 + 1, wi = (P->n_inp + 63) / 64 + 1;
+	P->a_aux = calloc(wa, 8), P->b_aux = calloc(wa, 8), P->b_inp = calloc(wi, 8);
+	P->pa = P->pba = P->pbi = 0;
+	for (size_t i = 0; i < P->n_inp; i++)
+		if (bit_get(c->b_vars, i))
+			bit_set(P->b_inp, i), P->pbi++;
+	for (size_t i = 0; i < P->n_aux; i++) {
+		if (bit_get(c->a_vars, P->n_inp + i))
+			bit_set(P->a_aux, i), P->pa++;
+		if (bit_get(c->b_vars, P->n_inp + i))
+			bit_set(P->b_aux, i), P->pba++;
+	}
+	return 0;
+}
+
+static zp_ss_assignment assignment_of(const struct part *P, long aux_off)
+{
+	/* field by field as bellperson's From<&ProvingAssignment> for supraseal_c2::Assignment */
+	return (zp_ss_assignment){
+		.a_aux_density = P->a_aux, .a_aux_bit_len = P->n_aux, .a_aux_popcount = P->pa,
+		.b_inp_density = P->b_inp, .b_inp_bit_len = P->n_inp, .b_inp_popcount = P->pbi,
+		.b_aux_density = P->b_aux, .b_aux_bit_len = P->n_aux, .b_aux_popcount = P->pba,
+		.a = P->a, .b = P->b, .c = P->c, .abc_size = P->abc,
+		.inp_assignment_data = P->inp, .inp_assignment_size = P->n_inp,
+		.aux_assignment_data = P->aux, .aux_assignment_size = (size_t)((long)P->n_aux + aux_off),
+	};
+}
+
+static int check_error(zp_ss_error e, int expect, const char *what)
+{
+	if (expect < 0) {
+		if (e.code) {
+			fprintf(stderr, "FAIL: %s: code %d: %s\n", what, e.code, e.message ? e.message : "(no message)");
+			free(e.message);
+			return 1;
+		}
+		return 0;
+	}
+	if (e.code != expect || !e.message || !e.message[0]) {
+		fprintf(stderr, "FAIL: %s: expected code %d with a message, got %d: %s\n", what, expect, e.code,
+			e.message ? e.message : "(none)");
+		free(e.message);
+		return 1;
+	}
+	printf("%s: code %d as expected: %s\n", what, e.code, e.message);
+	free(e.message);
+	return 2; /* expected failure seen */
+}
+
+static int cmd_srs(int argc, char **argv)
+{
+	int expect = -1;
+	for (int i = 3; i < argc; i++)
+		if (!strcmp(argv[i], "--expect-code") && i + 1 < argc)
+			expect = atoi(argv[++i]);
+	zp_ss_srs srs;
+	int r = check_error(create_SRS(&srs, argv[2], false), expect, "create_SRS");
+	if (r == 1)
+		return 1;
+	if (r == 0) {
+		zp_ss_srs c2 = clone_SRS(&srs);
+		if (c2.ptr != srs.ptr)
+			return failf("clone_SRS: %s", "another handle");
+		drop_SRS(&c2);
+		drop_SRS(&srs);
+	}
+	return 0;
+}
+
+static int cmd_prove(int argc, char **argv)
+{
+	if (argc < 6)
+		return failf("%s", "usage: prove PARAMS ROWS PUB K [opts]");
+	const char *path = argv[2];
+	uint32_t rows = (uint32_t)atoi(argv[3]), pub = (uint32_t)atoi(argv[4]);
+	size_t K = (size_t)atoi(argv[5]);
+	bool split = false, bad = false, stats = false;
+	int expect = -1, repeat = 1, hold_ms = 0;
+	long aux_off = 0;
+	uint64_t seed = 1;
+	for (int i = 6; i < argc; i++) {
+		if (!strcmp(argv[i], "--split")) split = true;
+		else if (!strcmp(argv[i], "--bad-witness")) bad = true;
+		else if (!strcmp(argv[i], "--stats")) stats = true;
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--expect-code") && i + 1 < argc) expect = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--aux-off") && i + 1 < argc) aux_off = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--hold-ms") && i + 1 < argc) hold_ms = atoi(argv[++i]);
+		else return failf("unknown option %s", argv[i]);
+	}
+	zp_synth_params sp;
+	params_for(&sp, rows, pub);
+	zp_circuit c;
+	if (zp_synth_circuit(&c, &sp))
+		return failf("circuit: %s", zp_err_msg());
+	/* the verifying key, read back from the .params with zkpipe's own reader */
+	zp_pkey key;
+	if (zp_params_read(&key, path, &c, 7))
+		return failf("params read: %s", zp_err_msg());
+	zp_g16_vk vk = { .alpha1 = key.zk.alpha1, .beta2 = key.zk.beta2, .gamma2 = key.zk.gamma2, .delta2 = key.zk.delta2,
+			 .n_public = key.zk.n_public, .ic = key.zk.ic };
+	struct part *P = calloc(K, sizeof *P);
+	zp_ss_assignment *as = calloc(K, sizeof *as);
+	zp_fr *r_s = calloc(K, sizeof(zp_fr)), *s_s = calloc(K, sizeof(zp_fr));
+	zp_ss_proof *proofs = calloc(K, sizeof *proofs);
+	for (size_t i = 0; i < K; i++) {
+		if (make_part(&P[i], &c, &sp, seed + i, bad && i == 0))
+			return failf("witness: %s", zp_err_msg());
+		as[i] = assignment_of(&P[i], aux_off);
+	}
+	zp_ss_srs srs;
+	if (check_error(create_SRS(&srs, path, true), -1, "create_SRS"))
+		return 1;
+	int fails = 0;
+	for (int rep = 0; rep < repeat; rep++) {
+		for (size_t i = 0; i < K; i++)
+			zp_fr_random_secure(&r_s[i]), zp_fr_random_secure(&s_s[i]);
+		memset(proofs, 0, K * sizeof *proofs);
+		double t0 = now_s();
+		zp_ss_error e;
+		if (split) {
+			void *pend = NULL;
+			void *mtx = create_gpu_mutex();
+			e = generate_groth16_proofs_start_c(as, K, r_s, s_s, &srs, mtx, -1, &pend);
+			if (!e.code)
+				e = finalize_groth16_proof_c(pend, proofs);
+			destroy_gpu_mutex(mtx);
+		} else {
+			e = generate_groth16_proofs_c(as, K, r_s, s_s, proofs, &srs);
+		}
+		double dt = now_s() - t0;
+		int er = check_error(e, bad ? EIO : expect, split ? "start/finalize" : "generate_groth16_proofs_c");
+		if (er == 1)
+			return 1;
+		if (er == 2)
+			goto next;
+		for (size_t i = 0; i < K; i++) {
+			zp_g16_proof pf;
+			memcpy(&pf, &proofs[i], sizeof pf);
+			int v = zp_g16_verify(&vk, &pf, P[i].inp + 1, pub);
+			if (v) {
+				fprintf(stderr, "FAIL: call %d partition %zu: proof does not verify (%s)\n", rep, i, zp_strerror(v));
+				fails++;
+			}
+		}
+		printf("call %d: %zu partitions proved and verified in %.3f s\n", rep, K, dt);
+		if (stats) {
+			struct zkpipe_ss_stats st;
+			zkpipe_supraseal_stats(&st);
+			printf("stats: parts %u bytes %" PRIu64 " total_ms %.3f start_ms %.3f slot_wait_ms %.3f copy_ms %.3f "
+			       "handoff_ms %.3f prove_ms %.3f wait_ms %.3f setup_ms %.3f first_ready_ms %.3f\n", st.parts, st.bytes,
+			       st.total_ns / 1e6, st.start_ns / 1e6, st.slot_wait_ns / 1e6, st.copy_ns / 1e6, st.handoff_ns / 1e6,
+			       st.prove_ns / 1e6, st.wait_ns / 1e6, st.setup_ns / 1e6, st.first_ready_ns / 1e6);
+			printf("timeline: ready_ms %.3f gpu_start_ms %.3f gpu_end_ms %.3f done_ms %.3f seen_ms %.3f total_ms %.3f\n",
+			       st.last_ready_at_ns / 1e6, st.last_gpu_start_at_ns / 1e6, st.last_gpu_end_at_ns / 1e6,
+			       st.last_done_at_ns / 1e6, st.seen_at_ns / 1e6, st.total_ns / 1e6);
+		}
+next:
+		if (hold_ms)
+			usleep((useconds_t)hold_ms * 1000);
+	}
+	/* the same r, s twice must give the same proof (the prover is deterministic given r, s) */
+	if (!bad && expect < 0 && K >= 1) {
+		zp_ss_proof p2[1];
+		zp_ss_error e = generate_groth16_proofs_c(as, 1, r_s, s_s, p2, &srs);
+		if (check_error(e, -1, "determinism call"))
+			return 1;
+		if (memcmp(&p2[0], &proofs[0], sizeof p2[0]))
+			return failf("%s", "same assignment and r, s gave a different proof");
+	}
+	drop_SRS(&srs);
+	return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "keygen"))
+		return keygen(argv[2], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
+	if (argc >= 3 && !strcmp(argv[1], "srs"))
+		return cmd_srs(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "prove"))
+		return cmd_prove(argc, argv);
+	fprintf(stderr, "usage: ss_harness keygen|srs|prove ...\n");
+	return 2;
+}
