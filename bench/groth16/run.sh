@@ -39,7 +39,7 @@ for k in ${sizes[@]}; do
   fi
   if [ ! -f $d/chain.wtns ] && [ $k -ge 20 ]; then
     # circom2 (WebAssembly) needs over half an hour for this size on 2 cores: write the same
-    # constraints and witness directly (gen_chain.py; checked equal to circom's at 2^11)
+    # constraints and witness directly (gen_chain.py; the g16_gen_chain test checks it against circom2)
     python3 bench/groth16/gen_chain.py $n $d/chain.r1cs $d/chain.wtns
   elif [ ! -f $d/chain.wtns ]; then
     sed "s/@N@/$n/" $ox/circuits/chain.circom.in > $d/chain.circom
