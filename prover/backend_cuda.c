@@ -4,8 +4,8 @@
  * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0), uploads the key's A, B1,
  *            B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the coefficient query for
  *            ZP_H_COEFF), which stay resident; allocates device w, a, b, c, one MSM scratch buffer
- *            for the largest query, the NTT twiddles (root family 5 for snarkjs, 7 for coefficient
- *            H) and a pinned host staging buffer. Nothing is allocated per proof.
+ *            for the largest query, the NTT twiddles (root family 5 in both H modes, as the CPU
+ *            backend) and a pinned host staging buffer. Nothing is allocated per proof.
  * upload()   copies w, a, b, c through the staging buffer to the device (the caller's buffers are
  *            only read) and notes whether the witness is all 0/1 (then the MSMs take the 0/1 path).
  * h()        zp_cuda_groth16_h on device-resident a, b, c, then the H MSM on the result.
@@ -147,9 +147,10 @@ static int cu_create(void **state, const zp_g16_key *key)
 	s->scratch_len = max2(zp_cuda_msm_scratch_size(0, max2(s->nv, s->dom), 0), zp_cuda_msm_scratch_size(1, s->nv, 0));
 	CU_TRY(cudaMalloc(&s->d_scratch, s->scratch_len), "MSM scratch");
 	CU_TRY(cudaMallocHost((void **)&s->pinned, (s->nv + 3 * s->dom) * fr), "pinned staging buffer");
-	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1) */
-	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS),
-				     key->h_mode == ZP_H_SNARKJS ? ZP_NTT_ROOT5 : ZP_NTT_ROOT7)))
+	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). Root family 5 in both H modes:
+	 * the CPU backend's domain (zp_ntt_domain_init) is family 5, and so is the coefficient query
+	 * zp_g16_key_init derives; zp_g16_key carries no family, so a family-7 key cannot be told apart. */
+	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), ZP_NTT_ROOT5)))
 		goto err;
 	*state = s;
 	return 0;
