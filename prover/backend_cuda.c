@@ -174,7 +174,8 @@ static int cu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
 	size_t fr = sizeof(zp_fr), d = s->dom * fr;
 	int rc = 0;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	/* the previous proof's copies out of the staging buffer are finished (msm synchronizes) */
+	/* the staging buffer is free: the previous proof's copies are done (also after a failed proof) */
+	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
 	memcpy(s->pinned, w, s->nv * fr);
 	CU_TRY(cudaMemcpyAsync(s->d_w, s->pinned, s->nv * fr, cudaMemcpyHostToDevice, s->st), "upload w");
 	uint8_t *p = (uint8_t *)(s->pinned + s->nv);
