@@ -87,18 +87,7 @@ static struct key *key_find(const char *name)
 	return NULL;
 }
 
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...)
-{
-	char why[ZP_ERRTXT_MAX];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	int st = zp_arena_part_fail(D.arena, D.me, ph, retry, why);
-	zp_log(D.who, "part %u: %s -> %s", ph.part, why, st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
-	zp_daemon_hint_sup(&D, "fail");
-}
+#define fail_part(ph, retry, ...) zp_daemon_fail_part(&D, (ph), (retry), __VA_ARGS__)
 
 /* Check the payload against the key; copy it out. Returns the key or NULL (reason in why). */
 static struct key *copy_out(zp_slot_h sh, struct zp_slot_payload *p, char *why, size_t n)
