@@ -261,15 +261,15 @@ static int limbs_to_dec(char *buf, size_t cap, const uint64_t *in, int n)
 		zp_##F##_to_mont(r, raw);                                                    \
 		return 0;                                                                    \
 	}                                                                                    \
-	int zp_##F##_from_be(T *r, const uint8_t *in) { return F##_from_bytes(r, in, true); } \
-	int zp_##F##_from_le(T *r, const uint8_t *in) { return F##_from_bytes(r, in, false); } \
-	void zp_##F##_to_be(uint8_t *out, const T *a)                                       \
+	int zp_##F##_from_be(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, true); } \
+	int zp_##F##_from_le(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, false); } \
+	void zp_##F##_to_be(uint8_t out[N * 8], const T *a)                                       \
 	{                                                                                    \
 		uint64_t raw[N];                                                             \
 		zp_##F##_from_mont(raw, a);                                                  \
 		limbs_to_bytes(out, raw, N, true);                                           \
 	}                                                                                    \
-	void zp_##F##_to_le(uint8_t *out, const T *a)                                       \
+	void zp_##F##_to_le(uint8_t out[N * 8], const T *a)                                       \
 	{                                                                                    \
 		uint64_t raw[N];                                                             \
 		zp_##F##_from_mont(raw, a);                                                  \

@@ -10,14 +10,14 @@
  */
 #include "fp12.h"
 
-const zp_fp6 ZP_FP6_ZERO = { { { { 0 } } } };
-const zp_fp6 ZP_FP6_ONE = { { { {  /* R mod q */
-	0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
-	0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL } } } };
-const zp_fp12 ZP_FP12_ZERO = { { { { { 0 } } } } };
-const zp_fp12 ZP_FP12_ONE = { { { { {
-	0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
-	0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL } } } } };
+#define FP_R_MOD_Q { .l = {  /* R mod q: Montgomery one */ \
+	0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, \
+	0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL } }
+
+const zp_fp6 ZP_FP6_ZERO = { .c0 = { .c0 = { .l = { 0 } } } };
+const zp_fp6 ZP_FP6_ONE = { .c0 = { .c0 = FP_R_MOD_Q } };
+const zp_fp12 ZP_FP12_ZERO = { .c0 = { .c0 = { .c0 = { .l = { 0 } } } } };
+const zp_fp12 ZP_FP12_ONE = { .c0 = { .c0 = { .c0 = FP_R_MOD_Q } } };
 
 /*
  * Frobenius coefficients. Write a ∈ Fp12 in the basis w^i (i = 0..5):

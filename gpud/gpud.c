@@ -9,7 +9,8 @@
  *   zkpipe-gpud --config FILE --group NAME --index I
  *
  * The backend is the prover's ops table (prover/groth16.h: create, upload, h, msm,
- * destroy; finish on the host). CPU now; a CUDA table plugs in at `backends`.
+ * destroy; finish on the host). [group] backend = cpu (default) | cuda picks it
+ * (prover/backends.h); without CUDA or a GPU, cuda logs why and exits 1.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "backends.h"
 #include "daemon.h"
 #include "g16_json.h"
 #include "gpud_ss.h"
@@ -85,18 +87,7 @@ static struct key *key_find(const char *name)
 	return NULL;
 }
 
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...)
-{
-	char why[ZP_ERRTXT_MAX];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	int st = zp_arena_part_fail(D.arena, D.me, ph, retry, why);
-	zp_log(D.who, "part %u: %s -> %s", ph.part, why, st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
-	zp_daemon_hint_sup(&D, "fail");
-}
+#define fail_part(ph, retry, ...) zp_daemon_fail_part(&D, (ph), (retry), __VA_ARGS__)
 
 /* Check the payload against the key; copy it out. Returns the key or NULL (reason in why). */
 static struct key *copy_out(zp_slot_h sh, struct zp_slot_payload *p, char *why, size_t n)
@@ -225,6 +216,15 @@ int main(int argc, char **argv)
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_GPUD, "gpud");
 	if (r)
 		return r == 2 ? 2 : 1;
+	/* [group] backend = cpu | cuda; gpud I of a group uses GPU I unless ZP_CUDA_DEVICE is set */
+	char dev[16];
+	snprintf(dev, sizeof dev, "%u", D.index);
+	setenv("ZP_CUDA_DEVICE", dev, 0);
+	if ((r = zp_g16_backend_find(&be, D.cfg.groups[D.group].backend[0] ? D.cfg.groups[D.group].backend : "cpu"))) {
+		zp_log(D.who, "%s", zp_err_msg());
+		zp_daemon_exit(&D);
+		return 1;
+	}
 	load_keys();
 	buf_w = aligned_alloc(64, (max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
 	buf_abc = aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);

@@ -8,7 +8,7 @@
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
  *   [key NAME]  zkey = path, r1cs = path (optional)
  *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
- *               gpud_threads, synth_threads
+ *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend)
  *   [debug]     synth_delay_ms, prove_delay_ms (tests only)
  * Relative paths are taken from the config file's directory.
  */
@@ -205,6 +205,8 @@ static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 		return parse_u32(v, &g->gpud_threads);
 	if (!strcmp(k, "synth_threads"))
 		return parse_u32(v, &g->synth_threads);
+	if (!strcmp(k, "backend"))
+		return strcmp(v, "cpu") && strcmp(v, "cuda") ? -EINVAL : (snprintf(g->backend, sizeof g->backend, "%s", v), 0);
 	if (!strcmp(k, "arena"))
 		return snprintf(g->arena, sizeof g->arena, "%s", v) < (int)sizeof g->arena ? 0 : -ENAMETOOLONG;
 	return -ENOENT;

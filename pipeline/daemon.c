@@ -1,6 +1,7 @@
 /*
  * daemon.c — the start-up and housekeeping shared by zkpipe-synthd and zkpipe-gpud.
  */
+#include <stdarg.h>
 #include "daemon.h"
 #include "zp_err.h"
 
@@ -189,6 +190,19 @@ void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms)
 
 void zp_daemon_hint_gpuds(struct zp_daemon *d) { zp_hint_send(d->hint_out, "ready"); }
 void zp_daemon_hint_sup(struct zp_daemon *d, const char *what) { zp_hint_send(d->hint_out, what); }
+
+void zp_daemon_fail_part(struct zp_daemon *d, zp_part_h ph, int retry, const char *fmt, ...)
+{
+	char why[ZP_ERRTXT_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	int st = zp_arena_part_fail(d->arena, d->me, ph, retry, why);
+	zp_log(d->who, "job %llu part %u: %s -> %s", (unsigned long long)ph.job.idx, ph.part, why,
+	       st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
+	zp_daemon_hint_sup(d, "fail");
+}
 
 uint64_t zp_daemon_client_id(const struct zp_daemon *d, uint64_t arena_id)
 {

@@ -42,6 +42,10 @@ void zp_daemon_wait_hint(struct zp_daemon *d, int ms);
 void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms);
 void zp_daemon_hint_gpuds(struct zp_daemon *d);
 void zp_daemon_hint_sup(struct zp_daemon *d, const char *what);
+/* Fail partition ph (retried when retry, within the arena's attempt limit) with a formatted
+ * reason; logs the outcome and hints the supervisor. */
+void zp_daemon_fail_part(struct zp_daemon *d, zp_part_h ph, int retry, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Whether the client cancelled arena job `arena_id` (run_dir/cancel/<client id>). */
 bool zp_daemon_cancelled(const struct zp_daemon *d, uint64_t arena_id);
 uint64_t zp_daemon_client_id(const struct zp_daemon *d, uint64_t arena_id);

@@ -61,6 +61,7 @@ struct zp_pipe_group {
 	uint64_t slot_size;
 	uint32_t jobs, max_parts;
 	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
+	char backend[8];           /* gpud's prover backend: "cpu" (default, "") or "cuda" */
 };
 
 enum zp_memlimit_mode { ZP_MEMLIMIT_AUTO, ZP_MEMLIMIT_CGROUP, ZP_MEMLIMIT_RLIMIT, ZP_MEMLIMIT_OFF };

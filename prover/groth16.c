@@ -1,6 +1,7 @@
 #include "groth16.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,11 +246,15 @@ int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *
 	if (!opts->skip_verify) {
 		zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
 				 .n_public = k->n_public, .ic = k->ic };
-		rc = zp_g16_verify(&vk, proof, w + 1, k->n_public);
-		if (rc == ZP_EVERIFY)
-			rc = zp_err_set(ZP_EVERIFY, "the new proof failed its pairing self-check: the witness "
+		/* any failure here (pairing, or a proof point off the curve: a damaged key point
+		 * propagates into the proof) means the same thing: no proof */
+		if ((rc = zp_g16_verify(&vk, proof, w + 1, k->n_public)) != 0) {
+			char why[160];
+			snprintf(why, sizeof(why), "%s", zp_err_msg());
+			rc = zp_err_set(ZP_EVERIFY, "the new proof failed its self-check (%s): the witness "
 					"probably does not satisfy the circuit (give the .r1cs to name the failing "
-					"constraint), or the key is damaged");
+					"constraint), or the key is damaged", why);
+		}
 	}
 out:
 	explicit_bzero(&r, sizeof(r));

@@ -17,9 +17,13 @@
  *                  scalars d_j = a'b' − c' on the odd roots (iNTT, ×ω_2n^i, NTT).
  *   ZP_H_COEFF   — bellperson's key: H points are τ^i·Z(τ)/δ; scalars are the coefficients of
  *                  h = (ab − c)/Z (iNTT, coset NTT with Fr's generator g = 7, divide by
- *                  Z(g·ω^j) = g^n − 1, coset iNTT). zp_g16_key_coeff_h() derives this query
- *                  from a snarkjs key, so both conventions prove with one key and, given the
- *                  same r and s, give the same proof.
+ *                  Z(g·ω^j) = g^n − 1, coset iNTT). zp_g16_key_init(.., ZP_H_COEFF) derives
+ *                  this query from a snarkjs key, so both conventions prove with one key and,
+ *                  given the same r and s, give the same proof.
+ *
+ * Secrets: r and s are touched only by zp_g16_finish (constant-time scalar multiplication) and
+ * wiped after use. The MSMs are variable-time in their scalars — the witness — as every fast MSM
+ * is (common/msm.h); a prover on shared hardware leaks timing about the witness, not r or s.
  *
  * create() runs once per key and backend (zp_g16_prover_init); upload/h/msm once per proof.
  * Every prove draws r and s from getrandom(2) unless the caller fixes them, and verifies the

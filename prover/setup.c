@@ -186,7 +186,7 @@ int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 {
 	static const zp_setup_opts defaults = { 0 };
 	zp_pkey_header h;
-	zp_fr t[5], zn, first, step, one_n;   /* τ, α, β, γ, δ */
+	zp_fr t[5], zn, step, one_n;   /* τ, α, β, γ, δ */
 	fb_g1 t1 = { 0 };
 	fb_g2 t2 = { 0 };
 	zp_fr *u = NULL, *v = NULL, *w = NULL, *lag = NULL, *scr = NULL;

@@ -231,6 +231,29 @@ void zp_zkey_free(zp_zkey *k)
 	memset(k, 0, sizeof(*k));
 }
 
+int zp_zkey_read_vk(zp_g16_vk *vk, const char *path)
+{
+	zp_bin_map m;
+	zp_bin b;
+	zp_zkey k;
+	memset(vk, 0, sizeof(*vk));
+	memset(&k, 0, sizeof(k));
+	int rc = zp_bin_map_file(&m, path);
+	if (rc)
+		return rc;
+	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
+		if (b.version != 1)
+			rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", path, b.version);
+		else if (!(rc = read_header(&k, &b)) &&
+			 !(rc = load_section(&b, 3, (void **)&k.ic, (uint64_t)k.n_public + 1, 2, "IC")))
+			rc = zp_zkey_vk(vk, &k);
+	}
+	zp_bin_free(&b);
+	free(k.ic);
+	zp_bin_unmap(&m);
+	return rc;
+}
+
 int zp_zkey_vk(zp_g16_vk *vk, const zp_zkey *k)
 {
 	memset(vk, 0, sizeof(*vk));

@@ -49,6 +49,8 @@ int  zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name
 int  zp_zkey_read(zp_zkey *k, const char *path);
 void zp_zkey_free(zp_zkey *k);
 
+/* Only what a verifier needs (§1, §2, §3) from a .zkey file, without loading the proving key. */
+int  zp_zkey_read_vk(zp_g16_vk *vk, const char *path);
 /* A verification key view of k (points copied; free with zp_g16_vk_free). */
 int  zp_zkey_vk(zp_g16_vk *vk, const zp_zkey *k);
 void zp_g16_vk_free(zp_g16_vk *vk);

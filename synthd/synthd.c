@@ -107,18 +107,7 @@ static int retry_for(int r)
 
 static struct zp_daemon D;
 
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_part(zp_part_h ph, int retry, const char *fmt, ...)
-{
-	char why[ZP_ERRTXT_MAX];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	int st = zp_arena_part_fail(D.arena, D.me, ph, retry, why);
-	zp_log(D.who, "job %llu part %u: %s -> %s", (unsigned long long)ph.job.idx, ph.part, why,
-	       st >= 0 ? zp_part_state_name((unsigned)st) : zp_strerror(st));
-}
+#define fail_part(ph, retry, ...) zp_daemon_fail_part(&D, (ph), (retry), __VA_ARGS__)
 
 /* Wait for a FREE slot; the claim waits on the arena's futex, in slices so SIGTERM and
  * orphaning are noticed. */

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cmds.h"
+#include "backends.h"
 #include "g16_json.h"
 #include "groth16.h"
 #include "par.h"
@@ -34,6 +35,7 @@ enum {
 	EX_UNSAT = 5,       /* the witness does not satisfy the circuit */
 	EX_SELFCHECK = 6,   /* prove: the new proof failed its pairing self-check */
 	EX_OUTPUT = 7,      /* cannot write an output file */
+	EX_NODEV = 8,       /* prove: the chosen backend is unavailable (not built with CUDA / no GPU) */
 	EX_INTERNAL = 70,   /* anything else (out of memory, bug) */
 };
 
@@ -48,6 +50,7 @@ static const char exit_text[] =
 	"  5  the witness does not satisfy the circuit (message names the first failing constraint)\n"
 	"  6  prove: the proof failed its pairing self-check (nothing written)\n"
 	"  7  cannot write an output file\n"
+	"  8  prove: backend unavailable (--backend cuda: not built with CUDA, or no GPU)\n"
 	" 70  internal error (out of memory, bug)\n"
 	"errors go to stderr as one line: \"zkpipe <command>: <message>\"\n";
 
@@ -57,6 +60,7 @@ static int exit_for(int rc)
 	case ZP_EMISMATCH: return EX_MISMATCH;
 	case ZP_EUNSAT: return EX_UNSAT;
 	case ZP_EVERIFY: return EX_SELFCHECK;
+	case -ENODEV: case -ENOTSUP: return EX_NODEV;
 	case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON: case ZP_EVERSION:
 	case ZP_EINVAL_POINT: case ZP_ESUBGROUP: case ZP_EFLAGS: case ZP_ENOTSQR:
 	case -ENOENT: case -EACCES: case -EISDIR: case -EINVAL: case -EIO:
@@ -107,12 +111,13 @@ static const char prove_help[] =
 	"                   failing one) and that R is the circuit K was made for\n"
 	"  --h-mode M       snarkjs (default: odd-root H points) | coeff (bellperson's coefficient H\n"
 	"                   query, derived from K; slow to derive, same proof)\n"
+	"  --backend B      cpu (default) | cuda (the GPU; ZP_CUDA_DEVICE picks one, default 0)\n"
 	"  --threads N      worker threads (default: ZP_THREADS or the CPUs this process may use)\n"
 	"  --r DEC --s DEC  fix the blinding (TESTING ONLY: a proof with known r, s is not zero-knowledge)\n"
 	"  --quiet          no timing line on stderr\n";
 
 struct prove_args {
-	const char *zkey, *wtns, *proof, *pub, *r1cs, *r, *s;
+	const char *zkey, *wtns, *proof, *pub, *r1cs, *r, *s, *backend;
 	zp_h_mode h_mode;
 	int quiet;
 };
@@ -130,6 +135,8 @@ static int prove_run(const struct prove_args *a)
 	const zp_circuit *circ;
 	int rc, ex;
 	double t0 = now();
+	if ((rc = zp_g16_backend_find(&o.backend, a->backend)))
+		return fail("prove", rc);
 	if ((rc = zp_zkey_read(&k, a->zkey)))
 		return fail("prove", rc);
 	if ((rc = zp_wtns_read(&w, a->wtns))) {
@@ -187,8 +194,8 @@ static int prove_run(const struct prove_args *a)
 		goto out_c;
 	}
 	if (!a->quiet)
-		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, prove %.3f s (%d threads)\n",
-			k.n_vars, k.log_domain, t1 - t0, t3 - t2, zp_par_threads());
+		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, prove %.3f s (%s backend, %d threads)\n",
+			k.n_vars, k.log_domain, t1 - t0, t3 - t2, o.backend->name, zp_par_threads());
 	ex = EX_OK;
 out_c:
 	if (circ == &cr)
@@ -205,7 +212,7 @@ static int cmd_prove(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "zkey", 1, 0, 'k' }, { "wtns", 1, 0, 'w' }, { "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' },
 		{ "r1cs", 1, 0, 'c' }, { "h-mode", 1, 0, 'm' }, { "threads", 1, 0, 't' }, { "r", 1, 0, 'r' },
-		{ "s", 1, 0, 's' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "s", 1, 0, 's' }, { "quiet", 0, 0, 'q' }, { "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' }, { 0 } };
 	struct prove_args a = { 0 };
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -218,6 +225,13 @@ static int cmd_prove(int argc, char **argv)
 		case 'r': a.r = optarg; break;
 		case 's': a.s = optarg; break;
 		case 'q': a.quiet = 1; break;
+		case 'b':
+			if (strcmp(optarg, "cpu") && strcmp(optarg, "cuda")) {
+				fprintf(stderr, "zkpipe prove: --backend is cpu or cuda\n");
+				return EX_USAGE;
+			}
+			a.backend = optarg;
+			break;
 		case 't': zp_par_set_threads(atoi(optarg)); break;
 		case 'm':
 			if (parse_h_mode(optarg, &a.h_mode)) {
@@ -270,11 +284,7 @@ static int cmd_verify(int argc, char **argv)
 	if (vkp) {
 		rc = zp_g16_vk_read_json(&vk, vkp);
 	} else {
-		zp_zkey k;
-		if (!(rc = zp_zkey_read(&k, zk))) {
-			rc = zp_zkey_vk(&vk, &k);
-			zp_zkey_free(&k);
-		}
+		rc = zp_zkey_read_vk(&vk, zk);
 	}
 	if (rc)
 		return fail("verify", rc);

@@ -6,7 +6,8 @@
  *     from a, b, c given directly;
  *   - a tampered proof and a wrong public input are rejected;
  *   - a witness of the wrong size, an r1cs of another circuit, an unsatisfying witness (named
- *     at its constraint with the r1cs; caught by the self-check without it) give errors, no proof. */
+ *     at its constraint with the r1cs; caught by the self-check without it) and a damaged key
+ *     point give errors, no proof. */
 #include "g16_json.h"
 #include "groth16.h"
 #include "r1cs.h"
@@ -100,6 +101,13 @@ int main(int argc, char **argv)
 	rc = zp_g16_prove(&p2, &ks, &k.circuit, w.w, w.n, &o);
 	CHECK(rc == ZP_EVERIFY, "unsat without r1cs: %d", rc);
 	CHECK(zp_g1_affine_is_inf(&p2.a) && zp_g1_affine_is_inf(&p2.c), "failed prove left a proof");
+
+	/* a damaged key point (canonical coordinates, off the curve): no proof, the self-check says so */
+	zp_fr_sub(&w.w[w.n - 1], &w.w[w.n - 1], &ZP_FR_ONE);   /* the witness is good again */
+	CHECK(zp_g16_prove(&p2, &ks, &k.circuit, w.w, w.n, &o) == 0, "restored witness");
+	zp_fp_add(&k.b1[w.n - 1].y, &k.b1[w.n - 1].y, &ZP_FP_ONE);
+	rc = zp_g16_prove(&p2, &ks, &k.circuit, w.w, w.n, &o);
+	CHECK(rc == ZP_EVERIFY, "damaged key point: %d", rc);
 
 	free(pub2);
 	zp_g16_key_free(&ks);

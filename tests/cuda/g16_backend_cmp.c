@@ -1,0 +1,251 @@
+/* g16_backend_cmp — the CUDA prover backend against the CPU backend (prover/backend_cuda.c).
+ *
+ *   g16_backend_cmp zkey ZKEY WTNS          snarkjs key + witness: prove with both backends, both
+ *                                           H modes (snarkjs, coeff), fixed r and s
+ *   g16_backend_cmp synth LOG [RUNS]        synthetic PoRep-shaped circuit of domain 2^LOG with a
+ *                                           dev key made here (zp_setup), RUNS timed proofs each
+ *   g16_backend_cmp nodev                   CI: the cuda backend on a machine without a GPU must
+ *                                           fail with -ENODEV and a message saying so
+ *
+ * A proof passes when the CUDA proof's bytes equal the CPU proof's (same r, s) and it verified
+ * (zp_g16_prover_prove_abc pairing-checks every proof; a second zp_g16_verify checks again).
+ * Prints per-stage times (upload, h, msm, finish) per backend. Exit 0 pass, 1 fail, 77 no GPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends.h"
+#include "groth16.h"
+#include "keyfile.h"
+#include "par.h"
+#include "setup.h"
+#include "synth.h"
+#include "wtns.h"
+#include "zkey.h"
+#include "zp_err.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+struct stages { double create, upload, h, msm, finish, total; };
+
+/* One proof through the ops table, timed per stage; a, b, c are copied from src first (the CPU
+ * backend clobbers them). Then the self-check as zp_g16_prover_prove_abc does. */
+static int prove_timed(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, const zp_fr *src, zp_fr *abc,
+		       size_t n, const zp_fr *r, const zp_fr *s, struct stages *t)
+{
+	const zp_zkey *k = p->key->zkey;
+	zp_g16_msm_out mo;
+	int rc;
+	memcpy(abc, src, 3 * n * sizeof(zp_fr));
+	double t0 = now();
+	if ((rc = p->be->upload(p->state, w, abc, abc + n, abc + 2 * n)))
+		return rc;
+	double t1 = now();
+	if ((rc = p->be->h(p->state)))
+		return rc;
+	double t2 = now();
+	if ((rc = p->be->msm(p->state, &mo)))
+		return rc;
+	double t3 = now();
+	zp_g16_finish(proof, k, &mo, r, s);
+	double t4 = now();
+	t->upload = t1 - t0;
+	t->h = t2 - t1;
+	t->msm = t3 - t2;
+	t->finish = t4 - t3;
+	t->total = t4 - t0;
+	zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
+			 .n_public = k->n_public, .ic = k->ic };
+	return zp_g16_verify(&vk, proof, w + 1, k->n_public);
+}
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+	printf("| %-58s | %s |\n", what, ok ? "PASS" : "FAIL");
+	if (!ok)
+		failures++;
+}
+
+/* Both backends on key/witness/a,b,c; runs timed proofs each; compare bytes. */
+static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uint32_t nw, const zp_fr *abc_src,
+		   int runs)
+{
+	const zp_g16_backend_ops *bes[2] = { &zp_g16_backend_cpu, &zp_g16_backend_cuda };
+	if (getenv("G16_CMP_HARNESS_ONLY")) /* checks this program itself on a machine without a GPU */
+		bes[1] = &zp_g16_backend_cpu;
+	size_t n = key->zkey->domain_size;
+	zp_fr r, s;
+	zp_fr_from_u64(&r, 123456789);
+	zp_fr_from_dec(&s, "987654321987654321987654321");
+	zp_g16_proof pr[2];
+	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
+	if (!abc)
+		return -ENOMEM;
+	for (int b = 0; b < 2; b++) {
+		zp_g16_prover p;
+		struct stages best = { 0 }, t;
+		double t0 = now();
+		int rc = zp_g16_prover_init(&p, key, bes[b]);
+		best.create = now() - t0;
+		for (int i = 0; i < runs && !rc; i++) {
+			zp_g16_proof q;
+			rc = prove_timed(&p, i ? &q : &pr[b], w, abc_src, abc, n, &r, &s, &t);
+			if (!rc && i && memcmp(&q, &pr[b], sizeof q))
+				rc = zp_err_set(ZP_EVERIFY, "run %d's proof differs from run 1's", i + 1);
+			if (!rc && (i == 0 || t.total < best.total))
+				t.create = best.create, best = t;
+		}
+		/* the same through the library's own entry point: the same bytes */
+		if (!rc) {
+			zp_g16_proof q;
+			zp_g16_prove_opts o = { .backend = bes[b], .r = &r, .s = &s };
+			memcpy(abc, abc_src, 3 * n * sizeof(zp_fr));
+			rc = zp_g16_prover_prove_abc(&p, &q, w, nw, abc, abc + n, abc + 2 * n, &o);
+			if (!rc && memcmp(&q, &pr[b], sizeof q))
+				rc = zp_err_set(ZP_EVERIFY, "zp_g16_prover_prove_abc's proof differs from the staged one");
+		}
+		zp_g16_prover_free(&p);
+		char what[128];
+		snprintf(what, sizeof what, "%s: %s backend proves and verifies", label, bes[b]->name);
+		check(rc == 0, what);
+		if (rc) {
+			printf("  error: %s\n", zp_err_msg());
+			free(abc);
+			return rc;
+		}
+		printf("  %s %s: create %.3f s; best of %d: upload %.4f h %.4f msm %.4f finish %.4f total %.4f s\n",
+		       label, bes[b]->name, best.create, runs, best.upload, best.h, best.msm, best.finish, best.total);
+	}
+	char what[128];
+	snprintf(what, sizeof what, "%s: cuda proof == cpu proof (bytes, same r and s)", label);
+	check(!memcmp(&pr[0], &pr[1], sizeof pr[0]), what);
+	free(abc);
+	return 0;
+}
+
+static int run_zkey(const char *zk, const char *wt)
+{
+	zp_zkey k;
+	zp_wtns w;
+	if (zp_zkey_read(&k, zk) || zp_wtns_read(&w, wt)) {
+		fprintf(stderr, "g16_backend_cmp: %s\n", zp_err_msg());
+		return 1;
+	}
+	size_t n = k.domain_size;
+	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
+	if (!abc)
+		return 1;
+	zp_circuit_eval(&k.circuit, w.w, abc, abc + n, abc + 2 * n);
+	const char *base = strrchr(zk, '/') ? strrchr(zk, '/') + 1 : zk;
+	for (int m = 0; m < 2; m++) {
+		zp_g16_key key;
+		char label[96];
+		snprintf(label, sizeof label, "%s (2^%u, %s H)", base, k.log_domain, m ? "coeff" : "snarkjs");
+		if (zp_g16_key_init(&key, &k, m ? ZP_H_COEFF : ZP_H_SNARKJS)) {
+			check(0, "key init");
+			continue;
+		}
+		compare(label, &key, w.w, w.n, abc, 2);
+		zp_g16_key_free(&key);
+	}
+	free(abc);
+	zp_wtns_free(&w);
+	zp_zkey_free(&k);
+	return failures ? 1 : 0;
+}
+
+static int run_synth(unsigned lg, int runs)
+{
+	zp_synth_params sp;
+	uint32_t rows = (1u << lg) - 329 - 1;
+	zp_synth_params_porep(&sp, rows);
+	zp_circuit c;
+	double t0 = now();
+	if (zp_synth_circuit(&c, &sp)) {
+		fprintf(stderr, "g16_backend_cmp: synth: %s\n", zp_err_msg());
+		return 1;
+	}
+	uint32_t nv = zp_synth_n_vars(&sp);
+	zp_fr *w = aligned_alloc(64, ((size_t)nv * sizeof(zp_fr) + 63) / 64 * 64);
+	size_t n = c.domain_size;
+	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
+	if (!w || !abc || zp_synth_witness(w, &c, &sp, 42)) {
+		fprintf(stderr, "g16_backend_cmp: witness: %s\n", zp_err_msg());
+		return 1;
+	}
+	zp_circuit_eval(&c, w, abc, abc + n, abc + 2 * n);
+	double t1 = now();
+	zp_pkey pk;
+	zp_setup_opts so = { .h_mode = ZP_H_SNARKJS, .roots = 5, .origin = "g16_backend_cmp" };
+	if (zp_setup(&pk, &c, &so)) {
+		fprintf(stderr, "g16_backend_cmp: setup: %s\n", zp_err_msg());
+		return 1;
+	}
+	double t2 = now();
+	printf("  synth 2^%u: %u wires, %u rows; circuit+witness %.1f s, dev key %.1f s (%d threads)\n", lg, nv,
+	       c.n_constraints, t1 - t0, t2 - t1, zp_par_threads());
+	char label[64];
+	snprintf(label, sizeof label, "synth 2^%u (snarkjs H)", lg);
+	compare(label, zp_pkey_g16(&pk), w, nv, abc, runs);
+	zp_pkey_free(&pk);
+	zp_circuit_free(&c);
+	free(w);
+	free(abc);
+	return failures ? 1 : 0;
+}
+
+/* CI, no GPU: choosing cuda is a clear error, not a crash. */
+static int run_nodev(void)
+{
+	const zp_g16_backend_ops *be;
+	zp_err_clear();
+	int rc = zp_g16_backend_find(&be, "cuda");
+	if (rc == 0) {
+		printf("a CUDA device is present: this check is for machines without one\n");
+		return 77;
+	}
+	printf("zp_g16_backend_find(cuda): %d: %s\n", rc, zp_err_msg());
+	check(rc == -ENODEV && be == NULL && strstr(zp_err_msg(), "no CUDA GPU"), "no GPU: -ENODEV, message names it");
+	/* the ops table directly: create() checks too, no crash, no state */
+	zp_zkey zk = { .n_vars = 4, .n_public = 1, .domain_size = 4, .log_domain = 2 };
+	zp_g16_key key = { .zkey = &zk, .h_mode = ZP_H_SNARKJS };
+	zp_g16_prover p;
+	rc = zp_g16_prover_init(&p, &key, &zp_g16_backend_cuda);
+	check(rc == -ENODEV && p.state == NULL, "no GPU: zp_g16_prover_init(cuda) fails cleanly");
+	zp_g16_prover_free(&p);
+	check(zp_g16_backend_find(&be, "cpu") == 0 && be == &zp_g16_backend_cpu, "cpu backend by name");
+	check(zp_g16_backend_find(&be, "opencl") == ZP_ERANGE, "unknown backend name rejected");
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "nodev"))
+		return run_nodev();
+	const zp_g16_backend_ops *be;
+	char desc[160] = "";
+	int rc = getenv("G16_CMP_HARNESS_ONLY") ? 0 : zp_g16_backend_find(&be, "cuda");
+	if (rc) {
+		printf("skip: %s\n", zp_err_msg());
+		return 77;
+	}
+	if (!getenv("G16_CMP_HARNESS_ONLY"))
+		zp_g16_backend_cuda_probe(desc, sizeof desc);
+	printf("# device: %s\n", desc);
+	if (argc == 4 && !strcmp(argv[1], "zkey"))
+		return run_zkey(argv[2], argv[3]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "synth"))
+		return run_synth((unsigned)atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 3);
+	fprintf(stderr, "usage: g16_backend_cmp zkey ZKEY WTNS | synth LOG [RUNS] | nodev\n");
+	return 2;
+}
