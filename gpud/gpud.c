@@ -46,6 +46,8 @@ static struct key keys[ZP_PIPE_MAX_KEYS];
 static const zp_g16_backend_ops *be = &zp_g16_backend_cpu;
 static zp_fr *buf_w, *buf_abc;     /* the "device" copy of a slot (CPU backend) */
 static uint64_t max_vars, max_domain;
+static char gpu_desc[ZP_PIPE_GPU_NAME]; /* the GPU as configured (bus id or ordinal), "" = index */
+static uint64_t parts_proved;           /* by this process */
 
 static void load_keys(void)
 {
@@ -144,6 +146,24 @@ static int prove(struct key *k, zp_g16_proof *proof)
 	return zp_g16_verify(&k->vk, proof, buf_w + 1, k->zk.n_public);
 }
 
+/* part-<p>.gpu.json: which gpud / GPU proved the partition (written before the proof,
+ * so a complete proof always has its record; a redone partition overwrites it). */
+static int write_gpu_record(const char *out, uint32_t part, uint64_t job)
+{
+	const struct zp_pipe_group *gr = &D.cfg.groups[D.group];
+	char path[PATH_MAX], buf[512];
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	int n = snprintf(buf, sizeof buf,
+			 "{\"job\": %llu, \"part\": %u, \"group\": \"%s\", \"gpud\": %u, \"gpu\": \"%s\", "
+			 "\"ordinal\": %d, \"cuda_visible_devices\": \"%s\", \"numa_node\": %d, \"pid\": %d, "
+			 "\"backend\": \"%s\"}\n",
+			 (unsigned long long)job, part, gr->name, D.index, gpu_desc, gr->gpu_ordinal[D.index],
+			 cvd ? cvd : "", gr->gpu_node[D.index], (int)getpid(), be->name);
+	snprintf(path, sizeof path, "%s/part-%u.gpu.json", out, part);
+	int r = zp_write_atomic(path, buf, (size_t)n);
+	return r ? zp_err_set(r, "%s", path) : 0;
+}
+
 static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub, uint32_t np)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
@@ -158,6 +178,8 @@ static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof
 		return unlink(tmp), zp_err_set(r, "%s", path);
 	return 0;
 }
+
+static int gr_ordinal(void) { return D.cfg.groups[D.group].gpu_ordinal[D.index]; }
 
 static void prove_one(zp_slot_h sh, zp_part_h ph)
 {
@@ -195,7 +217,8 @@ static void prove_one(zp_slot_h sh, zp_part_h ph)
 		fail_part(ph, r != ZP_EVERIFY, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return;
 	}
-	if ((r = write_proof(out, ph.part, &proof, buf_w + 1, k->zk.n_public))) {
+	if ((r = write_gpu_record(out, ph.part, zp_daemon_client_id(&D, job_id))) ||
+	    (r = write_proof(out, ph.part, &proof, buf_w + 1, k->zk.n_public))) {
 		fail_part(ph, 1, "write proof: %s", zp_err_msg());
 		return;
 	}
@@ -203,6 +226,9 @@ static void prove_one(zp_slot_h sh, zp_part_h ph)
 		zp_log(D.who, "part_done: %s (reclaimed under us; the partition is redone)", zp_strerror(r));
 		return;
 	}
+	parts_proved++;
+	zp_log(D.who, "job %llu part %u proved on GPU %d (%llu so far)",
+	       (unsigned long long)zp_daemon_client_id(&D, job_id), ph.part, gr_ordinal(), (unsigned long long)parts_proved);
 	if (zp_arena_job_state(D.arena, ph.job) == ZP_JOB_DONE) {
 		uint64_t cid = zp_daemon_client_id(&D, job_id);
 		if ((r = zp_job_assemble(out, cid, key, nparts)))
@@ -216,10 +242,25 @@ int main(int argc, char **argv)
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_GPUD, "gpud");
 	if (r)
 		return r == 2 ? 2 : 1;
-	/* [group] backend = cpu | cuda; gpud I of a group uses GPU I unless ZP_CUDA_DEVICE is set */
-	char dev[16];
-	snprintf(dev, sizeof dev, "%u", D.index);
-	setenv("ZP_CUDA_DEVICE", dev, 0);
+	/* [group] backend = cpu | cuda. gpud I serves the group's GPU I: the supervisor exports
+	 * CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA_VISIBLE_DEVICES=<its ordinal>, ZP_CUDA_DEVICE=0, so
+	 * the process sees exactly one device. Run by hand without them, we set the same here. */
+	const struct zp_pipe_group *gr = &D.cfg.groups[D.group];
+	if (D.index >= gr->gpus) {
+		zp_log(D.who, "index %u: [group %s] has %u GPU(s)", D.index, gr->name, gr->gpus);
+		zp_daemon_exit(&D);
+		return 1;
+	}
+	if (!getenv("CUDA_VISIBLE_DEVICES")) {
+		char dev[16];
+		snprintf(dev, sizeof dev, "%d", gr->gpu_ordinal[D.index]);
+		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
+		setenv("ZP_CUDA_DEVICE", "0", 1);
+	}
+	snprintf(gpu_desc, sizeof gpu_desc, "%s", gr->gpu[D.index][0] ? gr->gpu[D.index] : "");
+	zp_log(D.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", gpu_desc, gpu_desc[0] ? ", " : "",
+	       gr->gpu_ordinal[D.index], getenv("CUDA_VISIBLE_DEVICES"), gr->gpu_node[D.index]);
 	if ((r = zp_g16_backend_find(&be, D.cfg.groups[D.group].backend[0] ? D.cfg.groups[D.group].backend : "cpu"))) {
 		zp_log(D.who, "%s", zp_err_msg());
 		zp_daemon_exit(&D);

@@ -8,13 +8,17 @@
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
  *   [key NAME]  zkey = path, r1cs = path (optional)
  *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
- *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend)
+ *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
+ *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
+ *               (resolved here: see struct zp_pipe_group)
  *   [debug]     synth_delay_ms, prove_delay_ms (tests only)
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
 #include "zp_err.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <libgen.h>
@@ -124,6 +128,8 @@ static struct zp_pipe_group *group_for(struct zp_pipe_config *c, const char *nam
 	*g = (struct zp_pipe_group){ .node = 0, .gpus = 1, .synth_workers = 2, .slots = 4,
 				     .slot_size = 2u << 20, .jobs = 64, .max_parts = 16 };
 	snprintf(g->name, sizeof g->name, "%s", name);
+	for (unsigned i = 0; i < ZP_PIPE_MAX_GPUS; i++)
+		g->gpu_numa_cfg[i] = -2;
 	return g;
 }
 
@@ -180,6 +186,125 @@ static int limits_key(struct ctx *x, const char *k, const char *v)
 	return -ENOENT;
 }
 
+/* `gpus = N` (ordinals 0..N-1) or a ','-separated list of ordinals / PCI bus ids. */
+static int gpu_list(struct zp_pipe_group *g, const char *v)
+{
+	memset(g->gpu, 0, sizeof g->gpu);
+	if (!strpbrk(v, ",:"))
+		return parse_u32(v, &g->gpus);
+	char tmp[512];
+	if (snprintf(tmp, sizeof tmp, "%s", v) >= (int)sizeof tmp)
+		return -E2BIG;
+	g->gpus = 0;
+	for (char *save, *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*t))
+			t++;
+		for (char *e = t + strlen(t); e > t && isspace((unsigned char)e[-1]);)
+			*--e = 0;
+		if (!*t)
+			continue;
+		if (g->gpus == ZP_PIPE_MAX_GPUS)
+			return -E2BIG;
+		char *d = g->gpu[g->gpus++];
+		/* a bus id without its domain gets "0000:"; hex digits lowercase (sysfs spelling) */
+		int n = snprintf(d, ZP_PIPE_GPU_NAME, "%s%s", strchr(t, ':') && strchr(t, ':') == strrchr(t, ':') ? "0000:" : "", t);
+		if (n >= ZP_PIPE_GPU_NAME)
+			return -ENAMETOOLONG;
+		for (; *d; d++)
+			*d = (char)tolower((unsigned char)*d);
+	}
+	return g->gpus ? 0 : -EINVAL;
+}
+
+const char *zp_pipe_sysfs_root(void)
+{
+	const char *e = getenv("ZKPIPE_SYSFS");
+	return e && *e ? e : "/sys";
+}
+
+static int read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	int r = fgets(buf, (int)n, f) ? 0 : -EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return r;
+}
+
+static bool is_nvidia_gpu(const char *dev)
+{
+	char p[PATH_MAX], v[32], cl[32];
+	snprintf(p, sizeof p, "%s/bus/pci/devices/%s/vendor", zp_pipe_sysfs_root(), dev);
+	if (read_line(p, v, sizeof v) || strcmp(v, "0x10de"))
+		return false;
+	snprintf(p, sizeof p, "%s/bus/pci/devices/%s/class", zp_pipe_sysfs_root(), dev);
+	return !read_line(p, cl, sizeof cl) && !strncmp(cl, "0x03", 4); /* display controller (VGA or 3D) */
+}
+
+/* A bus id's CUDA ordinal under CUDA_DEVICE_ORDER=PCI_BUS_ID: its rank among NVIDIA GPUs. */
+static int bus_ordinal(const char *cfg, const struct zp_pipe_group *g, const char *bus)
+{
+	if (!is_nvidia_gpu(bus))
+		return zp_err_set(-ENODEV, "%s: [group %s] gpus: %s is not an NVIDIA GPU (%s/bus/pci/devices/%s: "
+				  "missing, or vendor/class not 0x10de/0x03xxxx)", cfg, g->name, bus,
+				  zp_pipe_sysfs_root(), bus);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/bus/pci/devices", zp_pipe_sysfs_root());
+	DIR *d = opendir(p);
+	if (!d)
+		return zp_err_set(-errno, "%s: %s", cfg, p);
+	int rank = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] != '.' && strcmp(e->d_name, bus) < 0 && is_nvidia_gpu(e->d_name))
+			rank++;
+	closedir(d);
+	return rank;
+}
+
+static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
+{
+	if (g->gpus > ZP_PIPE_MAX_GPUS)
+		return zp_err_set(ZP_ERANGE, "%s: [group %s]: gpus = %u, at most %d", cfg, g->name, g->gpus,
+				  ZP_PIPE_MAX_GPUS);
+	for (unsigned i = g->gpus; i < ZP_PIPE_MAX_GPUS; i++)
+		if (g->gpu_numa_cfg[i] != -2)
+			return zp_err_set(-EINVAL, "%s: [group %s] gpu.%u.numa: the group has %u GPU(s)", cfg,
+					  g->name, i, g->gpus);
+	for (unsigned i = 0; i < g->gpus; i++) {
+		const char *e = g->gpu[i];
+		int node = -1;
+		if (!*e) {
+			g->gpu_ordinal[i] = (int)i;
+		} else if (!strchr(e, ':')) {
+			char *end;
+			long o = strtol(e, &end, 10);
+			if (end == e || *end || o < 0 || o > 1023)
+				return zp_err_set(-EINVAL, "%s: [group %s] gpus: '%s' is neither a CUDA ordinal nor a "
+						  "PCI bus id (0000:17:00.0)", cfg, g->name, e);
+			g->gpu_ordinal[i] = (int)o;
+		} else {
+			int o = bus_ordinal(cfg, g, e);
+			if (o < 0)
+				return o;
+			g->gpu_ordinal[i] = o;
+			char p[PATH_MAX], v[32];
+			snprintf(p, sizeof p, "%s/bus/pci/devices/%s/numa_node", zp_pipe_sysfs_root(), e);
+			if (!read_line(p, v, sizeof v))
+				node = atoi(v); /* -1: the platform does not say */
+			if (node >= ZP_PIPE_MAX_NODES)
+				node = -1;
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (g->gpu_ordinal[j] == g->gpu_ordinal[i])
+				return zp_err_set(-EINVAL, "%s: [group %s] gpus: GPU %d listed twice", cfg, g->name,
+						  g->gpu_ordinal[i]);
+		g->gpu_node[i] = g->gpu_numa_cfg[i] != -2 ? g->gpu_numa_cfg[i] : node >= 0 ? node : g->node;
+	}
+	return 0;
+}
+
 static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 {
 	if (!strcmp(k, "node")) {
@@ -190,7 +315,18 @@ static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 		return g->node = (int)n, 0;
 	}
 	if (!strcmp(k, "gpus"))
-		return parse_u32(v, &g->gpus);
+		return gpu_list(g, v);
+	if (!strncmp(k, "gpu.", 4)) {
+		char *end;
+		unsigned long i = strtoul(k + 4, &end, 10);
+		long n;
+		if (end == k + 4 || strcmp(end, ".numa") || i >= ZP_PIPE_MAX_GPUS)
+			return -ENOENT;
+		n = strtol(v, &end, 10);
+		if (end == v || *end || n < -1 || n >= ZP_PIPE_MAX_NODES)
+			return -EINVAL;
+		return g->gpu_numa_cfg[i] = (int)n, 0;
+	}
 	if (!strcmp(k, "synth_workers"))
 		return parse_u32(v, &g->synth_workers);
 	if (!strcmp(k, "slots"))
@@ -269,6 +405,9 @@ static int check(struct zp_pipe_config *c)
 		    g->synth_workers + g->gpus + 4 > ZP_ARENA_MAX_PROCS)
 			return zp_err_set(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
 					  "max_parts must be positive", c->path, g->name);
+		int r = resolve_gpus(c->path, g);
+		if (r)
+			return r;
 		if (!g->arena[0]) {
 			uint32_t h = (uint32_t)XXH64(c->run_dir, strlen(c->run_dir), 0);
 			snprintf(g->arena, sizeof g->arena, "zp%08x.%s", h, g->name);

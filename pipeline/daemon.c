@@ -109,7 +109,10 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	int cpus = zp_pipe_pin(&d->cfg, d->cfg.groups[d->group].node);
+	/* a gpud pins to its GPU's NUMA node (config.c resolved it), a synthd to the group's */
+	const struct zp_pipe_group *gr = &d->cfg.groups[d->group];
+	int node = role == ZP_ROLE_GPUD && d->index < gr->gpus ? gr->gpu_node[d->index] : gr->node;
+	int cpus = zp_pipe_pin(&d->cfg, node);
 	if (cpus < 0)
 		zp_log(d->who, "pinning: %s (running unpinned)", zp_err_msg());
 	if ((r = attach(d)))
@@ -125,7 +128,7 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 		zp_arena_proc_unregister(d->arena, d->me);
 		return r;
 	}
-	zp_log(d->who, "up: arena %s, proc %u, %d CPUs pinned", d->cfg.groups[d->group].arena, d->me.idx, cpus);
+	zp_log(d->who, "up: arena %s, proc %u, node %d, %d CPUs pinned", gr->arena, d->me.idx, node, cpus);
 	return 0;
 }
 

@@ -41,6 +41,8 @@
 #define ZP_PIPE_MAX_GROUPS 8
 #define ZP_PIPE_MAX_DIRS   8
 #define ZP_PIPE_MAX_NODES  16
+#define ZP_PIPE_MAX_GPUS   16
+#define ZP_PIPE_GPU_NAME   16
 #define ZP_PIPE_NAME_MAX   24
 #define ZP_PIPE_URL_MAX    256
 #define ZP_IPC_PATH_MAX    107
@@ -62,6 +64,15 @@ struct zp_pipe_group {
 	uint32_t jobs, max_parts;
 	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
 	char backend[8];           /* gpud's prover backend: "cpu" (default, "") or "cuda" */
+	/* GPUs: gpud i serves GPU i of the group. `gpus = N` lists ordinals 0..N-1;
+	 * `gpus = 0,2` or `gpus = 0000:17:00.0,65:00.0` lists CUDA ordinals or PCI bus ids.
+	 * Resolved at load: ordinal (a bus id's rank among the NVIDIA display-class PCI
+	 * functions in sysfs, i.e. CUDA_DEVICE_ORDER=PCI_BUS_ID numbering) and NUMA node
+	 * (gpu.<i>.numa if given, else the bus id's sysfs numa_node when >= 0, else `node`). */
+	char gpu[ZP_PIPE_MAX_GPUS][ZP_PIPE_GPU_NAME]; /* as configured; "" = ordinal i */
+	int gpu_numa_cfg[ZP_PIPE_MAX_GPUS];           /* gpu.<i>.numa; -2 = not given */
+	int gpu_ordinal[ZP_PIPE_MAX_GPUS];            /* resolved */
+	int gpu_node[ZP_PIPE_MAX_GPUS];               /* resolved; -1 = no pinning */
 };
 
 enum zp_memlimit_mode { ZP_MEMLIMIT_AUTO, ZP_MEMLIMIT_CGROUP, ZP_MEMLIMIT_RLIMIT, ZP_MEMLIMIT_OFF };
@@ -111,6 +122,8 @@ int zp_pipe_parse_size(const char *s, uint64_t *out);
  * to the node when it exists on this machine. Returns the CPU count pinned to (>0), 0 when
  * not pinned. */
 int zp_pipe_pin(const struct zp_pipe_config *c, int node);
+/* The sysfs root read for PCI devices: $ZKPIPE_SYSFS (tests: a fake tree), else "/sys". */
+const char *zp_pipe_sysfs_root(void);
 
 /* ---------------------------------------------------------------- slot payload */
 #define ZP_PAYLOAD_MAGIC 0x31304c53505a5aull /* "ZZPSL01" */

@@ -366,6 +366,16 @@ void *sup_status_json(void)
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));
+		const struct zp_pipe_group *gr = &S.cfg.groups[c->group];
+		if (c->role == ZP_ROLE_GPUD && c->index < gr->gpus) {
+			json_t *o = json_array_get(procs, json_array_size(procs) - 1);
+			json_object_set_new(o, "gpu", json_string(gr->gpu[c->index]));
+			json_object_set_new(o, "gpu_ordinal", json_integer(gr->gpu_ordinal[c->index]));
+			json_object_set_new(o, "numa_node", json_integer(gr->gpu_node[c->index]));
+		} else {
+			json_object_set_new(json_array_get(procs, json_array_size(procs) - 1), "numa_node",
+					    json_integer(gr->node));
+		}
 	}
 	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
 			 (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",

@@ -1,7 +1,7 @@
 /*
  * zkpipe-supervisor — reads the config, creates or re-attaches each group's arena, starts
  * synthd × synth_workers and gpud × gpus per group with fork+exec (each pins itself to its
- * group's node), watches them with pidfds, reclaims what a dead child owned and restarts it
+ * group's node; gpud i to its GPU's node, with CUDA_VISIBLE_DEVICES = that GPU's ordinal), watches them with pidfds, reclaims what a dead child owned and restarts it
  * with exponential backoff, serves the client API and /metrics, and stops cleanly on SIGTERM.
  *
  *   zkpipe-supervisor --config FILE [--foreground-log]
@@ -158,14 +158,29 @@ static int spawn(struct child *c)
 	size_t n = 0;
 	while (environ[n])
 		n++;
-	char **envp = calloc(n + 3, sizeof *envp);
+	char **envp = calloc(n + 6, sizeof *envp);
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "ZP_THREADS=", 11) && strncmp(environ[i], "ZKPIPE_MEMCG=", 13))
+	bool gpud = c->role == ZP_ROLE_GPUD && c->index < g->gpus;
+	static const char *const ours[] = { "ZP_THREADS=", "ZKPIPE_MEMCG=", "CUDA_VISIBLE_DEVICES=",
+					     "CUDA_DEVICE_ORDER=", "ZP_CUDA_DEVICE=" };
+	for (size_t i = 0; i < n; i++) {
+		bool drop = false;
+		for (unsigned j = 0; j < (gpud ? 5u : 2u); j++)
+			drop |= !strncmp(environ[i], ours[j], strlen(ours[j]));
+		if (!drop)
 			envp[k++] = environ[i];
+	}
 	if (t)
 		envp[k++] = thr;
 	envp[k++] = cg;
+	/* one GPU per gpud: its ordinal (PCI bus order) is the only device the process sees */
+	char cvd[48];
+	snprintf(cvd, sizeof cvd, "CUDA_VISIBLE_DEVICES=%d", gpud ? g->gpu_ordinal[c->index] : 0);
+	if (gpud) {
+		envp[k++] = cvd;
+		envp[k++] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
+		envp[k++] = "ZP_CUDA_DEVICE=0";
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (procs >= 0 && write(procs, "0", 1) < 0)
@@ -193,8 +208,13 @@ static int spawn(struct child *c)
 	c->ours = true;
 	c->pidfd = pidfd_open_(pid);
 	c->started_ms = zp_mono_ms();
-	zp_log(WHO, "started %s.%u@%s pid %d%s", role_dir(c->role), c->index, g->name, pid,
-	       c->memcg[0] ? " (memory cgroup)" : "");
+	if (gpud)
+		zp_log(WHO, "started %s.%u@%s pid %d: GPU %s%sordinal %d, NUMA node %d", role_dir(c->role), c->index,
+		       g->name, pid, g->gpu[c->index], g->gpu[c->index][0] ? " " : "", g->gpu_ordinal[c->index],
+		       g->gpu_node[c->index]);
+	else
+		zp_log(WHO, "started %s.%u@%s pid %d%s", role_dir(c->role), c->index, g->name, pid,
+		       c->memcg[0] ? " (memory cgroup)" : "");
 	return 0;
 }
 
