@@ -122,46 +122,10 @@ extern const uint64_t zp_fr_asm_consts[5];
 #define R5 "%[r5]"
 #define R6 "%[r6]"
 
-/* r = a*b/2^384 mod q, inputs fully reduced. Needs BMI2+ADX at run time. */
+/* r = a*b/2^384 mod q, inputs fully reduced. Needs BMI2+ADX at run time. The final
+ * conditional subtraction is an SBB chain and selects (an __int128 loop compiles to about
+ * twice the instructions). */
 ZP_FINLINE void zp_fp_mul_adx(zp_fp *r, const zp_fp *a, const zp_fp *b)
-{
-	uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, dx;
-	__asm__(
-		/* row 0: plain product a * b[0] into R0..R6 */
-		"movq 0(%[b]), %%rdx\n\t"
-		"mulxq 0(%[a]), " R0 ", " R1 "\n\t"
-		"mulxq 8(%[a]), %[lo], " R2 "\n\taddq %[lo], " R1 "\n\t"
-		"mulxq 16(%[a]), %[lo], " R3 "\n\tadcq %[lo], " R2 "\n\t"
-		"mulxq 24(%[a]), %[lo], " R4 "\n\tadcq %[lo], " R3 "\n\t"
-		"mulxq 32(%[a]), %[lo], " R5 "\n\tadcq %[lo], " R4 "\n\t"
-		"mulxq 40(%[a]), %[lo], " R6 "\n\tadcq %[lo], " R5 "\n\t"
-		"adcq $0, " R6 "\n\t"
-		ZP_ASM_RED6(R0, R1, R2, R3, R4, R5, R6)
-		ZP_ASM_ROW6("8", R1, R2, R3, R4, R5, R6, R0)
-		ZP_ASM_RED6(R1, R2, R3, R4, R5, R6, R0)
-		ZP_ASM_ROW6("16", R2, R3, R4, R5, R6, R0, R1)
-		ZP_ASM_RED6(R2, R3, R4, R5, R6, R0, R1)
-		ZP_ASM_ROW6("24", R3, R4, R5, R6, R0, R1, R2)
-		ZP_ASM_RED6(R3, R4, R5, R6, R0, R1, R2)
-		ZP_ASM_ROW6("32", R4, R5, R6, R0, R1, R2, R3)
-		ZP_ASM_RED6(R4, R5, R6, R0, R1, R2, R3)
-		ZP_ASM_ROW6("40", R5, R6, R0, R1, R2, R3, R4)
-		ZP_ASM_RED6(R5, R6, R0, R1, R2, R3, R4)
-		: [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-		  [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
-		  [hi] "=&r"(hi), "=&d"(dx)
-		: [a] "r"(a->l), [b] "r"(b->l), [q] "r"(zp_fp_asm_consts),
-		  "m"(*(const uint64_t(*)[6])a->l), "m"(*(const uint64_t(*)[6])b->l),
-		  "m"(*(const uint64_t(*)[7])zp_fp_asm_consts)
-		: "cc");
-	(void)r5; (void)lo; (void)hi; (void)dx;
-	uint64_t t[6] = { r6, r0, r1, r2, r3, r4 };
-	zp_reduce6(r->l, t, ZP_FP_MODULUS);
-}
-
-/* zp_fp_mul_adx with the final conditional subtraction as an SBB chain and selects
- * (the __int128 loop of zp_reduce6 compiles to about twice the instructions). */
-ZP_FINLINE void zp_fp_mul_adxc(zp_fp *r, const zp_fp *a, const zp_fp *b)
 {
 	uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, dx;
 	__asm__(
@@ -265,15 +229,6 @@ ZP_FINLINE void zp_fp_mul_fast(zp_fp *r, const zp_fp *a, const zp_fp *b)
 		zp_fp_mul_portable(r, a, b);
 }
 
-/* zp_fp_mul_fast with the shorter final reduction (same results). */
-ZP_FINLINE void zp_fp_mulc(zp_fp *r, const zp_fp *a, const zp_fp *b)
-{
-	if (__builtin_expect(zp_field_adx, 1))
-		zp_fp_mul_adxc(r, a, b);
-	else
-		zp_fp_mul_portable(r, a, b);
-}
-
 ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
 	if (__builtin_expect(zp_field_adx, 1))
@@ -285,12 +240,13 @@ ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b)
 #else /* !__x86_64__ */
 #define ZP_FIELD_HAVE_ASM 0
 ZP_FINLINE void zp_fp_mul_fast(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_mul_portable(r, a, b); }
-ZP_FINLINE void zp_fp_mulc(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_mul_portable(r, a, b); }
 ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b) { zp_fr_mul_portable(r, a, b); }
 #endif
 
 ZP_FINLINE void zp_fp_sqr_fast(zp_fp *r, const zp_fp *a) { zp_fp_mul_fast(r, a, a); }
-ZP_FINLINE void zp_fp_sqrc(zp_fp *r, const zp_fp *a) { zp_fp_mulc(r, a, a); }
+/* Historical names used by msm.c: the same functions. */
+#define zp_fp_mulc zp_fp_mul_fast
+#define zp_fp_sqrc zp_fp_sqr_fast
 
 /*
  * Add and subtract written with the carry intrinsics (plain ADC/SBB chains, any

@@ -26,7 +26,7 @@ static void value(zp_fp *x, int kind, zp_rng *g)
 	case 1: *x = ZP_FP_ONE; break;
 	case 2: case 3: case 4:   /* q - 1, q - 2, q - small: the largest residues */
 		memcpy(x->l, ZP_FP_MODULUS, sizeof(x->l));
-		x->l[0] -= (uint64_t)(kind == 4 ? 1 + zp_rng_next(g) % 1000 : kind - 1);
+		x->l[0] -= kind == 4 ? 1 + zp_rng_next(g) % 1000 : (uint64_t)(kind - 1);
 		break;
 	case 5: x->l[0] = 1; x->l[1] = x->l[2] = x->l[3] = x->l[4] = x->l[5] = 0; break;
 	default: break;
