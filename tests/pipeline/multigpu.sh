@@ -25,6 +25,14 @@ fake_dev 0000:bb:00.0 0x10de 0x030000 1
 GPUDS=0000:05:00.0,aa:00.0 write_config
 "$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted a non-NVIDIA bus id"
 grep -q "0000:05:00.0 is not an NVIDIA GPU" "$T/bad.log" || { cat "$T/bad.log"; fail "unclear error for a bad bus id"; }
+bad_config() { # expected message, then write_config's variables as env
+  timeout 10 "$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted: $1"
+  [ $? = 124 ] && fail "supervisor started on a bad config: $1"
+  grep -q "$1" "$T/bad.log" || { cat "$T/bad.log"; fail "unclear error, want: $1"; }
+}
+GPUDS=0,11:00.0 write_config; bad_config "GPU 0 listed twice"
+GPUDS=0,1 EXTRA="gpu.2.numa = 1" write_config; bad_config "gpu.2.numa: the group has 2 GPU(s)"
+GPUDS=0,x1 write_config; bad_config "'x1' is neither a CUDA ordinal nor a PCI bus id"
 
 GPUDS="0, aa:00.0, 0000:BB:00.0" WORKERS=2 SLOTS=4 EXTRA=$'gpu.2.numa = 0\n[topology]\nnode0 = 0\nnode1 = 1\n[debug]\nprove_delay_ms = 250' write_config
 start_sup
