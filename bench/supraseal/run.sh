@@ -6,7 +6,9 @@
 # time (H + MSMs + finish + pairing self-check) and the call's total. overhead = total - prove.
 # Prints a table and appends it to bench/RESULTS.md.
 # Copy-in bandwidth = payload bytes / the library's copy_ms (best and median). MODES (default
-# "stream memcpy") runs each size with each copy path (ZKPIPE_SS_COPY), alternating call by call.
+# "stream memcpy") runs each size with each copy path (ZKPIPE_SS_COPY), alternating process by
+# process; the mode "preload" runs the harness with LD_PRELOAD=$PRELOAD (e.g. an older build of the
+# library, for before/after).
 #   usage: [MODES="stream memcpy"] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
 set -eu
 cd "$(dirname "$0")/../.."
@@ -44,7 +46,8 @@ for k in $SIZES; do
   "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 >/dev/null   # warm-up: gpud loads the key
   declare -A outs=()
   for rep in 1 2 3; do for m in ${MODES:-stream memcpy}; do
-    o=$(ZKPIPE_SS_COPY=$m "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 --repeat "$REPS" --stats)
+    pre=""; [ "$m" = preload ] && pre=$PRELOAD
+    o=$(LD_PRELOAD=$pre ZKPIPE_SS_COPY=$m "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 --repeat "$REPS" --stats)
     outs[$m]+="$o"$'\n'
   done; done
   for m in ${MODES:-stream memcpy}; do
