@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <immintrin.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -419,22 +420,66 @@ static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *
 	return SS_OK;
 }
 
-/* Parallel memcpy: big vectors go at the memory's speed, not one core's. */
-struct pcopy { uint8_t *dst; const uint8_t *src; size_t n, chunk; };
+/* Copy-in. The caller's vectors are cold (synthesis wrote them long ago, or a proof ran since) and
+ * the slot is read next by gpud, not by us: streaming (non-temporal) stores skip the read-for-
+ * ownership of every destination line and leave the caller's cache alone, which is what a plain
+ * memcpy of these sizes does not do (glibc streams only above a threshold scaled to the L3 size).
+ * All the big vectors go through ONE zp_par_for over their concatenation (1 MiB tasks), not one
+ * thread spawn + join per vector. Slot offsets are 64-byte aligned (zp_ss_payload_layout). */
+__attribute__((target("avx2"))) static void copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	size_t head = (64 - ((uintptr_t)dst & 63)) & 63;
+	if (head > n)
+		head = n;
+	memcpy(dst, src, head);
+	dst += head, src += head, n -= head;
+	size_t body = n & ~(size_t)127;
+	for (size_t o = 0; o < body; o += 128) {
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)(src + o)), x1 = _mm256_loadu_si256((const __m256i *)(src + o + 32));
+		__m256i x2 = _mm256_loadu_si256((const __m256i *)(src + o + 64)), x3 = _mm256_loadu_si256((const __m256i *)(src + o + 96));
+		_mm256_stream_si256((__m256i *)(dst + o), x0);
+		_mm256_stream_si256((__m256i *)(dst + o + 32), x1);
+		_mm256_stream_si256((__m256i *)(dst + o + 64), x2);
+		_mm256_stream_si256((__m256i *)(dst + o + 96), x3);
+	}
+	memcpy(dst + body, src + body, n - body);
+	_mm_sfence(); /* streamed lines visible before mark_ready publishes the slot */
+}
+static void copy_plain(uint8_t *dst, const uint8_t *src, size_t n) { memcpy(dst, src, n); }
+
+enum { NSEG = 5, COPY_CHUNK = 1u << 20 };
+struct pcopy {
+	uint8_t *dst[NSEG];
+	const uint8_t *src[NSEG];
+	size_t n[NSEG];
+	void (*copy)(uint8_t *, const uint8_t *, size_t);
+};
 static void pcopy_task(void *vc, size_t i, int w)
 {
+	(void)w;
 	struct pcopy *c = vc;
-	size_t o = i * c->chunk, l = o + c->chunk < c->n ? c->chunk : c->n - o;
-	memcpy(c->dst + o, c->src + o, l);
+	size_t lo = i * COPY_CHUNK, hi = lo + COPY_CHUNK, base = 0;
+	for (int k = 0; k < NSEG && base < hi; base += c->n[k], k++) {
+		size_t a = lo > base ? lo - base : 0, b = hi - base < c->n[k] ? hi - base : c->n[k];
+		if (a < b)
+			c->copy(c->dst[k] + a, c->src[k] + a, b - a);
+	}
 }
-static void pcopy(void *dst, const void *src, size_t n)
+static void pcopy_all(struct pcopy *c)
 {
-	if (n < (1u << 20)) {
-		memcpy(dst, src, n);
+	const char *e = getenv("ZKPIPE_SS_COPY"); /* "memcpy": plain copies (bench comparison) */
+	bool nt = !(e && !strcmp(e, "memcpy")) && __builtin_cpu_supports("avx2");
+	c->copy = nt ? copy_stream : copy_plain;
+	size_t total = 0;
+	for (int k = 0; k < NSEG; k++)
+		total += c->n[k];
+	size_t tasks = (total + COPY_CHUNK - 1) / COPY_CHUNK;
+	if (tasks <= 1) {
+		if (tasks)
+			pcopy_task(c, 0, 0);
 		return;
 	}
-	struct pcopy c = { dst, src, n, 1u << 20 };
-	zp_par_for((n + c.chunk - 1) / c.chunk, pcopy_task, &c);
+	zp_par_for(tasks, pcopy_task, c);
 }
 
 static void fill_slot(uint8_t *base, const struct zp_ss_payload *hdr, const zp_ss_assignment *a, const zp_fr *r,
@@ -443,11 +488,13 @@ static void fill_slot(uint8_t *base, const struct zp_ss_payload *hdr, const zp_s
 	const struct zp_ss_payload *p = hdr;
 	size_t fr = sizeof(zp_fr);
 	memcpy(base, hdr, sizeof *hdr);
-	pcopy(base + p->off_inp, a->inp_assignment_data, p->inp * fr);
-	pcopy(base + p->off_aux, a->aux_assignment_data, p->aux * fr);
-	pcopy(base + p->off_a, a->a, p->abc * fr);
-	pcopy(base + p->off_b, a->b, p->abc * fr);
-	pcopy(base + p->off_c, a->c, p->abc * fr);
+	struct pcopy c = {
+		.dst = { base + p->off_inp, base + p->off_aux, base + p->off_a, base + p->off_b, base + p->off_c },
+		.src = { (const uint8_t *)a->inp_assignment_data, (const uint8_t *)a->aux_assignment_data,
+			 (const uint8_t *)a->a, (const uint8_t *)a->b, (const uint8_t *)a->c },
+		.n = { p->inp * fr, p->aux * fr, p->abc * fr, p->abc * fr, p->abc * fr },
+	};
+	pcopy_all(&c);
 	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64;
 	if (wa) {
 		memcpy(base + p->off_a_aux, a->a_aux_density, wa * 8);

@@ -5,7 +5,11 @@
 # size; the library's stats give copy-in, slot wait, hand-off (READY -> gpud starts), gpud's proof
 # time (H + MSMs + finish + pairing self-check) and the call's total. overhead = total - prove.
 # Prints a table and appends it to bench/RESULTS.md.
-#   usage: bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
+# Copy-in bandwidth = payload bytes / the library's copy_ms (best and median). MODES (default
+# "stream memcpy") runs each size with each copy path (ZKPIPE_SS_COPY), alternating process by
+# process; the mode "preload" runs the harness with LD_PRELOAD=$PRELOAD (e.g. an older build of the
+# library, for before/after).
+#   usage: [MODES="stream memcpy"] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
 set -eu
 cd "$(dirname "$0")/../.."
 bash scripts/build.sh
@@ -40,27 +44,42 @@ for k in $SIZES; do
   "$H" keygen "$T/k$k.params" "$rows_k" "$PUB" >/dev/null
   echo "2^$k: key in $(python3 -c "print(round($(date +%s.%N)-$t0,1))") s" >&2
   "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 >/dev/null   # warm-up: gpud loads the key
-  out=$("$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 --repeat "$REPS" --stats)
+  declare -A outs=()
+  for rep in 1 2 3; do for m in ${MODES:-stream memcpy}; do
+    pre=""; [ "$m" = preload ] && pre=$PRELOAD
+    o=$(LD_PRELOAD=$pre ZKPIPE_SS_COPY=$m "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 --repeat "$REPS" --stats)
+    outs[$m]+="$o"$'\n'
+  done; done
+  for m in ${MODES:-stream memcpy}; do
+  out=${outs[$m]}
   echo "$out" | grep -E "stats|timeline" >&2
-  row=$(echo "$out" | K=$k python3 -c '
+  row=$(echo "$out" | K=$k M=$m python3 -c '
 import os, re, sys
 runs = []
+first = False
 for l in sys.stdin:
+    if l.startswith("call "): first = l.startswith("call 0:")
     if l.startswith("stats:") or l.startswith("timeline:"):
         d = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"(\w+)_ms ([0-9.]+)", l))
+        b = re.search(r"bytes (\d+)", l)
+        if b: d["bytes"] = float(b.group(1))
+        if l.startswith("stats:"): d["first"] = first
         if l.startswith("stats:"): runs.append(d)
         else: runs[-1].update(("t_" + k, v) for k, v in d.items())
-runs = runs[1:] if len(runs) > 1 else runs  # the call right after warm-up pays first-touch faults: drop it
+runs = [r for r in runs if not r["first"]] or runs  # a process'"'"'s first call also connects: drop it
 med = lambda f: sorted(r[f] for r in runs)[len(runs) // 2]
+bw = sorted(r["bytes"] / r["copy"] / 1e6 for r in runs if r["copy"] > 0)
 tot, prv = med("total"), med("prove")
 ov = tot - prv
-print("| 2^%s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f %% |" % (os.environ["K"], len(runs), prv, tot,
-      med("t_ready"), med("t_gpu_start") - med("t_ready"), med("t_total") - med("t_gpu_end"), ov, 100 * ov / prv))')
+print("| 2^%s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f / %.2f | %.2f | %.2f | %.2f | %.2f %% |" % (os.environ["K"], os.environ["M"], len(runs), prv, tot,
+      med("t_ready"), med("copy"), bw[-1], bw[len(bw) // 2], med("t_gpu_start") - med("t_ready"), med("t_total") - med("t_gpu_end"), ov, 100 * ov / prv))')
   echo "$row" >&2
   rows="$rows$row"$'\n'
+  done
+  unset outs
 done
-table="| domain | calls | gpud proof ms | call total ms | call -> READY ms (checks, slot, copy-in) | READY -> gpud starts ms (hand-off, copy-out) | proof -> call returns ms | overhead ms | overhead / proof |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+table="| domain | copy path | calls | gpud proof ms | call total ms | call -> READY ms (checks, slot, copy-in) | copy-in ms | copy-in GB/s best / median | READY -> gpud starts ms (hand-off, copy-out) | proof -> call returns ms | overhead ms | overhead / proof |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $rows"
 echo "$table"
 {
@@ -69,7 +88,7 @@ echo "$table"
   echo
   echo "Machine: $(uname -sr) $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) CPUs"
   echo
-  echo "Command: \`bench/supraseal/run.sh \"$SIZES\" $REPS\` (one-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, CPU backend on all CPUs; medians; the call after the warm-up is dropped; gpud proof time includes its pairing self-check; overhead = call total - gpud proof)"
+  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" bench/supraseal/run.sh \"$SIZES\" $REPS\` (one-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, CPU backend on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof)"
   echo
   echo "$table"
 } >> bench/RESULTS.md
