@@ -145,18 +145,25 @@ static void make_g2(zp_g2_affine *p, zp_fr *s, size_t n)
 		zp_fr_random(&s[i], &g);
 }
 
+/* One MSM of either group (points p are zp_g1_affine or zp_g2_affine). */
+static int msm_once(bool g2, const void *p, const zp_fr *s, size_t n, void *scr, size_t sz)
+{
+	zp_g1_jac o1;
+	zp_g2_jac o2;
+	return g2 ? zp_msm_g2(&o2, p, s, n, scr, sz) : zp_msm_g1(&o1, p, s, n, scr, sz);
+}
+
 /* Best of reps, in ms, on the given thread count. */
-static double time_msm_g1(const zp_g1_affine *p, const zp_fr *s, size_t n, int threads, int reps)
+static double time_msm(bool g2, const void *p, const zp_fr *s, size_t n, int threads, int reps)
 {
 	zp_par_set_threads(threads);
 	cpu_clock = threads == 1;
-	size_t sz = zp_msm_g1_scratch_size(n);
+	size_t sz = g2 ? zp_msm_g2_scratch_size(n) : zp_msm_g1_scratch_size(n);
 	void *scr = malloc(sz);
 	double best = 1e30;
 	for (int r = 0; r < reps; r++) {
-		zp_g1_jac out;
 		double t0 = now_s();
-		if (zp_msm_g1(&out, p, s, n, scr, sz) != 0) {
+		if (msm_once(g2, p, s, n, scr, sz) != 0) {
 			fprintf(stderr, "msm failed\n");
 			exit(1);
 		}
@@ -169,27 +176,14 @@ static double time_msm_g1(const zp_g1_affine *p, const zp_fr *s, size_t n, int t
 	return best;
 }
 
+static double time_msm_g1(const zp_g1_affine *p, const zp_fr *s, size_t n, int threads, int reps)
+{
+	return time_msm(false, p, s, n, threads, reps);
+}
+
 static double time_msm_g2(const zp_g2_affine *p, const zp_fr *s, size_t n, int threads, int reps)
 {
-	zp_par_set_threads(threads);
-	cpu_clock = threads == 1;
-	size_t sz = zp_msm_g2_scratch_size(n);
-	void *scr = malloc(sz);
-	double best = 1e30;
-	for (int r = 0; r < reps; r++) {
-		zp_g2_jac out;
-		double t0 = now_s();
-		if (zp_msm_g2(&out, p, s, n, scr, sz) != 0) {
-			fprintf(stderr, "msm failed\n");
-			exit(1);
-		}
-		double t = (now_s() - t0) * 1e3;
-		if (t < best)
-			best = t;
-	}
-	free(scr);
-	cpu_clock = false;
-	return best;
+	return time_msm(true, p, s, n, threads, reps);
 }
 
 static void bench_msm(int threads, bool quick)
