@@ -6,7 +6,9 @@
  *   [limits]    max_attempts, synthd_memory (e.g. 512M), memory_limit = auto|cgroup|rlimit|off,
  *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
- *   [key NAME]  zkey = path, r1cs = path (optional)
+ *   [key NAME]  zkey = path, r1cs = path (optional); or synth = synth:n=..,.. (a synthetic circuit,
+ *               prover/synth.h) with zkey = path (a key made by zkpipe setup for it) or
+ *               setup = device (gpud makes an insecure development key on its GPU)
  *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
  *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
@@ -15,6 +17,7 @@
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
+#include "synth.h"
 #include "zp_err.h"
 
 #include <ctype.h>
@@ -373,6 +376,17 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 			r = abs_path(x, key->zkey, v);
 		else if (!strcmp(k, "r1cs"))
 			r = abs_path(x, key->r1cs, v);
+		else if (!strcmp(k, "synth")) {
+			zp_synth_params sp;
+			r = snprintf(key->synth, sizeof key->synth, "%s", v) >= (int)sizeof key->synth ? -ENAMETOOLONG
+				: zp_synth_parse(&sp, v) ? ZP_EFORMAT : zp_synth_check(&sp) ? ZP_ERANGE : 0;
+			if (r)
+				snprintf(x->err, sizeof x->err, "[%s] synth = %s: %s", sec, v, zp_err_msg());
+			if (r)
+				return 0;
+		} else if (!strcmp(k, "setup"))
+			r = !strcmp(v, "device") ? (key->setup_device = 1, 0) : !strcmp(v, "file") ? (key->setup_device = 0, 0)
+			  : -EINVAL;
 	} else if (!strncmp(sec, "group ", 6)) {
 		struct zp_pipe_group *g = group_for(c, sec + 6);
 		r = g ? group_key(g, k, v) : -E2BIG;
@@ -394,9 +408,19 @@ static int check(struct zp_pipe_config *c)
 				  ZP_IPC_PATH_MAX);
 	if (!c->n_keys || !c->n_groups)
 		return zp_err_set(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
-	for (unsigned i = 0; i < c->n_keys; i++)
-		if (!c->keys[i].zkey[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] needs zkey", c->path, c->keys[i].name);
+	for (unsigned i = 0; i < c->n_keys; i++) {
+		const struct zp_pipe_key *k = &c->keys[i];
+		if (k->setup_device && !k->synth[0])
+			return zp_err_set(-EINVAL, "%s: [key %s] setup = device needs synth = (the circuit to make the key for)",
+					  c->path, k->name);
+		if (k->setup_device && k->zkey[0])
+			return zp_err_set(-EINVAL, "%s: [key %s] has both zkey and setup = device", c->path, k->name);
+		if (k->synth[0] && k->r1cs[0])
+			return zp_err_set(-EINVAL, "%s: [key %s] has both synth and r1cs", c->path, k->name);
+		if (!k->zkey[0] && !k->setup_device)
+			return zp_err_set(-EINVAL, "%s: [key %s] needs zkey (or synth = .. with setup = device)", c->path,
+					  k->name);
+	}
 	if (c->restart_min_ms > c->restart_max_ms)
 		c->restart_max_ms = c->restart_min_ms;
 	for (unsigned i = 0; i < c->n_groups; i++) {

@@ -51,6 +51,10 @@ struct zp_pipe_key {
 	char name[ZP_KEY_ID_MAX];
 	char zkey[PATH_MAX];
 	char r1cs[PATH_MAX];       /* optional: C matrix, full satisfiability check */
+	char synth[256];           /* synthetic circuit "synth:n=..,bool=.." (prover/synth.h): synthd builds
+	                            * it from these parameters; partitions are "synth:<witness seed>" */
+	int setup_device;          /* setup = device: each gpud makes an insecure development key for the
+	                            * synthetic circuit on its GPU at start (no key file) */
 };
 
 struct zp_pipe_group {

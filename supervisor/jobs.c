@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "synth.h"
 #include "zp_err.h"
 
 /* ---------------------------------------------------------------- job records */
@@ -141,6 +142,12 @@ static bool token_ok(const char *t)
 static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 {
 	zp_err_clear();
+	if (k->synth[0]) {
+		zp_synth_params sp;
+		int r = zp_synth_parse(&sp, k->synth);
+		*n = r ? 0 : zp_synth_n_vars(&sp);
+		return r;
+	}
 	return k->r1cs[0] ? zp_peek_r1cs(k->r1cs, n) : zp_peek_zkey(k->zkey, n);
 }
 
@@ -168,14 +175,33 @@ static bool output_busy(const char *out)
 	return false;
 }
 
-static char *check_inputs(json_t *inputs, const char *key, uint32_t wires, const char **paths, size_t n)
+/* A synthetic key's partition: "synth:<witness seed>" (decimal or 0x hex, 64 bits). */
+static bool synth_input_ok(const char *p)
 {
+	if (strncmp(p, "synth:", 6) || !p[6])
+		return false;
+	char *end;
+	errno = 0;
+	strtoull(p + 6, &end, 0);
+	return !*end && !errno && p[6] != '-';
+}
+
+static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, const char **paths, size_t n)
+{
+	const char *key = k->name;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = json_string_value(json_array_get(inputs, i));
 		if (!p)
 			return error_reply("inputs[%zu]: not a string", i);
 		if (strchr(p, '\n'))
 			return error_reply("inputs[%zu]: newline in path", i);
+		if (k->synth[0]) { /* synthetic circuit: the witness is drawn by synthd from a seed */
+			if (!synth_input_ok(p))
+				return error_reply("inputs[%zu]: '%s': key %s is a synthetic circuit; its inputs are "
+						   "\"synth:<witness seed>\" (a 64-bit integer)", i, p, key);
+			paths[i] = p;
+			continue;
+		}
 		zp_err_clear();
 		if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, false))
 			return error_reply("inputs[%zu]: %s", i, S.cfg.n_in ? zp_err_msg() :
@@ -249,7 +275,7 @@ static char *submit(json_t *req)
 	if (key_wires(k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());
 	const char **paths = calloc(n, sizeof *paths);
-	char *err = paths ? check_inputs(inputs, key, wires, paths, n) : error_reply("out of memory");
+	char *err = paths ? check_inputs(inputs, k, wires, paths, n) : error_reply("out of memory");
 	if (err) {
 		free(paths);
 		return err;

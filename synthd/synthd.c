@@ -27,29 +27,65 @@
 #include "daemon.h"
 #include "pipe.h"
 #include "r1cs.h"
+#include "synth.h"
 #include "zkey.h"
 #include "zp_err.h"
 
-/* ---- witness sources: where a partition's w comes from (manifest line = spec) ---- */
-struct wsrc_ops {
-	const char *prefix;       /* manifest lines starting with it; "" = plain path */
-	int (*fill)(const char *spec, void *w, uint32_t n);
-};
-static const struct wsrc_ops wsrc_wtns = { "", zp_wtns_read_into };
-static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns };
+static struct zp_daemon D;
 
 /* ---- circuits, one per key, loaded on first use ---- */
 struct circ_entry {
 	char key[ZP_KEY_ID_MAX];
 	zp_circuit c;
+	zp_synth_params sp;       /* synthetic circuits: their parameters */
+	int synth;
 	int state;                /* 0 not loaded, 1 ok, <0 error code */
 	char err[200];
 };
 static struct circ_entry circs[ZP_PIPE_MAX_KEYS];
 
-static int load_circuit(const struct zp_pipe_key *k, zp_circuit *c)
+/* ---- witness sources: where a partition's w comes from (manifest line = spec) ---- */
+struct wsrc_ops {
+	const char *prefix;       /* manifest lines starting with it; "" = plain path */
+	int (*fill)(const char *spec, void *w, const struct circ_entry *e);
+};
+static int wtns_fill(const char *spec, void *w, const struct circ_entry *e)
 {
+	if (e->synth)
+		return zp_err_set(ZP_EFORMAT, "'%s': key %s is a synthetic circuit (inputs are synth:<seed>)", spec, e->key);
+	return zp_wtns_read_into(spec, w, e->c.n_vars);
+}
+/* "synth:<seed>": the synthetic circuit's satisfying witness for that seed (prover/synth.h). */
+static int synth_fill(const char *spec, void *w, const struct circ_entry *e)
+{
+	char *end;
+	errno = 0;
+	unsigned long long seed = strtoull(spec, &end, 0);
+	if (!e->synth)
+		return zp_err_set(ZP_EFORMAT, "'synth:%s': key %s is not a synthetic circuit", spec, e->key);
+	if (!*spec || *end || errno)
+		return zp_err_set(ZP_EFORMAT, "'synth:%s': the witness seed is not a 64-bit integer", spec);
+	return zp_synth_witness(w, &e->c, &e->sp, seed);
+}
+static const struct wsrc_ops wsrc_wtns = { "", wtns_fill };
+static const struct wsrc_ops wsrc_synth = { "synth:", synth_fill };
+static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns, &wsrc_synth };
+
+static int load_circuit(const struct zp_pipe_key *k, struct circ_entry *e)
+{
+	zp_circuit *c = &e->c;
 	int r;
+	if (k->synth[0]) {
+		e->synth = 1;
+		if ((r = zp_synth_parse(&e->sp, k->synth)))
+			return r;
+		uint64_t t0 = zp_mono_ms();
+		if ((r = zp_synth_circuit(c, &e->sp)))
+			return r;
+		zp_log(D.who, "key %s: synthetic circuit %u rows built in %llu ms", k->name, c->n_constraints,
+		       (unsigned long long)(zp_mono_ms() - t0));
+		return 0;
+	}
 	if (k->r1cs[0]) {
 		zp_r1cs r1;
 		if ((r = zp_r1cs_read(&r1, k->r1cs)))
@@ -83,7 +119,7 @@ static struct circ_entry *circuit_get(const struct zp_pipe_config *cfg, const ch
 			return e;
 		}
 		zp_err_clear();
-		int r = load_circuit(k, &e->c);
+		int r = load_circuit(k, e);
 		e->state = r ? r : 1;
 		if (r)
 			snprintf(e->err, sizeof e->err, "circuit of key %s: %s", key,
@@ -105,8 +141,6 @@ static int retry_for(int r)
 	}
 }
 
-static struct zp_daemon D;
-
 #define fail_part(ph, retry, ...) zp_daemon_fail_part(&D, (ph), (retry), __VA_ARGS__)
 
 /* Wait for a FREE slot; the claim waits on the arena's futex, in slices so SIGTERM and
@@ -123,7 +157,7 @@ static int get_slot(zp_part_h ph, zp_slot_h *sh)
 	}
 }
 
-static int fill_slot(zp_part_h ph, zp_slot_h sh, const zp_circuit *c, const char *spec,
+static int fill_slot(zp_part_h ph, zp_slot_h sh, const struct circ_entry *e, const char *spec,
 		     struct zp_slot_payload *hdr, uint64_t *bytes)
 {
 	uint8_t *base = zp_arena_slot_data(D.arena, sh);
@@ -135,7 +169,8 @@ static int fill_slot(zp_part_h ph, zp_slot_h sh, const zp_circuit *c, const char
 		if (wsrcs[i]->prefix[0] && !strncmp(spec, wsrcs[i]->prefix, strlen(wsrcs[i]->prefix)))
 			src = wsrcs[i];
 	zp_err_clear();
-	int r = src->fill(spec + strlen(src->prefix), base + p->off_w, c->n_vars);
+	const zp_circuit *c = &e->c;
+	int r = src->fill(spec + strlen(src->prefix), base + p->off_w, e);
 	if (r)
 		return r;
 	zp_fr *w = (zp_fr *)(base + p->off_w), *a = (zp_fr *)(base + p->off_a);
@@ -188,7 +223,7 @@ static void synth_one(zp_part_h ph)
 		return; /* ZP_ESTALE: reclaimed while we waited; nothing is ours */
 	}
 	uint64_t bytes = 0;
-	r = fill_slot(ph, sh, &e->c, spec, &hdr, &bytes);
+	r = fill_slot(ph, sh, e, spec, &hdr, &bytes);
 	if (r) {
 		char m[ZP_ERRTXT_MAX];
 		snprintf(m, sizeof m, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
