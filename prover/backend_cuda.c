@@ -145,11 +145,18 @@ static int sticky(cudaError_t e)
 	}
 }
 
+/* After a failed call: whether the context is gone for good. A non-sticky error (out of memory,
+ * a bad launch) is cleared here so that the next proof does not trip over it. */
 static int cu_fatal(void)
 {
-	cudaError_t e = cudaPeekAtLastError();
+	const char *ev = getenv("ZP_CUDA_DEVICE");
+	cudaError_t e = cudaSetDevice(ev ? atoi(ev) : 0);
+	if (!sticky(e))
+		e = cudaGetLastError();
 	if (!sticky(e))
 		e = cudaDeviceSynchronize();
+	if (!sticky(e))
+		cudaGetLastError();
 	return sticky(e);
 }
 
@@ -568,6 +575,7 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	cudaGetLastError(); /* a previous proof's non-sticky error must not fail this one's first launch */
 	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
 	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
