@@ -584,6 +584,86 @@ static void pipe_stop_join(void)
 		be->host_unregister((void *)zp_arena_hdr(D.arena));
 }
 
+/* ZKPIPE_GPUD_PIPELINE=1 with backend cpu (tests of the pipeline on machines without a GPU): the CPU
+ * backend behind the pipeline ops, two host "input sets" standing in for the device's. */
+struct emu {
+	void *cpu;
+	size_t nv, dom;
+	zp_fr *w[2], *abc[2];
+};
+
+static void emu_destroy(void *state)
+{
+	struct emu *e = state;
+	if (!e)
+		return;
+	zp_g16_backend_cpu.destroy(e->cpu);
+	for (int i = 0; i < 2; i++) {
+		free(e->w[i]);
+		free(e->abc[i]);
+	}
+	free(e);
+}
+
+static int emu_create(void **state, const zp_g16_key *key)
+{
+	struct emu *e = calloc(1, sizeof *e);
+	if (!e)
+		return -ENOMEM;
+	e->nv = key->zkey->n_vars;
+	e->dom = key->zkey->domain_size;
+	int r = zp_g16_backend_cpu.create(&e->cpu, key);
+	for (int i = 0; !r && i < 2; i++) {
+		e->w[i] = malloc(e->nv * sizeof(zp_fr));
+		e->abc[i] = malloc(3 * e->dom * sizeof(zp_fr));
+		if (!e->w[i] || !e->abc[i])
+			r = -ENOMEM;
+	}
+	if (r) {
+		emu_destroy(e);
+		return r;
+	}
+	*state = e;
+	return 0;
+}
+
+static int emu_nbufs(void *state)
+{
+	(void)state;
+	return 2;
+}
+
+static int emu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, const zp_fr *bb, const zp_fr *c)
+{
+	struct emu *e = state;
+	memcpy(e->w[b], w, e->nv * sizeof(zp_fr));
+	memcpy(e->abc[b], a, e->dom * sizeof(zp_fr));
+	memcpy(e->abc[b] + e->dom, bb, e->dom * sizeof(zp_fr));
+	memcpy(e->abc[b] + 2 * e->dom, c, e->dom * sizeof(zp_fr));
+	return 0;
+}
+
+static int emu_upload_wait(void *state, int b)
+{
+	(void)state, (void)b;
+	return 0;
+}
+
+static int emu_prove_buf(void *state, int b, zp_g16_msm_out *out)
+{
+	struct emu *e = state;
+	const zp_g16_backend_ops *c = &zp_g16_backend_cpu;
+	int r = c->upload(e->cpu, e->w[b], e->abc[b], e->abc[b] + e->dom, e->abc[b] + 2 * e->dom);
+	if (!r)
+		r = c->h(e->cpu);
+	return r ? r : c->msm(e->cpu, out);
+}
+
+static const zp_g16_backend_ops backend_emu = {
+	.name = "cpu", .create = emu_create, .destroy = emu_destroy, .nbufs = emu_nbufs,
+	.upload_async = emu_upload_async, .upload_wait = emu_upload_wait, .prove_buf = emu_prove_buf,
+};
+
 int main(int argc, char **argv)
 {
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_GPUD, "gpud");
@@ -612,6 +692,10 @@ int main(int argc, char **argv)
 		zp_log(D.who, "%s", zp_err_msg());
 		zp_daemon_exit(&D);
 		return 1;
+	}
+	if (be == &zp_g16_backend_cpu && getenv("ZKPIPE_GPUD_PIPELINE") && !strcmp(getenv("ZKPIPE_GPUD_PIPELINE"), "1")) {
+		be = &backend_emu;
+		zp_log(D.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}
 	load_keys();
 	pipelined = be->upload_async && be->upload_wait && be->prove_buf && be->nbufs;
