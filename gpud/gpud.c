@@ -517,7 +517,6 @@ static void prove_one_dev(zp_slot_h sh, zp_part_h ph)
 	in_flight++;
 	pthread_mutex_unlock(&pl_mu);
 	/* the slot straight to the device (DMA when the arena is registered), then release it */
-	zp_arena_part_stamp(D.arena, ph, ZP_TS_COPY_START);
 	zp_err_clear();
 	int r = be->upload_async(k->be_state, f->buf, (const zp_fr *)(base + p.off_w), (const zp_fr *)(base + p.off_a),
 				 (const zp_fr *)(base + p.off_b), (const zp_fr *)(base + p.off_c));
@@ -526,8 +525,7 @@ static void prove_one_dev(zp_slot_h sh, zp_part_h ph)
 		r = r2;
 	if (!r)
 		memcpy(f->pub, base + p.off_w + sizeof(zp_fr), (size_t)k->zk.n_public * sizeof(zp_fr));
-	zp_arena_part_stamp(D.arena, ph, ZP_TS_COPY_END);
-	zp_arena_release_slot(D.arena, D.me, sh); /* the slot is free before H and the MSMs start */
+	zp_arena_release_slot(D.arena, D.me, sh); /* the slot is free before H and the MSMs start (stamps COPY_END) */
 	if (r) {
 		fail_part(ph, 1, "copy to the GPU: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		pthread_mutex_lock(&pl_mu);

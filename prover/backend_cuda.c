@@ -69,6 +69,7 @@ struct cu {
 	void *d_scratch;
 	size_t scratch_len;
 	size_t chunk[2];            /* MSM chunk entries, G1 / G2 */
+	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
 	cudaStream_t st, cst;       /* compute, copy */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
@@ -104,6 +105,8 @@ static int cu_host_register(void *p, size_t len)
 {
 	int rc = 0;
 	const char *ev = getenv("ZP_CUDA_DEVICE");
+	if (getenv("ZP_CUDA_NO_REGISTER")) /* tests: the staging fallback, as under a small memlock limit */
+		return zp_err_set(-EPERM, "CUDA backend: host registration disabled (ZP_CUDA_NO_REGISTER)");
 	if (n_regs == (int)(sizeof regs / sizeof regs[0]))
 		return zp_err_set(ZP_EFULL, "CUDA backend: %d host ranges registered already", n_regs);
 	CU_TRY(cudaSetDevice(ev ? atoi(ev) : 0), "cudaSetDevice");
@@ -365,6 +368,12 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 				  "ZP_CUDA_MEM_MARGIN_MB)", need, CU_MIN_CHUNK_LOG, fr, tot, margin);
 	}
 	s->scratch_len = max2(chunk_need(0, s->chunk[0]), chunk_need(1, s->chunk[1]));
+	for (int g = 0; g < 2; g++) {
+		s->ones_chunk[g] = s->chunk[g];
+		while (s->ones_chunk[g] < ((size_t)1 << cap) &&
+		       zp_cuda_msm_bits_scratch_size(g, 2 * s->ones_chunk[g]) <= s->scratch_len)
+			s->ones_chunk[g] *= 2;
+	}
 	if ((rc = dmalloc(&s->d_scratch, s->scratch_len, "MSM scratch")))
 		return rc;
 	for (int i = 0; i < 2; i++) {
@@ -372,9 +381,10 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		CU_TRY(cudaEventCreateWithFlags(&s->pin_ev[i], cudaEventDisableTiming), "event");
 	}
 	if (getenv("ZP_CUDA_VERBOSE"))
-		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu, "
-			"scratch %zu bytes; %zu of %zu bytes were free before scratch (margin %zu)\n", s->nv, s->dom,
-			s->nbuf, s->chunk[0], s->chunk[1], s->scratch_len, fr, tot, margin);
+		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu "
+			"(0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu bytes were free before the second "
+			"set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf, s->chunk[0], s->chunk[1],
+			s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
 	return 0;
 err:
 	return rc;
@@ -537,14 +547,14 @@ static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_
 static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
 		     size_t n_nb)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], hi = s->nv;
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2], hi = s->nv;
 	int rc;
 	if (g2)
 		zp_g2_jac_set_inf(out);
 	else
 		zp_g1_jac_set_inf(out);
-	for (size_t off = lo; off < hi; off += c) {
-		size_t m = hi - off < c ? hi - off : c;
+	for (size_t off = lo; off < hi; off += c1) {
+		size_t m = hi - off < c1 ? hi - off : c1;
 		const char *bp = (const char *)d_bases + (off - lo) * pt;
 		if (g2) {
 			zp_cuda_g2_jac r;
