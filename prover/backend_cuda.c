@@ -2,6 +2,8 @@
  * backend_cuda.c — the CUDA backend (prover/groth16.h's ops table on cuda/zp_cuda.h).
  *
  * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0), uploads the key's A, B1,
+ *            (or, for a key made on the device, zp_g16_key.dev_points, adopts its arrays: no upload;
+ *            they are freed by destroy — prover/setup_cuda.h)
  *            B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the coefficient query for
  *            ZP_H_COEFF), which stay resident; allocates device w, a, b, c, one MSM scratch buffer
  *            for the largest query, the NTT twiddles (root family 5 in both H modes, as the CPU
@@ -124,26 +126,39 @@ static int cu_create(void **state, const zp_g16_key *key)
 	}
 	size_t naux = s->nv - s->np - 1;
 	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
-	if (!hpts) {
+	if (!hpts && !key->dev_points) {
 		rc = zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
 		goto err;
 	}
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	CU_TRY(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr);
+	if (key->dev_points) {
+		/* setup = device (prover/setup_cuda.h): the key's points are already on this device;
+		 * adopt them (cu_destroy frees them). Nothing to upload. */
+		zp_cuda_key_dev *kd = key->dev_points;
+		s->d_a = kd->a;
+		s->d_b1 = kd->b1;
+		s->d_b2 = kd->b2;
+		s->d_c = kd->c;
+		s->d_h = kd->h;
+		memset(kd, 0, sizeof *kd);
+		goto points_resident;
+	}
 	CU_TRY(cudaMalloc((void **)&s->d_a, s->nv * g1), "device memory for A");
 	CU_TRY(cudaMalloc((void **)&s->d_b1, s->nv * g1), "device memory for B1");
 	CU_TRY(cudaMalloc((void **)&s->d_b2, s->nv * g2), "device memory for B2");
 	CU_TRY(cudaMalloc((void **)&s->d_c, max2(naux, 1) * g1), "device memory for C");
 	CU_TRY(cudaMalloc((void **)&s->d_h, s->dom * g1), "device memory for H");
-	CU_TRY(cudaMalloc((void **)&s->d_w, s->nv * fr), "device memory for w");
-	CU_TRY(cudaMalloc((void **)&s->d_abc, 3 * s->dom * fr), "device memory for a, b, c");
 	CU_TRY(cudaMemcpy(s->d_a, k->a, s->nv * g1, cudaMemcpyHostToDevice), "upload A");
 	CU_TRY(cudaMemcpy(s->d_b1, k->b1, s->nv * g1, cudaMemcpyHostToDevice), "upload B1");
 	CU_TRY(cudaMemcpy(s->d_b2, k->b2, s->nv * g2, cudaMemcpyHostToDevice), "upload B2");
 	if (naux)
 		CU_TRY(cudaMemcpy(s->d_c, k->c, naux * g1, cudaMemcpyHostToDevice), "upload C");
 	CU_TRY(cudaMemcpy(s->d_h, hpts, s->dom * g1, cudaMemcpyHostToDevice), "upload H");
+points_resident:
+	CU_TRY(cudaMalloc((void **)&s->d_w, s->nv * fr), "device memory for w");
+	CU_TRY(cudaMalloc((void **)&s->d_abc, 3 * s->dom * fr), "device memory for a, b, c");
 	s->scratch_len = max2(zp_cuda_msm_scratch_size(0, max2(s->nv, s->dom), 0), zp_cuda_msm_scratch_size(1, s->nv, 0));
 	CU_TRY(cudaMalloc(&s->d_scratch, s->scratch_len), "MSM scratch");
 	CU_TRY(cudaMallocHost((void **)&s->pinned, (s->nv + 3 * s->dom) * fr), "pinned staging buffer");

@@ -133,6 +133,10 @@ int cmd_submit(int argc, char **argv)
 	char path[PATH_MAX];
 	json_t *inputs = json_array();
 	for (int i = optind; i < argc; i++) {
+		if (!strncmp(argv[i], "synth:", 6)) {   /* a synthetic key's witness seed, not a file */
+			json_array_append_new(inputs, json_string(argv[i]));
+			continue;
+		}
 		if (absolute(argv[i], path)) {
 			fprintf(stderr, "zkpipe submit: %s: %s\n", argv[i], strerror(errno));
 			return 3;
