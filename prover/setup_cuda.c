@@ -105,16 +105,16 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 	return 0;
 }
 
-/* chunk buffers: scalars, scratch, and (host destination) the points */
-static int cs_alloc(struct cu_sink *c, int host_out)
+/* chunk buffers: scalars, scratch, and the points on their way to the host: out_pts points (a
+ * chunk of G2 for a host key; for a device key only IC comes back) */
+static int cs_alloc(struct cu_sink *c, size_t out_bytes)
 {
 	c->s.begin = cs_begin;
 	c->s.points = cs_points;
 	c->scr_len = zp_cuda_fixed_base_scratch_size(1, DCHUNK);
 	CS_TRY(cudaMalloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr)), "device memory for scalars");
 	CS_TRY(cudaMalloc(&c->d_scr, c->scr_len), "fixed-base scratch");
-	if (host_out)
-		CS_TRY(cudaMalloc(&c->d_out, DCHUNK * sizeof(zp_g2_affine)), "device memory for points");
+	CS_TRY(cudaMalloc(&c->d_out, out_bytes), "device memory for points");
 	return 0;
 }
 
@@ -141,7 +141,7 @@ int zp_setup_cuda_host(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 	if ((rc = zp_pkey_alloc(k, &h)))
 		return rc;
 	s.k = k;
-	if (!(rc = cs_alloc(&s, 1)))
+	if (!(rc = cs_alloc(&s, DCHUNK * sizeof(zp_g2_affine))))
 		rc = zp_setup_run(&k->zk, c, o, &s.s);
 	cs_free(&s);
 	if (rc) {
@@ -192,7 +192,7 @@ int zp_setup_device(zp_cuda_key_dev *kd, zp_zkey *z, const zp_circuit *c, const 
 	}
 	s.kd = kd;
 	s.ic = z->ic;
-	if (!(rc = cs_alloc(&s, 0)))
+	if (!(rc = cs_alloc(&s, (np + 1 < DCHUNK ? np + 1 : DCHUNK) * g1)))
 		rc = zp_setup_run(z, c, o, &s.s);
 	cs_free(&s);
 	if (rc)
