@@ -166,6 +166,25 @@ static void load_keys(void)
 	}
 }
 
+/* <run dir>/keys/<name>.vk.json: every loaded key's verification key, so clients can check the
+ * proofs of keys that exist only inside gpud (setup = device); rewritten at every start. */
+static void write_vks(void)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	zp_pipe_path(dir, sizeof dir, &D.cfg, "keys");
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return;
+	for (unsigned i = 0; i < D.cfg.n_keys; i++) {
+		if (keys[i].state != 1)
+			continue;
+		snprintf(path, sizeof path, "%s/%s.vk.json", dir, keys[i].cfg->name);
+		char tmp[PATH_MAX + 32];
+		snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+		if (zp_g16_vk_write_json(tmp, &keys[i].vk) || rename(tmp, path))
+			zp_log(D.who, "key %s: cannot write %s", keys[i].cfg->name, path);
+	}
+}
+
 static struct key *key_find(const char *name)
 {
 	for (unsigned i = 0; i < D.cfg.n_keys; i++)
@@ -352,6 +371,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	load_keys();
+	write_vks();
 	buf_w = aligned_alloc(64, (max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
 	buf_abc = aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);
 	if (!buf_w || !buf_abc) {

@@ -87,16 +87,9 @@ static void mul_task(void *vctx, size_t t, int worker)
 	if (r1 > m->rows)
 		r1 = m->rows;
 	for (uint64_t r = r0; r < r1; r++) {
-		zp_fr acc = ZP_FR_ZERO, p;
-		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
-			const zp_fr *x = &c->w[m->col[k]];
-			if (zp_fr_eq(&m->val[k], &ZP_FR_ONE)) {
-				zp_fr_add(&acc, &acc, x);
-			} else {
-				zp_fr_mul(&p, &m->val[k], x);
-				zp_fr_add(&acc, &acc, &p);
-			}
-		}
+		zp_fr acc = ZP_FR_ZERO;
+		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++)
+			zp_lc_term(&acc, &m->val[k], &c->w[m->col[k]]);
 		c->y[r] = acc;
 	}
 }

@@ -66,4 +66,25 @@ void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp
  * Without C, returns 0 only when the added public rows hold (checks what can be checked). */
 int  zp_circuit_check(const zp_circuit *c, const zp_fr *a, const zp_fr *b, const zp_fr *cc);
 
+/* acc += coef·x, with the cases a mostly-bit witness and small coefficients make common done
+ * without a product: x = 0 (nothing), x = 1 (add coef), coef = 1 (add x). */
+static inline void zp_lc_term(zp_fr *acc, const zp_fr *coef, const zp_fr *x)
+{
+	const uint64_t *v = x->l, *one = ZP_FR_ONE.l;
+	if (!(v[0] | v[1] | v[2] | v[3]))
+		return;
+	if (!((v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3]))) {
+		zp_fr_add(acc, acc, coef);
+		return;
+	}
+	const uint64_t *k = coef->l;
+	if (!((k[0] ^ one[0]) | (k[1] ^ one[1]) | (k[2] ^ one[2]) | (k[3] ^ one[3]))) {
+		zp_fr_add(acc, acc, x);
+		return;
+	}
+	zp_fr p;
+	zp_fr_mul(&p, coef, x);
+	zp_fr_add(acc, acc, &p);
+}
+
 #endif

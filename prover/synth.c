@@ -354,7 +354,7 @@ err:
 }
 
 /* ---- witness ---- */
-struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; };
+struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; zp_fr *a, *b, *cc; };
 
 static void wit_level0(void *vctx, size_t t, int worker)
 {
@@ -382,15 +382,13 @@ static void wit_level0(void *vctx, size_t t, int worker)
 
 static void lc_row(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, zp_fr *acc, zp_fr *skip_coef)
 {
-	zp_fr p;
 	*acc = ZP_FR_ZERO;
 	for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
 		if (m->col[k] == skip) {
 			*skip_coef = m->val[k];
 			continue;
 		}
-		zp_fr_mul(&p, &m->val[k], &w[m->col[k]]);
-		zp_fr_add(acc, acc, &p);
+		zp_lc_term(acc, &m->val[k], &w[m->col[k]]);
 	}
 }
 
@@ -402,9 +400,12 @@ static void wit_outputs(void *vctx, size_t t, int worker)
 	if (r1 > pl->n)
 		r1 = pl->n;
 	for (uint32_t r = r0; r < r1; r++) {
-		if (kind_of(pl, r) == K_FREE)
-			continue;
 		uint32_t z = wire_of_row(pl, r);
+		if (kind_of(pl, r) == K_FREE) {      /* z·z = z */
+			if (x->a)
+				x->a[r] = x->b[r] = x->cc[r] = x->w[z];
+			continue;
+		}
 		zp_fr a, b, c, kz = ZP_FR_ONE, ab;
 		lc_row(&x->c->m[ZP_MAT_A], r, x->w, UINT32_MAX, &a, &kz);
 		lc_row(&x->c->m[ZP_MAT_B], r, x->w, UINT32_MAX, &b, &kz);
@@ -416,10 +417,21 @@ static void wit_outputs(void *vctx, size_t t, int worker)
 			x->w[z] = ab;
 		else
 			zp_fr_neg(&x->w[z], &ab);
+		if (x->a) {                         /* C·w = c + κ·z = a·b */
+			x->a[r] = a;
+			x->b[r] = b;
+			zp_fr_mul(&x->cc[r], &a, &b);
+		}
 	}
 }
 
 int zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed)
+{
+	return zp_synth_witness_abc(w, NULL, NULL, NULL, c, p, wseed);
+}
+
+int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			 uint64_t wseed)
 {
 	int rc;
 	if ((rc = zp_synth_check(p)))
@@ -431,11 +443,22 @@ int zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, ui
 	if (!pl)
 		return zp_err_set(-ENOMEM, "synthetic witness");
 	make_plan(pl, p);
-	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL) };
+	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc };
 	size_t tasks = ((size_t)p->n_constraints + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
 	zp_par_for(tasks, wit_level0, &x);
 	zp_par_for(tasks, wit_outputs, &x);
 	free(pl);
+	if (a) { /* the public-input binding rows A[n + s][s] = 1, then zero padding */
+		size_t n = p->n_constraints, d = c->domain_size;
+		for (size_t s = 0; s <= p->n_public; s++) {
+			a[n + s] = w[s];
+			b[n + s] = cc[n + s] = ZP_FR_ZERO;
+		}
+		size_t z0 = n + p->n_public + 1;
+		memset(a + z0, 0, (d - z0) * sizeof(zp_fr));
+		memset(b + z0, 0, (d - z0) * sizeof(zp_fr));
+		memset(cc + z0, 0, (d - z0) * sizeof(zp_fr));
+	}
 	return 0;
 }
 

@@ -66,5 +66,10 @@ int  zp_synth_circuit(zp_circuit *c, const zp_synth_params *p);
 /* A satisfying witness for circuit c (built from p) and witness seed wseed: w has
  * zp_synth_n_vars(p) entries (caller's buffer). Multi-threaded, deterministic. */
 int  zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed);
+/* The same, and a = A·w, b = B·w, c = C·w (domain_size values each) computed in the same pass
+ * (each row's sums are what its output needs anyway): equal to zp_circuit_eval's, at a fraction of
+ * its cost. a, b, c NULL: witness only. */
+int  zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			  uint64_t wseed);
 
 #endif

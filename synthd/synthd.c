@@ -47,16 +47,18 @@ static struct circ_entry circs[ZP_PIPE_MAX_KEYS];
 /* ---- witness sources: where a partition's w comes from (manifest line = spec) ---- */
 struct wsrc_ops {
 	const char *prefix;       /* manifest lines starting with it; "" = plain path */
-	int (*fill)(const char *spec, void *w, const struct circ_entry *e);
+	/* fills w; returns 1 when it filled a, b, c too (else 0, or an error) */
+	int (*fill)(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3]);
 };
-static int wtns_fill(const char *spec, void *w, const struct circ_entry *e)
+static int wtns_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
 {
+	(void)abc;
 	if (e->synth)
 		return zp_err_set(ZP_EFORMAT, "'%s': key %s is a synthetic circuit (inputs are synth:<seed>)", spec, e->key);
 	return zp_wtns_read_into(spec, w, e->c.n_vars);
 }
 /* "synth:<seed>": the synthetic circuit's satisfying witness for that seed (prover/synth.h). */
-static int synth_fill(const char *spec, void *w, const struct circ_entry *e)
+static int synth_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
 {
 	char *end;
 	errno = 0;
@@ -65,7 +67,8 @@ static int synth_fill(const char *spec, void *w, const struct circ_entry *e)
 		return zp_err_set(ZP_EFORMAT, "'synth:%s': key %s is not a synthetic circuit", spec, e->key);
 	if (!*spec || *end || errno)
 		return zp_err_set(ZP_EFORMAT, "'synth:%s': the witness seed is not a 64-bit integer", spec);
-	return zp_synth_witness(w, &e->c, &e->sp, seed);
+	int r = zp_synth_witness_abc(w, abc[0], abc[1], abc[2], &e->c, &e->sp, seed);
+	return r ? r : 1;
 }
 static const struct wsrc_ops wsrc_wtns = { "", wtns_fill };
 static const struct wsrc_ops wsrc_synth = { "synth:", synth_fill };
@@ -170,12 +173,14 @@ static int fill_slot(zp_part_h ph, zp_slot_h sh, const struct circ_entry *e, con
 			src = wsrcs[i];
 	zp_err_clear();
 	const zp_circuit *c = &e->c;
-	int r = src->fill(spec + strlen(src->prefix), base + p->off_w, e);
-	if (r)
-		return r;
 	zp_fr *w = (zp_fr *)(base + p->off_w), *a = (zp_fr *)(base + p->off_a);
 	zp_fr *b = (zp_fr *)(base + p->off_b), *cc = (zp_fr *)(base + p->off_c);
-	zp_circuit_eval(c, w, a, b, cc);
+	zp_fr *abc[3] = { a, b, cc };
+	int r = src->fill(spec + strlen(src->prefix), w, e, abc);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		zp_circuit_eval(c, w, a, b, cc);
 	if ((r = zp_circuit_check(c, a, b, cc)))
 		return r;
 	zp_daemon_sleep(&D, D.cfg.synth_delay_ms); /* [debug]: lets tests kill mid-synthesis */

@@ -98,6 +98,7 @@ static int absolute(const char *p, char *out)
 /* ---------------------------------------------------------------- submit */
 static const char submit_help[] =
 	"usage: zkpipe submit --key K --output DIR [--priority N] [--token T] [--wait] WTNS...\n"
+	"       (a key with synth = ...: its partitions are synth:<witness seed> instead of .wtns files)\n"
 	"  Submit one job: one partition per witness file, proved with key K of the supervisor's\n"
 	"  config; its proofs go to DIR (part-<p>.proof.json/.public.json, then proofs.json).\n"
 	"  Prints the job id once the job is in the arena.\n" CONN_HELP
@@ -133,7 +134,7 @@ int cmd_submit(int argc, char **argv)
 	char path[PATH_MAX];
 	json_t *inputs = json_array();
 	for (int i = optind; i < argc; i++) {
-		if (!strncmp(argv[i], "synth:", 6)) {   /* a synthetic key's witness seed, not a file */
+		if (!strncmp(argv[i], "synth:", 6)) { /* a synthetic circuit's partition: a witness seed, not a file */
 			json_array_append_new(inputs, json_string(argv[i]));
 			continue;
 		}

@@ -49,6 +49,16 @@ int main(void)
 		bits += zp_fr_is_zero(&w[i]) || zp_fr_eq(&w[i], &ZP_FR_ONE);
 	CHECK(bits > 0.85 * (nv - 10), "only %zu of %zu aux values are bits", bits, nv - 10);
 	CHECK(zp_synth_witness(w2, &c1, &p, 7) == 0 && !memcmp(w, w2, nv * sizeof(zp_fr)), "witness not deterministic");
+	{ /* the fused pass gives zp_circuit_eval's a, b, c */
+		zp_fr *f = malloc(3 * n * sizeof(zp_fr));
+		CHECK(f && zp_synth_witness_abc(w2, f, f + n, f + 2 * n, &c1, &p, 7) == 0, "witness_abc");
+		CHECK(!memcmp(w, w2, nv * sizeof(zp_fr)), "witness_abc's witness differs");
+		zp_circuit_eval(&c1, w, abc, abc + n, abc + 2 * n);
+		for (int m = 0; m < 3; m++)
+			CHECK(!memcmp(f + m * n, abc + m * n, n * sizeof(zp_fr)), "witness_abc: %c differs from zp_circuit_eval",
+			      "abc"[m]);
+		free(f);
+	}
 	CHECK(zp_synth_witness(w2, &c1, &p, 8) == 0 && memcmp(w, w2, nv * sizeof(zp_fr)), "witness seed ignored");
 	CHECK(satisfied(&c1, w2, abc) == 0, "second witness does not satisfy");
 	/* flip one output bit: some row must fail */
