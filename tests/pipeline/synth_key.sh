@@ -22,6 +22,8 @@ wait_all 90 || { cat "$T/wait.out"; fail "the syn job did not finish DONE"; }
 for p in 0 1 2; do
   "$ZK" verify --zkey "$T/syn.zkey" --proof "$T/out/s/part-$p.proof.json" --public "$T/out/s/part-$p.public.json" \
     >/dev/null 2>&1 || fail "part $p: the proof does not verify against the key"
+  "$ZK" verify --vk "$T/run/keys/syn.vk.json" --proof "$T/out/s/part-$p.proof.json" \
+    --public "$T/out/s/part-$p.public.json" >/dev/null 2>&1 || fail "part $p: not valid under gpud's keys/syn.vk.json"
 done
 [ -f "$T/out/s/proofs.json" ] || fail "no proofs.json"
 # distinct witnesses give distinct public inputs... and proofs
