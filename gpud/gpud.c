@@ -43,13 +43,26 @@
 #include "g16_json.h"
 #include "gpud_ss.h"
 #include "groth16.h"
+#include "keyfile.h"
 #include "keyload.h"
 #include "pipe.h"
+#include "setup.h"
+#ifdef ZP_HAVE_CUDA
+#include "setup_cuda.h"
+#endif
+#include "synth.h"
 #include "zkey.h"
 #include "zp_err.h"
 
+enum { KEY_ZKEY, KEY_ZPK, KEY_DEVICE };
+
 struct key {
 	const struct zp_pipe_key *cfg;
+	int kind;                  /* KEY_*: how zk, gk are owned (see load_key_*) */
+	zp_pkey pk;                /* KEY_ZPK: the loaded .zpk (zk and gk are views into it) */
+#ifdef ZP_HAVE_CUDA
+	zp_cuda_key_dev kd;        /* KEY_DEVICE: the points in GPU memory until the backend adopts them */
+#endif
 	zp_zkey zk;
 	zp_g16_key gk;
 	zp_g16_vk vk;
@@ -67,6 +80,65 @@ static uint64_t max_vars, max_domain;
 static char gpu_desc[ZP_PIPE_GPU_NAME]; /* the GPU as configured (bus id or ordinal), "" = index */
 static uint64_t parts_proved;           /* by this process */
 
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* zkpipe's own key file (.zpk, prover/keyfile.h): loaded whole with io_uring; zk and gk are
+ * views into k->pk (its H mode and root family as recorded in the file). */
+static int load_key_zpk(struct key *k, size_t *len)
+{
+	zp_pkey_load_stats st;
+	int r = zp_pkey_load(&k->pk, k->cfg->zkey, NULL, &st);
+	if (r)
+		return r;
+	k->kind = KEY_ZPK;
+	k->zk = k->pk.zk;
+	k->gk = *zp_pkey_g16(&k->pk);
+	k->gk.zkey = &k->zk;
+	*len = st.bytes;
+	if (k->pk.hdr->flags & ZP_PKEY_INSECURE)
+		zp_log(D.who, "key %s: %s is an INSECURE development key (%s)", k->cfg->name, k->cfg->zkey, k->pk.hdr->origin);
+	return 0;
+}
+
+/* setup = device: the synthetic circuit, then a development key made on this GPU with fresh
+ * toxic waste (getrandom), its points left in device memory for the CUDA backend to adopt
+ * (prover/setup_cuda.h). The circuit is freed at once (synthd has its own copy). */
+static int load_key_device(struct key *k)
+{
+#ifdef ZP_HAVE_CUDA
+	zp_synth_params sp;
+	zp_circuit c;
+	zp_setup_stats st;
+	int r;
+	if (be != &zp_g16_backend_cuda)
+		return zp_err_set(-EINVAL, "setup = device makes the key in GPU memory: it needs [group] backend = cuda "
+				  "(this group's is %s)", be->name);
+	if ((r = zp_synth_parse(&sp, k->cfg->synth)))
+		return r;
+	uint64_t t0 = zp_mono_ms();
+	if ((r = zp_synth_circuit(&c, &sp)))
+		return r;
+	uint64_t t1 = zp_mono_ms();
+	zp_setup_opts o = { .h_mode = ZP_H_SNARKJS, .roots = 5, .origin = k->cfg->synth, .stats = &st };
+	r = zp_setup_device(&k->kd, &k->zk, &c, &o);
+	zp_circuit_free(&c);
+	if (r)
+		return r;
+	k->kind = KEY_DEVICE;
+	zp_log(D.who, "key %s: INSECURE development key made on the GPU: circuit %llu ms, setup %.2f s (tables %.2f, "
+	       "lagrange %.2f, A/B1/B2 %.2f, IC/C %.2f, H %.2f s)", k->cfg->name, (unsigned long long)(t1 - t0),
+	       st.total, st.tables, st.lagrange, st.ab, st.c, st.h);
+	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_SNARKJS, .dev_points = &k->kd };
+	return 0;
+#else
+	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");
+#endif
+}
+
 static void load_keys(void)
 {
 	for (unsigned i = 0; i < D.cfg.n_keys; i++) {
@@ -76,12 +148,24 @@ static void load_keys(void)
 		size_t len = 0;
 		uint64_t t0 = zp_mono_ms();
 		zp_err_clear();
-		int r = zp_key_read_file(k->cfg->zkey, &data, &len);
-		if (!r)
-			r = zp_zkey_parse(&k->zk, data, len, k->cfg->zkey);
-		free(data);
-		if (!r && !(r = zp_g16_key_init(&k->gk, &k->zk, ZP_H_SNARKJS)) && !(r = zp_zkey_vk(&k->vk, &k->zk)))
+		int r;
+		if (k->cfg->setup_device) {
+			r = load_key_device(k);
+		} else if (ends_with(k->cfg->zkey, ".zpk")) {
+			r = load_key_zpk(k, &len);
+		} else {
+			r = zp_key_read_file(k->cfg->zkey, &data, &len);
+			if (!r)
+				r = zp_zkey_parse(&k->zk, data, len, k->cfg->zkey);
+			free(data);
+			if (!r)
+				r = zp_g16_key_init(&k->gk, &k->zk, ZP_H_SNARKJS);
+		}
+		if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)))
 			r = be->create(&k->be_state, &k->gk);
+#ifdef ZP_HAVE_CUDA
+		zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
+#endif
 		if (r) {
 			k->state = r;
 			snprintf(k->err, sizeof k->err, "key %s: %s", k->cfg->name,
@@ -94,8 +178,9 @@ static void load_keys(void)
 			max_vars = k->zk.n_vars;
 		if (k->zk.domain_size > max_domain)
 			max_domain = k->zk.domain_size;
-		zp_log(D.who, "key %s: %u vars, domain %u, %zu bytes in %llu ms (io_uring)", k->cfg->name,
-		       k->zk.n_vars, k->zk.domain_size, len, (unsigned long long)(zp_mono_ms() - t0));
+		zp_log(D.who, "key %s: %u vars, domain %u, %zu bytes in %llu ms (%s)", k->cfg->name,
+		       k->zk.n_vars, k->zk.domain_size, len, (unsigned long long)(zp_mono_ms() - t0),
+		       k->kind == KEY_DEVICE ? "made on the GPU" : "io_uring");
 	}
 }
 
@@ -767,8 +852,12 @@ int main(int argc, char **argv)
 		if (keys[i].state == 1) {
 			be->destroy(keys[i].be_state);
 			zp_g16_vk_free(&keys[i].vk);
-			zp_g16_key_free(&keys[i].gk);
-			zp_zkey_free(&keys[i].zk);
+			if (keys[i].kind == KEY_ZPK) {
+				zp_pkey_free(&keys[i].pk);
+			} else {
+				zp_g16_key_free(&keys[i].gk);
+				zp_zkey_free(&keys[i].zk);
+			}
 		}
 	zp_ss_gpud_exit();
 	free(buf_w);

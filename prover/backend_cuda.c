@@ -3,7 +3,9 @@
  *
  * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0); cu_key_upload() puts
  *            the key's A, B1, B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the
- *            coefficient query for ZP_H_COEFF) in device memory, resident; then cu_plan() allocates
+ *            coefficient query for ZP_H_COEFF) in device memory, resident — or, for a key made on
+ *            the device (zp_g16_key.dev_points, prover/setup_cuda.h), adopts its arrays: no upload,
+ *            freed by destroy; then cu_plan() allocates
  *            one device input set (w, a, b, c), the NTT twiddles (root family 5 in both H modes, as
  *            the CPU backend), the 0/1-split index list and, from what cudaMemGetInfo says is left
  *            (minus ZP_CUDA_MEM_MARGIN_MB, default 3072), a second input set when it fits beside a
@@ -244,6 +246,17 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	const zp_zkey *k = key->zkey;
 	int rc;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine);
+	if (key->dev_points) {
+		/* setup = device: the key's points are already on this device; adopt them */
+		zp_cuda_key_dev *kd = key->dev_points;
+		s->d_a = kd->a;
+		s->d_b1 = kd->b1;
+		s->d_b2 = kd->b2;
+		s->d_c = kd->c;
+		s->d_h = kd->h;
+		memset(kd, 0, sizeof *kd);
+		return 0;
+	}
 	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");

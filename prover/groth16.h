@@ -61,6 +61,11 @@ typedef struct {
 	const zp_zkey *zkey;
 	zp_h_mode h_mode;
 	zp_g1_affine *h_coeff;          /* owned when h_mode == ZP_H_COEFF */
+	void *dev_points;               /* NULL, or (CUDA builds) a zp_cuda_key_dev * whose device arrays
+	                                 * hold A, B1, B2, C and H (the zkey's point arrays are then NULL;
+	                                 * prover/setup_cuda.h): the CUDA backend's create() adopts them
+	                                 * (frees them on destroy; one backend per key); the CPU backend
+	                                 * refuses such a key */
 } zp_g16_key;
 
 typedef struct zp_g16_backend_ops {
