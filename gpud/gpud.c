@@ -123,7 +123,9 @@ static int load_key_device(struct key *k)
 	if ((r = zp_synth_circuit(&c, &sp)))
 		return r;
 	uint64_t t1 = zp_mono_ms();
-	zp_setup_opts o = { .h_mode = ZP_H_SNARKJS, .roots = 5, .origin = k->cfg->synth, .stats = &st };
+	/* bellperson's coefficient H (as Filecoin's keys): the H step needs NTTs of size n only, where the
+	 * snarkjs odd-root H needs 2n twiddles — beyond the GPU NTT's 2^27 at PoRep size */
+	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 5, .origin = k->cfg->synth, .stats = &st };
 	r = zp_setup_device(&k->kd, &k->zk, &c, &o);
 	zp_circuit_free(&c);
 	if (r)
@@ -132,7 +134,7 @@ static int load_key_device(struct key *k)
 	zp_log(D.who, "key %s: INSECURE development key made on the GPU: circuit %llu ms, setup %.2f s (tables %.2f, "
 	       "lagrange %.2f, A/B1/B2 %.2f, IC/C %.2f, H %.2f s)", k->cfg->name, (unsigned long long)(t1 - t0),
 	       st.total, st.tables, st.lagrange, st.ab, st.c, st.h);
-	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_SNARKJS, .dev_points = &k->kd };
+	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_COEFF, .dev_points = &k->kd };
 	return 0;
 #else
 	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");

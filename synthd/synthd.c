@@ -247,6 +247,14 @@ int main(int argc, char **argv)
 	if (r)
 		return r == 2 ? 2 : 1;
 	zp_limit_memory(&D);
+	/* synthetic circuits are built now, not at the first partition: at PoRep size that is half a
+	 * minute, which then overlaps gpud's key loading instead of the first proof */
+	for (unsigned i = 0; i < D.cfg.n_keys; i++)
+		if (D.cfg.keys[i].synth[0]) {
+			struct circ_entry *e = circuit_get(&D.cfg, D.cfg.keys[i].name);
+			if (e && e->state != 1)
+				zp_log(D.who, "%s", e->err);
+		}
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
 		zp_part_h ph;

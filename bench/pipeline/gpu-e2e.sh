@@ -32,9 +32,15 @@ ARENA_MB=$(( SLOTS * GPUS * SLOT / 1048576 ))
 backing=auto
 if [ "$HUGE" = 1 ] && [ "$(id -u)" = 0 ]; then
   pages=$(( SLOTS * GPUS * SLOT / 2097152 + 64 ))
-  echo $pages > /proc/sys/vm/nr_hugepages
+  # the kernel grows the pool as far as it can per write: compact and ask again until it is there
+  for i in $(seq 1 60); do
+    echo $pages > /proc/sys/vm/nr_hugepages
+    [ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$pages" ] && break
+    echo 1 > /proc/sys/vm/compact_memory 2>/dev/null; sleep 0.5
+  done
   grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs none /dev/hugepages; }
   backing=hugetlbfs
+  [ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$pages" ] || { echo "hugepage pool short: using shm"; backing=shm; }
   echo "hugepages: $(cat /proc/sys/vm/nr_hugepages) x 2 MiB (wanted $pages)"
 fi
 if [ "$KEY" = device ]; then keyline="setup = device"; else keyline="zkey = $(readlink -f "$KEY")"; fi
@@ -111,6 +117,8 @@ for r in res:
         rows.append(dict(synth=(t["synth_end"] - t["synth_start"]) / 1e9, wait=(t["copy_start"] - t["ready"]) / 1e9,
                          copy=(t["copy_end"] - t["copy_start"]) / 1e9, gpu=(t["gpu_end"] - t["gpu_start"]) / 1e9,
                          done=t["done"], start=t["claimed"]))
+if not rows:
+    print("no partition was proved"); sys.exit(0)
 jw = [(r["done_ns"] - r["submit_ns"]) / 1e9 for r in res]
 first = min(x["start"] for x in rows); last = max(x["done"] for x in rows)
 n = len(rows)
