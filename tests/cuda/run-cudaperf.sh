@@ -28,7 +28,7 @@ fi
 t0=$(date +%s)
 timeout $(( $(left) * 2 / 5 )) "$BIN/gpu_test" ${TEST_ARGS:-20 18 22} >"$LOG/gpu_test.log" 2>&1
 trc=$?
-grep -E "FAIL|checks|failures" "$LOG/gpu_test.log" | tail -15
+grep -E "FAIL|PASS|failure" "$LOG/gpu_test.log" | tail -15
 echo "gpu_test: exit $trc in $(( $(date +%s) - t0 )) s (log $LOG/gpu_test.log)"
 [ $trc -ne 0 ] && rc=1
 for v in new legacy; do
