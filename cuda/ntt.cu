@@ -18,6 +18,11 @@
  * (DIF passes only) and the coset forward transform is decimation in time (dit_pass), which takes
  * bit-reversed input to natural output; n^-1·s^j is applied as its first pass loads. That drops
  * six bit-reversal passes and 3·n products per H step. ZP_NTT_H_DIT=0 keeps the original order.
+ * Block twiddles (ZP_NTT_BLOCK_TW, default 1): in a pass with b0 > 0 a block needs 2^k - 1 distinct
+ * twiddles, w^(A + B) with A = low·2^(max_log-b0-m-1) (one per block and level) and
+ * B = u·2^(max_log-m-1) (the same for every block, so cache-resident); the block builds them in
+ * shared memory first (2^k - 1 products) instead of each butterfly gathering tw[ti] from the 2 GiB
+ * table. Passes with b0 = 0 read the table directly (their twiddles are the B set only).
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
@@ -30,6 +35,9 @@ extern "C" {
 #define NTT_SLOTS 4
 #ifndef ZP_NTT_H_DIT
 #define ZP_NTT_H_DIT 1
+#endif
+#ifndef ZP_NTT_BLOCK_TW
+#define ZP_NTT_BLOCK_TW 1
 #endif
 
 /* scale table kinds: c·s^(±j) */
@@ -110,16 +118,42 @@ static __device__ __forceinline__ fr_t scale_at(const fr_t *lo, const fr_t *hi, 
 	return hi[j >> POW_LO_BITS] * lo[j & ((1u << POW_LO_BITS) - 1)];
 }
 
+/* w^(±x) from the table, x <= N/2: w^-x = -w^(N/2-x); x = 0 gives one. */
+static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t nhalf_tab, size_t x, int inverse)
+{
+	if (x == 0) return fr_t::one();
+	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
+}
+/* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
+ * m < k, as w^A·w^B (see the header). All threads of the block take part; sync before use. */
+static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
+                                                      unsigned b0, unsigned k, size_t low, int inverse)
+{
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x) {
+		unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
+		size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
+		fr_t w;
+		if (A == 0) w = tw_at(tw, nhalf_tab, B, inverse);
+		else if (B == 0) w = tw_at(tw, nhalf_tab, A, inverse);
+		else w = tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
+		tws[e] = w;
+	}
+}
+
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
 __global__ void __launch_bounds__(1 << (NTT_K - 1))
 dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
          unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
 {
 	__shared__ fr_t s[1 << NTT_K];
+	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
+	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -136,7 +170,8 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		s[t1] = a + b;
 		fr_t d = a - b;
 		if (ti != 0) {
-			fr_t w = inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 			d = d * w;
 		}
 		s[t2] = d;
@@ -154,10 +189,13 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
          unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
 {
 	__shared__ fr_t s[1 << NTT_K];
+	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
+	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -172,7 +210,8 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		size_t ti = j << (max_log - b0 - m - 1);
 		fr_t a = s[t1], b = s[t2];
 		if (ti != 0) {
-			fr_t w = inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 			b = b * w;
 		}
 		s[t1] = a + b;
