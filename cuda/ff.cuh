@@ -2,8 +2,9 @@
  * ff.cuh — BLS12-381 Fp, Fr (Montgomery, 32-bit limbs, PTX carry chains) and Fp2 for device code.
  *
  * A field element is N little-endian 32-bit limbs, fully reduced (< modulus), in Montgomery form:
- * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS with one mad.lo carry chain and one
- * mad.hi carry chain per row (the carry flag never crosses anything but madc/addc inside a row).
+ * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS; by default (ZP_FF_MUL_EO) the
+ * even/odd form of mont_mul_eo, else (mul_inl) one mad.lo carry chain and one mad.hi carry chain per
+ * row. Either way the carry flag never crosses anything but madc/addc inside a chain.
  * Constants come from zp_consts.h (shared with the host) and are copied into local arrays so that,
  * once loops are unrolled, they fold into instruction immediates.
  *
@@ -18,6 +19,11 @@
 
 #define ZP_DI __device__ __forceinline__
 #define ZP_HDI __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__
+#define ZP_UNROLL _Pragma("unroll")
+#else
+#define ZP_UNROLL   /* host emulation (tests): gcc does not know the pragma */
+#endif
 
 #ifndef ZP_FF_MUL_EO
 #define ZP_FF_MUL_EO 1
@@ -77,19 +83,19 @@ template <int N> ZP_HDI void mont_mul_eo(uint32_t *r, const uint32_t *a, const u
 	/* row 0: X = a_even·b0, Y = a_odd·b0 (no carries: the 64-bit products do not overlap) */
 	{
 		uint32_t bi = b[0];
-		_Pragma("unroll") for (int j = 0; j < N; j += 2) {
+		ZP_UNROLL for (int j = 0; j < N; j += 2) {
 			X[j] = ptx::mul_lo(a[j], bi);
 			X[j + 1] = ptx::mul_hi(a[j], bi);
 			Y[j] = ptx::mul_lo(a[j + 1], bi);
 			Y[j + 1] = ptx::mul_hi(a[j + 1], bi);
 		}
 	}
-	_Pragma("unroll") for (int i = 0; i < N; i++) {
+	ZP_UNROLL for (int i = 0; i < N; i++) {
 		if (i > 0) {
 			uint32_t bi = b[i], Xn[N], Yn[N];
 			/* Y' = X[2..] + a_odd·bi + carry(Y[0] + X[1]) */
 			Xn[0] = ptx::add_cc(Y[0], X[1]);
-			_Pragma("unroll") for (int j = 1; j < N - 1; j += 2) {
+			ZP_UNROLL for (int j = 1; j < N - 1; j += 2) {
 				Yn[j - 1] = ptx::madc_lo_cc(a[j], bi, X[j + 1]);
 				Yn[j] = ptx::madc_hi_cc(a[j], bi, X[j + 2]);
 			}
@@ -98,25 +104,25 @@ template <int N> ZP_HDI void mont_mul_eo(uint32_t *r, const uint32_t *a, const u
 			/* X' = Y + X[1] + a_even·bi */
 			Xn[0] = ptx::mad_lo_cc(a[0], bi, Xn[0]);
 			Xn[1] = ptx::madc_hi_cc(a[0], bi, Y[1]);
-			_Pragma("unroll") for (int j = 2; j < N; j += 2) {
+			ZP_UNROLL for (int j = 2; j < N; j += 2) {
 				Xn[j] = ptx::madc_lo_cc(a[j], bi, Y[j]);
 				Xn[j + 1] = ptx::madc_hi_cc(a[j], bi, Y[j + 1]);
 			}
 			Yn[N - 1] = ptx::addc(Yn[N - 1], 0);
-			_Pragma("unroll") for (int j = 0; j < N; j++) { X[j] = Xn[j]; Y[j] = Yn[j]; }
+			ZP_UNROLL for (int j = 0; j < N; j++) { X[j] = Xn[j]; Y[j] = Yn[j]; }
 		}
 		/* reduction: m·p, making X[0] = 0 */
 		uint32_t m = X[0] * inv;
 		X[0] = ptx::mad_lo_cc(m, p[0], X[0]);
 		X[1] = ptx::madc_hi_cc(m, p[0], X[1]);
-		_Pragma("unroll") for (int j = 2; j < N; j += 2) {
+		ZP_UNROLL for (int j = 2; j < N; j += 2) {
 			X[j] = ptx::madc_lo_cc(m, p[j], X[j]);
 			X[j + 1] = ptx::madc_hi_cc(m, p[j], X[j + 1]);
 		}
 		Y[N - 1] = ptx::addc(Y[N - 1], 0);
 		Y[0] = ptx::mad_lo_cc(m, p[1], Y[0]);
 		Y[1] = ptx::madc_hi_cc(m, p[1], Y[1]);
-		_Pragma("unroll") for (int j = 2; j < N - 2; j += 2) {
+		ZP_UNROLL for (int j = 2; j < N - 2; j += 2) {
 			Y[j] = ptx::madc_lo_cc(m, p[j + 1], Y[j]);
 			Y[j + 1] = ptx::madc_hi_cc(m, p[j + 1], Y[j + 1]);
 		}
@@ -125,7 +131,7 @@ template <int N> ZP_HDI void mont_mul_eo(uint32_t *r, const uint32_t *a, const u
 	}
 	/* result = T/2^32 = Y + X[1..N-1] */
 	r[0] = ptx::add_cc(Y[0], X[1]);
-	_Pragma("unroll") for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
+	ZP_UNROLL for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
 	r[N - 1] = ptx::addc(Y[N - 1], 0);
 }
 
