@@ -425,6 +425,8 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 	cudaStream_t st = (cudaStream_t)stream;
 	zp_fr shift;
 	zp_fr *v[3] = { d_a, d_b, d_c };
+	if (log_n > c->max_log || log_n < 1)   /* the DIT path below does not go through zp_cuda_ntt */
+		return zp_err_set(ZP_ERANGE, "groth16_h: log_n %u (max %u)", log_n, c->max_log);
 	if (mode == ZP_CUDA_H_BELLPERSON) {
 		const uint32_t G[8] = ZP_C_FR_GEN7;
 		memcpy(shift.l, G, sizeof(shift.l));
