@@ -18,6 +18,7 @@
  * Timing and memory access depend on the scalars: not for secrets.
  */
 #include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include "cuda_impl.h"
 #include "ec.cuh"
 
@@ -225,6 +226,8 @@ __global__ void inf_jac_kernel(jac_t<F> *out)
 	*out = xyzz_t<F>::inf().to_jac();
 }
 
+/* flag != NULL: strict (a scalar other than 0/1 sets *flag); flag == NULL: such scalars are skipped
+ * (the 0/1 half of the split MSM: the general MSM sums them separately). */
 template <class F>
 __global__ void bits_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const fr_t *__restrict__ sc, size_t n,
                             uint32_t *flag)
@@ -238,19 +241,25 @@ __global__ void bits_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ base
 	for (size_t i = s; i < e; i++) {
 		fr_t v = sc[i];
 		if (v.is_zero()) continue;
-		if (v != one) { *flag = 1; continue; }
+		if (v != one) { if (flag) *flag = 1; continue; }
 		acc.add_affine(bases[i]);
 	}
 	out[t] = acc;
 }
 
-__global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *idx, size_t n, unsigned words)
+__global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *idx, size_t n, unsigned words, uint32_t off)
 {
 	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (t >= n * words) return;
 	size_t i = t / words, w = t % words;
-	out[t] = table[(size_t)idx[i] * words + w];
+	out[t] = table[(size_t)(idx[i] - off) * words + w];
 }
+
+/* Scalar i is neither Montgomery 0 nor Montgomery 1. */
+struct nonbit_pred {
+	const fr_t *sc;
+	__device__ bool operator()(uint32_t i) const { fr_t v = sc[i]; return !v.is_zero() && v != fr_t::one(); }
+};
 
 /* ---- host side ---- */
 
@@ -380,7 +389,7 @@ err:
 
 template <class F>
 static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
-                        size_t scratch_size, void *stream)
+                        size_t scratch_size, void *stream, int masked)
 {
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
@@ -394,7 +403,7 @@ static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *sca
 	uint32_t *dflag = (uint32_t *)tail;
 	int cur = 0;
 	ZP_CUDA_TRY(cudaMemsetAsync(dflag, 0, 4, st));
-	bits_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, scalars, n, dflag);
+	bits_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, scalars, n, masked ? NULL : dflag);
 	ZP_CUDA_LAUNCHED();
 	if ((rc = tree_reduce<F>(part, 0, 1, tasks, st, &cur))) return rc;
 	horner_kernel<F><<<1, 1, 0, st>>>((jac_t<F> *)part[cur ^ 1], part[cur], 1, 0);
@@ -435,7 +444,7 @@ extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_
                                    size_t n, void *d_scratch, size_t scratch_size, void *stream)
 {
 	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                          scratch_size, stream);
+	                          scratch_size, stream, 0);
 }
 extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                                    size_t n, void *d_scratch, size_t scratch_size, void *stream)
@@ -444,15 +453,68 @@ extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_
 	return zp_err_set(ZP_ERANGE, "built without G2");
 #else
 	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                           scratch_size, stream);
+	                           scratch_size, stream, 0);
 #endif
 }
+extern "C" int zp_cuda_msm_g1_ones(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                          scratch_size, stream, 1);
+}
+extern "C" int zp_cuda_msm_g2_ones(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
+	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                           scratch_size, stream, 1);
+#endif
+}
+extern "C" size_t zp_cuda_msm_bits_scratch_size(int g2, size_t n)
+{
+	size_t tasks = (n + MSM_KB - 1) / MSM_KB;
+	return 2 * align_up(tasks * (g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz))) + 512;
+}
 
-static int gather(void *out, const void *table, const uint32_t *idx, size_t n, unsigned bytes)
+/* DeviceSelect::If over the indices 0..n-1; the count lands after CUB's temp storage. */
+extern "C" size_t zp_cuda_nonbits_temp_size(size_t n)
+{
+	size_t b = 0;
+	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL, (int *)NULL, (int)n,
+	                      nonbit_pred{ NULL });
+	return align_up(b) + 256;
+}
+extern "C" int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
+                               size_t tmp_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	size_t b = 0;
+	int cnt = 0;
+	if (n >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "nonbits: n = %zu", n);
+	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), d_idx, (int *)NULL, (int)n,
+	                      nonbit_pred{ (const fr_t *)d_scalars });
+	if (align_up(b) + 256 > tmp_size) return zp_err_set(ZP_ERANGE, "nonbits: temp %zu < %zu", tmp_size, align_up(b) + 256);
+	int *dcnt = (int *)((char *)d_tmp + align_up(b));
+	ZP_CUDA_TRY(cub::DeviceSelect::If(d_tmp, b, thrust::counting_iterator<uint32_t>(0), d_idx, dcnt, (int)n,
+	                                  nonbit_pred{ (const fr_t *)d_scalars }, st));
+	ZP_CUDA_TRY(cudaMemcpyAsync(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	*count = (size_t)cnt;
+	return 0;
+err:
+	return rc;
+}
+
+static int gather(void *out, const void *table, const uint32_t *idx, size_t n, unsigned bytes, uint32_t off = 0,
+                  cudaStream_t st = 0)
 {
 	int rc = 0;
 	unsigned words = bytes / 16;
-	gather_kernel<<<zp_cdiv(n * words, 256), 256>>>((uint4 *)out, (const uint4 *)table, idx, n, words);
+	if (n == 0) return 0;
+	gather_kernel<<<zp_cdiv(n * words, 256), 256, 0, st>>>((uint4 *)out, (const uint4 *)table, idx, n, words, off);
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
@@ -465,4 +527,10 @@ extern "C" int zp_cuda_g1_gather(zp_cuda_g1_aff *o, const zp_cuda_g1_aff *t, con
 extern "C" int zp_cuda_g2_gather(zp_cuda_g2_aff *o, const zp_cuda_g2_aff *t, const uint32_t *idx, size_t n)
 {
 	return gather(o, t, idx, n, sizeof(*o));
+}
+extern "C" int zp_cuda_gather(void *d_out, const void *d_table, size_t elem_bytes, const uint32_t *d_idx, size_t n,
+                              uint32_t idx_off, void *stream)
+{
+	if (elem_bytes == 0 || elem_bytes % 16) return zp_err_set(ZP_ERANGE, "gather: element size %zu", elem_bytes);
+	return gather(d_out, d_table, d_idx, n, (unsigned)elem_bytes, idx_off, (cudaStream_t)stream);
 }

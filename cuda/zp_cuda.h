@@ -83,9 +83,51 @@ int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, cons
 int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                         size_t n, void *d_scratch, size_t scratch_size, void *stream);
 
+/* ---- 0/1 split of a witness MSM (prover/backend_cuda.c) ----
+ * Σ s_i·P_i = Σ_{s_i = 1} P_i + Σ_{s_i ∉ {0,1}} s_i·P_i. The first sum: zp_cuda_msm_g*_ones (the 0/1
+ * kernel, every scalar other than 0 and 1 skipped, no error); scratch zp_cuda_msm_bits_scratch_size
+ * (also enough for the *_bits calls). The second: zp_cuda_nonbits lists the indices i < n (< 2^31)
+ * of the other scalars, ascending, in d_idx (n entries of room), their number in *count (host;
+ * synchronizes the stream); temp: zp_cuda_nonbits_temp_size(n) device bytes. zp_cuda_gather then
+ * packs d_out[j] = d_table[d_idx[j] − idx_off] (elem_bytes a multiple of 16: zp_fr 32, G1 96,
+ * G2 192) for the general MSM on the packed arrays. Asynchronous on stream. */
+int zp_cuda_msm_g1_ones(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                        size_t n, void *d_scratch, size_t scratch_size, void *stream);
+int zp_cuda_msm_g2_ones(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                        size_t n, void *d_scratch, size_t scratch_size, void *stream);
+size_t zp_cuda_msm_bits_scratch_size(int g2, size_t n);
+size_t zp_cuda_nonbits_temp_size(size_t n);
+int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
+                    size_t tmp_size, void *stream);
+int zp_cuda_gather(void *d_out, const void *d_table, size_t elem_bytes, const uint32_t *d_idx, size_t n,
+                   uint32_t idx_off, void *stream);
+
 /* ---- test support: P_i = T[idx_i] gathered on device, for bases of known discrete log ---- */
 int zp_cuda_g1_gather(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_table, const uint32_t *d_idx, size_t n);
 int zp_cuda_g2_gather(zp_cuda_g2_aff *d_out, const zp_cuda_g2_aff *d_table, const uint32_t *d_idx, size_t n);
+
+/* ---- fixed-base multiplication (Groth16 setup): d_out[i] = k_i·G ----
+ * d_table: G's window multiples, t[j·(2^w − 1) + d − 1] = d·2^(w·j)·G for windows j < ceil(255/w)
+ * and digits d = 1..2^w − 1, affine, w = window (1..20); prover/setup.c builds it on the host.
+ * d_scalars: n zp_fr (Montgomery); d_out: n affine points, infinity (k = 0) all zero: equal bit
+ * for bit to the CPU's k·G (affine is unique). d_scratch: zp_cuda_fixed_base_scratch_size(g2, n)
+ * bytes (XYZZ sums and batch-inversion prefixes: 240 B per G1 point, 480 B per G2 point).
+ * Asynchronous on stream; not constant time in the scalars (development keys only). */
+size_t zp_cuda_fixed_base_scratch_size(int g2, size_t n);
+int zp_cuda_g1_fixed_base(zp_cuda_g1_aff *d_out, const zp_fr *d_scalars, size_t n, const zp_cuda_g1_aff *d_table,
+                          unsigned window, void *d_scratch, size_t scratch_size, void *stream);
+int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scalars, size_t n, const zp_cuda_g2_aff *d_table,
+                          unsigned window, void *d_scratch, size_t scratch_size, void *stream);
+
+/* A proving key's point arrays in device memory (prover/setup.h zp_setup_device makes one; the
+ * CUDA backend adopts it through zp_g16_key.dev_points): a, b1, b2 n_vars points, c
+ * max(n_vars − n_public − 1, 1), h domain_size (the odd-root snarkjs H query). */
+typedef struct {
+	zp_cuda_g1_aff *a, *b1, *c, *h;
+	zp_cuda_g2_aff *b2;
+} zp_cuda_key_dev;
+/* cudaFree every non-NULL array (on the current device) and zero *k. */
+void zp_cuda_key_dev_free(zp_cuda_key_dev *k);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,9 @@ static void cpu_destroy(void *state)
 static int cpu_create(void **state, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
+	if (key->dev_points || !k->a)
+		return zp_err_set(ZP_ERANGE, "CPU backend: the key's points are in GPU memory (setup = device), not on "
+				  "the host: prove it with backend = cuda");
 	struct cpu *s = calloc(1, sizeof(*s));
 	if (!s)
 		return zp_err_set(-ENOMEM, "CPU backend state");

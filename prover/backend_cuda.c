@@ -1,24 +1,34 @@
 /*
  * backend_cuda.c — the CUDA backend (prover/groth16.h's ops table on cuda/zp_cuda.h).
  *
- * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0), uploads the key's A, B1,
- *            B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the coefficient query for
- *            ZP_H_COEFF), which stay resident; allocates device w, a, b, c, one MSM scratch buffer
- *            for the largest query, the NTT twiddles (root family 5 in both H modes, as the CPU
- *            backend) and a pinned host staging buffer. Nothing is allocated per proof.
- * upload()   copies w, a, b, c through the staging buffer to the device (the caller's buffers are
- *            only read) and notes whether the witness is all 0/1 (then the MSMs take the 0/1 path).
- * h()        zp_cuda_groth16_h on device-resident a, b, c, then the H MSM on the result.
- * msm()      Σ w·A, Σ w·B1, Σ w·B2 (G2 on the GPU), Σ w·C on the device-resident witness.
+ * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0); cu_key_upload() puts
+ *            the key's A, B1, B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the
+ *            coefficient query for ZP_H_COEFF) in device memory, resident — or, for a key made on
+ *            the device (zp_g16_key.dev_points, prover/setup_cuda.h), adopts its arrays: no upload,
+ *            freed by destroy; then cu_plan() allocates
+ *            one device input set (w, a, b, c), the NTT twiddles (root family 5 in both H modes, as
+ *            the CPU backend), the 0/1-split index list and, from what cudaMemGetInfo says is left
+ *            (minus ZP_CUDA_MEM_MARGIN_MB, default 3072), a second input set when it fits beside a
+ *            2^24-entry MSM, and one MSM scratch buffer: MSMs run in chunks of 2^k entries (k per
+ *            group, the largest that fits; ZP_CUDA_MSM_CHUNK=k caps it, ZP_CUDA_BUFS=1|2 forces the
+ *            number of input sets), chunk results are added on the host (common/ec.h). When not
+ *            even a 2^8 chunk fits, create fails saying bytes needed against bytes free.
+ *            Nothing is allocated per proof.
+ * upload()   = upload_async(0) + upload_wait(0): w, a, b, c to the device, directly when the host
+ *            range was registered (host_register: gpud's arena), else through two pinned 64 MiB
+ *            staging buffers in turn. The caller's buffers are only read.
+ * h()        zp_cuda_groth16_h on device-resident a, b, c, then the H MSM (chunked) on the result.
+ * msm()      Σ w·A, Σ w·B1, Σ w·B2 (G2 on the GPU), Σ w·C on the device-resident witness, each split:
+ *            the entries whose scalar is 1 summed by the 0/1 kernel (zp_cuda_msm_g*_ones, scalars 0
+ *            skipped, others ignored), the rest — listed on the device by zp_cuda_nonbits once per
+ *            proof and gathered chunk by chunk with their bases — by the general bucket MSM.
+ * prove_buf() h + msm on one input set (gpud's pipeline: the other set is being filled meanwhile).
  * finish stays on the host (zp_g16_finish). Given the same r and s the proof equals the CPU
  * backend's bit for bit: every stage computes the same group elements, and the affine result is
  * unique.
- *
- * 0/1 scalars: the CPU MSM skips zeros and sums ones per scalar inside every MSM; the GPU's general
- * MSM handles them in its buckets, and when a whole scalar range is bits (checked on the host in
- * upload) the dedicated 0/1 kernel (zp_cuda_msm_g*_bits: a plain sum, no sort) is used instead.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +46,37 @@ _Static_assert(sizeof(zp_cuda_g2_aff) == sizeof(zp_g2_affine), "G2 affine layout
 _Static_assert(sizeof(zp_cuda_g1_jac) == sizeof(zp_g1_jac), "G1 Jacobian layouts differ");
 _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts differ");
 
+#define CU_STAGE_BYTES ((size_t)64 << 20)
+#define CU_MIN_CHUNK_LOG 8u
+#define CU_PAIR_CHUNK_LOG 24u      /* a second input set only if an MSM of 2^24 still fits beside it */
+
+struct cubuf {
+	zp_fr *d_w, *d_abc;         /* nv, 3·dom scalars */
+	cudaEvent_t copied;         /* recorded on the copy stream after the set's last copy */
+};
+
 struct cu {
 	const zp_g16_key *key;
 	int dev;
-	size_t nv, np, dom;
+	size_t nv, np, dom, naux;
 	unsigned log_dom;
 	zp_cuda_g1_aff *d_a, *d_b1, *d_c, *d_h;
 	zp_cuda_g2_aff *d_b2;
-	zp_fr *d_w, *d_abc;
+	struct cubuf buf[2];
+	int nbuf;
+	uint32_t *d_idx;            /* nv: indices of the witness entries that are not 0/1 */
+	void *d_sel;                /* zp_cuda_nonbits temp */
+	size_t sel_len;
+	uint32_t *h_idx;            /* np + 1 host copies of the first indices (the C query starts at np + 1) */
 	void *d_scratch;
 	size_t scratch_len;
+	size_t chunk[2];            /* MSM chunk entries, G1 / G2 */
+	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
-	cudaStream_t st;
-	zp_fr *pinned;              /* nv + 3·dom scalars */
-	int w_bits, aux_bits;       /* w[0..nv) / w[np+1..nv) all 0 or 1 */
+	cudaStream_t st, cst;       /* compute, copy */
+	zp_fr *pin[2];              /* staging for unregistered host memory */
+	cudaEvent_t pin_ev[2];
+	int pin_i;
 	zp_g1_jac h;
 };
 
@@ -60,6 +87,83 @@ struct cu {
 			goto err; \
 		} \
 	} while (0)
+
+/* Host ranges registered for direct DMA (host_register; set before the proving threads start). */
+static struct { char *p; size_t len; } regs[8];
+static int n_regs;
+static pthread_mutex_t regs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int registered(const void *p, size_t len)
+{
+	int yes = 0;
+	pthread_mutex_lock(&regs_lock);
+	for (int i = 0; i < n_regs && !yes; i++)
+		yes = (const char *)p >= regs[i].p && (const char *)p + len <= regs[i].p + regs[i].len;
+	pthread_mutex_unlock(&regs_lock);
+	return yes;
+}
+
+static int cu_host_register(void *p, size_t len)
+{
+	int rc = 0;
+	const char *ev = getenv("ZP_CUDA_DEVICE");
+	if (getenv("ZP_CUDA_NO_REGISTER")) /* tests: the staging fallback, as under a small memlock limit */
+		return zp_err_set(-EPERM, "CUDA backend: host registration disabled (ZP_CUDA_NO_REGISTER)");
+	if (n_regs == (int)(sizeof regs / sizeof regs[0]))
+		return zp_err_set(ZP_EFULL, "CUDA backend: %d host ranges registered already", n_regs);
+	CU_TRY(cudaSetDevice(ev ? atoi(ev) : 0), "cudaSetDevice");
+	CU_TRY(cudaHostRegister(p, len, cudaHostRegisterDefault), "cudaHostRegister (memlock limit? see ulimit -l)");
+	pthread_mutex_lock(&regs_lock);
+	regs[n_regs].p = p;
+	regs[n_regs].len = len;
+	n_regs++;
+	pthread_mutex_unlock(&regs_lock);
+	return 0;
+err:
+	cudaGetLastError(); /* not sticky: clear it */
+	return rc;
+}
+
+static void cu_host_unregister(void *p)
+{
+	pthread_mutex_lock(&regs_lock);
+	for (int i = 0; i < n_regs; i++)
+		if (regs[i].p == p) {
+			cudaHostUnregister(p);
+			regs[i] = regs[--n_regs];
+			break;
+		}
+	pthread_mutex_unlock(&regs_lock);
+}
+
+/* Errors after which the CUDA context is unusable (every later call fails the same way). */
+static int sticky(cudaError_t e)
+{
+	switch (e) {
+	case cudaErrorIllegalAddress: case cudaErrorLaunchFailure: case cudaErrorHardwareStackError:
+	case cudaErrorIllegalInstruction: case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace:
+	case cudaErrorInvalidPc: case cudaErrorAssert: case cudaErrorECCUncorrectable: case cudaErrorLaunchTimeout:
+	case cudaErrorContextIsDestroyed: case cudaErrorDevicesUnavailable: case cudaErrorUnknown:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* After a failed call: whether the context is gone for good. A non-sticky error (out of memory,
+ * a bad launch) is cleared here so that the next proof does not trip over it. */
+static int cu_fatal(void)
+{
+	const char *ev = getenv("ZP_CUDA_DEVICE");
+	cudaError_t e = cudaSetDevice(ev ? atoi(ev) : 0);
+	if (!sticky(e))
+		e = cudaGetLastError();
+	if (!sticky(e))
+		e = cudaDeviceSynchronize();
+	if (!sticky(e))
+		cudaGetLastError();
+	return sticky(e);
+}
 
 int zp_g16_backend_cuda_probe(char *desc, size_t desc_len)
 {
@@ -83,22 +187,220 @@ static void cu_destroy(void *state)
 	if (!s)
 		return;
 	cudaSetDevice(s->dev);
+	if (s->st)
+		cudaStreamSynchronize(s->st);
+	if (s->cst)
+		cudaStreamSynchronize(s->cst);
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
-	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->d_w, s->d_abc, s->d_scratch };
+	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
+			     s->buf[1].d_abc, s->d_idx, s->d_sel, s->d_scratch };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
 		if (dev_ptrs[i])
 			cudaFree(dev_ptrs[i]);
-	if (s->pinned)
-		cudaFreeHost(s->pinned);
+	for (int i = 0; i < 2; i++) {
+		if (s->buf[i].copied)
+			cudaEventDestroy(s->buf[i].copied);
+		if (s->pin_ev[i])
+			cudaEventDestroy(s->pin_ev[i]);
+		if (s->pin[i])
+			cudaFreeHost(s->pin[i]);
+	}
 	if (s->st)
 		cudaStreamDestroy(s->st);
+	if (s->cst)
+		cudaStreamDestroy(s->cst);
+	free(s->h_idx);
 	free(s);
 }
 
 static size_t max2(size_t a, size_t b)
 {
 	return a > b ? a : b;
+}
+
+static size_t align256(size_t x)
+{
+	return (x + 255) & ~(size_t)255;
+}
+
+/* cudaMalloc that says, on failure, how much was asked for and how much is free. */
+static int dmalloc(void **p, size_t bytes, const char *what)
+{
+	cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+	if (e == cudaSuccess)
+		return 0;
+	size_t fr = 0, tot = 0;
+	cudaGetLastError();
+	cudaMemGetInfo(&fr, &tot);
+	*p = NULL;
+	return zp_err_set(e == cudaErrorMemoryAllocation ? -ENOMEM : ZP_ECUDA,
+			  "CUDA backend: device memory for %s: %zu bytes needed, %zu of %zu free (%s)", what, bytes, fr,
+			  tot, cudaGetErrorString(e));
+}
+
+/* The key's points, resident in device memory. (A key already made in device memory would be
+ * adopted here instead of allocated and uploaded; destroy frees the pointers either way.) */
+static int cu_key_upload(struct cu *s, const zp_g16_key *key)
+{
+	const zp_zkey *k = key->zkey;
+	int rc;
+	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine);
+	if (key->dev_points) {
+		/* setup = device: the key's points are already on this device; adopt them */
+		zp_cuda_key_dev *kd = key->dev_points;
+		s->d_a = kd->a;
+		s->d_b1 = kd->b1;
+		s->d_b2 = kd->b2;
+		s->d_c = kd->c;
+		s->d_h = kd->h;
+		memset(kd, 0, sizeof *kd);
+		return 0;
+	}
+	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
+	if (!hpts)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
+	if ((rc = dmalloc((void **)&s->d_a, s->nv * g1, "the key's A")) ||
+	    (rc = dmalloc((void **)&s->d_b1, s->nv * g1, "the key's B1")) ||
+	    (rc = dmalloc((void **)&s->d_b2, s->nv * g2, "the key's B2")) ||
+	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
+	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
+		return rc;
+	CU_TRY(cudaMemcpy(s->d_a, k->a, s->nv * g1, cudaMemcpyHostToDevice), "upload A");
+	CU_TRY(cudaMemcpy(s->d_b1, k->b1, s->nv * g1, cudaMemcpyHostToDevice), "upload B1");
+	CU_TRY(cudaMemcpy(s->d_b2, k->b2, s->nv * g2, cudaMemcpyHostToDevice), "upload B2");
+	if (s->naux)
+		CU_TRY(cudaMemcpy(s->d_c, k->c, s->naux * g1, cudaMemcpyHostToDevice), "upload C");
+	CU_TRY(cudaMemcpy(s->d_h, hpts, s->dom * g1, cudaMemcpyHostToDevice), "upload H");
+	return 0;
+err:
+	return rc;
+}
+
+/* Device bytes one MSM chunk of c entries needs: gathered scalars and bases (the non-0/1 part of
+ * a witness MSM) and the bucket MSM's or the 0/1 kernel's scratch. */
+static size_t chunk_need(int g2, size_t c)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	size_t m = zp_cuda_msm_scratch_size(g2, c, 0);
+	if (!m)
+		return SIZE_MAX;
+	return align256(c * sizeof(zp_fr)) + align256(c * pt) + max2(m, zp_cuda_msm_bits_scratch_size(g2, c));
+}
+
+/* The largest chunk 2^k (CU_MIN_CHUNK_LOG <= k <= cap) with chunk_need <= budget; 0 if none. */
+static size_t pick_chunk(int g2, unsigned cap, size_t budget)
+{
+	for (int k = (int)cap; k >= (int)CU_MIN_CHUNK_LOG; k--)
+		if (chunk_need(g2, (size_t)1 << k) <= budget)
+			return (size_t)1 << k;
+	return 0;
+}
+
+static int env_num(const char *name, long lo, long hi, long dflt, long *out)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (!v || !*v) {
+		*out = dflt;
+		return 0;
+	}
+	long x = strtol(v, &end, 10);
+	if (*end || x < lo || x > hi)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: %s=%s: want an integer in [%ld, %ld]", name, v, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int buf_alloc(struct cu *s, int i)
+{
+	int rc;
+	if ((rc = dmalloc((void **)&s->buf[i].d_w, s->nv * sizeof(zp_fr), "w")) ||
+	    (rc = dmalloc((void **)&s->buf[i].d_abc, 3 * s->dom * sizeof(zp_fr), "a, b, c")))
+		return rc;
+	CU_TRY(cudaEventCreateWithFlags(&s->buf[i].copied, cudaEventDisableTiming), "event");
+	return 0;
+err:
+	return rc;
+}
+
+/* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
+static int cu_plan(struct cu *s, const zp_g16_key *key)
+{
+	int rc;
+	long force_log = 30, bufs = 0, margin_mb = 3072;
+	if ((rc = env_num("ZP_CUDA_MSM_CHUNK", CU_MIN_CHUNK_LOG, 30, 30, &force_log)) ||
+	    (rc = env_num("ZP_CUDA_BUFS", 0, 2, 0, &bufs)) ||
+	    (rc = env_num("ZP_CUDA_MEM_MARGIN_MB", 0, 1 << 20, 3072, &margin_mb)))
+		return rc;
+	if ((rc = buf_alloc(s, 0)))
+		return rc;
+	s->nbuf = 1;
+	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). Root family 5 in both H modes:
+	 * the CPU backend's domain (zp_ntt_domain_init) is family 5, and so is the coefficient query
+	 * zp_g16_key_init derives; zp_g16_key carries no family, so a family-7 key cannot be told apart. */
+	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), ZP_NTT_ROOT5)))
+		return rc;
+	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
+	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
+	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
+		return rc;
+	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))))
+		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
+
+	size_t fr = 0, tot = 0, margin = (size_t)margin_mb << 20;
+	CU_TRY(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+	size_t budget = fr > margin ? fr - margin : 0;
+	unsigned cap = 0;
+	while (((size_t)1 << cap) < max2(s->nv, s->dom))
+		cap++;
+	if (cap > (unsigned)force_log)
+		cap = (unsigned)force_log;
+	if (cap < CU_MIN_CHUNK_LOG)
+		cap = CU_MIN_CHUNK_LOG;
+	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
+	unsigned pair_log = cap < CU_PAIR_CHUNK_LOG ? cap : CU_PAIR_CHUNK_LOG;
+	int two = bufs == 2 || (bufs == 0 && budget > set_bytes && chunk_need(1, (size_t)1 << pair_log) <= budget - set_bytes);
+	if (two) {
+		if (budget < set_bytes + chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG))
+			return zp_err_set(-ENOMEM, "CUDA backend: ZP_CUDA_BUFS=2: a second input set (%zu bytes) and the "
+					  "smallest MSM chunk (%zu bytes) need %zu bytes, %zu free (margin %zu of %zu)",
+					  set_bytes, chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG),
+					  set_bytes + chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG), fr, margin, tot);
+		if ((rc = buf_alloc(s, 1)))
+			return rc;
+		s->nbuf = 2;
+		budget -= set_bytes;
+	}
+	s->chunk[0] = pick_chunk(0, cap, budget);
+	s->chunk[1] = pick_chunk(1, cap, budget);
+	if (!s->chunk[0] || !s->chunk[1]) {
+		size_t need = chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG);
+		return zp_err_set(-ENOMEM, "CUDA backend: MSM scratch needs at least %zu bytes (a 2^%u chunk) on top of "
+				  "the key and the input buffers; %zu bytes of %zu are free (margin %zu, "
+				  "ZP_CUDA_MEM_MARGIN_MB)", need, CU_MIN_CHUNK_LOG, fr, tot, margin);
+	}
+	s->scratch_len = max2(chunk_need(0, s->chunk[0]), chunk_need(1, s->chunk[1]));
+	for (int g = 0; g < 2; g++) {
+		s->ones_chunk[g] = s->chunk[g];
+		while (s->ones_chunk[g] < ((size_t)1 << cap) &&
+		       zp_cuda_msm_bits_scratch_size(g, 2 * s->ones_chunk[g]) <= s->scratch_len)
+			s->ones_chunk[g] *= 2;
+	}
+	if ((rc = dmalloc(&s->d_scratch, s->scratch_len, "MSM scratch")))
+		return rc;
+	for (int i = 0; i < 2; i++) {
+		CU_TRY(cudaMallocHost((void **)&s->pin[i], CU_STAGE_BYTES), "pinned staging buffer");
+		CU_TRY(cudaEventCreateWithFlags(&s->pin_ev[i], cudaEventDisableTiming), "event");
+	}
+	if (getenv("ZP_CUDA_VERBOSE"))
+		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu "
+			"(0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu bytes were free before the second "
+			"set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf, s->chunk[0], s->chunk[1],
+			s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+	return 0;
+err:
+	return rc;
 }
 
 static int cu_create(void **state, const zp_g16_key *key)
@@ -122,35 +424,15 @@ static int cu_create(void **state, const zp_g16_key *key)
 		rc = zp_err_set(ZP_EFORMAT, "CUDA backend: key has %zu wires for %zu public inputs", s->nv, s->np);
 		goto err;
 	}
-	size_t naux = s->nv - s->np - 1;
-	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
-	if (!hpts) {
-		rc = zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
+	if (s->nv >= (1ull << 31)) {
+		rc = zp_err_set(ZP_ERANGE, "CUDA backend: %zu wires (at most 2^31 - 1)", s->nv);
 		goto err;
 	}
+	s->naux = s->nv - s->np - 1;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	CU_TRY(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
-	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr);
-	CU_TRY(cudaMalloc((void **)&s->d_a, s->nv * g1), "device memory for A");
-	CU_TRY(cudaMalloc((void **)&s->d_b1, s->nv * g1), "device memory for B1");
-	CU_TRY(cudaMalloc((void **)&s->d_b2, s->nv * g2), "device memory for B2");
-	CU_TRY(cudaMalloc((void **)&s->d_c, max2(naux, 1) * g1), "device memory for C");
-	CU_TRY(cudaMalloc((void **)&s->d_h, s->dom * g1), "device memory for H");
-	CU_TRY(cudaMalloc((void **)&s->d_w, s->nv * fr), "device memory for w");
-	CU_TRY(cudaMalloc((void **)&s->d_abc, 3 * s->dom * fr), "device memory for a, b, c");
-	CU_TRY(cudaMemcpy(s->d_a, k->a, s->nv * g1, cudaMemcpyHostToDevice), "upload A");
-	CU_TRY(cudaMemcpy(s->d_b1, k->b1, s->nv * g1, cudaMemcpyHostToDevice), "upload B1");
-	CU_TRY(cudaMemcpy(s->d_b2, k->b2, s->nv * g2, cudaMemcpyHostToDevice), "upload B2");
-	if (naux)
-		CU_TRY(cudaMemcpy(s->d_c, k->c, naux * g1, cudaMemcpyHostToDevice), "upload C");
-	CU_TRY(cudaMemcpy(s->d_h, hpts, s->dom * g1, cudaMemcpyHostToDevice), "upload H");
-	s->scratch_len = max2(zp_cuda_msm_scratch_size(0, max2(s->nv, s->dom), 0), zp_cuda_msm_scratch_size(1, s->nv, 0));
-	CU_TRY(cudaMalloc(&s->d_scratch, s->scratch_len), "MSM scratch");
-	CU_TRY(cudaMallocHost((void **)&s->pinned, (s->nv + 3 * s->dom) * fr), "pinned staging buffer");
-	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). Root family 5 in both H modes:
-	 * the CPU backend's domain (zp_ntt_domain_init) is family 5, and so is the coefficient query
-	 * zp_g16_key_init derives; zp_g16_key carries no family, so a family-7 key cannot be told apart. */
-	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), ZP_NTT_ROOT5)))
+	CU_TRY(cudaStreamCreateWithFlags(&s->cst, cudaStreamNonBlocking), "copy stream");
+	if ((rc = cu_key_upload(s, key)) || (rc = cu_plan(s, key)))
 		goto err;
 	*state = s;
 	return 0;
@@ -159,91 +441,227 @@ err:
 	return rc;
 }
 
-static int all_bits(const zp_fr *v, size_t n)
+static int cu_nbufs(void *state)
 {
-	static const zp_fr zero;
-	for (size_t i = 0; i < n; i++)
-		if (memcmp(&v[i], &zero, sizeof zero) && memcmp(&v[i], &ZP_FR_ONE, sizeof zero))
-			return 0;
-	return 1;
+	return ((struct cu *)state)->nbuf;
 }
 
-static int cu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
+/* len bytes host → device on the copy stream: directly from registered memory, else through the
+ * two pinned staging buffers in turn (the caller's thread does the memcpy into them). */
+static int copy_in(struct cu *s, void *dst, const void *src, size_t len)
 {
-	struct cu *s = state;
-	size_t fr = sizeof(zp_fr), d = s->dom * fr;
 	int rc = 0;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	/* the staging buffer is free: the previous proof's copies are done (also after a failed proof) */
-	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
-	memcpy(s->pinned, w, s->nv * fr);
-	CU_TRY(cudaMemcpyAsync(s->d_w, s->pinned, s->nv * fr, cudaMemcpyHostToDevice, s->st), "upload w");
-	uint8_t *p = (uint8_t *)(s->pinned + s->nv);
-	memcpy(p, a, d);
-	memcpy(p + d, b, d);
-	memcpy(p + 2 * d, c, d);
-	CU_TRY(cudaMemcpyAsync(s->d_abc, p, 3 * d, cudaMemcpyHostToDevice, s->st), "upload a, b, c");
-	s->aux_bits = all_bits(w + s->np + 1, s->nv - s->np - 1);
-	s->w_bits = s->aux_bits && all_bits(w, s->np + 1);
+	if (registered(src, len)) {
+		CU_TRY(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice, s->cst), "copy to the device");
+		return 0;
+	}
+	for (size_t off = 0; off < len; off += CU_STAGE_BYTES) {
+		size_t m = len - off < CU_STAGE_BYTES ? len - off : CU_STAGE_BYTES;
+		int j = s->pin_i;
+		s->pin_i ^= 1;
+		CU_TRY(cudaEventSynchronize(s->pin_ev[j]), "staging buffer wait");
+		memcpy(s->pin[j], (const char *)src + off, m);
+		CU_TRY(cudaMemcpyAsync((char *)dst + off, s->pin[j], m, cudaMemcpyHostToDevice, s->cst), "copy to the device");
+		CU_TRY(cudaEventRecord(s->pin_ev[j], s->cst), "event");
+	}
 	return 0;
 err:
 	return rc;
 }
 
-static int msm_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n, int bits)
+static int cu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, const zp_fr *bb, const zp_fr *c)
 {
-	zp_cuda_g1_jac r;
+	struct cu *s = state;
+	size_t fr = sizeof(zp_fr), d = s->dom * fr;
+	int rc = 0;
+	if (b < 0 || b >= s->nbuf)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
+	struct cubuf *u = &s->buf[b];
+	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	if ((rc = copy_in(s, u->d_w, w, s->nv * fr)) || (rc = copy_in(s, u->d_abc, a, d)) ||
+	    (rc = copy_in(s, (char *)u->d_abc + d, bb, d)) || (rc = copy_in(s, (char *)u->d_abc + 2 * d, c, d)))
+		return rc;
+	CU_TRY(cudaEventRecord(u->copied, s->cst), "event");
+	return 0;
+err:
+	return rc;
+}
+
+static int cu_upload_wait(void *state, int b)
+{
+	struct cu *s = state;
+	int rc = 0;
+	if (b < 0 || b >= s->nbuf)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
+	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	CU_TRY(cudaEventSynchronize(s->buf[b].copied), "copy to the device");
+	return 0;
+err:
+	return rc;
+}
+
+static int cu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
+{
+	int rc = cu_upload_async(state, 0, w, a, b, c);
+	return rc ? rc : cu_upload_wait(state, 0);
+}
+
+static void add_g1(zp_g1_jac *acc, const zp_cuda_g1_jac *r)
+{
+	zp_g1_jac t, o;
+	memcpy(&t, r, sizeof t);
+	zp_g1_jac_add(&o, acc, &t);
+	*acc = o;
+}
+
+static void add_g2(zp_g2_jac *acc, const zp_cuda_g2_jac *r)
+{
+	zp_g2_jac t, o;
+	memcpy(&t, r, sizeof t);
+	zp_g2_jac_add(&o, acc, &t);
+	*acc = o;
+}
+
+/* One general MSM of n entries into acc (host add), bases and scalars given, scratch from `at`. */
+static int msm_general(struct cu *s, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
+		       void *scratch, size_t len)
+{
+	zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
 	int rc;
-	if (n == 0) {
-		memset(out, 0, sizeof *out);
-		return 0;
+	if (g2) {
+		zp_cuda_g2_jac r;
+		if ((rc = zp_cuda_msm_g2(&r, d_bases, d_sc, n, scratch, len, &o)))
+			return rc;
+		add_g2(acc, &r);
+	} else {
+		zp_cuda_g1_jac r;
+		if ((rc = zp_cuda_msm_g1(&r, d_bases, d_sc, n, scratch, len, &o)))
+			return rc;
+		add_g1(acc, &r);
 	}
-	if (bits)
-		rc = zp_cuda_msm_g1_bits(&r, d_bases, d_sc, n, s->d_scratch, s->scratch_len, s->st);
+	return 0;
+}
+
+/* The H MSM: n general scalars, in chunks. */
+static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
+{
+	int rc;
+	zp_g1_jac_set_inf(out);
+	for (size_t off = 0; off < n; off += s->chunk[0]) {
+		size_t m = n - off < s->chunk[0] ? n - off : s->chunk[0];
+		if ((rc = msm_general(s, 0, out, d_bases + off, d_sc + off, m, s->d_scratch, s->scratch_len)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: ones by the 0/1 kernel, the entries listed in d_idx[p_lo, n_nb)
+ * (those not 0/1, ascending) gathered and summed by the bucket MSM. */
+static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
+		     size_t n_nb)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2], hi = s->nv;
+	int rc;
+	if (g2)
+		zp_g2_jac_set_inf(out);
 	else
-		rc = zp_cuda_msm_g1(&r, d_bases, d_sc, n, s->d_scratch, s->scratch_len,
-				    &(zp_cuda_msm_opts){ .window = 0, .stream = s->st });
-	memcpy(out, &r, sizeof r);
+		zp_g1_jac_set_inf(out);
+	for (size_t off = lo; off < hi; off += c1) {
+		size_t m = hi - off < c1 ? hi - off : c1;
+		const char *bp = (const char *)d_bases + (off - lo) * pt;
+		if (g2) {
+			zp_cuda_g2_jac r;
+			if ((rc = zp_cuda_msm_g2_ones(&r, (const void *)bp, d_w + off, m, s->d_scratch, s->scratch_len, s->st)))
+				return rc;
+			add_g2(out, &r);
+		} else {
+			zp_cuda_g1_jac r;
+			if ((rc = zp_cuda_msm_g1_ones(&r, (const void *)bp, d_w + off, m, s->d_scratch, s->scratch_len, s->st)))
+				return rc;
+			add_g1(out, &r);
+		}
+	}
+	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
+	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+	for (size_t j = p_lo; j < n_nb; j += c) {
+		size_t m = n_nb - j < c ? n_nb - j : c;
+		if ((rc = zp_cuda_gather(gsc, d_w, sizeof(zp_fr), s->d_idx + j, m, 0, s->st)) ||
+		    (rc = zp_cuda_gather(gpt, d_bases, pt, s->d_idx + j, m, (uint32_t)lo, s->st)) ||
+		    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
+			return rc;
+	}
+	return 0;
+}
+
+static int h_buf(struct cu *s, int b, zp_g1_jac *h)
+{
+	int rc = 0;
+	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
+	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	cudaGetLastError(); /* a previous proof's non-sticky error must not fail this one's first launch */
+	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
+				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
+		return rc;    /* zp_err_msg() names the failing CUDA call */
+	return msm_chunked_g1(s, h, s->d_h, da, s->dom);
+err:
+	return rc;
+}
+
+static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
+{
+	int rc = 0;
+	const zp_fr *dw = s->buf[b].d_w;
+	size_t n_nb = 0, p_c = 0;
+	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	if ((rc = zp_cuda_nonbits(s->d_idx, &n_nb, dw, s->nv, s->d_sel, s->sel_len, s->st)))
+		return rc;
+	/* the C query covers w[np+1..nv): skip the listed indices below np + 1 (at most np + 1 of them) */
+	size_t head = n_nb < s->np + 1 ? n_nb : s->np + 1;
+	if (head) {
+		CU_TRY(cudaMemcpyAsync(s->h_idx, s->d_idx, head * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
+		CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+	}
+	while (p_c < head && s->h_idx[p_c] < s->np + 1)
+		p_c++;
+	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb)) ||
+	    (rc = msm_split(s, 0, &out->b1, s->d_b1, dw, 0, 0, n_nb)) ||
+	    (rc = msm_split(s, 1, &out->b2, s->d_b2, dw, 0, 0, n_nb)))
+		return rc;
+	if (s->naux) {
+		if ((rc = msm_split(s, 0, &out->c, s->d_c, dw, s->np + 1, p_c, n_nb)))
+			return rc;
+	} else {
+		zp_g1_jac_set_inf(&out->c);
+	}
+	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+	return 0;
+err:
 	return rc;
 }
 
 static int cu_h(void *state)
 {
 	struct cu *s = state;
-	int rc = 0;
-	zp_fr *da = s->d_abc, *db = da + s->dom, *dc = db + s->dom;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
-				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
-		return rc;    /* zp_err_msg() names the failing CUDA call */
-	if ((rc = msm_g1(s, &s->h, s->d_h, da, s->dom, 0)))
-		return rc;
-	return 0;
-err:
-	return rc;
+	return h_buf(s, 0, &s->h);
 }
 
 static int cu_msm(void *state, zp_g16_msm_out *out)
 {
 	struct cu *s = state;
-	int rc = 0;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	if ((rc = msm_g1(s, &out->a, s->d_a, s->d_w, s->nv, s->w_bits)) ||
-	    (rc = msm_g1(s, &out->b1, s->d_b1, s->d_w, s->nv, s->w_bits)) ||
-	    (rc = msm_g1(s, &out->c, s->d_c, s->d_w + s->np + 1, s->nv - s->np - 1, s->aux_bits)))
-		return rc;
-	zp_cuda_g2_jac r2;
-	rc = s->w_bits ? zp_cuda_msm_g2_bits(&r2, s->d_b2, s->d_w, s->nv, s->d_scratch, s->scratch_len, s->st)
-		       : zp_cuda_msm_g2(&r2, s->d_b2, s->d_w, s->nv, s->d_scratch, s->scratch_len,
-					&(zp_cuda_msm_opts){ .window = 0, .stream = s->st });
-	if (rc)
-		return rc;
-	memcpy(&out->b2, &r2, sizeof r2);
+	int rc = msm_buf(s, 0, out);
 	out->h = s->h;
-	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
-	return 0;
-err:
 	return rc;
+}
+
+static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
+{
+	struct cu *s = state;
+	if (b < 0 || b >= s->nbuf)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
+	int rc = h_buf(s, b, &out->h);
+	return rc ? rc : msm_buf(s, b, out);
 }
 
 const zp_g16_backend_ops zp_g16_backend_cuda = {
@@ -253,4 +671,11 @@ const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.h = cu_h,
 	.msm = cu_msm,
 	.destroy = cu_destroy,
+	.nbufs = cu_nbufs,
+	.upload_async = cu_upload_async,
+	.upload_wait = cu_upload_wait,
+	.prove_buf = cu_prove_buf,
+	.host_register = cu_host_register,
+	.host_unregister = cu_host_unregister,
+	.fatal = cu_fatal,
 };

@@ -74,6 +74,18 @@ int zp_g16_public_write_json(const char *path, const zp_fr *pub, uint32_t n)
 	return dump(a, path);
 }
 
+int zp_g16_vk_write_json(const char *path, const zp_g16_vk *vk)
+{
+	json_t *ic = json_array();
+	for (uint32_t i = 0; ic && i <= vk->n_public; i++)
+		json_array_append_new(ic, g1_json(&vk->ic[i]));
+	return dump(json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o}", "protocol", "groth16", "curve", "bls12381",
+			      "nPublic", (int)vk->n_public, "vk_alpha_1", g1_json(&vk->alpha1), "vk_beta_2",
+			      g2_json(&vk->beta2), "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2",
+			      g2_json(&vk->delta2), "IC", ic),
+		    path);
+}
+
 /* ---- reading ---- */
 static int load(json_t **j, const char *path)
 {

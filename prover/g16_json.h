@@ -21,5 +21,7 @@ int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path);
 /* protocol groth16, curve bls12381, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2, IC
  * (vk_alphabeta_12 is not needed and not read). */
 int zp_g16_vk_read_json(zp_g16_vk *vk, const char *path);
+/* The same fields (no vk_alphabeta_12: snarkjs's verifier recomputes it; zkpipe's ignores it). */
+int zp_g16_vk_write_json(const char *path, const zp_g16_vk *vk);
 
 #endif

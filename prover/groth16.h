@@ -33,6 +33,7 @@
 #define ZP_GROTH16_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "circuit.h"
@@ -60,6 +61,11 @@ typedef struct {
 	const zp_zkey *zkey;
 	zp_h_mode h_mode;
 	zp_g1_affine *h_coeff;          /* owned when h_mode == ZP_H_COEFF */
+	void *dev_points;               /* NULL, or (CUDA builds) a zp_cuda_key_dev * whose device arrays
+	                                 * hold A, B1, B2, C and H (the zkey's point arrays are then NULL;
+	                                 * prover/setup_cuda.h): the CUDA backend's create() adopts them
+	                                 * (frees them on destroy; one backend per key); the CPU backend
+	                                 * refuses such a key */
 } zp_g16_key;
 
 typedef struct zp_g16_backend_ops {
@@ -69,6 +75,23 @@ typedef struct zp_g16_backend_ops {
 	int  (*h)(void *state);
 	int  (*msm)(void *state, zp_g16_msm_out *out);
 	void (*destroy)(void *state);
+	/* Optional (NULL in the CPU backend): a daemon pipeline that copies partition k+1 while
+	 * partition k computes. The state has nbufs() (1 or 2) device input sets. upload_async starts
+	 * copying w, a, b, c into set buf (the caller's buffers are only read and must stay unchanged
+	 * until upload_wait(buf) returns 0); prove_buf runs H and every MSM on set buf (after its copy)
+	 * and leaves the set free. upload_async/upload_wait on one set may run in one thread while
+	 * prove_buf runs on the other set in another thread; at most one prove_buf at a time. */
+	int  (*nbufs)(void *state);
+	int  (*upload_async)(void *state, int buf, const zp_fr *w, const zp_fr *a, const zp_fr *b, const zp_fr *c);
+	int  (*upload_wait)(void *state, int buf);
+	int  (*prove_buf)(void *state, int buf, zp_g16_msm_out *out);
+	/* Optional: pin [p, p + len) for direct DMA by upload_async (0, or <0 and zp_err_msg(): the
+	 * uploads then stage through the backend's own pinned buffer). Before any create(). */
+	int  (*host_register)(void *p, size_t len);
+	void (*host_unregister)(void *p);
+	/* Optional: nonzero when the device cannot be used again by this process (a sticky error such as
+	 * an illegal address): the caller should exit so that it is restarted. */
+	int  (*fatal)(void);
 } zp_g16_backend_ops;
 
 extern const zp_g16_backend_ops zp_g16_backend_cpu;

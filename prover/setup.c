@@ -1,12 +1,13 @@
 /*
  * setup.c — development Groth16 setup (contract and formulas in setup.h).
  */
-#include "setup.h"
+#include "setup_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ntt.h"
 #include "par.h"
@@ -111,17 +112,18 @@ static void lagrange(zp_fr *out, zp_fr *scratch, size_t n, const zp_fr *tau, con
 	zp_par_for((n + BLK * 4 - 1) / (BLK * 4), lag_task, &c);
 }
 
-struct scatter_ctx { const zp_circuit *c; const zp_fr *lag; zp_fr *uvw[3]; };
+struct scatter_ctx { const zp_circuit *c; const zp_fr *lag; zp_fr *uvw[3]; uint32_t r0, r1; };
 
+/* uvw[m] += M[r][.]·lag[r − r0] for rows r0 <= r < r1 */
 static void scatter_task(void *vctx, size_t m, int worker)
 {
 	struct scatter_ctx *s = vctx;
 	const zp_csr *a = &s->c->m[m];
 	zp_fr *out = s->uvw[m], p;
-	memset(out, 0, (size_t)s->c->n_vars * sizeof(zp_fr));
-	for (uint32_t r = 0; r < a->rows; r++)
+	uint32_t r1 = s->r1 < a->rows ? s->r1 : a->rows;
+	for (uint32_t r = s->r0; r < r1; r++)
 		for (uint64_t k = a->row_ptr[r]; k < a->row_ptr[r + 1]; k++) {
-			zp_fr_mul(&p, &a->val[k], &s->lag[r]);
+			zp_fr_mul(&p, &a->val[k], &s->lag[r - s->r0]);
 			zp_fr_add(&out[a->col[k]], &out[a->col[k]], &p);
 		}
 }
@@ -182,52 +184,73 @@ static int window_for(size_t n, int w)
 	return w > 0 ? (w > 20 ? 20 : w) : n >= ((size_t)1 << 22) ? 16 : n >= ((size_t)1 << 16) ? 12 : 8;
 }
 
-int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
+#define CHUNK ((size_t)1 << 20)   /* Lagrange / H scalars per step */
+
+static double now_s(void)
 {
-	static const zp_setup_opts defaults = { 0 };
-	zp_pkey_header h;
-	zp_fr t[5], zn, step, one_n;   /* τ, α, β, γ, δ */
-	fb_g1 t1 = { 0 };
-	fb_g2 t2 = { 0 };
-	zp_fr *u = NULL, *v = NULL, *w = NULL, *lag = NULL, *scr = NULL;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int zp_setup_header(zp_pkey_header *h, const zp_circuit *c, const zp_setup_opts *o)
+{
 	int rc;
-	memset(k, 0, sizeof(*k));
-	if (!o)
-		o = &defaults;
 	unsigned roots = o->roots ? o->roots : 5;
 	if (!c->has_c)
 		return zp_err_set(ZP_EMISMATCH, "setup needs the circuit's C matrix (compile it from an .r1cs, or a "
 				  "synthetic circuit); a circuit read from a .zkey has only A and B");
 	if (roots != 5 && roots != 7)
 		return zp_err_set(ZP_ERANGE, "setup: root family %u (5 or 7)", roots);
-	if ((rc = zp_pkey_layout(&h, c->n_vars, c->n_public, c->domain_size)))
+	if ((rc = zp_pkey_layout(h, c->n_vars, c->n_public, c->domain_size)))
 		return rc;
-	h.flags = ZP_PKEY_INSECURE;
-	h.h_mode = o->h_mode;
-	h.roots = roots;
-	h.n_constraints = c->n_constraints;
-	memcpy(h.fingerprint, c->fingerprint, 16);
-	snprintf(h.origin, sizeof(h.origin), "zkpipe setup (INSECURE development key)%s%s", o->origin ? ": " : "",
+	h->flags = ZP_PKEY_INSECURE;
+	h->h_mode = o->h_mode;
+	h->roots = roots;
+	h->n_constraints = c->n_constraints;
+	memcpy(h->fingerprint, c->fingerprint, 16);
+	snprintf(h->origin, sizeof(h->origin), "zkpipe setup (INSECURE development key)%s%s", o->origin ? ": " : "",
 		 o->origin ? o->origin : "");
-	size_t n = c->domain_size, nv = c->n_vars;
+	return 0;
+}
+
+int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_setup_sink *sk)
+{
+	zp_fr t[5], zn, step, one_n, x;   /* τ, α, β, γ, δ */
+	fb_g1 t1 = { 0 };
+	fb_g2 t2 = { 0 };
+	zp_fr *u = NULL, *v = NULL, *w = NULL, *lag = NULL, *scr = NULL;
+	zp_setup_stats st = { 0 };
+	double t0 = now_s(), ts = t0;
+	int rc;
+	unsigned roots = o->roots ? o->roots : 5;
+	size_t n = c->domain_size, nv = c->n_vars, np = c->n_public;
 	if ((rc = draw_toxic(t, o, n)))
 		goto out;
 	u = malloc(nv * sizeof(zp_fr));
 	v = malloc(nv * sizeof(zp_fr));
 	w = malloc(nv * sizeof(zp_fr));
-	lag = malloc(n * sizeof(zp_fr));
-	scr = malloc(n * sizeof(zp_fr));
+	lag = malloc(CHUNK * sizeof(zp_fr));
+	scr = malloc(CHUNK * sizeof(zp_fr));
 	if (!u || !v || !w || !lag || !scr) {
-		rc = zp_err_set(-ENOMEM, "setup: scalars for %zu wires and %zu rows", nv, n);
+		rc = zp_err_set(-ENOMEM, "setup: scalars for %zu wires", nv);
 		goto out;
 	}
-	if ((rc = zp_pkey_alloc(k, &h)))
-		goto out;
 	int wb = window_for(nv > n ? nv : n, o->window_bits);
 	if ((rc = fb_g1_init(&t1, &ZP_G1_GEN, wb)) || (rc = fb_g2_init(&t2, &ZP_G2_GEN, wb < 16 ? wb : 14)))
 		goto out;
+	sk->t1 = t1.t;
+	sk->w1 = t1.w;
+	sk->t1_len = (size_t)t1.nwin * (((size_t)1 << t1.w) - 1);
+	sk->t2 = t2.t;
+	sk->w2 = t2.w;
+	sk->t2_len = (size_t)t2.nwin * (((size_t)1 << t2.w) - 1);
+	if (sk->begin && (rc = sk->begin(sk)))
+		goto out;
+	st.tables = now_s() - ts;
+	ts = now_s();
 
-	/* L_j(τ) = (τ^n − 1)/n · ω^j/(τ − ω^j) */
+	/* u, v, w = A, B, C applied to L_j(τ) = (τ^n − 1)/n · ω^j/(τ − ω^j), rows in chunks */
 	uint64_t e = n;
 	zp_fr_pow(&zn, &t[0], &e, 1);
 	zp_fr_sub(&zn, &zn, &ZP_FR_ONE);
@@ -235,38 +258,61 @@ int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 	zp_fr_inv(&one_n, &one_n);
 	zp_fr_mul(&zn, &zn, &one_n);
 	zp_ntt_root(&step, c->log_domain, roots == 5 ? ZP_NTT_ROOT5 : ZP_NTT_ROOT7);
-	lagrange(lag, scr, n, &t[0], &zn, &ZP_FR_ONE, &step);
-	struct scatter_ctx sc = { c, lag, { u, v, w } };
-	zp_par_for(3, scatter_task, &sc);
+	memset(u, 0, nv * sizeof(zp_fr));
+	memset(v, 0, nv * sizeof(zp_fr));
+	memset(w, 0, nv * sizeof(zp_fr));
+	for (size_t r0 = 0; r0 < n; r0 += CHUNK) {
+		size_t len = n - r0 < CHUNK ? n - r0 : CHUNK;
+		e = r0;
+		zp_fr_pow(&x, &step, &e, 1);
+		lagrange(lag, scr, len, &t[0], &zn, &x, &step);
+		struct scatter_ctx sc = { c, lag, { u, v, w }, (uint32_t)r0, (uint32_t)(r0 + len) };
+		zp_par_for(3, scatter_task, &sc);
+	}
+	st.lagrange = now_s() - ts;
+	ts = now_s();
 
-	zp_zkey *z = &k->zk;
+	fb_g1 *p1 = &t1;
+	fb_g2 *p2 = &t2;
 	zp_g1_jac j1;
 	zp_g2_jac j2;
-	fb_g1_mul(&j1, &t1, &t[1]); zp_g1_jac_to_affine(&z->alpha1, &j1);
-	fb_g1_mul(&j1, &t1, &t[2]); zp_g1_jac_to_affine(&z->beta1, &j1);
-	fb_g1_mul(&j1, &t1, &t[4]); zp_g1_jac_to_affine(&z->delta1, &j1);
-	fb_g2_mul(&j2, &t2, &t[2]); zp_g2_jac_to_affine(&z->beta2, &j2);
-	fb_g2_mul(&j2, &t2, &t[3]); zp_g2_jac_to_affine(&z->gamma2, &j2);
-	fb_g2_mul(&j2, &t2, &t[4]); zp_g2_jac_to_affine(&z->delta2, &j2);
-	fb_g1_many(z->a, &t1, u, nv);
-	fb_g1_many(z->b1, &t1, v, nv);
-	fb_g2_many(z->b2, &t2, v, nv);
+	fb_g1_mul(&j1, p1, &t[1]); zp_g1_jac_to_affine(&z->alpha1, &j1);
+	fb_g1_mul(&j1, p1, &t[2]); zp_g1_jac_to_affine(&z->beta1, &j1);
+	fb_g1_mul(&j1, p1, &t[4]); zp_g1_jac_to_affine(&z->delta1, &j1);
+	fb_g2_mul(&j2, p2, &t[2]); zp_g2_jac_to_affine(&z->beta2, &j2);
+	fb_g2_mul(&j2, p2, &t[3]); zp_g2_jac_to_affine(&z->gamma2, &j2);
+	fb_g2_mul(&j2, p2, &t[4]); zp_g2_jac_to_affine(&z->delta2, &j2);
+	if ((rc = sk->points(sk, ZP_PKS_A, u, 0, nv)) || (rc = sk->points(sk, ZP_PKS_B1, v, 0, nv)) ||
+	    (rc = sk->points(sk, ZP_PKS_B2, v, 0, nv)))
+		goto out;
+	st.ab = now_s() - ts;
+	ts = now_s();
 	struct ic_ctx ic = { u, v, w, t[1], t[2], t[3], t[4], c->n_public, nv };
 	zp_fr_inv(&ic.ginv, &t[3]);
 	zp_fr_inv(&ic.dinv, &t[4]);
 	zp_par_for((nv + BLK * 4 - 1) / (BLK * 4), ic_task, &ic);
-	fb_g1_many(z->ic, &t1, w, (size_t)c->n_public + 1);
-	fb_g1_many(z->c, &t1, w + c->n_public + 1, nv - c->n_public - 1);
+	if ((rc = sk->points(sk, ZP_PKS_IC, w, 0, np + 1)) || (rc = sk->points(sk, ZP_PKS_C, w + np + 1, 0, nv - np - 1)))
+		goto out;
+	/* u, v, w are spent: wipe and free them before the H query */
+	explicit_bzero(u, nv * sizeof(zp_fr));
+	explicit_bzero(v, nv * sizeof(zp_fr));
+	explicit_bzero(w, nv * sizeof(zp_fr));
+	free(u);
+	free(v);
+	free(w);
+	u = v = w = NULL;
+	st.c = now_s() - ts;
+	ts = now_s();
 
-	/* H scalars into lag */
-	zp_fr zd;
+	/* H scalars, in chunks */
+	zp_fr zd, t2n, w2n;
 	e = n;
 	zp_fr_pow(&zd, &t[0], &e, 1);
 	zp_fr_sub(&zd, &zd, &ZP_FR_ONE);
 	zp_fr_mul(&zd, &zd, &ic.dinv);   /* Z(τ)/δ */
 	if (o->h_mode == ZP_H_SNARKJS) {
 		/* L^(2n)_(2j+1)(τ)/δ = (τ^2n − 1)/(2n·δ) · x_j/(τ − x_j), x_j = ω_2n·ω_n^j */
-		zp_fr t2n, inv2n, w2n;
+		zp_fr inv2n;
 		e = 2 * n;
 		zp_fr_pow(&t2n, &t[0], &e, 1);
 		zp_fr_sub(&t2n, &t2n, &ZP_FR_ONE);
@@ -275,19 +321,34 @@ int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 		zp_fr_mul(&t2n, &t2n, &inv2n);
 		zp_fr_mul(&t2n, &t2n, &ic.dinv);
 		zp_ntt_root(&w2n, c->log_domain + 1, roots == 5 ? ZP_NTT_ROOT5 : ZP_NTT_ROOT7);
-		lagrange(lag, scr, n, &t[0], &t2n, &w2n, &step);
-	} else {
-		struct pow_ctx pc = { lag, t[0], zd, n };   /* τ^i·Z(τ)/δ */
-		zp_par_for((n + BLK * 4 - 1) / (BLK * 4), pow_task, &pc);
 	}
-	fb_g1_many(k->zk.h ? k->zk.h : k->g16.h_coeff, &t1, lag, n);
-	zp_pkey_seal(k);
+	for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
+		size_t len = n - j0 < CHUNK ? n - j0 : CHUNK;
+		e = j0;
+		if (o->h_mode == ZP_H_SNARKJS) {
+			zp_fr_pow(&x, &step, &e, 1);
+			zp_fr_mul(&x, &x, &w2n);
+			lagrange(lag, scr, len, &t[0], &t2n, &x, &step);
+		} else {
+			zp_fr_pow(&x, &t[0], &e, 1);
+			zp_fr_mul(&x, &x, &zd);
+			struct pow_ctx pc = { lag, t[0], x, len };   /* τ^i·Z(τ)/δ */
+			zp_par_for((len + BLK * 4 - 1) / (BLK * 4), pow_task, &pc);
+		}
+		if ((rc = sk->points(sk, ZP_PKS_H, lag, j0, len)))
+			goto out;
+	}
+	st.h = now_s() - ts;
+	st.total = now_s() - t0;
+	if (o->stats)
+		*o->stats = st;
 out:
 	explicit_bzero(t, sizeof(t));
+	explicit_bzero(&ic, sizeof ic);
 	if (u) explicit_bzero(u, nv * sizeof(zp_fr));
 	if (v) explicit_bzero(v, nv * sizeof(zp_fr));
 	if (w) explicit_bzero(w, nv * sizeof(zp_fr));
-	if (lag) explicit_bzero(lag, n * sizeof(zp_fr));
+	if (lag) explicit_bzero(lag, CHUNK * sizeof(zp_fr));
 	free(u);
 	free(v);
 	free(w);
@@ -295,7 +356,63 @@ out:
 	free(scr);
 	free(t1.t);
 	free(t2.t);
-	if (rc)
-		zp_pkey_free(k);
 	return rc;
+}
+
+/* ---- the CPU sink: the tables' points straight into the zp_pkey ---- */
+struct cpu_sink { zp_setup_sink s; zp_pkey *k; };
+
+static int cpu_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size_t n)
+{
+	zp_pkey *key = ((struct cpu_sink *)s)->k;
+	zp_zkey *z = &key->zk;
+	fb_g1 t1 = { s->w1, (255 + s->w1 - 1) / s->w1, (zp_g1_affine *)s->t1 };
+	fb_g2 t2 = { s->w2, (255 + s->w2 - 1) / s->w2, (zp_g2_affine *)s->t2 };
+	zp_g1_affine *d1 = sec == ZP_PKS_A ? z->a : sec == ZP_PKS_B1 ? z->b1 : sec == ZP_PKS_IC ? z->ic
+			 : sec == ZP_PKS_C ? z->c : z->h ? z->h : key->g16.h_coeff;
+	if (sec == ZP_PKS_B2)
+		fb_g2_many(z->b2 + off, &t2, k, n);
+	else
+		fb_g1_many(d1 + off, &t1, k, n);
+	return 0;
+}
+
+int zp_setup_gpu_available(void)
+{
+#ifdef ZP_HAVE_CUDA
+	return zp_setup_cuda_available();
+#else
+	return 0;
+#endif
+}
+
+int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
+{
+	static const zp_setup_opts defaults = { 0 };
+	zp_pkey_header h;
+	int rc;
+	memset(k, 0, sizeof(*k));
+	if (!o)
+		o = &defaults;
+	if (o->device < -1 || o->device > 1)
+		return zp_err_set(ZP_ERANGE, "setup: device %d (-1 auto, 0 CPU, 1 CUDA)", o->device);
+	if (o->device) {
+#ifdef ZP_HAVE_CUDA
+		if (o->device == 1 || zp_setup_cuda_available())
+			return zp_setup_cuda_host(k, c, o);
+#else
+		if (o->device == 1)
+			return zp_err_set(-ENOTSUP, "setup on the GPU: this build has no CUDA (meson setup -Dcuda=enabled, "
+					  "nvcc on PATH)");
+#endif
+	}
+	if ((rc = zp_setup_header(&h, c, o)) || (rc = zp_pkey_alloc(k, &h)))
+		return rc;
+	struct cpu_sink s = { .s = { .points = cpu_points }, .k = k };
+	if ((rc = zp_setup_run(&k->zk, c, o, &s.s))) {
+		zp_pkey_free(k);
+		return rc;
+	}
+	zp_pkey_seal(k);
+	return 0;
 }

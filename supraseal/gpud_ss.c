@@ -22,6 +22,10 @@
 #include "serialize.h"
 #include "ss.h"
 #include "zp_err.h"
+#ifdef ZP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "zp_cuda.h"
+#endif
 
 #define MAX_SS_KEYS 16
 #define BLK 4096
@@ -42,7 +46,171 @@ struct ss_key {
 	size_t scratch_len;
 	zp_ntt_domain dom;               /* family 7 */
 	unsigned log_domain;
+	struct ss_cuda *cu;              /* [group] backend = cuda: the key on the GPU (NULL: CPU) */
 };
+
+/* ---------------------------------------------------------------- the GPU path (backend = cuda)
+ * The key's points stay resident on the device; per proof the host buffers (page-locked with
+ * cudaHostRegister when the memlock limit allows) go up once, the H step (family-7 NTT,
+ * bellperson's coset) and every MSM run on the device, MSMs in chunks sized to the memory left
+ * after the key. zp_g16_finish and the self-check stay on the host, as on the CPU path: given the
+ * caller's r and s both paths give the same proof bytes. */
+#ifdef ZP_HAVE_CUDA
+struct ss_cuda {
+	zp_cuda_g1_aff *h, *l, *a, *b1;
+	zp_cuda_g2_aff *b2;
+	zp_fr *w, *abc, *sa, *sb;
+	void *scratch;
+	size_t scratch_len, chunk;       /* at most chunk points per MSM call */
+	zp_cuda_ntt_ctx *ntt;
+	cudaStream_t st;
+	void *reg[4];                    /* host buffers registered with CUDA */
+};
+
+static void ss_cuda_free(struct ss_cuda *c)
+{
+	if (!c)
+		return;
+	if (c->ntt)
+		zp_cuda_ntt_destroy(c->ntt);
+	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch };
+	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
+		if (dp[i])
+			cudaFree(dp[i]);
+	for (int i = 0; i < 4; i++)
+		if (c->reg[i])
+			cudaHostUnregister(c->reg[i]);
+	if (c->st)
+		cudaStreamDestroy(c->st);
+	free(c);
+}
+
+#define SS_CU(expr, what) do { \
+		cudaError_t e_ = (expr); \
+		if (e_ != cudaSuccess) { \
+			r = zp_err_set(ZP_ECUDA, "%s: GPU: %s: %s", k->path, what, cudaGetErrorString(e_)); \
+			goto fail; \
+		} \
+	} while (0)
+
+static int ss_cuda_create(struct ss_key *k, uint64_t nw, size_t nmax)
+{
+	const struct zp_ss_params_info *in = &k->in;
+	struct ss_cuda *c = calloc(1, sizeof *c);
+	int r = 0;
+	if (!c)
+		return zp_err_set(-ENOMEM, "%s: GPU state", k->path);
+	const char *ev = getenv("ZP_CUDA_DEVICE");
+	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = in->domain;
+	SS_CU(cudaSetDevice(ev ? atoi(ev) : 0), "cudaSetDevice");
+	SS_CU(cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking), "stream");
+	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
+		{ (void **)&c->h, k->h, in->n_h * g1, "h" }, { (void **)&c->l, k->l, in->n_l * g1, "l" },
+		{ (void **)&c->a, k->a, in->n_a * g1, "a" }, { (void **)&c->b1, k->b1, in->n_b1 * g1, "b_g1" },
+		{ (void **)&c->b2, k->b2, in->n_b2 * g2, "b_g2" },
+	};
+	for (size_t i = 0; i < sizeof up / sizeof *up; i++) {
+		SS_CU(cudaMalloc(up[i].dst, up[i].bytes + 64), up[i].what);
+		SS_CU(cudaMemcpy(*up[i].dst, up[i].src, up[i].bytes, cudaMemcpyHostToDevice), up[i].what);
+	}
+	SS_CU(cudaMalloc((void **)&c->w, nw * fr + 64), "w");
+	SS_CU(cudaMalloc((void **)&c->abc, 3 * d * fr), "a, b, c");
+	SS_CU(cudaMalloc((void **)&c->sa, (size_t)in->n_a * fr + 64), "A scalars");
+	SS_CU(cudaMalloc((void **)&c->sb, (size_t)in->n_b1 * fr + 64), "B scalars");
+	if ((r = zp_cuda_ntt_create(&c->ntt, k->log_domain, ZP_NTT_ROOT7)))
+		goto fail;
+	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits */
+	size_t fre = 0, tot = 0;
+	SS_CU(cudaMemGetInfo(&fre, &tot), "cudaMemGetInfo");
+	size_t avail = fre > ((size_t)2 << 30) ? fre - ((size_t)2 << 30) : 0;
+	size_t n2 = in->n_b2 > nmax ? in->n_b2 : nmax;
+	c->chunk = n2 ? n2 : 1;
+	for (;;) {
+		size_t s1 = zp_cuda_msm_scratch_size(0, c->chunk < nmax ? c->chunk : nmax, 0);
+		size_t s2 = zp_cuda_msm_scratch_size(1, c->chunk < in->n_b2 ? c->chunk : in->n_b2, 0);
+		c->scratch_len = s1 > s2 ? s1 : s2;
+		if (c->scratch_len <= avail || c->chunk <= ((size_t)1 << 16))
+			break;
+		size_t p = 1;
+		while (p * 2 < c->chunk)
+			p *= 2;
+		c->chunk = p;
+	}
+	SS_CU(cudaMalloc(&c->scratch, c->scratch_len), "MSM scratch");
+	/* page-lock the per-proof host buffers: uploads at link speed (else pageable copies) */
+	void *hb[4] = { k->w, k->abc, k->sa, k->sb };
+	size_t hl[4] = { nw * fr, 3 * d * fr, (size_t)in->n_a * fr, (size_t)in->n_b1 * fr };
+	for (int i = 0; i < 4; i++)
+		if (hl[i] && cudaHostRegister(hb[i], hl[i], cudaHostRegisterDefault) == cudaSuccess)
+			c->reg[i] = hb[i];
+	(void)cudaGetLastError(); /* a refused registration is not an error */
+	k->cu = c;
+	return 0;
+fail:
+	ss_cuda_free(c);
+	return r;
+}
+
+static int ss_msm_g1(struct ss_cuda *c, zp_g1_jac *out, const zp_cuda_g1_aff *bases, const zp_fr *sc, size_t n)
+{
+	zp_g1_jac_set_inf(out);
+	for (size_t i = 0; i < n; i += c->chunk) {
+		size_t m = n - i < c->chunk ? n - i : c->chunk;
+		zp_cuda_g1_jac rj;
+		zp_g1_jac t;
+		int r = zp_cuda_msm_g1(&rj, bases + i, sc + i, m, c->scratch, c->scratch_len,
+				       &(zp_cuda_msm_opts){ .window = 0, .stream = c->st });
+		if (r)
+			return r;
+		memcpy(&t, &rj, sizeof t);
+		zp_g1_jac_add(out, out, &t);
+	}
+	return 0;
+}
+
+static int ss_msm_g2(struct ss_cuda *c, zp_g2_jac *out, const zp_cuda_g2_aff *bases, const zp_fr *sc, size_t n)
+{
+	zp_g2_jac_set_inf(out);
+	for (size_t i = 0; i < n; i += c->chunk) {
+		size_t m = n - i < c->chunk ? n - i : c->chunk;
+		zp_cuda_g2_jac rj;
+		zp_g2_jac t;
+		int r = zp_cuda_msm_g2(&rj, bases + i, sc + i, m, c->scratch, c->scratch_len,
+				       &(zp_cuda_msm_opts){ .window = 0, .stream = c->st });
+		if (r)
+			return r;
+		memcpy(&t, &rj, sizeof t);
+		zp_g2_jac_add(out, out, &t);
+	}
+	return 0;
+}
+
+/* H and the five MSMs on the device; inputs are k's host buffers as the CPU path leaves them. */
+static int ss_cuda_msms(struct ss_key *k, const struct zp_ss_payload *p, zp_g16_msm_out *mo)
+{
+	struct ss_cuda *c = k->cu;
+	const struct zp_ss_params_info *in = &k->in;
+	size_t fr = sizeof(zp_fr), d = in->domain;
+	int r = 0;
+	SS_CU(cudaMemcpyAsync(c->abc, k->abc, 3 * d * fr, cudaMemcpyHostToDevice, c->st), "upload a, b, c");
+	SS_CU(cudaMemcpyAsync(c->w, k->w, (p->inp + p->aux) * fr, cudaMemcpyHostToDevice, c->st), "upload w");
+	SS_CU(cudaMemcpyAsync(c->sa, k->sa, (size_t)in->n_a * fr, cudaMemcpyHostToDevice, c->st), "upload A scalars");
+	SS_CU(cudaMemcpyAsync(c->sb, k->sb, (size_t)in->n_b1 * fr, cudaMemcpyHostToDevice, c->st), "upload B scalars");
+	if ((r = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, k->log_domain, ZP_CUDA_H_BELLPERSON, c->st)) ||
+	    (r = ss_msm_g1(c, &mo->h, c->h, c->abc, in->n_h)) ||
+	    (r = ss_msm_g1(c, &mo->c, c->l, c->w + p->inp, in->n_l)) ||
+	    (r = ss_msm_g1(c, &mo->a, c->a, c->sa, in->n_a)) ||
+	    (r = ss_msm_g1(c, &mo->b1, c->b1, c->sb, in->n_b1)) ||
+	    (r = ss_msm_g2(c, &mo->b2, c->b2, c->sb, in->n_b2)))
+		return r;
+	SS_CU(cudaStreamSynchronize(c->st), "synchronize");
+	return 0;
+fail:
+	return r;
+}
+#else
+struct ss_cuda;
+#endif
 
 static struct ss_key keys[MAX_SS_KEYS];
 static unsigned n_keys;
@@ -110,7 +278,7 @@ out:
 	return 0;
 }
 
-static int load_key(struct ss_key *k)
+static int load_key(struct ss_key *k, bool gpu)
 {
 	int r = zp_ss_params_scan(k->path, &k->in);
 	if (r)
@@ -163,11 +331,28 @@ static int load_key(struct ss_key *k)
 	k->log_domain = lg;
 	if ((r = zp_ntt_domain_init_ex(&k->dom, lg, ZP_NTT_ROOT7, 0)))
 		return zp_err_set(r, "%s: NTT domain 2^%u", k->path, lg);
+	if (gpu) {
+#ifdef ZP_HAVE_CUDA
+		if ((r = ss_cuda_create(k, nw, nmax)))
+			return r;
+		/* the device holds the points now; the host keeps only what finish and verify read */
+		free(k->h); free(k->l); free(k->a); free(k->b1); free(k->b2);
+		k->h = k->l = k->a = k->b1 = NULL;
+		k->b2 = NULL;
+		free(k->scratch);
+		k->scratch = NULL;
+#else
+		return zp_err_set(-ENOTSUP, "%s: backend cuda: this build has no CUDA support", k->path);
+#endif
+	}
 	return 0;
 }
 
 static void key_free(struct ss_key *k)
 {
+#ifdef ZP_HAVE_CUDA
+	ss_cuda_free(k->cu);
+#endif
 	free(k->ic); free(k->h); free(k->l); free(k->a); free(k->b1); free(k->b2);
 	free(k->w); free(k->abc); free(k->sa); free(k->sb); free(k->bits); free(k->scratch);
 	zp_ntt_domain_free(&k->dom);
@@ -201,7 +386,8 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 	snprintf(k->path, sizeof k->path, "%s", path);
 	uint64_t t0 = zp_mono_ms();
 	zp_err_clear();
-	int r = load_key(k);
+	const char *be = d->cfg.groups[d->group].backend;
+	int r = load_key(k, !strcmp(be, "cuda"));
 	if (r) {
 		char id2[ZP_KEY_ID_MAX], p2[PATH_MAX];
 		memcpy(id2, k->id, sizeof id2);
@@ -334,14 +520,22 @@ static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs
 	gather(k->sb + nb, aux, b_aux, p->aux);
 	zp_g16_msm_out mo;
 	zp_fr *a = k->abc, *b = a + in->domain, *c = b + in->domain;
-	int r = zp_ntt_h_bellperson(&k->dom, a, b, c);
-	void *sc = k->scratch;
-	size_t sl = k->scratch_len;
-	if (!r) r = zp_msm_g1(&mo.h, k->h, a, in->n_h, sc, sl);
-	if (!r) r = zp_msm_g1(&mo.c, k->l, aux, in->n_l, sc, sl);
-	if (!r) r = zp_msm_g1(&mo.a, k->a, k->sa, in->n_a, sc, sl);
-	if (!r) r = zp_msm_g1(&mo.b1, k->b1, k->sb, in->n_b1, sc, sl);
-	if (!r) r = zp_msm_g2(&mo.b2, k->b2, k->sb, in->n_b2, sc, sl);
+	int r;
+#ifdef ZP_HAVE_CUDA
+	if (k->cu)
+		r = ss_cuda_msms(k, p, &mo);
+	else
+#endif
+	{
+		r = zp_ntt_h_bellperson(&k->dom, a, b, c);
+		void *sc = k->scratch;
+		size_t sl = k->scratch_len;
+		if (!r) r = zp_msm_g1(&mo.h, k->h, a, in->n_h, sc, sl);
+		if (!r) r = zp_msm_g1(&mo.c, k->l, aux, in->n_l, sc, sl);
+		if (!r) r = zp_msm_g1(&mo.a, k->a, k->sa, in->n_a, sc, sl);
+		if (!r) r = zp_msm_g1(&mo.b1, k->b1, k->sb, in->n_b1, sc, sl);
+		if (!r) r = zp_msm_g2(&mo.b2, k->b2, k->sb, in->n_b2, sc, sl);
+	}
 	if (r) {
 		snprintf(why, wn, "gpud: H/MSM: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return r;

@@ -19,16 +19,26 @@ static const char setup_help[] =
 	"  --h-mode M     snarkjs (default: odd-root H points) | coeff (bellperson's τ^i·Z(τ)/δ)\n"
 	"  --roots F      5 (default: zkpipe's prover, snarkjs) | 7 (bellperson's root of unity)\n"
 	"  --zkey Z       also write a snarkjs .zkey (snarkjs H only)\n"
-	"  --threads N    worker threads\n";
+	"  --threads N    worker threads\n"
+	"  --gpu          make the points on the GPU (CUDA builds; ZP_CUDA_DEVICE picks it): the same key,\n"
+	"                 byte for byte, as the CPU's for the same toxic waste\n"
+	"  --cpu          make them on the CPU. Default: the GPU when this build has CUDA and one is present\n"
+	"                 (falling back to the CPU, with a warning, if the GPU setup fails), else the CPU\n"
+	"  --toxic-seed S TESTS ONLY: toxic waste from a seeded generator instead of getrandom, so that two\n"
+	"                 runs (e.g. --cpu and --gpu) make the same key\n";
 
 int cmd_setup(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "r1cs", 1, 0, 'r' }, { "synth", 1, 0, 'S' }, { "out", 1, 0, 'o' }, { "h-mode", 1, 0, 'm' },
-		{ "roots", 1, 0, 'R' }, { "zkey", 1, 0, 'z' }, { "threads", 1, 0, 't' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "roots", 1, 0, 'R' }, { "zkey", 1, 0, 'z' }, { "threads", 1, 0, 't' }, { "help", 0, 0, 'h' },
+		{ "gpu", 0, 0, 'g' }, { "cpu", 0, 0, 'c' }, { "toxic-seed", 1, 0, 'T' }, { 0 } };
 	const char *r1cs = NULL, *synth = NULL, *out = NULL, *zk = NULL;
-	zp_setup_opts so = { 0 };
-	int c, rc;
+	zp_setup_opts so = { .device = -1 };
+	zp_setup_stats stats;
+	zp_fr toxic[5];
+	int c, rc, seeded = 0;
+	uint64_t seed = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': r1cs = optarg; break;
@@ -37,6 +47,9 @@ int cmd_setup(int argc, char **argv)
 		case 'z': zk = optarg; break;
 		case 'R': so.roots = (unsigned)atoi(optarg); break;
 		case 't': zp_par_set_threads(atoi(optarg)); break;
+		case 'g': so.device = 1; break;
+		case 'c': so.device = 0; break;
+		case 'T': seed = strtoull(optarg, NULL, 0); seeded = 1; break;
 		case 'm':
 			if (!strcmp(optarg, "snarkjs") || !strcmp(optarg, "coeff")) {
 				so.h_mode = !strcmp(optarg, "coeff") ? ZP_H_COEFF : ZP_H_SNARKJS;
@@ -65,8 +78,28 @@ int cmd_setup(int argc, char **argv)
 	else
 		snprintf(origin, sizeof(origin), "r1cs %s", r1cs);
 	so.origin = origin;
+	so.stats = &stats;
+	if (seeded) {
+		zp_rng g;
+		zp_rng_seed(&g, seed);
+		for (int i = 0; i < 5; i++)
+			zp_fr_random(&toxic[i], &g);
+		so.toxic = toxic;
+	}
 	double t1 = cx_now();
-	if ((rc = zp_setup(&k, &circ, &so))) {
+	rc = zp_setup(&k, &circ, &so);
+	const char *where = so.device == 0 ? "CPU" : "GPU";
+	if (so.device == -1)
+		where = zp_setup_gpu_available() ? "GPU" : "CPU";
+	if (rc && so.device == -1 && where[0] == 'G') {
+		fprintf(stderr, "zkpipe setup: warning: the GPU setup failed (%s); making the key on the CPU\n",
+			zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc));
+		so.device = 0;
+		where = "CPU";
+		rc = zp_setup(&k, &circ, &so);
+	}
+	explicit_bzero(toxic, sizeof toxic);
+	if (rc) {
 		zp_circuit_free(&circ);
 		return cx_fail("setup", rc);
 	}
@@ -81,8 +114,10 @@ int cmd_setup(int argc, char **argv)
 	zp_circuit_fingerprint_hex(&circ, fp);
 	if (!ex)
 		fprintf(stderr, "zkpipe setup: ok: %u wires, %u public, domain 2^%u, circuit %s; circuit %.2f s, setup %.2f s, "
-				"write %.2f s (%.1f MiB), %d threads\n", circ.n_vars, circ.n_public, circ.log_domain, fp,
-			t1 - t0, t2 - t1, t3 - t2, k.mem_bytes / 1048576.0, zp_par_threads());
+				"write %.2f s (%.1f MiB), %d threads, points on the %s\n"
+				"zkpipe setup: stages: tables %.2f s, lagrange %.2f s, A/B1/B2 %.2f s, IC/C %.2f s, H %.2f s\n",
+			circ.n_vars, circ.n_public, circ.log_domain, fp, t1 - t0, t2 - t1, t3 - t2, k.mem_bytes / 1048576.0,
+			zp_par_threads(), where, stats.tables, stats.lagrange, stats.ab, stats.c, stats.h);
 	zp_pkey_free(&k);
 	zp_circuit_free(&circ);
 	return ex;

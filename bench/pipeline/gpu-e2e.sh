@@ -105,6 +105,9 @@ rows = []
 for r in res:
     for p in r["partitions"]:
         t = p["ts"]
+        if p["state"] != "DONE" or "gpu_end" not in t:
+            print("partition not done: %s %s" % (p["state"], r.get("error", "")), file=sys.stderr)
+            continue
         rows.append(dict(synth=(t["synth_end"] - t["synth_start"]) / 1e9, wait=(t["copy_start"] - t["ready"]) / 1e9,
                          copy=(t["copy_end"] - t["copy_start"]) / 1e9, gpu=(t["gpu_end"] - t["gpu_start"]) / 1e9,
                          done=t["done"], start=t["claimed"]))

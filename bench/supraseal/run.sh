@@ -9,11 +9,20 @@
 # "stream memcpy") runs each size with each copy path (ZKPIPE_SS_COPY), alternating process by
 # process; the mode "preload" runs the harness with LD_PRELOAD=$PRELOAD (e.g. an older build of the
 # library, for before/after).
-#   usage: [MODES="stream memcpy"] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
+# BACKEND=cuda proves on the GPU (gpud's [group] backend); BIN=DIR takes prebuilt binaries
+# (scripts/gpu-bin.sh DIR tests/supraseal/ss_harness supraseal/libzkpipe-supraseal.so.0) instead of
+# building here (a GPU host has no build dependencies).
+#   usage: [MODES="stream memcpy"] [BACKEND=cpu] [BIN=] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
 set -eu
 cd "$(dirname "$0")/../.."
-bash scripts/build.sh
-B=$PWD/build; H=$B/tests/supraseal/ss_harness
+BACKEND=${BACKEND:-cpu}
+if [ -n "${BIN:-}" ]; then
+  BIN=$(readlink -f "$BIN"); SUPV=$BIN/zkpipe-supervisor; H=$BIN/ss_harness
+  export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
+else
+  bash scripts/build.sh
+  B=$PWD/build; SUPV=$B/supervisor/zkpipe-supervisor; H=$B/tests/supraseal/ss_harness
+fi
 SIZES=${1:-"14 16 17"}; REPS=${2:-3}; PUB=328
 T=$(mktemp -d /tmp/zpbench.XXXXXX)
 maxk=0; for k in $SIZES; do [ "$k" -gt "$maxk" ] && maxk=$k; done
@@ -32,9 +41,10 @@ slots = 2
 slot_size = ${slot}M
 jobs = 16
 max_parts = 4
+backend = $BACKEND
 INI
 export ZKPIPE_CONFIG=$T/zkpipe.ini
-"$B/supervisor/zkpipe-supervisor" --config "$ZKPIPE_CONFIG" >"$T/sup.log" 2>&1 & SUP=$!
+"$SUPV" --config "$ZKPIPE_CONFIG" >"$T/sup.log" 2>&1 & SUP=$!
 trap 'kill -TERM $SUP 2>/dev/null; wait $SUP 2>/dev/null; rm -rf "$T"' EXIT
 sleep 1
 rows=""
@@ -88,7 +98,7 @@ echo "$table"
   echo
   echo "Machine: $(uname -sr) $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) CPUs"
   echo
-  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" bench/supraseal/run.sh \"$SIZES\" $REPS\` (one-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, CPU backend on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof)"
+  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" bench/supraseal/run.sh \"$SIZES\" $REPS\` (one-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, backend $BACKEND$( [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/ on /'), CPU work on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof)"
   echo
   echo "$table"
-} >> bench/RESULTS.md
+} >> "${RESULTS:-bench/RESULTS.md}"

@@ -2,8 +2,13 @@
  *
  *   g16_backend_cmp zkey ZKEY WTNS          snarkjs key + witness: prove with both backends, both
  *                                           H modes (snarkjs, coeff), fixed r and s
- *   g16_backend_cmp synth LOG [RUNS]        synthetic PoRep-shaped circuit of domain 2^LOG with a
- *                                           dev key made here (zp_setup), RUNS timed proofs each
+ *   g16_backend_cmp synth LOG [RUNS] [BOOL] synthetic PoRep-shaped circuit of domain 2^LOG with a
+ *                                           dev key made here (zp_setup), RUNS timed proofs each;
+ *                                           BOOL = the share of bit rows (zp_synth bool_share,
+ *                                           default 0.9; 1 = every auxiliary wire is 0/1)
+ * The CUDA backend is also driven through its pipeline ops (upload_async, upload_wait, prove_buf)
+ * on every input set it has; G16_CMP_REGISTER=1 registers the host buffers first (host_register:
+ * direct DMA instead of staging). ZP_CUDA_MSM_CHUNK / ZP_CUDA_BUFS (backend_cuda.c) apply.
  *   g16_backend_cmp nodev                   CI: the cuda backend on a machine without a GPU must
  *                                           fail with -ENODEV and a message saying so
  *
@@ -105,6 +110,20 @@ static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uin
 			if (!rc && (i == 0 || t.total < best.total))
 				t.create = best.create, best = t;
 		}
+		/* the pipeline ops (gpud's device path), on every input set: the same bytes */
+		for (int buf = 0; !rc && bes[b]->prove_buf && buf < bes[b]->nbufs(p.state); buf++) {
+			zp_g16_proof q;
+			zp_g16_msm_out mo;
+			const zp_fr *sa = abc_src;
+			if (!(rc = bes[b]->upload_async(p.state, buf, w, sa, sa + n, sa + 2 * n)) &&
+			    !(rc = bes[b]->upload_wait(p.state, buf)) && !(rc = bes[b]->prove_buf(p.state, buf, &mo))) {
+				zp_g16_finish(&q, key->zkey, &mo, &r, &s);
+				if (memcmp(&q, &pr[b], sizeof q))
+					rc = zp_err_set(ZP_EVERIFY, "prove_buf(%d)'s proof differs from the staged one", buf);
+			}
+			if (!rc)
+				printf("  %s %s: pipeline ops on input set %d: same proof\n", label, bes[b]->name, buf);
+		}
 		/* the same through the library's own entry point: the same bytes */
 		if (!rc) {
 			zp_g16_proof q;
@@ -164,11 +183,17 @@ static int run_zkey(const char *zk, const char *wt)
 	return failures ? 1 : 0;
 }
 
-static int run_synth(unsigned lg, int runs)
+static int run_synth(unsigned lg, int runs, double bool_share)
 {
 	zp_synth_params sp;
 	uint32_t rows = (1u << lg) - 329 - 1;
 	zp_synth_params_porep(&sp, rows);
+	if (bool_share >= 0)
+		sp.bool_share = bool_share;
+	if (zp_synth_check(&sp)) {
+		fprintf(stderr, "g16_backend_cmp: %s\n", zp_err_msg());
+		return 2;
+	}
 	zp_circuit c;
 	double t0 = now();
 	if (zp_synth_circuit(&c, &sp)) {
@@ -192,11 +217,24 @@ static int run_synth(unsigned lg, int runs)
 		return 1;
 	}
 	double t2 = now();
-	printf("  synth 2^%u: %u wires, %u rows; circuit+witness %.1f s, dev key %.1f s (%d threads)\n", lg, nv,
-	       c.n_constraints, t1 - t0, t2 - t1, zp_par_threads());
+	static const zp_fr zero;
+	size_t nb = 0;
+	for (uint32_t i = 0; i < nv; i++)
+		nb += !memcmp(&w[i], &zero, sizeof zero) || !memcmp(&w[i], &ZP_FR_ONE, sizeof zero);
+	printf("  synth 2^%u: %u wires (%.2f%% 0/1), %u rows; circuit+witness %.1f s, dev key %.1f s (%d threads)\n", lg,
+	       nv, 100.0 * (double)nb / nv, c.n_constraints, t1 - t0, t2 - t1, zp_par_threads());
+	if (getenv("G16_CMP_REGISTER") && zp_g16_backend_cuda.host_register) {
+		int r1 = zp_g16_backend_cuda.host_register(w, (size_t)nv * sizeof(zp_fr));
+		int r2 = r1 ? r1 : zp_g16_backend_cuda.host_register(abc, 3 * n * sizeof(zp_fr));
+		printf("  host_register(w, a|b|c): %s\n", r2 ? zp_err_msg() : "ok (direct DMA)");
+	}
 	char label[64];
-	snprintf(label, sizeof label, "synth 2^%u (snarkjs H)", lg);
+	snprintf(label, sizeof label, "synth 2^%u bool %.2f (snarkjs H)", lg, sp.bool_share);
 	compare(label, zp_pkey_g16(&pk), w, nv, abc, runs);
+	if (getenv("G16_CMP_REGISTER") && zp_g16_backend_cuda.host_unregister) {
+		zp_g16_backend_cuda.host_unregister(w);
+		zp_g16_backend_cuda.host_unregister(abc);
+	}
 	zp_pkey_free(&pk);
 	zp_circuit_free(&c);
 	free(w);
@@ -244,8 +282,8 @@ int main(int argc, char **argv)
 	printf("# device: %s\n", desc);
 	if (argc == 4 && !strcmp(argv[1], "zkey"))
 		return run_zkey(argv[2], argv[3]);
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "synth"))
-		return run_synth((unsigned)atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 3);
-	fprintf(stderr, "usage: g16_backend_cmp zkey ZKEY WTNS | synth LOG [RUNS] | nodev\n");
+	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "synth"))
+		return run_synth((unsigned)atoi(argv[2]), argc >= 4 ? atoi(argv[3]) : 3, argc == 5 ? atof(argv[4]) : -1);
+	fprintf(stderr, "usage: g16_backend_cmp zkey ZKEY WTNS | synth LOG [RUNS [BOOL]] | nodev\n");
 	return 2;
 }

@@ -1,0 +1,159 @@
+/*
+ * setup.cu — fixed-base scalar multiplication for the Groth16 setup (zp_cuda.h's contract):
+ * out_i = k_i·G from a host-built table of G's window multiples.
+ *
+ * Two kernels per call:
+ *   1. one thread per scalar: k_i out of Montgomery form, then for every w-bit window j with digit
+ *      d ≠ 0 one mixed XYZZ addition of table[j·(2^w − 1) + d − 1] = d·2^(w·j)·G (no doublings).
+ *      The XYZZ result goes to scratch.
+ *   2. one thread per FB_M consecutive points: Montgomery's batch inversion of ZZ·ZZZ (one Fp or
+ *      Fp2 inversion per FB_M points, by Fermat: a^(p−2)), then x = X/ZZ, y = Y/ZZZ. Infinity
+ *      (k = 0) becomes all-zero bytes. Affine coordinates are unique, so the result equals the
+ *      CPU setup's (zp_g*_jac_batch_to_affine) bit for bit.
+ * Not constant time (digits pick table entries, zero digits skip work): development keys only.
+ */
+#include "cuda_impl.h"
+#include "ec.cuh"
+
+#define FB_M 32        /* points per thread in the batch inversion */
+#define FB_THREADS 128
+
+__constant__ uint32_t c_fp_p[12] = ZP_C_FP_P;
+
+/* a^(p−2) = a^-1 (0 for 0). Square-and-multiply, MSB first; p's low limb is 0xffffaaab (no borrow). */
+static __device__ __noinline__ fp_t fp_inv(const fp_t a)
+{
+	fp_t r = fp_t::one();
+	for (int i = 11; i >= 0; i--) {
+		uint32_t e = c_fp_p[i] - (i == 0 ? 2u : 0u);
+		for (int b = 31; b >= 0; b--) {
+			r = r.sqr();
+			if ((e >> b) & 1)
+				r = r * a;
+		}
+	}
+	return r;
+}
+static __device__ fp_t f_inv(const fp_t &a) { return fp_inv(a); }
+/* (c0 + c1·u)^-1 = (c0 − c1·u)/(c0² + c1²) */
+static __device__ fp2_t f_inv(const fp2_t &a)
+{
+	fp_t t = fp_inv(a.c0.sqr() + a.c1.sqr());
+	fp2_t r;
+	r.c0 = a.c0 * t;
+	r.c1 = (a.c1 * t).neg();
+	return r;
+}
+
+template <class F>
+__global__ void fb_mul_kernel(xyzz_t<F> *acc_out, const fr_t *k, size_t n, const affine_t<F> *table, unsigned w)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	fr_t raw = k[i].from_mont();
+	uint32_t m = (1u << w) - 1;
+	unsigned nwin = (255 + w - 1) / w;
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	for (unsigned j = 0; j < nwin; j++) {
+		unsigned bit = j * w, li = bit / 32, sh = bit % 32;   /* bit < 255: li <= 7 */
+		uint32_t d = raw.l[li] >> sh;
+		if (sh + w > 32 && li < 7)
+			d |= raw.l[li + 1] << (32 - sh);
+		d &= m;
+		if (d)
+			acc.add_affine(table[(size_t)j * m + d - 1]);
+	}
+	acc_out[i] = acc;
+}
+
+template <class F>
+__global__ void fb_affine_kernel(affine_t<F> *out, const xyzz_t<F> *p, F *pre, size_t n)
+{
+	size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FB_M;
+	if (i0 >= n)
+		return;
+	size_t i1 = i0 + FB_M < n ? i0 + FB_M : n;
+	F acc = F::one();
+	for (size_t i = i0; i < i1; i++) {
+		pre[i] = acc;
+		if (!p[i].is_inf())
+			acc = acc * (p[i].ZZ * p[i].ZZZ);
+	}
+	F inv = f_inv(acc);
+	for (size_t i = i1; i-- > i0;) {
+		const xyzz_t<F> q = p[i];
+		affine_t<F> a;
+		if (q.is_inf()) {
+			a.x = F::zero();
+			a.y = F::zero();
+		} else {
+			F di = inv * pre[i];               /* 1/(ZZ·ZZZ) */
+			inv = inv * (q.ZZ * q.ZZZ);
+			a.x = q.X * (di * q.ZZZ);
+			a.y = q.Y * (di * q.ZZ);
+		}
+		out[i] = a;
+	}
+}
+
+template <class F, class A>
+static int fixed_base(A *d_out, const zp_fr *d_scalars, size_t n, const A *d_table, unsigned window,
+		      void *d_scratch, size_t scratch_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	if (n == 0)
+		return 0;
+	if (window < 1 || window > 20)
+		return zp_err_set(ZP_ERANGE, "fixed-base: window %u bits (1..20)", window);
+	size_t need = n * (sizeof(xyzz_t<F>) + sizeof(F));
+	if (!d_scratch || scratch_size < need)
+		return zp_err_set(ZP_ERANGE, "fixed-base: scratch of %zu bytes, %zu needed for %zu points", scratch_size,
+				  need, n);
+	{
+		xyzz_t<F> *acc = (xyzz_t<F> *)d_scratch;
+		F *pre = (F *)(acc + n);
+		fb_mul_kernel<F><<<zp_cdiv(n, FB_THREADS), FB_THREADS, 0, st>>>(acc, (const fr_t *)d_scalars, n,
+									       (const affine_t<F> *)d_table, window);
+		ZP_CUDA_LAUNCHED();
+		size_t nt = (n + FB_M - 1) / FB_M;
+		fb_affine_kernel<F><<<zp_cdiv(nt, 64), 64, 0, st>>>((affine_t<F> *)d_out, acc, pre, n);
+		ZP_CUDA_LAUNCHED();
+	}
+	return 0;
+err:
+	return rc;
+}
+
+extern "C" size_t zp_cuda_fixed_base_scratch_size(int g2, size_t n)
+{
+	return n * (g2 ? sizeof(g2_xyzz) + sizeof(fp2_t) : sizeof(g1_xyzz) + sizeof(fp_t));
+}
+
+extern "C" int zp_cuda_g1_fixed_base(zp_cuda_g1_aff *d_out, const zp_fr *d_scalars, size_t n,
+				     const zp_cuda_g1_aff *d_table, unsigned window, void *d_scratch,
+				     size_t scratch_size, void *stream)
+{
+	static_assert(sizeof(g1_aff) == sizeof(zp_cuda_g1_aff), "G1 affine layout");
+	return fixed_base<fp_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
+}
+
+extern "C" int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scalars, size_t n,
+				     const zp_cuda_g2_aff *d_table, unsigned window, void *d_scratch,
+				     size_t scratch_size, void *stream)
+{
+	static_assert(sizeof(g2_aff) == sizeof(zp_cuda_g2_aff), "G2 affine layout");
+	return fixed_base<fp2_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
+}
+
+extern "C" void zp_cuda_key_dev_free(zp_cuda_key_dev *k)
+{
+	if (!k)
+		return;
+	void *p[] = { k->a, k->b1, k->c, k->h, k->b2 };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		if (p[i])
+			cudaFree(p[i]);
+	memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Build zkpipe with CUDA here (nvcc, no GPU needed) and gather what a GPU host needs to run it into
+# one folder: the daemons, the CLI, the GPU tests and benchmarks, and lib/ with the Debian libraries
+# they link (the GPU host lacks nanomsg, liburing, ...). Usage: scripts/gpu-bin.sh DIR [EXTRA_TARGET...]
+# On the GPU host: LD_LIBRARY_PATH=DIR/lib, then e.g. bench/pipeline/gpu-e2e.sh DIR.
+set -eu
+cd "$(dirname "$0")/.."
+dest=${1:?usage: scripts/gpu-bin.sh DIR [EXTRA_TARGET...]}; shift
+export PATH=/usr/local/cuda/bin:$PATH
+[ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled >/dev/null
+targets="tools/zkpipe tools/zkpipe-shm supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud
+         tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/g16_backend_cmp tests/supraseal/ss_harness
+         supraseal/libzkpipe-supraseal.so.0.1.0 $*"
+ninja -C build-gpu $targets >/dev/null
+mkdir -p "$dest/lib"
+for t in $targets; do
+  f=$(basename "$t"); case $f in *.so.*) f=${f%.*.*}; esac   # a library goes by its soname
+  cp "build-gpu/$t" "$dest/$f"; strip "$dest/$f" 2>/dev/null || true
+done
+bash "${DEVICE_LIBS:-$(dirname "$PWD")/shared/tools/device-libs}" "$dest/lib" >/dev/null
+du -sh "$dest"
