@@ -2,10 +2,14 @@
  * ff.cuh — BLS12-381 Fp, Fr (Montgomery, 32-bit limbs, PTX carry chains) and Fp2 for device code.
  *
  * A field element is N little-endian 32-bit limbs, fully reduced (< modulus), in Montgomery form:
- * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS with one mad.lo carry chain and one
- * mad.hi carry chain per row (the carry flag never crosses anything but madc/addc inside a row).
+ * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS; by default (ZP_FF_MUL_EO) the
+ * even/odd form of mont_mul_eo, else (mul_inl) one mad.lo carry chain and one mad.hi carry chain per
+ * row. Either way the carry flag never crosses anything but madc/addc inside a chain.
  * Constants come from zp_consts.h (shared with the host) and are copied into local arrays so that,
  * once loops are unrolled, they fold into instruction immediates.
+ *
+ * ZP_FF_MUL_EO (default 1) selects the even/odd product (mul_eo below) for Fp and Fr; 0 restores
+ * the original two-chains-per-row CIOS (mul_inl). Both give identical, fully reduced results.
  */
 #ifndef ZP_FF_CUH
 #define ZP_FF_CUH
@@ -14,6 +18,122 @@
 #include "zp_consts.h"
 
 #define ZP_DI __device__ __forceinline__
+#define ZP_HDI __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__
+#define ZP_UNROLL _Pragma("unroll")
+#else
+#define ZP_UNROLL   /* host emulation (tests): gcc does not know the pragma */
+#endif
+
+#ifndef ZP_FF_MUL_EO
+#define ZP_FF_MUL_EO 1
+#endif
+
+/*
+ * PTX carry-chain primitives. On the device each is one `asm volatile` instruction (volatile keeps
+ * NVVM from reordering the flag readers, see NOTES.md). On the host (tests/cuda/ff_emul.cu) they
+ * are emulated with an explicit carry flag, so the very same product code can be checked on a CPU.
+ */
+namespace ptx {
+#ifdef __CUDA_ARCH__
+ZP_DI uint32_t add_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t addc_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t addc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t mul_lo(uint32_t a, uint32_t b) { uint32_t d; asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t mul_hi(uint32_t a, uint32_t b) { uint32_t d; asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
+ZP_DI uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
+ZP_DI uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
+ZP_DI uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
+#else
+/* host emulation: one carry flag, exactly PTX's semantics (.cc writes it, c-forms read it) */
+static uint32_t cf;
+static inline uint32_t set(uint64_t v) { cf = (uint32_t)(v >> 32); return (uint32_t)v; }
+static inline uint32_t add_cc(uint32_t a, uint32_t b) { return set((uint64_t)a + b); }
+static inline uint32_t addc_cc(uint32_t a, uint32_t b) { return set((uint64_t)a + b + cf); }
+static inline uint32_t addc(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a + b + cf); }
+static inline uint32_t mul_lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
+static inline uint32_t mul_hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+static inline uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set((uint64_t)mul_lo(a, b) + c); }
+static inline uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set((uint64_t)mul_lo(a, b) + c + cf); }
+static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return set((uint64_t)mul_hi(a, b) + c + cf); }
+static inline uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)((uint64_t)mul_hi(a, b) + c + cf); }
+#endif
+}
+
+/*
+ * Even/odd Montgomery product core (N even, 2p < 2^(32N), N limbs; a, b < p):
+ * r = a·b·2^(-32N) mod p, returned in [0, 2p) (the caller subtracts p once).
+ *
+ * The running CIOS value T (times 2^32 within a row) is kept as two N-limb accumulators,
+ * T = X + Y·2^32. a·bi splits into a_even·bi = sum over even j of a_j·bi·2^(32j) (64-bit products
+ * at disjoint places: lo at j, hi at j+1) and a_odd·bi = 2^32 · sum over odd j of a_j·bi·2^(32(j-1)):
+ * the first is one carry chain into X, the second one into Y, each chain alternating mad.lo / mad.hi
+ * of the same product (which ptxas can fuse into 64-bit IMAD.WIDE). Same for m·p.
+ * After the reduction X[0] = 0, and T/2^32 = Y + X[1] + X[2..N-1]·2^32; the next row therefore takes
+ * X' = Y + X[1] (the add's carry enters Y's chain at weight 2^32) and Y' = X[2..N-1] (shift by two).
+ * Carries: every X chain's carry-out has weight 2^(32N) = Y[N-1]'s weight and is added there.
+ * Y chains never carry out: Y·2^32 <= T < 2^33·p, so Y < 2p < 2^(32N) (CIOS keeps T/2^32 < 2p).
+ * Checked against a plain CIOS on the host by tests/cuda/ff_emul.cu (edge values and random).
+ */
+template <int N> ZP_HDI void mont_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b,
+                                         const uint32_t *p, uint32_t inv)
+{
+	uint32_t X[N], Y[N];
+	/* row 0: X = a_even·b0, Y = a_odd·b0 (no carries: the 64-bit products do not overlap) */
+	{
+		uint32_t bi = b[0];
+		ZP_UNROLL for (int j = 0; j < N; j += 2) {
+			X[j] = ptx::mul_lo(a[j], bi);
+			X[j + 1] = ptx::mul_hi(a[j], bi);
+			Y[j] = ptx::mul_lo(a[j + 1], bi);
+			Y[j + 1] = ptx::mul_hi(a[j + 1], bi);
+		}
+	}
+	ZP_UNROLL for (int i = 0; i < N; i++) {
+		if (i > 0) {
+			uint32_t bi = b[i], Xn[N], Yn[N];
+			/* Y' = X[2..] + a_odd·bi + carry(Y[0] + X[1]) */
+			Xn[0] = ptx::add_cc(Y[0], X[1]);
+			ZP_UNROLL for (int j = 1; j < N - 1; j += 2) {
+				Yn[j - 1] = ptx::madc_lo_cc(a[j], bi, X[j + 1]);
+				Yn[j] = ptx::madc_hi_cc(a[j], bi, X[j + 2]);
+			}
+			Yn[N - 2] = ptx::madc_lo_cc(a[N - 1], bi, 0);
+			Yn[N - 1] = ptx::madc_hi(a[N - 1], bi, 0);
+			/* X' = Y + X[1] + a_even·bi */
+			Xn[0] = ptx::mad_lo_cc(a[0], bi, Xn[0]);
+			Xn[1] = ptx::madc_hi_cc(a[0], bi, Y[1]);
+			ZP_UNROLL for (int j = 2; j < N; j += 2) {
+				Xn[j] = ptx::madc_lo_cc(a[j], bi, Y[j]);
+				Xn[j + 1] = ptx::madc_hi_cc(a[j], bi, Y[j + 1]);
+			}
+			Yn[N - 1] = ptx::addc(Yn[N - 1], 0);
+			ZP_UNROLL for (int j = 0; j < N; j++) { X[j] = Xn[j]; Y[j] = Yn[j]; }
+		}
+		/* reduction: m·p, making X[0] = 0 */
+		uint32_t m = X[0] * inv;
+		X[0] = ptx::mad_lo_cc(m, p[0], X[0]);
+		X[1] = ptx::madc_hi_cc(m, p[0], X[1]);
+		ZP_UNROLL for (int j = 2; j < N; j += 2) {
+			X[j] = ptx::madc_lo_cc(m, p[j], X[j]);
+			X[j + 1] = ptx::madc_hi_cc(m, p[j], X[j + 1]);
+		}
+		Y[N - 1] = ptx::addc(Y[N - 1], 0);
+		Y[0] = ptx::mad_lo_cc(m, p[1], Y[0]);
+		Y[1] = ptx::madc_hi_cc(m, p[1], Y[1]);
+		ZP_UNROLL for (int j = 2; j < N - 2; j += 2) {
+			Y[j] = ptx::madc_lo_cc(m, p[j + 1], Y[j]);
+			Y[j + 1] = ptx::madc_hi_cc(m, p[j + 1], Y[j + 1]);
+		}
+		Y[N - 2] = ptx::madc_lo_cc(m, p[N - 1], Y[N - 2]);
+		Y[N - 1] = ptx::madc_hi(m, p[N - 1], Y[N - 1]);
+	}
+	/* result = T/2^32 = Y + X[1..N-1] */
+	r[0] = ptx::add_cc(Y[0], X[1]);
+	ZP_UNROLL for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
+	r[N - 1] = ptx::addc(Y[N - 1], 0);
+}
 
 struct fp_cfg {
 	static const int N = 12;
@@ -22,7 +142,7 @@ struct fp_cfg {
 #define ZP_FP_INLINE 0
 #endif
 	static const bool INLINE_MUL = ZP_FP_INLINE;   /* inlined everywhere, a 12-limb product makes ptxas crawl */
-	ZP_DI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
+	ZP_HDI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[12] = ZP_C_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[12] = ZP_C_FP_RR; return O[i]; }
 };
@@ -30,7 +150,7 @@ struct fr_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_FR_INV;
 	static const bool INLINE_MUL = true;
-	ZP_DI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_FR_P; return P[i]; }
+	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_FR_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_FR_RR; return O[i]; }
 };
@@ -95,10 +215,18 @@ template <class C> struct __align__(16) ff {
 
 	/* Montgomery product a·b·R^-1 (CIOS). */
 	ZP_DI friend ff operator*(const ff &a, const ff &b) {
-		if (C::INLINE_MUL) return mul_inl(a, b);
+		if (C::INLINE_MUL) return ZP_FF_MUL_EO ? mul_eo(a, b) : mul_inl(a, b);
 		return mul_call(a, b);
 	}
-	static __device__ __noinline__ ff mul_call(const ff a, const ff b) { return mul_inl(a, b); }
+	static __device__ __noinline__ ff mul_call(const ff a, const ff b) { return ZP_FF_MUL_EO ? mul_eo(a, b) : mul_inl(a, b); }
+	ZP_DI static ff mul_eo(const ff &a, const ff &b) {
+		uint32_t P[N], t[N];
+		_Pragma("unroll") for (int i = 0; i < N; i++) P[i] = C::p(i);
+		mont_mul_eo<N>(t, a.l, b.l, P, C::INV);
+		ff r;
+		final_sub(r.l, t, 0);
+		return r;
+	}
 	ZP_DI static ff mul_inl(const ff &a, const ff &b) {
 		uint32_t t[N + 2];
 		_Pragma("unroll") for (int j = 0; j < N + 2; j++) t[j] = 0;

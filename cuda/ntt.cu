@@ -10,7 +10,19 @@
  * Roots: either family of ntt.h (5: snarkjs, 7: bellperson/Filecoin), chosen per context.
  * The inverse transform is the forward one with w^-1 (read from the same table: w^-i = -w^(N/2-i)).
  * Twiddles: one table tw[i] = w_N^i, i <= N/2, N = 2^max_log, built once; w_n^j = tw[j·N/n].
- * Powers s^j come from two small tables (s^(j mod 2^14) and c·s^(2^14·floor(j/2^14))).
+ * Powers s^j come from two small tables (s^(j mod 2^14) and c·s^(2^14·floor(j/2^14))), cached in
+ * the context (NTT_SLOTS sets, keyed by kind, log_n and s, least recently used replaced): a
+ * repeated transform builds nothing; a first build synchronizes its stream once, so a cached set
+ * is ready for any stream. Z^-1 of the bellperson H step is cached the same way.
+ * Groth16 H (ZP_NTT_H_DIT, default 1): the inverse transform of a, b, c stays in bit-reversed order
+ * (DIF passes only) and the coset forward transform is decimation in time (dit_pass), which takes
+ * bit-reversed input to natural output; n^-1·s^j is applied as its first pass loads. That drops
+ * six bit-reversal passes and 3·n products per H step. ZP_NTT_H_DIT=0 keeps the original order.
+ * Block twiddles (ZP_NTT_BLOCK_TW, default 1): in a pass with b0 > 0 a block needs 2^k - 1 distinct
+ * twiddles, w^(A + B) with A = low·2^(max_log-b0-m-1) (one per block and level) and
+ * B = u·2^(max_log-m-1) (the same for every block, so cache-resident); the block builds them in
+ * shared memory first (2^k - 1 products) instead of each butterfly gathering tw[ti] from the 2 GiB
+ * table. Passes with b0 = 0 read the table directly (their twiddles are the B set only).
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
@@ -20,14 +32,35 @@ extern "C" {
 
 #define NTT_K 9
 #define POW_LO_BITS 14
+#define NTT_SLOTS 4
+#ifndef ZP_NTT_H_DIT
+#define ZP_NTT_H_DIT 1
+#endif
+#ifndef ZP_NTT_BLOCK_TW
+#define ZP_NTT_BLOCK_TW 1
+#endif
+
+/* scale table kinds: c·s^(±j) */
+enum { POW_FWD = 0,      /* s^j           (coset forward) */
+       POW_INV = 1,      /* n^-1·s^-j     (inverse, coset inverse) */
+       POW_FWD_NINV = 2  /* n^-1·s^j      (H step: unscaled inverse then coset forward) */ };
+struct pow_slot {
+	fr_t *lo, *hi;
+	int valid, kind;
+	unsigned log_n;
+	fr_t s;
+	unsigned long long used;
+};
 
 struct zp_cuda_ntt_ctx {
 	unsigned max_log;
 	int roots;         /* 5 or 7: the root family (ntt.h's enum zp_ntt_roots) */
 	fr_t w32;          /* omega_{2^32} of that family, Montgomery */
 	fr_t *tw;          /* N/2 + 1 entries */
-	fr_t *pow_lo, *pow_hi;   /* scale tables: 2^14 entries, 2^(27-14) entries */
-	fr_t *consts;      /* device scratch: [0] Z inverse etc. */
+	struct pow_slot slot[NTT_SLOTS];   /* scale tables: 2^14 entries, 2^(27-14) entries each */
+	unsigned long long tick;
+	unsigned zinv_log_n;     /* consts[1] holds (g^n - 1)^-1 for this log_n; 0: none */
+	fr_t *consts;      /* device: [1] Z inverse, [2 + slot] n^-1 of that slot's table */
 };
 
 /* ---- small helpers, run by a single thread ---- */
@@ -85,16 +118,42 @@ static __device__ __forceinline__ fr_t scale_at(const fr_t *lo, const fr_t *hi, 
 	return hi[j >> POW_LO_BITS] * lo[j & ((1u << POW_LO_BITS) - 1)];
 }
 
+/* w^(±x) from the table, x <= N/2: w^-x = -w^(N/2-x); x = 0 gives one. */
+static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t nhalf_tab, size_t x, int inverse)
+{
+	if (x == 0) return fr_t::one();
+	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
+}
+/* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
+ * m < k, as w^A·w^B (see the header). All threads of the block take part; sync before use. */
+static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
+                                                      unsigned b0, unsigned k, size_t low, int inverse)
+{
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x) {
+		unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
+		size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
+		fr_t w;
+		if (A == 0) w = tw_at(tw, nhalf_tab, B, inverse);
+		else if (B == 0) w = tw_at(tw, nhalf_tab, A, inverse);
+		else w = tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
+		tws[e] = w;
+	}
+}
+
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
 __global__ void __launch_bounds__(1 << (NTT_K - 1))
 dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
          unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
 {
 	__shared__ fr_t s[1 << NTT_K];
+	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
+	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -111,10 +170,52 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		s[t1] = a + b;
 		fr_t d = a - b;
 		if (ti != 0) {
-			fr_t w = inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 			d = d * w;
 		}
 		s[t2] = d;
+		__syncthreads();
+	}
+	for (unsigned t = q; t < (1u << k); t += half)
+		x[base + ((size_t)t << b0)] = s[t];
+}
+
+/* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
+ * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
+ * coefficient index). Same block layout and twiddle index as dif_pass. */
+__global__ void __launch_bounds__(1 << (NTT_K - 1))
+dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+{
+	__shared__ fr_t s[1 << NTT_K];
+	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
+	size_t g = blockIdx.x;
+	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
+	size_t base = (high << (b0 + k)) | low;
+	unsigned half = 1u << (k - 1), q = threadIdx.x;
+	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
+	for (unsigned t = q; t < (1u << k); t += half) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, __brevll(idx) >> (64 - log_n));
+		s[t] = v;
+	}
+	__syncthreads();
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	for (int m = 0; m < (int)k; m++) {
+		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
+		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
+		size_t ti = j << (max_log - b0 - m - 1);
+		fr_t a = s[t1], b = s[t2];
+		if (ti != 0) {
+			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+			b = b * w;
+		}
+		s[t1] = a + b;
+		s[t2] = a - b;
 		__syncthreads();
 	}
 	for (unsigned t = q; t < (1u << k); t += half)
@@ -154,8 +255,10 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 	}
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
-	ZP_CUDA_TRY(cudaMalloc(&c->pow_lo, (1u << POW_LO_BITS) * sizeof(fr_t)));
-	ZP_CUDA_TRY(cudaMalloc(&c->pow_hi, (1u << (27 - POW_LO_BITS)) * sizeof(fr_t)));
+	for (int i = 0; i < NTT_SLOTS; i++) {
+		ZP_CUDA_TRY(cudaMalloc(&c->slot[i].lo, (1u << POW_LO_BITS) * sizeof(fr_t)));
+		ZP_CUDA_TRY(cudaMalloc(&c->slot[i].hi, (1u << (27 - POW_LO_BITS)) * sizeof(fr_t)));
+	}
 	ZP_CUDA_TRY(cudaMalloc(&c->consts, 16 * sizeof(fr_t)));
 	ZP_CUDA_TRY(cudaMalloc(&lo, 1024 * sizeof(fr_t)));
 	ZP_CUDA_TRY(cudaMalloc(&hi, hic * sizeof(fr_t)));
@@ -179,23 +282,12 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 {
 	if (!c) return;
 	cudaFree(c->tw);
-	cudaFree(c->pow_lo);
-	cudaFree(c->pow_hi);
+	for (int i = 0; i < NTT_SLOTS; i++) {
+		cudaFree(c->slot[i].lo);
+		cudaFree(c->slot[i].hi);
+	}
 	cudaFree(c->consts);
 	free(c);
-}
-
-/* Build the scale tables for c·s^j (or c·s^-j when invert_s). */
-static int build_pow(zp_cuda_ntt_ctx *c, fr_t s, fr_t k, int invert_s, unsigned log_n, cudaStream_t st)
-{
-	int rc = 0;
-	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
-	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
-	pow_tables<<<zp_cdiv(th, 256), 256, 0, st>>>(c->pow_lo, c->pow_hi, s, k, invert_s, hic);
-	ZP_CUDA_LAUNCHED();
-	return 0;
-err:
-	return rc;
 }
 
 /* n^-1 as a host-computable constant: build it on device from n's Montgomery form is overkill;
@@ -217,6 +309,77 @@ __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int 
 	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
 }
 
+/* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads. */
+static int dif_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+                      const fr_t *phi, cudaStream_t st)
+{
+	int rc = 0;
+	for (int top = (int)log_n; top > 0; top -= NTT_K) {
+		unsigned k = top >= NTT_K ? NTT_K : (unsigned)top;
+		unsigned b0 = top - k;
+		dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
+		                                                                   inverse, plo, phi);
+		ZP_CUDA_LAUNCHED();
+		plo = phi = NULL;
+	}
+	return 0;
+err:
+	return rc;
+}
+/* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
+static int dit_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+                      const fr_t *phi, cudaStream_t st)
+{
+	int rc = 0;
+	for (unsigned b0 = 0; b0 < log_n; b0 += NTT_K) {
+		unsigned k = log_n - b0 >= NTT_K ? NTT_K : log_n - b0;
+		dit_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
+		                                                                   inverse, plo, phi);
+		ZP_CUDA_LAUNCHED();
+		plo = phi = NULL;
+	}
+	return 0;
+err:
+	return rc;
+}
+
+/* The scale tables c·s^(±j) of `kind` for log_n, built (and the stream synchronized) unless cached. */
+static int get_pow(zp_cuda_ntt_ctx *c, int kind, fr_t s, unsigned log_n, cudaStream_t st,
+                   const fr_t **plo, const fr_t **phi)
+{
+	int rc = 0, pick = 0;
+	for (int i = 0; i < NTT_SLOTS; i++) {
+		struct pow_slot *e = &c->slot[i];
+		if (e->valid && e->kind == kind && e->log_n == log_n && !memcmp(e->s.l, s.l, sizeof s.l)) {
+			e->used = ++c->tick;
+			*plo = e->lo; *phi = e->hi;
+			return 0;
+		}
+		if (!e->valid || (c->slot[pick].valid && e->used < c->slot[pick].used)) pick = i;
+	}
+	struct pow_slot *e = &c->slot[pick];
+	e->valid = 0;
+	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
+	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
+	if (kind == POW_FWD) {
+		fr_t one; { const uint32_t O[8] = ZP_C_FR_ONE; one = host_fr(O); }
+		pow_tables<<<zp_cdiv(th, 256), 256, 0, st>>>(e->lo, e->hi, s, one, 0, hic);
+		ZP_CUDA_LAUNCHED();
+	} else {
+		inv_n_kernel<<<1, 1, 0, st>>>(c->consts + 2 + pick, log_n);
+		ZP_CUDA_LAUNCHED();
+		pow_tables_dev_c<<<zp_cdiv(th, 256), 256, 0, st>>>(e->lo, e->hi, s, c->consts + 2 + pick,
+		                                                   kind == POW_INV, hic);
+		ZP_CUDA_LAUNCHED();
+	}
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	e->valid = 1; e->kind = kind; e->log_n = log_n; e->s = s; e->used = ++c->tick;
+	*plo = e->lo; *phi = e->hi;
+	return 0;
+err:
+	return rc;
+}
+
 int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
 {
 	int rc = 0;
@@ -227,29 +390,11 @@ int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, con
 	fr_t one; { const uint32_t O[8] = ZP_C_FR_ONE; one = host_fr(O); }
 	fr_t s = one;
 	if (shift) memcpy(s.l, shift->l, sizeof(s.l));
-	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
-	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
 	const fr_t *plo = NULL, *phi = NULL;
-	if (!inverse && shift) {
-		rc = build_pow(c, s, one, 0, log_n, st);
-		if (rc) return rc;
-		plo = c->pow_lo; phi = c->pow_hi;
-	}
-	for (int top = (int)log_n; top > 0; top -= NTT_K) {
-		unsigned k = top >= NTT_K ? NTT_K : (unsigned)top;
-		unsigned b0 = top - k;
-		dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
-		                                                                   inverse, plo, phi);
-		ZP_CUDA_LAUNCHED();
-		plo = phi = NULL;
-	}
-	if (inverse) {
-		inv_n_kernel<<<1, 1, 0, st>>>(c->consts, log_n);
-		ZP_CUDA_LAUNCHED();
-		pow_tables_dev_c<<<zp_cdiv(th, 256), 256, 0, st>>>(c->pow_lo, c->pow_hi, s, c->consts, 1, hic);
-		ZP_CUDA_LAUNCHED();
-		plo = c->pow_lo; phi = c->pow_hi;
-	}
+	if (!inverse && shift && (rc = get_pow(c, POW_FWD, s, log_n, st, &plo, &phi))) return rc;
+	if ((rc = dif_passes(c, x, log_n, inverse, plo, phi, st))) return rc;
+	plo = phi = NULL;
+	if (inverse && (rc = get_pow(c, POW_INV, s, log_n, st, &plo, &phi))) return rc;
 	bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
 	ZP_CUDA_LAUNCHED();
 	return 0;
@@ -280,6 +425,8 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 	cudaStream_t st = (cudaStream_t)stream;
 	zp_fr shift;
 	zp_fr *v[3] = { d_a, d_b, d_c };
+	if (log_n > c->max_log || log_n < 1)   /* the DIT path below does not go through zp_cuda_ntt */
+		return zp_err_set(ZP_ERANGE, "groth16_h: log_n %u (max %u)", log_n, c->max_log);
 	if (mode == ZP_CUDA_H_BELLPERSON) {
 		const uint32_t G[8] = ZP_C_FR_GEN7;
 		memcpy(shift.l, G, sizeof(shift.l));
@@ -289,13 +436,27 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 		if ((rc = zp_ntt_root(&shift, log_n + 1, (enum zp_ntt_roots)c->roots)) < 0) return rc;
 	}
 	for (int i = 0; i < 3; i++) {
+#if ZP_NTT_H_DIT
+		/* iNTT without its n^-1 and without the permutation, then the coset NTT as DIT from
+		 * bit-reversed input, scaled by n^-1·s^j on load: natural order out, as before */
+		const fr_t *plo, *phi;
+		fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
+		if ((rc = dif_passes(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = get_pow(c, POW_FWD_NINV, s, log_n, st, &plo, &phi))) return rc;
+		if ((rc = dit_passes(c, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
+#else
 		if ((rc = zp_cuda_ntt(c, v[i], log_n, 1, NULL, stream))) return rc;
 		if ((rc = zp_cuda_ntt(c, v[i], log_n, 0, &shift, stream))) return rc;
+#endif
 	}
-	if (mode == ZP_CUDA_H_BELLPERSON) {
+	if (mode == ZP_CUDA_H_BELLPERSON && c->zinv_log_n != log_n) {
+		/* shift is the fixed generator here, so Z^-1 depends on log_n only: computed once */
 		fr_t g; memcpy(g.l, shift.l, sizeof(g.l));
+		c->zinv_log_n = 0;
 		z_inv_kernel<<<1, 1, 0, st>>>(c->consts, g, log_n);
 		ZP_CUDA_LAUNCHED();
+		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		c->zinv_log_n = log_n;
 	}
 	h_combine<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, 1ull << log_n,
 	                                                      mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);

@@ -1,0 +1,114 @@
+/*
+ * ff_emul.cu — the device Montgomery product of cuda/ff.cuh (mont_mul_eo, the even/odd split),
+ * run on the host with ff.cuh's emulated PTX carry flag and compared with a textbook product
+ * (full 2N-limb schoolbook, then word-by-word REDC, 64-bit arithmetic, fully reduced): Fp (12
+ * limbs) and Fr (8 limbs), edge values (0, 1, p-1, p-2, 2^k, all-ones low limbs) and random ones.
+ * Also checks mont_mul_eo's documented range [0, 2p). Needs no GPU. Exit 0 pass, 1 fail.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include "ff.cuh"
+
+static uint64_t st[2] = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+static uint64_t rnd(void)
+{ /* xorshift128+ */
+	uint64_t s1 = st[0], s0 = st[1];
+	st[0] = s0; s1 ^= s1 << 23; st[1] = s1 ^ s0 ^ (s1 >> 17) ^ (s0 >> 26);
+	return st[1] + s0;
+}
+static int cmp(const uint32_t *a, const uint32_t *b, int n)
+{
+	for (int i = n - 1; i >= 0; i--) if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+static void sub(uint32_t *r, const uint32_t *a, const uint32_t *b, int n)
+{
+	uint64_t br = 0;
+	for (int i = 0; i < n; i++) { uint64_t d = (uint64_t)a[i] - b[i] - br; r[i] = (uint32_t)d; br = (d >> 63) & 1; }
+}
+/* textbook: t = a·b (2n limbs), then n REDC steps, then one subtraction */
+static void ref_mul(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, uint32_t inv, int n)
+{
+	uint32_t t[2 * 12 + 1] = { 0 };
+	for (int i = 0; i < n; i++) {
+		uint64_t c = 0;
+		for (int j = 0; j < n; j++) { uint64_t v = (uint64_t)a[j] * b[i] + t[i + j] + c; t[i + j] = (uint32_t)v; c = v >> 32; }
+		for (int k = i + n; c; k++) { uint64_t v = (uint64_t)t[k] + c; t[k] = (uint32_t)v; c = v >> 32; }
+	}
+	for (int i = 0; i < n; i++) {
+		uint32_t m = t[i] * inv;
+		uint64_t c = 0;
+		for (int j = 0; j < n; j++) { uint64_t v = (uint64_t)m * p[j] + t[i + j] + c; t[i + j] = (uint32_t)v; c = v >> 32; }
+		for (int k = i + n; c; k++) { uint64_t v = (uint64_t)t[k] + c; t[k] = (uint32_t)v; c = v >> 32; }
+	}
+	/* result t[n..2n] < 2p */
+	if (t[2 * n] || cmp(t + n, p, n) >= 0) sub(r, t + n, p, n); else memcpy(r, t + n, n * 4);
+}
+static void rand_below(uint32_t *x, const uint32_t *p, int n)
+{
+	do { for (int i = 0; i < n; i++) x[i] = (uint32_t)rnd(); x[n - 1] &= 0xffffffffu >> __builtin_clz(p[n - 1]) >> 0;
+	} while (cmp(x, p, n) >= 0);
+}
+template <int N> static int run(const char *name, const uint32_t *p, uint32_t inv, long iters)
+{
+	enum { E = 10 };
+	uint32_t edge[E][N];
+	memset(edge, 0, sizeof edge);
+	edge[1][0] = 1;
+	memcpy(edge[2], p, N * 4); edge[2][0] -= 1;                 /* p-1 (p odd) */
+	memcpy(edge[3], p, N * 4); edge[3][0] -= 2;                 /* p-2 */
+	edge[4][N - 1] = 1u << (31 - __builtin_clz(p[N - 1]));      /* top bit of p's width */
+	for (int i = 0; i < N - 1; i++) edge[5][i] = 0xffffffffu;   /* all-ones low limbs */
+	for (int i = 0; i < N; i++) edge[6][i] = p[i] >> 1 | (i + 1 < N ? p[i + 1] << 31 : 0);  /* (p-1)/2 */
+	edge[7][N / 2] = 1;
+	memcpy(edge[8], p, N * 4); edge[8][0] -= 1; edge[8][N / 2] -= 1;
+	for (int i = 0; i < N; i++) edge[9][i] = 0x80000000u;
+	if (cmp(edge[9], p, N) >= 0) edge[9][N - 1] = 1;
+	long bad = 0, range = 0, total = 0;
+	uint32_t a[N], b[N], r1[N], r2[N], t[N];
+	for (long it = 0; it < iters + E * E; it++) {
+		if (it < E * E) { memcpy(a, edge[it / E], sizeof a); memcpy(b, edge[it % E], sizeof b); }
+		else { rand_below(a, p, N); if (it & 1) memcpy(b, a, sizeof b); else rand_below(b, p, N); }
+		mont_mul_eo<N>(t, a, b, p, inv);
+		uint32_t tp[N];
+		sub(tp, t, p, N);
+		/* t < 2p  <=>  t - p < p when t >= p */
+		if (cmp(t, p, N) >= 0 && cmp(tp, p, N) >= 0) range++;
+		if (cmp(t, p, N) >= 0) memcpy(r1, tp, sizeof r1); else memcpy(r1, t, sizeof r1);
+		ref_mul(r2, a, b, p, inv, N);
+		if (memcmp(r1, r2, sizeof r1)) {
+			if (bad < 3) {
+				printf("%s mismatch at %ld:\n a=", name, it);
+				for (int i = N - 1; i >= 0; i--) printf("%08x", a[i]);
+				printf("\n b="); for (int i = N - 1; i >= 0; i--) printf("%08x", b[i]);
+				printf("\n got  "); for (int i = N - 1; i >= 0; i--) printf("%08x", r1[i]);
+				printf("\n want "); for (int i = N - 1; i >= 0; i--) printf("%08x", r2[i]);
+				printf("\n");
+			}
+			bad++;
+		}
+		total++;
+	}
+	printf("%s: %ld products, %ld wrong, %ld out of [0, 2p)\n", name, total, bad, range);
+	return bad || range;
+}
+int main(int argc, char **argv)
+{
+	long iters = argc > 1 ? atol(argv[1]) : 200000;
+	const uint32_t FP[12] = ZP_C_FP_P, FR[8] = ZP_C_FR_P;
+	int fail = run<12>("Fp even/odd", FP, ZP_C_FP_INV, iters);
+	fail |= run<8>("Fr even/odd", FR, ZP_C_FR_INV, iters);
+	/* self-check of the oracle: R·R^-1... 1·1 = R^-1 is not 1, but one·one = one (Montgomery one) */
+	const uint32_t ONE[12] = ZP_C_FP_ONE;
+	uint32_t o[12];
+	ref_mul(o, ONE, ONE, FP, ZP_C_FP_INV, 12);
+	if (memcmp(o, ONE, sizeof o)) { printf("oracle: one*one != one\n"); fail = 1; }
+	const uint32_t RR[12] = ZP_C_FP_RR;
+	uint32_t x[12] = { 1 };
+	ref_mul(o, x, RR, FP, ZP_C_FP_INV, 12);
+	if (memcmp(o, ONE, sizeof o)) { printf("oracle: 1*RR != one\n"); fail = 1; }
+	printf("%s\n", fail ? "FAIL" : "ok");
+	return fail;
+}
