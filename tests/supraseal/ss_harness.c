@@ -65,7 +65,7 @@ static int keygen(const char *path, uint32_t rows, uint32_t pub)
 	params_for(&sp, rows, pub);
 	zp_circuit c;
 	zp_pkey k;
-	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "ss_harness" };
+	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "ss_harness", .device = -1 }; /* GPU when there is one */
 	int r;
 	if ((r = zp_synth_circuit(&c, &sp)) || (r = zp_setup(&k, &c, &o)))
 		return failf("keygen: %s", zp_err_msg());
