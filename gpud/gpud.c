@@ -187,7 +187,9 @@ static void load_keys(void)
 }
 
 /* <run dir>/keys/<name>.vk.json: every loaded key's verification key, so clients can check the
- * proofs of keys that exist only inside gpud (setup = device); rewritten at every start. */
+ * proofs of keys that exist only inside gpud; rewritten at every start. A setup = device key is
+ * each gpud's own (its own toxic waste): <name>.<group>.gpud<i>.vk.json, and a partition's
+ * part-<p>.gpu.json says which gpud proved it. */
 static void write_vks(void)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
@@ -197,7 +199,11 @@ static void write_vks(void)
 	for (unsigned i = 0; i < D.cfg.n_keys; i++) {
 		if (keys[i].state != 1)
 			continue;
-		snprintf(path, sizeof path, "%s/%s.vk.json", dir, keys[i].cfg->name);
+		if (keys[i].kind == KEY_DEVICE) /* made here with this gpud's own toxic waste */
+			snprintf(path, sizeof path, "%s/%s.%s.gpud%u.vk.json", dir, keys[i].cfg->name,
+				 D.cfg.groups[D.group].name, D.index);
+		else
+			snprintf(path, sizeof path, "%s/%s.vk.json", dir, keys[i].cfg->name);
 		char tmp[PATH_MAX + 32];
 		snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 		if (zp_g16_vk_write_json(tmp, &keys[i].vk) || rename(tmp, path))

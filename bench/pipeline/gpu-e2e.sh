@@ -100,7 +100,10 @@ vkarg="--vk $vk"; case "$KEY" in *.zkey) vk=$KEY; vkarg="--zkey $KEY";; esac
 nver=0; nbad=0
 for j in $(seq 1 "$JOBS"); do for p in $(seq 0 $((PARTS - 1))); do
   f=$RUN/out/j$j/part-$p
-  if [ -n "$vk" ] && "$Z" verify $vkarg --proof "$f.proof.json" --public "$f.public.json" >/dev/null 2>&1; then
+  va=$vkarg   # a device key is each gpud's own: take the vk of the gpud that proved this partition
+  gi=$(python3 -c "import json; print(json.load(open('$f.gpu.json'))['gpud'])" 2>/dev/null)
+  [ -n "$gi" ] && [ -f "$RUN/r/keys/porep.g.gpud$gi.vk.json" ] && va="--vk $RUN/r/keys/porep.g.gpud$gi.vk.json"
+  if [ -n "$vk" ] && "$Z" verify $va --proof "$f.proof.json" --public "$f.public.json" >/dev/null 2>&1; then
     nver=$((nver + 1)); else nbad=$((nbad + 1)); fi
 done; done
 python3 - "$RUN" "$JOBS" "$PARTS" "$t_ready" "$t_done" "$nver" "$nbad" "$SLOT" "$((SLOTS * GPUS))" <<'EOF' > "$RUN/table.md"
