@@ -39,6 +39,13 @@ extern "C" {
 #ifndef ZP_NTT_BLOCK_TW
 #define ZP_NTT_BLOCK_TW 1
 #endif
+/* ZP_NTT_RADIX_LOG (default 1 = one butterfly a thread between barriers, as validated): R > 1 makes
+ * each thread of dif_pass_r / dit_pass_r hold 2^R elements in registers and run R butterfly levels
+ * on them between two __syncthreads (blocks of 2^(k-R) threads): a 9-level pass has 3 (R = 3) or 5
+ * (R = 2) barriers and shared-memory round trips instead of 9. Same twiddles, same products. */
+#ifndef ZP_NTT_RADIX_LOG
+#define ZP_NTT_RADIX_LOG 1
+#endif
 
 /* scale table kinds: c·s^(±j) */
 enum { POW_FWD = 0,      /* s^j           (coset forward) */
@@ -222,6 +229,106 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		x[base + ((size_t)t << b0)] = s[t];
 }
 
+/* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
+/* Twiddle of the butterfly at level l whose first element index has low bits u (u < 2^l). */
+static __device__ __forceinline__ fr_t pass_tw(bool btw, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
+                                               size_t low, unsigned b0, unsigned l, unsigned u, int inverse, bool *one)
+{
+	size_t j = low + ((size_t)u << b0);
+	size_t ti = j << (max_log - b0 - l - 1);
+	*one = ti == 0;
+	if (ti == 0) return fr_t::one();
+	if (btw) return tws[(1u << l) - 1 + u];
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	return inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+}
+/* Levels [lo, lo + r) over the 2^r elements t + i·2^lo (t has zero bits lo..lo+r-1), in registers.
+ * DIF: levels descending, d = (a - b)·w; DIT: ascending, b·w first. */
+template <int r, bool DIT>
+static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
+                                                  size_t low, unsigned b0, unsigned lo, unsigned t, int inverse, bool btw)
+{
+	fr_t e[1 << r];
+	ZP_UNROLL for (int i = 0; i < (1 << r); i++) e[i] = s[t + ((unsigned)i << lo)];
+	ZP_UNROLL for (int step = 0; step < r; step++) {
+		const int rr = DIT ? step : r - 1 - step;
+		ZP_UNROLL for (int i = 0; i < (1 << r); i++) {
+			if (i & (1 << rr)) continue;
+			const int i2 = i + (1 << rr);
+			unsigned u = (t & ((1u << lo) - 1)) + ((unsigned)(i & ((1 << rr) - 1)) << lo);
+			bool one;
+			fr_t w = pass_tw(btw, tws, tw, max_log, low, b0, lo + rr, u, inverse, &one);
+			fr_t a = e[i], b = e[i2];
+			if (DIT) {
+				if (!one) b = b * w;
+				e[i] = a + b;
+				e[i2] = a - b;
+			} else {
+				e[i] = a + b;
+				fr_t d = a - b;
+				e[i2] = one ? d : d * w;
+			}
+		}
+	}
+	ZP_UNROLL for (int i = 0; i < (1 << r); i++) s[t + ((unsigned)i << lo)] = e[i];
+}
+template <bool DIT>
+static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
+                                                   size_t low, unsigned b0, unsigned k, unsigned Rk, int inverse, bool btw)
+{
+	unsigned q = threadIdx.x;
+	for (unsigned done = 0; done < k;) {
+		unsigned r = k - done < Rk ? k - done : Rk;
+		unsigned lo = DIT ? done : k - done - r;
+		unsigned G = 1u << (Rk - r);   /* groups of 2^r elements a thread (r < Rk only in the last step) */
+		for (unsigned g = 0; g < G; g++) {
+			unsigned sg = q * G + g;
+			unsigned t = ((sg >> lo) << (lo + r)) | (sg & ((1u << lo) - 1));
+			switch (r) {
+			case 1: pass_group<1, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+#if ZP_NTT_RADIX_LOG >= 2
+			case 2: pass_group<2, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+#endif
+#if ZP_NTT_RADIX_LOG >= 3
+			case 3: pass_group<3, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+#endif
+			}
+		}
+		__syncthreads();
+		done += r;
+	}
+}
+/* dif_pass / dit_pass with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
+template <bool DIT>
+__global__ void __launch_bounds__(1 << (NTT_K - 1))
+pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
+       unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+{
+	__shared__ fr_t s[1 << NTT_K];
+	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
+	size_t g = blockIdx.x;
+	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
+	size_t base = (high << (b0 + k)) | low;
+	unsigned nt = blockDim.x, Rk = k - (31 - __clz(nt));
+	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
+		s[t] = v;
+	}
+	__syncthreads();
+	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+		x[base + ((size_t)t << b0)] = s[t];
+}
+static unsigned pass_threads(unsigned k)
+{
+	unsigned R = ZP_NTT_RADIX_LOG < k ? ZP_NTT_RADIX_LOG : k;
+	return 1u << (k - R);
+}
+
 /* Bit-reversal permutation in place, with optional per-element scale c·s^j (j = output index). */
 __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 {
@@ -317,8 +424,12 @@ static int dif_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, 
 	for (int top = (int)log_n; top > 0; top -= NTT_K) {
 		unsigned k = top >= NTT_K ? NTT_K : (unsigned)top;
 		unsigned b0 = top - k;
-		dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
-		                                                                   inverse, plo, phi);
+		if (ZP_NTT_RADIX_LOG > 1)
+			pass_r<false><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
+			                                                                         k, inverse, plo, phi);
+		else
+			dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
+			                                                                   inverse, plo, phi);
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
 	}
@@ -333,8 +444,12 @@ static int dit_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, 
 	int rc = 0;
 	for (unsigned b0 = 0; b0 < log_n; b0 += NTT_K) {
 		unsigned k = log_n - b0 >= NTT_K ? NTT_K : log_n - b0;
-		dit_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
-		                                                                   inverse, plo, phi);
+		if (ZP_NTT_RADIX_LOG > 1)
+			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
+			                                                                        k, inverse, plo, phi);
+		else
+			dit_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
+			                                                                   inverse, plo, phi);
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
 	}
