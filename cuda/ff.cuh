@@ -28,6 +28,9 @@
 #ifndef ZP_FF_MUL_EO
 #define ZP_FF_MUL_EO 1
 #endif
+#ifndef ZP_FP2_LAZY
+#define ZP_FP2_LAZY 0   /* 1: Fp2 products by fp2_mul_lazy (one call, 2 reductions instead of 3) */
+#endif
 
 /*
  * PTX carry-chain primitives. On the device each is one `asm volatile` instruction (volatile keeps
@@ -45,6 +48,9 @@ ZP_DI uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm v
 ZP_DI uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
 ZP_DI uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
 ZP_DI uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c)); return d; }
+ZP_DI uint32_t sub_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+ZP_DI uint32_t subc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
 #else
 /* host emulation: one carry flag, exactly PTX's semantics (.cc writes it, c-forms read it) */
 static uint32_t cf;
@@ -58,6 +64,10 @@ static inline uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return se
 static inline uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set((uint64_t)mul_lo(a, b) + c + cf); }
 static inline uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return set((uint64_t)mul_hi(a, b) + c + cf); }
 static inline uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)((uint64_t)mul_hi(a, b) + c + cf); }
+/* subtraction: the flag is the borrow (PTX: subc computes a - (b + CC.CF)) */
+static inline uint32_t sub_cc(uint32_t a, uint32_t b) { cf = a < b; return a - b; }
+static inline uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t c = cf; cf = (uint64_t)a < (uint64_t)b + c; return a - b - c; }
+static inline uint32_t subc(uint32_t a, uint32_t b) { return a - b - cf; }
 #endif
 }
 
@@ -133,6 +143,96 @@ template <int N> ZP_HDI void mont_mul_eo(uint32_t *r, const uint32_t *a, const u
 	r[0] = ptx::add_cc(Y[0], X[1]);
 	ZP_UNROLL for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
 	r[N - 1] = ptx::addc(Y[N - 1], 0);
+}
+
+/*
+ * Lazy-reduction Fp2 product (ZP_FP2_LAZY, default 0): Karatsuba with three 2N-limb products and two
+ * Montgomery reductions instead of three full Montgomery products (5N^2 instead of 6N^2 32-bit
+ * multiply-adds, one final subtraction fewer). Needs 2p < 2^(32N) (BLS12-381: p < 2^381, N = 12).
+ *   t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)·(b0 + b1)   (sums unreduced, < 2p; products < 4p^2)
+ *   c0 = REDC(t0 - t1, plus p·2^(32N) when that borrows)   in [0, p·2^(32N)) -> REDC < 2p
+ *   c1 = REDC(t2 - t0 - t1) = REDC(a0·b1 + a1·b0)          < 2p^2 < p·2^(32N) -> REDC < 2p
+ * then one conditional subtraction of p each. Every chain pairs mad.lo / mad.hi of one product at
+ * adjacent limbs (as in mont_mul_eo, so ptxas can use 64-bit IMAD.WIDE): row i adds v·m·2^(32i) to
+ * T as two chains, v's even limbs (positions i..i+N-1) then its odd limbs (i+1..i+N); `cc` carries
+ * what left position i+N into the next row (at most 2; 0 after the last row, as the results fit in
+ * 2N limbs: a·b < 2^(64N), T + m·p < 2p·2^(32N) < 2^(64N)). Checked on the host by tests/cuda/ff_emul.cu.
+ */
+template <int N> ZP_HDI void mac_row(uint32_t *T, uint32_t m, const uint32_t *v, uint32_t &cc)
+{
+	/* T[0..N] += m·v + cc·2^(32N) (cc: carry from the previous row); cc = what leaves T[N] */
+	T[0] = ptx::mad_lo_cc(m, v[0], T[0]);
+	T[1] = ptx::madc_hi_cc(m, v[0], T[1]);
+	ZP_UNROLL for (int j = 2; j < N; j += 2) {
+		T[j] = ptx::madc_lo_cc(m, v[j], T[j]);
+		T[j + 1] = ptx::madc_hi_cc(m, v[j], T[j + 1]);
+	}
+	T[N] = ptx::addc_cc(T[N], cc);
+	uint32_t c1 = ptx::addc(0, 0);
+	T[1] = ptx::mad_lo_cc(m, v[1], T[1]);
+	T[2] = ptx::madc_hi_cc(m, v[1], T[2]);
+	ZP_UNROLL for (int j = 3; j < N; j += 2) {
+		T[j] = ptx::madc_lo_cc(m, v[j], T[j]);
+		T[j + 1] = ptx::madc_hi_cc(m, v[j], T[j + 1]);
+	}
+	cc = ptx::addc(c1, 0);
+}
+/* T (2N limbs) = a·b, a, b < 2^(32N) */
+template <int N> ZP_HDI void mul_wide(uint32_t *T, const uint32_t *a, const uint32_t *b)
+{
+	uint32_t cc = 0;
+	ZP_UNROLL for (int j = 0; j < 2 * N; j++) T[j] = 0;
+	ZP_UNROLL for (int i = 0; i < N; i++) {
+		mac_row<N>(T + i, b[i], a, cc);   /* touches T[i..i+N] only */
+	}
+}
+/* r = T·2^(-32N) mod p in [0, 2p) for T < p·2^(32N); T is clobbered */
+template <int N> ZP_HDI void redc_wide(uint32_t *r, uint32_t *T, const uint32_t *p, uint32_t inv)
+{
+	uint32_t cc = 0;
+	ZP_UNROLL for (int i = 0; i < N; i++) {
+		uint32_t m = T[i] * inv;
+		mac_row<N>(T + i, m, p, cc);   /* touches T[i..i+N] only */
+	}
+	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = T[N + j];
+}
+/* r = t - p if t >= p else t (t < 2p) */
+template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint32_t *p)
+{
+	uint32_t d[N];
+	d[0] = ptx::sub_cc(t[0], p[0]);
+	ZP_UNROLL for (int j = 1; j < N; j++) d[j] = ptx::subc_cc(t[j], p[j]);
+	uint32_t borrow = ptx::subc(0, 0);   /* all ones when t < p */
+	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = (t[j] & borrow) | (d[j] & ~borrow);
+}
+/* (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u), u^2 = -1, all fully reduced, Montgomery form */
+template <int N> ZP_HDI void fp2_mul_lazy(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1,
+                                          const uint32_t *b0, const uint32_t *b1, const uint32_t *p, uint32_t inv)
+{
+	uint32_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];
+	mul_wide<N>(t0, a0, b0);
+	mul_wide<N>(t1, a1, b1);
+	sa[0] = ptx::add_cc(a0[0], a1[0]);
+	ZP_UNROLL for (int j = 1; j < N; j++) sa[j] = ptx::addc_cc(a0[j], a1[j]);
+	sb[0] = ptx::add_cc(b0[0], b1[0]);
+	ZP_UNROLL for (int j = 1; j < N; j++) sb[j] = ptx::addc_cc(b0[j], b1[j]);
+	mul_wide<N>(t2, sa, sb);
+	/* t2 -= t0 + t1 (never negative) */
+	t2[0] = ptx::sub_cc(t2[0], t0[0]);
+	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t2[j] = ptx::subc_cc(t2[j], t0[j]);
+	t2[0] = ptx::sub_cc(t2[0], t1[0]);
+	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t2[j] = ptx::subc_cc(t2[j], t1[j]);
+	/* t0 -= t1, plus p·2^(32N) on borrow */
+	t0[0] = ptx::sub_cc(t0[0], t1[0]);
+	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t0[j] = ptx::subc_cc(t0[j], t1[j]);
+	uint32_t neg = ptx::subc(0, 0);
+	t0[N] = ptx::add_cc(t0[N], p[0] & neg);
+	ZP_UNROLL for (int j = 1; j < N; j++) t0[N + j] = ptx::addc_cc(t0[N + j], p[j] & neg);
+	uint32_t u[N];
+	redc_wide<N>(u, t0, p, inv);
+	sub_p_if<N>(r0, u, p);
+	redc_wide<N>(u, t2, p, inv);
+	sub_p_if<N>(r1, u, p);
 }
 
 struct fp_cfg {
@@ -286,11 +386,19 @@ struct fp2_t {
 	ZP_DI fp2_t neg() const { fp2_t r; r.c0 = c0.neg(); r.c1 = c1.neg(); return r; }
 	ZP_DI fp2_t dbl() const { return *this + *this; }
 	ZP_DI friend fp2_t operator*(const fp2_t &a, const fp2_t &b) {
+		if (ZP_FP2_LAZY) return mul_lazy_call(a, b);
 		fp_t t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
 		fp_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
 		fp2_t r;
 		r.c0 = t0 - t1;
 		r.c1 = t2 - t0 - t1;
+		return r;
+	}
+	static __device__ __noinline__ fp2_t mul_lazy_call(const fp2_t a, const fp2_t b) {
+		uint32_t P[12];
+		_Pragma("unroll") for (int i = 0; i < 12; i++) P[i] = fp_cfg::p(i);
+		fp2_t r;
+		fp2_mul_lazy<12>(r.c0.l, r.c1.l, a.c0.l, a.c1.l, b.c0.l, b.c1.l, P, fp_cfg::INV);
 		return r;
 	}
 	ZP_DI fp2_t sqr() const {

@@ -3,7 +3,8 @@
  * run on the host with ff.cuh's emulated PTX carry flag and compared with a textbook product
  * (full 2N-limb schoolbook, then word-by-word REDC, 64-bit arithmetic, fully reduced): Fp (12
  * limbs) and Fr (8 limbs), edge values (0, 1, p-1, p-2, 2^k, all-ones low limbs) and random ones.
- * Also checks mont_mul_eo's documented range [0, 2p). Needs no GPU. Exit 0 pass, 1 fail.
+ * Also checks mont_mul_eo's documented range [0, 2p), and the lazy-reduction Fp2 product
+ * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product. Needs no GPU. Exit 0 pass, 1 fail.
  */
 #include <stdio.h>
 #include <string.h>
@@ -94,12 +95,72 @@ template <int N> static int run(const char *name, const uint32_t *p, uint32_t in
 	printf("%s: %ld products, %ld wrong, %ld out of [0, 2p)\n", name, total, bad, range);
 	return bad || range;
 }
+/* (a + b) mod p, (a - b) mod p for reduced a, b */
+static void add_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, int n)
+{
+	uint64_t c = 0; uint32_t t[13];
+	for (int i = 0; i < n; i++) { uint64_t v = (uint64_t)a[i] + b[i] + c; t[i] = (uint32_t)v; c = v >> 32; }
+	t[n] = (uint32_t)c;
+	if (t[n] || cmp(t, p, n) >= 0) sub(r, t, p, n); else memcpy(r, t, n * 4);
+}
+static void sub_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, int n)
+{
+	if (cmp(a, b, n) >= 0) { sub(r, a, b, n); return; }
+	uint32_t t[12]; sub(t, p, b, n); add_mod(r, a, t, p, n);
+}
+/* fp2_mul_lazy (ZP_FP2_LAZY) against Montgomery Karatsuba-free textbook Fp2:
+ * c0 = a0·b0 - a1·b1, c1 = a0·b1 + a1·b0, each product by ref_mul; plus mul_wide alone */
+static int run_fp2(long iters)
+{
+	const uint32_t p[12] = ZP_C_FP_P;
+	enum { E = 8, N = 12 };
+	uint32_t edge[E][N];
+	memset(edge, 0, sizeof edge);
+	edge[1][0] = 1;
+	memcpy(edge[2], p, sizeof p); edge[2][0] -= 1;
+	memcpy(edge[3], p, sizeof p); edge[3][0] -= 2;
+	for (int i = 0; i < N - 1; i++) edge[4][i] = 0xffffffffu;
+	for (int i = 0; i < N; i++) edge[5][i] = p[i] >> 1 | (i + 1 < N ? p[i + 1] << 31 : 0);
+	{ const uint32_t O[12] = ZP_C_FP_ONE; memcpy(edge[6], O, sizeof O); }
+	memcpy(edge[7], p, sizeof p); edge[7][0] -= 1; edge[7][N / 2] -= 1;
+	long bad = 0, total = 0;
+	for (long it = 0; it < iters + E * E * E * E; it++) {
+		uint32_t a0[N], a1[N], b0[N], b1[N], r0[N], r1[N], w0[N], w1[N], x[N], y[N];
+		if (it < E * E * E * E) {
+			memcpy(a0, edge[it % E], sizeof a0); memcpy(a1, edge[it / E % E], sizeof a1);
+			memcpy(b0, edge[it / (E * E) % E], sizeof b0); memcpy(b1, edge[it / (E * E * E)], sizeof b1);
+		} else {
+			rand_below(a0, p, N); rand_below(a1, p, N); rand_below(b0, p, N); rand_below(b1, p, N);
+			if (it % 5 == 0) { memcpy(b0, a0, sizeof b0); memcpy(b1, a1, sizeof b1); }   /* squares */
+		}
+		fp2_mul_lazy<N>(r0, r1, a0, a1, b0, b1, p, ZP_C_FP_INV);
+		ref_mul(x, a0, b0, p, ZP_C_FP_INV, N); ref_mul(y, a1, b1, p, ZP_C_FP_INV, N); sub_mod(w0, x, y, p, N);
+		ref_mul(x, a0, b1, p, ZP_C_FP_INV, N); ref_mul(y, a1, b0, p, ZP_C_FP_INV, N); add_mod(w1, x, y, p, N);
+		if (memcmp(r0, w0, sizeof r0) || memcmp(r1, w1, sizeof r1)) {
+			if (bad < 3) printf("Fp2 lazy mismatch at %ld\n", it);
+			bad++;
+		}
+		/* the 2N-limb product alone, against a schoolbook one */
+		uint32_t T[2 * N], S[2 * N] = { 0 };
+		mul_wide<N>(T, a0, b1);
+		for (int i = 0; i < N; i++) {
+			uint64_t c = 0;
+			for (int j = 0; j < N; j++) { uint64_t v = (uint64_t)a0[j] * b1[i] + S[i + j] + c; S[i + j] = (uint32_t)v; c = v >> 32; }
+			S[i + N] = (uint32_t)c;
+		}
+		if (memcmp(T, S, sizeof T)) { if (bad < 3) printf("mul_wide mismatch at %ld\n", it); bad++; }
+		total++;
+	}
+	printf("Fp2 lazy: %ld products, %ld wrong\n", total, bad);
+	return bad != 0;
+}
 int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? atol(argv[1]) : 200000;
 	const uint32_t FP[12] = ZP_C_FP_P, FR[8] = ZP_C_FR_P;
 	int fail = run<12>("Fp even/odd", FP, ZP_C_FP_INV, iters);
 	fail |= run<8>("Fr even/odd", FR, ZP_C_FR_INV, iters);
+	fail |= run_fp2(iters / 4);
 	/* self-check of the oracle: R·R^-1... 1·1 = R^-1 is not 1, but one·one = one (Montgomery one) */
 	const uint32_t ONE[12] = ZP_C_FP_ONE;
 	uint32_t o[12];
