@@ -209,6 +209,7 @@ template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint
 template <int N> ZP_HDI void fp2_mul_lazy(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1,
                                           const uint32_t *b0, const uint32_t *b1, const uint32_t *p, uint32_t inv)
 {
+	/* order: the inputs die into t0, t1, sa, sb; t0, t1 into t0 - t1 and t1 = t0 + t1 */
 	uint32_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];
 	mul_wide<N>(t0, a0, b0);
 	mul_wide<N>(t1, a1, b1);
@@ -216,22 +217,23 @@ template <int N> ZP_HDI void fp2_mul_lazy(uint32_t *r0, uint32_t *r1, const uint
 	ZP_UNROLL for (int j = 1; j < N; j++) sa[j] = ptx::addc_cc(a0[j], a1[j]);
 	sb[0] = ptx::add_cc(b0[0], b1[0]);
 	ZP_UNROLL for (int j = 1; j < N; j++) sb[j] = ptx::addc_cc(b0[j], b1[j]);
-	mul_wide<N>(t2, sa, sb);
-	/* t2 -= t0 + t1 (never negative) */
-	t2[0] = ptx::sub_cc(t2[0], t0[0]);
-	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t2[j] = ptx::subc_cc(t2[j], t0[j]);
-	t2[0] = ptx::sub_cc(t2[0], t1[0]);
-	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t2[j] = ptx::subc_cc(t2[j], t1[j]);
+	/* t2 = t0 + t1 (< 2p^2: no carry out) */
+	t2[0] = ptx::add_cc(t0[0], t1[0]);
+	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t2[j] = ptx::addc_cc(t0[j], t1[j]);
 	/* t0 -= t1, plus p·2^(32N) on borrow */
 	t0[0] = ptx::sub_cc(t0[0], t1[0]);
 	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t0[j] = ptx::subc_cc(t0[j], t1[j]);
 	uint32_t neg = ptx::subc(0, 0);
 	t0[N] = ptx::add_cc(t0[N], p[0] & neg);
 	ZP_UNROLL for (int j = 1; j < N; j++) t0[N + j] = ptx::addc_cc(t0[N + j], p[j] & neg);
+	/* t1 = sa·sb - (t0 + t1) = a0·b1 + a1·b0 (never negative) */
+	mul_wide<N>(t1, sa, sb);
+	t1[0] = ptx::sub_cc(t1[0], t2[0]);
+	ZP_UNROLL for (int j = 1; j < 2 * N; j++) t1[j] = ptx::subc_cc(t1[j], t2[j]);
 	uint32_t u[N];
 	redc_wide<N>(u, t0, p, inv);
 	sub_p_if<N>(r0, u, p);
-	redc_wide<N>(u, t2, p, inv);
+	redc_wide<N>(u, t1, p, inv);
 	sub_p_if<N>(r1, u, p);
 }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# On the GPU machine, from prebuilt binaries (tests/cuda/build-variants.sh makes BIN_DIR; nothing is
+# compiled here): correctness of the variant builds, then old vs variant timings. Usage:
+#   run-variants.sh BIN_DIR
+#   CASES    benchmark cases (default "g2:24 g2:25 ntt:24 ntt:27 h:27 g1:26")
+#   CASES_B  cases for variant B (default "g2:24 g2:25 ntt:27 h:27")
+#   TEST_ARGS "g1 g2 ntt" max logs for gpu_test.A (default "20 18 22"); gpu_test.B gets TEST_ARGS_B
+#            (default "18 16 22": B's MSM code differs from A's only in ZP_G2_LOWREG)
+#   BUDGET   seconds for the whole run (default 290); LOG directory for logs (default $OUT or a temp dir)
+# Prints: host checks, gpu_test.A / gpu_test.B PASS or FAIL, then a table of median ms
+# old / A / B and A÷old, B÷old, target. Exit status nonzero when a check fails or a result is WRONG.
+set -u
+BIN=${1:?usage: run-variants.sh BIN_DIR}
+BIN=$(cd "$BIN" && pwd)
+LOG=${LOG:-${OUT:-$(mktemp -d)}}
+mkdir -p "$LOG"
+CASES=${CASES:-"g2:24 g2:25 ntt:24 ntt:27 h:27 g1:26"}
+CASES_B=${CASES_B:-"g2:24 g2:25 ntt:27 h:27"}
+BUDGET=${BUDGET:-290}
+start=$(date +%s)
+left() { local l=$(( BUDGET - ($(date +%s) - start) )); [ $l -lt 5 ] && l=5; echo $l; }
+rc=0
+echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+sed 's/^/# variant /' "$BIN/variants.txt" 2>/dev/null
+for h in ff_emul ec_emul; do
+  [ -x "$BIN/$h" ] || continue
+  "$BIN/$h" >"$LOG/$h.log" 2>&1 || rc=1
+  echo "$h: $(tail -1 "$LOG/$h.log")"
+done
+for v in A B; do
+  [ -x "$BIN/gpu_test.$v" ] || continue
+  args=${TEST_ARGS:-20 18 22}; [ $v = B ] && args=${TEST_ARGS_B:-18 16 22}
+  t0=$(date +%s)
+  timeout $(( $(left) / 4 )) "$BIN/gpu_test.$v" $args >"$LOG/gpu_test.$v.log" 2>&1
+  trc=$?
+  nf=$(grep -c FAIL "$LOG/gpu_test.$v.log")
+  if [ $trc -eq 0 ] && [ "$nf" = 0 ]; then res=PASS; else res=FAIL; rc=1; fi
+  echo "gpu_test.$v ($args): $res (exit $trc, $nf FAIL lines, $(( $(date +%s) - t0 )) s; log $LOG/gpu_test.$v.log)"
+  [ $res = FAIL ] && grep -E "FAIL|failure" "$LOG/gpu_test.$v.log" | head -10
+done
+for v in old A B; do
+  exe="$BIN/gpu_bench.$v"
+  [ -x "$exe" ] || continue
+  cases=$CASES; [ $v = B ] && cases=$CASES_B
+  lim=$(left); [ $v = old ] && lim=$(( lim * 2 / 5 )); [ $v = A ] && lim=$(( lim * 3 / 5 ))
+  t0=$(date +%s)
+  timeout $lim "$exe" $cases >"$LOG/bench.$v.log" 2>&1
+  echo "gpu_bench.$v: exit $? in $(( $(date +%s) - t0 )) s"
+  grep -q WRONG "$LOG/bench.$v.log" && { echo "  $v: a benchmark result is WRONG"; rc=1; }
+done
+echo
+echo "| what | size | old ms | A ms | B ms | A/old | B/old | target ms |"
+echo "|---|---|---|---|---|---|---|---|"
+python3 - "$LOG/bench.old.log" "$LOG/bench.A.log" "$LOG/bench.B.log" <<'PY'
+import sys, os
+def rows(p):
+    r = {}
+    if not os.path.exists(p): return r
+    for line in open(p):
+        f = [x.strip() for x in line.split("|")]
+        if len(f) > 4 and f[1] and f[1] != "what" and not f[1].startswith("-"):
+            try: r[(f[1], f[2])] = float(f[3])
+            except ValueError: pass
+    return r
+old, a, b = (rows(p) for p in sys.argv[1:4])
+target = {("MSM G1", "2^26"): 450, ("MSM G2", "2^24"): 350, ("NTT forward", "2^27"): 30}
+keys = list(old) + [k for k in list(a) + list(b) if k not in old]
+seen = set()
+for k in keys:
+    if k in seen: continue
+    seen.add(k)
+    o, x, y = old.get(k), a.get(k), b.get(k)
+    fmt = lambda v: "%.2f" % v if v is not None else "-"
+    rat = lambda v: "%.3f" % (v / o) if o and v else "-"
+    print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), fmt(x), fmt(y), rat(x), rat(y), target.get(k, "")))
+PY
+echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
+exit $rc
