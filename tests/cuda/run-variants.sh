@@ -7,6 +7,8 @@
 #   TEST_ARGS "g1 g2 ntt" max logs for gpu_test.A (default "20 18 22"); gpu_test.B gets TEST_ARGS_B
 #            (default "18 16 22": B's MSM code differs from A's only in ZP_G2_LOWREG)
 #   BUDGET   seconds for the whole run (default 290); LOG directory for logs (default $OUT or a temp dir)
+#            gpu_test.A gets 2/5 of it, gpu_test.B 1/5 of what is left, then the benchmarks share the
+#            rest (a timed-out gpu_test reads FAIL with exit 124: rerun it alone with a larger BUDGET).
 # Prints: host checks, gpu_test.A / gpu_test.B PASS or FAIL, then a table of median ms
 # old / A / B and A÷old, B÷old, target. Exit status nonzero when a check fails or a result is WRONG.
 set -u
@@ -31,7 +33,8 @@ for v in A B; do
   [ -x "$BIN/gpu_test.$v" ] || continue
   args=${TEST_ARGS:-20 18 22}; [ $v = B ] && args=${TEST_ARGS_B:-18 16 22}
   t0=$(date +%s)
-  timeout $(( $(left) / 4 )) "$BIN/gpu_test.$v" $args >"$LOG/gpu_test.$v.log" 2>&1
+  tl=$(( $(left) * 2 / 5 )); [ $v = B ] && tl=$(( $(left) / 5 ))
+  timeout $tl "$BIN/gpu_test.$v" $args >"$LOG/gpu_test.$v.log" 2>&1
   trc=$?
   nf=$(grep -c FAIL "$LOG/gpu_test.$v.log")
   if [ $trc -eq 0 ] && [ "$nf" = 0 ]; then res=PASS; else res=FAIL; rc=1; fi
