@@ -4,8 +4,9 @@
 #   run-variants.sh BIN_DIR
 #   CASES    benchmark cases (default "g2:24 g2:25 ntt:24 ntt:27 h:27 g1:26")
 #   CASES_B  cases for variant B (default "g2:24 g2:25 ntt:27 h:27")
+#   CASES_CD cases for the one-switch G2 builds C and D (default "g2:24")
 #   TEST_ARGS "g1 g2 ntt" max logs for gpu_test.A (default "20 18 22"); gpu_test.B gets TEST_ARGS_B
-#            (default "18 16 22": B's MSM code differs from A's only in ZP_G2_LOWREG)
+#            (default "18 16 22")
 #   BUDGET   seconds for the whole run (default 290); LOG directory for logs (default $OUT or a temp dir)
 #            gpu_test.A gets 2/5 of it, gpu_test.B 1/5 of what is left, then the benchmarks share the
 #            rest (a timed-out gpu_test reads FAIL with exit 124: rerun it alone with a larger BUDGET).
@@ -18,6 +19,7 @@ LOG=${LOG:-${OUT:-$(mktemp -d)}}
 mkdir -p "$LOG"
 CASES=${CASES:-"g2:24 g2:25 ntt:24 ntt:27 h:27 g1:26"}
 CASES_B=${CASES_B:-"g2:24 g2:25 ntt:27 h:27"}
+CASES_CD=${CASES_CD:-"g2:24"}
 BUDGET=${BUDGET:-290}
 start=$(date +%s)
 left() { local l=$(( BUDGET - ($(date +%s) - start) )); [ $l -lt 5 ] && l=5; echo $l; }
@@ -41,20 +43,21 @@ for v in A B; do
   echo "gpu_test.$v ($args): $res (exit $trc, $nf FAIL lines, $(( $(date +%s) - t0 )) s; log $LOG/gpu_test.$v.log)"
   [ $res = FAIL ] && grep -E "FAIL|failure" "$LOG/gpu_test.$v.log" | head -10
 done
-for v in old A B; do
+for v in old A B C D; do
   exe="$BIN/gpu_bench.$v"
   [ -x "$exe" ] || continue
-  cases=$CASES; [ $v = B ] && cases=$CASES_B
-  lim=$(left); [ $v = old ] && lim=$(( lim * 2 / 5 )); [ $v = A ] && lim=$(( lim * 3 / 5 ))
+  cases=$CASES; [ $v = B ] && cases=$CASES_B; case $v in C|D) cases=$CASES_CD;; esac
+  # shares of what is left: old 2/5, A 1/2, B 2/3 (C and D: one small case each, ~10 s)
+  lim=$(left); [ $v = old ] && lim=$(( lim * 2 / 5 )); [ $v = A ] && lim=$(( lim / 2 )); [ $v = B ] && lim=$(( lim * 2 / 3 ))
   t0=$(date +%s)
   timeout $lim "$exe" $cases >"$LOG/bench.$v.log" 2>&1
   echo "gpu_bench.$v: exit $? in $(( $(date +%s) - t0 )) s"
   grep -q WRONG "$LOG/bench.$v.log" && { echo "  $v: a benchmark result is WRONG"; rc=1; }
 done
 echo
-echo "| what | size | old ms | A ms | B ms | A/old | B/old | target ms |"
-echo "|---|---|---|---|---|---|---|---|"
-python3 - "$LOG/bench.old.log" "$LOG/bench.A.log" "$LOG/bench.B.log" <<'PY'
+echo "| what | size | old ms | A ms | B ms | C ms | D ms | A/old | B/old | C/old | D/old | target ms |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+python3 - "$LOG/bench.old.log" "$LOG/bench.A.log" "$LOG/bench.B.log" "$LOG/bench.C.log" "$LOG/bench.D.log" <<'PY'
 import sys, os
 def rows(p):
     r = {}
@@ -65,17 +68,19 @@ def rows(p):
             try: r[(f[1], f[2])] = float(f[3])
             except ValueError: pass
     return r
-old, a, b = (rows(p) for p in sys.argv[1:4])
+old, a, b, c, d = (rows(p) for p in sys.argv[1:6])
 target = {("MSM G1", "2^26"): 450, ("MSM G2", "2^24"): 350, ("NTT forward", "2^27"): 30}
-keys = list(old) + [k for k in list(a) + list(b) if k not in old]
+keys = list(old) + [k for k in list(a) + list(b) + list(c) + list(d) if k not in old]
 seen = set()
 for k in keys:
     if k in seen: continue
     seen.add(k)
-    o, x, y = old.get(k), a.get(k), b.get(k)
+    o = old.get(k)
+    vs = [t.get(k) for t in (a, b, c, d)]
     fmt = lambda v: "%.2f" % v if v is not None else "-"
     rat = lambda v: "%.3f" % (v / o) if o and v else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), fmt(x), fmt(y), rat(x), rat(y), target.get(k, "")))
+    print("| %s | %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), " | ".join(fmt(v) for v in vs),
+          " | ".join(rat(v) for v in vs), target.get(k, "")))
 PY
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
 exit $rc
