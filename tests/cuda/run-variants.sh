@@ -79,7 +79,7 @@ for k in keys:
     vs = [t.get(k) for t in (a, b, c, d)]
     fmt = lambda v: "%.2f" % v if v is not None else "-"
     rat = lambda v: "%.3f" % (v / o) if o and v else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), " | ".join(fmt(v) for v in vs),
+    print("| %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), " | ".join(fmt(v) for v in vs),
           " | ".join(rat(v) for v in vs), target.get(k, "")))
 PY
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
