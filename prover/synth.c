@@ -15,8 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_fast.h"
 #include "par.h"
 #include "zp_err.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 enum { K_FREE, K_AND, K_XOR, K_FIELD };
 #define MAXT 256            /* terms per row and matrix */
@@ -354,7 +359,7 @@ err:
 }
 
 /* ---- witness ---- */
-struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; zp_fr *a, *b, *cc; };
+struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; zp_fr *a, *b, *cc; int nt; };
 
 static void wit_level0(void *vctx, size_t t, int worker)
 {
@@ -392,7 +397,7 @@ static void lc_row(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, z
 	}
 }
 
-static void wit_outputs(void *vctx, size_t t, int worker)
+static void wit_outputs_ref(void *vctx, size_t t, int worker)
 {
 	struct wit_ctx *x = vctx;
 	const struct plan *pl = x->pl;
@@ -425,13 +430,94 @@ static void wit_outputs(void *vctx, size_t t, int worker)
 	}
 }
 
+/* One row's sum over A, B or C with codes and a lazily reduced accumulator (lc_fast.h); the
+ * column skip's code goes to *skip_code. */
+static inline void lc_row_fast(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, zp_fr *out,
+			       unsigned *skip_code, const zp_fr *tab)
+{
+	uint64_t acc[4] = { 0, 0, 0, 0 };
+	for (uint64_t k = m->row_ptr[r], e = m->row_ptr[r + 1]; k < e; k++) {
+		uint32_t col = m->col[k];
+		if (col == skip) {
+			*skip_code = m->code[k];
+			continue;
+		}
+		zp_lc_term_code(acc, m->code[k], &m->val[k], &w[col], tab);
+	}
+	zp_lc_final(out, acc);
+}
+
+/* a, b, c are written once and read much later (by the GPU upload): streaming stores keep them
+ * out of the cache that w's windowed reads need. */
+static inline void put_fr(zp_fr *dst, const zp_fr *v, int nt)
+{
+#if defined(__x86_64__)
+	if (nt) {
+		long long *d = (long long *)dst;
+		_mm_stream_si64(d, (long long)v->l[0]);
+		_mm_stream_si64(d + 1, (long long)v->l[1]);
+		_mm_stream_si64(d + 2, (long long)v->l[2]);
+		_mm_stream_si64(d + 3, (long long)v->l[3]);
+		return;
+	}
+#endif
+	(void)nt;
+	*dst = *v;
+}
+
+static void wit_outputs(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	const struct plan *pl = x->pl;
+	const zp_fr *tab = zp_coef_values();
+	const zp_csr *ma = &x->c->m[ZP_MAT_A], *mb = &x->c->m[ZP_MAT_B], *mc = &x->c->m[ZP_MAT_C];
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	int nt = x->nt;
+	if (r1 > pl->n)
+		r1 = pl->n;
+	for (uint32_t r = r0; r < r1; r++) {
+		uint32_t z = wire_of_row(pl, r);
+		if (kind_of(pl, r) == K_FREE) {      /* z·z = z */
+			if (x->a) {
+				put_fr(&x->a[r], &x->w[z], nt);
+				put_fr(&x->b[r], &x->w[z], nt);
+				put_fr(&x->cc[r], &x->w[z], nt);
+			}
+			continue;
+		}
+		zp_fr a, b, c, ab;
+		unsigned kz = ZP_COEF_ONE;
+		lc_row_fast(ma, r, x->w, UINT32_MAX, &a, &kz, tab);
+		lc_row_fast(mb, r, x->w, UINT32_MAX, &b, &kz, tab);
+		kz = ZP_COEF_ONE;
+		lc_row_fast(mc, r, x->w, z, &c, &kz, tab);
+		/* a·b = c + κ·z with κ = ±1, so z = κ·(a·b − c) */
+		zp_lc_mul(&ab, &a, &b);
+		if (kz == ZP_COEF_ONE) {
+			zp_fr_sub(&x->w[z], &ab, &c);
+		} else {
+			zp_fr_sub(&c, &c, &ab);         /* −(ab − c) */
+			x->w[z] = c;
+		}
+		if (x->a) {                         /* C·w = c + κ·z = a·b */
+			put_fr(&x->a[r], &a, nt);
+			put_fr(&x->b[r], &b, nt);
+			put_fr(&x->cc[r], &ab, nt);
+		}
+	}
+#if defined(__x86_64__)
+	if (nt)
+		_mm_sfence();
+#endif
+}
+
 int zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed)
 {
 	return zp_synth_witness_abc(w, NULL, NULL, NULL, c, p, wseed);
 }
 
-int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
-			 uint64_t wseed)
+static int witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+		       uint64_t wseed, int ref)
 {
 	int rc;
 	if ((rc = zp_synth_check(p)))
@@ -443,10 +529,12 @@ int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circu
 	if (!pl)
 		return zp_err_set(-ENOMEM, "synthetic witness");
 	make_plan(pl, p);
-	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc };
+	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc, 0 };
 	size_t tasks = ((size_t)p->n_constraints + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+	int codes = c->m[0].code && c->m[1].code && c->m[2].code;
+	x.nt = a && !(((uintptr_t)a | (uintptr_t)b | (uintptr_t)cc) & 7);
 	zp_par_for(tasks, wit_level0, &x);
-	zp_par_for(tasks, wit_outputs, &x);
+	zp_par_for(tasks, ref || !codes ? wit_outputs_ref : wit_outputs, &x);
 	free(pl);
 	if (a) { /* the public-input binding rows A[n + s][s] = 1, then zero padding */
 		size_t n = p->n_constraints, d = c->domain_size;
@@ -460,6 +548,18 @@ int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circu
 		memset(cc + z0, 0, (d - z0) * sizeof(zp_fr));
 	}
 	return 0;
+}
+
+int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			 uint64_t wseed)
+{
+	return witness_abc(w, a, b, cc, c, p, wseed, 0);
+}
+
+int zp_synth_witness_abc_ref(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			     uint64_t wseed)
+{
+	return witness_abc(w, a, b, cc, c, p, wseed, 1);
 }
 
 /* ---- text form ---- */

@@ -71,5 +71,9 @@ int  zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, u
  * its cost. a, b, c NULL: witness only. */
 int  zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
 			  uint64_t wseed);
+/* The pre-2026-11-29 pass (reads every coefficient's 32-byte value, one modular add per term):
+ * the same bytes, kept as the reference for tests and `zkpipe synth bench`. */
+int  zp_synth_witness_abc_ref(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c,
+			      const zp_synth_params *p, uint64_t wseed);
 
 #endif
