@@ -55,6 +55,28 @@ static inline void zp_lc_add(uint64_t acc[4], const uint64_t x[4])
 	}
 }
 
+/* acc += x & mask (mask 0 or all ones), without a branch on the mask or on the wrap (for random
+ * bits, which a branch would mispredict half the time). Same bound as zp_lc_add. */
+static inline void zp_lc_add_masked(uint64_t acc[4], const uint64_t x[4], uint64_t mask)
+{
+	unsigned __int128 s = (unsigned __int128)acc[0] + (x[0] & mask);
+	acc[0] = (uint64_t)s;
+	s = (s >> 64) + acc[1] + (x[1] & mask);
+	acc[1] = (uint64_t)s;
+	s = (s >> 64) + acc[2] + (x[2] & mask);
+	acc[2] = (uint64_t)s;
+	s = (s >> 64) + acc[3] + (x[3] & mask);
+	acc[3] = (uint64_t)s;
+	uint64_t f = -(uint64_t)(s >> 64);
+	s = (unsigned __int128)acc[0] + (ZP_LC_FOLD[0] & f);
+	acc[0] = (uint64_t)s;
+	s = (s >> 64) + acc[1] + (ZP_LC_FOLD[1] & f);
+	acc[1] = (uint64_t)s;
+	s = (s >> 64) + acc[2] + (ZP_LC_FOLD[2] & f);
+	acc[2] = (uint64_t)s;
+	acc[3] = acc[3] + (ZP_LC_FOLD[3] & f) + (uint64_t)(s >> 64);
+}
+
 /* acc += r − x for x in (0, r) */
 static inline void zp_lc_add_neg(uint64_t acc[4], const zp_fr *x)
 {

@@ -359,7 +359,48 @@ err:
 }
 
 /* ---- witness ---- */
-struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; zp_fr *a, *b, *cc; int nt; };
+struct wit_ctx {
+	const struct plan *pl;
+	const zp_circuit *c;
+	zp_fr *w;
+	uint64_t wseed;
+	zp_fr *a, *b, *cc;
+	int nt;           /* streaming stores for w, a, b, c */
+	uint64_t *l0;     /* new pass: bit r = value of row r's output after level 0 (FREE bits, else 0) */
+};
+
+static inline int free_bit(const struct wit_ctx *x, uint32_t r)
+{
+	return kind_of(x->pl, r) == K_FREE && (mix64(x->wseed ^ ((uint64_t)r * 0x9e3779b97f4a7c15ULL)) & 1);
+}
+
+static void wit_publics(struct wit_ctx *x)
+{
+	x->w[0] = ZP_FR_ONE;
+	for (uint32_t i = 1; i <= x->pl->p; i++) {
+		zp_rng g;
+		zp_rng_seed(&g, mix64(x->wseed ^ (0x7075620000000000ULL + i)));
+		zp_fr_random(&x->w[i], &g);
+	}
+}
+
+/* level 0 as bits only (ROWS_PER_TASK is a multiple of 64: tasks own whole words) */
+static void wit_level0_bits(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	if (r1 > x->pl->n)
+		r1 = x->pl->n;
+	if (t == 0)
+		wit_publics(x);
+	for (uint32_t r = r0; r < r1; r += 64) {
+		uint64_t word = 0;
+		for (uint32_t i = 0; i < 64 && r + i < r1; i++)
+			word |= (uint64_t)free_bit(x, r + i) << i;
+		x->l0[r / 64] = word;
+	}
+}
+
 
 static void wit_level0(void *vctx, size_t t, int worker)
 {
@@ -368,17 +409,11 @@ static void wit_level0(void *vctx, size_t t, int worker)
 	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
 	if (r1 > pl->n)
 		r1 = pl->n;
-	if (t == 0) {
-		x->w[0] = ZP_FR_ONE;
-		for (uint32_t i = 1; i <= pl->p; i++) {
-			zp_rng g;
-			zp_rng_seed(&g, mix64(x->wseed ^ (0x7075620000000000ULL + i)));
-			zp_fr_random(&x->w[i], &g);
-		}
-	}
+	if (t == 0)
+		wit_publics(x);
 	for (uint32_t r = r0; r < r1; r++) {
 		zp_fr *z = &x->w[wire_of_row(pl, r)];
-		if (kind_of(pl, r) == K_FREE && (mix64(x->wseed ^ ((uint64_t)r * 0x9e3779b97f4a7c15ULL)) & 1))
+		if (free_bit(x, r))
 			*z = ZP_FR_ONE;
 		else
 			*z = ZP_FR_ZERO;
@@ -431,18 +466,30 @@ static void wit_outputs_ref(void *vctx, size_t t, int worker)
 }
 
 /* One row's sum over A, B or C with codes and a lazily reduced accumulator (lc_fast.h); the
- * column skip's code goes to *skip_code. */
-static inline void lc_row_fast(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, zp_fr *out,
+ * column skip's code goes to *skip_code. Operands are level-0 wires (synth.h): ONE, a public
+ * input (read from w) or a row output whose level-0 value is a bit of x->l0 — 16 KiB of bits
+ * cover a ±65536-row window, where the same window of w is 4 MiB of cache misses. */
+static inline void lc_row_fast(const struct wit_ctx *x, const zp_csr *m, uint32_t r, uint32_t skip, zp_fr *out,
 			       unsigned *skip_code, const zp_fr *tab)
 {
 	uint64_t acc[4] = { 0, 0, 0, 0 };
+	const uint32_t base = 1 + x->pl->p;
 	for (uint64_t k = m->row_ptr[r], e = m->row_ptr[r + 1]; k < e; k++) {
 		uint32_t col = m->col[k];
+		unsigned code = m->code[k];
 		if (col == skip) {
-			*skip_code = m->code[k];
+			*skip_code = code;
 			continue;
 		}
-		zp_lc_term_code(acc, m->code[k], &m->val[k], &w[col], tab);
+		const zp_fr *coef = code == ZP_COEF_OTHER ? &m->val[k] : &tab[code];
+		if (__builtin_expect(col >= base, 1)) {
+			uint32_t i = col - base;
+			zp_lc_add_masked(acc, coef->l, -((x->l0[i / 64] >> (i % 64)) & 1));
+		} else if (col == 0) {
+			zp_lc_add(acc, coef->l);
+		} else {
+			zp_lc_term_code(acc, code, &m->val[k], &x->w[col], tab);
+		}
 	}
 	zp_lc_final(out, acc);
 }
@@ -478,27 +525,28 @@ static void wit_outputs(void *vctx, size_t t, int worker)
 	for (uint32_t r = r0; r < r1; r++) {
 		uint32_t z = wire_of_row(pl, r);
 		if (kind_of(pl, r) == K_FREE) {      /* z·z = z */
+			const zp_fr *v = (x->l0[r / 64] >> (r % 64)) & 1 ? &ZP_FR_ONE : &ZP_FR_ZERO;
+			put_fr(&x->w[z], v, nt);
 			if (x->a) {
-				put_fr(&x->a[r], &x->w[z], nt);
-				put_fr(&x->b[r], &x->w[z], nt);
-				put_fr(&x->cc[r], &x->w[z], nt);
+				put_fr(&x->a[r], v, nt);
+				put_fr(&x->b[r], v, nt);
+				put_fr(&x->cc[r], v, nt);
 			}
 			continue;
 		}
-		zp_fr a, b, c, ab;
+		zp_fr a, b, c, ab, wz;
 		unsigned kz = ZP_COEF_ONE;
-		lc_row_fast(ma, r, x->w, UINT32_MAX, &a, &kz, tab);
-		lc_row_fast(mb, r, x->w, UINT32_MAX, &b, &kz, tab);
+		lc_row_fast(x, ma, r, UINT32_MAX, &a, &kz, tab);
+		lc_row_fast(x, mb, r, UINT32_MAX, &b, &kz, tab);
 		kz = ZP_COEF_ONE;
-		lc_row_fast(mc, r, x->w, z, &c, &kz, tab);
+		lc_row_fast(x, mc, r, z, &c, &kz, tab);
 		/* a·b = c + κ·z with κ = ±1, so z = κ·(a·b − c) */
 		zp_lc_mul(&ab, &a, &b);
-		if (kz == ZP_COEF_ONE) {
-			zp_fr_sub(&x->w[z], &ab, &c);
-		} else {
-			zp_fr_sub(&c, &c, &ab);         /* −(ab − c) */
-			x->w[z] = c;
-		}
+		if (kz == ZP_COEF_ONE)
+			zp_fr_sub(&wz, &ab, &c);
+		else
+			zp_fr_sub(&wz, &c, &ab);        /* −(ab − c) */
+		put_fr(&x->w[z], &wz, nt);
 		if (x->a) {                         /* C·w = c + κ·z = a·b */
 			put_fr(&x->a[r], &a, nt);
 			put_fr(&x->b[r], &b, nt);
@@ -529,12 +577,22 @@ static int witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit
 	if (!pl)
 		return zp_err_set(-ENOMEM, "synthetic witness");
 	make_plan(pl, p);
-	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc, 0 };
+	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc, 0, NULL };
 	size_t tasks = ((size_t)p->n_constraints + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
-	int codes = c->m[0].code && c->m[1].code && c->m[2].code;
-	x.nt = a && !(((uintptr_t)a | (uintptr_t)b | (uintptr_t)cc) & 7);
-	zp_par_for(tasks, wit_level0, &x);
-	zp_par_for(tasks, ref || !codes ? wit_outputs_ref : wit_outputs, &x);
+	int fast = !ref && c->m[0].code && c->m[1].code && c->m[2].code;
+	if (fast && !(x.l0 = malloc(tasks * (ROWS_PER_TASK / 8)))) {
+		free(pl);
+		return zp_err_set(-ENOMEM, "synthetic witness: level-0 bits");
+	}
+	x.nt = !(((uintptr_t)w | (uintptr_t)a | (uintptr_t)b | (uintptr_t)cc) & 7);
+	if (fast) {
+		zp_par_for(tasks, wit_level0_bits, &x);
+		zp_par_for(tasks, wit_outputs, &x);
+	} else {
+		zp_par_for(tasks, wit_level0, &x);
+		zp_par_for(tasks, wit_outputs_ref, &x);
+	}
+	free(x.l0);
 	free(pl);
 	if (a) { /* the public-input binding rows A[n + s][s] = 1, then zero padding */
 		size_t n = p->n_constraints, d = c->domain_size;
