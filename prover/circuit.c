@@ -81,6 +81,7 @@ void zp_csr_free(zp_csr *m)
 
 /* ---- y = M·w, split into row blocks ---- */
 #define ROWS_PER_TASK 4096
+#define PF_AHEAD 16
 
 struct mul_ctx { const zp_csr *m; const zp_fr *w; zp_fr *y; };
 
@@ -163,25 +164,32 @@ static void mul_ref_task(void *vctx, size_t t, int worker)
 	}
 }
 
-static void mul_task(void *vctx, size_t t, int worker)
+static void mul_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uint64_t r1)
 {
-	struct mul_ctx *c = vctx;
-	const zp_csr *m = c->m;
 	const zp_fr *tab = coef_tab;
-	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
 	if (r1 > m->rows)
 		r1 = m->rows;
+	if (r0 >= r1)
+		return;
+	/* w[col] is a cache miss more often than not (operands spread over a window of rows):
+	 * prefetch the operand PF_AHEAD non-zeros ahead, across row ends, so the misses overlap */
+	uint64_t kend = m->row_ptr[r1];
 	for (uint64_t r = r0; r < r1; r++) {
 		uint64_t acc[4] = { 0, 0, 0, 0 };
 		uint64_t k = m->row_ptr[r], e = m->row_ptr[r + 1];
-		if (m->code)
-			for (; k < e; k++)
-				zp_lc_term_code(acc, m->code[k], &m->val[k], &c->w[m->col[k]], tab);
-		else
-			for (; k < e; k++)
-				zp_lc_term_code(acc, ZP_COEF_OTHER, &m->val[k], &c->w[m->col[k]], tab);
-		zp_lc_final(&c->y[r], acc);
+		for (; k < e; k++) {
+			if (k + PF_AHEAD < kend)
+				__builtin_prefetch(&w[m->col[k + PF_AHEAD]]);
+			zp_lc_term_code(acc, m->code ? m->code[k] : ZP_COEF_OTHER, &m->val[k], &w[m->col[k]], tab);
+		}
+		zp_lc_final(&y[r], acc);
 	}
+}
+
+static void mul_task(void *vctx, size_t t, int worker)
+{
+	struct mul_ctx *c = vctx;
+	mul_rows(c->m, c->w, c->y, (uint64_t)t * ROWS_PER_TASK, (uint64_t)(t + 1) * ROWS_PER_TASK);
 }
 
 void zp_csr_mul(const zp_csr *m, const zp_fr *w, zp_fr *y)
@@ -291,9 +299,30 @@ static void eval_with(void (*mul)(const zp_csr *, const zp_fr *, zp_fr *), const
 	}
 }
 
+/* the three products a row block at a time: A, B and C of the same rows read the same window of
+ * w, so it is fetched once instead of three times */
+struct eval_ctx { const zp_circuit *c; const zp_fr *w; zp_fr *y[3]; };
+
+static void eval_task(void *vctx, size_t t, int worker)
+{
+	struct eval_ctx *e = vctx;
+	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
+	for (int k = 0; k < 3; k++)
+		if (k < 2 || e->c->has_c)
+			mul_rows(&e->c->m[k], e->w, e->y[k], r0, r1);
+	if (!e->c->has_c) {
+		if (r1 > e->c->domain_size)
+			r1 = e->c->domain_size;
+		for (uint64_t i = r0; i < r1; i++)
+			zp_lc_mul(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
+	}
+}
+
 void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
 {
-	eval_with(zp_csr_mul, c, w, a, b, cc);
+	struct eval_ctx e = { c, w, { a, b, cc } };
+	zp_coef_values();
+	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, eval_task, &e);
 }
 
 void zp_circuit_eval_ref(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
