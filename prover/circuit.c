@@ -56,17 +56,26 @@ int zp_csr_sort_rows(zp_csr *m)
 		for (uint64_t i = 0; i < n; i++)
 			e[i] = (struct entry){ m->col[b + i], (uint32_t)i };
 		qsort(e, n, sizeof(*e), cmp_entry);
-		for (uint64_t i = 0; i < n; i++)
-			v[i] = m->val[b + e[i].idx];
-		for (uint64_t i = 0; i < n; i++) {
-			m->col[b + i] = e[i].col;
-			m->val[b + i] = v[i];
+		if (m->val) {
+			for (uint64_t i = 0; i < n; i++)
+				v[i] = m->val[b + e[i].idx];
+			for (uint64_t i = 0; i < n; i++)
+				m->val[b + i] = v[i];
+		} else {   /* codes only: permute them (v as byte scratch: n <= longest bytes fit) */
+			uint8_t *cv = (uint8_t *)v;
+			for (uint64_t i = 0; i < n; i++)
+				cv[i] = m->code[b + e[i].idx];
+			memcpy(m->code + b, cv, n);
 		}
+		for (uint64_t i = 0; i < n; i++)
+			m->col[b + i] = e[i].col;
 	}
 	free(e);
 	free(v);
-	free(m->code);   /* any codes are stale now */
-	m->code = NULL;
+	if (m->val) {    /* any codes are stale now (finish makes them again) */
+		free(m->code);
+		m->code = NULL;
+	}
 	return 0;
 }
 
@@ -140,6 +149,8 @@ static void code_task(void *vctx, size_t t, int worker)
 int zp_csr_code(zp_csr *m)
 {
 	zp_coef_values();
+	if (!m->val)
+		return m->code || !m->nnz ? 0 : zp_err_set(-EINVAL, "CSR without values or codes");
 	free(m->code);
 	if (!(m->code = malloc(m->nnz ? m->nnz : 1)))
 		return zp_err_set(-ENOMEM, "coefficient codes for %llu non-zeros", (unsigned long long)m->nnz);
@@ -159,7 +170,7 @@ static void mul_ref_task(void *vctx, size_t t, int worker)
 	for (uint64_t r = r0; r < r1; r++) {
 		zp_fr acc = ZP_FR_ZERO;
 		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++)
-			zp_lc_term(&acc, &m->val[k], &c->w[m->col[k]]);
+			zp_lc_term(&acc, zp_csr_coef(m, k), &c->w[m->col[k]]);
 		c->y[r] = acc;
 	}
 }
@@ -180,7 +191,7 @@ static void mul_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uin
 		for (; k < e; k++) {
 			if (k + PF_AHEAD < kend)
 				__builtin_prefetch(&w[m->col[k + PF_AHEAD]]);
-			zp_lc_term_code(acc, m->code ? m->code[k] : ZP_COEF_OTHER, &m->val[k], &w[m->col[k]], tab);
+			zp_lc_term_code(acc, m->code ? m->code[k] : ZP_COEF_OTHER, m->val, k, &w[m->col[k]], tab);
 		}
 		zp_lc_final(&y[r], acc);
 	}
@@ -229,7 +240,7 @@ static void hash_csr(XXH3_state_t *st, const zp_csr *m)
 		XXH3_128bits_update(st, &n, sizeof(n));
 		for (uint64_t k = b; k < b + n; k++) {
 			uint8_t le[32];
-			zp_fr_to_le(le, &m->val[k]);
+			zp_fr_to_le(le, zp_csr_coef(m, k));
 			XXH3_128bits_update(st, &m->col[k], sizeof(uint32_t));
 			XXH3_128bits_update(st, le, 32);
 		}

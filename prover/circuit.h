@@ -17,7 +17,9 @@
  * the 32-byte val for the common small coefficients (synthetic circuits: all of them; circom:
  * the ±1s); zp_coef_values() maps a code to its value. The code is derived data: it is not part
  * of the fingerprint, and whoever changes val after finishing must finish again (or free code).
- * code NULL is allowed (the products then read val only).
+ * code NULL is allowed (the products then read val only). val NULL is allowed when code is set
+ * and holds no ZP_COEF_OTHER (synthetic circuits: 1 byte per coefficient instead of 32); read
+ * coefficients through zp_csr_coef(), which serves both forms, never m->val[k] directly.
  */
 #ifndef ZP_CIRCUIT_H
 #define ZP_CIRCUIT_H
@@ -33,7 +35,7 @@ typedef struct {
 	uint64_t nnz;
 	uint64_t *row_ptr;      /* rows + 1 entries */
 	uint32_t *col;          /* nnz */
-	zp_fr *val;             /* nnz, Montgomery form */
+	zp_fr *val;             /* nnz, Montgomery form; NULL: every value is given by code */
 	uint8_t *code;          /* nnz coefficient codes (ZP_COEF_*), or NULL; set by zp_csr_code */
 } zp_csr;
 
@@ -41,8 +43,14 @@ enum { ZP_COEF_ONE = 0, ZP_COEF_POW2_MAX = 253, ZP_COEF_NEG1 = 254, ZP_COEF_OTHE
 
 /* The value of every code (entry ZP_COEF_OTHER is zero: such entries use val). 256 entries. */
 const zp_fr *zp_coef_values(void);
-/* Fill m->code from m->val (allocates it; replaces an old one). Multi-threaded. */
+/* Fill m->code from m->val (allocates it; replaces an old one). Multi-threaded. A CSR without
+ * val keeps its codes. */
 int  zp_csr_code(zp_csr *m);
+/* Coefficient k of m, from val or (val NULL) from its code. */
+static inline const zp_fr *zp_csr_coef(const zp_csr *m, uint64_t k)
+{
+	return m->val ? &m->val[k] : &zp_coef_values()[m->code[k]];
+}
 
 enum { ZP_MAT_A = 0, ZP_MAT_B = 1, ZP_MAT_C = 2 };
 

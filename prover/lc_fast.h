@@ -113,13 +113,14 @@ static inline void zp_lc_final(zp_fr *out, uint64_t acc[4])
 	out->l[0] = acc[0], out->l[1] = acc[1], out->l[2] = acc[2], out->l[3] = acc[3];
 }
 
-/* acc += coef·x with coef given by its code (val[k] when ZP_COEF_OTHER) */
-static inline void zp_lc_term_code(uint64_t acc[4], unsigned code, const zp_fr *val, const zp_fr *x,
+/* acc += coef·x with coef given by its code (val[k] when ZP_COEF_OTHER: val may be NULL when
+ * no code is OTHER) */
+static inline void zp_lc_term_code(uint64_t acc[4], unsigned code, const zp_fr *val, uint64_t k, const zp_fr *x,
 				   const zp_fr *table)
 {
 	if (zp_lc_is_zero(x))
 		return;
-	const zp_fr *coef = code == ZP_COEF_OTHER ? val : &table[code];
+	const zp_fr *coef = code == ZP_COEF_OTHER ? &val[k] : &table[code];
 	if (zp_lc_is_one(x)) {
 		zp_lc_add(acc, coef->l);
 	} else if (code == ZP_COEF_ONE) {

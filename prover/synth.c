@@ -290,9 +290,9 @@ static void build_task(void *vctx, size_t t, int worker)
 				continue;
 			}
 			uint64_t at = s->row_ptr[r];
-			for (uint32_t i = 0; i < tm->n; i++) {
+			for (uint32_t i = 0; i < tm->n; i++) {  /* codes only: no 32-byte values (circuit.h) */
 				s->col[at + i] = tm->col[i];
-				s->val[at + i] = tm->code[i] < 0 ? b->pl->neg1 : b->pl->pow2[tm->code[i]];
+				s->code[at + i] = tm->code[i] < 0 ? ZP_COEF_NEG1 : (uint8_t)tm->code[i];
 			}
 		}
 	}
@@ -305,7 +305,7 @@ uint64_t zp_synth_circuit_bytes(const zp_synth_params *p)
 	if (zp_domain_for((uint64_t)p->n_constraints + p->n_public + 1, &ds, &lg))
 		return 0;
 	double nnz = (p->nnz_a + p->nnz_b + p->nnz_c) * p->n_constraints + p->n_public + 1;
-	return (uint64_t)(nnz * (sizeof(uint32_t) + sizeof(zp_fr))) + 3 * ((uint64_t)ds + 1) * sizeof(uint64_t);
+	return (uint64_t)(nnz * (sizeof(uint32_t) + 1)) + 3 * ((uint64_t)ds + 1) * sizeof(uint64_t);
 }
 
 int zp_synth_circuit(zp_circuit *c, const zp_synth_params *p)
@@ -340,8 +340,8 @@ int zp_synth_circuit(zp_circuit *c, const zp_synth_params *p)
 			s->row_ptr[r + 1] += s->row_ptr[r];
 		s->nnz = s->row_ptr[s->rows];
 		s->col = malloc((s->nnz ? s->nnz : 1) * sizeof(uint32_t));
-		s->val = aligned_alloc(64, ((s->nnz ? s->nnz : 1) * sizeof(zp_fr) + 63) / 64 * 64);
-		if (!s->col || !s->val) {
+		s->code = malloc(s->nnz ? s->nnz : 1);
+		if (!s->col || !s->code) {
 			rc = zp_err_set(-ENOMEM, "synthetic circuit: %" PRIu64 " non-zeros of %c", s->nnz, "ABC"[m]);
 			goto err;
 		}
@@ -425,10 +425,10 @@ static void lc_row(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, z
 	*acc = ZP_FR_ZERO;
 	for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
 		if (m->col[k] == skip) {
-			*skip_coef = m->val[k];
+			*skip_coef = *zp_csr_coef(m, k);
 			continue;
 		}
-		zp_lc_term(acc, &m->val[k], &w[m->col[k]]);
+		zp_lc_term(acc, zp_csr_coef(m, k), &w[m->col[k]]);
 	}
 }
 
@@ -481,14 +481,14 @@ static inline void lc_row_fast(const struct wit_ctx *x, const zp_csr *m, uint32_
 			*skip_code = code;
 			continue;
 		}
-		const zp_fr *coef = code == ZP_COEF_OTHER ? &m->val[k] : &tab[code];
+		const zp_fr *coef = code == ZP_COEF_OTHER ? &m->val[k] : &tab[code];  /* never OTHER without val */
 		if (__builtin_expect(col >= base, 1)) {
 			uint32_t i = col - base;
 			zp_lc_add_masked(acc, coef->l, -((x->l0[i / 64] >> (i % 64)) & 1));
 		} else if (col == 0) {
 			zp_lc_add(acc, coef->l);
 		} else {
-			zp_lc_term_code(acc, code, &m->val[k], &x->w[col], tab);
+			zp_lc_term_code(acc, code, m->val, k, &x->w[col], tab);
 		}
 	}
 	zp_lc_final(out, acc);

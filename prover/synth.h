@@ -55,8 +55,9 @@ uint32_t zp_synth_n_vars(const zp_synth_params *p);
 int  zp_synth_describe(char *buf, size_t len, const zp_synth_params *p);
 int  zp_synth_parse(zp_synth_params *p, const char *s);
 
-/* Expected bytes of the circuit in memory (CSR of A, B, C with 32-byte values) and of one
- * witness, for sizing checks and docs. */
+/* Expected bytes of the circuit in memory (CSR of A, B, C: row pointers, columns and 1-byte
+ * coefficient codes — synthetic circuits keep no 32-byte values, circuit.h), for sizing checks
+ * and docs. */
 uint64_t zp_synth_circuit_bytes(const zp_synth_params *p);
 
 /* Build the circuit (has_c = true, n_constraints = p->n_constraints, finished: densities and

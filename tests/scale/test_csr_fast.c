@@ -3,7 +3,10 @@
  * a hand-built circuit with every kind of coefficient (1, −1, 2^k, r − 1, random) and of witness
  * value (0, 1, r − 1, random), rows long enough to wrap the accumulator many times, and circuits
  * with and without C; the code table holds 1, 2^k, −1; codes classify values; the synthetic fused
- * pass equals its reference for bool shares 0.99 and 0.75. */
+ * pass equals its reference for bool shares 0.99 and 0.75; and the bytes are pinned to those of
+ * the build before codes (commit 4fbbff4, 32-byte values): fingerprint, witness, a/b/c hashes. */
+#include <xxhash.h>
+
 #include "circuit.h"
 #include "synth.h"
 #include "util.h"
@@ -136,6 +139,30 @@ int main(void)
 		free(w2);
 		free(f1);
 		free(f2);
+		zp_circuit_free(&c);
+	}
+	{ /* pinned: computed by 4fbbff4's library (values stored as 32 bytes, one modular add per term) */
+		zp_synth_params p;
+		zp_synth_params_porep(&p, 100000);
+		zp_circuit c;
+		char h[33];
+		CHECK(zp_synth_circuit(&c, &p) == 0, "synth build");
+		CHECK(!c.m[0].val && c.m[0].code, "synthetic circuit keeps 32-byte values");
+		zp_circuit_fingerprint_hex(&c, h);
+		CHECK(!strcmp(h, "3d9eb64e68e0480a9c1aaa3cca92ab3c"), "fingerprint changed: %s", h);
+		zp_circuit_free(&c);
+		p.bool_share = 0.99;
+		CHECK(zp_synth_circuit(&c, &p) == 0, "synth build");
+		size_t n = c.domain_size;
+		zp_fr *w = malloc(c.n_vars * sizeof(zp_fr)), *f = malloc(3 * n * sizeof(zp_fr));
+		CHECK(zp_synth_witness_abc(w, f, f + n, f + 2 * n, &c, &p, 11) == 0, "witness");
+		CHECK(XXH3_64bits(w, c.n_vars * sizeof(zp_fr)) == 0xa38e389d7c9f3207ULL, "witness bytes changed");
+		CHECK(XXH3_64bits(f, 3 * n * sizeof(zp_fr)) == 0x8febabea9180a7c5ULL, "a, b, c bytes changed");
+		memset(f, 0, 3 * n * sizeof(zp_fr));
+		zp_circuit_eval(&c, w, f, f + n, f + 2 * n);
+		CHECK(XXH3_64bits(f, 3 * n * sizeof(zp_fr)) == 0x8febabea9180a7c5ULL, "eval bytes changed");
+		free(w);
+		free(f);
 		zp_circuit_free(&c);
 	}
 	return DONE();
