@@ -39,7 +39,37 @@ static int info(const zp_synth_params *p)
 
 static double best_of(double a, double b) { return a < b ? a : b; }
 
-/* old (the reference passes) vs new, same run, same bytes checked */
+static uint64_t csr_bytes(const zp_circuit *c)
+{
+	uint64_t b = 0;
+	for (int m = 0; m < 3; m++)
+		b += (c->m[m].rows + 1ull) * 8 + c->m[m].nnz * (4 + (c->m[m].val ? 32 : 0) + (c->m[m].code ? 1 : 0));
+	return b;
+}
+
+/* The circuit as it was before coefficient codes: 32-byte values, no codes (shares row_ptr and
+ * col with c; free with old_free). */
+static int old_form(zp_circuit *o, const zp_circuit *c)
+{
+	*o = *c;
+	for (int m = 0; m < 3; m++) {
+		zp_csr *s = &o->m[m];
+		s->code = NULL;
+		if (!(s->val = aligned_alloc(64, (s->nnz * sizeof(zp_fr) + 64) / 64 * 64)))
+			return -ENOMEM;
+		for (uint64_t k = 0; k < s->nnz; k++)
+			s->val[k] = *zp_csr_coef(&c->m[m], k);
+	}
+	return 0;
+}
+
+static void old_free(zp_circuit *o)
+{
+	for (int m = 0; m < 3; m++)
+		free(o->m[m].val);
+}
+
+/* old (the reference passes on the old circuit form) vs new, same run, same bytes checked */
 static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 {
 	zp_circuit c;
@@ -57,6 +87,12 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 	}
 	memset(abc, 0, 3 * n * sizeof(zp_fr));
 	memset(abc2, 0, 3 * n * sizeof(zp_fr));
+	zp_circuit old;
+	memset(&old, 0, sizeof(old));
+	if ((rc = old_form(&old, &c))) {
+		rc = zp_err_set(-ENOMEM, "old-form circuit");
+		goto out;
+	}
 	uint64_t nnz = c.m[0].nnz + c.m[1].nnz + c.m[2].nnz;
 	printf("circuit: %u rows, domain 2^%u, nnz A %.3f B %.3f C %.3f per row; built in %.2f s (%d threads)\n",
 	       p->n_constraints, c.log_domain, (double)c.m[0].nnz / p->n_constraints, (double)c.m[1].nnz / p->n_constraints,
@@ -65,7 +101,7 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 	for (int r = 0; r < runs && !rc; r++) {
 		uint64_t s = wseed + (uint64_t)r;
 		double a = cx_now();
-		rc = zp_synth_witness_abc_ref(w, abc, abc + n, abc + 2 * n, &c, p, s);
+		rc = zp_synth_witness_abc_ref(w, abc, abc + n, abc + 2 * n, &old, p, s);
 		double b = cx_now();
 		if (!rc)
 			rc = zp_synth_witness_abc(w2, abc2, abc2 + n, abc2 + 2 * n, &c, p, s);
@@ -74,7 +110,7 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 			rc = zp_err_set(ZP_EMISMATCH, "fused pass: new and old bytes differ (run %d)", r + 1);
 		double e = cx_now();
 		if (!rc)
-			zp_circuit_eval_ref(&c, w, abc, abc + n, abc + 2 * n);
+			zp_circuit_eval_ref(&old, w, abc, abc + n, abc + 2 * n);
 		double f = cx_now();
 		if (!rc)
 			zp_circuit_eval(&c, w, abc2, abc2 + n, abc2 + 2 * n);
@@ -91,12 +127,14 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 		uint64_t bits = 0;
 		for (uint32_t i = p->n_public + 1; i < c.n_vars; i++)
 			bits += zp_fr_is_zero(&w[i]) || zp_fr_eq(&w[i], &ZP_FR_ONE);
-		printf("aux values that are bits: %.1f%%; %.1f M non-zeros\n", 100.0 * bits / (c.n_vars - p->n_public - 1),
-		       nnz / 1e6);
+		printf("aux values that are bits: %.1f%%; %.1f M non-zeros; circuit in memory: old %.3f GiB, new %.3f GiB\n",
+		       100.0 * bits / (c.n_vars - p->n_public - 1), nnz / 1e6, csr_bytes(&old) / 1073741824.0,
+		       csr_bytes(&c) / 1073741824.0);
 		printf("| rows | bool | threads | fused old s | fused new s | speed-up | eval old s | eval new s | speed-up |\n");
-		printf("| 2^%.2g | %.2f | %d | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx |\n", log2((double)p->n_constraints),
+		printf("| 2^%u | %.2f | %d | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx |\n", c.log_domain,
 		       p->bool_share, zp_par_threads(), fo, fn, fo / fn, eo, en, eo / en);
 	}
+	old_free(&old);
 out:
 	free(w);
 	free(w2);
