@@ -54,7 +54,6 @@ struct plan {
 	uint64_t t_free, t_and, t_xor;       /* kind thresholds over 2^64 */
 	uint64_t t_pub;                      /* FIELD operand is a public input below this (of 2^64) */
 	struct count ka, kb, kc;             /* FIELD rows */
-	zp_fr pow2[256], neg1;
 };
 
 static struct count mk_count(double m)
@@ -125,12 +124,6 @@ static void make_plan(struct plan *pl, const zp_synth_params *p)
 	pl->kb = mk_count(nf > 0 ? (p->nnz_b - beta) / nf : 0);
 	double kc = nf > 0 ? (p->nnz_c - beta * cbit) / nf : 1;
 	pl->kc = mk_count(kc < 1 ? 1 : kc);
-	zp_fr two;
-	zp_fr_from_u64(&two, 2);
-	pl->pow2[0] = ZP_FR_ONE;
-	for (int i = 1; i < 256; i++)
-		zp_fr_mul(&pl->pow2[i], &pl->pow2[i - 1], &two);
-	zp_fr_neg(&pl->neg1, &ZP_FR_ONE);
 }
 
 static inline int kind_of(const struct plan *pl, uint64_t row)
