@@ -1,11 +1,13 @@
 #include "circuit.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
+#include "lc_fast.h"
 #include "par.h"
 #include "zp_err.h"
 
@@ -54,15 +56,26 @@ int zp_csr_sort_rows(zp_csr *m)
 		for (uint64_t i = 0; i < n; i++)
 			e[i] = (struct entry){ m->col[b + i], (uint32_t)i };
 		qsort(e, n, sizeof(*e), cmp_entry);
-		for (uint64_t i = 0; i < n; i++)
-			v[i] = m->val[b + e[i].idx];
-		for (uint64_t i = 0; i < n; i++) {
-			m->col[b + i] = e[i].col;
-			m->val[b + i] = v[i];
+		if (m->val) {
+			for (uint64_t i = 0; i < n; i++)
+				v[i] = m->val[b + e[i].idx];
+			for (uint64_t i = 0; i < n; i++)
+				m->val[b + i] = v[i];
+		} else {   /* codes only: permute them (v as byte scratch: n <= longest bytes fit) */
+			uint8_t *cv = (uint8_t *)v;
+			for (uint64_t i = 0; i < n; i++)
+				cv[i] = m->code[b + e[i].idx];
+			memcpy(m->code + b, cv, n);
 		}
+		for (uint64_t i = 0; i < n; i++)
+			m->col[b + i] = e[i].col;
 	}
 	free(e);
 	free(v);
+	if (m->val) {    /* any codes are stale now (finish makes them again) */
+		free(m->code);
+		m->code = NULL;
+	}
 	return 0;
 }
 
@@ -71,15 +84,83 @@ void zp_csr_free(zp_csr *m)
 	free(m->row_ptr);
 	free(m->col);
 	free(m->val);
+	free(m->code);
 	memset(m, 0, sizeof(*m));
 }
 
 /* ---- y = M·w, split into row blocks ---- */
 #define ROWS_PER_TASK 4096
+#define PF_AHEAD 16
 
 struct mul_ctx { const zp_csr *m; const zp_fr *w; zp_fr *y; };
 
-static void mul_task(void *vctx, size_t t, int worker)
+/* ---- coefficient codes ---- */
+static zp_fr coef_tab[256];
+static pthread_once_t coef_once = PTHREAD_ONCE_INIT;
+/* open addressing on limb 0: codes 0..254 → slot; 512 slots */
+static struct { uint64_t key; int16_t code; } coef_hash[512];
+
+static void coef_init(void)
+{
+	coef_tab[ZP_COEF_ONE] = ZP_FR_ONE;
+	for (int k = 1; k <= ZP_COEF_POW2_MAX; k++)
+		zp_fr_add(&coef_tab[k], &coef_tab[k - 1], &coef_tab[k - 1]);
+	zp_fr_neg(&coef_tab[ZP_COEF_NEG1], &ZP_FR_ONE);
+	coef_tab[ZP_COEF_OTHER] = ZP_FR_ZERO;
+	for (int i = 0; i < 512; i++)
+		coef_hash[i].code = -1;
+	for (int c = 0; c < ZP_COEF_OTHER; c++) {
+		uint64_t h = (coef_tab[c].l[0] * 0x9e3779b97f4a7c15ULL) >> 55;
+		while (coef_hash[h].code >= 0)
+			h = (h + 1) & 511;
+		coef_hash[h].key = coef_tab[c].l[0];
+		coef_hash[h].code = (int16_t)c;
+	}
+}
+
+const zp_fr *zp_coef_values(void)
+{
+	pthread_once(&coef_once, coef_init);
+	return coef_tab;
+}
+
+static inline uint8_t coef_code_of(const zp_fr *v)
+{
+	for (uint64_t h = (v->l[0] * 0x9e3779b97f4a7c15ULL) >> 55;; h = (h + 1) & 511) {
+		int c = coef_hash[h].code;
+		if (c < 0)
+			return ZP_COEF_OTHER;
+		if (coef_hash[h].key == v->l[0] && zp_fr_eq(&coef_tab[c], v))
+			return (uint8_t)c;
+	}
+}
+
+#define CODE_CHUNK (1u << 20)
+struct code_ctx { zp_csr *m; };
+
+static void code_task(void *vctx, size_t t, int worker)
+{
+	zp_csr *m = ((struct code_ctx *)vctx)->m;
+	uint64_t k0 = (uint64_t)t * CODE_CHUNK, k1 = k0 + CODE_CHUNK < m->nnz ? k0 + CODE_CHUNK : m->nnz;
+	for (uint64_t k = k0; k < k1; k++)
+		m->code[k] = coef_code_of(&m->val[k]);
+}
+
+int zp_csr_code(zp_csr *m)
+{
+	zp_coef_values();
+	if (!m->val)
+		return m->code || !m->nnz ? 0 : zp_err_set(-EINVAL, "CSR without values or codes");
+	free(m->code);
+	if (!(m->code = malloc(m->nnz ? m->nnz : 1)))
+		return zp_err_set(-ENOMEM, "coefficient codes for %llu non-zeros", (unsigned long long)m->nnz);
+	struct code_ctx c = { m };
+	zp_par_for((m->nnz + CODE_CHUNK - 1) / CODE_CHUNK, code_task, &c);
+	return 0;
+}
+
+/* ---- y = M·w ---- */
+static void mul_ref_task(void *vctx, size_t t, int worker)
 {
 	struct mul_ctx *c = vctx;
 	const zp_csr *m = c->m;
@@ -89,15 +170,50 @@ static void mul_task(void *vctx, size_t t, int worker)
 	for (uint64_t r = r0; r < r1; r++) {
 		zp_fr acc = ZP_FR_ZERO;
 		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++)
-			zp_lc_term(&acc, &m->val[k], &c->w[m->col[k]]);
+			zp_lc_term(&acc, zp_csr_coef(m, k), &c->w[m->col[k]]);
 		c->y[r] = acc;
 	}
+}
+
+static void mul_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uint64_t r1)
+{
+	const zp_fr *tab = coef_tab;
+	if (r1 > m->rows)
+		r1 = m->rows;
+	if (r0 >= r1)
+		return;
+	/* w[col] is a cache miss more often than not (operands spread over a window of rows):
+	 * prefetch the operand PF_AHEAD non-zeros ahead, across row ends, so the misses overlap */
+	uint64_t kend = m->row_ptr[r1];
+	for (uint64_t r = r0; r < r1; r++) {
+		uint64_t acc[4] = { 0, 0, 0, 0 };
+		uint64_t k = m->row_ptr[r], e = m->row_ptr[r + 1];
+		for (; k < e; k++) {
+			if (k + PF_AHEAD < kend)
+				__builtin_prefetch(&w[m->col[k + PF_AHEAD]]);
+			zp_lc_term_code(acc, m->code ? m->code[k] : ZP_COEF_OTHER, m->val, k, &w[m->col[k]], tab);
+		}
+		zp_lc_final(&y[r], acc);
+	}
+}
+
+static void mul_task(void *vctx, size_t t, int worker)
+{
+	struct mul_ctx *c = vctx;
+	mul_rows(c->m, c->w, c->y, (uint64_t)t * ROWS_PER_TASK, (uint64_t)(t + 1) * ROWS_PER_TASK);
 }
 
 void zp_csr_mul(const zp_csr *m, const zp_fr *w, zp_fr *y)
 {
 	struct mul_ctx c = { m, w, y };
+	zp_coef_values();
 	zp_par_for(((size_t)m->rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK, mul_task, &c);
+}
+
+void zp_csr_mul_ref(const zp_csr *m, const zp_fr *w, zp_fr *y)
+{
+	struct mul_ctx c = { m, w, y };
+	zp_par_for(((size_t)m->rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK, mul_ref_task, &c);
 }
 
 /* ---- densities and fingerprint ---- */
@@ -124,7 +240,7 @@ static void hash_csr(XXH3_state_t *st, const zp_csr *m)
 		XXH3_128bits_update(st, &n, sizeof(n));
 		for (uint64_t k = b; k < b + n; k++) {
 			uint8_t le[32];
-			zp_fr_to_le(le, &m->val[k]);
+			zp_fr_to_le(le, zp_csr_coef(m, k));
 			XXH3_128bits_update(st, &m->col[k], sizeof(uint32_t));
 			XXH3_128bits_update(st, le, 32);
 		}
@@ -149,6 +265,9 @@ int zp_circuit_finish(zp_circuit *c)
 	XXH128_canonical_t can;
 	XXH128_canonicalFromHash(&can, h);
 	memcpy(c->fingerprint, can.digest, 16);
+	for (int k = 0; k < 3; k++)
+		if (zp_csr_code(&c->m[k]))
+			return zp_err_set(-ENOMEM, "circuit coefficient codes");
 	return 0;
 }
 
@@ -175,19 +294,51 @@ static void hadamard_task(void *vctx, size_t t, int worker)
 	struct hadamard_ctx *h = vctx;
 	size_t i0 = t * ROWS_PER_TASK, i1 = i0 + ROWS_PER_TASK < h->n ? i0 + ROWS_PER_TASK : h->n;
 	for (size_t i = i0; i < i1; i++)
-		zp_fr_mul(&h->c[i], &h->a[i], &h->b[i]);
+		zp_lc_mul(&h->c[i], &h->a[i], &h->b[i]);
 }
 
-void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
+static void eval_with(void (*mul)(const zp_csr *, const zp_fr *, zp_fr *), const zp_circuit *c, const zp_fr *w,
+		      zp_fr *a, zp_fr *b, zp_fr *cc)
 {
-	zp_csr_mul(&c->m[ZP_MAT_A], w, a);
-	zp_csr_mul(&c->m[ZP_MAT_B], w, b);
+	mul(&c->m[ZP_MAT_A], w, a);
+	mul(&c->m[ZP_MAT_B], w, b);
 	if (c->has_c) {
-		zp_csr_mul(&c->m[ZP_MAT_C], w, cc);
+		mul(&c->m[ZP_MAT_C], w, cc);
 	} else {
 		struct hadamard_ctx h = { a, b, cc, c->domain_size };
 		zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, hadamard_task, &h);
 	}
+}
+
+/* the three products a row block at a time: A, B and C of the same rows read the same window of
+ * w, so it is fetched once instead of three times */
+struct eval_ctx { const zp_circuit *c; const zp_fr *w; zp_fr *y[3]; };
+
+static void eval_task(void *vctx, size_t t, int worker)
+{
+	struct eval_ctx *e = vctx;
+	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
+	for (int k = 0; k < 3; k++)
+		if (k < 2 || e->c->has_c)
+			mul_rows(&e->c->m[k], e->w, e->y[k], r0, r1);
+	if (!e->c->has_c) {
+		if (r1 > e->c->domain_size)
+			r1 = e->c->domain_size;
+		for (uint64_t i = r0; i < r1; i++)
+			zp_lc_mul(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
+	}
+}
+
+void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
+{
+	struct eval_ctx e = { c, w, { a, b, cc } };
+	zp_coef_values();
+	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, eval_task, &e);
+}
+
+void zp_circuit_eval_ref(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
+{
+	eval_with(zp_csr_mul_ref, c, w, a, b, cc);
 }
 
 struct check_ctx { const zp_fr *a, *b, *c; size_t n; uint64_t *first; };

@@ -686,7 +686,7 @@ int zp_pkey_write_zkey(const zp_pkey *k, const zp_circuit *c, const char *path)
 				for (uint32_t r = 0; r < c->m[m].rows; r++)
 					for (uint64_t e = c->m[m].row_ptr[r]; e < c->m[m].row_ptr[r + 1]; e++) {
 						zp_fr v;   /* coef·R² as plain limbs: Montgomery form of the integer coef·R */
-						zp_fr_to_mont(&v, c->m[m].val[e].l);
+						zp_fr_to_mont(&v, zp_csr_coef(&c->m[m], e)->l);
 						put32(&p, m);
 						put32(&p, r);
 						put32(&p, c->m[m].col[e]);

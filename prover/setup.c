@@ -123,7 +123,7 @@ static void scatter_task(void *vctx, size_t m, int worker)
 	uint32_t r1 = s->r1 < a->rows ? s->r1 : a->rows;
 	for (uint32_t r = s->r0; r < r1; r++)
 		for (uint64_t k = a->row_ptr[r]; k < a->row_ptr[r + 1]; k++) {
-			zp_fr_mul(&p, &a->val[k], &s->lag[r - s->r0]);
+			zp_fr_mul(&p, zp_csr_coef(a, k), &s->lag[r - s->r0]);
 			zp_fr_add(&out[a->col[k]], &out[a->col[k]], &p);
 		}
 }

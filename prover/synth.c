@@ -15,8 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_fast.h"
 #include "par.h"
 #include "zp_err.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 enum { K_FREE, K_AND, K_XOR, K_FIELD };
 #define MAXT 256            /* terms per row and matrix */
@@ -49,7 +54,6 @@ struct plan {
 	uint64_t t_free, t_and, t_xor;       /* kind thresholds over 2^64 */
 	uint64_t t_pub;                      /* FIELD operand is a public input below this (of 2^64) */
 	struct count ka, kb, kc;             /* FIELD rows */
-	zp_fr pow2[256], neg1;
 };
 
 static struct count mk_count(double m)
@@ -120,12 +124,6 @@ static void make_plan(struct plan *pl, const zp_synth_params *p)
 	pl->kb = mk_count(nf > 0 ? (p->nnz_b - beta) / nf : 0);
 	double kc = nf > 0 ? (p->nnz_c - beta * cbit) / nf : 1;
 	pl->kc = mk_count(kc < 1 ? 1 : kc);
-	zp_fr two;
-	zp_fr_from_u64(&two, 2);
-	pl->pow2[0] = ZP_FR_ONE;
-	for (int i = 1; i < 256; i++)
-		zp_fr_mul(&pl->pow2[i], &pl->pow2[i - 1], &two);
-	zp_fr_neg(&pl->neg1, &ZP_FR_ONE);
 }
 
 static inline int kind_of(const struct plan *pl, uint64_t row)
@@ -285,9 +283,9 @@ static void build_task(void *vctx, size_t t, int worker)
 				continue;
 			}
 			uint64_t at = s->row_ptr[r];
-			for (uint32_t i = 0; i < tm->n; i++) {
+			for (uint32_t i = 0; i < tm->n; i++) {  /* codes only: no 32-byte values (circuit.h) */
 				s->col[at + i] = tm->col[i];
-				s->val[at + i] = tm->code[i] < 0 ? b->pl->neg1 : b->pl->pow2[tm->code[i]];
+				s->code[at + i] = tm->code[i] < 0 ? ZP_COEF_NEG1 : (uint8_t)tm->code[i];
 			}
 		}
 	}
@@ -300,7 +298,7 @@ uint64_t zp_synth_circuit_bytes(const zp_synth_params *p)
 	if (zp_domain_for((uint64_t)p->n_constraints + p->n_public + 1, &ds, &lg))
 		return 0;
 	double nnz = (p->nnz_a + p->nnz_b + p->nnz_c) * p->n_constraints + p->n_public + 1;
-	return (uint64_t)(nnz * (sizeof(uint32_t) + sizeof(zp_fr))) + 3 * ((uint64_t)ds + 1) * sizeof(uint64_t);
+	return (uint64_t)(nnz * (sizeof(uint32_t) + 1)) + 3 * ((uint64_t)ds + 1) * sizeof(uint64_t);
 }
 
 int zp_synth_circuit(zp_circuit *c, const zp_synth_params *p)
@@ -335,8 +333,8 @@ int zp_synth_circuit(zp_circuit *c, const zp_synth_params *p)
 			s->row_ptr[r + 1] += s->row_ptr[r];
 		s->nnz = s->row_ptr[s->rows];
 		s->col = malloc((s->nnz ? s->nnz : 1) * sizeof(uint32_t));
-		s->val = aligned_alloc(64, ((s->nnz ? s->nnz : 1) * sizeof(zp_fr) + 63) / 64 * 64);
-		if (!s->col || !s->val) {
+		s->code = malloc(s->nnz ? s->nnz : 1);
+		if (!s->col || !s->code) {
 			rc = zp_err_set(-ENOMEM, "synthetic circuit: %" PRIu64 " non-zeros of %c", s->nnz, "ABC"[m]);
 			goto err;
 		}
@@ -354,7 +352,48 @@ err:
 }
 
 /* ---- witness ---- */
-struct wit_ctx { const struct plan *pl; const zp_circuit *c; zp_fr *w; uint64_t wseed; zp_fr *a, *b, *cc; };
+struct wit_ctx {
+	const struct plan *pl;
+	const zp_circuit *c;
+	zp_fr *w;
+	uint64_t wseed;
+	zp_fr *a, *b, *cc;
+	int nt;           /* streaming stores for w, a, b, c */
+	uint64_t *l0;     /* new pass: bit r = value of row r's output after level 0 (FREE bits, else 0) */
+};
+
+static inline int free_bit(const struct wit_ctx *x, uint32_t r)
+{
+	return kind_of(x->pl, r) == K_FREE && (mix64(x->wseed ^ ((uint64_t)r * 0x9e3779b97f4a7c15ULL)) & 1);
+}
+
+static void wit_publics(struct wit_ctx *x)
+{
+	x->w[0] = ZP_FR_ONE;
+	for (uint32_t i = 1; i <= x->pl->p; i++) {
+		zp_rng g;
+		zp_rng_seed(&g, mix64(x->wseed ^ (0x7075620000000000ULL + i)));
+		zp_fr_random(&x->w[i], &g);
+	}
+}
+
+/* level 0 as bits only (ROWS_PER_TASK is a multiple of 64: tasks own whole words) */
+static void wit_level0_bits(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	if (r1 > x->pl->n)
+		r1 = x->pl->n;
+	if (t == 0)
+		wit_publics(x);
+	for (uint32_t r = r0; r < r1; r += 64) {
+		uint64_t word = 0;
+		for (uint32_t i = 0; i < 64 && r + i < r1; i++)
+			word |= (uint64_t)free_bit(x, r + i) << i;
+		x->l0[r / 64] = word;
+	}
+}
+
 
 static void wit_level0(void *vctx, size_t t, int worker)
 {
@@ -363,17 +402,11 @@ static void wit_level0(void *vctx, size_t t, int worker)
 	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
 	if (r1 > pl->n)
 		r1 = pl->n;
-	if (t == 0) {
-		x->w[0] = ZP_FR_ONE;
-		for (uint32_t i = 1; i <= pl->p; i++) {
-			zp_rng g;
-			zp_rng_seed(&g, mix64(x->wseed ^ (0x7075620000000000ULL + i)));
-			zp_fr_random(&x->w[i], &g);
-		}
-	}
+	if (t == 0)
+		wit_publics(x);
 	for (uint32_t r = r0; r < r1; r++) {
 		zp_fr *z = &x->w[wire_of_row(pl, r)];
-		if (kind_of(pl, r) == K_FREE && (mix64(x->wseed ^ ((uint64_t)r * 0x9e3779b97f4a7c15ULL)) & 1))
+		if (free_bit(x, r))
 			*z = ZP_FR_ONE;
 		else
 			*z = ZP_FR_ZERO;
@@ -385,14 +418,14 @@ static void lc_row(const zp_csr *m, uint32_t r, const zp_fr *w, uint32_t skip, z
 	*acc = ZP_FR_ZERO;
 	for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
 		if (m->col[k] == skip) {
-			*skip_coef = m->val[k];
+			*skip_coef = *zp_csr_coef(m, k);
 			continue;
 		}
-		zp_lc_term(acc, &m->val[k], &w[m->col[k]]);
+		zp_lc_term(acc, zp_csr_coef(m, k), &w[m->col[k]]);
 	}
 }
 
-static void wit_outputs(void *vctx, size_t t, int worker)
+static void wit_outputs_ref(void *vctx, size_t t, int worker)
 {
 	struct wit_ctx *x = vctx;
 	const struct plan *pl = x->pl;
@@ -425,13 +458,107 @@ static void wit_outputs(void *vctx, size_t t, int worker)
 	}
 }
 
+/* One row's sum over A, B or C with codes and a lazily reduced accumulator (lc_fast.h); the
+ * column skip's code goes to *skip_code. Operands are level-0 wires (synth.h): ONE, a public
+ * input (read from w) or a row output whose level-0 value is a bit of x->l0 — 16 KiB of bits
+ * cover a ±65536-row window, where the same window of w is 4 MiB of cache misses. */
+static inline void lc_row_fast(const struct wit_ctx *x, const zp_csr *m, uint32_t r, uint32_t skip, zp_fr *out,
+			       unsigned *skip_code, const zp_fr *tab)
+{
+	uint64_t acc[4] = { 0, 0, 0, 0 };
+	const uint32_t base = 1 + x->pl->p;
+	for (uint64_t k = m->row_ptr[r], e = m->row_ptr[r + 1]; k < e; k++) {
+		uint32_t col = m->col[k];
+		unsigned code = m->code[k];
+		if (col == skip) {
+			*skip_code = code;
+			continue;
+		}
+		const zp_fr *coef = code == ZP_COEF_OTHER ? &m->val[k] : &tab[code];  /* never OTHER without val */
+		if (__builtin_expect(col >= base, 1)) {
+			uint32_t i = col - base;
+			zp_lc_add_masked(acc, coef->l, -((x->l0[i / 64] >> (i % 64)) & 1));
+		} else if (col == 0) {
+			zp_lc_add(acc, coef->l);
+		} else {
+			zp_lc_term_code(acc, code, m->val, k, &x->w[col], tab);
+		}
+	}
+	zp_lc_final(out, acc);
+}
+
+/* a, b, c are written once and read much later (by the GPU upload): streaming stores keep them
+ * out of the cache that w's windowed reads need. */
+static inline void put_fr(zp_fr *dst, const zp_fr *v, int nt)
+{
+#if defined(__x86_64__)
+	if (nt) {
+		long long *d = (long long *)dst;
+		_mm_stream_si64(d, (long long)v->l[0]);
+		_mm_stream_si64(d + 1, (long long)v->l[1]);
+		_mm_stream_si64(d + 2, (long long)v->l[2]);
+		_mm_stream_si64(d + 3, (long long)v->l[3]);
+		return;
+	}
+#endif
+	(void)nt;
+	*dst = *v;
+}
+
+static void wit_outputs(void *vctx, size_t t, int worker)
+{
+	struct wit_ctx *x = vctx;
+	const struct plan *pl = x->pl;
+	const zp_fr *tab = zp_coef_values();
+	const zp_csr *ma = &x->c->m[ZP_MAT_A], *mb = &x->c->m[ZP_MAT_B], *mc = &x->c->m[ZP_MAT_C];
+	uint32_t r0 = (uint32_t)(t * ROWS_PER_TASK), r1 = r0 + ROWS_PER_TASK;
+	int nt = x->nt;
+	if (r1 > pl->n)
+		r1 = pl->n;
+	for (uint32_t r = r0; r < r1; r++) {
+		uint32_t z = wire_of_row(pl, r);
+		if (kind_of(pl, r) == K_FREE) {      /* z·z = z */
+			const zp_fr *v = (x->l0[r / 64] >> (r % 64)) & 1 ? &ZP_FR_ONE : &ZP_FR_ZERO;
+			put_fr(&x->w[z], v, nt);
+			if (x->a) {
+				put_fr(&x->a[r], v, nt);
+				put_fr(&x->b[r], v, nt);
+				put_fr(&x->cc[r], v, nt);
+			}
+			continue;
+		}
+		zp_fr a, b, c, ab, wz;
+		unsigned kz = ZP_COEF_ONE;
+		lc_row_fast(x, ma, r, UINT32_MAX, &a, &kz, tab);
+		lc_row_fast(x, mb, r, UINT32_MAX, &b, &kz, tab);
+		kz = ZP_COEF_ONE;
+		lc_row_fast(x, mc, r, z, &c, &kz, tab);
+		/* a·b = c + κ·z with κ = ±1, so z = κ·(a·b − c) */
+		zp_lc_mul(&ab, &a, &b);
+		if (kz == ZP_COEF_ONE)
+			zp_fr_sub(&wz, &ab, &c);
+		else
+			zp_fr_sub(&wz, &c, &ab);        /* −(ab − c) */
+		put_fr(&x->w[z], &wz, nt);
+		if (x->a) {                         /* C·w = c + κ·z = a·b */
+			put_fr(&x->a[r], &a, nt);
+			put_fr(&x->b[r], &b, nt);
+			put_fr(&x->cc[r], &ab, nt);
+		}
+	}
+#if defined(__x86_64__)
+	if (nt)
+		_mm_sfence();
+#endif
+}
+
 int zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed)
 {
 	return zp_synth_witness_abc(w, NULL, NULL, NULL, c, p, wseed);
 }
 
-int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
-			 uint64_t wseed)
+static int witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+		       uint64_t wseed, int ref)
 {
 	int rc;
 	if ((rc = zp_synth_check(p)))
@@ -443,10 +570,22 @@ int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circu
 	if (!pl)
 		return zp_err_set(-ENOMEM, "synthetic witness");
 	make_plan(pl, p);
-	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc };
+	struct wit_ctx x = { pl, c, w, mix64(wseed ^ 0x77746e73ULL), a, b, cc, 0, NULL };
 	size_t tasks = ((size_t)p->n_constraints + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
-	zp_par_for(tasks, wit_level0, &x);
-	zp_par_for(tasks, wit_outputs, &x);
+	int fast = !ref && c->m[0].code && c->m[1].code && c->m[2].code;
+	if (fast && !(x.l0 = malloc(tasks * (ROWS_PER_TASK / 8)))) {
+		free(pl);
+		return zp_err_set(-ENOMEM, "synthetic witness: level-0 bits");
+	}
+	x.nt = !(((uintptr_t)w | (uintptr_t)a | (uintptr_t)b | (uintptr_t)cc) & 7);
+	if (fast) {
+		zp_par_for(tasks, wit_level0_bits, &x);
+		zp_par_for(tasks, wit_outputs, &x);
+	} else {
+		zp_par_for(tasks, wit_level0, &x);
+		zp_par_for(tasks, wit_outputs_ref, &x);
+	}
+	free(x.l0);
 	free(pl);
 	if (a) { /* the public-input binding rows A[n + s][s] = 1, then zero padding */
 		size_t n = p->n_constraints, d = c->domain_size;
@@ -460,6 +599,18 @@ int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circu
 		memset(cc + z0, 0, (d - z0) * sizeof(zp_fr));
 	}
 	return 0;
+}
+
+int zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			 uint64_t wseed)
+{
+	return witness_abc(w, a, b, cc, c, p, wseed, 0);
+}
+
+int zp_synth_witness_abc_ref(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
+			     uint64_t wseed)
+{
+	return witness_abc(w, a, b, cc, c, p, wseed, 1);
 }
 
 /* ---- text form ---- */

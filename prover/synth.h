@@ -21,7 +21,9 @@
  * is two parallel passes: draw the level-0 values (bits from the witness seed), then every
  * other row's output from its own row. Bit rows make up bool_share of the rows; the FIELD
  * rows' term counts are set so the averages over all rows meet nnz_a, nnz_b, nnz_c (rounding
- * per row by a Bernoulli draw). FIELD coefficients are 1, −1 or powers of two (bit packing).
+ * per row by a Bernoulli draw). FIELD coefficients are 1, −1 or powers of two (bit packing), so
+ * the circuit keeps only their 1-byte codes (zp_csr.code, val = NULL: circuit.h) — 5 bytes per
+ * non-zero instead of 36.
  * The Groth16 public-input rows (A[n_constraints + s][s] = 1) are added as zp_circuit requires.
  */
 #ifndef ZP_SYNTH_H
@@ -55,8 +57,9 @@ uint32_t zp_synth_n_vars(const zp_synth_params *p);
 int  zp_synth_describe(char *buf, size_t len, const zp_synth_params *p);
 int  zp_synth_parse(zp_synth_params *p, const char *s);
 
-/* Expected bytes of the circuit in memory (CSR of A, B, C with 32-byte values) and of one
- * witness, for sizing checks and docs. */
+/* Expected bytes of the circuit in memory (CSR of A, B, C: row pointers, columns and 1-byte
+ * coefficient codes — synthetic circuits keep no 32-byte values, circuit.h), for sizing checks
+ * and docs. */
 uint64_t zp_synth_circuit_bytes(const zp_synth_params *p);
 
 /* Build the circuit (has_c = true, n_constraints = p->n_constraints, finished: densities and
@@ -68,8 +71,17 @@ int  zp_synth_circuit(zp_circuit *c, const zp_synth_params *p);
 int  zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, uint64_t wseed);
 /* The same, and a = A·w, b = B·w, c = C·w (domain_size values each) computed in the same pass
  * (each row's sums are what its output needs anyway): equal to zp_circuit_eval's, at a fraction of
- * its cost. a, b, c NULL: witness only. */
+ * its cost. a, b, c NULL: witness only.
+ * How (docs/DESIGN.md, Keys and workloads): level 0 is kept as a bitmap (n/8 bytes of scratch,
+ * allocated here) and the operands of every other row are read from it, not from w — by
+ * construction they are level-0 wires; row sums come from the 1-byte coefficient codes and are
+ * reduced once per row; w, a, b, c are written once, with streaming stores when 8-byte aligned
+ * (x86-64; the pass ends with a store fence). A circuit without codes takes the reference pass. */
 int  zp_synth_witness_abc(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c, const zp_synth_params *p,
 			  uint64_t wseed);
+/* The pre-2026-11-29 pass (reads every coefficient's 32-byte value, one modular add per term):
+ * the same bytes, kept as the reference for tests and `zkpipe synth bench`. */
+int  zp_synth_witness_abc_ref(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_circuit *c,
+			      const zp_synth_params *p, uint64_t wseed);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 
 #include "cmd_util.h"
 #include "g16_json.h"
@@ -16,8 +17,9 @@ static const char synth_help[] =
 	"       zkpipe synth bench --synth SPEC [--runs N] [--wseed S]\n"
 	"       zkpipe synth prove --synth SPEC --key KEY.zpk [--wseed S] [--runs N] [--proof P --public U]\n"
 	"  SPEC: n=ROWS[,pub=328,bool=0.9,free=0.3,a=2.4,b=1.0,c=2.2,win=65536,seed=1] (docs/keys.md).\n"
-	"  bench: times witness generation and a = A·w, b = B·w, c = C·w (one partition's synthesis) and\n"
-	"         checks a∘b = c. prove: proves a fresh witness with a key from `zkpipe setup --synth`.\n"
+	"  bench: times one partition's synthesis — the fused witness + a, b, c pass, and zp_circuit_eval —\n"
+	"         old (reference) vs new in the same run, checks the bytes are equal and a∘b = c.\n"
+	"  prove: proves a fresh witness with a key from `zkpipe setup --synth`.\n"
 	"  --threads N   worker threads\n";
 
 static int info(const zp_synth_params *p)
@@ -35,6 +37,39 @@ static int info(const zp_synth_params *p)
 	return CX_OK;
 }
 
+static double best_of(double a, double b) { return a < b ? a : b; }
+
+static uint64_t csr_bytes(const zp_circuit *c)
+{
+	uint64_t b = 0;
+	for (int m = 0; m < 3; m++)
+		b += (c->m[m].rows + 1ull) * 8 + c->m[m].nnz * (4 + (c->m[m].val ? 32 : 0) + (c->m[m].code ? 1 : 0));
+	return b;
+}
+
+/* The circuit as it was before coefficient codes: 32-byte values, no codes (shares row_ptr and
+ * col with c; free with old_free). */
+static int old_form(zp_circuit *o, const zp_circuit *c)
+{
+	*o = *c;
+	for (int m = 0; m < 3; m++) {
+		zp_csr *s = &o->m[m];
+		s->code = NULL;
+		if (!(s->val = aligned_alloc(64, (s->nnz * sizeof(zp_fr) + 64) / 64 * 64)))
+			return -ENOMEM;
+		for (uint64_t k = 0; k < s->nnz; k++)
+			s->val[k] = *zp_csr_coef(&c->m[m], k);
+	}
+	return 0;
+}
+
+static void old_free(zp_circuit *o)
+{
+	for (int m = 0; m < 3; m++)
+		free(o->m[m].val);
+}
+
+/* old (the reference passes on the old circuit form) vs new, same run, same bytes checked */
 static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 {
 	zp_circuit c;
@@ -43,38 +78,68 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 	if (rc)
 		return cx_fail("synth bench", rc);
 	double t1 = cx_now();
-	size_t n = c.domain_size;
-	zp_fr *w = malloc((size_t)c.n_vars * sizeof(zp_fr)), *abc = aligned_alloc(64, 3 * n * sizeof(zp_fr));
-	if (!w || !abc) {
+	size_t n = c.domain_size, nv = c.n_vars;
+	zp_fr *w = malloc(nv * sizeof(zp_fr)), *w2 = malloc(nv * sizeof(zp_fr));
+	zp_fr *abc = aligned_alloc(64, 3 * n * sizeof(zp_fr)), *abc2 = aligned_alloc(64, 3 * n * sizeof(zp_fr));
+	if (!w || !w2 || !abc || !abc2) {
 		rc = zp_err_set(-ENOMEM, "witness and a, b, c");
 		goto out;
 	}
+	memset(abc, 0, 3 * n * sizeof(zp_fr));
+	memset(abc2, 0, 3 * n * sizeof(zp_fr));
+	zp_circuit old;
+	memset(&old, 0, sizeof(old));
+	if ((rc = old_form(&old, &c))) {
+		rc = zp_err_set(-ENOMEM, "old-form circuit");
+		goto out;
+	}
+	uint64_t nnz = c.m[0].nnz + c.m[1].nnz + c.m[2].nnz;
 	printf("circuit: %u rows, domain 2^%u, nnz A %.3f B %.3f C %.3f per row; built in %.2f s (%d threads)\n",
 	       p->n_constraints, c.log_domain, (double)c.m[0].nnz / p->n_constraints, (double)c.m[1].nnz / p->n_constraints,
 	       (double)c.m[2].nnz / p->n_constraints, t1 - t0, zp_par_threads());
-	double bw = 1e30, be = 1e30;
+	double fo = 1e30, fn = 1e30, eo = 1e30, en = 1e30;
 	for (int r = 0; r < runs && !rc; r++) {
+		uint64_t s = wseed + (uint64_t)r;
 		double a = cx_now();
-		rc = zp_synth_witness(w, &c, p, wseed + (uint64_t)r);
+		rc = zp_synth_witness_abc_ref(w, abc, abc + n, abc + 2 * n, &old, p, s);
 		double b = cx_now();
-		zp_circuit_eval(&c, w, abc, abc + n, abc + 2 * n);
+		if (!rc)
+			rc = zp_synth_witness_abc(w2, abc2, abc2 + n, abc2 + 2 * n, &c, p, s);
+		double d = cx_now();
+		if (!rc && (memcmp(w, w2, nv * sizeof(zp_fr)) || memcmp(abc, abc2, 3 * n * sizeof(zp_fr))))
+			rc = zp_err_set(ZP_EMISMATCH, "fused pass: new and old bytes differ (run %d)", r + 1);
 		double e = cx_now();
 		if (!rc)
+			zp_circuit_eval_ref(&old, w, abc, abc + n, abc + 2 * n);
+		double f = cx_now();
+		if (!rc)
+			zp_circuit_eval(&c, w, abc2, abc2 + n, abc2 + 2 * n);
+		double g = cx_now();
+		if (!rc && memcmp(abc, abc2, 3 * n * sizeof(zp_fr)))
+			rc = zp_err_set(ZP_EMISMATCH, "zp_circuit_eval: new and old bytes differ (run %d)", r + 1);
+		if (!rc)
 			rc = zp_circuit_check(&c, abc, abc + n, abc + 2 * n);
-		printf("run %d: witness %.3f s, A·w B·w C·w %.3f s%s\n", r + 1, b - a, e - b, rc ? "" : ", a∘b = c holds");
-		bw = b - a < bw ? b - a : bw;
-		be = e - b < be ? e - b : be;
+		printf("run %d: fused witness+abc old %.3f s new %.3f s; A·w B·w C·w old %.3f s new %.3f s%s\n", r + 1,
+		       b - a, d - b, f - e, g - f, rc ? "" : "; bytes equal, a∘b = c holds");
+		fo = best_of(fo, b - a), fn = best_of(fn, d - b), eo = best_of(eo, f - e), en = best_of(en, g - f);
 	}
 	if (!rc) {
 		uint64_t bits = 0;
 		for (uint32_t i = p->n_public + 1; i < c.n_vars; i++)
 			bits += zp_fr_is_zero(&w[i]) || zp_fr_eq(&w[i], &ZP_FR_ONE);
-		printf("best: witness %.3f s, sparse products %.3f s (%.1f M non-zeros/s); aux values that are bits: %.1f%%\n",
-		       bw, be, (c.m[0].nnz + c.m[1].nnz + c.m[2].nnz) / be / 1e6, 100.0 * bits / (c.n_vars - p->n_public - 1));
+		printf("aux values that are bits: %.1f%%; %.1f M non-zeros; circuit in memory: old %.3f GiB, new %.3f GiB\n",
+		       100.0 * bits / (c.n_vars - p->n_public - 1), nnz / 1e6, csr_bytes(&old) / 1073741824.0,
+		       csr_bytes(&c) / 1073741824.0);
+		printf("| rows | bool | threads | fused old s | fused new s | speed-up | eval old s | eval new s | speed-up |\n");
+		printf("| 2^%u | %.2f | %d | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx |\n", c.log_domain,
+		       p->bool_share, zp_par_threads(), fo, fn, fo / fn, eo, en, eo / en);
 	}
+	old_free(&old);
 out:
 	free(w);
+	free(w2);
 	free(abc);
+	free(abc2);
 	zp_circuit_free(&c);
 	return rc ? cx_fail("synth bench", rc) : CX_OK;
 }
