@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "cmds.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -30,14 +31,16 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 static const char demo_help[] =
-	"usage: zkpipe demo [--jobs N] [--parts P] [--workers W] [--gpuds G] [--slots S] [--keep]\n"
-	"  Runs supervisor + synthd x W + gpud x G (CPU backend) on a temporary directory, proves\n"
+	"usage: zkpipe demo [--jobs N] [--parts P] [--workers W] [--gpuds G] [--slots S] [--backend B] [--keep]\n"
+	"  Runs supervisor + synthd x W + gpud x G on a temporary directory, proves\n"
 	"  N jobs of P partitions of the bundled circuit, verifies every proof and reports.\n"
+	"  --backend B      gpud's prover: cpu (default) or cuda (GPU i for gpud i; exit 8 without one)\n"
 	"  --circuit DIR    circuit folder (chain.zkey, chain.r1cs, w*.wtns); default examples/chain\n"
 	"  --keep           leave the temporary directory (logs, proofs) in place\n";
 
 struct demo {
 	int jobs, parts, workers, gpuds, slots, keep;
+	const char *backend;
 	char circuit[PATH_MAX], self[PATH_MAX], tmp[PATH_MAX], url[ZP_PIPE_URL_MAX];
 	pid_t sup;
 	long long *ids;
@@ -82,9 +85,9 @@ static int write_config(struct demo *d, char *cfg)
 	fprintf(f, "# written by zkpipe demo\n[run]\ndir = %s/run\nkeep_arena = no\nallow_input = %s\n"
 		   "allow_output = %s/out\n\n[limits]\nmax_attempts = 3\n\n[key chain]\nzkey = %s/chain.zkey\n"
 		   "r1cs = %s/chain.r1cs\n\n[group node0]\nnode = 0\ngpus = %d\nsynth_workers = %d\nslots = %d\n"
-		   "slot_size = 2M\njobs = 64\nmax_parts = %d\nsynth_threads = 1\n",
+		   "slot_size = 2M\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
 		d->tmp, d->circuit, d->tmp, d->circuit, d->circuit, d->gpuds, d->workers, d->slots,
-		d->parts > 16 ? d->parts : 16);
+		d->parts > 16 ? d->parts : 16, d->backend);
 	fclose(f);
 	char out[PATH_MAX];
 	snprintf(out, sizeof out, "%s/out", d->tmp);
@@ -271,8 +274,8 @@ int cmd_demo(int argc, char **argv)
 {
 	static const struct option opts[] = { { "jobs", 1, 0, 'j' }, { "parts", 1, 0, 'p' }, { "workers", 1, 0, 'w' },
 		{ "gpuds", 1, 0, 'g' }, { "slots", 1, 0, 's' }, { "circuit", 1, 0, 'c' }, { "keep", 0, 0, 'k' },
-		{ "help", 0, 0, 'h' }, { 0 } };
-	struct demo d = { .jobs = 8, .parts = 4, .workers = 2, .gpuds = 1 };
+		{ "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' }, { 0 } };
+	struct demo d = { .jobs = 8, .parts = 4, .workers = 2, .gpuds = 1, .backend = "cpu" };
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -283,12 +286,19 @@ int cmd_demo(int argc, char **argv)
 		case 's': d.slots = atoi(optarg); break;
 		case 'c': snprintf(d.circuit, sizeof d.circuit, "%s", optarg); break;
 		case 'k': d.keep = 1; break;
+		case 'b': d.backend = optarg; break;
 		case 'h': fputs(demo_help, stdout); return 0;
 		default: fputs(demo_help, stderr); return 2;
 		}
 	}
 	if (d.jobs < 1 || d.parts < 1 || d.parts > 4096 || d.workers < 1 || d.gpuds < 1)
 		return fputs(demo_help, stderr), 2;
+	if (strcmp(d.backend, "cpu") && strcmp(d.backend, "cuda"))
+		return fprintf(stderr, "zkpipe demo: --backend %s: cpu or cuda\n", d.backend), 2;
+	const zp_g16_backend_ops *be;
+	zp_err_clear();
+	if (zp_g16_backend_find(&be, d.backend)) /* say why here, not in a gpud's log */
+		return fprintf(stderr, "zkpipe demo: %s\n", zp_err_msg()), 8;
 	if (!d.slots)
 		d.slots = 2 * d.workers;
 	if (locate(&d))
@@ -300,8 +310,8 @@ int cmd_demo(int argc, char **argv)
 	snprintf(d.url, sizeof d.url, "ipc://%s/run/api.ipc", d.tmp);
 	d.ids = calloc((size_t)d.jobs, sizeof *d.ids);
 	printf("zkpipe demo: %d jobs x %d partitions of %s (circuit chain, 1000 constraints)\n"
-	       "  supervisor + %d synthd + %d gpud (CPU backend), %d slots; run directory %s/run\n",
-	       d.jobs, d.parts, d.circuit, d.workers, d.gpuds, d.slots, d.tmp);
+	       "  supervisor + %d synthd + %d gpud (%s backend), %d slots; run directory %s/run\n",
+	       d.jobs, d.parts, d.circuit, d.workers, d.gpuds, d.backend, d.slots, d.tmp);
 	d.sup = start_supervisor(&d, cfg);
 	int rc = 0, valid = 0, failed = 0;
 	json_t *last = NULL;
