@@ -192,7 +192,7 @@ static void load_keys(void)
  * part-<p>.gpu.json says which gpud proved it. */
 static void write_vks(void)
 {
-	char dir[PATH_MAX], path[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX + 192]; /* dir is short: the run directory holds ipc sockets */
 	zp_pipe_path(dir, sizeof dir, &D.cfg, "keys");
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return;
@@ -204,7 +204,7 @@ static void write_vks(void)
 				 D.cfg.groups[D.group].name, D.index);
 		else
 			snprintf(path, sizeof path, "%s/%s.vk.json", dir, keys[i].cfg->name);
-		char tmp[PATH_MAX + 32];
+		char tmp[PATH_MAX + 224];
 		snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
 		if (zp_g16_vk_write_json(tmp, &keys[i].vk) || rename(tmp, path))
 			zp_log(D.who, "key %s: cannot write %s", keys[i].cfg->name, path);

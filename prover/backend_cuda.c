@@ -522,11 +522,11 @@ static void add_g2(zp_g2_jac *acc, const zp_cuda_g2_jac *r)
 	*acc = o;
 }
 
-/* One general MSM of n entries into acc (host add), bases and scalars given, scratch from `at`. */
-static int msm_general(struct cu *s, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
-		       void *scratch, size_t len)
+/* One general MSM of n entries added into acc (host add). */
+static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
+			  void *scratch, size_t len)
 {
-	zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
 	int rc;
 	if (g2) {
 		zp_cuda_g2_jac r;
@@ -542,17 +542,35 @@ static int msm_general(struct cu *s, int g2, void *acc, const void *d_bases, con
 	return 0;
 }
 
-/* The H MSM: n general scalars, in chunks. */
-static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
+static int msm_general(struct cu *s, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
+		       void *scratch, size_t len)
 {
+	return msm_general_on(s->st, g2, acc, d_bases, d_sc, n, scratch, len);
+}
+
+int zp_g16_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr *d_sc, size_t n, size_t chunk,
+			    void *scratch, size_t len, void *stream)
+{
+	size_t esz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
 	int rc;
-	zp_g1_jac_set_inf(out);
-	for (size_t off = 0; off < n; off += s->chunk[0]) {
-		size_t m = n - off < s->chunk[0] ? n - off : s->chunk[0];
-		if ((rc = msm_general(s, 0, out, d_bases + off, d_sc + off, m, s->d_scratch, s->scratch_len)))
+	if (g2)
+		zp_g2_jac_set_inf(out);
+	else
+		zp_g1_jac_set_inf(out);
+	if (!chunk)
+		return zp_err_set(ZP_ERANGE, "msm: chunk of 0 entries");
+	for (size_t off = 0; off < n; off += chunk) {
+		size_t m = n - off < chunk ? n - off : chunk;
+		if ((rc = msm_general_on(stream, g2, out, (const uint8_t *)d_bases + off * esz, d_sc + off, m, scratch, len)))
 			return rc;
 	}
 	return 0;
+}
+
+/* The H MSM: n general scalars, in chunks. */
+static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
+{
+	return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->chunk[0], s->d_scratch, s->scratch_len, s->st);
 }
 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: ones by the 0/1 kernel, the entries listed in d_idx[p_lo, n_nb)

@@ -24,6 +24,7 @@
 #include "zp_err.h"
 #ifdef ZP_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include "backends.h"
 #include "zp_cuda.h"
 #endif
 
@@ -151,38 +152,9 @@ fail:
 	return r;
 }
 
-static int ss_msm_g1(struct ss_cuda *c, zp_g1_jac *out, const zp_cuda_g1_aff *bases, const zp_fr *sc, size_t n)
+static int ss_msm(struct ss_cuda *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
 {
-	zp_g1_jac_set_inf(out);
-	for (size_t i = 0; i < n; i += c->chunk) {
-		size_t m = n - i < c->chunk ? n - i : c->chunk;
-		zp_cuda_g1_jac rj;
-		zp_g1_jac t;
-		int r = zp_cuda_msm_g1(&rj, bases + i, sc + i, m, c->scratch, c->scratch_len,
-				       &(zp_cuda_msm_opts){ .window = 0, .stream = c->st });
-		if (r)
-			return r;
-		memcpy(&t, &rj, sizeof t);
-		zp_g1_jac_add(out, out, &t);
-	}
-	return 0;
-}
-
-static int ss_msm_g2(struct ss_cuda *c, zp_g2_jac *out, const zp_cuda_g2_aff *bases, const zp_fr *sc, size_t n)
-{
-	zp_g2_jac_set_inf(out);
-	for (size_t i = 0; i < n; i += c->chunk) {
-		size_t m = n - i < c->chunk ? n - i : c->chunk;
-		zp_cuda_g2_jac rj;
-		zp_g2_jac t;
-		int r = zp_cuda_msm_g2(&rj, bases + i, sc + i, m, c->scratch, c->scratch_len,
-				       &(zp_cuda_msm_opts){ .window = 0, .stream = c->st });
-		if (r)
-			return r;
-		memcpy(&t, &rj, sizeof t);
-		zp_g2_jac_add(out, out, &t);
-	}
-	return 0;
+	return zp_g16_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
 }
 
 /* H and the five MSMs on the device; inputs are k's host buffers as the CPU path leaves them. */
@@ -197,11 +169,11 @@ static int ss_cuda_msms(struct ss_key *k, const struct zp_ss_payload *p, zp_g16_
 	SS_CU(cudaMemcpyAsync(c->sa, k->sa, (size_t)in->n_a * fr, cudaMemcpyHostToDevice, c->st), "upload A scalars");
 	SS_CU(cudaMemcpyAsync(c->sb, k->sb, (size_t)in->n_b1 * fr, cudaMemcpyHostToDevice, c->st), "upload B scalars");
 	if ((r = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, k->log_domain, ZP_CUDA_H_BELLPERSON, c->st)) ||
-	    (r = ss_msm_g1(c, &mo->h, c->h, c->abc, in->n_h)) ||
-	    (r = ss_msm_g1(c, &mo->c, c->l, c->w + p->inp, in->n_l)) ||
-	    (r = ss_msm_g1(c, &mo->a, c->a, c->sa, in->n_a)) ||
-	    (r = ss_msm_g1(c, &mo->b1, c->b1, c->sb, in->n_b1)) ||
-	    (r = ss_msm_g2(c, &mo->b2, c->b2, c->sb, in->n_b2)))
+	    (r = ss_msm(c, 0, &mo->h, c->h, c->abc, in->n_h)) ||
+	    (r = ss_msm(c, 0, &mo->c, c->l, c->w + p->inp, in->n_l)) ||
+	    (r = ss_msm(c, 0, &mo->a, c->a, c->sa, in->n_a)) ||
+	    (r = ss_msm(c, 0, &mo->b1, c->b1, c->sb, in->n_b1)) ||
+	    (r = ss_msm(c, 1, &mo->b2, c->b2, c->sb, in->n_b2)))
 		return r;
 	SS_CU(cudaStreamSynchronize(c->st), "synchronize");
 	return 0;
@@ -429,16 +401,6 @@ static void part_error(struct zp_daemon *d, zp_part_h ph, const char *out, const
 	zp_daemon_hint_sup(d, "fail");
 }
 
-static uint64_t popcount_words(const uint64_t *w, uint64_t bits)
-{
-	uint64_t n = 0;
-	for (uint64_t i = 0; i < bits / 64; i++)
-		n += (uint64_t)__builtin_popcountll(w[i]);
-	if (bits % 64)
-		n += (uint64_t)__builtin_popcountll(w[bits / 64] & ((1ull << (bits % 64)) - 1));
-	return n;
-}
-
 /* dst gets src[i] for every set bit i < n; returns how many. */
 static uint64_t gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n)
 {
@@ -507,8 +469,8 @@ static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs
 	const struct zp_ss_params_info *in = &k->in;
 	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64;
 	const uint64_t *a_aux = k->bits, *b_inp = k->bits + wa, *b_aux = k->bits + wa + wi;
-	if (popcount_words(a_aux, p->aux) != p->a_aux_pop || popcount_words(b_inp, p->inp) != p->b_inp_pop ||
-	    popcount_words(b_aux, p->aux) != p->b_aux_pop) {
+	if (zp_ss_popcount(a_aux, p->aux) != p->a_aux_pop || zp_ss_popcount(b_inp, p->inp) != p->b_inp_pop ||
+	    zp_ss_popcount(b_aux, p->aux) != p->b_aux_pop) {
 		snprintf(why, wn, "gpud: a density bitmap's popcount differs from the one the caller gave");
 		return ZP_EMISMATCH;
 	}

@@ -357,16 +357,6 @@ struct pending {
 
 static __thread struct zkpipe_ss_stats last_stats;
 
-static uint64_t popcount_bits(const uint64_t *w, uint64_t bits)
-{
-	uint64_t n = 0;
-	for (uint64_t i = 0; i < bits / 64; i++)
-		n += (uint64_t)__builtin_popcountll(w[i]);
-	if (bits % 64)
-		n += (uint64_t)__builtin_popcountll(w[bits / 64] & ((1ull << (bits % 64)) - 1));
-	return n;
-}
-
 /* The caller's sizes against the key, as supraseal asserts them (but as errors). */
 static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *r_s, const zp_fr *s_s,
 			      const struct srs *s, uint64_t slot_size, uint32_t max_parts)
@@ -401,9 +391,9 @@ static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *
 		if (a->b_inp_popcount + a->b_aux_popcount != in->n_b1)
 			return ss_err(EINVAL, "circuit %zu: B density = %zu, the key %s has %u B points", c,
 				      a->b_inp_popcount + a->b_aux_popcount, s->real, in->n_b1);
-		if (popcount_bits(a->a_aux_density, a->a_aux_bit_len) != a->a_aux_popcount ||
-		    popcount_bits(a->b_inp_density, a->b_inp_bit_len) != a->b_inp_popcount ||
-		    popcount_bits(a->b_aux_density, a->b_aux_bit_len) != a->b_aux_popcount)
+		if (zp_ss_popcount(a->a_aux_density, a->a_aux_bit_len) != a->a_aux_popcount ||
+		    zp_ss_popcount(a->b_inp_density, a->b_inp_bit_len) != a->b_inp_popcount ||
+		    zp_ss_popcount(a->b_aux_density, a->b_aux_bit_len) != a->b_aux_popcount)
 			return ss_err(EINVAL, "circuit %zu: a density popcount does not match its bit vector", c);
 		if (a->abc_size > in->domain || a->abc_size < a->inp_assignment_size)
 			return ss_err(EINVAL, "circuit %zu: abc_size %zu, the key's domain is %" PRIu64 " (h has %u points)", c,
@@ -678,6 +668,20 @@ static zp_ss_error read_proof(const char *out, uint32_t p, zp_ss_proof *proof, b
 	return SS_OK;
 }
 
+/* Read every partition not yet in got[]; *have counts those read. Stops at the first failure. */
+static zp_ss_error read_missing(const struct pending *pd, zp_ss_proof proofs[], bool *got, uint32_t *have, char *err,
+				size_t en)
+{
+	for (uint32_t p = 0; p < pd->n; p++)
+		if (!got[p]) {
+			zp_ss_error e = read_proof(pd->out, p, &proofs[p], &got[p], err, en);
+			if (e.code)
+				return e;
+			*have += got[p];
+		}
+	return SS_OK;
+}
+
 static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 {
 	zp_ss_error e = SS_OK;
@@ -699,12 +703,8 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 		goto out;
 	}
 	for (;;) {
-		for (uint32_t p = 0; p < pd->n; p++)
-			if (!got[p]) {
-				if ((e = read_proof(pd->out, p, &proofs[p], &got[p], err, sizeof err)).code)
-					goto out;
-				have += got[p];
-			}
+		if ((e = read_missing(pd, proofs, got, &have, err, sizeof err)).code)
+			goto out;
 		if (have == pd->n)
 			break;
 		uint64_t now = zp_mono_ms();
@@ -713,12 +713,8 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 			int st = zp_arena_job_state(C.arena, pd->job);
 			if (st == ZP_JOB_FAILED || st < 0) {
 				/* a last look at the files: the proofs, or the failure, may be there by now */
-				for (uint32_t p = 0; p < pd->n; p++)
-					if (!got[p]) {
-						if ((e = read_proof(pd->out, p, &proofs[p], &got[p], err, sizeof err)).code)
-							goto out;
-						have += got[p];
-					}
+				if ((e = read_missing(pd, proofs, got, &have, err, sizeof err)).code)
+					goto out;
 				if (have == pd->n)
 					break;
 				const struct zp_arena_job *jr = zp_arena_job_rec(C.arena, pd->job.idx);

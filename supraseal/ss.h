@@ -57,6 +57,9 @@ struct zp_ss_params_info {
 /* Scan path's count fields; ZP_EFORMAT / ZP_ETRUNC with a message naming the file. */
 int zp_ss_params_scan(const char *path, struct zp_ss_params_info *info);
 
+/* Set bits among the first `bits` of a density bit vector (u64 words, LSB first). */
+uint64_t zp_ss_popcount(const uint64_t *w, uint64_t bits);
+
 /* SRS id of a file (see above) and its realpath. */
 int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX]);
 

@@ -106,3 +106,13 @@ int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX])
 	snprintf(id, ZP_KEY_ID_MAX, ZP_SS_KEY_PREFIX "%016" PRIx64, h);
 	return 0;
 }
+
+uint64_t zp_ss_popcount(const uint64_t *w, uint64_t bits)
+{
+	uint64_t n = 0;
+	for (uint64_t i = 0; i < bits / 64; i++)
+		n += (uint64_t)__builtin_popcountll(w[i]);
+	if (bits % 64)
+		n += (uint64_t)__builtin_popcountll(w[bits / 64] & ((1ull << (bits % 64)) - 1));
+	return n;
+}
