@@ -6,6 +6,11 @@
  *             becomes a pair key = w·M + |d|-1 (M = 2^(c-1) buckets a window), value = i | sign<<31.
  * 2. sort:    CUB radix sort of the pairs on ceil(log2(W·M+1)) key bits; zero digits get the key
  *             W·M and sort past the end. Each bucket is now a contiguous run [st, en).
+ *             Passes: steps 1–4 may run over P < W windows at a time (keys relative to the pass's
+ *             first window), so the pair arrays hold n·P entries instead of n·W: the scratch of a
+ *             2^27 MSM fits beside a resident Groth16 key without cutting the MSM into chunks
+ *             (a chunk of n/4 points takes a smaller window and costs ~10–20 % more work).
+ *             Each pass leaves its P window sums in a W-entry array; Horner runs once at the end.
  * 3. sums:    every bucket is cut into tasks of at most K entries; one thread a task adds its points
  *             into an XYZZ partial. A bucket that had more than one task is reduced again the same
  *             way over its partials, until each bucket has one. So the work per thread is bounded by
@@ -27,9 +32,10 @@
 #define MSM_F 32      /* fan-in of the tree reduction */
 
 struct plan {
-	unsigned c, W, M, key_bits, SL, S;
+	unsigned c, W, P, M, key_bits, SL, S;    /* P: windows a pass */
 	size_t n, N, B, max_tasks, cub_bytes;
-	size_t off_keys[2], off_vals[2], off_st, off_en, off_nt, off_toff[2], off_tb[2], off_part[2], off_cub, off_flag, total;
+	size_t off_keys[2], off_vals[2], off_st, off_en, off_nt, off_toff[2], off_tb[2], off_part[2], off_win, off_cub,
+	       off_flag, total;
 };
 
 struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; } };
@@ -49,17 +55,21 @@ static unsigned auto_window(size_t n, int g2)
 
 static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
 
-static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
+/* pass_windows = 0: every window in one pass, unless n·W reaches 2^31 (then as many as fit). */
+static int make_plan(plan *p, size_t n, unsigned window, unsigned pass_windows, size_t pt_bytes)
 {
 	memset(p, 0, sizeof(*p));
 	p->n = n;
 	p->c = window ? window : auto_window(n, pt_bytes > sizeof(g1_xyzz));
 	if (p->c < 2 || p->c > 24) return zp_err_set(ZP_ERANGE, "msm: window %u", p->c);
 	p->W = (256 + p->c - 1) / p->c;
+	p->P = pass_windows && pass_windows < p->W ? pass_windows : p->W;
+	if (!pass_windows && n)
+		while (p->P > 1 && n * p->P >= (1ull << 31)) p->P--;
 	p->M = 1u << (p->c - 1);
-	p->N = n * p->W;
-	if (p->N >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "msm: n·windows = %zu too large", p->N);
-	p->B = (size_t)p->W * p->M;
+	p->N = n * p->P;
+	if (p->N >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "msm: n·windows a pass = %zu too large", p->N);
+	p->B = (size_t)p->P * p->M;
 	p->key_bits = 0;
 	while ((1ull << p->key_bits) <= p->B) p->key_bits++;
 	p->SL = p->M < 64 ? p->M : 64;
@@ -67,7 +77,7 @@ static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
 	size_t bits_tasks = (n + MSM_KB - 1) / MSM_KB;
 	p->max_tasks = p->N / MSM_K + p->B + 1;
 	if (p->max_tasks < bits_tasks) p->max_tasks = bits_tasks;
-	if (p->max_tasks < (size_t)p->W * p->S) p->max_tasks = (size_t)p->W * p->S;
+	if (p->max_tasks < (size_t)p->P * p->S) p->max_tasks = (size_t)p->P * p->S;
 
 	size_t sort_b = 0, scan_b = 0, scan2_b = 0;
 	cub::DeviceRadixSort::SortPairs(NULL, sort_b, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL,
@@ -87,6 +97,7 @@ static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
 	for (int i = 0; i < 2; i++) { p->off_toff[i] = o; o += align_up((p->B + 1) * 4); }
 	for (int i = 0; i < 2; i++) { p->off_tb[i] = o; o += align_up(p->max_tasks * 4); }
 	for (int i = 0; i < 2; i++) { p->off_part[i] = o; o += align_up(p->max_tasks * pt_bytes); }
+	p->off_win = o; o += align_up((size_t)p->W * pt_bytes);
 	p->off_cub = o; o += align_up(p->cub_bytes);
 	p->off_flag = o; o += 1024;
 	p->total = o;
@@ -97,7 +108,10 @@ static int make_plan(plan *p, size_t n, unsigned window, size_t pt_bytes)
 
 template <class F> struct pt_types { typedef affine_t<F> aff; typedef xyzz_t<F> xyzz; };
 
-__global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned W)
+/* Windows [w0, w1) of every scalar (the carry runs from window 0); keys relative to w0, zero digits
+ * get the sentinel (w1 - w0)·M. */
+__global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned w0,
+                              unsigned w1)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
@@ -105,20 +119,21 @@ __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalar
 	uint32_t l[9];
 	_Pragma("unroll") for (int j = 0; j < 8; j++) l[j] = s.l[j];
 	l[8] = 0;
-	uint32_t M = 1u << (c - 1), mask = (1u << c) - 1, carry = 0, sent = W * M;
-	for (unsigned w = 0; w < W; w++) {
+	uint32_t M = 1u << (c - 1), mask = (1u << c) - 1, carry = 0, sent = (w1 - w0) * M;
+	for (unsigned w = 0; w < w1; w++) {
 		unsigned off = w * c, li = off >> 5, sh = off & 31;
 		uint32_t v = 0;
 		if (off < 256) v = (uint32_t)(((uint64_t)l[li] | ((uint64_t)l[li + 1] << 32)) >> sh) & mask;
 		v += carry;
-		uint32_t key = sent, val = (uint32_t)i;
+		uint32_t key = sent, val = (uint32_t)i, wr = w - w0;
 		if (v > M) {            /* negative digit v - 2^c; v = 2^c is digit 0 with a carry */
 			carry = 1;
-			if (v != (1u << c)) { key = w * M + ((1u << c) - v) - 1; val |= 1u << 31; }
+			if (v != (1u << c)) { key = wr * M + ((1u << c) - v) - 1; val |= 1u << 31; }
 		}
-		else { carry = 0; if (v) key = w * M + v - 1; }
-		keys[(size_t)w * n + i] = key;
-		vals[(size_t)w * n + i] = val;
+		else { carry = 0; if (v) key = wr * M + v - 1; }
+		if (w < w0) continue;
+		keys[(size_t)wr * n + i] = key;
+		vals[(size_t)wr * n + i] = val;
 	}
 }
 
@@ -221,9 +236,10 @@ __global__ void horner_kernel(jac_t<F> *out, const xyzz_t<F> *win, unsigned W, u
 }
 
 template <class F>
-__global__ void inf_jac_kernel(jac_t<F> *out)
+__global__ void inf_xyzz_kernel(xyzz_t<F> *out, unsigned count)
 {
-	*out = xyzz_t<F>::inf().to_jac();
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t < count) out[t] = xyzz_t<F>::inf();
 }
 
 /* flag != NULL: strict (a scalar other than 0/1 sets *flag); flag == NULL: such scalars are skipped
@@ -255,11 +271,31 @@ __global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *id
 	out[t] = table[(size_t)(idx[i] - off) * words + w];
 }
 
-/* Scalar i is neither Montgomery 0 nor Montgomery 1. */
+/* ones = 0: scalar i is neither Montgomery 0 nor Montgomery 1; ones = 1: it is Montgomery 1. */
 struct nonbit_pred {
 	const fr_t *sc;
-	__device__ bool operator()(uint32_t i) const { fr_t v = sc[i]; return !v.is_zero() && v != fr_t::one(); }
+	int ones;
+	__device__ bool operator()(uint32_t i) const
+	{
+		fr_t v = sc[i];
+		return ones ? v == fr_t::one() : !v.is_zero() && v != fr_t::one();
+	}
 };
+
+/* Σ bases[idx[i] − off] over tasks of MSM_KB list entries: every thread adds the same number of
+ * points (the 0/1 kernel's threads idle on the zeros of their range). */
+template <class F>
+__global__ void sum_idx_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ idx,
+                               size_t n, uint32_t off)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	size_t s = t * MSM_KB;
+	if (s >= n) return;
+	size_t e = min(n, s + MSM_KB);
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	for (size_t i = s; i < e; i++) acc.add_affine(bases[idx[i] - off]);
+	out[t] = acc;
+}
 
 /* ---- host side ---- */
 
@@ -267,6 +303,7 @@ struct nonbit_pred {
  * window segments, tree + Horner) to stderr. Costs a few event records when on. */
 static cudaEvent_t prof_ev[5];
 static int prof_on = -1;
+static float prof_t[4];
 static void prof_mark(cudaStream_t st, int i)
 {
 	if (prof_on < 0) {
@@ -275,13 +312,21 @@ static void prof_mark(cudaStream_t st, int i)
 	}
 	if (prof_on) cudaEventRecord(prof_ev[i], st);
 }
+/* after a pass's last mark: add its phase times */
+static void prof_add(void)
+{
+	float t;
+	if (!prof_on) return;
+	cudaEventSynchronize(prof_ev[4]);
+	for (int k = 0; k < 4; k++)
+		if (cudaEventElapsedTime(&t, prof_ev[k], prof_ev[k + 1]) == cudaSuccess) prof_t[k] += t;
+}
 static void prof_report(const plan *p, int levels)
 {
-	float t[4];
 	if (!prof_on) return;
-	for (int k = 0; k < 4; k++) cudaEventElapsedTime(&t[k], prof_ev[k], prof_ev[k + 1]);
-	fprintf(stderr, "msm n=%zu c=%u W=%u: digits+sort %.2f ms, bucket sums %.2f ms (%d levels), segments %.2f ms, tree+horner %.2f ms\n",
-	        p->n, p->c, p->W, t[0], t[1], levels, t[2], t[3]);
+	fprintf(stderr, "msm n=%zu c=%u W=%u P=%u: digits+sort %.2f ms, bucket sums %.2f ms (%d levels, last pass), "
+	        "segments %.2f ms, tree %.2f ms\n", p->n, p->c, p->W, p->P, prof_t[0], prof_t[1], levels, prof_t[2], prof_t[3]);
+	memset(prof_t, 0, sizeof prof_t);
 }
 
 #define AT(p, off, T) ((T *)((char *)(p) + (off)))
@@ -311,7 +356,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 	int rc = 0;
 	plan p;
 	cudaStream_t st = opts ? (cudaStream_t)opts->stream : 0;
-	if ((rc = make_plan(&p, n, opts ? opts->window : 0, sizeof(xyzz_t<F>)))) return rc;
+	if ((rc = make_plan(&p, n, opts ? opts->window : 0, opts ? opts->pass_windows : 0, sizeof(xyzz_t<F>)))) return rc;
 	if (scratch_size < p.total) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, p.total);
 	uint32_t *keys[2] = { AT(scratch, p.off_keys[0], uint32_t), AT(scratch, p.off_keys[1], uint32_t) };
 	uint32_t *vals[2] = { AT(scratch, p.off_vals[0], uint32_t), AT(scratch, p.off_vals[1], uint32_t) };
@@ -320,65 +365,76 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 	uint32_t *toff[2] = { AT(scratch, p.off_toff[0], uint32_t), AT(scratch, p.off_toff[1], uint32_t) };
 	uint32_t *tb[2] = { AT(scratch, p.off_tb[0], uint32_t), AT(scratch, p.off_tb[1], uint32_t) };
 	xyzz_t<F> *part[2] = { AT(scratch, p.off_part[0], xyzz_t<F>), AT(scratch, p.off_part[1], xyzz_t<F>) };
+	xyzz_t<F> *win = AT(scratch, p.off_win, xyzz_t<F>);
 	void *cubt = AT(scratch, p.off_cub, void);
 	jac_t<F> *dout = AT(scratch, p.off_flag, jac_t<F>);
-	size_t cub_bytes = p.cub_bytes;
-	const uint32_t *st_ = bst, *en_ = ben;
-	uint32_t T = 0, T_prev = 0;
-	int cur = 0, lvl;
+	int lvl = 0;
 
-	prof_mark(st, 0);
-	digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, p.W);
-	ZP_CUDA_LAUNCHED();
-	ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)p.N, 0,
-	                                            (int)p.key_bits, st));
-	prof_mark(st, 1);
-	ZP_CUDA_TRY(cudaMemsetAsync(bst, 0, p.B * 4, st));
-	ZP_CUDA_TRY(cudaMemsetAsync(ben, 0, p.B * 4, st));
-	bounds_kernel<<<zp_cdiv(p.N, 256), 256, 0, st>>>(bst, ben, keys[1], p.N, (uint32_t)p.B);
-	ZP_CUDA_LAUNCHED();
+	for (unsigned w0 = 0; w0 < p.W; w0 += p.P) {
+		unsigned w1 = w0 + p.P < p.W ? w0 + p.P : p.W, pw = w1 - w0;
+		size_t N = n * pw, B = (size_t)pw * p.M, cub_bytes = p.cub_bytes;
+		unsigned key_bits = 0;
+		while ((1ull << key_bits) <= B) key_bits++;
+		const uint32_t *st_ = bst, *en_ = ben;
+		uint32_t T = 0, T_prev = 0;
+		int cur = 0;
 
-	for (lvl = 0;; lvl++) {
-		uint32_t *to = toff[lvl & 1], *map = tb[0];
-		ntasks_kernel<<<zp_cdiv(p.B + 1, 256), 256, 0, st>>>(nt, st_, en_, p.B, MSM_K);
+		prof_mark(st, 0);
+		digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, w0, w1);
 		ZP_CUDA_LAUNCHED();
-		cub_bytes = p.cub_bytes;
-		ZP_CUDA_TRY(cub::DeviceScan::ExclusiveSum(cubt, cub_bytes, nt, to, (int)(p.B + 1), st));
-		ZP_CUDA_TRY(cudaMemcpyAsync(&T, to + p.B, 4, cudaMemcpyDeviceToHost, st));
-		ZP_CUDA_TRY(cudaStreamSynchronize(st));
-		if (lvl > 0 && T == T_prev) break;    /* every bucket is down to one partial */
-		if (T == 0) break;                    /* all scalars zero */
-		ZP_CUDA_TRY(cudaMemsetAsync(map, 0, (size_t)T * 4, st));
-		taskmap_kernel<<<zp_cdiv(p.B, 256), 256, 0, st>>>(map, nt, to, p.B);
+		ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)N, 0,
+		                                            (int)key_bits, st));
+		prof_mark(st, 1);
+		ZP_CUDA_TRY(cudaMemsetAsync(bst, 0, B * 4, st));
+		ZP_CUDA_TRY(cudaMemsetAsync(ben, 0, B * 4, st));
+		bounds_kernel<<<zp_cdiv(N, 256), 256, 0, st>>>(bst, ben, keys[1], N, (uint32_t)B);
 		ZP_CUDA_LAUNCHED();
-		cub_bytes = p.cub_bytes;
-		ZP_CUDA_TRY(cub::DeviceScan::InclusiveScan(cubt, cub_bytes, map, tb[1], max_op(), (int)T, st));
-		if (lvl == 0)
-			acc_affine_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
-		else
-			acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
-		ZP_CUDA_LAUNCHED();
-		if (lvl > 0) cur ^= 1;
-		st_ = to;
-		en_ = to + 1;
-		T_prev = T;
+
+		for (lvl = 0;; lvl++) {
+			uint32_t *to = toff[lvl & 1], *map = tb[0];
+			ntasks_kernel<<<zp_cdiv(B + 1, 256), 256, 0, st>>>(nt, st_, en_, B, MSM_K);
+			ZP_CUDA_LAUNCHED();
+			cub_bytes = p.cub_bytes;
+			ZP_CUDA_TRY(cub::DeviceScan::ExclusiveSum(cubt, cub_bytes, nt, to, (int)(B + 1), st));
+			ZP_CUDA_TRY(cudaMemcpyAsync(&T, to + B, 4, cudaMemcpyDeviceToHost, st));
+			ZP_CUDA_TRY(cudaStreamSynchronize(st));
+			if (lvl > 0 && T == T_prev) break;    /* every bucket is down to one partial */
+			if (T == 0) break;                    /* every digit of this pass is zero */
+			ZP_CUDA_TRY(cudaMemsetAsync(map, 0, (size_t)T * 4, st));
+			taskmap_kernel<<<zp_cdiv(B, 256), 256, 0, st>>>(map, nt, to, B);
+			ZP_CUDA_LAUNCHED();
+			cub_bytes = p.cub_bytes;
+			ZP_CUDA_TRY(cub::DeviceScan::InclusiveScan(cubt, cub_bytes, map, tb[1], max_op(), (int)T, st));
+			if (lvl == 0)
+				acc_affine_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
+			else
+				acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
+			ZP_CUDA_LAUNCHED();
+			if (lvl > 0) cur ^= 1;
+			st_ = to;
+			en_ = to + 1;
+			T_prev = T;
+		}
+		prof_mark(st, 2);
+		if (T == 0) {
+			/* no nonzero digit in these windows: their sums are infinity */
+			inf_xyzz_kernel<F><<<1, 64, 0, st>>>(win + w0, pw);
+			ZP_CUDA_LAUNCHED();
+			prof_mark(st, 3);
+		} else {
+			window_seg_kernel<F><<<zp_cdiv((size_t)pw * p.S, 64), 64, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, pw,
+			                                                                   p.M, p.SL, p.S);
+			ZP_CUDA_LAUNCHED();
+			cur ^= 1;
+			prof_mark(st, 3);
+			if ((rc = tree_reduce<F>(part, cur, pw, p.S, st, &cur))) return rc;
+			ZP_CUDA_TRY(cudaMemcpyAsync(win + w0, part[cur], pw * sizeof(xyzz_t<F>), cudaMemcpyDeviceToDevice, st));
+		}
+		prof_mark(st, 4);
+		prof_add();
 	}
-	prof_mark(st, 2);
-	if (T == 0) {
-		/* no nonzero digit: the sum is infinity */
-		inf_jac_kernel<F><<<1, 1, 0, st>>>(dout);
-		ZP_CUDA_LAUNCHED();
-	} else {
-		window_seg_kernel<F><<<zp_cdiv((size_t)p.W * p.S, 64), 64, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, p.W, p.M,
-		                                                                   p.SL, p.S);
-		ZP_CUDA_LAUNCHED();
-		cur ^= 1;
-		prof_mark(st, 3);
-		if ((rc = tree_reduce<F>(part, cur, p.W, p.S, st, &cur))) return rc;
-		horner_kernel<F><<<1, 1, 0, st>>>(dout, part[cur], p.W, p.c);
-		ZP_CUDA_LAUNCHED();
-	}
-	prof_mark(st, 4);
+	horner_kernel<F><<<1, 1, 0, st>>>(dout, win, p.W, p.c);
+	ZP_CUDA_LAUNCHED();
 	ZP_CUDA_TRY(cudaMemcpyAsync(out, dout, sizeof(*out), cudaMemcpyDeviceToHost, st));
 	ZP_CUDA_TRY(cudaStreamSynchronize(st));
 	prof_report(&p, lvl);
@@ -417,11 +473,21 @@ err:
 	return rc;
 }
 
-extern "C" size_t zp_cuda_msm_scratch_size(int g2, size_t n, unsigned window)
+extern "C" size_t zp_cuda_msm_scratch_size_passes(int g2, size_t n, unsigned window, unsigned pass_windows)
 {
 	plan p;
-	if (make_plan(&p, n, window, g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz))) return 0;
+	if (make_plan(&p, n, window, pass_windows, g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz))) return 0;
 	return p.total + 1024;
+}
+extern "C" size_t zp_cuda_msm_scratch_size(int g2, size_t n, unsigned window)
+{
+	return zp_cuda_msm_scratch_size_passes(g2, n, window, 0);
+}
+extern "C" unsigned zp_cuda_msm_windows(int g2, size_t n, unsigned window)
+{
+	plan p;
+	if (make_plan(&p, n, window, 0, g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz))) return 0;
+	return p.W;
 }
 
 extern "C" int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
@@ -483,11 +549,11 @@ extern "C" size_t zp_cuda_nonbits_temp_size(size_t n)
 {
 	size_t b = 0;
 	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL, (int *)NULL, (int)n,
-	                      nonbit_pred{ NULL });
+	                      nonbit_pred{ NULL, 0 });
 	return align_up(b) + 256;
 }
-extern "C" int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
-                               size_t tmp_size, void *stream)
+static int select_idx(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp, size_t tmp_size,
+                      void *stream, int ones)
 {
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
@@ -495,17 +561,67 @@ extern "C" int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_sc
 	int cnt = 0;
 	if (n >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "nonbits: n = %zu", n);
 	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), d_idx, (int *)NULL, (int)n,
-	                      nonbit_pred{ (const fr_t *)d_scalars });
+	                      nonbit_pred{ (const fr_t *)d_scalars, ones });
 	if (align_up(b) + 256 > tmp_size) return zp_err_set(ZP_ERANGE, "nonbits: temp %zu < %zu", tmp_size, align_up(b) + 256);
 	int *dcnt = (int *)((char *)d_tmp + align_up(b));
 	ZP_CUDA_TRY(cub::DeviceSelect::If(d_tmp, b, thrust::counting_iterator<uint32_t>(0), d_idx, dcnt, (int)n,
-	                                  nonbit_pred{ (const fr_t *)d_scalars }, st));
+	                                  nonbit_pred{ (const fr_t *)d_scalars, ones }, st));
 	ZP_CUDA_TRY(cudaMemcpyAsync(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost, st));
 	ZP_CUDA_TRY(cudaStreamSynchronize(st));
 	*count = (size_t)cnt;
 	return 0;
 err:
 	return rc;
+}
+extern "C" int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
+                               size_t tmp_size, void *stream)
+{
+	return select_idx(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 0);
+}
+extern "C" int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
+                            size_t tmp_size, void *stream)
+{
+	return select_idx(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
+}
+
+template <class F>
+static int sum_idx_run(jac_t<F> *out, const affine_t<F> *bases, const uint32_t *idx, size_t n, uint32_t off,
+                       void *scratch, size_t scratch_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	size_t tasks = (n + MSM_KB - 1) / MSM_KB;
+	size_t need = 2 * align_up(tasks * sizeof(xyzz_t<F>)) + 512;
+	int cur = 0;
+	if (n == 0) return zp_err_set(ZP_ERANGE, "msm: n = 0");
+	if (scratch_size < need) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, need);
+	xyzz_t<F> *part[2] = { (xyzz_t<F> *)scratch, AT(scratch, align_up(tasks * sizeof(xyzz_t<F>)), xyzz_t<F>) };
+	sum_idx_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, idx, n, off);
+	ZP_CUDA_LAUNCHED();
+	if ((rc = tree_reduce<F>(part, 0, 1, tasks, st, &cur))) return rc;
+	horner_kernel<F><<<1, 1, 0, st>>>((jac_t<F> *)part[cur ^ 1], part[cur], 1, 0);
+	ZP_CUDA_LAUNCHED();
+	ZP_CUDA_TRY(cudaMemcpyAsync(out, part[cur ^ 1], sizeof(*out), cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	return 0;
+err:
+	return rc;
+}
+extern "C" int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
+                                      size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return sum_idx_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, d_idx, n, idx_off, d_scratch, scratch_size,
+	                         stream);
+}
+extern "C" int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,
+                                      size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
+{
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
+	return sum_idx_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, d_idx, n, idx_off, d_scratch, scratch_size,
+	                          stream);
+#endif
 }
 
 static int gather(void *out, const void *table, const uint32_t *idx, size_t n, unsigned bytes, uint32_t off = 0,

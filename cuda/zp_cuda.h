@@ -68,10 +68,16 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *ctx, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, 
  * d_scalars: zp_fr (Montgomery) on device; d_bases: affine on device (may stay resident across
  * calls). window = 0 picks one by n. The result is copied to *out (host) before returning. */
 typedef struct {
-	unsigned window;     /* bits per signed window; 0 = automatic */
+	unsigned window;        /* bits per signed window; 0 = automatic */
 	void *stream;
+	unsigned pass_windows;  /* windows sorted and summed per pass (scratch ∝ n·pass_windows); 0 = all
+	                           of them (fewer only where n·windows would reach 2^31) */
 } zp_cuda_msm_opts;
 size_t zp_cuda_msm_scratch_size(int g2, size_t n, unsigned window);
+/* The scratch of an MSM run in passes of pass_windows windows (0: as zp_cuda_msm_scratch_size). */
+size_t zp_cuda_msm_scratch_size_passes(int g2, size_t n, unsigned window, unsigned pass_windows);
+/* How many windows an MSM of n entries has (window 0: the automatic choice); 0 if n is out of range. */
+unsigned zp_cuda_msm_windows(int g2, size_t n, unsigned window);
 int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
@@ -99,6 +105,16 @@ size_t zp_cuda_msm_bits_scratch_size(int g2, size_t n);
 size_t zp_cuda_nonbits_temp_size(size_t n);
 int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
                     size_t tmp_size, void *stream);
+/* The first sum as a list: zp_cuda_ones lists the indices of the scalars equal to 1 (as
+ * zp_cuda_nonbits; same temp size), zp_cuda_msm_g*_sum_idx sums d_bases[d_idx[j] − idx_off] over
+ * j < n (scratch: zp_cuda_msm_bits_scratch_size(g2, n)). One list serves every MSM over the same
+ * scalars, and every thread adds the same number of points. Result to the host (synchronizes). */
+int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
+                 size_t tmp_size, void *stream);
+int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
+                           size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream);
+int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,
+                           size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_gather(void *d_out, const void *d_table, size_t elem_bytes, const uint32_t *d_idx, size_t n,
                    uint32_t idx_off, void *stream);
 

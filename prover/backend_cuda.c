@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -65,12 +66,15 @@ struct cu {
 	struct cubuf buf[2];
 	int nbuf;
 	uint32_t *d_idx;            /* nv: indices of the witness entries that are not 0/1 */
+	uint32_t *d_one;            /* nv: indices of the witness entries that are 1 */
+	int ones_kernel;            /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	void *d_sel;                /* zp_cuda_nonbits temp */
 	size_t sel_len;
-	uint32_t *h_idx;            /* np + 1 host copies of the first indices (the C query starts at np + 1) */
+	uint32_t *h_idx, *h_one;    /* np + 1 host copies of the first indices (the C query starts at np + 1) */
 	void *d_scratch;
 	size_t scratch_len;
-	size_t chunk[2];            /* MSM chunk entries, G1 / G2 */
+	size_t chunk[2];            /* MSM chunk entries, G1 / G2 (witness MSMs: the non-0/1 entries gathered) */
+	size_t hchunk;              /* H MSM chunk entries (no gather: the whole scratch is the MSM's) */
 	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
 	cudaStream_t st, cst;       /* compute, copy */
@@ -194,7 +198,7 @@ static void cu_destroy(void *state)
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
 	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
-			     s->buf[1].d_abc, s->d_idx, s->d_sel, s->d_scratch };
+			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
 		if (dev_ptrs[i])
 			cudaFree(dev_ptrs[i]);
@@ -211,6 +215,7 @@ static void cu_destroy(void *state)
 	if (s->cst)
 		cudaStreamDestroy(s->cst);
 	free(s->h_idx);
+	free(s->h_one);
 	free(s);
 }
 
@@ -277,23 +282,42 @@ err:
 	return rc;
 }
 
-/* Device bytes one MSM chunk of c entries needs: gathered scalars and bases (the non-0/1 part of
- * a witness MSM) and the bucket MSM's or the 0/1 kernel's scratch. */
-static size_t chunk_need(int g2, size_t c)
+/* Device bytes one MSM chunk of c entries needs, its bucket MSM run in passes of p windows: with
+ * gather, room for the gathered scalars and bases (the non-0/1 part of a witness MSM) too; and the
+ * bucket MSM's or the 0/1 kernel's scratch. */
+static size_t chunk_need(int g2, size_t c, unsigned p, int gather)
 {
 	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
-	size_t m = zp_cuda_msm_scratch_size(g2, c, 0);
+	size_t m = zp_cuda_msm_scratch_size_passes(g2, c, 0, p);
 	if (!m)
 		return SIZE_MAX;
-	return align256(c * sizeof(zp_fr)) + align256(c * pt) + max2(m, zp_cuda_msm_bits_scratch_size(g2, c));
+	return (gather ? align256(c * sizeof(zp_fr)) + align256(c * pt) : 0) + max2(m, zp_cuda_msm_bits_scratch_size(g2, c));
 }
 
-/* The largest chunk 2^k (CU_MIN_CHUNK_LOG <= k <= cap) with chunk_need <= budget; 0 if none. */
-static size_t pick_chunk(int g2, unsigned cap, size_t budget)
+/* The windows a pass of an n-entry MSM can take in len bytes of scratch: all of them (0) if they
+ * fit, else the most that do; -1 if not even one. */
+static int passes_for(int g2, size_t n, size_t len)
 {
-	for (int k = (int)cap; k >= (int)CU_MIN_CHUNK_LOG; k--)
-		if (chunk_need(g2, (size_t)1 << k) <= budget)
-			return (size_t)1 << k;
+	unsigned w = zp_cuda_msm_windows(g2, n, 0);
+	if (w && zp_cuda_msm_scratch_size_passes(g2, n, 0, 0) <= len)
+		return 0;
+	for (unsigned p = w; p >= 1; p--)
+		if (zp_cuda_msm_scratch_size_passes(g2, n, 0, p) <= len)
+			return (int)p;
+	return -1;
+}
+
+/* The largest chunk 2^k (CU_MIN_CHUNK_LOG <= k <= cap) whose MSM fits the budget in passes of at
+ * least 3 windows (fewer only for the smallest chunk): a pass re-reads every scalar, a chunk pays
+ * a smaller window. 0 if none fits. */
+static size_t pick_chunk(int g2, unsigned cap, size_t budget, int gather)
+{
+	for (int k = (int)cap; k >= (int)CU_MIN_CHUNK_LOG; k--) {
+		size_t c = (size_t)1 << k;
+		unsigned w = zp_cuda_msm_windows(g2, c, 0), want = w < 3 ? w : 3;
+		if (chunk_need(g2, c, want, gather) <= budget || (k == (int)CU_MIN_CHUNK_LOG && chunk_need(g2, c, 1, gather) <= budget))
+			return c;
+	}
 	return 0;
 }
 
@@ -343,9 +367,11 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
 	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
+	    (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
 	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
 		return rc;
-	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))))
+	s->ones_kernel = getenv("ZP_CUDA_ONES_KERNEL") && atoi(getenv("ZP_CUDA_ONES_KERNEL")) == 1;
+	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
 
 	size_t fr = 0, tot = 0, margin = (size_t)margin_mb << 20;
@@ -360,27 +386,30 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		cap = CU_MIN_CHUNK_LOG;
 	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
 	unsigned pair_log = cap < CU_PAIR_CHUNK_LOG ? cap : CU_PAIR_CHUNK_LOG;
-	int two = bufs == 2 || (bufs == 0 && budget > set_bytes && chunk_need(1, (size_t)1 << pair_log) <= budget - set_bytes);
+	size_t min_need = chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG, 1, 1);
+	int two = bufs == 2 || (bufs == 0 && budget > set_bytes && chunk_need(1, (size_t)1 << pair_log, 0, 1) <= budget - set_bytes);
 	if (two) {
-		if (budget < set_bytes + chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG))
+		if (budget < set_bytes + min_need)
 			return zp_err_set(-ENOMEM, "CUDA backend: ZP_CUDA_BUFS=2: a second input set (%zu bytes) and the "
 					  "smallest MSM chunk (%zu bytes) need %zu bytes, %zu free (margin %zu of %zu)",
-					  set_bytes, chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG),
-					  set_bytes + chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG), fr, margin, tot);
+					  set_bytes, min_need, set_bytes + min_need, fr, margin, tot);
 		if ((rc = buf_alloc(s, 1)))
 			return rc;
 		s->nbuf = 2;
 		budget -= set_bytes;
 	}
-	s->chunk[0] = pick_chunk(0, cap, budget);
-	s->chunk[1] = pick_chunk(1, cap, budget);
-	if (!s->chunk[0] || !s->chunk[1]) {
-		size_t need = chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG);
+	s->chunk[0] = pick_chunk(0, cap, budget, 1);
+	s->chunk[1] = pick_chunk(1, cap, budget, 1);
+	s->hchunk = pick_chunk(0, cap, budget, 0);
+	if (!s->chunk[0] || !s->chunk[1] || !s->hchunk)
 		return zp_err_set(-ENOMEM, "CUDA backend: MSM scratch needs at least %zu bytes (a 2^%u chunk) on top of "
 				  "the key and the input buffers; %zu bytes of %zu are free (margin %zu, "
-				  "ZP_CUDA_MEM_MARGIN_MB)", need, CU_MIN_CHUNK_LOG, fr, tot, margin);
-	}
-	s->scratch_len = max2(chunk_need(0, s->chunk[0]), chunk_need(1, s->chunk[1]));
+				  "ZP_CUDA_MEM_MARGIN_MB)", min_need, CU_MIN_CHUNK_LOG, fr, tot, margin);
+	/* the scratch: all the budget the chunks can use (more windows a pass, fewer passes) */
+	s->scratch_len = max2(chunk_need(0, s->chunk[0], 0, 1), chunk_need(1, s->chunk[1], 0, 1));
+	s->scratch_len = max2(s->scratch_len, chunk_need(0, s->hchunk, 0, 0));
+	if (s->scratch_len > budget)
+		s->scratch_len = budget;
 	for (int g = 0; g < 2; g++) {
 		s->ones_chunk[g] = s->chunk[g];
 		while (s->ones_chunk[g] < ((size_t)1 << cap) &&
@@ -394,10 +423,12 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		CU_TRY(cudaEventCreateWithFlags(&s->pin_ev[i], cudaEventDisableTiming), "event");
 	}
 	if (getenv("ZP_CUDA_VERBOSE"))
-		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu "
-			"(0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu bytes were free before the second "
-			"set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf, s->chunk[0], s->chunk[1],
-			s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu H %zu "
+			"(windows a pass: %d / %d / %d, 0 = all; 0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu "
+			"bytes were free before the second set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf,
+			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
+			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
+			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
 	return 0;
 err:
 	return rc;
@@ -527,7 +558,10 @@ static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, 
 			  void *scratch, size_t len)
 {
 	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
-	int rc;
+	int rc, p = passes_for(g2, n, len);
+	if (p < 0)
+		return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu entries", len, n);
+	o.pass_windows = (unsigned)p;
 	if (g2) {
 		zp_cuda_g2_jac r;
 		if ((rc = zp_cuda_msm_g2(&r, d_bases, d_sc, n, scratch, len, &o)))
@@ -570,13 +604,14 @@ int zp_g16_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr 
 /* The H MSM: n general scalars, in chunks. */
 static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
 {
-	return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->chunk[0], s->d_scratch, s->scratch_len, s->st);
+	return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
 }
 
-/* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: ones by the 0/1 kernel, the entries listed in d_idx[p_lo, n_nb)
- * (those not 0/1, ascending) gathered and summed by the bucket MSM. */
+/* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
+ * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
+ * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
 static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
-		     size_t n_nb)
+		     size_t n_nb, size_t q_lo, size_t n_one)
 {
 	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2], hi = s->nv;
 	int rc;
@@ -584,7 +619,21 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const
 		zp_g2_jac_set_inf(out);
 	else
 		zp_g1_jac_set_inf(out);
-	for (size_t off = lo; off < hi; off += c1) {
+	for (size_t j = q_lo; !s->ones_kernel && j < n_one; j += c1) {
+		size_t m = n_one - j < c1 ? n_one - j : c1;
+		if (g2) {
+			zp_cuda_g2_jac r;
+			if ((rc = zp_cuda_msm_g2_sum_idx(&r, d_bases, s->d_one + j, m, (uint32_t)lo, s->d_scratch, s->scratch_len, s->st)))
+				return rc;
+			add_g2(out, &r);
+		} else {
+			zp_cuda_g1_jac r;
+			if ((rc = zp_cuda_msm_g1_sum_idx(&r, d_bases, s->d_one + j, m, (uint32_t)lo, s->d_scratch, s->scratch_len, s->st)))
+				return rc;
+			add_g1(out, &r);
+		}
+	}
+	for (size_t off = lo; s->ones_kernel && off < hi; off += c1) {
 		size_t m = hi - off < c1 ? hi - off : c1;
 		const char *bp = (const char *)d_bases + (off - lo) * pt;
 		if (g2) {
@@ -611,6 +660,27 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const
 	return 0;
 }
 
+/* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
+ * of host adds with the next stage's launch; for finding what bounds the GPU stage). */
+static double stage_t0;
+static void stage(struct cu *s, const char *what)
+{
+	static int v = -1;
+	if (v < 0) {
+		const char *e = getenv("ZP_CUDA_VERBOSE");
+		v = e ? atoi(e) : 0;
+	}
+	if (v < 2)
+		return;
+	struct timespec ts;
+	cudaStreamSynchronize(s->st);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double t = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	if (what)
+		fprintf(stderr, "CUDA backend: %-10s %8.2f ms\n", what, t - stage_t0);
+	stage_t0 = t;
+}
+
 static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 {
 	int rc = 0;
@@ -618,10 +688,14 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	cudaGetLastError(); /* a previous proof's non-sticky error must not fail this one's first launch */
 	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	stage(s, NULL);
 	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
 		return rc;    /* zp_err_msg() names the failing CUDA call */
-	return msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	stage(s, "H step");
+	rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	stage(s, "H MSM");
+	return rc;
 err:
 	return rc;
 }
@@ -630,7 +704,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 {
 	int rc = 0;
 	const zp_fr *dw = s->buf[b].d_w;
-	size_t n_nb = 0, p_c = 0;
+	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
 	if ((rc = zp_cuda_nonbits(s->d_idx, &n_nb, dw, s->nv, s->d_sel, s->sel_len, s->st)))
@@ -643,16 +717,36 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	}
 	while (p_c < head && s->h_idx[p_c] < s->np + 1)
 		p_c++;
-	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb)) ||
-	    (rc = msm_split(s, 0, &out->b1, s->d_b1, dw, 0, 0, n_nb)) ||
-	    (rc = msm_split(s, 1, &out->b2, s->d_b2, dw, 0, 0, n_nb)))
+	if (!s->ones_kernel) {
+		if ((rc = zp_cuda_ones(s->d_one, &n_one, dw, s->nv, s->d_sel, s->sel_len, s->st)))
+			return rc;
+		size_t h1 = n_one < s->np + 1 ? n_one : s->np + 1;
+		if (h1) {
+			CU_TRY(cudaMemcpyAsync(s->h_one, s->d_one, h1 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
+			CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+		}
+		while (q_c < h1 && s->h_one[q_c] < s->np + 1)
+			q_c++;
+	}
+	stage(s, "0/1 split");
+	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
+	stage(s, "A");
+	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, dw, 0, 0, n_nb, 0, n_one)))
+		return rc;
+	stage(s, "B G1");
+	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, dw, 0, 0, n_nb, 0, n_one)))
+		return rc;
+	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, &out->c, s->d_c, dw, s->np + 1, p_c, n_nb)))
+		if ((rc = msm_split(s, 0, &out->c, s->d_c, dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
 		zp_g1_jac_set_inf(&out->c);
 	}
+	stage(s, "C");
+	if (getenv("ZP_CUDA_VERBOSE") && atoi(getenv("ZP_CUDA_VERBOSE")) >= 2)
+		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
 	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
 	return 0;
 err:

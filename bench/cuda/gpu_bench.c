@@ -3,7 +3,7 @@
  * Inputs random (never zeros) and resident on the device; CUDA events around each call after one
  * warm-up; median of R runs. Every MSM result is also checked against bases of known discrete log.
  * Usage: gpu_bench [list of cases, default all] where a case is e.g. ntt:24 h:27 g1:26 g2:24 bits:27
- *        g1:26:18 (explicit window). Prints a markdown table.
+ *        g1:26:18 (explicit window), g1:27:0:4 (auto window, passes of 4 windows). Prints a markdown table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ static void bench_ntt(unsigned lg, int h, int inverse, int coset)
 }
 
 #define TABLE 4096
-static void bench_msm(int g2, unsigned lg, int bits, unsigned window)
+static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned pass)
 {
 	size_t n = (size_t)1 << lg;
 	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
@@ -93,10 +93,10 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window)
 	CU(cudaDeviceSynchronize());
 	cudaFree(dt); cudaFree(didx);
 	zp_fr *ds = rand_scalars_dev(n, bits);
-	size_t ss = zp_cuda_msm_scratch_size(g2, n, window);
+	size_t ss = zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
 	void *scratch;
 	CU(cudaMalloc(&scratch, ss));
-	zp_cuda_msm_opts o = { .window = window, .stream = NULL };
+	zp_cuda_msm_opts o = { .window = window, .stream = NULL, .pass_windows = pass };
 	float ms[5];
 	int runs = lg >= 26 ? 3 : 5;
 	char out[288];
@@ -128,7 +128,9 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window)
 	char what[64], sz[16], note[96];
 	snprintf(what, sizeof what, "MSM %s%s", g2 ? "G2" : "G1", bits ? " 0/1 fast path" : "");
 	snprintf(sz, sizeof sz, "2^%u", lg);
-	snprintf(note, sizeof note, "window %s%u; result %s; scratch %.1f GiB", window ? "" : "auto ", window, ok ? "checked OK" : "WRONG", ss / 1073741824.0);
+	snprintf(note, sizeof note, "window %s%u%s; result %s; scratch %.1f GiB", window ? "" : "auto ", window,
+	         pass ? ", in passes" : "", ok ? "checked OK" : "WRONG", ss / 1073741824.0);
+	if (pass) snprintf(note + strlen(note), sizeof note - strlen(note), " (%u a pass)", pass);
 	report(what, sz, ms, runs, note);
 	cudaFree(db); cudaFree(ds); cudaFree(scratch);
 	free(table); free(idx); free(s); free(acc);
@@ -147,17 +149,17 @@ int main(int argc, char **argv)
 	int nc = argc > 1 ? argc - 1 : (int)(sizeof all / sizeof all[0]);
 	for (int i = 0; i < nc; i++) {
 		const char *c = argc > 1 ? argv[i + 1] : all[i];
-		char kind[16] = ""; unsigned lg = 0, win = 0;
-		if (sscanf(c, "%15[a-z0-9]:%u:%u", kind, &lg, &win) < 2) { fprintf(stderr, "bad case %s\n", c); return 1; }
+		char kind[16] = ""; unsigned lg = 0, win = 0, pass = 0;
+		if (sscanf(c, "%15[a-z0-9]:%u:%u:%u", kind, &lg, &win, &pass) < 2) { fprintf(stderr, "bad case %s\n", c); return 1; }
 		if (!strcmp(kind, "ntt")) bench_ntt(lg, 0, 0, 0);
 		else if (!strcmp(kind, "intt")) bench_ntt(lg, 0, 1, 0);
 		else if (!strcmp(kind, "cntt")) bench_ntt(lg, 0, 0, 1);
 		else if (!strcmp(kind, "cintt")) bench_ntt(lg, 0, 1, 1);
 		else if (!strcmp(kind, "h")) bench_ntt(lg, 1, 0, 0);
-		else if (!strcmp(kind, "g1")) bench_msm(0, lg, 0, win);
-		else if (!strcmp(kind, "g2")) bench_msm(1, lg, 0, win);
-		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win);
-		else if (!strcmp(kind, "bits2")) bench_msm(1, lg, 1, win);
+		else if (!strcmp(kind, "g1")) bench_msm(0, lg, 0, win, pass);
+		else if (!strcmp(kind, "g2")) bench_msm(1, lg, 0, win, pass);
+		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win, 0);
+		else if (!strcmp(kind, "bits2")) bench_msm(1, lg, 1, win, 0);
 	}
 	return 0;
 }

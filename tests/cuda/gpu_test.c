@@ -357,25 +357,89 @@ static void test_msm_common(unsigned lg, int g2, int heavy)
 	size_t cs = g2 ? zp_msm_g2_scratch_size(n) : zp_msm_g1_scratch_size(n);
 	void *cscr = xmalloc(cs);
 	ensure_scratch(zp_cuda_msm_scratch_size(g2, n, 0));
-	int ok;
+	int ok = 1;
+	/* all windows in one pass, then in passes of 1 and 4 windows (the scratch-bounded form) */
+	static const unsigned passes[] = { 0, 1, 4 };
 	if (g2) {
 		zp_g2_jac c, gg; zp_g2_affine ca, ga;
 		CK(zp_msm_g2(&c, p, s, n, cscr, cs));
-		CK(zp_cuda_msm_g2((zp_cuda_g2_jac *)&gg, db, ds, n, scratch, scratch_bytes, NULL));
-		zp_g2_jac_to_affine(&ca, &c); zp_g2_jac_to_affine(&ga, &gg);
-		ok = !memcmp(&ca, &ga, sizeof ca);
+		zp_g2_jac_to_affine(&ca, &c);
+		for (int k = 0; k < 3; k++) {
+			zp_cuda_msm_opts o = { .pass_windows = passes[k] };
+			CK(zp_cuda_msm_g2((zp_cuda_g2_jac *)&gg, db, ds, n, scratch, scratch_bytes, &o));
+			zp_g2_jac_to_affine(&ga, &gg);
+			ok &= !memcmp(&ca, &ga, sizeof ca);
+		}
 	} else {
 		zp_g1_jac c, gg; zp_g1_affine ca, ga;
 		CK(zp_msm_g1(&c, p, s, n, cscr, cs));
-		CK(zp_cuda_msm_g1((zp_cuda_g1_jac *)&gg, db, ds, n, scratch, scratch_bytes, NULL));
-		zp_g1_jac_to_affine(&ca, &c); zp_g1_jac_to_affine(&ga, &gg);
-		ok = !memcmp(&ca, &ga, sizeof ca);
+		zp_g1_jac_to_affine(&ca, &c);
+		for (int k = 0; k < 3; k++) {
+			zp_cuda_msm_opts o = { .pass_windows = passes[k] };
+			CK(zp_cuda_msm_g1((zp_cuda_g1_jac *)&gg, db, ds, n, scratch, scratch_bytes, &o));
+			zp_g1_jac_to_affine(&ga, &gg);
+			ok &= !memcmp(&ca, &ga, sizeof ca);
+		}
 	}
 	char what[64], sz[16];
 	snprintf(what, sizeof what, "MSM %s %s", g2 ? "G2" : "G1", heavy ? "0/1-heavy (90%)" : "random");
 	snprintf(sz, sizeof sz, "2^%u", lg);
-	row(what, sz, ok, "vs common/msm.c (random points, one at infinity)");
+	row(what, sz, ok, "vs common/msm.c (random points, one at infinity); windows in 1 pass, passes of 1 and 4");
 	cudaFree(db); cudaFree(ds); free(p); free(s); free(cscr);
+}
+
+/* The ones list (zp_cuda_ones) and its sum (zp_cuda_msm_g*_sum_idx) against common/msm.c over
+ * 0/1 scalars that keep only the ones of a 0/1-heavy vector, from index lo (idx_off = lo). */
+static void test_sum_idx(unsigned lg, int g2, size_t lo)
+{
+	size_t n = (size_t)1 << lg;
+	size_t psz = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	void *p = xmalloc(n * psz), *db;
+	zp_fr *s = xmalloc(n * 32), *m = xmalloc(n * 32), *ds;
+	uint32_t *didx;
+	if (g2) rand_g2(p, n); else rand_g1(p, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = ref_rng(rng);
+		if (r % 10 == 0) ref_fr_random(&s[i], rng);
+		else if (r & 16) s[i] = REF_FR_ONE; else memset(&s[i], 0, 32);
+		if (i >= lo && !memcmp(&s[i], &REF_FR_ONE, 32)) m[i] = REF_FR_ONE; else memset(&m[i], 0, 32);
+	}
+	CU(cudaMalloc(&db, n * psz)); CU(cudaMalloc((void **)&ds, n * 32)); CU(cudaMalloc((void **)&didx, n * 4));
+	CU(cudaMemcpy(db, p, n * psz, cudaMemcpyHostToDevice)); CU(cudaMemcpy(ds, s, n * 32, cudaMemcpyHostToDevice));
+	size_t tl = zp_cuda_nonbits_temp_size(n), cnt = 0, expect = 0, q = 0;
+	void *tmp;
+	CU(cudaMalloc(&tmp, tl));
+	CK(zp_cuda_ones(didx, &cnt, ds, n, tmp, tl, NULL));
+	uint32_t *hidx = xmalloc(n * 4);
+	CU(cudaMemcpy(hidx, didx, n * 4, cudaMemcpyDeviceToHost));
+	int ok = 1;
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (!memcmp(&s[i], &REF_FR_ONE, 32)) { ok &= k < cnt && hidx[k] == i; k++; expect++; }
+	ok &= cnt == expect;
+	while (q < cnt && hidx[q] < lo) q++;
+	size_t cs = g2 ? zp_msm_g2_scratch_size(n) : zp_msm_g1_scratch_size(n);
+	void *cscr = xmalloc(cs);
+	ensure_scratch(zp_cuda_msm_bits_scratch_size(g2, n));
+	if (g2) {
+		zp_g2_jac c, gg; zp_g2_affine ca, ga;
+		CK(zp_msm_g2(&c, p, m, n, cscr, cs));
+		CK(zp_cuda_msm_g2_sum_idx((zp_cuda_g2_jac *)&gg, (const void *)((char *)db + lo * psz), didx + q, cnt - q,
+		                          (uint32_t)lo, scratch, scratch_bytes, NULL));
+		zp_g2_jac_to_affine(&ca, &c); zp_g2_jac_to_affine(&ga, &gg);
+		ok &= !memcmp(&ca, &ga, sizeof ca);
+	} else {
+		zp_g1_jac c, gg; zp_g1_affine ca, ga;
+		CK(zp_msm_g1(&c, p, m, n, cscr, cs));
+		CK(zp_cuda_msm_g1_sum_idx((zp_cuda_g1_jac *)&gg, (const void *)((char *)db + lo * psz), didx + q, cnt - q,
+		                          (uint32_t)lo, scratch, scratch_bytes, NULL));
+		zp_g1_jac_to_affine(&ca, &c); zp_g1_jac_to_affine(&ga, &gg);
+		ok &= !memcmp(&ca, &ga, sizeof ca);
+	}
+	char what[64], sz[16];
+	snprintf(what, sizeof what, "ones list + sum %s (from %zu)", g2 ? "G2" : "G1", lo);
+	snprintf(sz, sizeof sz, "2^%u", lg);
+	row(what, sz, ok, "list vs host scan; sum vs common/msm.c on the ones");
+	cudaFree(db); cudaFree(ds); cudaFree(didx); cudaFree(tmp); free(p); free(s); free(m); free(hidx); free(cscr);
 }
 
 /* ---- MSM ---- */
@@ -580,6 +644,7 @@ int main(int argc, char **argv)
 	for (unsigned k = 1; k < 4; k++) test_msm_g2(small[k], SK_RANDOM, 1);
 	test_msm_common(12, 0, 0); test_msm_common(12, 0, 1); test_msm_common(14, 0, 0);
 	test_msm_common(10, 1, 0); test_msm_common(10, 1, 1); test_msm_common(12, 1, 0);
+	test_sum_idx(12, 0, 0); test_sum_idx(13, 0, 329); test_sum_idx(10, 1, 0); test_sum_idx(11, 1, 77);
 	for (unsigned lg = 12; lg <= g1max; lg += (lg < 16 ? 4 : (g1max - lg > 4 ? 4 : (g1max - lg ? g1max - lg : 1))))
 		for (int kind = 0; kind < 5; kind++)
 			if (kind == SK_RANDOM || lg == 16 || lg == g1max) test_msm_g1(lg, kind, 0);
