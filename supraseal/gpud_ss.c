@@ -520,8 +520,10 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 		return k;
 	}
 	k->state = 1;
-	zp_log(d->who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms", id, path, k->in.n_ic,
-	       k->in.n_h, k->in.n_l, k->in.n_a, k->in.n_b1, zp_mono_ms() - t0);
+	zp_log(d->who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms%s", id, path, k->in.n_ic,
+	       k->in.n_h, k->in.n_l, k->in.n_a, k->in.n_b1, zp_mono_ms() - t0,
+	       !k->cu ? "" : k->w ? "; on the GPU, partitions through host buffers (arena not registered for DMA)"
+				  : "; on the GPU, partitions DMAed straight from the slot");
 	return k;
 }
 
