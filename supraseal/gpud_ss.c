@@ -282,9 +282,11 @@ static int ss_cuda_msms(struct ss_key *k, const struct zp_ss_payload *p, int on_
 	uint32_t *ia = c->idx, *ii = c->idx + p->aux, *ib = c->idx + p->aux + p->inp;
 	const zp_fr *inp = c->w, *aux = c->w + p->inp;
 	int r = 0;
-	struct ss_src hs = src_host(k, p);
-	if (!on_dev && (r = ss_cuda_upload(k, p, &hs)))
-		goto fail;
+	if (!on_dev) { /* the fallback: from k's host buffers */
+		struct ss_src hs = src_host(k, p);
+		if ((r = ss_cuda_upload(k, p, &hs)))
+			goto fail;
+	}
 	if ((r = zp_cuda_bits_index(ia, c->tot, c->bits, p->aux, c->itmp, c->itmp_len, c->st)) ||
 	    (r = zp_cuda_bits_index(ii, c->tot + 1, c->bits + wa, p->inp, c->itmp, c->itmp_len, c->st)) ||
 	    (r = zp_cuda_bits_index(ib, c->tot + 2, c->bits + wa + wi, p->aux, c->itmp, c->itmp_len, c->st)))
