@@ -118,6 +118,16 @@ int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, c
 int zp_cuda_gather(void *d_out, const void *d_table, size_t elem_bytes, const uint32_t *d_idx, size_t n,
                    uint32_t idx_off, void *stream);
 
+/* ---- density bitmaps (supraseal partitions: gpud's A/B scalar gather) ----
+ * d_bits: ceil(n/64) u64 words, bit i = bit i%64 of word i/64 (bellperson's density order); bits at
+ * and past n in the last word are ignored. zp_cuda_bits_index writes the indices i < n of the set
+ * bits, ascending, to d_idx (popcount entries; room for n) and their number to *d_total (device
+ * memory: batch several and copy them back at once). n < 2^32; d_tmp: zp_cuda_bits_index_temp_size(n)
+ * device bytes. Asynchronous on stream. zp_cuda_gather (above) then packs the selected scalars. */
+size_t zp_cuda_bits_index_temp_size(size_t n);
+int zp_cuda_bits_index(uint32_t *d_idx, uint32_t *d_total, const uint64_t *d_bits, size_t n, void *d_tmp,
+                       size_t tmp_size, void *stream);
+
 /* ---- test support: P_i = T[idx_i] gathered on device, for bases of known discrete log ---- */
 int zp_cuda_g1_gather(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_table, const uint32_t *d_idx, size_t n);
 int zp_cuda_g2_gather(zp_cuda_g2_aff *d_out, const zp_cuda_g2_aff *d_table, const uint32_t *d_idx, size_t n);

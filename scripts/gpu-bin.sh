@@ -9,7 +9,7 @@ dest=${1:?usage: scripts/gpu-bin.sh DIR [EXTRA_TARGET...]}; shift
 export PATH=/usr/local/cuda/bin:$PATH
 [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled >/dev/null
 targets="tools/zkpipe tools/zkpipe-shm supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud
-         tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/g16_backend_cmp tests/cuda/setup_gpu tests/supraseal/ss_harness
+         tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/g16_backend_cmp tests/cuda/setup_gpu tests/supraseal/ss_harness tests/supraseal/ss_gather_gpu
          supraseal/libzkpipe-supraseal.so.0.1.0 $*"
 ninja -C build-gpu $targets >/dev/null
 mkdir -p "$dest/lib"

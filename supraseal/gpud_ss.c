@@ -40,9 +40,10 @@ struct ss_key {
 	zp_zkey fixed;                   /* alpha1, beta1, delta1, beta2, gamma2, delta2 (finish) */
 	zp_g1_affine *ic, *h, *l, *a, *b1;
 	zp_g2_affine *b2;
-	/* per-proof buffers, sized for this key */
+	/* per-proof buffers, sized for this key (GPU path: w, abc, bits only for the fallback; no sa, sb) */
 	zp_fr *w, *abc, *sa, *sb;
 	uint64_t *bits;
+	zp_fr *pub;                      /* GPU path: the partition's inputs, for the self-check */
 	void *scratch;
 	size_t scratch_len;
 	zp_ntt_domain dom;               /* family 7 */
@@ -51,11 +52,17 @@ struct ss_key {
 };
 
 /* ---------------------------------------------------------------- the GPU path (backend = cuda)
- * The key's points stay resident on the device; per proof the host buffers (page-locked with
- * cudaHostRegister when the memlock limit allows) go up once, the H step (family-7 NTT,
- * bellperson's coset) and every MSM run on the device, MSMs in chunks sized to the memory left
- * after the key. zp_g16_finish and the self-check stay on the host, as on the CPU path: given the
- * caller's r and s both paths give the same proof bytes. */
+ * The key's points stay resident on the device. Per proof, when the slot lies in host memory
+ * registered with CUDA (gpud registers the whole arena at start, gpud.c pipe_start), w (inputs,
+ * aux), a/b/c and the three density bitmaps go from the slot straight to the device (DMA on the
+ * key's stream; the slot is released once the copies are done, before H and the MSMs start).
+ * Otherwise (memlock limit: registration refused) the payload is copied out to host buffers
+ * (allocated then, page-locked when allowed) and uploaded from there after the release, as before.
+ * On the device: density bitmaps → index lists (cuda/bits.cu), their totals checked against the
+ * caller's popcounts (while the H step runs), the A and B scalars packed by zp_cuda_gather, then
+ * the H step (family-7 NTT, bellperson's coset) and every MSM, MSMs in chunks sized to the memory
+ * left after the key. zp_g16_finish and the self-check stay on the host, as on the CPU path: given
+ * the caller's r and s both paths give the same proof bytes. */
 #ifdef ZP_HAVE_CUDA
 struct ss_cuda {
 	zp_cuda_g1_aff *h, *l, *a, *b1;
@@ -65,7 +72,13 @@ struct ss_cuda {
 	size_t scratch_len, chunk;       /* at most chunk points per MSM call */
 	zp_cuda_ntt_ctx *ntt;
 	cudaStream_t st;
-	void *reg[4];                    /* host buffers registered with CUDA */
+	cudaEvent_t ev;                  /* after the popcounts' copy to tot_h */
+	uint64_t *bits;                  /* a_aux | b_inp | b_aux words, as in k->bits */
+	uint32_t *idx;                   /* index lists: a_aux (aux entries) | b_inp (inp) | b_aux (aux) */
+	uint32_t *tot, *tot_h;           /* the three lists' lengths: device, page-locked host */
+	void *itmp;                      /* zp_cuda_bits_index temp */
+	size_t itmp_len;
+	void *reg[2];                    /* fallback host buffers (w, abc) registered with CUDA */
 };
 
 static void ss_cuda_free(struct ss_cuda *c)
@@ -74,13 +87,18 @@ static void ss_cuda_free(struct ss_cuda *c)
 		return;
 	if (c->ntt)
 		zp_cuda_ntt_destroy(c->ntt);
-	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch };
+	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch, c->bits, c->idx, c->tot,
+		       c->itmp };
 	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
 		if (dp[i])
 			cudaFree(dp[i]);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 2; i++)
 		if (c->reg[i])
 			cudaHostUnregister(c->reg[i]);
+	if (c->tot_h)
+		cudaFreeHost(c->tot_h);
+	if (c->ev)
+		cudaEventDestroy(c->ev);
 	if (c->st)
 		cudaStreamDestroy(c->st);
 	free(c);
@@ -118,6 +136,16 @@ static int ss_cuda_create(struct ss_key *k, uint64_t nw, size_t nmax)
 	SS_CU(cudaMalloc((void **)&c->abc, 3 * d * fr), "a, b, c");
 	SS_CU(cudaMalloc((void **)&c->sa, (size_t)in->n_a * fr + 64), "A scalars");
 	SS_CU(cudaMalloc((void **)&c->sb, (size_t)in->n_b1 * fr + 64), "B scalars");
+	/* the density gather: bitmaps, index lists, their totals, the index step's temp */
+	size_t wa = (in->n_l + 63) / 64, wi = (in->n_ic + 63) / 64;
+	size_t t1 = zp_cuda_bits_index_temp_size(in->n_l), t2 = zp_cuda_bits_index_temp_size(in->n_ic);
+	c->itmp_len = t1 > t2 ? t1 : t2;
+	SS_CU(cudaMalloc((void **)&c->bits, (2 * wa + wi) * 8 + 64), "density bitmaps");
+	SS_CU(cudaMalloc((void **)&c->idx, (2 * (size_t)in->n_l + in->n_ic) * 4 + 64), "density index lists");
+	SS_CU(cudaMalloc((void **)&c->tot, 64), "density totals");
+	SS_CU(cudaMallocHost((void **)&c->tot_h, 64), "density totals (host)");
+	SS_CU(cudaMalloc(&c->itmp, c->itmp_len), "density index temp");
+	SS_CU(cudaEventCreateWithFlags(&c->ev, cudaEventDisableTiming), "event");
 	if ((r = zp_cuda_ntt_create(&c->ntt, k->log_domain, ZP_NTT_ROOT7)))
 		goto fail;
 	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits */
@@ -138,13 +166,6 @@ static int ss_cuda_create(struct ss_key *k, uint64_t nw, size_t nmax)
 		c->chunk = p;
 	}
 	SS_CU(cudaMalloc(&c->scratch, c->scratch_len), "MSM scratch");
-	/* page-lock the per-proof host buffers: uploads at link speed (else pageable copies) */
-	void *hb[4] = { k->w, k->abc, k->sa, k->sb };
-	size_t hl[4] = { nw * fr, 3 * d * fr, (size_t)in->n_a * fr, (size_t)in->n_b1 * fr };
-	for (int i = 0; i < 4; i++)
-		if (hl[i] && cudaHostRegister(hb[i], hl[i], cudaHostRegisterDefault) == cudaSuccess)
-			c->reg[i] = hb[i];
-	(void)cudaGetLastError(); /* a refused registration is not an error */
 	k->cu = c;
 	return 0;
 fail:
@@ -152,32 +173,152 @@ fail:
 	return r;
 }
 
+/* Whether [p, p + len) is host memory registered with CUDA (DMA-able): both ends are, and gpud
+ * registers the arena as one range. A query that fails counts as no. */
+static bool ss_dma_ok(const void *p, size_t len)
+{
+	const char *q[2] = { p, (const char *)p + (len ? len - 1 : 0) };
+	for (int i = 0; i < 2; i++) {
+		struct cudaPointerAttributes a;
+		if (cudaPointerGetAttributes(&a, q[i]) != cudaSuccess) {
+			(void)cudaGetLastError();
+			return false;
+		}
+		if (a.type != cudaMemoryTypeHost)
+			return false;
+	}
+	return true;
+}
+
+/* Where a partition's pieces are: in the slot, or in k's host buffers (the copy-out fallback). */
+struct ss_src {
+	const zp_fr *inp, *aux, *abc[3];
+	const uint64_t *bits[3];         /* a_aux, b_inp, b_aux */
+};
+
+static struct ss_src src_slot(const uint8_t *base, const struct zp_ss_payload *p)
+{
+	return (struct ss_src){
+		.inp = (const zp_fr *)(base + p->off_inp), .aux = (const zp_fr *)(base + p->off_aux),
+		.abc = { (const zp_fr *)(base + p->off_a), (const zp_fr *)(base + p->off_b), (const zp_fr *)(base + p->off_c) },
+		.bits = { (const uint64_t *)(base + p->off_a_aux), (const uint64_t *)(base + p->off_b_inp),
+			  (const uint64_t *)(base + p->off_b_aux) },
+	};
+}
+
+static struct ss_src src_host(const struct ss_key *k, const struct zp_ss_payload *p)
+{
+	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64, d = k->in.domain;
+	return (struct ss_src){
+		.inp = k->w, .aux = k->w + p->inp, .abc = { k->abc, k->abc + d, k->abc + 2 * d },
+		.bits = { k->bits, k->bits + wa, k->bits + wa + wi },
+	};
+}
+
+/* Queue the copies of w, a/b/c (tails zeroed up to the domain) and the bitmaps to the device on
+ * the key's stream. Asynchronous: the caller waits (cudaStreamSynchronize) before reusing s. */
+static int ss_cuda_upload(struct ss_key *k, const struct zp_ss_payload *p, const struct ss_src *s)
+{
+	struct ss_cuda *c = k->cu;
+	size_t fr = sizeof(zp_fr), d = k->in.domain;
+	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64;
+	int r = 0;
+	SS_CU(cudaMemcpyAsync(c->w, s->inp, p->inp * fr, cudaMemcpyHostToDevice, c->st), "upload inputs");
+	SS_CU(cudaMemcpyAsync(c->w + p->inp, s->aux, p->aux * fr, cudaMemcpyHostToDevice, c->st), "upload aux");
+	for (int m = 0; m < 3; m++) {
+		zp_fr *dst = c->abc + m * d;
+		SS_CU(cudaMemcpyAsync(dst, s->abc[m], p->abc * fr, cudaMemcpyHostToDevice, c->st), "upload a, b, c");
+		if (d > p->abc)
+			SS_CU(cudaMemsetAsync(dst + p->abc, 0, (d - p->abc) * fr, c->st), "zero a, b, c up to the domain");
+	}
+	uint64_t nw[3] = { wa, wi, wa }, at = 0;
+	for (int i = 0; i < 3; at += nw[i], i++)
+		SS_CU(cudaMemcpyAsync(c->bits + at, s->bits[i], nw[i] * 8, cudaMemcpyHostToDevice, c->st),
+		      "upload density bitmaps");
+	return 0;
+fail:
+	return r;
+}
+
+/* The fallback's host buffers (w, abc, bits), once per key, page-locked when the limit allows. */
+static int ss_cuda_host_bufs(struct ss_key *k)
+{
+	if (k->w)
+		return 0;
+	uint64_t nw = (uint64_t)k->in.n_ic + k->in.n_l, d = k->in.domain;
+	k->w = aligned_alloc(64, nw * 32 + 64);
+	k->abc = aligned_alloc(64, 3 * d * 32 + 64);
+	k->bits = aligned_alloc(64, ((2 * k->in.n_l + k->in.n_ic) / 64 + 4) * 8 + 64);
+	if (!k->w || !k->abc || !k->bits) {
+		free(k->w); free(k->abc); free(k->bits);
+		k->w = k->abc = NULL;
+		k->bits = NULL;
+		return zp_err_set(-ENOMEM, "%s: host buffers for %" PRIu64 " wires, domain %" PRIu64, k->path, nw, d);
+	}
+	void *hb[2] = { k->w, k->abc };
+	size_t hl[2] = { nw * 32, 3 * d * 32 };
+	for (int i = 0; i < 2; i++)
+		if (cudaHostRegister(hb[i], hl[i], cudaHostRegisterDefault) == cudaSuccess)
+			k->cu->reg[i] = hb[i];
+	(void)cudaGetLastError(); /* a refused registration is not an error: pageable copies */
+	return 0;
+}
+
 static int ss_msm(struct ss_cuda *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
 {
 	return zp_g16_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
 }
 
-/* H and the five MSMs on the device; inputs are k's host buffers as the CPU path leaves them. */
-static int ss_cuda_msms(struct ss_key *k, const struct zp_ss_payload *p, zp_g16_msm_out *mo)
+/* Density gather, H and the five MSMs on the device. on_dev: w, a/b/c and the bitmaps are on the
+ * device already (DMA from the slot), else they are uploaded from k's host buffers first. The
+ * index lists' totals are checked against the caller's popcounts before any gather reads them. */
+static int ss_cuda_msms(struct ss_key *k, const struct zp_ss_payload *p, int on_dev, zp_g16_msm_out *mo, char *why,
+			size_t wn)
 {
 	struct ss_cuda *c = k->cu;
 	const struct zp_ss_params_info *in = &k->in;
 	size_t fr = sizeof(zp_fr), d = in->domain;
+	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64;
+	uint32_t *ia = c->idx, *ii = c->idx + p->aux, *ib = c->idx + p->aux + p->inp;
+	const zp_fr *inp = c->w, *aux = c->w + p->inp;
 	int r = 0;
-	SS_CU(cudaMemcpyAsync(c->abc, k->abc, 3 * d * fr, cudaMemcpyHostToDevice, c->st), "upload a, b, c");
-	SS_CU(cudaMemcpyAsync(c->w, k->w, (p->inp + p->aux) * fr, cudaMemcpyHostToDevice, c->st), "upload w");
-	SS_CU(cudaMemcpyAsync(c->sa, k->sa, (size_t)in->n_a * fr, cudaMemcpyHostToDevice, c->st), "upload A scalars");
-	SS_CU(cudaMemcpyAsync(c->sb, k->sb, (size_t)in->n_b1 * fr, cudaMemcpyHostToDevice, c->st), "upload B scalars");
-	if ((r = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, k->log_domain, ZP_CUDA_H_BELLPERSON, c->st)) ||
+	if (!on_dev) { /* the fallback: from k's host buffers */
+		struct ss_src hs = src_host(k, p);
+		if ((r = ss_cuda_upload(k, p, &hs)))
+			goto fail;
+	}
+	if ((r = zp_cuda_bits_index(ia, c->tot, c->bits, p->aux, c->itmp, c->itmp_len, c->st)) ||
+	    (r = zp_cuda_bits_index(ii, c->tot + 1, c->bits + wa, p->inp, c->itmp, c->itmp_len, c->st)) ||
+	    (r = zp_cuda_bits_index(ib, c->tot + 2, c->bits + wa + wi, p->aux, c->itmp, c->itmp_len, c->st)))
+		goto fail;
+	SS_CU(cudaMemcpyAsync(c->tot_h, c->tot, 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->st), "popcounts");
+	SS_CU(cudaEventRecord(c->ev, c->st), "event");
+	/* the H step runs while the host checks the popcounts */
+	if ((r = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, k->log_domain, ZP_CUDA_H_BELLPERSON, c->st)))
+		goto fail;
+	SS_CU(cudaEventSynchronize(c->ev), "popcounts");
+	if (c->tot_h[0] != p->a_aux_pop || c->tot_h[1] != p->b_inp_pop || c->tot_h[2] != p->b_aux_pop) {
+		snprintf(why, wn, "gpud: a density bitmap's popcount differs from the one the caller gave");
+		r = ZP_EMISMATCH;
+		goto out;
+	}
+	/* A: every input, then aux in A; B: inputs in B, then aux in B */
+	SS_CU(cudaMemcpyAsync(c->sa, inp, p->inp * fr, cudaMemcpyDeviceToDevice, c->st), "A scalars");
+	if ((r = zp_cuda_gather(c->sa + p->inp, aux, fr, ia, p->a_aux_pop, 0, c->st)) ||
+	    (r = zp_cuda_gather(c->sb, inp, fr, ii, p->b_inp_pop, 0, c->st)) ||
+	    (r = zp_cuda_gather(c->sb + p->b_inp_pop, aux, fr, ib, p->b_aux_pop, 0, c->st)) ||
 	    (r = ss_msm(c, 0, &mo->h, c->h, c->abc, in->n_h)) ||
-	    (r = ss_msm(c, 0, &mo->c, c->l, c->w + p->inp, in->n_l)) ||
+	    (r = ss_msm(c, 0, &mo->c, c->l, aux, in->n_l)) ||
 	    (r = ss_msm(c, 0, &mo->a, c->a, c->sa, in->n_a)) ||
 	    (r = ss_msm(c, 0, &mo->b1, c->b1, c->sb, in->n_b1)) ||
 	    (r = ss_msm(c, 1, &mo->b2, c->b2, c->sb, in->n_b2)))
-		return r;
+		goto fail;
 	SS_CU(cudaStreamSynchronize(c->st), "synchronize");
 	return 0;
 fail:
+	snprintf(why, wn, "gpud: H/MSM: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+out:
+	(void)cudaStreamSynchronize(c->st); /* nothing queued reads the host buffers after this */
 	return r;
 }
 #else
@@ -250,7 +391,7 @@ out:
 	return 0;
 }
 
-static int load_key(struct ss_key *k, bool gpu)
+static int load_key(struct ss_key *k, bool gpu, const struct zp_arena *arena)
 {
 	int r = zp_ss_params_scan(k->path, &k->in);
 	if (r)
@@ -287,16 +428,18 @@ static int load_key(struct ss_key *k, bool gpu)
 	if (in->n_l > nmax) nmax = in->n_l;
 	if (in->n_a > nmax) nmax = in->n_a;
 	if (in->n_b1 > nmax) nmax = in->n_b1;
-	size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(in->n_b2);
-	k->scratch_len = g1 > g2 ? g1 : g2;
-	k->w = aligned_alloc(64, nw * 32 + 64);
-	k->abc = aligned_alloc(64, 3 * d * 32 + 64);
-	k->sa = aligned_alloc(64, (uint64_t)in->n_a * 32 + 64);
-	k->sb = aligned_alloc(64, (uint64_t)in->n_b1 * 32 + 64);
-	k->bits = aligned_alloc(64, ((2 * in->n_l + in->n_ic) / 64 + 4) * 8 + 64);
-	k->scratch = aligned_alloc(64, (k->scratch_len + 63) / 64 * 64 + 64);
-	if (!k->w || !k->abc || !k->sa || !k->sb || !k->bits || !k->scratch)
-		return zp_err_set(-ENOMEM, "%s: buffers for %" PRIu64 " wires, domain %" PRIu64, k->path, nw, d);
+	if (!gpu) {
+		size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(in->n_b2);
+		k->scratch_len = g1 > g2 ? g1 : g2;
+		k->w = aligned_alloc(64, nw * 32 + 64);
+		k->abc = aligned_alloc(64, 3 * d * 32 + 64);
+		k->sa = aligned_alloc(64, (uint64_t)in->n_a * 32 + 64);
+		k->sb = aligned_alloc(64, (uint64_t)in->n_b1 * 32 + 64);
+		k->bits = aligned_alloc(64, ((2 * in->n_l + in->n_ic) / 64 + 4) * 8 + 64);
+		k->scratch = aligned_alloc(64, (k->scratch_len + 63) / 64 * 64 + 64);
+		if (!k->w || !k->abc || !k->sa || !k->sb || !k->bits || !k->scratch)
+			return zp_err_set(-ENOMEM, "%s: buffers for %" PRIu64 " wires, domain %" PRIu64, k->path, nw, d);
+	}
 	unsigned lg = 0;
 	while ((1ull << lg) < d)
 		lg++;
@@ -311,8 +454,12 @@ static int load_key(struct ss_key *k, bool gpu)
 		free(k->h); free(k->l); free(k->a); free(k->b1); free(k->b2);
 		k->h = k->l = k->a = k->b1 = NULL;
 		k->b2 = NULL;
-		free(k->scratch);
-		k->scratch = NULL;
+		if (!(k->pub = aligned_alloc(64, (uint64_t)in->n_ic * 32 + 64)))
+			return zp_err_set(-ENOMEM, "%s: %u inputs", k->path, in->n_ic);
+		/* partitions go slot → device when the arena is registered; else through host buffers */
+		const struct zp_arena_hdr *ah = zp_arena_hdr(arena);
+		if (!ss_dma_ok(ah, ah->total_size) && (r = ss_cuda_host_bufs(k)))
+			return r;
 #else
 		return zp_err_set(-ENOTSUP, "%s: backend cuda: this build has no CUDA support", k->path);
 #endif
@@ -326,7 +473,7 @@ static void key_free(struct ss_key *k)
 	ss_cuda_free(k->cu);
 #endif
 	free(k->ic); free(k->h); free(k->l); free(k->a); free(k->b1); free(k->b2);
-	free(k->w); free(k->abc); free(k->sa); free(k->sb); free(k->bits); free(k->scratch);
+	free(k->w); free(k->abc); free(k->sa); free(k->sb); free(k->bits); free(k->scratch); free(k->pub);
 	zp_ntt_domain_free(&k->dom);
 	memset(k, 0, sizeof *k);
 }
@@ -359,7 +506,7 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 	uint64_t t0 = zp_mono_ms();
 	zp_err_clear();
 	const char *be = d->cfg.groups[d->group].backend;
-	int r = load_key(k, !strcmp(be, "cuda"));
+	int r = load_key(k, !strcmp(be, "cuda"), d->arena);
 	if (r) {
 		char id2[ZP_KEY_ID_MAX], p2[PATH_MAX];
 		memcpy(id2, k->id, sizeof id2);
@@ -375,8 +522,10 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 		return k;
 	}
 	k->state = 1;
-	zp_log(d->who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms", id, path, k->in.n_ic,
-	       k->in.n_h, k->in.n_l, k->in.n_a, k->in.n_b1, zp_mono_ms() - t0);
+	zp_log(d->who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms%s", id, path, k->in.n_ic,
+	       k->in.n_h, k->in.n_l, k->in.n_a, k->in.n_b1, zp_mono_ms() - t0,
+	       !k->cu ? "" : k->w ? "; on the GPU, partitions through host buffers (arena not registered for DMA)"
+				  : "; on the GPU, partitions DMAed straight from the slot");
 	return k;
 }
 
@@ -401,28 +550,11 @@ static void part_error(struct zp_daemon *d, zp_part_h ph, const char *out, const
 	zp_daemon_hint_sup(d, "fail");
 }
 
-/* dst gets src[i] for every set bit i < n; returns how many. */
-static uint64_t gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n)
+/* Check the payload's header against the key (reads nothing past the header): *kp, *p; on error
+ * -1 and the reason in why. */
+static int check_payload(struct zp_daemon *d, const uint8_t *base, struct ss_key **kp, struct zp_ss_payload *p,
+			 char *why, size_t wn)
 {
-	uint64_t k = 0;
-	for (uint64_t i = 0; i < n; i += 64) {
-		uint64_t m = bits[i / 64];
-		if (n - i < 64)
-			m &= (1ull << (n - i)) - 1;
-		while (m) {
-			unsigned b = (unsigned)__builtin_ctzll(m);
-			dst[k++] = src[i + b];
-			m &= m - 1;
-		}
-	}
-	return k;
-}
-
-/* Check the payload against the key, copy it out. Returns NULL-free message in why on error. */
-static int copy_out(struct zp_daemon *d, zp_slot_h sh, struct ss_key **kp, struct zp_ss_payload *p, zp_fr rs[2],
-		    char *why, size_t wn)
-{
-	uint8_t *base = zp_arena_slot_data(d->arena, sh);
 	*p = *(const struct zp_ss_payload *)base;
 	p->key_id[ZP_KEY_ID_MAX - 1] = 0;
 	struct ss_key *k = key_get(d, p->key_id, true);
@@ -446,7 +578,13 @@ static int copy_out(struct zp_daemon *d, zp_slot_h sh, struct ss_key **kp, struc
 			 in->n_ic, in->n_l, in->domain);
 		return -1;
 	}
-	size_t fr = sizeof(zp_fr), dd = in->domain;
+	return 0;
+}
+
+/* Copy a checked payload out of the slot at base into k's host buffers; r, s to rs, wiped in the slot. */
+static void copy_out(struct ss_key *k, uint8_t *base, const struct zp_ss_payload *p, zp_fr rs[2])
+{
+	size_t fr = sizeof(zp_fr), dd = k->in.domain;
 	memcpy(k->w, base + p->off_inp, p->inp * fr);
 	memcpy(k->w + p->inp, base + p->off_aux, p->aux * fr);
 	for (int m = 0; m < 3; m++) {
@@ -460,11 +598,50 @@ static int copy_out(struct zp_daemon *d, zp_slot_h sh, struct ss_key **kp, struc
 	memcpy(k->bits + wa + wi, base + p->off_b_aux, wa * 8);
 	memcpy(rs, base + p->off_rs, 2 * fr);
 	explicit_bzero(base + p->off_rs, 2 * fr); /* r, s do not outlive their use */
+}
+
+/* Take a checked partition out of the slot before it is released: on the GPU path straight to
+ * the device when the slot is DMA-able (*on_dev = 1; returns after the copies finished), else
+ * copy_out into k's host buffers. r, s go to rs and are wiped in the slot either way. On error
+ * -1 and the reason in why (no copy is in flight then). */
+static int take(struct ss_key *k, uint8_t *base, const struct zp_ss_payload *p, zp_fr rs[2], int *on_dev, char *why,
+		size_t wn)
+{
+	*on_dev = 0;
+#ifdef ZP_HAVE_CUDA
+	if (k->cu) {
+		memcpy(k->pub, base + p->off_inp, p->inp * sizeof(zp_fr));
+		if (ss_dma_ok(base, p->bytes)) {
+			struct ss_src s = src_slot(base, p);
+			zp_err_clear();
+			int r = ss_cuda_upload(k, p, &s);
+			memcpy(rs, base + p->off_rs, 2 * sizeof(zp_fr));
+			explicit_bzero(base + p->off_rs, 2 * sizeof(zp_fr)); /* r, s do not outlive their use */
+			cudaError_t e = cudaStreamSynchronize(k->cu->st); /* the slot is read until here */
+			if (!r && e != cudaSuccess)
+				r = zp_err_set(ZP_ECUDA, "%s: GPU: copy from the slot: %s", k->path, cudaGetErrorString(e));
+			if (r) {
+				snprintf(why, wn, "gpud: copy to the GPU: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+				return -1;
+			}
+			*on_dev = 1;
+			return 0;
+		}
+		zp_err_clear();
+		int r = ss_cuda_host_bufs(k);
+		if (r) {
+			snprintf(why, wn, "gpud: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			explicit_bzero(base + p->off_rs, 2 * sizeof(zp_fr));
+			return -1;
+		}
+	}
+#endif
+	copy_out(k, base, p, rs);
 	return 0;
 }
 
-static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs[2], zp_g16_proof *proof, char *why,
-		 size_t wn)
+/* The CPU path: popcounts, gathers, H and the five MSMs on the host from k's buffers. */
+static int cpu_msms(struct ss_key *k, const struct zp_ss_payload *p, zp_g16_msm_out *mo, char *why, size_t wn)
 {
 	const struct zp_ss_params_info *in = &k->in;
 	uint64_t wa = (p->aux + 63) / 64, wi = (p->inp + 63) / 64;
@@ -477,31 +654,41 @@ static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs
 	const zp_fr *inp = k->w, *aux = k->w + p->inp;
 	/* A: every input (bellperson's input constraints put them all in A), then aux in A */
 	memcpy(k->sa, inp, p->inp * sizeof(zp_fr));
-	gather(k->sa + p->inp, aux, a_aux, p->aux);
-	uint64_t nb = gather(k->sb, inp, b_inp, p->inp);
-	gather(k->sb + nb, aux, b_aux, p->aux);
-	zp_g16_msm_out mo;
+	zp_ss_gather(k->sa + p->inp, aux, a_aux, p->aux);
+	uint64_t nb = zp_ss_gather(k->sb, inp, b_inp, p->inp);
+	zp_ss_gather(k->sb + nb, aux, b_aux, p->aux);
 	zp_fr *a = k->abc, *b = a + in->domain, *c = b + in->domain;
+	int r = zp_ntt_h_bellperson(&k->dom, a, b, c);
+	void *sc = k->scratch;
+	size_t sl = k->scratch_len;
+	if (!r) r = zp_msm_g1(&mo->h, k->h, a, in->n_h, sc, sl);
+	if (!r) r = zp_msm_g1(&mo->c, k->l, aux, in->n_l, sc, sl);
+	if (!r) r = zp_msm_g1(&mo->a, k->a, k->sa, in->n_a, sc, sl);
+	if (!r) r = zp_msm_g1(&mo->b1, k->b1, k->sb, in->n_b1, sc, sl);
+	if (!r) r = zp_msm_g2(&mo->b2, k->b2, k->sb, in->n_b2, sc, sl);
+	if (r)
+		snprintf(why, wn, "gpud: H/MSM: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+	return r;
+}
+
+/* on_dev: take() put the partition on the device (GPU path) rather than in k's host buffers. */
+static int prove(struct ss_key *k, const struct zp_ss_payload *p, const zp_fr rs[2], int on_dev, zp_g16_proof *proof,
+		 char *why, size_t wn)
+{
+	const struct zp_ss_params_info *in = &k->in;
+	const zp_fr *inp = k->w;
+	zp_g16_msm_out mo;
 	int r;
 #ifdef ZP_HAVE_CUDA
-	if (k->cu)
-		r = ss_cuda_msms(k, p, &mo);
-	else
+	if (k->cu) {
+		inp = k->pub;
+		r = ss_cuda_msms(k, p, on_dev, &mo, why, wn);
+	} else
 #endif
-	{
-		r = zp_ntt_h_bellperson(&k->dom, a, b, c);
-		void *sc = k->scratch;
-		size_t sl = k->scratch_len;
-		if (!r) r = zp_msm_g1(&mo.h, k->h, a, in->n_h, sc, sl);
-		if (!r) r = zp_msm_g1(&mo.c, k->l, aux, in->n_l, sc, sl);
-		if (!r) r = zp_msm_g1(&mo.a, k->a, k->sa, in->n_a, sc, sl);
-		if (!r) r = zp_msm_g1(&mo.b1, k->b1, k->sb, in->n_b1, sc, sl);
-		if (!r) r = zp_msm_g2(&mo.b2, k->b2, k->sb, in->n_b2, sc, sl);
-	}
-	if (r) {
-		snprintf(why, wn, "gpud: H/MSM: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		r = cpu_msms(k, p, &mo, why, wn);
+	(void)on_dev;
+	if (r)
 		return r;
-	}
 	zp_g16_finish(proof, &k->fixed, &mo, &rs[0], &rs[1]);
 	zp_g16_vk vk = { .alpha1 = k->fixed.alpha1, .beta2 = k->fixed.beta2, .gamma2 = k->fixed.gamma2,
 			 .delta2 = k->fixed.delta2, .n_public = in->n_ic - 1, .ic = k->ic };
@@ -552,7 +739,11 @@ void zp_ss_gpud_prove(struct zp_daemon *d, zp_slot_h sh, zp_part_h ph)
 	struct ss_key *k = NULL;
 	zp_fr rs[2];
 	char why[ZP_ERRTXT_MAX] = "";
-	int bad = copy_out(d, sh, &k, &p, rs, why, sizeof why);
+	uint8_t *base = zp_arena_slot_data(d->arena, sh);
+	int on_dev = 0;
+	int bad = check_payload(d, base, &k, &p, why, sizeof why);
+	if (!bad)
+		bad = take(k, base, &p, rs, &on_dev, why, sizeof why);
 	zp_arena_release_slot(d->arena, d->me, sh); /* the slot is free before proving starts */
 	if (zp_arena_job_state(d->arena, ph.job) != ZP_JOB_ACTIVE)
 		goto wipe;
@@ -567,7 +758,7 @@ void zp_ss_gpud_prove(struct zp_daemon *d, zp_slot_h sh, zp_part_h ph)
 	zp_arena_part_stamp(d->arena, ph, ZP_TS_GPU_START);
 	zp_g16_proof proof;
 	zp_err_clear();
-	int r = prove(k, &p, rs, &proof, why, sizeof why);
+	int r = prove(k, &p, rs, on_dev, &proof, why, sizeof why);
 	zp_daemon_sleep(d, d->cfg.prove_delay_ms); /* [debug]: lets tests kill mid-proof */
 	zp_arena_part_stamp(d->arena, ph, ZP_TS_GPU_END);
 	if (r) {

@@ -3,7 +3,9 @@
  * into zkpipe-gpud. gpud calls three hooks:
  *
  *   zp_ss_gpud_is_ours(slot data)   the payload is a bellperson partition: prove it with
- *   zp_ss_gpud_prove(d, slot, part) this module (copies it out, releases the slot, proves,
+ *   zp_ss_gpud_prove(d, slot, part) this module (takes it out of the slot — backend cuda with
+ *                                   the arena registered: DMA straight to the device, else a
+ *                                   copy to host buffers —, releases the slot, proves,
  *                                   self-verifies, writes part-<p>.proof.bin, marks DONE);
  *   zp_ss_gpud_tick(d)              every loop turn (rate-limited inside): load newly registered
  *                                   .params files (<run>/srs/), reclaim dead library callers

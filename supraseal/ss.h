@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "field.h"
 #include "pipe.h"
 
 #define ZP_SS_PAYLOAD_MAGIC 0x31305353505a5aull /* "ZZPSS01" */
@@ -59,6 +60,15 @@ int zp_ss_params_scan(const char *path, struct zp_ss_params_info *info);
 
 /* Set bits among the first `bits` of a density bit vector (u64 words, LSB first). */
 uint64_t zp_ss_popcount(const uint64_t *w, uint64_t bits);
+
+/* dst gets src[i] for every set bit i < n (ascending); returns how many (gpud's CPU gather). */
+uint64_t zp_ss_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n);
+
+/* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
+ * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
+ * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].
+ * Returns how many (off[⌈n/64⌉]). The reference the GPU check and the CPU test compare with. */
+uint64_t zp_ss_bits_index(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n);
 
 /* SRS id of a file (see above) and its realpath. */
 int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX]);

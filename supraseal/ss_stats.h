@@ -16,7 +16,7 @@ struct zkpipe_ss_stats {
 	uint64_t first_ready_ns; /* call start -> first partition READY (and gpuds hinted) */
 	uint64_t slot_wait_ns;   /* waiting for a FREE slot (and for older callers to go first) */
 	uint64_t copy_ns;        /* copying into slots */
-	uint64_t handoff_ns;     /* slot READY -> gpud starts proving (gpud's copy-out included) */
+	uint64_t handoff_ns;     /* slot READY -> gpud starts proving (its copy-out, or with backend cuda its DMA slot -> GPU, included) */
 	uint64_t prove_ns;       /* gpud proving (H, MSMs, finish, self-verify) */
 	uint64_t wait_ns;        /* finish: waiting for the proofs */
 	/* the last partition's timeline, ns after the call started (arena stage stamps) */

@@ -88,7 +88,7 @@ print("| 2^%s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f / %.2f | %.2f | %.2f 
   done
   unset outs
 done
-table="| domain | copy path | calls | gpud proof ms | call total ms | call -> READY ms (checks, slot, copy-in) | copy-in ms | copy-in GB/s best / median | READY -> gpud starts ms (hand-off, copy-out) | proof -> call returns ms | overhead ms | overhead / proof |
+table="| domain | copy path | calls | gpud proof ms | call total ms | call -> READY ms (checks, slot, copy-in) | copy-in ms | copy-in GB/s best / median | READY -> gpud starts ms (hand-off: copy-out, or DMA to the GPU) | proof -> call returns ms | overhead ms | overhead / proof |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $rows"
 echo "$table"
