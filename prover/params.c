@@ -187,6 +187,36 @@ int zp_params_read(zp_pkey *k, const char *path, const zp_circuit *c, unsigned r
 	return rc;
 }
 
+int zp_params_read_vk(zp_g16_vk *vk, const char *path, uint32_t n_public)
+{
+	zp_bin_map m;
+	zp_g1_affine beta1, delta1;
+	uint32_t n = 0;
+	int rc;
+	memset(vk, 0, sizeof(*vk));
+	if ((rc = zp_bin_map_file(&m, path)))
+		return rc;
+	struct rd r = { m.data, m.len, path };
+	if ((rc = rd_points(&r, &vk->alpha1, 1, 1, 0, NULL, "alpha_g1")) || (rc = rd_points(&r, &beta1, 1, 1, 0, NULL, "beta_g1")) ||
+	    (rc = rd_points(&r, &vk->beta2, 1, 1, 1, NULL, "beta_g2")) || (rc = rd_points(&r, &vk->gamma2, 1, 1, 1, NULL, "gamma_g2")) ||
+	    (rc = rd_points(&r, &delta1, 1, 1, 0, NULL, "delta_g1")) || (rc = rd_points(&r, &vk->delta2, 1, 1, 1, NULL, "delta_g2")) ||
+	    (rc = rd_count(&r, &n, "IC")) || (rc = expect(n, (uint64_t)n_public + 1, path, "IC", "public inputs + 1")))
+		goto out;
+	if (!(vk->ic = malloc((size_t)n * sizeof(zp_g1_affine)))) {
+		rc = zp_err_set(-ENOMEM, "%s: IC", path);
+		goto out;
+	}
+	if ((rc = rd_points(&r, vk->ic, n, n, 0, NULL, "IC"))) {
+		free(vk->ic);
+		vk->ic = NULL;
+		goto out;
+	}
+	vk->n_public = n_public;
+out:
+	zp_bin_unmap(&m);
+	return rc;
+}
+
 /* ---- writing ---- */
 struct enc_ctx { const uint8_t *src; uint8_t *dst; size_t n; int g2; };
 

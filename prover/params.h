@@ -22,9 +22,14 @@
 
 #include "circuit.h"
 #include "keyfile.h"
+#include "zkey.h"
 
 /* Read path into a new coefficient-H key for circuit c; roots (5 or 7, 0 = 7) is recorded. */
 int zp_params_read(zp_pkey *k, const char *path, const zp_circuit *c, unsigned roots);
+/* Only the verifying key (alpha_g1, beta_g2, gamma_g2, delta_g2, IC) from the head of a .params
+ * file: the proving vectors are neither decoded nor checked. n_public: the circuit's public inputs
+ * (IC must have n_public + 1 points). Free with zp_g16_vk_free (zkey.h). */
+int zp_params_read_vk(zp_g16_vk *vk, const char *path, uint32_t n_public);
 /* Write key k (coefficient H convention) as a .params file. */
 int zp_params_write(const zp_pkey *k, const char *path);
 

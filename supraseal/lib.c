@@ -753,6 +753,8 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 			pd->st.prove_ns += ts[ZP_TS_GPU_END] - ts[ZP_TS_GPU_START];
 		if (ts[ZP_TS_GPU_START] > ts[ZP_TS_READY])
 			pd->st.handoff_ns += ts[ZP_TS_GPU_START] - ts[ZP_TS_READY];
+		if (ts[ZP_TS_COPY_END] > ts[ZP_TS_COPY_START])
+			pd->st.copy_out_ns += ts[ZP_TS_COPY_END] - ts[ZP_TS_COPY_START];
 		if (p == pd->n - 1) { /* the last partition's timeline, from the call's start */
 			pd->st.last_ready_at_ns = ts[ZP_TS_READY] - pd->t0;
 			pd->st.last_gpu_start_at_ns = ts[ZP_TS_GPU_START] - pd->t0;

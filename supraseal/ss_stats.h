@@ -22,6 +22,8 @@ struct zkpipe_ss_stats {
 	/* the last partition's timeline, ns after the call started (arena stage stamps) */
 	uint64_t last_ready_at_ns, last_gpu_start_at_ns, last_gpu_end_at_ns, last_done_at_ns;
 	uint64_t seen_at_ns;     /* the library had every proof */
+	uint64_t copy_out_ns;    /* gpud taking each slot: COPY_START -> COPY_END (with backend cuda and a
+	                            registered arena: the DMA slot -> GPU; else the copy-out), summed */
 };
 
 __attribute__((visibility("default"))) void zkpipe_supraseal_stats(struct zkpipe_ss_stats *out);
