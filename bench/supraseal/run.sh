@@ -111,7 +111,7 @@ echo "$table"
   echo
   echo "Machine: $(uname -sr) $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) CPUs"
   echo
-  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" bench/supraseal/run.sh \"$SIZES\" $REPS\` ($PARTS-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, backend $BACKEND$( [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/ on /'), CPU work on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof$( [ "$BACKEND" = cuda ] && echo " - gpud DMA slot -> GPU (supraseal-c2 uploads inside its proof too)"), per partition)"
+  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" BACKEND=$BACKEND PARTS=$PARTS bench/supraseal/run.sh \"$SIZES\" $REPS\` ($PARTS-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, backend $BACKEND$( [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/ on /'), CPU work on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof$( [ "$BACKEND" = cuda ] && echo " - gpud DMA slot -> GPU (supraseal-c2 uploads inside its proof too)"), per partition)"
   echo
   echo "$table"
 } >> "${RESULTS:-bench/RESULTS.md}"
