@@ -443,9 +443,10 @@ err:
 	return rc;
 }
 
+/* idx == NULL: the 0/1 kernel over scalars; else the sum of bases[idx[j] - off] over j < n. */
 template <class F>
 static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
-                        size_t scratch_size, void *stream, int masked)
+                        size_t scratch_size, void *stream, int masked, const uint32_t *idx = NULL, uint32_t off = 0)
 {
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
@@ -459,7 +460,10 @@ static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *sca
 	uint32_t *dflag = (uint32_t *)tail;
 	int cur = 0;
 	ZP_CUDA_TRY(cudaMemsetAsync(dflag, 0, 4, st));
-	bits_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, scalars, n, masked ? NULL : dflag);
+	if (idx)
+		sum_idx_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, idx, n, off);
+	else
+		bits_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, scalars, n, masked ? NULL : dflag);
 	ZP_CUDA_LAUNCHED();
 	if ((rc = tree_reduce<F>(part, 0, 1, tasks, st, &cur))) return rc;
 	horner_kernel<F><<<1, 1, 0, st>>>((jac_t<F> *)part[cur ^ 1], part[cur], 1, 0);
@@ -584,34 +588,11 @@ extern "C" int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scala
 	return select_idx(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
 }
 
-template <class F>
-static int sum_idx_run(jac_t<F> *out, const affine_t<F> *bases, const uint32_t *idx, size_t n, uint32_t off,
-                       void *scratch, size_t scratch_size, void *stream)
-{
-	int rc = 0;
-	cudaStream_t st = (cudaStream_t)stream;
-	size_t tasks = (n + MSM_KB - 1) / MSM_KB;
-	size_t need = 2 * align_up(tasks * sizeof(xyzz_t<F>)) + 512;
-	int cur = 0;
-	if (n == 0) return zp_err_set(ZP_ERANGE, "msm: n = 0");
-	if (scratch_size < need) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, need);
-	xyzz_t<F> *part[2] = { (xyzz_t<F> *)scratch, AT(scratch, align_up(tasks * sizeof(xyzz_t<F>)), xyzz_t<F>) };
-	sum_idx_kernel<F><<<zp_cdiv(tasks, 128), 128, 0, st>>>(part[0], bases, idx, n, off);
-	ZP_CUDA_LAUNCHED();
-	if ((rc = tree_reduce<F>(part, 0, 1, tasks, st, &cur))) return rc;
-	horner_kernel<F><<<1, 1, 0, st>>>((jac_t<F> *)part[cur ^ 1], part[cur], 1, 0);
-	ZP_CUDA_LAUNCHED();
-	ZP_CUDA_TRY(cudaMemcpyAsync(out, part[cur ^ 1], sizeof(*out), cudaMemcpyDeviceToHost, st));
-	ZP_CUDA_TRY(cudaStreamSynchronize(st));
-	return 0;
-err:
-	return rc;
-}
 extern "C" int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                                       size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
 {
-	return sum_idx_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, d_idx, n, idx_off, d_scratch, scratch_size,
-	                         stream);
+	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
+	                          d_idx, idx_off);
 }
 extern "C" int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,
                                       size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
@@ -619,8 +600,8 @@ extern "C" int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff 
 #ifdef MSM_NO_G2
 	return zp_err_set(ZP_ERANGE, "built without G2");
 #else
-	return sum_idx_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, d_idx, n, idx_off, d_scratch, scratch_size,
-	                          stream);
+	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
+	                           d_idx, idx_off);
 #endif
 }
 

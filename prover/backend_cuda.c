@@ -700,6 +700,27 @@ err:
 	return rc;
 }
 
+/* List on the device (d) the indices of the witness entries that are 1 (ones) or neither 0 nor 1,
+ * their number in *n, and in *below how many of them are < np + 1 (the C query covers w[np+1..nv);
+ * at most np + 1 such entries, read back through h). */
+static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32_t *h, size_t *n, size_t *below)
+{
+	int rc = ones ? zp_cuda_ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st)
+		      : zp_cuda_nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st);
+	if (rc)
+		return rc;
+	size_t head = *n < s->np + 1 ? *n : s->np + 1;
+	if (head) {
+		CU_TRY(cudaMemcpyAsync(h, d, head * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
+		CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+	}
+	for (*below = 0; *below < head && h[*below] < s->np + 1;)
+		++*below;
+	return 0;
+err:
+	return rc;
+}
+
 static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 {
 	int rc = 0;
@@ -707,27 +728,9 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
-	if ((rc = zp_cuda_nonbits(s->d_idx, &n_nb, dw, s->nv, s->d_sel, s->sel_len, s->st)))
+	if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
+	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
-	/* the C query covers w[np+1..nv): skip the listed indices below np + 1 (at most np + 1 of them) */
-	size_t head = n_nb < s->np + 1 ? n_nb : s->np + 1;
-	if (head) {
-		CU_TRY(cudaMemcpyAsync(s->h_idx, s->d_idx, head * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
-		CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
-	}
-	while (p_c < head && s->h_idx[p_c] < s->np + 1)
-		p_c++;
-	if (!s->ones_kernel) {
-		if ((rc = zp_cuda_ones(s->d_one, &n_one, dw, s->nv, s->d_sel, s->sel_len, s->st)))
-			return rc;
-		size_t h1 = n_one < s->np + 1 ? n_one : s->np + 1;
-		if (h1) {
-			CU_TRY(cudaMemcpyAsync(s->h_one, s->d_one, h1 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
-			CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
-		}
-		while (q_c < h1 && s->h_one[q_c] < s->np + 1)
-			q_c++;
-	}
 	stage(s, "0/1 split");
 	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
