@@ -23,11 +23,13 @@
  *   tail  zp_g16_finish, self-verify, proof write, part_done (DONE only after the proof file
  *         is written), job assembly — for partition k while the GPU works on k+1.
  * A failed partition (CUDA error, out of memory, failed self-check) is failed with the error and
- * retried as fail_part says (not retried after a failed self-check); gpud keeps serving. After
+ * retried as fail_part says (a failed self-check too: on a GPU it may be the device's fault; the
+ * attempt limit ends a partition that fails every time); gpud keeps serving. After
  * a sticky CUDA error (backend fatal(): illegal address and the like) gpud logs and exits 3,
  * and the supervisor restarts it (the arena gives its partitions back).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -354,7 +356,7 @@ static void prove_one(zp_slot_h sh, zp_part_h ph)
 	zp_daemon_sleep(&D, D.cfg.prove_delay_ms); /* [debug]: lets tests kill mid-proof */
 	zp_arena_part_stamp(D.arena, ph, ZP_TS_GPU_END);
 	if (r) {
-		fail_part(ph, r != ZP_EVERIFY, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fail_part(ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return;
 	}
 	if ((r = write_gpu_record(out, ph.part, zp_daemon_client_id(&D, job_id))) ||
@@ -389,6 +391,7 @@ struct flight {                    /* one partition between copy and DONE */
 	uint64_t job_id;
 	zp_fr *pub;                    /* n_public inputs, copied from the slot before its release */
 	zp_g16_msm_out mo;
+	unsigned attempt;              /* this gpud's proof attempts so far ([debug] inject) */
 };
 
 static pthread_mutex_t pl_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -425,10 +428,38 @@ static void flight_free(struct flight *f)
 	free(f);
 }
 
+/* [debug] inject = what@n[, what@n ...] (tests of the device pipeline without a device): the n-th
+ * proof attempt of a gpud meets `what` instead of proving — gpu-error (a CUDA error: the partition
+ * fails and is retried, gpud serves on), sticky (a sticky CUDA error: gpud exits 3 for the
+ * supervisor to restart it), bad-proof (the proof fails its self-check: failed and retried). Each
+ * fires once per run directory (a marker file), so a restarted gpud does not meet it again. */
+static unsigned inj_attempts;
+static bool inj_sticky;
+
+static bool inject_due(const char *what, unsigned attempt)
+{
+	char spec[sizeof D.cfg.inject], *save = NULL, path[PATH_MAX];
+	snprintf(spec, sizeof spec, "%s", D.cfg.inject);
+	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		char *at = strchr(t, '@');
+		if (!at || (size_t)(at - t) != strlen(what) || strncmp(t, what, strlen(what)) || strtoul(at + 1, NULL, 10) != attempt)
+			continue;
+		if (snprintf(path, sizeof path, "%s/inject-%s-%u.fired", D.cfg.run_dir, what, attempt) >= (int)sizeof path)
+			return false;
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return false;           /* fired already (by an earlier gpud of this run) */
+		close(fd);
+		zp_log(D.who, "[debug] inject: %s at proof attempt %u", what, attempt);
+		return true;
+	}
+	return false;
+}
+
 /* A sticky device error: nothing more can run in this process. */
 static void check_fatal(void)
 {
-	if (be->fatal && be->fatal()) {
+	if (inj_sticky || (be->fatal && be->fatal())) {
 		zp_log(D.who, "the GPU is in a sticky error state (%s): exiting so that the supervisor restarts gpud",
 		       zp_err_msg()[0] ? zp_err_msg() : "see above");
 		_exit(3);
@@ -456,13 +487,20 @@ static void *gpu_main(void *arg)
 			r = 1;
 		} else {
 			zp_arena_part_stamp(D.arena, f->ph, ZP_TS_GPU_START);
-			r = be->prove_buf(f->k->be_state, f->buf, &f->mo);
+			f->attempt = ++inj_attempts;
+			if (D.cfg.inject[0] && inject_due("gpu-error", f->attempt))
+				r = zp_err_set(ZP_ECUDA, "CUDA backend: [debug] inject: a CUDA error (gpu-error@%u)", f->attempt);
+			else if (D.cfg.inject[0] && inject_due("sticky", f->attempt))
+				inj_sticky = true,
+				r = zp_err_set(ZP_ECUDA, "CUDA backend: [debug] inject: a sticky CUDA error (sticky@%u)", f->attempt);
+			else
+				r = be->prove_buf(f->k->be_state, f->buf, &f->mo);
 			/* [debug] prove_delay_ms: lets tests kill mid-proof (no tick here: main ticks) */
 			for (uint64_t end = zp_mono_ms() + D.cfg.prove_delay_ms; !zp_daemon_stopping(&D) && zp_mono_ms() < end;)
 				usleep(10000);
 			zp_arena_part_stamp(D.arena, f->ph, ZP_TS_GPU_END);
 			if (r) {
-				fail_part(f->ph, r != ZP_EVERIFY, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+				fail_part(f->ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 				check_fatal();
 			}
 		}
@@ -493,8 +531,10 @@ static void tail_one(struct flight *f)
 	zp_g16_finish(&proof, &k->zk, &f->mo, &r, &s);
 	explicit_bzero(&r, sizeof r);
 	explicit_bzero(&s, sizeof s);
+	if (D.cfg.inject[0] && inject_due("bad-proof", f->attempt))
+		proof.c = proof.a;              /* a valid point, the wrong one: the pairing check fails */
 	if ((rc = zp_g16_verify(&k->vk, &proof, f->pub, k->zk.n_public))) {
-		fail_part(f->ph, rc != ZP_EVERIFY, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc));
+		fail_part(f->ph, 1, "prove: self-check: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc));
 		return;
 	}
 	if ((rc = write_gpu_record(f->out, f->ph.part, zp_daemon_client_id(&D, f->job_id))) ||
