@@ -82,6 +82,14 @@ struct cu {
 	cudaEvent_t pin_ev[2];
 	int pin_i;
 	zp_g1_jac h;
+	/* key streaming (the key does not fit beside an input set, or ZP_CUDA_KEY_STREAM=1): the points
+	 * stay in host memory (page-locked when cudaHostRegister allows) and go up one staged range of
+	 * kst entries at a time; the H MSM and each witness MSM work range by range */
+	int kstream;
+	const void *h_pts[5];       /* A, B1, B2, C, H */
+	void *h_reg[5];             /* those this backend registered */
+	void *d_kst;
+	size_t kst;
 };
 
 #define CU_TRY(expr, what) do { \
@@ -214,6 +222,11 @@ static void cu_destroy(void *state)
 		cudaStreamDestroy(s->st);
 	if (s->cst)
 		cudaStreamDestroy(s->cst);
+	for (int i = 0; i < 5; i++)
+		if (s->h_reg[i])
+			cudaHostUnregister(s->h_reg[i]);
+	if (s->d_kst)
+		cudaFree(s->d_kst);
 	free(s->h_idx);
 	free(s->h_one);
 	free(s);
@@ -244,6 +257,8 @@ static int dmalloc(void **p, size_t bytes, const char *what)
 			  tot, cudaGetErrorString(e));
 }
 
+static int env_num(const char *name, long lo, long hi, long dflt, long *out);
+
 /* The key's points, resident in device memory. (A key already made in device memory would be
  * adopted here instead of allocated and uploaded; destroy frees the pointers either way.) */
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
@@ -265,6 +280,30 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
+	/* resident if the key, one input set and 4 GiB of working room fit in what is free (less the
+	 * margin); else streamed from host memory */
+	size_t fr = 0, tot = 0, kb = s->nv * (2 * g1 + g2) + max2(s->naux, 1) * g1 + s->dom * g1;
+	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
+	long margin_mb = 3072, force = 0;
+	if ((rc = env_num("ZP_CUDA_MEM_MARGIN_MB", 0, 1 << 20, 3072, &margin_mb)) ||
+	    (rc = env_num("ZP_CUDA_KEY_STREAM", 0, 1, 0, &force)))
+		return rc;
+	CU_TRY(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+	if (force || fr < kb + set_bytes + ((size_t)4 << 30) + ((size_t)margin_mb << 20)) {
+		const void *hp[5] = { k->a, k->b1, k->b2, k->c, hpts };
+		size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, s->naux * g1, s->dom * g1 };
+		s->kstream = 1;
+		for (int i = 0; i < 5; i++) {
+			s->h_pts[i] = hp[i];
+			if (hl[i] && cudaHostRegister((void *)hp[i], hl[i], cudaHostRegisterReadOnly) == cudaSuccess)
+				s->h_reg[i] = (void *)hp[i];
+		}
+		(void)cudaGetLastError(); /* a refused registration only makes the staging copies slower */
+		if (getenv("ZP_CUDA_VERBOSE"))
+			fprintf(stderr, "CUDA backend: key of %zu bytes streamed from host memory (%zu bytes free of %zu%s)\n",
+				kb, fr, tot, force ? ", ZP_CUDA_KEY_STREAM=1" : "");
+		return 0;
+	}
 	if ((rc = dmalloc((void **)&s->d_a, s->nv * g1, "the key's A")) ||
 	    (rc = dmalloc((void **)&s->d_b1, s->nv * g1, "the key's B1")) ||
 	    (rc = dmalloc((void **)&s->d_b2, s->nv * g2, "the key's B2")) ||
@@ -385,6 +424,21 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	if (cap < CU_MIN_CHUNK_LOG)
 		cap = CU_MIN_CHUNK_LOG;
 	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
+	if (s->kstream) {
+		/* a staging range of up to 2^24 points (G2 size), at most a quarter of what is left;
+		 * ZP_CUDA_KEY_STAGE=k caps it at 2^k (tests: several ranges on a small circuit) */
+		long stage_log = 24;
+		if ((rc = env_num("ZP_CUDA_KEY_STAGE", CU_MIN_CHUNK_LOG, 30, 24, &stage_log)))
+			return rc;
+		unsigned kl = cap < (unsigned)stage_log ? cap : (unsigned)stage_log;
+		while (kl > CU_MIN_CHUNK_LOG && ((size_t)sizeof(zp_g2_affine) << kl) > budget / 4)
+			kl--;
+		s->kst = (size_t)1 << kl;
+		if ((rc = dmalloc(&s->d_kst, s->kst * sizeof(zp_g2_affine), "the key's staging range")))
+			return rc;
+		budget = budget > s->kst * sizeof(zp_g2_affine) ? budget - s->kst * sizeof(zp_g2_affine) : 0;
+		cap = kl;             /* every MSM works within one staged range */
+	}
 	unsigned pair_log = cap < CU_PAIR_CHUNK_LOG ? cap : CU_PAIR_CHUNK_LOG;
 	size_t min_need = chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG, 1, 1);
 	int two = bufs == 2 || (bufs == 0 && budget > set_bytes && chunk_need(1, (size_t)1 << pair_log, 0, 1) <= budget - set_bytes);
@@ -601,10 +655,80 @@ int zp_g16_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr 
 	return 0;
 }
 
-/* The H MSM: n general scalars, in chunks. */
+/* Points [first, first + m) of the key's array `which` (0 A, 1 B1, 2 B2, 3 C, 4 H) from host
+ * memory into the staging range (key streaming), on the compute stream. */
+static int stage_key(struct cu *s, int which, size_t first, size_t m)
+{
+	int rc = 0;
+	size_t pt = which == 2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	CU_TRY(cudaMemcpyAsync(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, cudaMemcpyHostToDevice, s->st),
+	       "stage the key's points");
+	return 0;
+err:
+	return rc;
+}
+
+/* The H MSM: n general scalars, in chunks (key streaming: range by range through the staging). */
 static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
 {
-	return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
+	if (!s->kstream)
+		return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
+	zp_g1_jac_set_inf(out);
+	for (size_t off = 0; off < n; off += s->kst) {
+		size_t m = n - off < s->kst ? n - off : s->kst;
+		zp_g1_jac part;
+		int rc;
+		if ((rc = stage_key(s, 4, off, m)) ||
+		    (rc = zp_g16_cuda_msm_chunked(0, &part, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch, s->scratch_len, s->st)))
+			return rc;
+		add_g1(out, (const zp_cuda_g1_jac *)&part);
+	}
+	return 0;
+}
+
+/* msm_split for a streamed key: per staged range [off, off + m) of wires, the 0/1 kernel on its
+ * scalars and the bucket MSM on its entries neither 0 nor 1 (listed for the range). */
+static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const zp_fr *d_w, size_t lo)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2];
+	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
+	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+	int rc;
+	if (g2)
+		zp_g2_jac_set_inf(out);
+	else
+		zp_g1_jac_set_inf(out);
+	for (size_t off = lo; off < s->nv; off += s->kst) {
+		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
+		const zp_fr *w = d_w + off;
+		if ((rc = stage_key(s, which, off - lo, m)))
+			return rc;
+		for (size_t j = 0; j < m; j += c1) {
+			size_t mm = m - j < c1 ? m - j : c1;
+			const char *bp = (const char *)s->d_kst + j * pt;
+			if (g2) {
+				zp_cuda_g2_jac r;
+				if ((rc = zp_cuda_msm_g2_ones(&r, (const void *)bp, w + j, mm, s->d_scratch, s->scratch_len, s->st)))
+					return rc;
+				add_g2(out, &r);
+			} else {
+				zp_cuda_g1_jac r;
+				if ((rc = zp_cuda_msm_g1_ones(&r, (const void *)bp, w + j, mm, s->d_scratch, s->scratch_len, s->st)))
+					return rc;
+				add_g1(out, &r);
+			}
+		}
+		if ((rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)))
+			return rc;
+		for (size_t j = 0; j < cnt; j += c) {
+			size_t mm = cnt - j < c ? cnt - j : c;
+			if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), s->d_idx + j, mm, 0, s->st)) ||
+			    (rc = zp_cuda_gather(gpt, s->d_kst, pt, s->d_idx + j, mm, 0, s->st)) ||
+			    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, mm, rest, rest_len)))
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
@@ -728,6 +852,17 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
 	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
 	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	if (s->kstream) {
+		if ((rc = msm_split_streamed(s, 0, 0, &out->a, dw, 0)) || (rc = msm_split_streamed(s, 0, 1, &out->b1, dw, 0)) ||
+		    (rc = msm_split_streamed(s, 1, 2, &out->b2, dw, 0)))
+			return rc;
+		if (s->naux)
+			rc = msm_split_streamed(s, 0, 3, &out->c, dw, s->np + 1);
+		else
+			zp_g1_jac_set_inf(&out->c);
+		stage(s, "A, B, C (key streamed)");
+		return rc;
+	}
 	if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;

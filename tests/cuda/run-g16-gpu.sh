@@ -57,5 +57,14 @@ done
 for lg in ${SYNTH:-18 20}; do
   step "synth_$lg" ${SYNTH_TIMEOUT:-100} "$BIN/g16_backend_cmp" synth "$lg" "${SYNTH_RUNS:-2}"
 done
+# 4. the key streamed from host memory (as when it does not fit on the GPU), in several staged ranges:
+#    the same proof bytes as the CPU backend
+for f in poseidon; do
+  [ -f "$DATA/$f.zkey" ] || continue
+  step "cmp_${f}_keystream" 60 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_STAGE=8 ZP_CUDA_VERBOSE=1 \
+    "$BIN/g16_backend_cmp" zkey "$DATA/$f.zkey" "$DATA/$f.wtns"
+done
+step synth_18_keystream ${SYNTH_TIMEOUT:-100} env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_STAGE=16 ZP_CUDA_VERBOSE=1 \
+  "$BIN/g16_backend_cmp" synth 18 1
 echo "# run-g16-gpu: $fails failing step(s)"
 exit $((fails > 0))
