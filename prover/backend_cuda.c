@@ -686,13 +686,53 @@ static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_
 	return 0;
 }
 
+/* Add Σ of the bases whose scalar is 1 into out, in chunks: with idx, the bases at idx[0..n) − off
+ * (the ones list, zp_cuda_msm_g*_sum_idx); without, the 0/1 kernel over bases[0..n) and w[0..n). */
+static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp_fr *w, const uint32_t *idx, size_t n,
+		    uint32_t off)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c1 = s->ones_chunk[g2];
+	for (size_t j = 0; j < n; j += c1) {
+		size_t m = n - j < c1 ? n - j : c1;
+		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
+		union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } r;
+		int rc = idx ? (g2 ? zp_cuda_msm_g2_sum_idx(&r.g2, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
+				   : zp_cuda_msm_g1_sum_idx(&r.g1, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st))
+			     : (g2 ? zp_cuda_msm_g2_ones(&r.g2, bp, w + j, m, s->d_scratch, s->scratch_len, s->st)
+				   : zp_cuda_msm_g1_ones(&r.g1, bp, w + j, m, s->d_scratch, s->scratch_len, s->st));
+		if (rc)
+			return rc;
+		if (g2)
+			add_g2(out, &r.g2);
+		else
+			add_g1(out, &r.g1);
+	}
+	return 0;
+}
+
+/* Add Σ w[idx[j]]·bases[idx[j] − b_off] over j < n into out: gathered chunk by chunk into the
+ * scratch's head, summed by the bucket MSM in the rest. */
+static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, uint32_t b_off, const zp_fr *w,
+		       const uint32_t *idx, size_t n)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2];
+	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
+	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+	int rc;
+	for (size_t j = 0; j < n; j += c) {
+		size_t m = n - j < c ? n - j : c;
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
+		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->st)) ||
+		    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
+			return rc;
+	}
+	return 0;
+}
+
 /* msm_split for a streamed key: per staged range [off, off + m) of wires, the 0/1 kernel on its
  * scalars and the bucket MSM on its entries neither 0 nor 1 (listed for the range). */
 static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const zp_fr *d_w, size_t lo)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2];
-	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
-	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
 	int rc;
 	if (g2)
 		zp_g2_jac_set_inf(out);
@@ -701,32 +741,10 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 	for (size_t off = lo; off < s->nv; off += s->kst) {
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
 		const zp_fr *w = d_w + off;
-		if ((rc = stage_key(s, which, off - lo, m)))
+		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
+		    (rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
+		    (rc = nonbits_add(s, g2, out, s->d_kst, 0, w, s->d_idx, cnt)))
 			return rc;
-		for (size_t j = 0; j < m; j += c1) {
-			size_t mm = m - j < c1 ? m - j : c1;
-			const char *bp = (const char *)s->d_kst + j * pt;
-			if (g2) {
-				zp_cuda_g2_jac r;
-				if ((rc = zp_cuda_msm_g2_ones(&r, (const void *)bp, w + j, mm, s->d_scratch, s->scratch_len, s->st)))
-					return rc;
-				add_g2(out, &r);
-			} else {
-				zp_cuda_g1_jac r;
-				if ((rc = zp_cuda_msm_g1_ones(&r, (const void *)bp, w + j, mm, s->d_scratch, s->scratch_len, s->st)))
-					return rc;
-				add_g1(out, &r);
-			}
-		}
-		if ((rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)))
-			return rc;
-		for (size_t j = 0; j < cnt; j += c) {
-			size_t mm = cnt - j < c ? cnt - j : c;
-			if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), s->d_idx + j, mm, 0, s->st)) ||
-			    (rc = zp_cuda_gather(gpt, s->d_kst, pt, s->d_idx + j, mm, 0, s->st)) ||
-			    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, mm, rest, rest_len)))
-				return rc;
-		}
 	}
 	return 0;
 }
@@ -737,51 +755,16 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
 		     size_t n_nb, size_t q_lo, size_t n_one)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2], c1 = s->ones_chunk[g2], hi = s->nv;
 	int rc;
 	if (g2)
 		zp_g2_jac_set_inf(out);
 	else
 		zp_g1_jac_set_inf(out);
-	for (size_t j = q_lo; !s->ones_kernel && j < n_one; j += c1) {
-		size_t m = n_one - j < c1 ? n_one - j : c1;
-		if (g2) {
-			zp_cuda_g2_jac r;
-			if ((rc = zp_cuda_msm_g2_sum_idx(&r, d_bases, s->d_one + j, m, (uint32_t)lo, s->d_scratch, s->scratch_len, s->st)))
-				return rc;
-			add_g2(out, &r);
-		} else {
-			zp_cuda_g1_jac r;
-			if ((rc = zp_cuda_msm_g1_sum_idx(&r, d_bases, s->d_one + j, m, (uint32_t)lo, s->d_scratch, s->scratch_len, s->st)))
-				return rc;
-			add_g1(out, &r);
-		}
-	}
-	for (size_t off = lo; s->ones_kernel && off < hi; off += c1) {
-		size_t m = hi - off < c1 ? hi - off : c1;
-		const char *bp = (const char *)d_bases + (off - lo) * pt;
-		if (g2) {
-			zp_cuda_g2_jac r;
-			if ((rc = zp_cuda_msm_g2_ones(&r, (const void *)bp, d_w + off, m, s->d_scratch, s->scratch_len, s->st)))
-				return rc;
-			add_g2(out, &r);
-		} else {
-			zp_cuda_g1_jac r;
-			if ((rc = zp_cuda_msm_g1_ones(&r, (const void *)bp, d_w + off, m, s->d_scratch, s->scratch_len, s->st)))
-				return rc;
-			add_g1(out, &r);
-		}
-	}
-	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
-	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-	for (size_t j = p_lo; j < n_nb; j += c) {
-		size_t m = n_nb - j < c ? n_nb - j : c;
-		if ((rc = zp_cuda_gather(gsc, d_w, sizeof(zp_fr), s->d_idx + j, m, 0, s->st)) ||
-		    (rc = zp_cuda_gather(gpt, d_bases, pt, s->d_idx + j, m, (uint32_t)lo, s->st)) ||
-		    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
-			return rc;
-	}
-	return 0;
+	if (s->ones_kernel)
+		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
+	else
+		rc = ones_add(s, g2, out, d_bases, NULL, s->d_one + q_lo, n_one - q_lo, (uint32_t)lo);
+	return rc ? rc : nonbits_add(s, g2, out, d_bases, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
