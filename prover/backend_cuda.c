@@ -259,6 +259,17 @@ static int dmalloc(void **p, size_t bytes, const char *what)
 
 static int env_num(const char *name, long lo, long hi, long dflt, long *out);
 
+/* ZP_CUDA_VERBOSE: 1 plan and key placement, 2 also every proof's stage times (read once). */
+static int verbose(void)
+{
+	static int v = -1;
+	if (v < 0) {
+		const char *e = getenv("ZP_CUDA_VERBOSE");
+		v = e ? (atoi(e) > 0 ? atoi(e) : 1) : 0;
+	}
+	return v;
+}
+
 /* The key's points, resident in device memory. (A key already made in device memory would be
  * adopted here instead of allocated and uploaded; destroy frees the pointers either way.) */
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
@@ -299,7 +310,7 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 				s->h_reg[i] = (void *)hp[i];
 		}
 		(void)cudaGetLastError(); /* a refused registration only makes the staging copies slower */
-		if (getenv("ZP_CUDA_VERBOSE"))
+		if (verbose())
 			fprintf(stderr, "CUDA backend: key of %zu bytes streamed from host memory (%zu bytes free of %zu%s)\n",
 				kb, fr, tot, force ? ", ZP_CUDA_KEY_STREAM=1" : "");
 		return 0;
@@ -476,7 +487,7 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		CU_TRY(cudaMallocHost((void **)&s->pin[i], CU_STAGE_BYTES), "pinned staging buffer");
 		CU_TRY(cudaEventCreateWithFlags(&s->pin_ev[i], cudaEventDisableTiming), "event");
 	}
-	if (getenv("ZP_CUDA_VERBOSE"))
+	if (verbose())
 		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu H %zu "
 			"(windows a pass: %d / %d / %d, 0 = all; 0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu "
 			"bytes were free before the second set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf,
@@ -772,12 +783,7 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const
 static double stage_t0;
 static void stage(struct cu *s, const char *what)
 {
-	static int v = -1;
-	if (v < 0) {
-		const char *e = getenv("ZP_CUDA_VERBOSE");
-		v = e ? atoi(e) : 0;
-	}
-	if (v < 2)
+	if (verbose() < 2)
 		return;
 	struct timespec ts;
 	cudaStreamSynchronize(s->st);
@@ -866,7 +872,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 		zp_g1_jac_set_inf(&out->c);
 	}
 	stage(s, "C");
-	if (getenv("ZP_CUDA_VERBOSE") && atoi(getenv("ZP_CUDA_VERBOSE")) >= 2)
+	if (verbose() >= 2)
 		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
 	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
 	return 0;

@@ -117,6 +117,19 @@ static int expect(uint32_t got, uint64_t want, const char *path, const char *wha
 			  path, what, got, want, why);
 }
 
+/* The six fixed points and the IC count (checked against n_public + 1). */
+static int rd_head(struct rd *r, zp_g1_affine *alpha1, zp_g1_affine *beta1, zp_g2_affine *beta2, zp_g2_affine *gamma2,
+		   zp_g1_affine *delta1, zp_g2_affine *delta2, uint32_t *n_ic, uint64_t n_public)
+{
+	int rc;
+	if ((rc = rd_points(r, alpha1, 1, 1, 0, NULL, "alpha_g1")) || (rc = rd_points(r, beta1, 1, 1, 0, NULL, "beta_g1")) ||
+	    (rc = rd_points(r, beta2, 1, 1, 1, NULL, "beta_g2")) || (rc = rd_points(r, gamma2, 1, 1, 1, NULL, "gamma_g2")) ||
+	    (rc = rd_points(r, delta1, 1, 1, 0, NULL, "delta_g1")) || (rc = rd_points(r, delta2, 1, 1, 1, NULL, "delta_g2")) ||
+	    (rc = rd_count(r, n_ic, "IC")))
+		return rc;
+	return expect(*n_ic, n_public + 1, r->path, "IC", "public inputs + 1");
+}
+
 static int read_body(zp_pkey *k, struct rd *r, const zp_circuit *c)
 {
 	zp_zkey *z = &k->zk;
@@ -127,11 +140,7 @@ static int read_body(zp_pkey *k, struct rd *r, const zp_circuit *c)
 		rc = zp_err_set(-ENOMEM, "%s: density index", r->path);
 		goto out;
 	}
-	if ((rc = rd_points(r, &z->alpha1, 1, 1, 0, NULL, "alpha_g1")) || (rc = rd_points(r, &z->beta1, 1, 1, 0, NULL, "beta_g1")) ||
-	    (rc = rd_points(r, &z->beta2, 1, 1, 1, NULL, "beta_g2")) || (rc = rd_points(r, &z->gamma2, 1, 1, 1, NULL, "gamma_g2")) ||
-	    (rc = rd_points(r, &z->delta1, 1, 1, 0, NULL, "delta_g1")) || (rc = rd_points(r, &z->delta2, 1, 1, 1, NULL, "delta_g2")))
-		goto out;
-	if ((rc = rd_count(r, &n, "IC")) || (rc = expect(n, (uint64_t)c->n_public + 1, r->path, "IC", "public inputs + 1")) ||
+	if ((rc = rd_head(r, &z->alpha1, &z->beta1, &z->beta2, &z->gamma2, &z->delta1, &z->delta2, &n, c->n_public)) ||
 	    (rc = rd_points(r, z->ic, n, n, 0, NULL, "IC")))
 		goto out;
 	if ((rc = rd_count(r, &n, "h")) || (rc = expect(n, (uint64_t)c->domain_size - 1, r->path, "h", "domain − 1")) ||
@@ -197,10 +206,7 @@ int zp_params_read_vk(zp_g16_vk *vk, const char *path, uint32_t n_public)
 	if ((rc = zp_bin_map_file(&m, path)))
 		return rc;
 	struct rd r = { m.data, m.len, path };
-	if ((rc = rd_points(&r, &vk->alpha1, 1, 1, 0, NULL, "alpha_g1")) || (rc = rd_points(&r, &beta1, 1, 1, 0, NULL, "beta_g1")) ||
-	    (rc = rd_points(&r, &vk->beta2, 1, 1, 1, NULL, "beta_g2")) || (rc = rd_points(&r, &vk->gamma2, 1, 1, 1, NULL, "gamma_g2")) ||
-	    (rc = rd_points(&r, &delta1, 1, 1, 0, NULL, "delta_g1")) || (rc = rd_points(&r, &vk->delta2, 1, 1, 1, NULL, "delta_g2")) ||
-	    (rc = rd_count(&r, &n, "IC")) || (rc = expect(n, (uint64_t)n_public + 1, path, "IC", "public inputs + 1")))
+	if ((rc = rd_head(&r, &vk->alpha1, &beta1, &vk->beta2, &vk->gamma2, &delta1, &vk->delta2, &n, n_public)))
 		goto out;
 	if (!(vk->ic = malloc((size_t)n * sizeof(zp_g1_affine)))) {
 		rc = zp_err_set(-ENOMEM, "%s: IC", path);
