@@ -23,7 +23,7 @@ if [ -z "$DATA" ]; then
   cp tests/groth16/data/mul.zkey tests/groth16/data/mul.wtns "$DATA/"
   cp build-gpu/oracle-fixtures/poseidon/poseidon.{zkey,wtns} "$DATA/" 2>/dev/null || true
 fi
-LOG=${LOG:-$(mktemp -d)}
+LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 fails=0
 step() { # name timeout cmd...
