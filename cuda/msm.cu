@@ -160,11 +160,10 @@ __global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t 
 	if (b < B && nt[b]) tb[toff[b]] = (uint32_t)b;
 }
 
-#ifndef MSM_ACC_MINB
-#define MSM_ACC_MINB 1
-#endif
+/* 128 threads a block and no minimum: 255 registers, 2 blocks an SM for G2. Forcing 3 or 4 blocks (or
+ * 5 of 64 threads) spills 1.4–2 KB a thread and ran 26–35 % slower (cuda/NOTES.md, fourth round). */
 template <class F>
-__global__ void __launch_bounds__(128, MSM_ACC_MINB) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
+__global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
                                   const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
                                   uint32_t T)
 {

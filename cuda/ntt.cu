@@ -23,6 +23,12 @@
  * B = u·2^(max_log-m-1) (the same for every block, so cache-resident); the block builds them in
  * shared memory first (2^k - 1 products) instead of each butterfly gathering tw[ti] from the 2 GiB
  * table. Passes with b0 = 0 read the table directly (their twiddles are the B set only).
+ * Pass tables (ZP_NTT_PASS_TAB, default on; =0 off): a pass with at most 2^19 (low, entry) pairs
+ * (at 2^27 the middle pass, 2^9 blocks' worth) keeps every block's twiddles in one device table built
+ * on first use (16 MiB at most, L2-resident) instead of 2^k - 1 products a block. Occupancy
+ * (ZP_NTT_OCC, default on; =0 off): the pass kernels take their twiddle set in dynamic shared memory
+ * (none when a table or b0 = 0 serves), 6 blocks an SM (<= 40 registers) with the largest shared
+ * carveout. Measured 2026-11-29 on the H200: NTT 2^27 50.2 -> 47.9 ms, H step 2^27 377 -> 365 ms.
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
@@ -33,6 +39,8 @@ extern "C" {
 #define NTT_K 9
 #define POW_LO_BITS 14
 #define NTT_SLOTS 4
+#define NTT_PTABS 6
+#define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
 #define ZP_NTT_H_DIT 1
 #endif
@@ -68,6 +76,8 @@ struct zp_cuda_ntt_ctx {
 	unsigned long long tick;
 	unsigned zinv_log_n;     /* consts[1] holds (g^n - 1)^-1 for this log_n; 0: none */
 	fr_t *consts;      /* device: [1] Z inverse, [2 + slot] n^-1 of that slot's table */
+	struct { fr_t *tab; unsigned b0, k; int inverse; } ptab[NTT_PTABS];   /* pass tables, built on first use */
+	int occ, use_ptab; /* ZP_NTT_OCC, ZP_NTT_PASS_TAB at create() */
 };
 
 /* ---- small helpers, run by a single thread ---- */
@@ -131,36 +141,51 @@ static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t
 	if (x == 0) return fr_t::one();
 	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
 }
+/* Entry e of a block's twiddle set (see block_twiddles). */
+static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ tw, unsigned max_log, unsigned b0,
+                                                      size_t low, unsigned e, int inverse)
+{
+	size_t nhalf_tab = 1ull << (max_log - 1);
+	unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
+	size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
+	if (A == 0) return tw_at(tw, nhalf_tab, B, inverse);
+	if (B == 0) return tw_at(tw, nhalf_tab, A, inverse);
+	return tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
+}
 /* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
  * m < k, as w^A·w^B (see the header). All threads of the block take part; sync before use. */
 static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                       unsigned b0, unsigned k, size_t low, int inverse)
 {
-	size_t nhalf_tab = 1ull << (max_log - 1);
-	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x) {
-		unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
-		size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
-		fr_t w;
-		if (A == 0) w = tw_at(tw, nhalf_tab, B, inverse);
-		else if (B == 0) w = tw_at(tw, nhalf_tab, A, inverse);
-		else w = tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
-		tws[e] = w;
-	}
+	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x)
+		tws[e] = block_tw_entry(tw, max_log, b0, low, e, inverse);
+}
+/* Pass table (ZP_NTT_PASS_TAB): every block's twiddles of a pass with few distinct `low` (2^b0 of them)
+ * built once into device memory, tab[low·(2^k - 1) + e]; the pass reads its row (L2-resident)
+ * instead of building it (2^k - 1 products a block). */
+__global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned max_log, unsigned b0, unsigned k,
+                               int inverse)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, per = (1u << k) - 1;
+	if (i >= (per << b0)) return;
+	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse);
 }
 
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
-__global__ void __launch_bounds__(1 << (NTT_K - 1))
+template <int MINB>
+__global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
 {
 	__shared__ fr_t s[1 << NTT_K];
-	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
+	extern __shared__ fr_t tws_dyn[];   /* 2^k - 1 entries when the block builds its twiddles, else none */
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
-	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
+	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -191,18 +216,20 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 /* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
  * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
  * coefficient index). Same block layout and twiddle index as dif_pass. */
-__global__ void __launch_bounds__(1 << (NTT_K - 1))
+template <int MINB>
+__global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
 {
 	__shared__ fr_t s[1 << NTT_K];
-	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
+	extern __shared__ fr_t tws_dyn[];   /* 2^k - 1 entries when the block builds its twiddles, else none */
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
-	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
+	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -357,6 +384,11 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 	c->max_log = max_log;
 	c->roots = roots;
 	{
+		const char *e = getenv("ZP_NTT_OCC"), *t = getenv("ZP_NTT_PASS_TAB");
+		c->occ = !(e && *e == '0');
+		c->use_ptab = !(t && *t == '0');
+	}
+	{
 		const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
 		c->w32 = host_fr(roots == 7 ? W7 : W5);
 	}
@@ -394,6 +426,7 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 		cudaFree(c->slot[i].hi);
 	}
 	cudaFree(c->consts);
+	for (int i = 0; i < NTT_PTABS; i++) cudaFree(c->ptab[i].tab);
 	free(c);
 }
 
@@ -416,6 +449,61 @@ __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int 
 	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
 }
 
+/* The pass table of (b0, k, inverse), built (and the stream synchronized) on first use; NULL when
+ * off, not needed (b0 = 0), too large, or all slots taken. */
+static int get_ptab(zp_cuda_ntt_ctx *c, unsigned b0, unsigned k, int inverse, cudaStream_t st, const fr_t **out)
+{
+	int rc = 0;
+	size_t cnt = (size_t)((1u << k) - 1) << b0;
+	*out = NULL;
+	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || b0 == 0 || cnt > NTT_PTAB_MAX) return 0;
+	for (int i = 0; i < NTT_PTABS; i++) {
+		if (c->ptab[i].tab && c->ptab[i].b0 == b0 && c->ptab[i].k == k && c->ptab[i].inverse == inverse) {
+			*out = c->ptab[i].tab;
+			return 0;
+		}
+		if (c->ptab[i].tab) continue;
+		ZP_CUDA_TRY(cudaMalloc(&c->ptab[i].tab, cnt * sizeof(fr_t)));
+		pass_tab_build<<<zp_cdiv(cnt, 256), 256, 0, st>>>(c->ptab[i].tab, c->tw, c->max_log, b0, k, inverse);
+		ZP_CUDA_LAUNCHED();
+		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		c->ptab[i].b0 = b0; c->ptab[i].k = k; c->ptab[i].inverse = inverse;
+		*out = c->ptab[i].tab;
+		return 0;
+	}
+	return 0;
+err:
+	return rc;
+}
+/* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
+ * pass table or twiddles built in dynamic shared memory. */
+static int launch_pass(zp_cuda_ntt_ctx *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
+                       const fr_t *plo, const fr_t *phi, cudaStream_t st)
+{
+	int rc = 0;
+	const fr_t *pt = NULL;
+	if ((rc = get_ptab(c, b0, k, inverse, st, &pt))) return rc;
+	size_t shm = ZP_NTT_BLOCK_TW && b0 > 0 && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
+	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
+	if (c->occ) {
+		static int carve;
+		if (!carve) {
+			cudaFuncSetAttribute(dif_pass<6>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dit_pass<6>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			carve = 1;
+		}
+		if (dit) dit_pass<6><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+		else dif_pass<6><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+	} else {
+		if (dit) dit_pass<1><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+		else dif_pass<1><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+	}
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+
 /* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads. */
 static int dif_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
                       const fr_t *phi, cudaStream_t st)
@@ -427,9 +515,8 @@ static int dif_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, 
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<false><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                         k, inverse, plo, phi);
-		else
-			dif_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
-			                                                                   inverse, plo, phi);
+		else if ((rc = launch_pass(c, false, x, log_n, b0, k, inverse, plo, phi, st)))
+			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
 	}
@@ -447,9 +534,8 @@ static int dit_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, 
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                        k, inverse, plo, phi);
-		else
-			dit_pass<<<(unsigned)(1ull << (log_n - k)), 1u << (k - 1), 0, st>>>(x, c->tw, c->max_log, log_n, b0, k,
-			                                                                   inverse, plo, phi);
+		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, st)))
+			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
 	}
