@@ -40,16 +40,37 @@ struct plan {
 
 struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; } };
 
+/* ZP_MSM_FLAT=0: level 0 in bucket-aligned tasks as before; ZP_MSM_K0 = 32, 64 or 128 entries a
+ * flat task (default 64: G2 2^24 c = 20 367 ms against 375 with 32). Read once. */
+static int msm_flat(void)
+{
+	static int v = -1;
+	if (v < 0) { const char *e = getenv("ZP_MSM_FLAT"); v = !(e && *e == '0'); }
+	return v;
+}
+static unsigned msm_k0(void)
+{
+	static unsigned v;
+	if (!v) {
+		const char *e = getenv("ZP_MSM_K0");
+		unsigned k = e ? (unsigned)atoi(e) : 64;
+		v = k == 32 || k == 128 ? k : 64;
+	}
+	return v;
+}
+
 /* Window bits by size, measured on an H200 (bench/RESULTS.md): G1 2^26 ran 660 ms at c = 20 against
- * 694 (18), 729 (16), 735 (21); G2 2^24 609 ms at c = 16 against 628 (18), 656 (19): G2's bucket
- * reduction costs three times G1's per bucket, so it wants fewer buckets. */
+ * 694 (18), 729 (16), 735 (21); G2 2^24 609 ms at c = 16 against 628 (18), 656 (19) with bucket-aligned
+ * tasks, whose idle lanes grow as buckets get sparser. With flat level-0 tasks (fourth round) G2 2^24
+ * ran 367 ms at c = 20 against 386 (19), 394 (18), 396 (16); G1 2^26 still best at c = 20 (386 ms
+ * against 406 at 21, 399 at 22). */
 static unsigned auto_window(size_t n, int g2)
 {
 	unsigned lg = 0;
 	while ((1ull << lg) < n) lg++;
-	int c = (int)lg - (g2 ? 8 : 6);
+	int c = (int)lg - (g2 ? (msm_flat() ? 4 : 8) : 6);
 	if (c < 6) c = 6;
-	if (c > 21) c = 21;
+	if (c > (g2 ? 20 : 21)) c = g2 ? 20 : 21;   /* G2 2^25: 690 ms at c = 20, 739 at 21, 763 at 22 */
 	return (unsigned)c;
 }
 
@@ -137,21 +158,28 @@ __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalar
 	}
 }
 
-__global__ void bounds_kernel(uint32_t *st, uint32_t *en, const uint32_t *keys, size_t N, uint32_t sent)
+/* st/en of every bucket; *nnz = entries before the first sentinel (the nonzero digits; 0 stays 0). */
+__global__ void bounds_kernel(uint32_t *st, uint32_t *en, const uint32_t *keys, size_t N, uint32_t sent, uint32_t *nnz)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= N) return;
 	uint32_t k = keys[i];
 	if (k == sent) return;
 	if (i == 0 || keys[i - 1] != k) st[k] = (uint32_t)i;
-	if (i == N - 1 || keys[i + 1] != k) en[k] = (uint32_t)(i + 1);
+	if (i == N - 1 || keys[i + 1] != k) {
+		en[k] = (uint32_t)(i + 1);
+		if (i == N - 1 || keys[i + 1] == sent) *nnz = (uint32_t)(i + 1);
+	}
 }
 
-__global__ void ntasks_kernel(uint32_t *nt, const uint32_t *st, const uint32_t *en, size_t B, unsigned K)
+/* Tasks of bucket b: flat = 0, ceil(len/K) tasks of its own; flat = 1, the number of K-entry chunks of
+ * the whole sorted array that its run [st, en) overlaps (one partial per chunk and bucket). */
+__global__ void ntasks_kernel(uint32_t *nt, const uint32_t *st, const uint32_t *en, size_t B, unsigned K, int flat)
 {
 	size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (b > B) return;
-	nt[b] = b == B ? 0 : (en[b] - st[b] + K - 1) / K;
+	if (b == B || en[b] <= st[b]) { nt[b] = 0; return; }
+	nt[b] = flat ? (en[b] - 1) / K - st[b] / K + 1 : (en[b] - st[b] + K - 1) / K;
 }
 
 __global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t *toff, size_t B)
@@ -178,6 +206,36 @@ __global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, cons
 		acc.add_affine(P);
 	}
 	out[t] = acc;
+}
+
+/* Level 0, flat (ZP_MSM_FLAT, default on): thread g adds the entries [g·K, (g+1)·K) of the sorted
+ * array whatever their buckets, and writes one partial for each bucket it touches, at
+ * out[toff[b] + g - st[b]/K] (ntasks_kernel's flat count). Every thread adds K points (the last one
+ * fewer): no lanes idle at the short last task of a bucket, which cost 3 % at 512 entries a bucket and
+ * ~12 % at 128, so larger windows (fewer, sparser buckets) pay off. */
+template <class F>
+__global__ void __launch_bounds__(128, 1) acc_flat_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases,
+                                                          const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals,
+                                                          const uint32_t *st, const uint32_t *toff, const uint32_t *nnz,
+                                                          unsigned K)
+{
+	uint32_t g = blockIdx.x * blockDim.x + threadIdx.x, n = *nnz;
+	if ((size_t)g * K >= n) return;
+	uint32_t s = g * K, e = min(s + K, n), b = keys[s];
+	xyzz_t<F> acc = xyzz_t<F>::inf();
+	for (uint32_t i = s; i < e; i++) {
+		uint32_t k = keys[i];
+		if (k != b) {
+			out[toff[b] + g - st[b] / K] = acc;
+			acc = xyzz_t<F>::inf();
+			b = k;
+		}
+		uint32_t v = vals[i];
+		affine_t<F> P = bases[v & 0x7fffffffu];
+		if (v >> 31) P.y = P.y.neg();
+		acc.add_affine(P);
+	}
+	out[toff[b] + g - st[b] / K] = acc;
 }
 
 template <class F>
@@ -367,7 +425,10 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 	xyzz_t<F> *win = AT(scratch, p.off_win, xyzz_t<F>);
 	void *cubt = AT(scratch, p.off_cub, void);
 	jac_t<F> *dout = AT(scratch, p.off_flag, jac_t<F>);
+	uint32_t *nnz = AT(scratch, p.off_flag + 512, uint32_t);
 	int lvl = 0;
+	const int flat = msm_flat();
+	const unsigned K0 = flat ? msm_k0() : MSM_K;
 
 	for (unsigned w0 = 0; w0 < p.W; w0 += p.P) {
 		unsigned w1 = w0 + p.P < p.W ? w0 + p.P : p.W, pw = w1 - w0;
@@ -386,12 +447,14 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 		prof_mark(st, 1);
 		ZP_CUDA_TRY(cudaMemsetAsync(bst, 0, B * 4, st));
 		ZP_CUDA_TRY(cudaMemsetAsync(ben, 0, B * 4, st));
-		bounds_kernel<<<zp_cdiv(N, 256), 256, 0, st>>>(bst, ben, keys[1], N, (uint32_t)B);
+		ZP_CUDA_TRY(cudaMemsetAsync(nnz, 0, 4, st));
+		bounds_kernel<<<zp_cdiv(N, 256), 256, 0, st>>>(bst, ben, keys[1], N, (uint32_t)B, nnz);
 		ZP_CUDA_LAUNCHED();
 
 		for (lvl = 0;; lvl++) {
 			uint32_t *to = toff[lvl & 1], *map = tb[0];
-			ntasks_kernel<<<zp_cdiv(B + 1, 256), 256, 0, st>>>(nt, st_, en_, B, MSM_K);
+			const int fl = flat && lvl == 0;
+			ntasks_kernel<<<zp_cdiv(B + 1, 256), 256, 0, st>>>(nt, st_, en_, B, fl ? K0 : MSM_K, fl);
 			ZP_CUDA_LAUNCHED();
 			cub_bytes = p.cub_bytes;
 			ZP_CUDA_TRY(cub::DeviceScan::ExclusiveSum(cubt, cub_bytes, nt, to, (int)(B + 1), st));
@@ -399,6 +462,15 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 			ZP_CUDA_TRY(cudaStreamSynchronize(st));
 			if (lvl > 0 && T == T_prev) break;    /* every bucket is down to one partial */
 			if (T == 0) break;                    /* every digit of this pass is zero */
+			if (fl) {
+				acc_flat_kernel<F><<<zp_cdiv(N, (size_t)K0 * 128), 128, 0, st>>>(part[0], bases, keys[1], vals[1], st_,
+				                                                                 to, nnz, K0);
+				ZP_CUDA_LAUNCHED();
+				st_ = to;
+				en_ = to + 1;
+				T_prev = T;
+				continue;
+			}
 			ZP_CUDA_TRY(cudaMemsetAsync(map, 0, (size_t)T * 4, st));
 			taskmap_kernel<<<zp_cdiv(B, 256), 256, 0, st>>>(map, nt, to, B);
 			ZP_CUDA_LAUNCHED();
