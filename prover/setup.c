@@ -112,19 +112,27 @@ static void lagrange(zp_fr *out, zp_fr *scratch, size_t n, const zp_fr *tau, con
 	zp_par_for((n + BLK * 4 - 1) / (BLK * 4), lag_task, &c);
 }
 
-struct scatter_ctx { const zp_circuit *c; const zp_fr *lag; zp_fr *uvw[3]; uint32_t r0, r1; };
+struct scatter_ctx { const zp_circuit *c; const zp_fr *lag; zp_fr *uvw[3]; uint32_t r0, r1; size_t parts, nv; };
 
-/* uvw[m] += M[r][.]·lag[r − r0] for rows r0 <= r < r1 */
-static void scatter_task(void *vctx, size_t m, int worker)
+/* Task i = m·parts + part: uvw[m][j] += M[r][j]·lag[r − r0] for rows r0 <= r < r1 and the columns j of
+ * this part's range. Each task reads the chunk's rows of M and keeps the entries in its columns, so
+ * the writes into the (wire-sized, cache-missing) output never collide and the scatter runs on every
+ * thread instead of one per matrix (at 2^27 it was most of the device setup's host time). */
+static void scatter_task(void *vctx, size_t i, int worker)
 {
 	struct scatter_ctx *s = vctx;
+	size_t m = i / s->parts, part = i % s->parts;
 	const zp_csr *a = &s->c->m[m];
 	zp_fr *out = s->uvw[m], p;
 	uint32_t r1 = s->r1 < a->rows ? s->r1 : a->rows;
+	uint32_t c0 = (uint32_t)(s->nv * part / s->parts), span = (uint32_t)(s->nv * (part + 1) / s->parts) - c0;
+	(void)worker;
 	for (uint32_t r = s->r0; r < r1; r++)
 		for (uint64_t k = a->row_ptr[r]; k < a->row_ptr[r + 1]; k++) {
+			uint32_t j = a->col[k];
+			if (j - c0 >= span) continue;
 			zp_fr_mul(&p, zp_csr_coef(a, k), &s->lag[r - s->r0]);
-			zp_fr_add(&out[a->col[k]], &out[a->col[k]], &p);
+			zp_fr_add(&out[j], &out[j], &p);
 		}
 }
 
@@ -266,8 +274,9 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 		e = r0;
 		zp_fr_pow(&x, &step, &e, 1);
 		lagrange(lag, scr, len, &t[0], &zn, &x, &step);
-		struct scatter_ctx sc = { c, lag, { u, v, w }, (uint32_t)r0, (uint32_t)(r0 + len) };
-		zp_par_for(3, scatter_task, &sc);
+		size_t parts = (size_t)zp_par_threads();
+		struct scatter_ctx sc = { c, lag, { u, v, w }, (uint32_t)r0, (uint32_t)(r0 + len), parts, nv };
+		zp_par_for(3 * parts, scatter_task, &sc);
 	}
 	st.lagrange = now_s() - ts;
 	ts = now_s();
