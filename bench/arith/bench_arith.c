@@ -17,6 +17,7 @@
  */
 #include "ec.h"
 #include "field_impl.h"
+#include "fp_ifma.h"
 #include "msm.h"
 #include "ntt.h"
 #include "par.h"
@@ -81,6 +82,48 @@ static void bench_fp_mul(void)
 	if (a.l[0] == 42)
 		printf(" ");
 	add_row(zp_field_adx ? "Fp mul (mulx/adx)" : "Fp mul (portable)", (t1 - t0) / (double)n * 1e9, "ns", 1, 0);
+}
+
+static volatile uint64_t sink;   /* keeps the timed loops' results alive */
+
+/* Throughput beside the latency above: four independent scalar chains, and the AVX-512 IFMA
+ * product (common/fp_ifma.h) with eight lanes, one chain and four; ns per Fp product. */
+static void bench_fp_mul_wide(void)
+{
+	zp_rng g;
+	zp_rng_seed(&g, 2);
+	zp_fp a[8 * 4], b[8 * 4];
+	for (int i = 0; i < 32; i++) { zp_fp_random(&a[i], &g); zp_fp_random(&b[i], &g); }
+	long n = 4000000;
+	cpu_clock = true;
+	double t0 = now_s();
+	for (long i = 0; i < n; i++) {
+		zp_fp_mul(&a[0], &a[0], &b[0]);
+		zp_fp_mul(&a[1], &a[1], &b[1]);
+		zp_fp_mul(&a[2], &a[2], &b[2]);
+		zp_fp_mul(&a[3], &a[3], &b[3]);
+	}
+	double t1 = now_s();
+	sink ^= a[0].l[0] ^ a[3].l[0];
+	add_row("Fp mul, 4 chains (scalar)", (t1 - t0) / (double)(4 * n) * 1e9, "ns", 1, 0);
+	if (!zp_fp_ifma_available()) {
+		printf("(no AVX-512 IFMA on this CPU: IFMA rows skipped)\n");
+		return;
+	}
+	static zp_fp8 A[4], B[4];
+	for (int c = 0; c < 4; c++) { zp_fp8_pack(&A[c], a + 8 * c); zp_fp8_pack(&B[c], b + 8 * c); }
+	long m = 1000000;
+	t0 = now_s();
+	for (long i = 0; i < m; i++) zp_fp8_mul(&A[0], &A[0], &B[0]);
+	t1 = now_s();
+	add_row("Fp mul IFMA x8, 1 chain", (t1 - t0) / (double)(8 * m) * 1e9, "ns", 1, 0);
+	t0 = now_s();
+	for (long i = 0; i < m; i++)
+		for (int c = 0; c < 4; c++) zp_fp8_mul(&A[c], &A[c], &B[c]);
+	t1 = now_s();
+	zp_fp8_unpack(a, &A[3]);
+	sink ^= a[0].l[0];
+	add_row("Fp mul IFMA x8, 4 chains", (t1 - t0) / (double)(32 * m) * 1e9, "ns", 1, 0);
 }
 
 static void bench_g1_madd(void)
@@ -347,6 +390,7 @@ int main(int argc, char **argv)
 	cpu_model(cpu, sizeof(cpu));
 	printf("machine: %s, %ld online CPUs; threads %d\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), threads);
 	bench_fp_mul();
+	bench_fp_mul_wide();
 	bench_g1_madd();
 	bench_msm(threads, quick);
 	bench_ntt(threads, quick);
