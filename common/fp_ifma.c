@@ -91,48 +91,27 @@ void zp_fp8_unpack(zp_fp a[8], const zp_fp8 *r)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-
-#define IFMA_FN __attribute__((target("avx512f,avx512ifma")))
+#include "fp_ifma_impl.h"
 
 bool zp_fp_ifma_available(void)
 {
 	const char *e = getenv("ZP_FIELD_PORTABLE");
 	if (e && *e == '1') return false;
+	pthread_once(&once, init);
+	if (memcmp(P52, ZP_Q52, sizeof P52) || PINV52 != ZP_Q52_PINV) return false;   /* constants disagree: never */
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }
 
 IFMA_FN void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b)
 {
-	pthread_once(&once, init);
-	const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)MASK52);
-	const __m512i pinv = _mm512_set1_epi64((long long)PINV52);
-	__m512i A[8], P[8], t[16];
+	__m512i A[8], B[8], R[8];
 	for (int k = 0; k < 8; k++) {
 		A[k] = _mm512_load_si512((const void *)a->l[k]);
-		P[k] = _mm512_set1_epi64((long long)P52[k]);
+		B[k] = _mm512_load_si512((const void *)b->l[k]);
 	}
-	for (int k = 0; k < 16; k++) t[k] = zero;
-	for (int i = 0; i < 8; i++) {
-		__m512i bi = _mm512_load_si512((const void *)b->l[i]);
-		for (int j = 0; j < 8; j++) {
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], A[j], bi);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], A[j], bi);
-		}
-		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
-		for (int j = 0; j < 8; j++) {
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, P[j]);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, P[j]);
-		}
-		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
-	}
-	__m512i carry = zero;
-	for (int k = 0; k < 8; k++) {
-		__m512i v = _mm512_add_epi64(t[8 + k], carry);
-		_mm512_store_si512((void *)r->l[k], _mm512_and_si512(v, mask));
-		carry = _mm512_srli_epi64(v, 52);
-	}
+	zp_v8_mul(R, A, B);
+	for (int k = 0; k < 8; k++) _mm512_store_si512((void *)r->l[k], R[k]);
 }
 #else
 bool zp_fp_ifma_available(void) { return false; }

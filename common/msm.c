@@ -12,12 +12,14 @@
  * windows are independent tasks; a negative digit adds -P (y negated) to bucket |d|.
  */
 #include "msm.h"
+#include "fp_ifma.h"
 #include "field_impl.h"
 #include "par.h"
 #include "zp_err.h"
 
 #include <stdbool.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -165,7 +167,11 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #define fe_one ZP_FP_ONE
 #define fe_inv fp_inv
 #define BA_MIN MSM_BA_MIN_G1
+struct g1_ba;
+static bool g1_ba_apply_ifma(struct g1_ba *s);
+#define BA_APPLY_FAST(s) g1_ba_apply_ifma(s)
 #include "msm_tmpl.h"
+#undef BA_APPLY_FAST
 #undef G
 #undef FE
 #undef AFF
@@ -180,6 +186,138 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #undef fe_one
 #undef fe_inv
 #undef BA_MIN
+
+/*
+ * G1's batch of affine additions eight at a time with AVX-512 IFMA (fp_ifma_impl.h), when the CPU
+ * has it (ZP_MSM_IFMA=0, or ZP_FIELD_PORTABLE=1, keeps the scalar ba_apply). Lane l of group j is
+ * entry 8j + l; the prefix products run down each lane, one scalar batch inversion serves the eight
+ * lane totals. Values stay in zkpipe's Montgomery form (R = 2^384): an IFMA product (R' = 2^416)
+ * of forms x·R·2^-32e1 and y·R·2^-32e2 is xy·R·2^-32(e1+e2+1), so each value has a known "scale"
+ * e and the steps are arranged to land back on 0: prefix j has scale j; the lane inverse is taken
+ * to scale −ng (ng groups; one scalar product by 2^32); then inv_j has scale −j−1, 1/den_j = inv_j·pre_{j−1}
+ * scale −1, λ = num·(1/den) scale 0, λ' = λ·K (K = 1 at scale −2) scale −1, λ·λ' = λ² at scale 0,
+ * λ'·(xB − x3) scale 0. Seven vector products an entry against the scalar path's six, at ~1/3 the
+ * cost each; results reduced to [0, q) before they are stored.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "fp_ifma_impl.h"
+
+_Static_assert(sizeof(zp_g1_affine) == 12 * sizeof(uint64_t), "zp_g1_affine is x then y, 6 words each");
+static int ba_ifma_on;
+static zp_fp ifma_two32, ifma_k2;   /* Montgomery 2^32; 2^448 mod q raw (= 1 at scale −2) */
+static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
+static void ba_ifma_init(void)
+{
+	const char *e = getenv("ZP_MSM_IFMA");
+	ba_ifma_on = !(e && *e == '0') && zp_fp_ifma_available();
+	zp_fp_from_u64(&ifma_two32, 1ull << 32);
+	zp_fp_mulc(&ifma_k2, &ifma_two32, &ifma_two32);
+}
+
+static IFMA_FN void v8_from_fp(__m512i r[8], const zp_fp v[8])
+{
+	__m512i L[6];
+	for (int k = 0; k < 6; k++)
+		L[k] = _mm512_set_epi64((long long)v[7].l[k], (long long)v[6].l[k], (long long)v[5].l[k], (long long)v[4].l[k],
+		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
+	zp_v8_from64(r, L);
+}
+static IFMA_FN void v8_to_fp(zp_fp v[8], const __m512i r[8])
+{
+	__m512i L[6];
+	_Alignas(64) uint64_t w[8];
+	zp_v8_to64(L, r);
+	for (int k = 0; k < 6; k++) {
+		_mm512_store_si512((void *)w, L[k]);
+		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
+	}
+}
+/* FE array entries 8j..8j+7 (lanes past n: fill) */
+static IFMA_FN void v8_load_fe(__m512i r[8], const zp_fp *a, size_t j, __mmask8 m, const zp_fp *fill)
+{
+	__m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)(8 * j)), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+	__m512i L[6], idx = _mm512_add_epi64(_mm512_slli_epi64(e, 2), _mm512_slli_epi64(e, 1));   /* 6 words an entry */
+	for (int k = 0; k < 6; k++)
+		L[k] = _mm512_mask_i64gather_epi64(_mm512_set1_epi64((long long)fill->l[k]), m,
+		                                   _mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)a->l, 8);
+	zp_v8_from64(r, L);
+}
+
+static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
+{
+	size_t n = s->nb, ng = (n + 7) / 8;
+	__m512i (*pre)[8] = (__m512i (*)[8])s->x8;
+	__m512i D[8], N[8], inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8], K2[8];
+	_Alignas(64) uint64_t bw[8], pw[8];
+	zp_fp tot[8], tinv[8], scr[8];
+	for (size_t j = 0; j < ng; j++) {
+		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		v8_load_fe(D, s->den, j, m, &ZP_FP_ONE);
+		if (j == 0)
+			memcpy(pre[0], D, sizeof D);
+		else
+			zp_v8_mul(pre[j], pre[j - 1], D);
+	}
+	v8_to_fp(tot, pre[ng - 1]);                  /* scale ng − 1 */
+	zp_fp_batch_inv(tinv, tot, 8, scr);          /* scale −(ng − 1) */
+	for (int l = 0; l < 8; l++)
+		zp_fp_mulc(&tinv[l], &tinv[l], &ifma_two32);   /* scale −ng */
+	v8_from_fp(inv, tinv);
+	{
+		zp_fp k2[8];
+		for (int l = 0; l < 8; l++) k2[l] = ifma_k2;
+		v8_from_fp(K2, k2);
+	}
+	for (size_t j = ng; j-- > 0;) {
+		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
+		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
+		v8_load_fe(N, s->num, j, m, &ZP_FP_ZERO);
+		if (j > 0) {
+			v8_load_fe(D, s->den, j, m, &ZP_FP_ONE);
+			zp_v8_mul(t, inv, pre[j - 1]);        /* 1/den_j, scale −1 */
+			zp_v8_mul(inv, inv, D);
+		} else {
+			memcpy(t, inv, sizeof t);
+		}
+		for (size_t l = 0; l < 8; l++) {
+			size_t i = 8 * j + (l < cnt ? l : 0);
+			bw[l] = (uint64_t)s->ent[i].b * 12;   /* zp_g1_affine: x then y, 6 words each */
+			pw[l] = (uint64_t)(s->ent[i].p & 0x7fffffffu) * 12;
+		}
+		__m512i bi = _mm512_load_si512((const void *)bw), pi = _mm512_load_si512((const void *)pw);
+		zp_v8_gather(xb, s->ab[0].x.l, bi);
+		zp_v8_gather(yb, s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
+		zp_v8_gather(xp, s->points[0].x.l, pi);
+		zp_v8_mul(lam, N, t);                     /* scale 0 */
+		zp_v8_mul(lm1, lam, K2);                  /* scale −1 */
+		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
+		zp_v8_sub(x3, x3, xb, 2);
+		zp_v8_sub(x3, x3, xp, 2);                 /* < 6q */
+		zp_v8_canon(x3);
+		zp_v8_sub(t, xb, x3, 2);
+		zp_v8_mul(y3, lm1, t);                    /* scale 0 */
+		zp_v8_sub(y3, y3, yb, 2);
+		zp_v8_canon(y3);
+		zp_v8_scatter(s->ab[0].x.l, bi, x3, m);
+		zp_v8_scatter(s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), y3, m);
+		for (size_t l = 0; l < cnt; l++)
+			s->st[s->ent[8 * j + l].b] = BA_AFF;
+	}
+}
+
+static bool g1_ba_apply_ifma(struct g1_ba *s)
+{
+	pthread_once(&ba_ifma_once, ba_ifma_init);
+	if (!ba_ifma_on)
+		return false;
+	g1_ba_apply_v(s);
+	return true;
+}
+#else
+static bool g1_ba_apply_ifma(struct g1_ba *s) { (void)s; return false; }
+#endif
+
+#define BA_APPLY_FAST(s) false
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)

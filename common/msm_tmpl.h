@@ -6,6 +6,8 @@
  *   FE AFF XYZZ JAC  the field element and point types
  *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one fe_inv   field ops
  *   BA_MIN      scalars from which the batch-affine accumulation is used
+ *   BA_APPLY_FAST(s)  a vector ba_apply for this group: true when it did the batch, false to
+ *               use the scalar one below
  *
  * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
  * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
@@ -300,6 +302,7 @@ struct G(ba) {
 	uint32_t *q;    /* queued: point index | sign bit, bucket in qb */
 	uint32_t *qb;
 	size_t nb, nq, cap, qcap;
+	void *x8;       /* 64-aligned, cap/8 + 2 vectors of 8 elements: BA_APPLY_FAST's prefix products */
 };
 
 static inline void G(ba_point_y)(FE *y, const AFF *p, uint32_t tag)
@@ -359,6 +362,10 @@ static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
 static void G(ba_apply)(struct G(ba) *s)
 {
 	size_t n = s->nb;
+	if (n > 0 && BA_APPLY_FAST(s)) {   /* the includer's vector path (G1 with AVX-512 IFMA) */
+		s->nb = 0;
+		return;
+	}
 	if (n > 0) {
 		/* MSM_BA_CHAINS interleaved product chains (entry i in chain i mod K), so
 		 * that consecutive multiplications are independent and overlap. */
@@ -429,6 +436,7 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 	size_t sz = (nbuckets + 63) & ~(size_t)63;
 	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
 	sz += nbuckets * sizeof(AFF);
+	sz += (cap / 8 + 2) * 8 * sizeof(FE) * 2 + 64;   /* x8: cap/8 + 2 vectors of 8 × 64-byte limbs (G1) */
 	return sz + 64;
 }
 
@@ -449,6 +457,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	s.qb = s.q + s.qcap;
 	s.ab = (AFF *)(s.qb + s.qcap);
 	s.st = (uint8_t *)(s.ab + x->nbuckets);
+	s.x8 = (void *)(((uintptr_t)(s.st + x->nbuckets) + 63) & ~(uintptr_t)63);
 	memset(s.st, BA_INF, x->nbuckets);
 	enum { PF = 8 };
 	for (size_t k = lo; k < hi; k++) {
