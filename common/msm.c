@@ -232,16 +232,22 @@ static IFMA_FN void v8_to_fp(zp_fp v[8], const __m512i r[8])
 		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
 	}
 }
-/* FE array entries 8j..8j+7 (lanes past n: fill) */
-static IFMA_FN void v8_load_fe(__m512i r[8], const zp_fp *a, size_t j, __mmask8 m, const zp_fp *fill)
+/* The Fp at word offset `off` of entries 8j..8j+7 of an array of `words`-word entries (6: Fp,
+ * 12: Fp2); lanes outside m get fill. */
+static IFMA_FN void v8_load(__m512i r[8], const uint64_t *a, unsigned words, unsigned off, size_t j, __mmask8 m,
+                            const zp_fp *fill)
 {
 	__m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)(8 * j)), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
-	__m512i L[6], idx = _mm512_add_epi64(_mm512_slli_epi64(e, 2), _mm512_slli_epi64(e, 1));   /* 6 words an entry */
+	__m512i L[6], idx = _mm512_add_epi64(_mm512_slli_epi64(e, 2), _mm512_slli_epi64(e, 1));   /* 6 words */
+	if (words == 12)
+		idx = _mm512_slli_epi64(idx, 1);
+	idx = _mm512_add_epi64(idx, _mm512_set1_epi64(off));
 	for (int k = 0; k < 6; k++)
 		L[k] = _mm512_mask_i64gather_epi64(_mm512_set1_epi64((long long)fill->l[k]), m,
-		                                   _mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)a->l, 8);
+		                                   _mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)a, 8);
 	zp_v8_from64(r, L);
 }
+#define v8_load_fe(r, a, j, m, fill) v8_load(r, (a)->l, 6, 0, j, m, fill)
 
 static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 {
@@ -317,8 +323,6 @@ static bool g1_ba_apply_ifma(struct g1_ba *s)
 static bool g1_ba_apply_ifma(struct g1_ba *s) { (void)s; return false; }
 #endif
 
-#define BA_APPLY_FAST(s) false
-
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
 {
@@ -386,7 +390,152 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_one ZP_FP2_ONE
 #define fe_inv fp2_inv
 #define BA_MIN MSM_BA_MIN_G2
+struct g2_ba;
+static bool g2_ba_apply_ifma(struct g2_ba *s);
+#define BA_APPLY_FAST(s) g2_ba_apply_ifma(s)
 #include "msm_tmpl.h"
+#undef BA_APPLY_FAST
+
+/*
+ * G2's batch the same way over Fp2 = two v8 (c0, c1): Karatsuba products (three Fp products of one
+ * scale, so the Fp2 product has the same scale rule), sums kept lazy (< 6q) until stored.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef struct { __m512i c0[8], c1[8]; } v8x2;
+
+static IFMA_FN void v8_add(__m512i r[8], const __m512i a[8], const __m512i b[8])
+{
+	for (int k = 0; k < 8; k++) r[k] = _mm512_add_epi64(a[k], b[k]);
+	zp_v8_carry(r);
+}
+/* r = a·b; a, b < 2^400 (any lazy form here): r.c0 < 4q, r.c1 < 6q */
+static IFMA_FN void v8x2_mul(v8x2 *r, const v8x2 *a, const v8x2 *b)
+{
+	__m512i t0[8], t1[8], sa[8], sb[8], t2[8];
+	zp_v8_mul(t0, a->c0, b->c0);
+	zp_v8_mul(t1, a->c1, b->c1);
+	v8_add(sa, a->c0, a->c1);
+	v8_add(sb, b->c0, b->c1);
+	zp_v8_mul(t2, sa, sb);
+	zp_v8_sub(r->c0, t0, t1, 2);
+	zp_v8_sub(t2, t2, t0, 2);
+	zp_v8_sub(r->c1, t2, t1, 2);
+}
+static IFMA_FN void v8x2_load(v8x2 *r, const zp_fp2 *a, size_t j, __mmask8 m, const zp_fp2 *fill)
+{
+	v8_load(r->c0, a->c0.l, 12, 0, j, m, &fill->c0);
+	v8_load(r->c1, a->c0.l, 12, 6, j, m, &fill->c1);
+}
+static IFMA_FN void v8x2_to_fp2(zp_fp2 v[8], v8x2 *a)
+{
+	zp_fp t0[8], t1[8];
+	zp_v8_canon(a->c0);
+	zp_v8_canon(a->c1);
+	v8_to_fp(t0, a->c0);
+	v8_to_fp(t1, a->c1);
+	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
+}
+
+static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
+{
+	size_t n = s->nb, ng = (n + 7) / 8;
+	v8x2 *pre = (v8x2 *)s->x8, D, N, inv, t, lam, lm1, x3, y3, xb, yb, xp;
+	__m512i K2[8];
+	_Alignas(64) uint64_t bw[8], pw[8];
+	zp_fp2 tot[8], pf[8], tinv[8], acc;
+	for (size_t j = 0; j < ng; j++) {
+		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		v8x2_load(&D, s->den, j, m, &ZP_FP2_ONE);
+		if (j == 0)
+			pre[0] = D;
+		else
+			v8x2_mul(&pre[j], &pre[j - 1], &D);
+	}
+	v8x2 last = pre[ng - 1];
+	v8x2_to_fp2(tot, &last);                     /* scale ng − 1 */
+	pf[0] = tot[0];                              /* Montgomery's trick over the eight lanes */
+	for (int l = 1; l < 8; l++) fp2_mul(&pf[l], &pf[l - 1], &tot[l]);
+	fp2_inv(&acc, &pf[7]);
+	for (int l = 7; l > 0; l--) {
+		fp2_mul(&tinv[l], &acc, &pf[l - 1]);
+		fp2_mul(&acc, &acc, &tot[l]);
+	}
+	tinv[0] = acc;                               /* scale −(ng − 1) */
+	for (int l = 0; l < 8; l++) {
+		zp_fp_mulc(&tinv[l].c0, &tinv[l].c0, &ifma_two32);
+		zp_fp_mulc(&tinv[l].c1, &tinv[l].c1, &ifma_two32);   /* scale −ng */
+	}
+	{
+		zp_fp c0[8], c1[8], k2[8];
+		for (int l = 0; l < 8; l++) { c0[l] = tinv[l].c0; c1[l] = tinv[l].c1; k2[l] = ifma_k2; }
+		v8_from_fp(inv.c0, c0);
+		v8_from_fp(inv.c1, c1);
+		v8_from_fp(K2, k2);
+	}
+	for (size_t j = ng; j-- > 0;) {
+		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
+		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
+		v8x2_load(&N, s->num, j, m, &ZP_FP2_ZERO);
+		if (j > 0) {
+			v8x2_load(&D, s->den, j, m, &ZP_FP2_ONE);
+			v8x2_mul(&t, &inv, &pre[j - 1]);      /* 1/den_j, scale −1 */
+			v8x2_mul(&inv, &inv, &D);
+		} else {
+			t = inv;
+		}
+		for (size_t l = 0; l < 8; l++) {
+			size_t i = 8 * j + (l < cnt ? l : 0);
+			bw[l] = (uint64_t)s->ent[i].b * 24;   /* zp_g2_affine: x.c0 x.c1 y.c0 y.c1, 6 words each */
+			pw[l] = (uint64_t)(s->ent[i].p & 0x7fffffffu) * 24;
+		}
+		__m512i bi = _mm512_load_si512((const void *)bw), pi = _mm512_load_si512((const void *)pw);
+		const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
+		zp_v8_gather(xb.c0, ab, bi);
+		zp_v8_gather(xb.c1, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
+		zp_v8_gather(yb.c0, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)));
+		zp_v8_gather(yb.c1, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)));
+		zp_v8_gather(xp.c0, pts, pi);
+		zp_v8_gather(xp.c1, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
+		v8x2_mul(&lam, &N, &t);                   /* scale 0 */
+		zp_v8_mul(lm1.c0, lam.c0, K2);            /* scale −1 */
+		zp_v8_mul(lm1.c1, lam.c1, K2);
+		v8x2_mul(&x3, &lam, &lm1);                /* λ², scale 0: c0 < 4q, c1 < 6q */
+		for (int c = 0; c < 2; c++) {
+			__m512i *x = c ? x3.c1 : x3.c0;
+			zp_v8_csub(x, 4);                     /* < 4q */
+			zp_v8_sub(x, x, c ? xb.c1 : xb.c0, 2);
+			zp_v8_sub(x, x, c ? xp.c1 : xp.c0, 2);   /* < 8q */
+			zp_v8_canon(x);
+		}
+		zp_v8_sub(t.c0, xb.c0, x3.c0, 2);
+		zp_v8_sub(t.c1, xb.c1, x3.c1, 2);
+		v8x2_mul(&y3, &lm1, &t);                  /* scale 0 */
+		for (int c = 0; c < 2; c++) {
+			__m512i *y = c ? y3.c1 : y3.c0;
+			zp_v8_csub(y, 4);
+			zp_v8_sub(y, y, c ? yb.c1 : yb.c0, 2);
+			zp_v8_canon(y);
+		}
+		zp_v8_scatter((uint64_t *)ab, bi, x3.c0, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), x3.c1, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c0, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)), y3.c1, m);
+		for (size_t l = 0; l < cnt; l++)
+			s->st[s->ent[8 * j + l].b] = BA_AFF;
+	}
+}
+
+static bool g2_ba_apply_ifma(struct g2_ba *s)
+{
+	pthread_once(&ba_ifma_once, ba_ifma_init);
+	if (!ba_ifma_on)
+		return false;
+	g2_ba_apply_v(s);
+	return true;
+}
+#else
+static bool g2_ba_apply_ifma(struct g2_ba *s) { (void)s; return false; }
+#endif
 
 /* ---- public entry points ---- */
 
