@@ -169,9 +169,12 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #define BA_MIN MSM_BA_MIN_G1
 struct g1_ba;
 static bool g1_ba_apply_ifma(struct g1_ba *s);
+static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out);
 #define BA_APPLY_FAST(s) g1_ba_apply_ifma(s)
+#define BA_REDUCE_FAST(s, bk, nb, out) g1_ba_reduce_ifma(s, bk, nb, out)
 #include "msm_tmpl.h"
 #undef BA_APPLY_FAST
+#undef BA_REDUCE_FAST
 #undef G
 #undef FE
 #undef AFF
@@ -206,12 +209,15 @@ _Static_assert(sizeof(zp_g1_affine) == 12 * sizeof(uint64_t), "zp_g1_affine is x
 static int ba_ifma_on;
 static zp_fp ifma_two32, ifma_k2;   /* Montgomery 2^32; 2^448 mod q raw (= 1 at scale −2) */
 static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
+static void ba_ifma_consts(void);
 static void ba_ifma_init(void)
 {
 	const char *e = getenv("ZP_MSM_IFMA");
 	ba_ifma_on = !(e && *e == '0') && zp_fp_ifma_available();
 	zp_fp_from_u64(&ifma_two32, 1ull << 32);
 	zp_fp_mulc(&ifma_k2, &ifma_two32, &ifma_two32);
+	if (ba_ifma_on)
+		ba_ifma_consts();
 }
 
 static IFMA_FN void v8_from_fp(__m512i r[8], const zp_fp v[8])
@@ -319,8 +325,235 @@ static bool g1_ba_apply_ifma(struct g1_ba *s)
 	g1_ba_apply_v(s);
 	return true;
 }
+/*
+ * The running sums of a task's buckets (Σ (j+1)·B_j), eight segments of nb/8 buckets as the eight
+ * lanes: lane l keeps run_l and sum_l over buckets l·S .. l·S + S − 1 (S = nb/8), and the task's
+ * result is Σ_l sum_l + (l·S)·run_l (scalar, at the end). Here the values are in IFMA's own
+ * Montgomery form (R' = 2^416: one product by K2 = 2^448 mod q on the way in, one by R mod q on the
+ * way out), every stored coordinate reduced to [0, q), and the exceptional cases (either operand at
+ * infinity, P = ±Q — a sum equals the run whenever a bucket is empty after the first) are lane masks.
+ */
+typedef struct { __m512i X[8], Y[8], ZZ[8], ZZZ[8]; } v8p;
+
+static __m512i one_n[8], k2_v[8], one_s[8];   /* 1 in R' form; K2; R mod q (standard 1) */
+
+static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
+{
+	__m512i o = a[0];
+	for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a[k]);
+	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+static IFMA_FN void v8_sel(__m512i r[8], __mmask8 m, const __m512i a[8])
+{
+	for (int k = 0; k < 8; k++) r[k] = _mm512_mask_blend_epi64(m, r[k], a[k]);
+}
+static IFMA_FN void v8p_sel(v8p *r, __mmask8 m, const v8p *a)
+{
+	v8_sel(r->X, m, a->X); v8_sel(r->Y, m, a->Y); v8_sel(r->ZZ, m, a->ZZ); v8_sel(r->ZZZ, m, a->ZZZ);
+}
+static IFMA_FN void v8_mulc(__m512i r[8], const __m512i a[8], const __m512i b[8])
+{
+	zp_v8_mul(r, a, b);
+	zp_v8_canon(r);
+}
+/* X3 = R² − PPP − 2Q, Y3 = R·(Q − X3) − T·PPP (T = Y1 or S1): the tail shared by the additions */
+static IFMA_FN void v8p_tail(v8p *r, const __m512i R[8], const __m512i PPP[8], const __m512i Q[8], const __m512i T[8])
+{
+	__m512i a[8], b[8];
+	zp_v8_mul(a, R, R);
+	zp_v8_sub(a, a, PPP, 2);                      /* < 4q */
+	for (int k = 0; k < 8; k++) b[k] = _mm512_add_epi64(Q[k], Q[k]);
+	zp_v8_carry(b);                               /* 2Q < 4q */
+	zp_v8_sub(r->X, a, b, 4);
+	zp_v8_canon(r->X);
+	zp_v8_sub(b, Q, r->X, 1);                     /* Q − X3 + q > 0 */
+	zp_v8_mul(a, R, b);
+	zp_v8_mul(b, T, PPP);
+	zp_v8_sub(r->Y, a, b, 2);
+	zp_v8_canon(r->Y);
+}
+/* r = 2p (dbl-2008-s-1); p at infinity stays there (ZZ = 0) */
+static IFMA_FN void v8p_dbl(v8p *r, const v8p *p)
+{
+	__m512i U[8], V[8], W[8], S[8], M[8], t[8], X3[8];
+	for (int k = 0; k < 8; k++) U[k] = _mm512_add_epi64(p->Y[k], p->Y[k]);
+	zp_v8_carry(U);
+	zp_v8_mul(V, U, U);
+	zp_v8_mul(W, U, V);
+	zp_v8_mul(S, p->X, V);
+	zp_v8_mul(t, p->X, p->X);
+	for (int k = 0; k < 8; k++) M[k] = _mm512_add_epi64(_mm512_add_epi64(t[k], t[k]), t[k]);
+	zp_v8_carry(M);
+	zp_v8_mul(t, M, M);
+	zp_v8_sub(t, t, S, 2);
+	zp_v8_sub(X3, t, S, 2);                       /* < 6q */
+	zp_v8_canon(X3);
+	zp_v8_sub(t, S, X3, 1);
+	zp_v8_mul(U, M, t);
+	zp_v8_mul(t, W, p->Y);
+	zp_v8_sub(r->Y, U, t, 2);
+	zp_v8_canon(r->Y);
+	memcpy(r->X, X3, sizeof X3);
+	v8_mulc(r->ZZ, V, p->ZZ);
+	v8_mulc(r->ZZZ, W, p->ZZZ);
+}
+/* r = a + b (add-2008-s), every case; r may be a */
+static IFMA_FN void v8p_add(v8p *r, const v8p *a, const v8p *b)
+{
+	__m512i U1[8], U2[8], S1[8], S2[8], P[8], R[8], PP[8], PPP[8], Q[8], t[8];
+	v8p o;
+	zp_v8_mul(U1, a->X, b->ZZ);
+	zp_v8_mul(U2, b->X, a->ZZ);
+	zp_v8_mul(S1, a->Y, b->ZZZ);
+	zp_v8_mul(S2, b->Y, a->ZZZ);
+	zp_v8_sub(P, U2, U1, 2);
+	zp_v8_canon(P);
+	zp_v8_sub(R, S2, S1, 2);
+	zp_v8_canon(R);
+	__mmask8 ainf = v8_zero(a->ZZ), binf = v8_zero(b->ZZ), pz = v8_zero(P), rz = v8_zero(R);
+	zp_v8_mul(PP, P, P);
+	zp_v8_mul(PPP, P, PP);
+	zp_v8_mul(Q, U1, PP);
+	v8p_tail(&o, R, PPP, Q, S1);
+	zp_v8_mul(t, a->ZZ, b->ZZ);
+	v8_mulc(o.ZZ, t, PP);
+	zp_v8_mul(t, a->ZZZ, b->ZZZ);
+	v8_mulc(o.ZZZ, t, PPP);                       /* P = 0, R ≠ 0 (a = −b): ZZ = 0 here, infinity */
+	__mmask8 dbl = pz & rz & ~ainf & ~binf;
+	if (dbl) {
+		v8p d;
+		v8p_dbl(&d, b);
+		v8p_sel(&o, dbl, &d);
+	}
+	v8p_sel(&o, ainf, b);
+	v8p_sel(&o, binf & ~ainf, a);
+	*r = o;
+}
+/* r = a + (x, y) for the lanes in m (madd-2008-s), every case */
+static IFMA_FN void v8p_madd(v8p *r, const v8p *a, const __m512i x[8], const __m512i y[8], __mmask8 m)
+{
+	__m512i U2[8], S2[8], P[8], R[8], PP[8], PPP[8], Q[8];
+	v8p o;
+	zp_v8_mul(U2, x, a->ZZ);
+	zp_v8_mul(S2, y, a->ZZZ);
+	zp_v8_sub(P, U2, a->X, 2);
+	zp_v8_canon(P);
+	zp_v8_sub(R, S2, a->Y, 2);
+	zp_v8_canon(R);
+	__mmask8 ainf = v8_zero(a->ZZ), pz = v8_zero(P), rz = v8_zero(R);
+	zp_v8_mul(PP, P, P);
+	zp_v8_mul(PPP, P, PP);
+	zp_v8_mul(Q, a->X, PP);
+	v8p_tail(&o, R, PPP, Q, a->Y);
+	v8_mulc(o.ZZ, a->ZZ, PP);
+	v8_mulc(o.ZZZ, a->ZZZ, PPP);
+	v8p lift;
+	memcpy(lift.X, x, sizeof lift.X);
+	memcpy(lift.Y, y, sizeof lift.Y);
+	memcpy(lift.ZZ, one_n, sizeof lift.ZZ);
+	memcpy(lift.ZZZ, one_n, sizeof lift.ZZZ);
+	__mmask8 dbl = pz & rz & ~ainf & m;
+	if (dbl) {
+		v8p d;
+		v8p_dbl(&d, &lift);
+		v8p_sel(&o, dbl, &d);
+	}
+	v8p_sel(&o, ainf, &lift);
+	v8p_sel(r, m, &o);
+}
+
+/* lane coordinates (standard form, gathered) -> R' form */
+static IFMA_FN void v8_in(__m512i r[8], const uint64_t *base, __m512i idx)
+{
+	__m512i t[8];
+	zp_v8_gather(t, base, idx);
+	v8_mulc(r, t, k2_v);
+}
+
+static IFMA_FN void ba_ifma_consts(void)
+{
+	zp_fp k2[8], one[8];
+	for (int l = 0; l < 8; l++) { k2[l] = ifma_k2; one[l] = ZP_FP_ONE; }
+	v8_from_fp(k2_v, k2);
+	v8_from_fp(one_s, one);
+	v8_mulc(one_n, one_s, k2_v);   /* R·2^448·2^-416 = 2^416 mod q */
+}
+
+static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
+{
+	size_t S = nb / 8;
+	v8p run, sum;
+	for (int k = 0; k < 8; k++) {
+		run.X[k] = run.Y[k] = sum.X[k] = sum.Y[k] = one_n[k];
+		run.ZZ[k] = run.ZZZ[k] = sum.ZZ[k] = sum.ZZZ[k] = _mm512_setzero_si512();
+	}
+	_Alignas(64) uint64_t aw[8], xw[8];
+	for (size_t k = S; k-- > 0;) {
+		__mmask8 aff = 0, xyzz = 0;
+		for (int l = 0; l < 8; l++) {
+			size_t j = (size_t)l * S + k;
+			aw[l] = (uint64_t)j * 12;
+			xw[l] = (uint64_t)j * 24;
+			if (s->st[j] == BA_AFF) aff |= (__mmask8)(1u << l);
+			else if (s->st[j] == BA_XYZZ) xyzz |= (__mmask8)(1u << l);
+		}
+		if (aff) {
+			__m512i x[8], y[8], ai = _mm512_load_si512((const void *)aw);
+			v8_in(x, s->ab[0].x.l, ai);
+			v8_in(y, s->ab[0].x.l, _mm512_add_epi64(ai, _mm512_set1_epi64(6)));
+			v8p_madd(&run, &run, x, y, aff);
+		}
+		if (xyzz) {
+			v8p B, t;
+			__m512i xi = _mm512_load_si512((const void *)xw);
+			v8_in(B.X, bk[0].x.l, xi);
+			v8_in(B.Y, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(6)));
+			v8_in(B.ZZ, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(12)));
+			v8_in(B.ZZZ, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(18)));
+			v8p_add(&t, &run, &B);
+			v8p_sel(&run, xyzz, &t);
+		}
+		v8p_add(&sum, &sum, &run);
+	}
+	/* back to the standard form, then Σ_l sum_l + (l·S)·run_l */
+	zp_fp c[8][8];
+	__m512i *from[8] = { run.X, run.Y, run.ZZ, run.ZZZ, sum.X, sum.Y, sum.ZZ, sum.ZZZ };
+	for (int i = 0; i < 8; i++) {
+		__m512i t[8];
+		v8_mulc(t, from[i], one_s);
+		v8_to_fp(c[i], t);
+	}
+	zp_g1_xyzz acc, r, m;
+	g1_set_inf(&acc);
+	for (int l = 0; l < 8; l++) {
+		r = (zp_g1_xyzz){ c[0][l], c[1][l], c[2][l], c[3][l] };
+		g1_set_inf(&m);
+		for (size_t e = (size_t)l * S; e; e >>= 1) {   /* m = (l·S)·run_l */
+			if (e & 1) g1_add(&m, &m, &r);
+			g1_dbl(&r, &r);
+		}
+		g1_add(&acc, &acc, &m);
+		r = (zp_g1_xyzz){ c[4][l], c[5][l], c[6][l], c[7][l] };
+		g1_add(&acc, &acc, &r);
+	}
+	*out = acc;
+}
+
+static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
+{
+	pthread_once(&ba_ifma_once, ba_ifma_init);
+	if (!ba_ifma_on || nb < 64 || nb % 8)
+		return false;
+	g1_ba_reduce_v(s, bk, nb, out);
+	return true;
+}
 #else
 static bool g1_ba_apply_ifma(struct g1_ba *s) { (void)s; return false; }
+static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
+{
+	(void)s; (void)bk; (void)nb; (void)out;
+	return false;
+}
 #endif
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
@@ -393,8 +626,10 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 struct g2_ba;
 static bool g2_ba_apply_ifma(struct g2_ba *s);
 #define BA_APPLY_FAST(s) g2_ba_apply_ifma(s)
+#define BA_REDUCE_FAST(s, bk, nb, out) false
 #include "msm_tmpl.h"
 #undef BA_APPLY_FAST
+#undef BA_REDUCE_FAST
 
 /*
  * G2's batch the same way over Fp2 = two v8 (c0, c1): Karatsuba products (three Fp products of one

@@ -8,6 +8,8 @@
  *   BA_MIN      scalars from which the batch-affine accumulation is used
  *   BA_APPLY_FAST(s)  a vector ba_apply for this group: true when it did the batch, false to
  *               use the scalar one below
+ *   BA_REDUCE_FAST(s, bk, nb, out)  a vector running sum of a task's buckets: true when it wrote
+ *               Σ (j+1)·bucket_j to *out, false to use the scalar loop
  *
  * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
  * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
@@ -510,14 +512,16 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 		G(ba_retry)(&s);
 	}
 	XYZZ run, sum;
-	G(set_inf)(&run);
-	G(set_inf)(&sum);
-	for (size_t j = x->nbuckets; j-- > 0;) {
-		if (s.st[j] == BA_AFF)
-			G(add_aff)(&run, &s.ab[j].x, &s.ab[j].y);
-		else if (s.st[j] == BA_XYZZ)
-			G(add)(&run, &run, &b[j]);
-		G(add)(&sum, &sum, &run);
+	if (!BA_REDUCE_FAST(&s, b, x->nbuckets, &sum)) {   /* the includer's vector running sums */
+		G(set_inf)(&run);
+		G(set_inf)(&sum);
+		for (size_t j = x->nbuckets; j-- > 0;) {
+			if (s.st[j] == BA_AFF)
+				G(add_aff)(&run, &s.ab[j].x, &s.ab[j].y);
+			else if (s.st[j] == BA_XYZZ)
+				G(add)(&run, &run, &b[j]);
+			G(add)(&sum, &sum, &run);
+		}
 	}
 	x->partials[task] = sum;
 }
