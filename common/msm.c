@@ -333,9 +333,12 @@ static bool g1_ba_apply_ifma(struct g1_ba *s)
  * way out), every stored coordinate reduced to [0, q), and the exceptional cases (either operand at
  * infinity, P = ±Q — a sum equals the run whenever a bucket is empty after the first) are lane masks.
  */
-typedef struct { __m512i X[8], Y[8], ZZ[8], ZZZ[8]; } v8p;
+typedef struct { __m512i v[8]; } ve1;          /* eight Fp */
+typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
 
-static __m512i one_n[8], k2_v[8], one_s[8];   /* 1 in R' form; K2; R mod q (standard 1) */
+static __m512i k2_v[8], one_s[8];              /* K2; R mod q (the standard form's 1) */
+static ve1 one_n1;                             /* 1 in R' form */
+static ve2 one_n2;
 
 static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
 {
@@ -343,131 +346,101 @@ static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
 	for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a[k]);
 	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
 }
-static IFMA_FN void v8_sel(__m512i r[8], __mmask8 m, const __m512i a[8])
+/* one out-of-line copy each of the product and the reduction for the point formulas, which call
+ * them ~60 times */
+static IFMA_FN __attribute__((noinline)) void e1_mul(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_mul(r->v, a->v, b->v); }
+static IFMA_FN __attribute__((noinline)) void e1_canon(ve1 *r) { zp_v8_canon(r->v); }
+static IFMA_FN void e1_sub(ve1 *r, const ve1 *a, const ve1 *b, int m) { zp_v8_sub(r->v, a->v, b->v, m); }
+static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b)
 {
-	for (int k = 0; k < 8; k++) r[k] = _mm512_mask_blend_epi64(m, r[k], a[k]);
+	for (int k = 0; k < 8; k++) r->v[k] = _mm512_add_epi64(a->v[k], b->v[k]);
+	zp_v8_carry(r->v);
 }
-static IFMA_FN void v8p_sel(v8p *r, __mmask8 m, const v8p *a)
+static IFMA_FN __mmask8 e1_zero(const ve1 *a) { return v8_zero(a->v); }
+static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a)
 {
-	v8_sel(r->X, m, a->X); v8_sel(r->Y, m, a->Y); v8_sel(r->ZZ, m, a->ZZ); v8_sel(r->ZZZ, m, a->ZZZ);
+	for (int k = 0; k < 8; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
 }
-static IFMA_FN void v8_mulc(__m512i r[8], const __m512i a[8], const __m512i b[8])
+/* Fp2 = Fp[u]/(u² + 1): Karatsuba, then each component brought under 2q */
+static IFMA_FN __attribute__((noinline)) void e2_mul(ve2 *r, const ve2 *a, const ve2 *b)
 {
-	zp_v8_mul(r, a, b);
-	zp_v8_canon(r);
+	ve1 t0, t1, t2, sa, sb;
+	e1_mul(&t0, &a->c0, &b->c0);
+	e1_mul(&t1, &a->c1, &b->c1);
+	e1_add(&sa, &a->c0, &a->c1);
+	e1_add(&sb, &b->c0, &b->c1);
+	e1_mul(&t2, &sa, &sb);
+	e1_sub(&r->c0, &t0, &t1, 2);                 /* < 4q */
+	zp_v8_csub(r->c0.v, 2);
+	e1_sub(&t2, &t2, &t0, 2);
+	e1_sub(&r->c1, &t2, &t1, 2);                 /* < 6q */
+	zp_v8_csub(r->c1.v, 4);
+	zp_v8_csub(r->c1.v, 2);
 }
-/* X3 = R² − PPP − 2Q, Y3 = R·(Q − X3) − T·PPP (T = Y1 or S1): the tail shared by the additions */
-static IFMA_FN void v8p_tail(v8p *r, const __m512i R[8], const __m512i PPP[8], const __m512i Q[8], const __m512i T[8])
+static IFMA_FN void e2_sub(ve2 *r, const ve2 *a, const ve2 *b, int m)
 {
-	__m512i a[8], b[8];
-	zp_v8_mul(a, R, R);
-	zp_v8_sub(a, a, PPP, 2);                      /* < 4q */
-	for (int k = 0; k < 8; k++) b[k] = _mm512_add_epi64(Q[k], Q[k]);
-	zp_v8_carry(b);                               /* 2Q < 4q */
-	zp_v8_sub(r->X, a, b, 4);
-	zp_v8_canon(r->X);
-	zp_v8_sub(b, Q, r->X, 1);                     /* Q − X3 + q > 0 */
-	zp_v8_mul(a, R, b);
-	zp_v8_mul(b, T, PPP);
-	zp_v8_sub(r->Y, a, b, 2);
-	zp_v8_canon(r->Y);
+	e1_sub(&r->c0, &a->c0, &b->c0, m);
+	e1_sub(&r->c1, &a->c1, &b->c1, m);
 }
-/* r = 2p (dbl-2008-s-1); p at infinity stays there (ZZ = 0) */
-static IFMA_FN void v8p_dbl(v8p *r, const v8p *p)
-{
-	__m512i U[8], V[8], W[8], S[8], M[8], t[8], X3[8];
-	for (int k = 0; k < 8; k++) U[k] = _mm512_add_epi64(p->Y[k], p->Y[k]);
-	zp_v8_carry(U);
-	zp_v8_mul(V, U, U);
-	zp_v8_mul(W, U, V);
-	zp_v8_mul(S, p->X, V);
-	zp_v8_mul(t, p->X, p->X);
-	for (int k = 0; k < 8; k++) M[k] = _mm512_add_epi64(_mm512_add_epi64(t[k], t[k]), t[k]);
-	zp_v8_carry(M);
-	zp_v8_mul(t, M, M);
-	zp_v8_sub(t, t, S, 2);
-	zp_v8_sub(X3, t, S, 2);                       /* < 6q */
-	zp_v8_canon(X3);
-	zp_v8_sub(t, S, X3, 1);
-	zp_v8_mul(U, M, t);
-	zp_v8_mul(t, W, p->Y);
-	zp_v8_sub(r->Y, U, t, 2);
-	zp_v8_canon(r->Y);
-	memcpy(r->X, X3, sizeof X3);
-	v8_mulc(r->ZZ, V, p->ZZ);
-	v8_mulc(r->ZZZ, W, p->ZZZ);
-}
-/* r = a + b (add-2008-s), every case; r may be a */
-static IFMA_FN void v8p_add(v8p *r, const v8p *a, const v8p *b)
-{
-	__m512i U1[8], U2[8], S1[8], S2[8], P[8], R[8], PP[8], PPP[8], Q[8], t[8];
-	v8p o;
-	zp_v8_mul(U1, a->X, b->ZZ);
-	zp_v8_mul(U2, b->X, a->ZZ);
-	zp_v8_mul(S1, a->Y, b->ZZZ);
-	zp_v8_mul(S2, b->Y, a->ZZZ);
-	zp_v8_sub(P, U2, U1, 2);
-	zp_v8_canon(P);
-	zp_v8_sub(R, S2, S1, 2);
-	zp_v8_canon(R);
-	__mmask8 ainf = v8_zero(a->ZZ), binf = v8_zero(b->ZZ), pz = v8_zero(P), rz = v8_zero(R);
-	zp_v8_mul(PP, P, P);
-	zp_v8_mul(PPP, P, PP);
-	zp_v8_mul(Q, U1, PP);
-	v8p_tail(&o, R, PPP, Q, S1);
-	zp_v8_mul(t, a->ZZ, b->ZZ);
-	v8_mulc(o.ZZ, t, PP);
-	zp_v8_mul(t, a->ZZZ, b->ZZZ);
-	v8_mulc(o.ZZZ, t, PPP);                       /* P = 0, R ≠ 0 (a = −b): ZZ = 0 here, infinity */
-	__mmask8 dbl = pz & rz & ~ainf & ~binf;
-	if (dbl) {
-		v8p d;
-		v8p_dbl(&d, b);
-		v8p_sel(&o, dbl, &d);
-	}
-	v8p_sel(&o, ainf, b);
-	v8p_sel(&o, binf & ~ainf, a);
-	*r = o;
-}
-/* r = a + (x, y) for the lanes in m (madd-2008-s), every case */
-static IFMA_FN void v8p_madd(v8p *r, const v8p *a, const __m512i x[8], const __m512i y[8], __mmask8 m)
-{
-	__m512i U2[8], S2[8], P[8], R[8], PP[8], PPP[8], Q[8];
-	v8p o;
-	zp_v8_mul(U2, x, a->ZZ);
-	zp_v8_mul(S2, y, a->ZZZ);
-	zp_v8_sub(P, U2, a->X, 2);
-	zp_v8_canon(P);
-	zp_v8_sub(R, S2, a->Y, 2);
-	zp_v8_canon(R);
-	__mmask8 ainf = v8_zero(a->ZZ), pz = v8_zero(P), rz = v8_zero(R);
-	zp_v8_mul(PP, P, P);
-	zp_v8_mul(PPP, P, PP);
-	zp_v8_mul(Q, a->X, PP);
-	v8p_tail(&o, R, PPP, Q, a->Y);
-	v8_mulc(o.ZZ, a->ZZ, PP);
-	v8_mulc(o.ZZZ, a->ZZZ, PPP);
-	v8p lift;
-	memcpy(lift.X, x, sizeof lift.X);
-	memcpy(lift.Y, y, sizeof lift.Y);
-	memcpy(lift.ZZ, one_n, sizeof lift.ZZ);
-	memcpy(lift.ZZZ, one_n, sizeof lift.ZZZ);
-	__mmask8 dbl = pz & rz & ~ainf & m;
-	if (dbl) {
-		v8p d;
-		v8p_dbl(&d, &lift);
-		v8p_sel(&o, dbl, &d);
-	}
-	v8p_sel(&o, ainf, &lift);
-	v8p_sel(r, m, &o);
-}
+static IFMA_FN void e2_canon(ve2 *r) { e1_canon(&r->c0); e1_canon(&r->c1); }
+static IFMA_FN void e2_add(ve2 *r, const ve2 *a, const ve2 *b) { e1_add(&r->c0, &a->c0, &b->c0); e1_add(&r->c1, &a->c1, &b->c1); }
+static IFMA_FN __mmask8 e2_zero(const ve2 *a) { return e1_zero(&a->c0) & e1_zero(&a->c1); }
+static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m, &a->c0); e1_sel(&r->c1, m, &a->c1); }
 
-/* lane coordinates (standard form, gathered) -> R' form */
-static IFMA_FN void v8_in(__m512i r[8], const uint64_t *base, __m512i idx)
+#define V(x) v1_##x
+#define VE ve1
+#define ve_mul e1_mul
+#define ve_sub e1_sub
+#define ve_canon e1_canon
+#define ve_add e1_add
+#define ve_zero e1_zero
+#define ve_sel e1_sel
+#define ve_one one_n1
+#include "msm_ifma_tmpl.h"
+#undef V
+#undef VE
+#undef ve_mul
+#undef ve_sub
+#undef ve_canon
+#undef ve_add
+#undef ve_zero
+#undef ve_sel
+#undef ve_one
+#define V(x) v2_##x
+#define VE ve2
+#define ve_mul e2_mul
+#define ve_sub e2_sub
+#define ve_canon e2_canon
+#define ve_add e2_add
+#define ve_zero e2_zero
+#define ve_sel e2_sel
+#define ve_one one_n2
+#include "msm_ifma_tmpl.h"
+#undef V
+#undef VE
+#undef ve_mul
+#undef ve_sub
+#undef ve_canon
+#undef ve_add
+#undef ve_zero
+#undef ve_sel
+#undef ve_one
+
+/* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced */
+static IFMA_FN void e1_in(ve1 *r, const uint64_t *base, __m512i idx, int off)
 {
 	__m512i t[8];
-	zp_v8_gather(t, base, idx);
-	v8_mulc(r, t, k2_v);
+	zp_v8_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
+	zp_v8_mul(r->v, t, k2_v);
+	zp_v8_canon(r->v);
+}
+/* R' form -> the standard form's eight zp_fp */
+static IFMA_FN void e1_out(zp_fp v[8], const ve1 *a)
+{
+	__m512i t[8];
+	zp_v8_mul(t, a->v, one_s);
+	zp_v8_canon(t);
+	v8_to_fp(v, t);
 }
 
 static IFMA_FN void ba_ifma_consts(void)
@@ -476,53 +449,61 @@ static IFMA_FN void ba_ifma_consts(void)
 	for (int l = 0; l < 8; l++) { k2[l] = ifma_k2; one[l] = ZP_FP_ONE; }
 	v8_from_fp(k2_v, k2);
 	v8_from_fp(one_s, one);
-	v8_mulc(one_n, one_s, k2_v);   /* R·2^448·2^-416 = 2^416 mod q */
+	zp_v8_mul(one_n1.v, one_s, k2_v);   /* R·2^448·2^-416 = 2^416 mod q */
+	zp_v8_canon(one_n1.v);
+	one_n2.c0 = one_n1;
+	memset(&one_n2.c1, 0, sizeof one_n2.c1);
 }
+
+/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0. load() puts the
+ * lanes' buckets in R' form (aff: affine ones, xyzz: XYZZ ones); run and sum come back per lane. */
+#define BA_REDUCE_SCAN(P, st, S, LOAD_AFF, LOAD_XYZZ)                                            \
+	do {                                                                                     \
+		for (size_t k = (S); k-- > 0;) {                                                 \
+			__mmask8 aff = 0, xyzz = 0;                                              \
+			for (int l = 0; l < 8; l++) {                                            \
+				size_t j = (size_t)l * (S) + k;                                  \
+				jw[l] = j;                                                       \
+				if ((st)[j] == BA_AFF) aff |= (__mmask8)(1u << l);               \
+				else if ((st)[j] == BA_XYZZ) xyzz |= (__mmask8)(1u << l);        \
+			}                                                                        \
+			__m512i ji = _mm512_load_si512((const void *)jw);                        \
+			if (aff) {                                                               \
+				LOAD_AFF;                                                        \
+				P##_madd(&run, &run, &bx, &by, aff);                             \
+			}                                                                        \
+			if (xyzz) {                                                              \
+				P##_pt t;                                                        \
+				LOAD_XYZZ;                                                       \
+				P##_add(&t, &run, &B);                                           \
+				P##_sel(&run, xyzz, &t);                                         \
+			}                                                                        \
+			P##_add(&sum, &sum, &run);                                               \
+		}                                                                                \
+	} while (0)
 
 static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
 {
 	size_t S = nb / 8;
-	v8p run, sum;
-	for (int k = 0; k < 8; k++) {
-		run.X[k] = run.Y[k] = sum.X[k] = sum.Y[k] = one_n[k];
-		run.ZZ[k] = run.ZZZ[k] = sum.ZZ[k] = sum.ZZZ[k] = _mm512_setzero_si512();
-	}
-	_Alignas(64) uint64_t aw[8], xw[8];
-	for (size_t k = S; k-- > 0;) {
-		__mmask8 aff = 0, xyzz = 0;
-		for (int l = 0; l < 8; l++) {
-			size_t j = (size_t)l * S + k;
-			aw[l] = (uint64_t)j * 12;
-			xw[l] = (uint64_t)j * 24;
-			if (s->st[j] == BA_AFF) aff |= (__mmask8)(1u << l);
-			else if (s->st[j] == BA_XYZZ) xyzz |= (__mmask8)(1u << l);
-		}
-		if (aff) {
-			__m512i x[8], y[8], ai = _mm512_load_si512((const void *)aw);
-			v8_in(x, s->ab[0].x.l, ai);
-			v8_in(y, s->ab[0].x.l, _mm512_add_epi64(ai, _mm512_set1_epi64(6)));
-			v8p_madd(&run, &run, x, y, aff);
-		}
-		if (xyzz) {
-			v8p B, t;
-			__m512i xi = _mm512_load_si512((const void *)xw);
-			v8_in(B.X, bk[0].x.l, xi);
-			v8_in(B.Y, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(6)));
-			v8_in(B.ZZ, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(12)));
-			v8_in(B.ZZZ, bk[0].x.l, _mm512_add_epi64(xi, _mm512_set1_epi64(18)));
-			v8p_add(&t, &run, &B);
-			v8p_sel(&run, xyzz, &t);
-		}
-		v8p_add(&sum, &sum, &run);
-	}
+	v1_pt run, sum, B;
+	run.X = run.Y = one_n1;
+	memset(&run.ZZ, 0, sizeof run.ZZ);
+	memset(&run.ZZZ, 0, sizeof run.ZZZ);
+	sum = run;
+	ve1 bx, by;
+	_Alignas(64) uint64_t jw[8];
+	const uint64_t *ab = s->ab[0].x.l, *xb = bk[0].x.l;
+	/* zp_g1_affine: 12 words a bucket; zp_g1_xyzz: 24 */
+#define J12 _mm512_add_epi64(_mm512_slli_epi64(ji, 3), _mm512_slli_epi64(ji, 2))
+	BA_REDUCE_SCAN(v1, s->st, S,
+	               (e1_in(&bx, ab, J12, 0), e1_in(&by, ab, J12, 6)),
+	               (e1_in(&B.X, xb, _mm512_slli_epi64(J12, 1), 0), e1_in(&B.Y, xb, _mm512_slli_epi64(J12, 1), 6),
+	                e1_in(&B.ZZ, xb, _mm512_slli_epi64(J12, 1), 12), e1_in(&B.ZZZ, xb, _mm512_slli_epi64(J12, 1), 18)));
+#undef J12
 	/* back to the standard form, then Σ_l sum_l + (l·S)·run_l */
 	zp_fp c[8][8];
-	__m512i *from[8] = { run.X, run.Y, run.ZZ, run.ZZZ, sum.X, sum.Y, sum.ZZ, sum.ZZZ };
-	for (int i = 0; i < 8; i++) {
-		__m512i t[8];
-		v8_mulc(t, from[i], one_s);
-		v8_to_fp(c[i], t);
-	}
+	const ve1 *from[8] = { &run.X, &run.Y, &run.ZZ, &run.ZZZ, &sum.X, &sum.Y, &sum.ZZ, &sum.ZZZ };
+	for (int i = 0; i < 8; i++) e1_out(c[i], from[i]);
 	zp_g1_xyzz acc, r, m;
 	g1_set_inf(&acc);
 	for (int l = 0; l < 8; l++) {
@@ -625,8 +606,9 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define BA_MIN MSM_BA_MIN_G2
 struct g2_ba;
 static bool g2_ba_apply_ifma(struct g2_ba *s);
+static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out);
 #define BA_APPLY_FAST(s) g2_ba_apply_ifma(s)
-#define BA_REDUCE_FAST(s, bk, nb, out) false
+#define BA_REDUCE_FAST(s, bk, nb, out) g2_ba_reduce_ifma(s, bk, nb, out)
 #include "msm_tmpl.h"
 #undef BA_APPLY_FAST
 #undef BA_REDUCE_FAST
@@ -768,8 +750,72 @@ static bool g2_ba_apply_ifma(struct g2_ba *s)
 	g2_ba_apply_v(s);
 	return true;
 }
+
+static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
+{
+	e1_in(&r->c0, base, idx, off);
+	e1_in(&r->c1, base, idx, off + 6);
+}
+/* G2's running sums as G1's (g1_ba_reduce_v), over Fp2 lanes */
+static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
+{
+	size_t S = nb / 8;
+	v2_pt run, sum, B;
+	run.X = run.Y = one_n2;
+	memset(&run.ZZ, 0, sizeof run.ZZ);
+	memset(&run.ZZZ, 0, sizeof run.ZZZ);
+	sum = run;
+	ve2 bx, by;
+	_Alignas(64) uint64_t jw[8];
+	const uint64_t *ab = s->ab[0].x.c0.l, *xb = bk[0].x.c0.l;
+	/* zp_g2_affine: 24 words a bucket; zp_g2_xyzz: 48 */
+#define J24 _mm512_add_epi64(_mm512_slli_epi64(ji, 4), _mm512_slli_epi64(ji, 3))
+	BA_REDUCE_SCAN(v2, s->st, S,
+	               (e2_in(&bx, ab, J24, 0), e2_in(&by, ab, J24, 12)),
+	               (e2_in(&B.X, xb, _mm512_slli_epi64(J24, 1), 0), e2_in(&B.Y, xb, _mm512_slli_epi64(J24, 1), 12),
+	                e2_in(&B.ZZ, xb, _mm512_slli_epi64(J24, 1), 24), e2_in(&B.ZZZ, xb, _mm512_slli_epi64(J24, 1), 36)));
+#undef J24
+	zp_fp c[16][8];
+	const ve1 *from[16] = { &run.X.c0, &run.X.c1, &run.Y.c0, &run.Y.c1, &run.ZZ.c0, &run.ZZ.c1, &run.ZZZ.c0, &run.ZZZ.c1,
+	                        &sum.X.c0, &sum.X.c1, &sum.Y.c0, &sum.Y.c1, &sum.ZZ.c0, &sum.ZZ.c1, &sum.ZZZ.c0, &sum.ZZZ.c1 };
+	for (int i = 0; i < 16; i++) e1_out(c[i], from[i]);
+	zp_g2_xyzz acc, r, m;
+	g2_set_inf(&acc);
+	for (int l = 0; l < 8; l++) {
+		for (int h = 0; h < 2; h++) {
+			const int o = 8 * h;
+			r = (zp_g2_xyzz){ { c[o][l], c[o + 1][l] }, { c[o + 2][l], c[o + 3][l] },
+			                  { c[o + 4][l], c[o + 5][l] }, { c[o + 6][l], c[o + 7][l] } };
+			if (h == 0) {   /* (l·S)·run_l */
+				g2_set_inf(&m);
+				for (size_t e = (size_t)l * S; e; e >>= 1) {
+					if (e & 1) g2_add(&m, &m, &r);
+					g2_dbl(&r, &r);
+				}
+				g2_add(&acc, &acc, &m);
+			} else {
+				g2_add(&acc, &acc, &r);
+			}
+		}
+	}
+	*out = acc;
+}
+
+static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
+{
+	pthread_once(&ba_ifma_once, ba_ifma_init);
+	if (!ba_ifma_on || nb < 64 || nb % 8)
+		return false;
+	g2_ba_reduce_v(s, bk, nb, out);
+	return true;
+}
 #else
 static bool g2_ba_apply_ifma(struct g2_ba *s) { (void)s; return false; }
+static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
+{
+	(void)s; (void)bk; (void)nb; (void)out;
+	return false;
+}
 #endif
 
 /* ---- public entry points ---- */
