@@ -29,9 +29,10 @@
 #define MSM_MAX_C 16
 
 /* Booth digit of window w (see the top of the file). */
-static inline int msm_digit(const uint64_t k[4], int w, int c)
+/* Signed (Booth) digit of the window of c bits that starts at bit s: bits s-1 .. s+c-1 of k. */
+static inline int msm_digit(const uint64_t k[4], int s, int c)
 {
-	int pos = w * c - 1;       /* lowest bit read */
+	int pos = s - 1;           /* lowest bit read */
 	unsigned len = (unsigned)c + 1;
 	uint64_t v;
 	if (pos < 0) {

@@ -192,6 +192,8 @@ struct G(ctx) {
 	/* Pippenger (phase 2) */
 	size_t m;                /* non-trivial scalars after compaction */
 	int c, nwin, pchunks;
+	uint16_t wst[256];       /* window w: bits wst[w] .. wst[w] + wb[w] − 1; widths c or c − 1, */
+	uint8_t wb[256];         /* spread so that no window is a short remainder of 256 bits */
 	size_t nbuckets;
 	XYZZ *buckets;           /* nsets * nbuckets */
 	XYZZ *partials;          /* nwin * pchunks */
@@ -239,11 +241,11 @@ static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
 		G(set_inf)(&b[j]);
 	/* The next bucket and point are prefetched while this addition runs (~0.5 µs),
 	 * which hides the cache misses of bucket arrays larger than L2. */
-	int dn = lo < hi ? msm_digit(x->raw[lo], w, x->c) : 0;
+	int dn = lo < hi ? msm_digit(x->raw[lo], x->wst[w], x->wb[w]) : 0;
 	for (size_t k = lo; k < hi; k++) {
 		int d = dn;
 		if (k + 1 < hi) {
-			dn = msm_digit(x->raw[k + 1], w, x->c);
+			dn = msm_digit(x->raw[k + 1], x->wst[w], x->wb[w]);
 			if (dn) {
 				const char *pb = (const char *)&b[(dn > 0 ? dn : -dn) - 1];
 				const char *pp = (const char *)&x->points[x->idx[k + 1]];
@@ -464,7 +466,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	enum { PF = 8 };
 	for (size_t k = lo; k < hi; k++) {
 		if (k + PF < hi) {
-			int dn = msm_digit(x->raw[k + PF], w, x->c);
+			int dn = msm_digit(x->raw[k + PF], x->wst[w], x->wb[w]);
 			if (dn) {
 				const char *pb = (const char *)&s.ab[(dn > 0 ? dn : -dn) - 1];
 				const char *pp = (const char *)&x->points[x->idx[k + PF]];
@@ -476,7 +478,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 				__builtin_prefetch(pp + sizeof(AFF) - 1);
 			}
 		}
-		int d = msm_digit(x->raw[k], w, x->c);
+		int d = msm_digit(x->raw[k], x->wst[w], x->wb[w]);
 		if (d == 0)
 			continue;
 		uint32_t bi = (uint32_t)((d > 0 ? d : -d) - 1);
@@ -512,10 +514,13 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 		G(ba_retry)(&s);
 	}
 	XYZZ run, sum;
-	if (!BA_REDUCE_FAST(&s, b, x->nbuckets, &sum)) {   /* the includer's vector running sums */
+	size_t nbw = (size_t)1 << (x->wb[w] - 1);   /* buckets this window's digits reach */
+	if (nbw > x->nbuckets)
+		nbw = x->nbuckets;
+	if (!BA_REDUCE_FAST(&s, b, nbw, &sum)) {   /* the includer's vector running sums */
 		G(set_inf)(&run);
 		G(set_inf)(&sum);
-		for (size_t j = x->nbuckets; j-- > 0;) {
+		for (size_t j = nbw; j-- > 0;) {
 			if (s.st[j] == BA_AFF)
 				G(add_aff)(&run, &s.ab[j].x, &s.ab[j].y);
 			else if (s.st[j] == BA_XYZZ)
@@ -598,6 +603,13 @@ static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
 		x->c = msm_window(m, x->ba);
 		x->nwin = (256 + x->c - 1) / x->c;
 		x->nbuckets = (size_t)1 << (x->c - 1);
+		/* 256 bits over nwin windows as evenly as possible (c = 13: 16 of 13 bits and 4 of 12, not
+		 * 19 of 13 and one of 9, whose few buckets overflowed the batch-affine conflict queue) */
+		for (int w = 0, pos = 0; w < x->nwin; w++) {
+			x->wb[w] = (uint8_t)(256 / x->nwin + (w < 256 % x->nwin));
+			x->wst[w] = (uint16_t)pos;
+			pos += x->wb[w];
+		}
 		x->pchunks = msm_point_chunks(m, x->nwin, sets);
 		x->buckets = (XYZZ *)(((uintptr_t)(s + n * 36) + 63) & ~(uintptr_t)63);
 		x->partials = x->buckets + (size_t)sets * ((size_t)1 << (msm_window_max(n) - 1));
@@ -615,7 +627,7 @@ static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
 		XYZZ tot;
 		G(set_inf)(&tot);
 		for (int w = x->nwin - 1; w >= 0; w--) {
-			for (int i = 0; i < x->c && w != x->nwin - 1; i++)
+			for (int i = 0; i < x->wb[w] && w != x->nwin - 1; i++)
 				G(dbl)(&tot, &tot);
 			for (int pc = 0; pc < x->pchunks; pc++)
 				G(add)(&tot, &tot, &x->partials[(size_t)w * x->pchunks + pc]);
