@@ -168,14 +168,7 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 #define fe_one ZP_FP_ONE
 #define fe_inv fp_inv
 #define BA_MIN MSM_BA_MIN_G1
-struct g1_ba;
-static bool g1_ba_apply_ifma(struct g1_ba *s);
-static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out);
-#define BA_APPLY_FAST(s) g1_ba_apply_ifma(s)
-#define BA_REDUCE_FAST(s, bk, nb, out) g1_ba_reduce_ifma(s, bk, nb, out)
 #include "msm_tmpl.h"
-#undef BA_APPLY_FAST
-#undef BA_REDUCE_FAST
 #undef G
 #undef FE
 #undef AFF
@@ -318,14 +311,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 	}
 }
 
-static bool g1_ba_apply_ifma(struct g1_ba *s)
-{
-	pthread_once(&ba_ifma_once, ba_ifma_init);
-	if (!ba_ifma_on)
-		return false;
-	g1_ba_apply_v(s);
-	return true;
-}
 /*
  * The running sums of a task's buckets (Σ (j+1)·B_j), eight segments of nb/8 buckets as the eight
  * lanes: lane l keeps run_l and sum_l over buckets l·S .. l·S + S − 1 (S = nb/8), and the task's
@@ -398,15 +383,6 @@ static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m,
 #define ve_sel e1_sel
 #define ve_one one_n1
 #include "msm_ifma_tmpl.h"
-#undef V
-#undef VE
-#undef ve_mul
-#undef ve_sub
-#undef ve_canon
-#undef ve_add
-#undef ve_zero
-#undef ve_sel
-#undef ve_one
 #define V(x) v2_##x
 #define VE ve2
 #define ve_mul e2_mul
@@ -417,15 +393,6 @@ static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m,
 #define ve_sel e2_sel
 #define ve_one one_n2
 #include "msm_ifma_tmpl.h"
-#undef V
-#undef VE
-#undef ve_mul
-#undef ve_sub
-#undef ve_canon
-#undef ve_add
-#undef ve_zero
-#undef ve_sel
-#undef ve_one
 
 /* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced */
 static IFMA_FN void e1_in(ve1 *r, const uint64_t *base, __m512i idx, int off)
@@ -456,9 +423,15 @@ static IFMA_FN void ba_ifma_consts(void)
 	memset(&one_n2.c1, 0, sizeof one_n2.c1);
 }
 
-/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0. load() puts the
- * lanes' buckets in R' form (aff: affine ones, xyzz: XYZZ ones); run and sum come back per lane. */
-#define BA_REDUCE_SCAN(P, st, S, LOAD_AFF, LOAD_XYZZ)                                            \
+/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0; LOAD_AFF and
+ * LOAD_XYZZ put the lanes' buckets (affine: bx, by; XYZZ: B) in R' form. Declares run and sum (the
+ * lanes' results) in the calling function. */
+#define BA_REDUCE_SCAN(P, E, st, S, LOAD_AFF, LOAD_XYZZ)                                         \
+	P##_pt run, sum, B;                                                                      \
+	E bx, by;                                                                                \
+	_Alignas(64) uint64_t jw[8];                                                             \
+	P##_inf(&run);                                                                           \
+	P##_inf(&sum);                                                                           \
 	do {                                                                                     \
 		for (size_t k = (S); k-- > 0;) {                                                 \
 			__mmask8 aff = 0, xyzz = 0;                                              \
@@ -483,20 +456,30 @@ static IFMA_FN void ba_ifma_consts(void)
 		}                                                                                \
 	} while (0)
 
+/* *out = Σ_l sum[l] + (l·S)·run[l]: the eight segments' running sums put together (scalar) */
+#define BA_COMBINE(g, T, run, sum, S, out)                                                        \
+	do {                                                                                      \
+		T acc_, m_;                                                                       \
+		g##_set_inf(&acc_);                                                               \
+		for (int l_ = 0; l_ < 8; l_++) {                                                  \
+			g##_set_inf(&m_);                                                         \
+			for (size_t e_ = (size_t)l_ * (S); e_; e_ >>= 1) {                        \
+				if (e_ & 1) g##_add(&m_, &m_, &(run)[l_]);                        \
+				g##_dbl(&(run)[l_], &(run)[l_]);                                  \
+			}                                                                         \
+			g##_add(&acc_, &acc_, &m_);                                               \
+			g##_add(&acc_, &acc_, &(sum)[l_]);                                        \
+		}                                                                                 \
+		*(out) = acc_;                                                                    \
+	} while (0)
+
 static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
 {
 	size_t S = nb / 8;
-	v1_pt run, sum, B;
-	run.X = run.Y = one_n1;
-	memset(&run.ZZ, 0, sizeof run.ZZ);
-	memset(&run.ZZZ, 0, sizeof run.ZZZ);
-	sum = run;
-	ve1 bx, by;
-	_Alignas(64) uint64_t jw[8];
 	const uint64_t *ab = s->ab[0].x.l, *xb = bk[0].x.l;
 	/* zp_g1_affine: 12 words a bucket; zp_g1_xyzz: 24 */
 #define J12 _mm512_add_epi64(_mm512_slli_epi64(ji, 3), _mm512_slli_epi64(ji, 2))
-	BA_REDUCE_SCAN(v1, s->st, S,
+	BA_REDUCE_SCAN(v1, ve1, s->st, S,
 	               (e1_in(&bx, ab, J12, 0), e1_in(&by, ab, J12, 6)),
 	               (e1_in(&B.X, xb, _mm512_slli_epi64(J12, 1), 0), e1_in(&B.Y, xb, _mm512_slli_epi64(J12, 1), 6),
 	                e1_in(&B.ZZ, xb, _mm512_slli_epi64(J12, 1), 12), e1_in(&B.ZZZ, xb, _mm512_slli_epi64(J12, 1), 18)));
@@ -505,38 +488,42 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 	zp_fp c[8][8];
 	const ve1 *from[8] = { &run.X, &run.Y, &run.ZZ, &run.ZZZ, &sum.X, &sum.Y, &sum.ZZ, &sum.ZZZ };
 	for (int i = 0; i < 8; i++) e1_out(c[i], from[i]);
-	zp_g1_xyzz acc, r, m;
-	g1_set_inf(&acc);
+	zp_g1_xyzz rl[8], sl[8];
 	for (int l = 0; l < 8; l++) {
-		r = (zp_g1_xyzz){ c[0][l], c[1][l], c[2][l], c[3][l] };
-		g1_set_inf(&m);
-		for (size_t e = (size_t)l * S; e; e >>= 1) {   /* m = (l·S)·run_l */
-			if (e & 1) g1_add(&m, &m, &r);
-			g1_dbl(&r, &r);
-		}
-		g1_add(&acc, &acc, &m);
-		r = (zp_g1_xyzz){ c[4][l], c[5][l], c[6][l], c[7][l] };
-		g1_add(&acc, &acc, &r);
+		rl[l] = (zp_g1_xyzz){ c[0][l], c[1][l], c[2][l], c[3][l] };
+		sl[l] = (zp_g1_xyzz){ c[4][l], c[5][l], c[6][l], c[7][l] };
 	}
-	*out = acc;
+	BA_COMBINE(g1, zp_g1_xyzz, rl, sl, S, out);
 }
 
-static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
-{
-	pthread_once(&ba_ifma_once, ba_ifma_init);
-	if (!ba_ifma_on || nb < 64 || nb % 8)
-		return false;
-	g1_ba_reduce_v(s, bk, nb, out);
-	return true;
-}
+#define BA_IFMA_ENTRY(g, T)                                                                       \
+	static bool g##_ba_apply_fast(struct g##_ba *s)                                            \
+	{                                                                                          \
+		pthread_once(&ba_ifma_once, ba_ifma_init);                                         \
+		if (!ba_ifma_on)                                                                   \
+			return false;                                                              \
+		g##_ba_apply_v(s);                                                                 \
+		return true;                                                                       \
+	}                                                                                          \
+	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
+	{                                                                                          \
+		pthread_once(&ba_ifma_once, ba_ifma_init);                                         \
+		if (!ba_ifma_on || nb < 64 || nb % 8)                                              \
+			return false;                                                              \
+		g##_ba_reduce_v(s, bk, nb, out);                                                   \
+		return true;                                                                       \
+	}
 #else
-static bool g1_ba_apply_ifma(struct g1_ba *s) { (void)s; return false; }
-static bool g1_ba_reduce_ifma(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
-{
-	(void)s; (void)bk; (void)nb; (void)out;
-	return false;
-}
+/* no IFMA code in this build: the scalar paths run */
+#define BA_IFMA_ENTRY(g, T)                                                                       \
+	static bool g##_ba_apply_fast(struct g##_ba *s) { (void)s; return false; }                 \
+	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
+	{                                                                                          \
+		(void)s; (void)bk; (void)nb; (void)out;                                            \
+		return false;                                                                      \
+	}
 #endif
+BA_IFMA_ENTRY(g1, zp_g1_xyzz)
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
@@ -605,14 +592,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_one ZP_FP2_ONE
 #define fe_inv fp2_inv
 #define BA_MIN MSM_BA_MIN_G2
-struct g2_ba;
-static bool g2_ba_apply_ifma(struct g2_ba *s);
-static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out);
-#define BA_APPLY_FAST(s) g2_ba_apply_ifma(s)
-#define BA_REDUCE_FAST(s, bk, nb, out) g2_ba_reduce_ifma(s, bk, nb, out)
 #include "msm_tmpl.h"
-#undef BA_APPLY_FAST
-#undef BA_REDUCE_FAST
 
 /*
  * G2's batch the same way over Fp2 = two v8 (c0, c1): Karatsuba products (three Fp products of one
@@ -743,14 +723,6 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 	}
 }
 
-static bool g2_ba_apply_ifma(struct g2_ba *s)
-{
-	pthread_once(&ba_ifma_once, ba_ifma_init);
-	if (!ba_ifma_on)
-		return false;
-	g2_ba_apply_v(s);
-	return true;
-}
 
 static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
 {
@@ -761,17 +733,10 @@ static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
 static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
 {
 	size_t S = nb / 8;
-	v2_pt run, sum, B;
-	run.X = run.Y = one_n2;
-	memset(&run.ZZ, 0, sizeof run.ZZ);
-	memset(&run.ZZZ, 0, sizeof run.ZZZ);
-	sum = run;
-	ve2 bx, by;
-	_Alignas(64) uint64_t jw[8];
 	const uint64_t *ab = s->ab[0].x.c0.l, *xb = bk[0].x.c0.l;
 	/* zp_g2_affine: 24 words a bucket; zp_g2_xyzz: 48 */
 #define J24 _mm512_add_epi64(_mm512_slli_epi64(ji, 4), _mm512_slli_epi64(ji, 3))
-	BA_REDUCE_SCAN(v2, s->st, S,
+	BA_REDUCE_SCAN(v2, ve2, s->st, S,
 	               (e2_in(&bx, ab, J24, 0), e2_in(&by, ab, J24, 12)),
 	               (e2_in(&B.X, xb, _mm512_slli_epi64(J24, 1), 0), e2_in(&B.Y, xb, _mm512_slli_epi64(J24, 1), 12),
 	                e2_in(&B.ZZ, xb, _mm512_slli_epi64(J24, 1), 24), e2_in(&B.ZZZ, xb, _mm512_slli_epi64(J24, 1), 36)));
@@ -780,44 +745,16 @@ static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t
 	const ve1 *from[16] = { &run.X.c0, &run.X.c1, &run.Y.c0, &run.Y.c1, &run.ZZ.c0, &run.ZZ.c1, &run.ZZZ.c0, &run.ZZZ.c1,
 	                        &sum.X.c0, &sum.X.c1, &sum.Y.c0, &sum.Y.c1, &sum.ZZ.c0, &sum.ZZ.c1, &sum.ZZZ.c0, &sum.ZZZ.c1 };
 	for (int i = 0; i < 16; i++) e1_out(c[i], from[i]);
-	zp_g2_xyzz acc, r, m;
-	g2_set_inf(&acc);
+	zp_g2_xyzz rl[8], sl[8];
 	for (int l = 0; l < 8; l++) {
-		for (int h = 0; h < 2; h++) {
-			const int o = 8 * h;
-			r = (zp_g2_xyzz){ { c[o][l], c[o + 1][l] }, { c[o + 2][l], c[o + 3][l] },
-			                  { c[o + 4][l], c[o + 5][l] }, { c[o + 6][l], c[o + 7][l] } };
-			if (h == 0) {   /* (l·S)·run_l */
-				g2_set_inf(&m);
-				for (size_t e = (size_t)l * S; e; e >>= 1) {
-					if (e & 1) g2_add(&m, &m, &r);
-					g2_dbl(&r, &r);
-				}
-				g2_add(&acc, &acc, &m);
-			} else {
-				g2_add(&acc, &acc, &r);
-			}
-		}
+		rl[l] = (zp_g2_xyzz){ { c[0][l], c[1][l] }, { c[2][l], c[3][l] }, { c[4][l], c[5][l] }, { c[6][l], c[7][l] } };
+		sl[l] = (zp_g2_xyzz){ { c[8][l], c[9][l] }, { c[10][l], c[11][l] }, { c[12][l], c[13][l] }, { c[14][l], c[15][l] } };
 	}
-	*out = acc;
+	BA_COMBINE(g2, zp_g2_xyzz, rl, sl, S, out);
 }
 
-static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
-{
-	pthread_once(&ba_ifma_once, ba_ifma_init);
-	if (!ba_ifma_on || nb < 64 || nb % 8)
-		return false;
-	g2_ba_reduce_v(s, bk, nb, out);
-	return true;
-}
-#else
-static bool g2_ba_apply_ifma(struct g2_ba *s) { (void)s; return false; }
-static bool g2_ba_reduce_ifma(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
-{
-	(void)s; (void)bk; (void)nb; (void)out;
-	return false;
-}
 #endif
+BA_IFMA_ENTRY(g2, zp_g2_xyzz)
 
 /* ---- public entry points ---- */
 

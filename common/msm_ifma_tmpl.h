@@ -12,11 +12,19 @@
  *   ve_zero(a)           mask of the lanes where a (reduced) is 0
  *   ve_sel(r, m, a)      r = a in the lanes of m
  *   ve_one               1 in R' form
+ * (all undefined again at the end of this file)
  * Every stored coordinate is reduced to [0, q); infinity is ZZ = 0 (X, Y anything).
  * Formulas: add-2008-s, madd-2008-s, dbl-2008-s-1 (a = 0), exceptional cases as lane masks.
  */
 
 typedef struct { VE X, Y, ZZ, ZZZ; } V(pt);
+
+static IFMA_FN void V(inf)(V(pt) *r)
+{
+	r->X = r->Y = ve_one;
+	memset(&r->ZZ, 0, sizeof r->ZZ);
+	memset(&r->ZZZ, 0, sizeof r->ZZZ);
+}
 
 static IFMA_FN void V(sel)(V(pt) *r, __mmask8 m, const V(pt) *a)
 {
@@ -133,3 +141,14 @@ static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, 
 	V(sel)(&o, ainf, &lift);
 	V(sel)(r, m, &o);
 }
+
+/* the parameters are this instance's: the next include defines its own */
+#undef V
+#undef VE
+#undef ve_mul
+#undef ve_sub
+#undef ve_canon
+#undef ve_add
+#undef ve_zero
+#undef ve_sel
+#undef ve_one

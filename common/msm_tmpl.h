@@ -6,10 +6,9 @@
  *   FE AFF XYZZ JAC  the field element and point types
  *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one fe_inv   field ops
  *   BA_MIN      scalars from which the batch-affine accumulation is used
- *   BA_APPLY_FAST(s)  a vector ba_apply for this group: true when it did the batch, false to
- *               use the scalar one below
- *   BA_REDUCE_FAST(s, bk, nb, out)  a vector running sum of a task's buckets: true when it wrote
- *               Σ (j+1)·bucket_j to *out, false to use the scalar loop
+ * and, after including it, G(ba_apply_fast)(s) — a vector ba_apply: true when it did the batch,
+ * false to use the scalar one — and G(ba_reduce_fast)(s, bk, nb, out) — a vector running sum of a
+ * task's nb buckets: true when it wrote Σ (j+1)·bucket_j to *out, false for the scalar loop.
  *
  * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
  * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
@@ -306,8 +305,10 @@ struct G(ba) {
 	uint32_t *q;    /* queued: point index | sign bit, bucket in qb */
 	uint32_t *qb;
 	size_t nb, nq, cap, qcap;
-	void *x8;       /* 64-aligned, cap/8 + 2 vectors of 8 elements: BA_APPLY_FAST's prefix products */
+	void *x8;       /* 64-aligned, cap/8 + 2 vectors of 8 elements: ba_apply_fast's prefix products */
 };
+static bool G(ba_apply_fast)(struct G(ba) *s);
+static bool G(ba_reduce_fast)(struct G(ba) *s, const XYZZ *bk, size_t nb, XYZZ *out);
 
 static inline void G(ba_point_y)(FE *y, const AFF *p, uint32_t tag)
 {
@@ -366,7 +367,7 @@ static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
 static void G(ba_apply)(struct G(ba) *s)
 {
 	size_t n = s->nb;
-	if (n > 0 && BA_APPLY_FAST(s)) {   /* the includer's vector path (G1 with AVX-512 IFMA) */
+	if (n > 0 && G(ba_apply_fast)(s)) {   /* the includer's vector path (AVX-512 IFMA) */
 		s->nb = 0;
 		return;
 	}
@@ -517,7 +518,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	size_t nbw = (size_t)1 << (x->wb[w] - 1);   /* buckets this window's digits reach */
 	if (nbw > x->nbuckets)
 		nbw = x->nbuckets;
-	if (!BA_REDUCE_FAST(&s, b, nbw, &sum)) {   /* the includer's vector running sums */
+	if (!G(ba_reduce_fast)(&s, b, nbw, &sum)) {   /* the includer's vector running sums */
 		G(set_inf)(&run);
 		G(set_inf)(&sum);
 		for (size_t j = nbw; j-- > 0;) {
