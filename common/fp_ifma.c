@@ -18,22 +18,6 @@ static uint64_t P52[8], PINV52;
 static zp_fp TO_R416, FROM_R416;   /* Montgomery forms of 2^32 and 2^-32 */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void init(void)
-{
-	const uint64_t *q = ZP_FP_MODULUS;
-	for (int k = 0; k < 8; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, s = bit % 64;
-		uint64_t v = w < ZP_FP_LIMBS ? q[w] >> s : 0;
-		if (s > 12 && w + 1 < ZP_FP_LIMBS) v |= q[w + 1] << (64 - s);
-		P52[k] = v & MASK52;
-	}
-	uint64_t x = 1;   /* q^-1 mod 2^64 by Newton's iteration (q odd) */
-	for (int i = 0; i < 6; i++) x *= 2 - q[0] * x;
-	PINV52 = (0 - x) & MASK52;
-	zp_fp_from_u64(&TO_R416, 1ull << 32);
-	zp_fp_inv(&FROM_R416, &TO_R416);
-}
-
 /* 52-bit limbs of a 384-bit integer, and back (the value must fit 384 bits) */
 static void to52(uint64_t out[8], const uint64_t in[ZP_FP_LIMBS])
 {
@@ -44,6 +28,17 @@ static void to52(uint64_t out[8], const uint64_t in[ZP_FP_LIMBS])
 		out[k] = v & MASK52;
 	}
 }
+static void init(void)
+{
+	const uint64_t *q = ZP_FP_MODULUS;
+	to52(P52, q);
+	uint64_t x = 1;   /* q^-1 mod 2^64 by Newton's iteration (q odd) */
+	for (int i = 0; i < 6; i++) x *= 2 - q[0] * x;
+	PINV52 = (0 - x) & MASK52;
+	zp_fp_from_u64(&TO_R416, 1ull << 32);
+	zp_fp_inv(&FROM_R416, &TO_R416);
+}
+
 static void from52(uint64_t out[ZP_FP_LIMBS], const uint64_t in[8])
 {
 	memset(out, 0, ZP_FP_LIMBS * sizeof(uint64_t));

@@ -202,6 +202,7 @@ static void fp_inv(zp_fp *r, const zp_fp *a)
 _Static_assert(sizeof(zp_g1_affine) == 12 * sizeof(uint64_t), "zp_g1_affine is x then y, 6 words each");
 static int ba_ifma_on;
 static zp_fp ifma_two32, ifma_k2;   /* Montgomery 2^32; 2^448 mod q raw (= 1 at scale −2) */
+static __m512i k2_v[8], one_s[8];   /* ifma_k2 and R mod q (the standard form's 1) on all lanes */
 static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
 static void ba_ifma_consts(void);
 static void ba_ifma_init(void)
@@ -253,7 +254,7 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8;
 	__m512i (*pre)[8] = (__m512i (*)[8])s->x8;
-	__m512i D[8], N[8], inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8], K2[8];
+	__m512i D[8], N[8], inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8];
 	_Alignas(64) uint64_t bw[8], pw[8];
 	zp_fp tot[8], tinv[8], scr[8];
 	for (size_t j = 0; j < ng; j++) {
@@ -269,11 +270,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 	for (int l = 0; l < 8; l++)
 		zp_fp_mulc(&tinv[l], &tinv[l], &ifma_two32);   /* scale −ng */
 	v8_from_fp(inv, tinv);
-	{
-		zp_fp k2[8];
-		for (int l = 0; l < 8; l++) k2[l] = ifma_k2;
-		v8_from_fp(K2, k2);
-	}
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
@@ -295,7 +291,7 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		zp_v8_gather(yb, s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
 		zp_v8_gather(xp, s->points[0].x.l, pi);
 		zp_v8_mul(lam, N, t);                     /* scale 0 */
-		zp_v8_mul(lm1, lam, K2);                  /* scale −1 */
+		zp_v8_mul(lm1, lam, k2_v);                /* scale −1 */
 		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
 		zp_v8_sub(x3, x3, xb, 2);
 		zp_v8_sub(x3, x3, xp, 2);                 /* < 6q */
@@ -322,7 +318,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 typedef struct { __m512i v[8]; } ve1;          /* eight Fp */
 typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
 
-static __m512i k2_v[8], one_s[8];              /* K2; R mod q (the standard form's 1) */
 static ve1 one_n1;                             /* 1 in R' form */
 static ve2 one_n2;
 
@@ -595,62 +590,41 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #include "msm_tmpl.h"
 
 /*
- * G2's batch the same way over Fp2 = two v8 (c0, c1): Karatsuba products (three Fp products of one
- * scale, so the Fp2 product has the same scale rule), sums kept lazy (< 6q) until stored.
+ * G2's batch the same way over Fp2 lanes (ve2, e2_mul: Karatsuba, three Fp products of one scale, so
+ * the Fp2 product has the same scale rule).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-typedef struct { __m512i c0[8], c1[8]; } v8x2;
-
-static IFMA_FN void v8_add(__m512i r[8], const __m512i a[8], const __m512i b[8])
+static IFMA_FN void ve2_load(ve2 *r, const zp_fp2 *a, size_t j, __mmask8 m, const zp_fp2 *fill)
 {
-	for (int k = 0; k < 8; k++) r[k] = _mm512_add_epi64(a[k], b[k]);
-	zp_v8_carry(r);
+	v8_load(r->c0.v, a->c0.l, 12, 0, j, m, &fill->c0);
+	v8_load(r->c1.v, a->c0.l, 12, 6, j, m, &fill->c1);
 }
-/* r = a·b; a, b < 2^400 (any lazy form here): r.c0 < 4q, r.c1 < 6q */
-static IFMA_FN void v8x2_mul(v8x2 *r, const v8x2 *a, const v8x2 *b)
-{
-	__m512i t0[8], t1[8], sa[8], sb[8], t2[8];
-	zp_v8_mul(t0, a->c0, b->c0);
-	zp_v8_mul(t1, a->c1, b->c1);
-	v8_add(sa, a->c0, a->c1);
-	v8_add(sb, b->c0, b->c1);
-	zp_v8_mul(t2, sa, sb);
-	zp_v8_sub(r->c0, t0, t1, 2);
-	zp_v8_sub(t2, t2, t0, 2);
-	zp_v8_sub(r->c1, t2, t1, 2);
-}
-static IFMA_FN void v8x2_load(v8x2 *r, const zp_fp2 *a, size_t j, __mmask8 m, const zp_fp2 *fill)
-{
-	v8_load(r->c0, a->c0.l, 12, 0, j, m, &fill->c0);
-	v8_load(r->c1, a->c0.l, 12, 6, j, m, &fill->c1);
-}
-static IFMA_FN void v8x2_to_fp2(zp_fp2 v[8], v8x2 *a)
+static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
 {
 	zp_fp t0[8], t1[8];
-	zp_v8_canon(a->c0);
-	zp_v8_canon(a->c1);
-	v8_to_fp(t0, a->c0);
-	v8_to_fp(t1, a->c1);
+	zp_v8_canon(a->c0.v);
+	zp_v8_canon(a->c1.v);
+	v8_to_fp(t0, a->c0.v);
+	v8_to_fp(t1, a->c1.v);
 	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
 }
 
 static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8;
-	v8x2 *pre = (v8x2 *)s->x8, D, N, inv, t, lam, lm1, x3, y3, xb, yb, xp;
-	__m512i K2[8];
+	ve2 *pre = (ve2 *)s->x8, D, N, inv, t, lam, lm1, x3, y3, xb, yb, xp;
 	_Alignas(64) uint64_t bw[8], pw[8];
 	zp_fp2 tot[8], pf[8], tinv[8], acc;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-		v8x2_load(&D, s->den, j, m, &ZP_FP2_ONE);
+		ve2_load(&D, s->den, j, m, &ZP_FP2_ONE);
 		if (j == 0)
 			pre[0] = D;
 		else
-			v8x2_mul(&pre[j], &pre[j - 1], &D);
+			e2_mul(&pre[j], &pre[j - 1], &D);
 	}
-	v8x2 last = pre[ng - 1];
-	v8x2_to_fp2(tot, &last);                     /* scale ng − 1 */
+	ve2 last = pre[ng - 1];
+	ve2_to_fp2(tot, &last);                     /* scale ng − 1 */
 	pf[0] = tot[0];                              /* Montgomery's trick over the eight lanes */
 	for (int l = 1; l < 8; l++) fp2_mul(&pf[l], &pf[l - 1], &tot[l]);
 	fp2_inv(&acc, &pf[7]);
@@ -664,20 +638,19 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		zp_fp_mulc(&tinv[l].c1, &tinv[l].c1, &ifma_two32);   /* scale −ng */
 	}
 	{
-		zp_fp c0[8], c1[8], k2[8];
-		for (int l = 0; l < 8; l++) { c0[l] = tinv[l].c0; c1[l] = tinv[l].c1; k2[l] = ifma_k2; }
-		v8_from_fp(inv.c0, c0);
-		v8_from_fp(inv.c1, c1);
-		v8_from_fp(K2, k2);
+		zp_fp c0[8], c1[8];
+		for (int l = 0; l < 8; l++) { c0[l] = tinv[l].c0; c1[l] = tinv[l].c1; }
+		v8_from_fp(inv.c0.v, c0);
+		v8_from_fp(inv.c1.v, c1);
 	}
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
-		v8x2_load(&N, s->num, j, m, &ZP_FP2_ZERO);
+		ve2_load(&N, s->num, j, m, &ZP_FP2_ZERO);
 		if (j > 0) {
-			v8x2_load(&D, s->den, j, m, &ZP_FP2_ONE);
-			v8x2_mul(&t, &inv, &pre[j - 1]);      /* 1/den_j, scale −1 */
-			v8x2_mul(&inv, &inv, &D);
+			ve2_load(&D, s->den, j, m, &ZP_FP2_ONE);
+			e2_mul(&t, &inv, &pre[j - 1]);      /* 1/den_j, scale −1 */
+			e2_mul(&inv, &inv, &D);
 		} else {
 			t = inv;
 		}
@@ -688,36 +661,34 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		}
 		__m512i bi = _mm512_load_si512((const void *)bw), pi = _mm512_load_si512((const void *)pw);
 		const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
-		zp_v8_gather(xb.c0, ab, bi);
-		zp_v8_gather(xb.c1, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
-		zp_v8_gather(yb.c0, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)));
-		zp_v8_gather(yb.c1, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)));
-		zp_v8_gather(xp.c0, pts, pi);
-		zp_v8_gather(xp.c1, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
-		v8x2_mul(&lam, &N, &t);                   /* scale 0 */
-		zp_v8_mul(lm1.c0, lam.c0, K2);            /* scale −1 */
-		zp_v8_mul(lm1.c1, lam.c1, K2);
-		v8x2_mul(&x3, &lam, &lm1);                /* λ², scale 0: c0 < 4q, c1 < 6q */
+		zp_v8_gather(xb.c0.v, ab, bi);
+		zp_v8_gather(xb.c1.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
+		zp_v8_gather(yb.c0.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)));
+		zp_v8_gather(yb.c1.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)));
+		zp_v8_gather(xp.c0.v, pts, pi);
+		zp_v8_gather(xp.c1.v, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
+		e2_mul(&lam, &N, &t);                   /* scale 0 */
+		zp_v8_mul(lm1.c0.v, lam.c0.v, k2_v);          /* scale −1 */
+		zp_v8_mul(lm1.c1.v, lam.c1.v, k2_v);
+		e2_mul(&x3, &lam, &lm1);                  /* λ², scale 0, < 2q */
 		for (int c = 0; c < 2; c++) {
-			__m512i *x = c ? x3.c1 : x3.c0;
-			zp_v8_csub(x, 4);                     /* < 4q */
-			zp_v8_sub(x, x, c ? xb.c1 : xb.c0, 2);
-			zp_v8_sub(x, x, c ? xp.c1 : xp.c0, 2);   /* < 8q */
+			__m512i *x = c ? x3.c1.v : x3.c0.v;
+			zp_v8_sub(x, x, c ? xb.c1.v : xb.c0.v, 2);
+			zp_v8_sub(x, x, c ? xp.c1.v : xp.c0.v, 2);   /* < 6q */
 			zp_v8_canon(x);
 		}
-		zp_v8_sub(t.c0, xb.c0, x3.c0, 2);
-		zp_v8_sub(t.c1, xb.c1, x3.c1, 2);
-		v8x2_mul(&y3, &lm1, &t);                  /* scale 0 */
+		zp_v8_sub(t.c0.v, xb.c0.v, x3.c0.v, 2);
+		zp_v8_sub(t.c1.v, xb.c1.v, x3.c1.v, 2);
+		e2_mul(&y3, &lm1, &t);                  /* scale 0 */
 		for (int c = 0; c < 2; c++) {
-			__m512i *y = c ? y3.c1 : y3.c0;
-			zp_v8_csub(y, 4);
-			zp_v8_sub(y, y, c ? yb.c1 : yb.c0, 2);
+			__m512i *y = c ? y3.c1.v : y3.c0.v;
+			zp_v8_sub(y, y, c ? yb.c1.v : yb.c0.v, 2);
 			zp_v8_canon(y);
 		}
-		zp_v8_scatter((uint64_t *)ab, bi, x3.c0, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), x3.c1, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c0, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)), y3.c1, m);
+		zp_v8_scatter((uint64_t *)ab, bi, x3.c0.v, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), x3.c1.v, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c0.v, m);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)), y3.c1.v, m);
 		for (size_t l = 0; l < cnt; l++)
 			s->st[s->ent[8 * j + l].b] = BA_AFF;
 	}
