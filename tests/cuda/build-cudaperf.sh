@@ -34,5 +34,5 @@ cp build-gpu/tests/cuda/gpu_test build-gpu/bench/cuda/gpu_bench build-gpu/tests/
 cp build-gpu-legacy/tests/cuda/gpu_test "$BIN_DIR/gpu_test.legacy"
 cp build-gpu-legacy/bench/cuda/gpu_bench "$BIN_DIR/gpu_bench.legacy"
 cp build-gpu-mulonly/bench/cuda/gpu_bench "$BIN_DIR/gpu_bench.mulonly"
-cp tests/cuda/run-cudaperf.sh "$BIN_DIR/"
+cp tests/cuda/run-cudaperf.sh tests/cuda/bench_compare.py "$BIN_DIR/"
 ls -la "$BIN_DIR"

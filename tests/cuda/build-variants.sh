@@ -52,5 +52,5 @@ done
 cp build-gpu-varC/bench/cuda/gpu_bench "$BIN_DIR/gpu_bench.C"
 cp build-gpu-varD/bench/cuda/gpu_bench "$BIN_DIR/gpu_bench.D"
 printf 'A: %s\nB: %s\nC: %s\nD: %s\n' "$VAR_A" "$VAR_B" "$VAR_C" "$VAR_D" >"$BIN_DIR/variants.txt"
-cp tests/cuda/run-variants.sh "$BIN_DIR/"
+cp tests/cuda/run-variants.sh tests/cuda/bench_compare.py "$BIN_DIR/"
 ls -la "$BIN_DIR"

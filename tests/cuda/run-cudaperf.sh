@@ -47,26 +47,7 @@ for v in new legacy mulonly; do
 done
 cat "$LOG/bench.new.log" 2>/dev/null
 echo
-echo "| what | size | old ms | new product, old NTT ms | new ms | new/old | target ms |"
-echo "|---|---|---|---|---|---|---|"
-python3 - "$LOG/bench.legacy.log" "$LOG/bench.new.log" "$LOG/bench.mulonly.log" <<'PY'
-import sys, os
-def rows(p):
-    r = {}
-    if not os.path.exists(p): return r
-    for line in open(p):
-        f = [x.strip() for x in line.split("|")]
-        if len(f) > 4 and f[1] and f[1] != "what" and not f[1].startswith("-"):
-            try: r[(f[1], f[2])] = float(f[3])
-            except ValueError: pass
-    return r
-old, new, mid = rows(sys.argv[1]), rows(sys.argv[2]), rows(sys.argv[3])
-target = {("MSM G1", "2^26"): 450, ("MSM G2", "2^24"): 350, ("NTT forward", "2^27"): 30}
-for k in list(new) + [k for k in old if k not in new]:
-    o, n = old.get(k), new.get(k)
-    fmt = lambda v: "%.2f" % v if v is not None else "-"
-    ratio = "%.3f" % (n / o) if o and n else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), fmt(mid.get(k)), fmt(n), ratio, target.get(k, "")))
-PY
+python3 "$(dirname "$0")/bench_compare.py" old="$LOG/bench.legacy.log" "new product, old NTT"="$LOG/bench.mulonly.log" \
+  new="$LOG/bench.new.log"
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
 exit $rc

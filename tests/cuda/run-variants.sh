@@ -55,32 +55,7 @@ for v in old A B C D; do
   grep -q WRONG "$LOG/bench.$v.log" && { echo "  $v: a benchmark result is WRONG"; rc=1; }
 done
 echo
-echo "| what | size | old ms | A ms | B ms | C ms | D ms | A/old | B/old | C/old | D/old | target ms |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-python3 - "$LOG/bench.old.log" "$LOG/bench.A.log" "$LOG/bench.B.log" "$LOG/bench.C.log" "$LOG/bench.D.log" <<'PY'
-import sys, os
-def rows(p):
-    r = {}
-    if not os.path.exists(p): return r
-    for line in open(p):
-        f = [x.strip() for x in line.split("|")]
-        if len(f) > 4 and f[1] and f[1] != "what" and not f[1].startswith("-"):
-            try: r[(f[1], f[2])] = float(f[3])
-            except ValueError: pass
-    return r
-old, a, b, c, d = (rows(p) for p in sys.argv[1:6])
-target = {("MSM G1", "2^26"): 450, ("MSM G2", "2^24"): 350, ("NTT forward", "2^27"): 30}
-keys = list(old) + [k for k in list(a) + list(b) + list(c) + list(d) if k not in old]
-seen = set()
-for k in keys:
-    if k in seen: continue
-    seen.add(k)
-    o = old.get(k)
-    vs = [t.get(k) for t in (a, b, c, d)]
-    fmt = lambda v: "%.2f" % v if v is not None else "-"
-    rat = lambda v: "%.3f" % (v / o) if o and v else "-"
-    print("| %s | %s | %s | %s | %s | %s |" % (k[0], k[1], fmt(o), " | ".join(fmt(v) for v in vs),
-          " | ".join(rat(v) for v in vs), target.get(k, "")))
-PY
+python3 "$(dirname "$0")/bench_compare.py" old="$LOG/bench.old.log" A="$LOG/bench.A.log" B="$LOG/bench.B.log" \
+  C="$LOG/bench.C.log" D="$LOG/bench.D.log"
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
 exit $rc
