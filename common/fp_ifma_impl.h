@@ -87,6 +87,17 @@ static inline IFMA_FN void zp_v8_canon(__m512i r[8])
 	zp_v8_csub(r, 1);
 }
 
+/* r = a·2^32 as eight 52-bit limbs, no reduction (a normalized and < 2^384, so r < 2^416). In a
+ * product, the factor 2^32 stands for R'/R: a·2^32 has the scale of a·K2 (one product) at the cost
+ * of a few shifts; zp_v8_mul(x, y, r) stays < 2q while x·r < 2^416·q (e.g. x, a < 2q). */
+static inline IFMA_FN void zp_v8_shl32(__m512i r[8], const __m512i a[8])
+{
+	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
+	for (int k = 7; k > 0; k--)
+		r[k] = _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(a[k], 32), mask), _mm512_srli_epi64(a[k - 1], 20));
+	r[0] = _mm512_and_si512(_mm512_slli_epi64(a[0], 32), mask);
+}
+
 /* Six 64-bit limb vectors (an element's raw limbs, lane-sliced) <-> eight 52-bit ones; < 2^384. */
 static inline IFMA_FN void zp_v8_from64(__m512i r[8], const __m512i L[6])
 {

@@ -291,7 +291,7 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		zp_v8_gather(yb, s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
 		zp_v8_gather(xp, s->points[0].x.l, pi);
 		zp_v8_mul(lam, N, t);                     /* scale 0 */
-		zp_v8_mul(lm1, lam, k2_v);                /* scale −1 */
+		zp_v8_shl32(lm1, lam);                    /* λ·2^32: scale −1, < 2q·2^32 */
 		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
 		zp_v8_sub(x3, x3, xb, 2);
 		zp_v8_sub(x3, x3, xp, 2);                 /* < 6q */
@@ -668,17 +668,27 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		zp_v8_gather(xp.c0.v, pts, pi);
 		zp_v8_gather(xp.c1.v, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
 		e2_mul(&lam, &N, &t);                   /* scale 0 */
-		zp_v8_mul(lm1.c0.v, lam.c0.v, k2_v);          /* scale −1 */
-		zp_v8_mul(lm1.c1.v, lam.c1.v, k2_v);
-		e2_mul(&x3, &lam, &lm1);                  /* λ², scale 0, < 2q */
+		zp_v8_csub(lam.c0.v, 1);
+		zp_v8_csub(lam.c1.v, 1);                  /* < q */
+		{   /* λ² = (λ0 + λ1)(λ0 − λ1) + 2λ0λ1·u, the second factors times 2^32 (scale −1) */
+			ve1 sm, df;
+			e1_add(&sm, &lam.c0, &lam.c1);
+			e1_sub(&df, &lam.c0, &lam.c1, 1);   /* both < 2q */
+			zp_v8_shl32(df.v, df.v);
+			e1_mul(&x3.c0, &sm, &df);           /* scale 0, < 2q */
+			zp_v8_shl32(lm1.c0.v, lam.c0.v);
+			zp_v8_shl32(lm1.c1.v, lam.c1.v);
+			e1_mul(&x3.c1, &lam.c0, &lm1.c1);
+			e1_add(&x3.c1, &x3.c1, &x3.c1);     /* < 4q */
+		}
 		for (int c = 0; c < 2; c++) {
 			__m512i *x = c ? x3.c1.v : x3.c0.v;
 			zp_v8_sub(x, x, c ? xb.c1.v : xb.c0.v, 2);
-			zp_v8_sub(x, x, c ? xp.c1.v : xp.c0.v, 2);   /* < 6q */
+			zp_v8_sub(x, x, c ? xp.c1.v : xp.c0.v, 2);   /* < 8q */
 			zp_v8_canon(x);
 		}
-		zp_v8_sub(t.c0.v, xb.c0.v, x3.c0.v, 2);
-		zp_v8_sub(t.c1.v, xb.c1.v, x3.c1.v, 2);
+		zp_v8_sub(t.c0.v, xb.c0.v, x3.c0.v, 1);
+		zp_v8_sub(t.c1.v, xb.c1.v, x3.c1.v, 1);   /* < 2q: (lm1 sum)·(t sum) < 8q²·2^32 < 2^416·q */
 		e2_mul(&y3, &lm1, &t);                  /* scale 0 */
 		for (int c = 0; c < 2; c++) {
 			__m512i *y = c ? y3.c1.v : y3.c0.v;
