@@ -250,20 +250,105 @@ static IFMA_FN void v8_load(__m512i r[8], const uint64_t *a, unsigned words, uns
 }
 #define v8_load_fe(r, a, j, m, fill) v8_load(r, (a)->l, 6, 0, j, m, fill)
 
+/* Group j's entries (struct g_ba_ent: bucket in the low 32 bits, point | sign << 31 in the high
+ * ones) as word offsets of their affine bucket and point (`words` a point) and the negation mask;
+ * lanes outside m read entry 0 of nothing: bucket 0, point 0. */
+static IFMA_FN void ba_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
+                                 __mmask8 *neg)
+{
+	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
+	*bi = _mm512_mul_epu32(e, w);
+	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
+	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
+}
+/* d = a − b per limb (signed); mask of the lanes where a == b (both reduced: equal limbs) */
+static IFMA_FN __mmask8 v8_diff(__m512i d[8], const __m512i a[8], const __m512i b[8])
+{
+	__m512i o = _mm512_setzero_si512();
+	for (int k = 0; k < 8; k++) {
+		d[k] = _mm512_sub_epi64(a[k], b[k]);
+		o = _mm512_or_si512(o, d[k]);
+	}
+	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+/* r = d + m·q, normalized (d from v8_diff, d + m·q >= 0) */
+static IFMA_FN void v8_addq(__m512i r[8], const __m512i d[8], int m)
+{
+	for (int k = 0; k < 8; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(ZP_Q52[k] * (uint64_t)m)));
+	zp_v8_carry(r);
+}
+/* N = ±yP − yB (− in the lanes of neg) + 2q or 3q: in (q, 3q] */
+static IFMA_FN void v8_num(__m512i N[8], const __m512i yp[8], const __m512i yb[8], __mmask8 neg)
+{
+	for (int k = 0; k < 8; k++) {
+		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
+		__m512i q = _mm512_mask_blend_epi64(neg, _mm512_set1_epi64((long long)(2 * ZP_Q52[k])),
+		                                    _mm512_set1_epi64((long long)(3 * ZP_Q52[k])));
+		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
+	}
+	zp_v8_carry(N);
+}
+
+/* The lanes ex of group j whose point has its bucket's x (rare): P = B becomes a doubling entry
+ * (num = 3x², den = 2y, the scalar path's), P = −B empties the bucket (den = 1, lane dropped). */
+static IFMA_FN __attribute__((noinline, cold)) __mmask8 g1_ba_fix(struct g1_ba *s, size_t j, __mmask8 ex, __m512i D[8],
+                                                                 __m512i N[8])
+{
+	zp_fp d[8], nn[8];
+	__mmask8 drop = 0;
+	v8_to_fp(d, D);      /* D, N < 2^384: exact */
+	v8_to_fp(nn, N);
+	for (int l = 0; l < 8; l++) {
+		if (!(ex >> l & 1))
+			continue;
+		const struct g1_ba_ent *e = &s->ent[8 * j + (size_t)l];
+		const zp_g1_affine *p = &s->points[e->p & 0x7fffffffu], *B = &s->ab[e->b];
+		zp_fp y, t;
+		g1_ba_point_y(&y, p, e->p);
+		if (memcmp(&y, &B->y, sizeof y) == 0) {
+			zp_fp_sqrc(&t, &B->x);
+			zp_fp_addc(&nn[l], &t, &t);
+			zp_fp_addc(&nn[l], &nn[l], &t);
+			zp_fp_addc(&d[l], &B->y, &B->y);
+		} else {
+			d[l] = ZP_FP_ONE;
+			nn[l] = ZP_FP_ZERO;
+			drop |= (__mmask8)(1u << l);
+		}
+	}
+	v8_from_fp(D, d);
+	v8_from_fp(N, nn);
+	return drop;
+}
+
+/* The batch (ba_place recorded the entries only): pass 1 gathers xP, yP, xB, yB and forms
+ * den = xP − xB, num = ±yP − yB on the lanes (kept, with the prefix products), pass 2 the rest. */
 static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 {
-	size_t n = s->nb, ng = (n + 7) / 8;
-	__m512i (*pre)[8] = (__m512i (*)[8])s->x8;
-	__m512i D[8], N[8], inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8];
-	_Alignas(64) uint64_t bw[8], pw[8];
+	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
+	__m512i (*pre)[8] = (__m512i (*)[8])s->x8, (*vd)[8] = pre + cg, (*vn)[8] = vd + cg;
+	uint8_t *drop = (uint8_t *)(vn + cg);
+	__m512i inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8], yp[8], bi, pi;
+	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
 	zp_fp tot[8], tinv[8], scr[8];
+	__mmask8 neg;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-		v8_load_fe(D, s->den, j, m, &ZP_FP_ONE);
+		ba_ent_lanes(s->ent, j, m, 12, &bi, &pi, &neg);   /* zp_g1_affine: x then y, 6 words each */
+		zp_v8_gather(xp, pts, pi);
+		zp_v8_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
+		zp_v8_gather(xb, ab, bi);
+		zp_v8_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
+		__mmask8 ex = v8_diff(t, xp, xb) & m;
+		v8_addq(vd[j], t, 2);
+		v8_num(vn[j], yp, yb, neg);
+		drop[j] = ex ? g1_ba_fix(s, j, ex, vd[j], vn[j]) : 0;
+		if (m != 0xff)
+			for (int k = 0; k < 8; k++) vd[j][k] = _mm512_mask_blend_epi64(m, one_s[k], vd[j][k]);
 		if (j == 0)
-			memcpy(pre[0], D, sizeof D);
+			memcpy(pre[0], vd[0], sizeof pre[0]);
 		else
-			zp_v8_mul(pre[j], pre[j - 1], D);
+			zp_v8_mul(pre[j], pre[j - 1], vd[j]);
 	}
 	v8_to_fp(tot, pre[ng - 1]);                  /* scale ng − 1 */
 	zp_fp_batch_inv(tinv, tot, 8, scr);          /* scale −(ng − 1) */
@@ -273,24 +358,17 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
-		v8_load_fe(N, s->num, j, m, &ZP_FP_ZERO);
 		if (j > 0) {
-			v8_load_fe(D, s->den, j, m, &ZP_FP_ONE);
 			zp_v8_mul(t, inv, pre[j - 1]);        /* 1/den_j, scale −1 */
-			zp_v8_mul(inv, inv, D);
+			zp_v8_mul(inv, inv, vd[j]);
 		} else {
 			memcpy(t, inv, sizeof t);
 		}
-		for (size_t l = 0; l < 8; l++) {
-			size_t i = 8 * j + (l < cnt ? l : 0);
-			bw[l] = (uint64_t)s->ent[i].b * 12;   /* zp_g1_affine: x then y, 6 words each */
-			pw[l] = (uint64_t)(s->ent[i].p & 0x7fffffffu) * 12;
-		}
-		__m512i bi = _mm512_load_si512((const void *)bw), pi = _mm512_load_si512((const void *)pw);
-		zp_v8_gather(xb, s->ab[0].x.l, bi);
-		zp_v8_gather(yb, s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
-		zp_v8_gather(xp, s->points[0].x.l, pi);
-		zp_v8_mul(lam, N, t);                     /* scale 0 */
+		ba_ent_lanes(s->ent, j, m, 12, &bi, &pi, &neg);
+		zp_v8_gather(xb, ab, bi);
+		zp_v8_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
+		zp_v8_gather(xp, pts, pi);
+		zp_v8_mul(lam, vn[j], t);                 /* scale 0 */
 		zp_v8_shl32(lm1, lam);                    /* λ·2^32: scale −1, < 2q·2^32 */
 		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
 		zp_v8_sub(x3, x3, xb, 2);
@@ -300,10 +378,11 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		zp_v8_mul(y3, lm1, t);                    /* scale 0 */
 		zp_v8_sub(y3, y3, yb, 2);
 		zp_v8_canon(y3);
-		zp_v8_scatter(s->ab[0].x.l, bi, x3, m);
-		zp_v8_scatter(s->ab[0].x.l, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), y3, m);
+		__mmask8 w = m & (__mmask8)~drop[j];
+		zp_v8_scatter((uint64_t *)ab, bi, x3, w);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), y3, w);
 		for (size_t l = 0; l < cnt; l++)
-			s->st[s->ent[8 * j + l].b] = BA_AFF;
+			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
 	}
 }
 
@@ -491,7 +570,12 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 	BA_COMBINE(g1, zp_g1_xyzz, rl, sl, S, out);
 }
 
-#define BA_IFMA_ENTRY(g, T)                                                                       \
+#define BA_IFMA_ENTRY(g, T, VEC)                                                                  \
+	static bool g##_ba_vec(void)                                                               \
+	{                                                                                          \
+		pthread_once(&ba_ifma_once, ba_ifma_init);                                         \
+		return VEC && ba_ifma_on;                                                          \
+	}                                                                                          \
 	static bool g##_ba_apply_fast(struct g##_ba *s)                                            \
 	{                                                                                          \
 		pthread_once(&ba_ifma_once, ba_ifma_init);                                         \
@@ -510,7 +594,8 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 	}
 #else
 /* no IFMA code in this build: the scalar paths run */
-#define BA_IFMA_ENTRY(g, T)                                                                       \
+#define BA_IFMA_ENTRY(g, T, VEC)                                                                  \
+	static bool g##_ba_vec(void) { return false; }                                             \
 	static bool g##_ba_apply_fast(struct g##_ba *s) { (void)s; return false; }                 \
 	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
 	{                                                                                          \
@@ -518,7 +603,7 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 		return false;                                                                      \
 	}
 #endif
-BA_IFMA_ENTRY(g1, zp_g1_xyzz)
+BA_IFMA_ENTRY(g1, zp_g1_xyzz, 1)
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
 static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
@@ -735,7 +820,7 @@ static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t
 }
 
 #endif
-BA_IFMA_ENTRY(g2, zp_g2_xyzz)
+BA_IFMA_ENTRY(g2, zp_g2_xyzz, 0)
 
 /* ---- public entry points ---- */
 

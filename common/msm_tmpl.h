@@ -305,8 +305,10 @@ struct G(ba) {
 	uint32_t *q;    /* queued: point index | sign bit, bucket in qb */
 	uint32_t *qb;
 	size_t nb, nq, cap, qcap;
-	void *x8;       /* 64-aligned, cap/8 + 2 vectors of 8 elements: ba_apply_fast's prefix products */
+	void *x8;       /* 64-aligned: ba_apply_fast's lane vectors (3 × (cap/8 + 2) of 8 elements) and bytes */
+	bool vec;       /* G(ba_vec)(): ba_place only records entries, the vector ba_apply_fast does the rest */
 };
+static bool G(ba_vec)(void);
 static bool G(ba_apply_fast)(struct G(ba) *s);
 static bool G(ba_reduce_fast)(struct G(ba) *s, const XYZZ *bk, size_t nb, XYZZ *out);
 
@@ -341,6 +343,13 @@ static inline bool G(ba_place)(struct G(ba) *s, uint32_t b, uint32_t tag)
 		break;
 	}
 	size_t i = s->nb;
+	if (s->vec) {   /* den, num and the cases P = ±B are the vector apply's */
+		s->ent[i].b = b;
+		s->ent[i].p = tag;
+		s->st[b] = BA_BUSY;
+		s->nb = i + 1;
+		return true;
+	}
 	FE y;
 	G(ba_point_y)(&y, p, tag);
 	fe_sub(&s->den[i], &p->x, &B->x);
@@ -441,7 +450,8 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 	size_t sz = (nbuckets + 63) & ~(size_t)63;
 	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
 	sz += nbuckets * sizeof(AFF);
-	sz += (cap / 8 + 2) * 8 * sizeof(FE) * 2 + 64;   /* x8: cap/8 + 2 vectors of 8 × 64-byte limbs (G1) */
+	/* x8: 3 × (cap/8 + 2) vectors of eight elements (512 bytes an Fp lane vector) and a byte each */
+	sz += (cap / 8 + 2) * (3 * 512 * (sizeof(FE) / sizeof(zp_fp)) + 1) + 64;
 	return sz + 64;
 }
 
@@ -453,7 +463,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	size_t lo = pc * per, hi = lo + per;
 	if (hi > x->m)
 		hi = x->m;
-	struct G(ba) s = { .points = x->points, .bk = b, .cap = x->batch, .qcap = x->batch };
+	struct G(ba) s = { .points = x->points, .bk = b, .cap = x->batch, .qcap = x->batch, .vec = G(ba_vec)() };
 	s.num = (FE *)(((uintptr_t)scr + 63) & ~(uintptr_t)63);
 	s.den = s.num + s.cap;
 	s.pre = s.den + s.cap;
@@ -466,7 +476,7 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	memset(s.st, BA_INF, x->nbuckets);
 	enum { PF = 8 };
 	for (size_t k = lo; k < hi; k++) {
-		if (k + PF < hi) {
+		if (!s.vec && k + PF < hi) {
 			int dn = msm_digit(x->raw[k + PF], x->wst[w], x->wb[w]);
 			if (dn) {
 				const char *pb = (const char *)&s.ab[(dn > 0 ? dn : -dn) - 1];
