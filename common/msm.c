@@ -233,22 +233,6 @@ static IFMA_FN void v8_to_fp(zp_fp v[8], const __m512i r[8])
 		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
 	}
 }
-/* The Fp at word offset `off` of entries 8j..8j+7 of an array of `words`-word entries (6: Fp,
- * 12: Fp2); lanes outside m get fill. */
-static IFMA_FN void v8_load(__m512i r[8], const uint64_t *a, unsigned words, unsigned off, size_t j, __mmask8 m,
-                            const zp_fp *fill)
-{
-	__m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)(8 * j)), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
-	__m512i L[6], idx = _mm512_add_epi64(_mm512_slli_epi64(e, 2), _mm512_slli_epi64(e, 1));   /* 6 words */
-	if (words == 12)
-		idx = _mm512_slli_epi64(idx, 1);
-	idx = _mm512_add_epi64(idx, _mm512_set1_epi64(off));
-	for (int k = 0; k < 6; k++)
-		L[k] = _mm512_mask_i64gather_epi64(_mm512_set1_epi64((long long)fill->l[k]), m,
-		                                   _mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)a, 8);
-	zp_v8_from64(r, L);
-}
-#define v8_load_fe(r, a, j, m, fill) v8_load(r, (a)->l, 6, 0, j, m, fill)
 
 /* Group j's entries (struct g_ba_ent: bucket in the low 32 bits, point | sign << 31 in the high
  * ones) as word offsets of their affine bucket and point (`words` a point) and the negation mask;
@@ -679,11 +663,6 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
  * the Fp2 product has the same scale rule).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-static IFMA_FN void ve2_load(ve2 *r, const zp_fp2 *a, size_t j, __mmask8 m, const zp_fp2 *fill)
-{
-	v8_load(r->c0.v, a->c0.l, 12, 0, j, m, &fill->c0);
-	v8_load(r->c1.v, a->c0.l, 12, 6, j, m, &fill->c1);
-}
 static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
 {
 	zp_fp t0[8], t1[8];
@@ -694,19 +673,75 @@ static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
 	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
 }
 
+/* G2's P = ±B lanes as G1's (g1_ba_fix) */
+static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *s, size_t j, __mmask8 ex, ve2 *D, ve2 *N)
+{
+	zp_fp2 d[8], nn[8];
+	zp_fp c0[8], c1[8];
+	__mmask8 drop = 0;
+	ve2_to_fp2(d, D);
+	ve2_to_fp2(nn, N);
+	for (int l = 0; l < 8; l++) {
+		if (!(ex >> l & 1))
+			continue;
+		const struct g2_ba_ent *e = &s->ent[8 * j + (size_t)l];
+		const zp_g2_affine *p = &s->points[e->p & 0x7fffffffu], *B = &s->ab[e->b];
+		zp_fp2 y, t;
+		g2_ba_point_y(&y, p, e->p);
+		if (memcmp(&y, &B->y, sizeof y) == 0) {
+			fp2_sqr(&t, &B->x);
+			fp2_add(&nn[l], &t, &t);
+			fp2_add(&nn[l], &nn[l], &t);
+			fp2_add(&d[l], &B->y, &B->y);
+		} else {
+			d[l] = ZP_FP2_ONE;
+			nn[l] = ZP_FP2_ZERO;
+			drop |= (__mmask8)(1u << l);
+		}
+	}
+	for (int l = 0; l < 8; l++) { c0[l] = d[l].c0; c1[l] = d[l].c1; }
+	v8_from_fp(D->c0.v, c0);
+	v8_from_fp(D->c1.v, c1);
+	for (int l = 0; l < 8; l++) { c0[l] = nn[l].c0; c1[l] = nn[l].c1; }
+	v8_from_fp(N->c0.v, c0);
+	v8_from_fp(N->c1.v, c1);
+	return drop;
+}
+
 static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 {
-	size_t n = s->nb, ng = (n + 7) / 8;
-	ve2 *pre = (ve2 *)s->x8, D, N, inv, t, lam, lm1, x3, y3, xb, yb, xp;
-	_Alignas(64) uint64_t bw[8], pw[8];
+	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
+	ve2 *pre = (ve2 *)s->x8, *vd = pre + cg, *vn = vd + cg, inv, t, lam, lm1, x3, y3, xb, yb, xp, yp;
+	uint8_t *drop = (uint8_t *)(vn + cg);
+	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
 	zp_fp2 tot[8], pf[8], tinv[8], acc;
+	__m512i bi, pi;
+	__mmask8 neg;
+#define G2_GATHER(r, base, idx, off)                                                              \
+	(zp_v8_gather((r).c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off))),              \
+	 zp_v8_gather((r).c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64((off) + 6))))
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-		ve2_load(&D, s->den, j, m, &ZP_FP2_ONE);
+		ba_ent_lanes(s->ent, j, m, 24, &bi, &pi, &neg);   /* zp_g2_affine: x.c0 x.c1 y.c0 y.c1, 6 words each */
+		G2_GATHER(xp, pts, pi, 0);
+		G2_GATHER(yp, pts, pi, 12);
+		G2_GATHER(xb, ab, bi, 0);
+		G2_GATHER(yb, ab, bi, 12);
+		__mmask8 ex = v8_diff(t.c0.v, xp.c0.v, xb.c0.v) & v8_diff(t.c1.v, xp.c1.v, xb.c1.v) & m;
+		v8_addq(vd[j].c0.v, t.c0.v, 2);
+		v8_addq(vd[j].c1.v, t.c1.v, 2);
+		v8_num(vn[j].c0.v, yp.c0.v, yb.c0.v, neg);
+		v8_num(vn[j].c1.v, yp.c1.v, yb.c1.v, neg);
+		drop[j] = ex ? g2_ba_fix(s, j, ex, &vd[j], &vn[j]) : 0;
+		if (m != 0xff)
+			for (int k = 0; k < 8; k++) {
+				vd[j].c0.v[k] = _mm512_mask_blend_epi64(m, one_s[k], vd[j].c0.v[k]);
+				vd[j].c1.v[k] = _mm512_maskz_mov_epi64(m, vd[j].c1.v[k]);
+			}
 		if (j == 0)
-			pre[0] = D;
+			pre[0] = vd[0];
 		else
-			e2_mul(&pre[j], &pre[j - 1], &D);
+			e2_mul(&pre[j], &pre[j - 1], &vd[j]);
 	}
 	ve2 last = pre[ng - 1];
 	ve2_to_fp2(tot, &last);                     /* scale ng − 1 */
@@ -731,28 +766,17 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
-		ve2_load(&N, s->num, j, m, &ZP_FP2_ZERO);
 		if (j > 0) {
-			ve2_load(&D, s->den, j, m, &ZP_FP2_ONE);
 			e2_mul(&t, &inv, &pre[j - 1]);      /* 1/den_j, scale −1 */
-			e2_mul(&inv, &inv, &D);
+			e2_mul(&inv, &inv, &vd[j]);
 		} else {
 			t = inv;
 		}
-		for (size_t l = 0; l < 8; l++) {
-			size_t i = 8 * j + (l < cnt ? l : 0);
-			bw[l] = (uint64_t)s->ent[i].b * 24;   /* zp_g2_affine: x.c0 x.c1 y.c0 y.c1, 6 words each */
-			pw[l] = (uint64_t)(s->ent[i].p & 0x7fffffffu) * 24;
-		}
-		__m512i bi = _mm512_load_si512((const void *)bw), pi = _mm512_load_si512((const void *)pw);
-		const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
-		zp_v8_gather(xb.c0.v, ab, bi);
-		zp_v8_gather(xb.c1.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
-		zp_v8_gather(yb.c0.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)));
-		zp_v8_gather(yb.c1.v, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)));
-		zp_v8_gather(xp.c0.v, pts, pi);
-		zp_v8_gather(xp.c1.v, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
-		e2_mul(&lam, &N, &t);                   /* scale 0 */
+		ba_ent_lanes(s->ent, j, m, 24, &bi, &pi, &neg);
+		G2_GATHER(xb, ab, bi, 0);
+		G2_GATHER(yb, ab, bi, 12);
+		G2_GATHER(xp, pts, pi, 0);
+		e2_mul(&lam, &vn[j], &t);                   /* scale 0 */
 		zp_v8_csub(lam.c0.v, 1);
 		zp_v8_csub(lam.c1.v, 1);                  /* < q */
 		{   /* λ² = (λ0 + λ1)(λ0 − λ1) + 2λ0λ1·u, the second factors times 2^32 (scale −1) */
@@ -780,15 +804,16 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 			zp_v8_sub(y, y, c ? yb.c1.v : yb.c0.v, 2);
 			zp_v8_canon(y);
 		}
-		zp_v8_scatter((uint64_t *)ab, bi, x3.c0.v, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), x3.c1.v, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c0.v, m);
-		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)), y3.c1.v, m);
+		__mmask8 w = m & (__mmask8)~drop[j];
+		zp_v8_scatter((uint64_t *)ab, bi, x3.c0.v, w);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), x3.c1.v, w);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c0.v, w);
+		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(18)), y3.c1.v, w);
 		for (size_t l = 0; l < cnt; l++)
-			s->st[s->ent[8 * j + l].b] = BA_AFF;
+			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
 	}
+#undef G2_GATHER
 }
-
 
 static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
 {
@@ -820,7 +845,7 @@ static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t
 }
 
 #endif
-BA_IFMA_ENTRY(g2, zp_g2_xyzz, 0)
+BA_IFMA_ENTRY(g2, zp_g2_xyzz, 1)
 
 /* ---- public entry points ---- */
 
