@@ -474,6 +474,9 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	s.st = (uint8_t *)(s.ab + x->nbuckets);
 	s.x8 = (void *)(((uintptr_t)(s.st + x->nbuckets) + 63) & ~(uintptr_t)63);
 	memset(s.st, BA_INF, x->nbuckets);
+	/* Scalar batch: the bucket and point of the entry PF ahead are prefetched (ba_place reads
+	 * both). Vector batch: ba_place reads neither for an affine bucket, the entry is recorded
+	 * inline, and no prefetch (measured: prefetching the points of empty buckets cost ~4 %). */
 	enum { PF = 8 };
 	for (size_t k = lo; k < hi; k++) {
 		if (!s.vec && k + PF < hi) {
@@ -494,6 +497,17 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 			continue;
 		uint32_t bi = (uint32_t)((d > 0 ? d : -d) - 1);
 		uint32_t tag = x->idx[k] | (d < 0 ? 1u << 31 : 0);
+		if (s.vec && s.st[bi] == BA_AFF) {
+			s.ent[s.nb].b = bi;
+			s.ent[s.nb].p = tag;
+			s.st[bi] = BA_BUSY;
+			s.nb++;
+			while (s.nb == s.cap) {
+				G(ba_apply)(&s);
+				G(ba_retry)(&s);
+			}
+			continue;
+		}
 		if (!G(ba_place)(&s, bi, tag)) {
 			if (s.nq < s.qcap) {
 				s.qb[s.nq] = bi;
