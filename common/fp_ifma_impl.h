@@ -50,6 +50,40 @@ static inline IFMA_FN void zp_v8_mul(__m512i r[8], const __m512i a[8], const __m
 	}
 }
 
+/* The two halves of zp_v8_mul, for sums of products with one reduction (lazy reduction).
+ * zp_v8_mulw: t += a·b into sixteen 64-bit accumulators (limb k: weight 2^52k), not carried; a, b
+ * normalized. Each product adds < 2^56 to an accumulator. */
+static inline IFMA_FN void zp_v8_mulw(__m512i t[16], const __m512i a[8], const __m512i b[8])
+{
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 8; j++) {
+			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[j], b[i]);
+			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[j], b[i]);
+		}
+}
+/* zp_v8_redc: r = T·2^-416 mod q, normalized, for accumulators t (signed, |t[k]| < 2^59) of a
+ * value 0 <= T < 2^416·q·k: r < (k + 1)·q. t is clobbered. */
+static inline IFMA_FN void zp_v8_redc(__m512i r[8], __m512i t[16])
+{
+	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)ZP_Q52_PINV);
+	for (int i = 0; i < 8; i++) {
+		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
+		for (int j = 0; j < 8; j++) {
+			__m512i qj = _mm512_set1_epi64((long long)ZP_Q52[j]);
+			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, qj);
+			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, qj);
+		}
+		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srai_epi64(t[i], 52));
+	}
+	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
+	__m512i carry = zero;
+	for (int k = 0; k < 8; k++) {
+		__m512i v = _mm512_add_epi64(t[8 + k], carry);
+		r[k] = _mm512_and_si512(v, mask);
+		carry = _mm512_srai_epi64(v, 52);
+	}
+}
+
 /* Signed 64-bit limbs -> 52-bit limbs (the value must be >= 0 and < 2^416). */
 static inline IFMA_FN void zp_v8_carry(__m512i r[8])
 {

@@ -405,21 +405,28 @@ static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a)
 {
 	for (int k = 0; k < 8; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
 }
-/* Fp2 = Fp[u]/(u² + 1): Karatsuba, then each component brought under 2q */
+/* Fp2 = Fp[u]/(u² + 1): Karatsuba with one reduction a component (the three products summed
+ * unreduced): c0 = (a0b0 − a1b1 + q·2^416)·2^-416, c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-416
+ * (= a0b1 + a1b0 >= 0). For components < 2q (or one side < 2q·2^32, the other < 2q) both land
+ * under 2q after c0's one conditional subtraction. */
 static IFMA_FN __attribute__((noinline)) void e2_mul(ve2 *r, const ve2 *a, const ve2 *b)
 {
-	ve1 t0, t1, t2, sa, sb;
-	e1_mul(&t0, &a->c0, &b->c0);
-	e1_mul(&t1, &a->c1, &b->c1);
+	ve1 sa, sb;
+	__m512i t0[16], t1[16];
 	e1_add(&sa, &a->c0, &a->c1);
 	e1_add(&sb, &b->c0, &b->c1);
-	e1_mul(&t2, &sa, &sb);
-	e1_sub(&r->c0, &t0, &t1, 2);                 /* < 4q */
-	zp_v8_csub(r->c0.v, 2);
-	e1_sub(&t2, &t2, &t0, 2);
-	e1_sub(&r->c1, &t2, &t1, 2);                 /* < 6q */
-	zp_v8_csub(r->c1.v, 4);
-	zp_v8_csub(r->c1.v, 2);
+	for (int k = 0; k < 16; k++) t0[k] = t1[k] = _mm512_setzero_si512();
+	zp_v8_mulw(t0, a->c0.v, b->c0.v);
+	zp_v8_mulw(t1, a->c1.v, b->c1.v);
+	for (int k = 0; k < 16; k++) {
+		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
+		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
+		t0[k] = k < 8 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_Q52[k - 8]));
+	}
+	zp_v8_redc(r->c0.v, t0);
+	zp_v8_csub(r->c0.v, 1);
+	zp_v8_mulw(t1, sa.v, sb.v);
+	zp_v8_redc(r->c1.v, t1);
 }
 static IFMA_FN void e2_sub(ve2 *r, const ve2 *a, const ve2 *b, int m)
 {
