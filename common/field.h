@@ -45,6 +45,7 @@ void zp_fp_neg(zp_fp *r, const zp_fp *a);
 void zp_fp_mul(zp_fp *r, const zp_fp *a, const zp_fp *b);
 void zp_fp_sqr(zp_fp *r, const zp_fp *a);
 void zp_fp_inv(zp_fp *r, const zp_fp *a);            /* inv(0) = 0 */
+void zp_fp_inv_vartime(zp_fp *r, const zp_fp *a);    /* the same, faster; time depends on a (not for secrets) */
 void zp_fp_pow(zp_fp *r, const zp_fp *a, const uint64_t *e, size_t elimbs);
 bool zp_fp_sqrt(zp_fp *r, const zp_fp *a);            /* false if a is not a square */
 bool zp_fp_is_zero(const zp_fp *a);
