@@ -73,7 +73,9 @@ static size_t msm_batch(int c)
 	const char *e = getenv("ZP_MSM_BATCH");
 	if (e && atoi(e) >= 1 && atoi(e) <= 65536)
 		return (size_t)atoi(e);
-	size_t b = ((size_t)1 << (c - 1)) / 2;
+	/* an eighth of the buckets: with the safegcd inversion, c = 13 measured /8 ~7 % faster than
+	 * /2 (fewer entries find their bucket busy and wait in the queue) */
+	size_t b = ((size_t)1 << (c - 1)) / 8;
 	return b < 32 ? 32 : b > 2048 ? 2048 : b;
 }
 
