@@ -28,12 +28,16 @@ static inline IFMA_FN void zp_v8_mul(__m512i r[8], const __m512i a[8], const __m
 	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)ZP_Q52_PINV);
 	__m512i t[16];
 	for (int k = 0; k < 16; k++) t[k] = zero;
+	/* fully unrolled, so that t[] lives in registers (a rolled loop indexes it in memory) */
+#pragma GCC unroll 8
 	for (int i = 0; i < 8; i++) {
+#pragma GCC unroll 8
 		for (int j = 0; j < 8; j++) {
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[j], b[i]);
 			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[j], b[i]);
 		}
 		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
+#pragma GCC unroll 8
 		for (int j = 0; j < 8; j++) {
 			__m512i qj = _mm512_set1_epi64((long long)ZP_Q52[j]);
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, qj);
@@ -55,7 +59,9 @@ static inline IFMA_FN void zp_v8_mul(__m512i r[8], const __m512i a[8], const __m
  * normalized. Each product adds < 2^56 to an accumulator. */
 static inline IFMA_FN void zp_v8_mulw(__m512i t[16], const __m512i a[8], const __m512i b[8])
 {
+#pragma GCC unroll 8
 	for (int i = 0; i < 8; i++)
+#pragma GCC unroll 8
 		for (int j = 0; j < 8; j++) {
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[j], b[i]);
 			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[j], b[i]);
@@ -66,8 +72,10 @@ static inline IFMA_FN void zp_v8_mulw(__m512i t[16], const __m512i a[8], const _
 static inline IFMA_FN void zp_v8_redc(__m512i r[8], __m512i t[16])
 {
 	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)ZP_Q52_PINV);
+#pragma GCC unroll 8
 	for (int i = 0; i < 8; i++) {
 		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
+#pragma GCC unroll 8
 		for (int j = 0; j < 8; j++) {
 			__m512i qj = _mm512_set1_epi64((long long)ZP_Q52[j]);
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, qj);
