@@ -255,6 +255,24 @@ static IFMA_FN void v8_num(__m512i N[8], const __m512i yp[8], const __m512i yb[8
 	zp_v8_carry(N);
 }
 
+/* inv = 1/tot lane by lane, times 2^32 (tot < 2^384): an IFMA value at scale e comes back at scale
+ * −e − 1. Montgomery's trick over the eight lanes, one scalar inversion; the 2^32 goes on that one. */
+static IFMA_FN void v8_lanes_inv(__m512i inv[8], const __m512i tot_v[8])
+{
+	zp_fp tot[8], pf[8], tinv[8], acc;
+	v8_to_fp(tot, tot_v);
+	pf[0] = tot[0];
+	for (int l = 1; l < 8; l++) zp_fp_mulc(&pf[l], &pf[l - 1], &tot[l]);
+	fp_inv(&acc, &pf[7]);
+	zp_fp_mulc(&acc, &acc, &ifma_two32);
+	for (int l = 7; l > 0; l--) {
+		zp_fp_mulc(&tinv[l], &acc, &pf[l - 1]);
+		zp_fp_mulc(&acc, &acc, &tot[l]);
+	}
+	tinv[0] = acc;
+	v8_from_fp(inv, tinv);
+}
+
 /* The lanes ex of group j whose point has its bucket's x (rare): P = B becomes a doubling entry
  * (num = 3x², den = 2y, the scalar path's), P = −B empties the bucket (den = 1, lane dropped). */
 static IFMA_FN __attribute__((noinline, cold)) __mmask8 g1_ba_fix(struct g1_ba *s, size_t j, __mmask8 ex, __m512i D[8],
@@ -296,7 +314,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 	uint8_t *drop = (uint8_t *)(vn + cg);
 	__m512i inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8], yp[8], bi, pi;
 	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
-	zp_fp tot[8], tinv[8], scr[8];
 	__mmask8 neg;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
@@ -316,21 +333,7 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		else
 			zp_v8_mul(pre[j], pre[j - 1], vd[j]);
 	}
-	v8_to_fp(tot, pre[ng - 1]);                  /* scale ng − 1 */
-	{   /* Montgomery's trick over the eight lanes; the one inverse times 2^32, so every
-	     * lane's is at scale −ng */
-		zp_fp acc;
-		scr[0] = tot[0];
-		for (int l = 1; l < 8; l++) zp_fp_mulc(&scr[l], &scr[l - 1], &tot[l]);
-		fp_inv(&acc, &scr[7]);
-		zp_fp_mulc(&acc, &acc, &ifma_two32);
-		for (int l = 7; l > 0; l--) {
-			zp_fp_mulc(&tinv[l], &acc, &scr[l - 1]);
-			zp_fp_mulc(&acc, &acc, &tot[l]);
-		}
-		tinv[0] = acc;
-	}
-	v8_from_fp(inv, tinv);
+	v8_lanes_inv(inv, pre[ng - 1]);              /* scale ng − 1 -> −ng */
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
@@ -707,13 +710,29 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *
 	return drop;
 }
 
+/* r = a0² + a1² (the norm of a), one reduction: < 2q for components < 3q */
+static IFMA_FN __attribute__((noinline)) void e2_norm(ve1 *r, const ve2 *a)
+{
+	__m512i t[16];
+	for (int k = 0; k < 16; k++) t[k] = _mm512_setzero_si512();
+	zp_v8_mulw(t, a->c0.v, a->c0.v);
+	zp_v8_mulw(t, a->c1.v, a->c1.v);
+	zp_v8_redc(r->v, t);
+}
+
+/* G1's apply over Fp2 lanes, the denominators inverted through their norms: 1/D = conj(D)/|D|², so
+ * the prefix products and the lane inverse are of Fp values (|D|² at scale 1: prefix j at scale
+ * 2j + 1, the lane inverse taken to −2ng, inv_j at −2j − 2, 1/|D_j|² = inv_j·pre_{j−1} at −2, and
+ * conj(D)·that at −1 as in G1). */
 static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
-	ve2 *pre = (ve2 *)s->x8, *vd = pre + cg, *vn = vd + cg, inv, t, lam, lm1, x3, y3, xb, yb, xp, yp;
+	ve1 *pre = (ve1 *)s->x8, *vnr = pre + cg, inv, tn;
+	__m512i zero8[8];
+	for (int k = 0; k < 8; k++) zero8[k] = _mm512_setzero_si512();
+	ve2 *vd = (ve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xb, yb, xp, yp;
 	uint8_t *drop = (uint8_t *)(vn + cg);
 	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
-	zp_fp2 tot[8], pf[8], tinv[8], acc;
 	__m512i bi, pi;
 	__mmask8 neg;
 #define G2_GATHER(r, base, idx, off)                                                              \
@@ -737,38 +756,25 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 				vd[j].c0.v[k] = _mm512_mask_blend_epi64(m, one_s[k], vd[j].c0.v[k]);
 				vd[j].c1.v[k] = _mm512_maskz_mov_epi64(m, vd[j].c1.v[k]);
 			}
+		e2_norm(&vnr[j], &vd[j]);                /* scale 1 */
 		if (j == 0)
-			pre[0] = vd[0];
+			pre[0] = vnr[0];
 		else
-			e2_mul(&pre[j], &pre[j - 1], &vd[j]);
+			e1_mul(&pre[j], &pre[j - 1], &vnr[j]);   /* scale 2j + 1 */
 	}
-	ve2 last = pre[ng - 1];
-	ve2_to_fp2(tot, &last);                     /* scale ng − 1 */
-	pf[0] = tot[0];                              /* Montgomery's trick over the eight lanes */
-	for (int l = 1; l < 8; l++) fp2_mul(&pf[l], &pf[l - 1], &tot[l]);
-	fp2_inv(&acc, &pf[7]);
-	zp_fp_mulc(&acc.c0, &acc.c0, &ifma_two32);
-	zp_fp_mulc(&acc.c1, &acc.c1, &ifma_two32);
-	for (int l = 7; l > 0; l--) {
-		fp2_mul(&tinv[l], &acc, &pf[l - 1]);
-		fp2_mul(&acc, &acc, &tot[l]);
-	}
-	tinv[0] = acc;                               /* scale −ng (acc times 2^32 below) */
-	{
-		zp_fp c0[8], c1[8];
-		for (int l = 0; l < 8; l++) { c0[l] = tinv[l].c0; c1[l] = tinv[l].c1; }
-		v8_from_fp(inv.c0.v, c0);
-		v8_from_fp(inv.c1.v, c1);
-	}
+	v8_lanes_inv(inv.v, pre[ng - 1].v);          /* scale 2ng − 1 -> −2ng */
 	for (size_t j = ng; j-- > 0;) {
 		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
 		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
 		if (j > 0) {
-			e2_mul(&t, &inv, &pre[j - 1]);      /* 1/den_j, scale −1 */
-			e2_mul(&inv, &inv, &vd[j]);
+			e1_mul(&tn, &inv, &pre[j - 1]);     /* 1/|D_j|², scale −2 */
+			e1_mul(&inv, &inv, &vnr[j]);
 		} else {
-			t = inv;
+			tn = inv;
 		}
+		e1_mul(&t.c0, &vd[j].c0, &tn);           /* 1/D_j = conj(D_j)/|D_j|², scale −1 */
+		e1_mul(&t.c1, &vd[j].c1, &tn);
+		zp_v8_sub(t.c1.v, zero8, t.c1.v, 2);      /* −(D1/|D|²) */
 		ba_ent_lanes(s->ent, j, m, 24, &bi, &pi, &neg);
 		G2_GATHER(xb, ab, bi, 0);
 		G2_GATHER(yb, ab, bi, 12);
