@@ -311,18 +311,21 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
 	__m512i (*pre)[8] = (__m512i (*)[8])s->x8, (*vd)[8] = pre + cg, (*vn)[8] = vd + cg;
-	uint8_t *drop = (uint8_t *)(vn + cg);
-	__m512i inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xb[8], yb[8], xp[8], yp[8], bi, pi;
+	__m512i (*vxb)[8] = vn + cg, (*vyb)[8] = vxb + cg, (*vsx)[8] = vyb + cg;   /* xB, yB, xB + xP */
+	uint8_t *drop = (uint8_t *)(vsx + cg);
+	__m512i inv[8], t[8], lam[8], lm1[8], x3[8], y3[8], xp[8], yp[8], bi, pi;
 	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
 	__mmask8 neg;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		ba_ent_lanes(s->ent, j, m, 12, &bi, &pi, &neg);   /* zp_g1_affine: x then y, 6 words each */
+		__m512i *xb = vxb[j], *yb = vyb[j];
 		zp_v8_gather(xp, pts, pi);
 		zp_v8_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
 		zp_v8_gather(xb, ab, bi);
 		zp_v8_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
 		__mmask8 ex = v8_diff(t, xp, xb) & m;
+		for (int k = 0; k < 8; k++) vsx[j][k] = _mm512_add_epi64(xb[k], xp[k]);   /* < 2q, limbs < 2^53 */
 		v8_addq(vd[j], t, 2);
 		v8_num(vn[j], yp, yb, neg);
 		drop[j] = ex ? g1_ba_fix(s, j, ex, vd[j], vn[j]) : 0;
@@ -344,18 +347,14 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 			memcpy(t, inv, sizeof t);
 		}
 		ba_ent_lanes(s->ent, j, m, 12, &bi, &pi, &neg);
-		zp_v8_gather(xb, ab, bi);
-		zp_v8_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
-		zp_v8_gather(xp, pts, pi);
 		zp_v8_mul(lam, vn[j], t);                 /* scale 0 */
 		zp_v8_shl32(lm1, lam);                    /* λ·2^32: scale −1, < 2q·2^32 */
 		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
-		zp_v8_sub(x3, x3, xb, 2);
-		zp_v8_sub(x3, x3, xp, 2);                 /* < 6q */
+		zp_v8_sub(x3, x3, vsx[j], 4);             /* λ² − xB − xP, < 6q */
 		zp_v8_canon(x3);
-		zp_v8_sub(t, xb, x3, 2);
+		zp_v8_sub(t, vxb[j], x3, 2);
 		zp_v8_mul(y3, lm1, t);                    /* scale 0 */
-		zp_v8_sub(y3, y3, yb, 2);
+		zp_v8_sub(y3, y3, vyb[j], 2);
 		zp_v8_canon(y3);
 		__mmask8 w = m & (__mmask8)~drop[j];
 		zp_v8_scatter((uint64_t *)ab, bi, x3, w);

@@ -305,7 +305,7 @@ struct G(ba) {
 	uint32_t *q;    /* queued: point index | sign bit, bucket in qb */
 	uint32_t *qb;
 	size_t nb, nq, cap, qcap;
-	void *x8;       /* 64-aligned: ba_apply_fast's lane vectors (3 × (cap/8 + 2) of 8 elements) and bytes */
+	void *x8;       /* 64-aligned: ba_apply_fast's lane vectors (6 × (cap/8 + 2) of 8 elements) and bytes */
 	bool vec;       /* G(ba_vec)(): ba_place only records entries, the vector ba_apply_fast does the rest */
 };
 static bool G(ba_vec)(void);
@@ -450,8 +450,8 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 	size_t sz = (nbuckets + 63) & ~(size_t)63;
 	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
 	sz += nbuckets * sizeof(AFF);
-	/* x8: 3 × (cap/8 + 2) vectors of eight elements (512 bytes an Fp lane vector) and a byte each */
-	sz += (cap / 8 + 2) * (3 * 512 * (sizeof(FE) / sizeof(zp_fp)) + 1) + 64;
+	/* x8: 6 × (cap/8 + 2) vectors of eight elements (512 bytes an Fp lane vector) and a byte each */
+	sz += (cap / 8 + 2) * (6 * 512 * (sizeof(FE) / sizeof(zp_fp)) + 1) + 64;
 	return sz + 64;
 }
 
