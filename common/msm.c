@@ -729,8 +729,9 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 	ve1 *pre = (ve1 *)s->x8, *vnr = pre + cg, inv, tn;
 	__m512i zero8[8];
 	for (int k = 0; k < 8; k++) zero8[k] = _mm512_setzero_si512();
-	ve2 *vd = (ve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xb, yb, xp, yp;
-	uint8_t *drop = (uint8_t *)(vn + cg);
+	ve2 *vd = (ve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xp, yp;
+	ve2 *vxb = vn + cg, *vyb = vxb + cg, *vsx = vyb + cg;   /* xB, yB, xB + xP */
+	uint8_t *drop = (uint8_t *)(vsx + cg);
 	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
 	__m512i bi, pi;
 	__mmask8 neg;
@@ -740,15 +741,20 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		ba_ent_lanes(s->ent, j, m, 24, &bi, &pi, &neg);   /* zp_g2_affine: x.c0 x.c1 y.c0 y.c1, 6 words each */
+		ve2 *xb = &vxb[j], *yb = &vyb[j];
 		G2_GATHER(xp, pts, pi, 0);
 		G2_GATHER(yp, pts, pi, 12);
-		G2_GATHER(xb, ab, bi, 0);
-		G2_GATHER(yb, ab, bi, 12);
-		__mmask8 ex = v8_diff(t.c0.v, xp.c0.v, xb.c0.v) & v8_diff(t.c1.v, xp.c1.v, xb.c1.v) & m;
+		G2_GATHER(*xb, ab, bi, 0);
+		G2_GATHER(*yb, ab, bi, 12);
+		__mmask8 ex = v8_diff(t.c0.v, xp.c0.v, xb->c0.v) & v8_diff(t.c1.v, xp.c1.v, xb->c1.v) & m;
+		for (int k = 0; k < 8; k++) {   /* < 2q, limbs < 2^53 */
+			vsx[j].c0.v[k] = _mm512_add_epi64(xb->c0.v[k], xp.c0.v[k]);
+			vsx[j].c1.v[k] = _mm512_add_epi64(xb->c1.v[k], xp.c1.v[k]);
+		}
 		v8_addq(vd[j].c0.v, t.c0.v, 2);
 		v8_addq(vd[j].c1.v, t.c1.v, 2);
-		v8_num(vn[j].c0.v, yp.c0.v, yb.c0.v, neg);
-		v8_num(vn[j].c1.v, yp.c1.v, yb.c1.v, neg);
+		v8_num(vn[j].c0.v, yp.c0.v, yb->c0.v, neg);
+		v8_num(vn[j].c1.v, yp.c1.v, yb->c1.v, neg);
 		drop[j] = ex ? g2_ba_fix(s, j, ex, &vd[j], &vn[j]) : 0;
 		if (m != 0xff)
 			for (int k = 0; k < 8; k++) {
@@ -775,9 +781,7 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		e1_mul(&t.c1, &vd[j].c1, &tn);
 		zp_v8_sub(t.c1.v, zero8, t.c1.v, 2);      /* −(D1/|D|²) */
 		ba_ent_lanes(s->ent, j, m, 24, &bi, &pi, &neg);
-		G2_GATHER(xb, ab, bi, 0);
-		G2_GATHER(yb, ab, bi, 12);
-		G2_GATHER(xp, pts, pi, 0);
+		const ve2 *xb = &vxb[j], *yb = &vyb[j];
 		e2_mul(&lam, &vn[j], &t);                   /* scale 0 */
 		zp_v8_csub(lam.c0.v, 1);
 		zp_v8_csub(lam.c1.v, 1);                  /* < q */
@@ -792,18 +796,16 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 			e1_mul(&x3.c1, &lam.c0, &lm1.c1);
 			e1_add(&x3.c1, &x3.c1, &x3.c1);     /* < 4q */
 		}
-		for (int c = 0; c < 2; c++) {
-			__m512i *x = c ? x3.c1.v : x3.c0.v;
-			zp_v8_sub(x, x, c ? xb.c1.v : xb.c0.v, 2);
-			zp_v8_sub(x, x, c ? xp.c1.v : xp.c0.v, 2);   /* < 8q */
-			zp_v8_canon(x);
-		}
-		zp_v8_sub(t.c0.v, xb.c0.v, x3.c0.v, 1);
-		zp_v8_sub(t.c1.v, xb.c1.v, x3.c1.v, 1);   /* < 2q: (lm1 sum)·(t sum) < 8q²·2^32 < 2^416·q */
+		zp_v8_sub(x3.c0.v, x3.c0.v, vsx[j].c0.v, 4);   /* λ² − xB − xP: < 6q */
+		zp_v8_sub(x3.c1.v, x3.c1.v, vsx[j].c1.v, 4);   /* < 8q */
+		zp_v8_canon(x3.c0.v);
+		zp_v8_canon(x3.c1.v);
+		zp_v8_sub(t.c0.v, xb->c0.v, x3.c0.v, 1);
+		zp_v8_sub(t.c1.v, xb->c1.v, x3.c1.v, 1);   /* < 2q: (lm1 sum)·(t sum) < 8q²·2^32 < 2^416·q */
 		e2_mul(&y3, &lm1, &t);                  /* scale 0 */
 		for (int c = 0; c < 2; c++) {
 			__m512i *y = c ? y3.c1.v : y3.c0.v;
-			zp_v8_sub(y, y, c ? yb.c1.v : yb.c0.v, 2);
+			zp_v8_sub(y, y, c ? yb->c1.v : yb->c0.v, 2);
 			zp_v8_canon(y);
 		}
 		__mmask8 w = m & (__mmask8)~drop[j];
