@@ -168,15 +168,20 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
 
 /*
  * G1's batch of affine additions eight at a time with AVX-512 IFMA (fp_ifma_impl.h), when the CPU
- * has it (ZP_MSM_IFMA=0, or ZP_FIELD_PORTABLE=1, keeps the scalar ba_apply). Lane l of group j is
- * entry 8j + l; the prefix products run down each lane, one scalar batch inversion serves the eight
- * lane totals. Values stay in zkpipe's Montgomery form (R = 2^384): an IFMA product (R' = 2^416)
- * of forms x·R·2^-32e1 and y·R·2^-32e2 is xy·R·2^-32(e1+e2+1), so each value has a known "scale"
- * e and the steps are arranged to land back on 0: prefix j has scale j; the lane inverse is taken
- * to scale −ng (ng groups; one scalar product by 2^32); then inv_j has scale −j−1, 1/den_j = inv_j·pre_{j−1}
- * scale −1, λ = num·(1/den) scale 0, λ' = λ·K (K = 1 at scale −2) scale −1, λ·λ' = λ² at scale 0,
- * λ'·(xB − x3) scale 0. Seven vector products an entry against the scalar path's six, at ~1/3 the
- * cost each; results reduced to [0, q) before they are stored.
+ * has it (ZP_MSM_IFMA=0, or ZP_FIELD_PORTABLE=1, keeps the scalar ba_place / ba_apply). Then
+ * ba_place only records (bucket, point, sign) for an affine bucket, and the apply does the rest:
+ * pass 1 gathers xP, yP, xB, yB for the eight entries 8j..8j+7 (lane l = entry 8j + l) and forms
+ * den = xP − xB, num = ±yP − yB on the lanes, finds P = ±B by x equality (rare: g1_ba_fix makes
+ * P = B a doubling entry and drops P = −B, whose bucket empties) and keeps den, num, xB, yB and
+ * xB + xP beside the prefix products of den down each lane; one scalar inversion (safegcd,
+ * Montgomery's trick over the eight lane totals) serves the batch; pass 2 walks back with the
+ * inverses and writes the sums. Values stay in zkpipe's Montgomery form (R = 2^384): an IFMA product
+ * (R' = 2^416) of forms x·R·2^-32e1 and y·R·2^-32e2 is xy·R·2^-32(e1+e2+1), so each value has a
+ * known "scale" e and the steps are arranged to land back on 0: prefix j has scale j; the lane
+ * inverse is taken to scale −ng (ng groups; one scalar product by 2^32); then inv_j has scale −j−1,
+ * 1/den_j = inv_j·pre_{j−1} scale −1, λ = num·(1/den) scale 0; λ' = λ·2^32 (shifts, no product:
+ * zp_v8_shl32) has scale −1, so λ·λ' = λ² and λ'·(xB − x3) land on scale 0. Six vector products an
+ * entry, as the scalar path, at ~1/3 the cost each; results reduced to [0, q) before they are stored.
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "fp_ifma_impl.h"
@@ -660,8 +665,9 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #include "msm_tmpl.h"
 
 /*
- * G2's batch the same way over Fp2 lanes (ve2, e2_mul: Karatsuba, three Fp products of one scale, so
- * the Fp2 product has the same scale rule).
+ * G2's batch the same way over Fp2 lanes (ve2, e2_mul: Karatsuba with one reduction a component, the
+ * same scale rule as an Fp product), the denominators inverted through their Fp norms
+ * (g2_ba_apply_v); λ² as an Fp2 squaring (two Fp products).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
