@@ -287,7 +287,9 @@ static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
  * the batch is applied early and that bucket switches to XYZZ (BA_XYZZ), taking
  * further points by mixed addition — so many equal digits cost no more than the
  * plain path. P = -B empties the bucket at once; P = B is a doubling entry
- * (num = 3x², den = 2y); both are decided when the point is scheduled.
+ * (num = 3x², den = 2y); both are decided when the point is scheduled — on the scalar
+ * path. With the includer's vector apply (G(ba_vec)), ba_place records only (bucket,
+ * point, sign) for an affine bucket; num, den and the cases P = ±B are the apply's.
  */
 
 struct G(ba_ent) {
