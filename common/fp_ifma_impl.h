@@ -128,6 +128,12 @@ static inline IFMA_FN void zp_v8_canon(__m512i r[8])
 	zp_v8_csub(r, 2);
 	zp_v8_csub(r, 1);
 }
+/* Normalized r < 4q -> r mod q (one conditional subtraction fewer). */
+static inline IFMA_FN void zp_v8_canon4(__m512i r[8])
+{
+	zp_v8_csub(r, 2);
+	zp_v8_csub(r, 1);
+}
 
 /* r = a·2^32 as eight 52-bit limbs, no reduction (a normalized and < 2^384, so r < 2^416). In a
  * product, the factor 2^32 stands for R'/R: a·2^32 has the scale of a·K2 (one product) at the cost

@@ -359,8 +359,8 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		zp_v8_canon(x3);
 		zp_v8_sub(t, vxb[j], x3, 2);
 		zp_v8_mul(y3, lm1, t);                    /* scale 0 */
-		zp_v8_sub(y3, y3, vyb[j], 2);
-		zp_v8_canon(y3);
+		zp_v8_sub(y3, y3, vyb[j], 2);            /* < 4q */
+		zp_v8_canon4(y3);
 		__mmask8 w = m & (__mmask8)~drop[j];
 		zp_v8_scatter((uint64_t *)ab, bi, x3, w);
 		zp_v8_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)), y3, w);
@@ -393,6 +393,8 @@ static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
  * them ~60 times */
 static IFMA_FN __attribute__((noinline)) void e1_mul(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_mul(r->v, a->v, b->v); }
 static IFMA_FN __attribute__((noinline)) void e1_canon(ve1 *r) { zp_v8_canon(r->v); }
+static IFMA_FN __attribute__((noinline)) void e1_canon4(ve1 *r) { zp_v8_canon4(r->v); }
+static IFMA_FN void e1_canon2(ve1 *r) { zp_v8_csub(r->v, 1); }
 static IFMA_FN void e1_sub(ve1 *r, const ve1 *a, const ve1 *b, int m) { zp_v8_sub(r->v, a->v, b->v, m); }
 static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b)
 {
@@ -433,6 +435,8 @@ static IFMA_FN void e2_sub(ve2 *r, const ve2 *a, const ve2 *b, int m)
 	e1_sub(&r->c1, &a->c1, &b->c1, m);
 }
 static IFMA_FN void e2_canon(ve2 *r) { e1_canon(&r->c0); e1_canon(&r->c1); }
+static IFMA_FN void e2_canon4(ve2 *r) { e1_canon4(&r->c0); e1_canon4(&r->c1); }
+static IFMA_FN void e2_canon2(ve2 *r) { e1_canon2(&r->c0); e1_canon2(&r->c1); }
 static IFMA_FN void e2_add(ve2 *r, const ve2 *a, const ve2 *b) { e1_add(&r->c0, &a->c0, &b->c0); e1_add(&r->c1, &a->c1, &b->c1); }
 static IFMA_FN __mmask8 e2_zero(const ve2 *a) { return e1_zero(&a->c0) & e1_zero(&a->c1); }
 static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m, &a->c0); e1_sel(&r->c1, m, &a->c1); }
@@ -442,6 +446,8 @@ static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m,
 #define ve_mul e1_mul
 #define ve_sub e1_sub
 #define ve_canon e1_canon
+#define ve_canon4 e1_canon4
+#define ve_canon2 e1_canon2
 #define ve_add e1_add
 #define ve_zero e1_zero
 #define ve_sel e1_sel
@@ -452,6 +458,8 @@ static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m,
 #define ve_mul e2_mul
 #define ve_sub e2_sub
 #define ve_canon e2_canon
+#define ve_canon4 e2_canon4
+#define ve_canon2 e2_canon2
 #define ve_add e2_add
 #define ve_zero e2_zero
 #define ve_sel e2_sel
@@ -464,14 +472,14 @@ static IFMA_FN void e1_in(ve1 *r, const uint64_t *base, __m512i idx, int off)
 	__m512i t[8];
 	zp_v8_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
 	zp_v8_mul(r->v, t, k2_v);
-	zp_v8_canon(r->v);
+	zp_v8_csub(r->v, 1);
 }
 /* R' form -> the standard form's eight zp_fp */
 static IFMA_FN void e1_out(zp_fp v[8], const ve1 *a)
 {
 	__m512i t[8];
 	zp_v8_mul(t, a->v, one_s);
-	zp_v8_canon(t);
+	zp_v8_csub(t, 1);
 	v8_to_fp(v, t);
 }
 
@@ -811,8 +819,8 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		e2_mul(&y3, &lm1, &t);                  /* scale 0 */
 		for (int c = 0; c < 2; c++) {
 			__m512i *y = c ? y3.c1.v : y3.c0.v;
-			zp_v8_sub(y, y, c ? yb->c1.v : yb->c0.v, 2);
-			zp_v8_canon(y);
+			zp_v8_sub(y, y, c ? yb->c1.v : yb->c0.v, 2);   /* < 4q */
+			zp_v8_canon4(y);
 		}
 		__mmask8 w = m & (__mmask8)~drop[j];
 		zp_v8_scatter((uint64_t *)ab, bi, x3.c0.v, w);

@@ -8,6 +8,7 @@
  *   ve_mul(r, a, b)      r = a·b, each component < 2q (r may alias)
  *   ve_sub(r, a, b, m)   r = a − b + m·q per component (b < m·q), normalized, not reduced
  *   ve_canon(r)          r (< 8q per component) reduced to [0, q)
+ *   ve_canon4(r), ve_canon2(r)   the same for r < 4q, r < 2q (a product)
  *   ve_add(r, a, b)      r = a + b, normalized, not reduced
  *   ve_zero(a)           mask of the lanes where a (reduced) is 0
  *   ve_sel(r, m, a)      r = a in the lanes of m
@@ -47,7 +48,7 @@ static IFMA_FN void V(tail)(V(pt) *r, const VE *R, const VE *PPP, const VE *Q, c
 	ve_mul(&a, R, &b);
 	ve_mul(&b, T, PPP);
 	ve_sub(&r->Y, &a, &b, 2);
-	ve_canon(&r->Y);
+	ve_canon4(&r->Y);
 }
 
 /* r = 2p; p at infinity stays there (ZZ = 0) */
@@ -69,12 +70,12 @@ static IFMA_FN void V(dbl)(V(pt) *r, const V(pt) *p)
 	ve_mul(&U, &M, &t);
 	ve_mul(&t, &W, &p->Y);
 	ve_sub(&r->Y, &U, &t, 2);
-	ve_canon(&r->Y);
+	ve_canon4(&r->Y);
 	r->X = X3;
 	ve_mul(&r->ZZ, &Vv, &p->ZZ);
-	ve_canon(&r->ZZ);
+	ve_canon2(&r->ZZ);
 	ve_mul(&r->ZZZ, &W, &p->ZZZ);
-	ve_canon(&r->ZZZ);
+	ve_canon2(&r->ZZZ);
 }
 
 /* r = a + b, every case; r may be a */
@@ -87,9 +88,9 @@ static IFMA_FN void V(add)(V(pt) *r, const V(pt) *a, const V(pt) *b)
 	ve_mul(&S1, &a->Y, &b->ZZZ);
 	ve_mul(&S2, &b->Y, &a->ZZZ);
 	ve_sub(&P, &U2, &U1, 2);
-	ve_canon(&P);
+	ve_canon4(&P);
 	ve_sub(&R, &S2, &S1, 2);
-	ve_canon(&R);
+	ve_canon4(&R);
 	__mmask8 ainf = ve_zero(&a->ZZ), binf = ve_zero(&b->ZZ), pz = ve_zero(&P), rz = ve_zero(&R);
 	ve_mul(&PP, &P, &P);
 	ve_mul(&PPP, &P, &PP);
@@ -97,10 +98,10 @@ static IFMA_FN void V(add)(V(pt) *r, const V(pt) *a, const V(pt) *b)
 	V(tail)(&o, &R, &PPP, &Q, &S1);
 	ve_mul(&t, &a->ZZ, &b->ZZ);
 	ve_mul(&o.ZZ, &t, &PP);        /* a = −b: P = 0, so ZZ = 0, infinity */
-	ve_canon(&o.ZZ);
+	ve_canon2(&o.ZZ);
 	ve_mul(&t, &a->ZZZ, &b->ZZZ);
 	ve_mul(&o.ZZZ, &t, &PPP);
-	ve_canon(&o.ZZZ);
+	ve_canon2(&o.ZZZ);
 	__mmask8 dbl = pz & rz & (__mmask8)~ainf & (__mmask8)~binf;
 	if (dbl) {
 		V(pt) d;
@@ -120,18 +121,18 @@ static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, 
 	ve_mul(&U2, x, &a->ZZ);
 	ve_mul(&S2, y, &a->ZZZ);
 	ve_sub(&P, &U2, &a->X, 2);
-	ve_canon(&P);
+	ve_canon4(&P);
 	ve_sub(&R, &S2, &a->Y, 2);
-	ve_canon(&R);
+	ve_canon4(&R);
 	__mmask8 ainf = ve_zero(&a->ZZ), pz = ve_zero(&P), rz = ve_zero(&R);
 	ve_mul(&PP, &P, &P);
 	ve_mul(&PPP, &P, &PP);
 	ve_mul(&Q, &a->X, &PP);
 	V(tail)(&o, &R, &PPP, &Q, &a->Y);
 	ve_mul(&o.ZZ, &a->ZZ, &PP);
-	ve_canon(&o.ZZ);
+	ve_canon2(&o.ZZ);
 	ve_mul(&o.ZZZ, &a->ZZZ, &PPP);
-	ve_canon(&o.ZZZ);
+	ve_canon2(&o.ZZZ);
 	__mmask8 dbl = pz & rz & (__mmask8)~ainf & m;
 	if (dbl) {
 		V(pt) d;
@@ -148,6 +149,8 @@ static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, 
 #undef ve_mul
 #undef ve_sub
 #undef ve_canon
+#undef ve_canon4
+#undef ve_canon2
 #undef ve_add
 #undef ve_zero
 #undef ve_sel
