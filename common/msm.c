@@ -380,7 +380,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 typedef struct { __m512i v[8]; } ve1;          /* eight Fp */
 typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
 
-static ve1 one_n1;                             /* 1 in R' form */
 static ve2 one_n2;
 
 static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
@@ -441,8 +440,20 @@ static IFMA_FN void e2_add(ve2 *r, const ve2 *a, const ve2 *b) { e1_add(&r->c0, 
 static IFMA_FN __mmask8 e2_zero(const ve2 *a) { return e1_zero(&a->c0) & e1_zero(&a->c1); }
 static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m, &a->c0); e1_sel(&r->c1, m, &a->c1); }
 
+static ve1 one_n1;                             /* 1 in R' form */
+static IFMA_FN void e1_shl(ve1 *r, const ve1 *a) { zp_v8_shl32(r->v, a->v); }
+static IFMA_FN void e1_lift(ve1 *r, const ve1 *a)
+{
+	zp_v8_mul(r->v, a->v, k2_v);
+	zp_v8_csub(r->v, 1);
+}
+static IFMA_FN void e2_shl(ve2 *r, const ve2 *a) { e1_shl(&r->c0, &a->c0); e1_shl(&r->c1, &a->c1); }
+static IFMA_FN void e2_lift(ve2 *r, const ve2 *a) { e1_lift(&r->c0, &a->c0); e1_lift(&r->c1, &a->c1); }
+
 #define V(x) v1_##x
 #define VE ve1
+#define ve_shl e1_shl
+#define ve_lift e1_lift
 #define ve_mul e1_mul
 #define ve_sub e1_sub
 #define ve_canon e1_canon
@@ -455,6 +466,8 @@ static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m,
 #include "msm_ifma_tmpl.h"
 #define V(x) v2_##x
 #define VE ve2
+#define ve_shl e2_shl
+#define ve_lift e2_lift
 #define ve_mul e2_mul
 #define ve_sub e2_sub
 #define ve_canon e2_canon
@@ -495,9 +508,9 @@ static IFMA_FN void ba_ifma_consts(void)
 	memset(&one_n2.c1, 0, sizeof one_n2.c1);
 }
 
-/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0; LOAD_AFF and
- * LOAD_XYZZ put the lanes' buckets (affine: bx, by; XYZZ: B) in R' form. Declares run and sum (the
- * lanes' results) in the calling function. */
+/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0; LOAD_AFF gathers
+ * the lanes' affine buckets as they are (bx, by: standard form, which V(madd) takes), LOAD_XYZZ puts
+ * XYZZ ones in R' form (B). Declares run and sum (the lanes' results) in the calling function. */
 #define BA_REDUCE_SCAN(P, E, st, S, LOAD_AFF, LOAD_XYZZ)                                         \
 	P##_pt run, sum, B;                                                                      \
 	E bx, by;                                                                                \
@@ -552,7 +565,7 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 	/* zp_g1_affine: 12 words a bucket; zp_g1_xyzz: 24 */
 #define J12 _mm512_add_epi64(_mm512_slli_epi64(ji, 3), _mm512_slli_epi64(ji, 2))
 	BA_REDUCE_SCAN(v1, ve1, s->st, S,
-	               (e1_in(&bx, ab, J12, 0), e1_in(&by, ab, J12, 6)),
+	               (zp_v8_gather(bx.v, ab, J12), zp_v8_gather(by.v, ab, _mm512_add_epi64(J12, _mm512_set1_epi64(6)))),
 	               (e1_in(&B.X, xb, _mm512_slli_epi64(J12, 1), 0), e1_in(&B.Y, xb, _mm512_slli_epi64(J12, 1), 6),
 	                e1_in(&B.ZZ, xb, _mm512_slli_epi64(J12, 1), 12), e1_in(&B.ZZZ, xb, _mm512_slli_epi64(J12, 1), 18)));
 #undef J12
@@ -833,6 +846,11 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 #undef G2_GATHER
 }
 
+static IFMA_FN void e2_gather(ve2 *r, const uint64_t *base, __m512i idx, int off)
+{
+	zp_v8_gather(r->c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
+	zp_v8_gather(r->c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off + 6)));
+}
 static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
 {
 	e1_in(&r->c0, base, idx, off);
@@ -846,7 +864,7 @@ static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t
 	/* zp_g2_affine: 24 words a bucket; zp_g2_xyzz: 48 */
 #define J24 _mm512_add_epi64(_mm512_slli_epi64(ji, 4), _mm512_slli_epi64(ji, 3))
 	BA_REDUCE_SCAN(v2, ve2, s->st, S,
-	               (e2_in(&bx, ab, J24, 0), e2_in(&by, ab, J24, 12)),
+	               (e2_gather(&bx, ab, J24, 0), e2_gather(&by, ab, J24, 12)),
 	               (e2_in(&B.X, xb, _mm512_slli_epi64(J24, 1), 0), e2_in(&B.Y, xb, _mm512_slli_epi64(J24, 1), 12),
 	                e2_in(&B.ZZ, xb, _mm512_slli_epi64(J24, 1), 24), e2_in(&B.ZZZ, xb, _mm512_slli_epi64(J24, 1), 36)));
 #undef J24

@@ -13,6 +13,8 @@
  *   ve_zero(a)           mask of the lanes where a (reduced) is 0
  *   ve_sel(r, m, a)      r = a in the lanes of m
  *   ve_one               1 in R' form
+ *   ve_shl(r, a)         r = a·2^32 per component, no reduction (a reduced: standard form -> R')
+ *   ve_lift(r, a)        the same reduced to [0, q) (a product)
  * (all undefined again at the end of this file)
  * Every stored coordinate is reduced to [0, q); infinity is ZZ = 0 (X, Y anything).
  * Formulas: add-2008-s, madd-2008-s, dbl-2008-s-1 (a = 0), exceptional cases as lane masks.
@@ -113,13 +115,17 @@ static IFMA_FN void V(add)(V(pt) *r, const V(pt) *a, const V(pt) *b)
 	*r = o;
 }
 
-/* r = a + (x, y) in the lanes of m, every case */
-static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, __mmask8 m)
+/* r = a + (x, y) in the lanes of m, every case; x, y in zkpipe's standard Montgomery form (R = 2^384,
+ * reduced): the products take them times 2^32 (ve_shl: R' form, not reduced), and only lanes that
+ * take the point itself (a at infinity, or a doubling) need it reduced in R' form (ve_lift). */
+static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *xs, const VE *ys, __mmask8 m)
 {
-	VE U2, S2, P, R, PP, PPP, Q;
-	V(pt) o, lift = { *x, *y, ve_one, ve_one };
-	ve_mul(&U2, x, &a->ZZ);
-	ve_mul(&S2, y, &a->ZZZ);
+	VE x, y, U2, S2, P, R, PP, PPP, Q;
+	V(pt) o;
+	ve_shl(&x, xs);
+	ve_shl(&y, ys);
+	ve_mul(&U2, &x, &a->ZZ);
+	ve_mul(&S2, &y, &a->ZZZ);
 	ve_sub(&P, &U2, &a->X, 2);
 	ve_canon4(&P);
 	ve_sub(&R, &S2, &a->Y, 2);
@@ -134,12 +140,17 @@ static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, 
 	ve_mul(&o.ZZZ, &a->ZZZ, &PPP);
 	ve_canon2(&o.ZZZ);
 	__mmask8 dbl = pz & rz & (__mmask8)~ainf & m;
-	if (dbl) {
-		V(pt) d;
-		V(dbl)(&d, &lift);
-		V(sel)(&o, dbl, &d);
+	if ((ainf | dbl) & m) {
+		V(pt) lift = { x, y, ve_one, ve_one };
+		ve_lift(&lift.X, xs);
+		ve_lift(&lift.Y, ys);
+		if (dbl) {
+			V(pt) d;
+			V(dbl)(&d, &lift);
+			V(sel)(&o, dbl, &d);
+		}
+		V(sel)(&o, ainf, &lift);
 	}
-	V(sel)(&o, ainf, &lift);
 	V(sel)(r, m, &o);
 }
 
@@ -155,3 +166,5 @@ static IFMA_FN void V(madd)(V(pt) *r, const V(pt) *a, const VE *x, const VE *y, 
 #undef ve_zero
 #undef ve_sel
 #undef ve_one
+#undef ve_shl
+#undef ve_lift
