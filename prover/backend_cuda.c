@@ -50,6 +50,7 @@ _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts
 #define CU_STAGE_BYTES ((size_t)64 << 20)
 #define CU_MIN_CHUNK_LOG 8u
 #define CU_PAIR_CHUNK_LOG 24u      /* a second input set only if an MSM of 2^24 still fits beside it */
+#define CU_SPLIT_MIN_LOG 22u       /* the split H MSM by default from this domain (gpu_bench g1 / g1s) */
 
 struct cubuf {
 	zp_fr *d_w, *d_abc;         /* nv, 3·dom scalars */
@@ -90,6 +91,9 @@ struct cu {
 	void *h_reg[5];             /* those this backend registered */
 	void *d_kst;
 	size_t kst;
+	/* the H MSM as a split MSM (zp_cuda_msm_g1_split): d_h then holds 4·dom bases 2^(64j)·H_i (its
+	 * first dom entries are the H query itself), made once at create */
+	int hsplit;
 };
 
 #define CU_TRY(expr, what) do { \
@@ -463,6 +467,36 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		s->nbuf = 2;
 		budget -= set_bytes;
 	}
+	/* the split H MSM (ZP_CUDA_SPLIT: 0 off, 1 whenever it fits, default from a domain of 2^CU_SPLIT_MIN_LOG):
+	 * 3·dom more H bases resident (4·dom while they are made) and its scratch, in one piece */
+	long split = -1;
+	size_t hsplit_ss = 0, h4_bytes = 4 * s->dom * sizeof(zp_g1_affine);
+	size_t tmp_len = zp_cuda_msm_split_bases_scratch_size(0, max2(s->dom / 8, 32));   /* 8 launches */
+	if ((rc = env_num("ZP_CUDA_SPLIT", 0, 1, -1, &split)))
+		return rc;
+	if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG) &&
+	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 0)) && budget > h4_bytes + tmp_len + hsplit_ss) {
+		zp_cuda_g1_aff *h4;
+		void *tmp;
+		if ((rc = dmalloc((void **)&h4, h4_bytes, "the split H bases")))
+			return rc;
+		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split H bases"))) {
+			cudaFree(h4);
+			return rc;
+		}
+		rc = zp_cuda_msm_g1_split_bases(h4, s->d_h, s->dom, tmp, tmp_len, s->st);
+		if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
+			rc = zp_err_set(ZP_ECUDA, "CUDA backend: making the split H bases: %s", cudaGetErrorString(cudaGetLastError()));
+		cudaFree(tmp);
+		if (rc) {
+			cudaFree(h4);
+			return rc;
+		}
+		cudaFree(s->d_h);
+		s->d_h = h4;
+		s->hsplit = 1;
+		budget -= h4_bytes - s->dom * sizeof(zp_g1_affine);   /* the H query is the first quarter */
+	}
 	s->chunk[0] = pick_chunk(0, cap, budget, 1);
 	s->chunk[1] = pick_chunk(1, cap, budget, 1);
 	s->hchunk = pick_chunk(0, cap, budget, 0);
@@ -473,6 +507,8 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	/* the scratch: all the budget the chunks can use (more windows a pass, fewer passes) */
 	s->scratch_len = max2(chunk_need(0, s->chunk[0], 0, 1), chunk_need(1, s->chunk[1], 0, 1));
 	s->scratch_len = max2(s->scratch_len, chunk_need(0, s->hchunk, 0, 0));
+	if (s->hsplit)
+		s->scratch_len = max2(s->scratch_len, hsplit_ss);
 	if (s->scratch_len > budget)
 		s->scratch_len = budget;
 	for (int g = 0; g < 2; g++) {
@@ -494,6 +530,9 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
 			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
 			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+	if (verbose() && s->hsplit)
+		fprintf(stderr, "CUDA backend: H MSM split into 64-bit chunks over 4 x %zu resident bases (%zu bytes more)\n",
+			s->dom, 3 * s->dom * sizeof(zp_g1_affine));
 	return 0;
 err:
 	return rc;
@@ -806,7 +845,15 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
 		return rc;    /* zp_err_msg() names the failing CUDA call */
 	stage(s, "H step");
-	rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	if (s->hsplit) {
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		zp_cuda_g1_jac r;
+		zp_g1_jac_set_inf(h);
+		if (!(rc = zp_cuda_msm_g1_split(&r, s->d_h, da, s->dom, s->d_scratch, s->scratch_len, &o)))
+			add_g1(h, &r);
+	} else {
+		rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	}
 	stage(s, "H MSM");
 	return rc;
 err:
