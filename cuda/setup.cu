@@ -171,12 +171,11 @@ static int split_bases(A *d_out4, const A *d_bases, size_t n, void *d_scratch, s
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
 	const size_t per = 3 * (sizeof(xyzz_t<F>) + sizeof(F));
-	size_t m = d_scratch ? scratch_size / per : 0;
-	if (m > n) m = n;
-	if (n && m < FB_M)
+	size_t m = d_scratch ? scratch_size / per : 0;   /* points a launch */
+	if (n && m < (n < FB_M ? n : FB_M))
 		return zp_err_set(ZP_ERANGE, "msm split bases: scratch of %zu bytes, at least %zu needed", scratch_size,
-				  (size_t)FB_M * per);
-	m -= m % FB_M;
+				  (n < FB_M ? n : FB_M) * per);
+	if (m > n) m = n;
 	for (size_t i0 = 0; i0 < n; i0 += m) {
 		size_t mm = n - i0 < m ? n - i0 : m;
 		xyzz_t<F> *acc = (xyzz_t<F> *)d_scratch;

@@ -50,7 +50,7 @@ _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts
 #define CU_STAGE_BYTES ((size_t)64 << 20)
 #define CU_MIN_CHUNK_LOG 8u
 #define CU_PAIR_CHUNK_LOG 24u      /* a second input set only if an MSM of 2^24 still fits beside it */
-#define CU_SPLIT_MIN_LOG 22u       /* the split H MSM by default from this domain (gpu_bench g1 / g1s) */
+#define CU_SPLIT_MIN_LOG 20u       /* the split H MSM by default from this domain (G1 2^20 15.4 -> 11.6 ms, bench/RESULTS.md) */
 
 struct cubuf {
 	zp_fr *d_w, *d_abc;         /* nv, 3·dom scalars */
