@@ -94,6 +94,9 @@ struct cu {
 	/* the H MSM as a split MSM (zp_cuda_msm_g1_split): d_h then holds 4·dom bases 2^(64j)·H_i (its
 	 * first dom entries are the H query itself), made once at create */
 	int hsplit;
+	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
+	 * same way, and the entries neither 0 nor 1 go through in one chunk */
+	int wsplit;
 };
 
 #define CU_TRY(expr, what) do { \
@@ -403,6 +406,35 @@ err:
 }
 
 /* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
+/* Replace *d (len points) with the 4·len split bases 2^(64j)·P_i made from it (tmp: their scratch). */
+static int make_split(struct cu *s, int g2, void **d, size_t len, void *tmp, size_t tmp_len, const char *what)
+{
+	int rc = 0;
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	void *d4;
+	if ((rc = dmalloc(&d4, 4 * len * pt, what)))
+		return rc;
+	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, tmp, tmp_len, s->st)
+		: zp_cuda_msm_g1_split_bases(d4, *d, len, tmp, tmp_len, s->st);
+	if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
+		rc = zp_err_set(ZP_ECUDA, "CUDA backend: making %s: %s", what, cudaGetErrorString(cudaGetLastError()));
+	if (rc) {
+		cudaFree(d4);
+		return rc;
+	}
+	cudaFree(*d);
+	*d = d4;
+	return 0;
+}
+
+/* Device bytes of the witness MSMs' split bucket part in one chunk of n entries: gathered scalars,
+ * 4n gathered points, the split MSM's scratch. */
+static size_t wsplit_need(int g2, size_t n)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), m = zp_cuda_msm_split_scratch_size(g2, n, 0);
+	return m ? align256(n * sizeof(zp_fr)) + align256(4 * n * pt) + m : SIZE_MAX;
+}
+
 static int cu_plan(struct cu *s, const zp_g16_key *key)
 {
 	int rc;
@@ -474,28 +506,27 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	size_t tmp_len = zp_cuda_msm_split_bases_scratch_size(0, max2(s->dom / 8, 32));   /* 8 launches */
 	if ((rc = env_num("ZP_CUDA_SPLIT", 0, 1, -1, &split)))
 		return rc;
+	size_t g1b = sizeof(zp_g1_affine), g2b = sizeof(zp_g2_affine), naux1 = max2(s->naux, 1);
+	size_t wkey = 3 * (s->nv * (2 * g1b + g2b) + naux1 * g1b), wneed = max2(wsplit_need(0, s->nv), wsplit_need(1, s->nv));
 	if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG) &&
 	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 0)) && budget > h4_bytes + tmp_len + hsplit_ss) {
-		zp_cuda_g1_aff *h4;
 		void *tmp;
-		if ((rc = dmalloc((void **)&h4, h4_bytes, "the split H bases")))
+		/* the witness MSMs too if their 3× more points (one array's 4× while it is made) and the
+		 * one-chunk split scratch fit as well */
+		int w = wneed != SIZE_MAX && budget > 3 * s->dom * g1b + wkey + 4 * s->nv * g2b + tmp_len + max2(wneed, hsplit_ss);
+		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
 			return rc;
-		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split H bases"))) {
-			cudaFree(h4);
-			return rc;
-		}
-		rc = zp_cuda_msm_g1_split_bases(h4, s->d_h, s->dom, tmp, tmp_len, s->st);
-		if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
-			rc = zp_err_set(ZP_ECUDA, "CUDA backend: making the split H bases: %s", cudaGetErrorString(cudaGetLastError()));
+		rc = make_split(s, 0, (void **)&s->d_h, s->dom, tmp, tmp_len, "the split H bases");
+		if (!rc && w && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, tmp, tmp_len, "the split A bases")) &&
+		    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, tmp, tmp_len, "the split B1 bases")) &&
+		    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, tmp, tmp_len, "the split B2 bases")))
+			rc = make_split(s, 0, (void **)&s->d_c, naux1, tmp, tmp_len, "the split C bases");
 		cudaFree(tmp);
-		if (rc) {
-			cudaFree(h4);
+		if (rc)
 			return rc;
-		}
-		cudaFree(s->d_h);
-		s->d_h = h4;
 		s->hsplit = 1;
-		budget -= h4_bytes - s->dom * sizeof(zp_g1_affine);   /* the H query is the first quarter */
+		s->wsplit = w;
+		budget -= 3 * s->dom * g1b + (w ? wkey : 0);   /* each query is the first quarter of its array */
 	}
 	s->chunk[0] = pick_chunk(0, cap, budget, 1);
 	s->chunk[1] = pick_chunk(1, cap, budget, 1);
@@ -509,6 +540,8 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	s->scratch_len = max2(s->scratch_len, chunk_need(0, s->hchunk, 0, 0));
 	if (s->hsplit)
 		s->scratch_len = max2(s->scratch_len, hsplit_ss);
+	if (s->wsplit)
+		s->scratch_len = max2(s->scratch_len, wneed);
 	if (s->scratch_len > budget)
 		s->scratch_len = budget;
 	for (int g = 0; g < 2; g++) {
@@ -531,8 +564,8 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
 			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
 	if (verbose() && s->hsplit)
-		fprintf(stderr, "CUDA backend: H MSM split into 64-bit chunks over 4 x %zu resident bases (%zu bytes more)\n",
-			s->dom, 3 * s->dom * sizeof(zp_g1_affine));
+		fprintf(stderr, "CUDA backend: H MSM split into 64-bit chunks over 4 x %zu resident bases (%zu bytes more)%s\n",
+			s->dom, 3 * s->dom * sizeof(zp_g1_affine), s->wsplit ? "; the witness MSMs too" : "");
 	return 0;
 err:
 	return rc;
@@ -761,14 +794,36 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 }
 
 /* Add Σ w[idx[j]]·bases[idx[j] − b_off] over j < n into out: gathered chunk by chunk into the
- * scratch's head, summed by the bucket MSM in the rest. */
-static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, uint32_t b_off, const zp_fr *w,
+ * scratch's head, summed by the bucket MSM in the rest. With wsplit, bases holds 4·blen split bases
+ * and the n entries go through the split MSM in one piece (n ≤ nv, sized at create). */
+static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_t blen, uint32_t b_off, const zp_fr *w,
 		       const uint32_t *idx, size_t n)
 {
 	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2];
+	int rc;
+	if (s->wsplit && !s->kstream) {
+		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } r;
+		if (!n)
+			return 0;
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->st)))
+			return rc;
+		for (int j = 0; j < 4; j++)
+			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
+				return rc;
+		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, rest, rest_len, &o)
+			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, rest, rest_len, &o)))
+			return rc;
+		if (g2)
+			add_g2(out, &r.g2);
+		else
+			add_g1(out, &r.g1);
+		return 0;
+	}
 	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
 	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-	int rc;
 	for (size_t j = 0; j < n; j += c) {
 		size_t m = n - j < c ? n - j : c;
 		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
@@ -793,7 +848,7 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 		const zp_fr *w = d_w + off;
 		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
 		    (rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
-		    (rc = nonbits_add(s, g2, out, s->d_kst, 0, w, s->d_idx, cnt)))
+		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
 			return rc;
 	}
 	return 0;
@@ -802,8 +857,8 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
  * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
-static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
-		     size_t n_nb, size_t q_lo, size_t n_one)
+static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_t blen, const zp_fr *d_w, size_t lo,
+		     size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
 	if (g2)
@@ -814,7 +869,7 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const
 		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
 	else
 		rc = ones_add(s, g2, out, d_bases, NULL, s->d_one + q_lo, n_one - q_lo, (uint32_t)lo);
-	return rc ? rc : nonbits_add(s, g2, out, d_bases, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
+	return rc ? rc : nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
@@ -903,17 +958,17 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
 	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, &out->a, s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, &out->c, s->d_c, dw, s->np + 1, p_c, n_nb, q_c, n_one)))
+		if ((rc = msm_split(s, 0, &out->c, s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
 		zp_g1_jac_set_inf(&out->c);
