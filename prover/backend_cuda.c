@@ -91,9 +91,11 @@ struct cu {
 	void *h_reg[5];             /* those this backend registered */
 	void *d_kst;
 	size_t kst;
-	/* the H MSM as a split MSM (zp_cuda_msm_g1_split): d_h then holds 4·dom bases 2^(64j)·H_i (its
-	 * first dom entries are the H query itself), made once at create */
+	/* the H MSM as a split MSM (zp_cuda_msm_g1_split) in hsplit parts (4 or 2; 0: plain): d_h then holds
+	 * hsplit·dom bases 2^(256j/hsplit)·H_i (its first dom entries are the H query itself), made once at
+	 * create; hpass windows a pass (0 = all) */
 	int hsplit;
+	unsigned hpass;
 	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
 	 * same way, and the entries neither 0 nor 1 go through in one chunk */
 	int wsplit;
@@ -407,15 +409,16 @@ err:
 
 /* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
 /* Replace *d (len points) with the 4·len split bases 2^(64j)·P_i made from it (tmp: their scratch). */
-static int make_split(struct cu *s, int g2, void **d, size_t len, void *tmp, size_t tmp_len, const char *what)
+static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts, void *tmp, size_t tmp_len,
+		      const char *what)
 {
 	int rc = 0;
 	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
 	void *d4;
-	if ((rc = dmalloc(&d4, 4 * len * pt, what)))
+	if ((rc = dmalloc(&d4, parts * len * pt, what)))
 		return rc;
-	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, tmp, tmp_len, s->st)
-		: zp_cuda_msm_g1_split_bases(d4, *d, len, tmp, tmp_len, s->st);
+	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st)
+		: zp_cuda_msm_g1_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st);
 	if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
 		rc = zp_err_set(ZP_ECUDA, "CUDA backend: making %s: %s", what, cudaGetErrorString(cudaGetLastError()));
 	if (rc) {
@@ -431,7 +434,7 @@ static int make_split(struct cu *s, int g2, void **d, size_t len, void *tmp, siz
  * 4n gathered points, the split MSM's scratch. */
 static size_t wsplit_need(int g2, size_t n)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), m = zp_cuda_msm_split_scratch_size(g2, n, 0);
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), m = zp_cuda_msm_split_scratch_size(g2, n, 4, 0, 0);
 	return m ? align256(n * sizeof(zp_fr)) + align256(4 * n * pt) + m : SIZE_MAX;
 }
 
@@ -509,24 +512,48 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	size_t g1b = sizeof(zp_g1_affine), g2b = sizeof(zp_g2_affine), naux1 = max2(s->naux, 1);
 	size_t wkey = 3 * (s->nv * (2 * g1b + g2b) + naux1 * g1b), wneed = max2(wsplit_need(0, s->nv), wsplit_need(1, s->nv));
 	if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG) &&
-	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 0)) && budget > h4_bytes + tmp_len + hsplit_ss) {
+	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 4, 0, 0)) && budget > h4_bytes + tmp_len &&
+	    budget - 3 * s->dom * g1b > hsplit_ss) {
 		void *tmp;
 		/* the witness MSMs too if their 3× more points (one array's 4× while it is made) and the
 		 * one-chunk split scratch fit as well */
-		int w = wneed != SIZE_MAX && budget > 3 * s->dom * g1b + wkey + 4 * s->nv * g2b + tmp_len + max2(wneed, hsplit_ss);
+		int w = wneed != SIZE_MAX && budget > 3 * s->dom * g1b + wkey + 4 * s->nv * g2b + tmp_len &&
+			budget - 3 * s->dom * g1b - wkey > max2(wneed, hsplit_ss);
 		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
 			return rc;
-		rc = make_split(s, 0, (void **)&s->d_h, s->dom, tmp, tmp_len, "the split H bases");
-		if (!rc && w && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, tmp, tmp_len, "the split A bases")) &&
-		    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, tmp, tmp_len, "the split B1 bases")) &&
-		    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, tmp, tmp_len, "the split B2 bases")))
-			rc = make_split(s, 0, (void **)&s->d_c, naux1, tmp, tmp_len, "the split C bases");
+		rc = make_split(s, 0, (void **)&s->d_h, s->dom, 4, tmp, tmp_len, "the split H bases");
+		if (!rc && w && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, 4, tmp, tmp_len, "the split A bases")) &&
+		    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, 4, tmp, tmp_len, "the split B1 bases")) &&
+		    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, 4, tmp, tmp_len, "the split B2 bases")))
+			rc = make_split(s, 0, (void **)&s->d_c, naux1, 4, tmp, tmp_len, "the split C bases");
 		cudaFree(tmp);
 		if (rc)
 			return rc;
-		s->hsplit = 1;
+		s->hsplit = 4;
 		s->wsplit = w;
 		budget -= 3 * s->dom * g1b + (w ? wkey : 0);   /* each query is the first quarter of its array */
+	} else if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG)) {
+		/* in 2 parts (2·dom H bases, half the memory, the same bucket entries), as many windows a pass as
+		 * fit: what a 2^27 PoRep key leaves room for. The making needs 2·dom more for a moment (the
+		 * scratch is not there yet), the MSM then dom more beside its scratch. */
+		unsigned W = zp_cuda_msm_split_windows(s->dom, 2, 0), P = 0;
+		for (unsigned p = W; p >= 1 && !P && budget > 2 * s->dom * g1b + tmp_len; p--) {
+			size_t ss = zp_cuda_msm_split_scratch_size(0, s->dom, 2, 0, p == W ? 0 : p);
+			if (ss && budget - s->dom * g1b > ss)
+				P = p, hsplit_ss = ss;
+		}
+		if (P) {
+			void *tmp;
+			if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
+				return rc;
+			rc = make_split(s, 0, (void **)&s->d_h, s->dom, 2, tmp, tmp_len, "the split H bases (2 parts)");
+			cudaFree(tmp);
+			if (rc)
+				return rc;
+			s->hsplit = 2;
+			s->hpass = P == W ? 0 : P;
+			budget -= s->dom * g1b;   /* the H query is the first half */
+		}
 	}
 	s->chunk[0] = pick_chunk(0, cap, budget, 1);
 	s->chunk[1] = pick_chunk(1, cap, budget, 1);
@@ -564,8 +591,9 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
 			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
 	if (verbose() && s->hsplit)
-		fprintf(stderr, "CUDA backend: H MSM split into 64-bit chunks over 4 x %zu resident bases (%zu bytes more)%s\n",
-			s->dom, 3 * s->dom * sizeof(zp_g1_affine), s->wsplit ? "; the witness MSMs too" : "");
+		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
+			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
+			(s->hsplit - 1) * s->dom * sizeof(zp_g1_affine), s->hpass, s->wsplit ? "; the witness MSMs too" : "");
 	return 0;
 err:
 	return rc;
@@ -813,8 +841,8 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, rest, rest_len, &o)
-			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, rest, rest_len, &o)))
+		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)
+			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)))
 			return rc;
 		if (g2)
 			add_g2(out, &r.g2);
@@ -901,10 +929,10 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 		return rc;    /* zp_err_msg() names the failing CUDA call */
 	stage(s, "H step");
 	if (s->hsplit) {
-		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->st, .pass_windows = s->hpass };
 		zp_cuda_g1_jac r;
 		zp_g1_jac_set_inf(h);
-		if (!(rc = zp_cuda_msm_g1_split(&r, s->d_h, da, s->dom, s->d_scratch, s->scratch_len, &o)))
+		if (!(rc = zp_cuda_msm_g1_split(&r, s->d_h, da, s->dom, (unsigned)s->hsplit, s->d_scratch, s->scratch_len, &o)))
 			add_g1(h, &r);
 	} else {
 		rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
