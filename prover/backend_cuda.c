@@ -718,6 +718,16 @@ static void add_g2(zp_g2_jac *acc, const zp_cuda_g2_jac *r)
 	*acc = o;
 }
 
+/* A device MSM's result of either group, added into acc (zp_g1_jac or zp_g2_jac). */
+typedef union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } cu_res;
+static void add_res(int g2, void *acc, const cu_res *r)
+{
+	if (g2)
+		add_g2(acc, &r->g2);
+	else
+		add_g1(acc, &r->g1);
+}
+
 /* One general MSM of n entries added into acc (host add). */
 static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
 			  void *scratch, size_t len)
@@ -806,17 +816,14 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 	for (size_t j = 0; j < n; j += c1) {
 		size_t m = n - j < c1 ? n - j : c1;
 		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
-		union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } r;
+		cu_res r;
 		int rc = idx ? (g2 ? zp_cuda_msm_g2_sum_idx(&r.g2, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
 				   : zp_cuda_msm_g1_sum_idx(&r.g1, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st))
 			     : (g2 ? zp_cuda_msm_g2_ones(&r.g2, bp, w + j, m, s->d_scratch, s->scratch_len, s->st)
 				   : zp_cuda_msm_g1_ones(&r.g1, bp, w + j, m, s->d_scratch, s->scratch_len, s->st));
 		if (rc)
 			return rc;
-		if (g2)
-			add_g2(out, &r.g2);
-		else
-			add_g1(out, &r.g1);
+		add_res(g2, out, &r);
 	}
 	return 0;
 }
@@ -832,7 +839,7 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	if (s->wsplit && !s->kstream) {
 		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
 		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
-		union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } r;
+		cu_res r;
 		if (!n)
 			return 0;
 		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->st)))
@@ -844,10 +851,7 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)
 			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)))
 			return rc;
-		if (g2)
-			add_g2(out, &r.g2);
-		else
-			add_g1(out, &r.g1);
+		add_res(g2, out, &r);
 		return 0;
 	}
 	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
