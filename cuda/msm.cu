@@ -76,14 +76,31 @@ static unsigned auto_window(size_t n, int g2)
 
 static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
 
-/* pass_windows = 0: every window in one pass, unless n·W reaches 2^31 (then as many as fit). */
-static int make_plan(plan *p, size_t n, unsigned window, unsigned pass_windows, size_t pt_bytes)
+/* Window of the split MSM (zp_cuda_msm_g*_split) in `parts` parts: parts·n entries of (256/parts + 1)-bit
+ * signed-digit scalars, W = ceil(bits/c) windows. Cost model in entry additions: parts·n·W entries plus the
+ * running sums, ~2.8 entry-equivalents per bucket (two full XYZZ additions), W·2^(c−1) buckets. */
+static unsigned split_window(size_t n, unsigned parts)
 {
+	unsigned bits = 256 / parts + 1, best = 22;
+	double bc = 0;
+	for (unsigned c = 10; c <= 22; c++) {
+		unsigned W = (bits + c - 1) / c;
+		double cost = (double)parts * (double)n * W + 2.8 * W * (double)(1u << (c - 1));
+		if (c == 10 || cost < bc) { bc = cost; best = c; }
+	}
+	return best;
+}
+
+/* pass_windows = 0: every window in one pass, unless n·W reaches 2^31 (then as many as fit).
+ * parts > 1: the split MSM's n = parts × scalars entries of 256/parts-bit chunks (256/parts + 1 signed-digit bits). */
+static int make_plan(plan *p, size_t n, unsigned window, unsigned pass_windows, size_t pt_bytes, unsigned parts = 1)
+{
+	unsigned bits = parts > 1 ? 256 / parts + 1 : 256;
 	memset(p, 0, sizeof(*p));
 	p->n = n;
-	p->c = window ? window : auto_window(n, pt_bytes > sizeof(g1_xyzz));
+	p->c = window ? window : parts > 1 ? split_window(n / parts, parts) : auto_window(n, pt_bytes > sizeof(g1_xyzz));
 	if (p->c < 2 || p->c > 24) return zp_err_set(ZP_ERANGE, "msm: window %u", p->c);
-	p->W = (256 + p->c - 1) / p->c;
+	p->W = (bits + p->c - 1) / p->c;
 	p->P = pass_windows && pass_windows < p->W ? pass_windows : p->W;
 	if (!pass_windows && n)
 		while (p->P > 1 && n * p->P >= (1ull << 31)) p->P--;
@@ -130,15 +147,26 @@ static int make_plan(plan *p, size_t n, unsigned window, unsigned pass_windows, 
 template <class F> struct pt_types { typedef affine_t<F> aff; typedef xyzz_t<F> xyzz; };
 
 /* Windows [w0, w1) of every scalar (the carry runs from window 0); keys relative to w0, zero digits
- * get the sentinel (w1 - w0)·M. */
+ * get the sentinel (w1 - w0)·M. split_n > 0 (the split MSM in `parts` parts, 2 or 4): entry i = j·split_n + i'
+ * is chunk j (bits j·cb .. j·cb + cb − 1, cb = 256/parts) of scalar i'; n = parts·split_n entries. */
 __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned w0,
-                              unsigned w1)
+                              unsigned w1, size_t split_n = 0, unsigned parts = 1)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
-	fr_t s = scalars[i].from_mont();
 	uint32_t l[9];
-	_Pragma("unroll") for (int j = 0; j < 8; j++) l[j] = s.l[j];
+	if (split_n) {
+		size_t j = i / split_n;
+		unsigned L = 8 / parts, first = (unsigned)j * L;   /* limbs a chunk, its first limb */
+		fr_t s = scalars[i - j * split_n].from_mont();
+		_Pragma("unroll") for (int k = 0; k < 8; k++) l[k] = 0;
+		_Pragma("unroll") for (int k = 0; k < 8; k++)
+			_Pragma("unroll") for (int t = 0; t < 4; t++)
+				if (t < (int)L && (unsigned)k == first + t) l[t] = s.l[k];
+	} else {
+		fr_t s = scalars[i].from_mont();
+		_Pragma("unroll") for (int j = 0; j < 8; j++) l[j] = s.l[j];
+	}
 	l[8] = 0;
 	uint32_t M = 1u << (c - 1), mask = (1u << c) - 1, carry = 0, sent = (w1 - w0) * M;
 	for (unsigned w = 0; w < w1; w++) {
@@ -406,14 +434,17 @@ err:
 	return rc;
 }
 
+/* parts > 1: bases are the parts·n points of zp_cuda_msm_g*_split_bases, scalars n full ones cut into
+ * 256/parts-bit chunks; n is then the number of entries (parts × the scalars). */
 template <class F>
 static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
-                   size_t scratch_size, const zp_cuda_msm_opts *opts)
+                   size_t scratch_size, const zp_cuda_msm_opts *opts, unsigned parts = 1)
 {
 	int rc = 0;
 	plan p;
 	cudaStream_t st = opts ? (cudaStream_t)opts->stream : 0;
-	if ((rc = make_plan(&p, n, opts ? opts->window : 0, opts ? opts->pass_windows : 0, sizeof(xyzz_t<F>)))) return rc;
+	if ((rc = make_plan(&p, n, opts ? opts->window : 0, opts ? opts->pass_windows : 0, sizeof(xyzz_t<F>), parts)))
+		return rc;
 	if (scratch_size < p.total) return zp_err_set(ZP_ERANGE, "msm: scratch %zu < %zu", scratch_size, p.total);
 	uint32_t *keys[2] = { AT(scratch, p.off_keys[0], uint32_t), AT(scratch, p.off_keys[1], uint32_t) };
 	uint32_t *vals[2] = { AT(scratch, p.off_vals[0], uint32_t), AT(scratch, p.off_vals[1], uint32_t) };
@@ -440,7 +471,8 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 		int cur = 0;
 
 		prof_mark(st, 0);
-		digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, w0, w1);
+		digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, w0, w1,
+		                                               parts > 1 ? n / parts : 0, parts);
 		ZP_CUDA_LAUNCHED();
 		ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)N, 0,
 		                                            (int)key_bits, st));
@@ -579,6 +611,49 @@ extern "C" int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases
 #else
 	return msm_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
 	                      scratch_size, opts);
+#endif
+}
+/* The split MSM: parts·n bases [2^(cb·j)]·P_i (j-major, cb = 256/parts, zp_cuda_msm_g*_split_bases), each
+ * scalar's parts chunks of cb bits as their scalars (parts 4 at 2^24: 3 windows of 22 bits, 12n bucket entries
+ * instead of 13n; parts 2: 6 windows, the same 12n with half the bases' memory). */
+static int split_check(size_t n, unsigned parts)
+{
+	if (parts != 2 && parts != 4) return zp_err_set(ZP_ERANGE, "msm split: %u parts (2 or 4)", parts);
+	if (n > ((size_t)1 << 29) / parts * 2) return zp_err_set(ZP_ERANGE, "msm split: n = %zu too large for %u parts", n, parts);
+	return 0;
+}
+extern "C" size_t zp_cuda_msm_split_scratch_size(int g2, size_t n, unsigned parts, unsigned window,
+                                                 unsigned pass_windows)
+{
+	plan p;
+	if (split_check(n, parts) ||
+	    make_plan(&p, parts * n, window, pass_windows, g2 ? sizeof(g2_xyzz) : sizeof(g1_xyzz), parts)) return 0;
+	return p.total + 1024;
+}
+extern "C" unsigned zp_cuda_msm_split_windows(size_t n, unsigned parts, unsigned window)
+{
+	plan p;
+	if (split_check(n, parts) || make_plan(&p, parts * n, window, 0, sizeof(g1_xyzz), parts)) return 0;
+	return p.W;
+}
+extern "C" int zp_cuda_msm_g1_split(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                                    size_t n, unsigned parts, void *d_scratch, size_t scratch_size,
+                                    const zp_cuda_msm_opts *opts)
+{
+	int rc = split_check(n, parts);
+	return rc ? rc : msm_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, parts * n,
+	                               d_scratch, scratch_size, opts, parts);
+}
+extern "C" int zp_cuda_msm_g2_split(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                                    size_t n, unsigned parts, void *d_scratch, size_t scratch_size,
+                                    const zp_cuda_msm_opts *opts)
+{
+#ifdef MSM_NO_G2
+	return zp_err_set(ZP_ERANGE, "built without G2");
+#else
+	int rc = split_check(n, parts);
+	return rc ? rc : msm_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, parts * n,
+	                                d_scratch, scratch_size, opts, parts);
 #endif
 }
 extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,

@@ -147,6 +147,74 @@ extern "C" int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scala
 	return fixed_base<fp2_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
 }
 
+/* ---- bases of the split MSM (zp_cuda_msm_g*_split): out[j·n + i] = 2^(cb·j)·P_i, j < parts, cb = 256/parts ---- */
+template <class F>
+__global__ void split_dbl_kernel(xyzz_t<F> *acc, affine_t<F> *out4, const affine_t<F> *bases, size_t n, size_t i0,
+                                 size_t m, unsigned parts)
+{
+	size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (t >= m)
+		return;
+	affine_t<F> a = bases[i0 + t];
+	out4[i0 + t] = a;
+	xyzz_t<F> x = xyzz_t<F>::from_affine(a);
+	for (unsigned j = 0; j + 1 < parts; j++) {
+		for (unsigned k = 0; k < 256 / parts; k++)
+			x.dbl();
+		acc[(size_t)j * m + t] = x;
+	}
+}
+
+template <class F, class A>
+static int split_bases(A *d_out4, const A *d_bases, size_t n, unsigned parts, void *d_scratch, size_t scratch_size,
+		       void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	if (parts != 2 && parts != 4)
+		return zp_err_set(ZP_ERANGE, "msm split bases: %u parts (2 or 4)", parts);
+	const size_t per = (parts - 1) * (sizeof(xyzz_t<F>) + sizeof(F));
+	size_t m = d_scratch ? scratch_size / per : 0;   /* points a launch */
+	if (n && m < (n < FB_M ? n : FB_M))
+		return zp_err_set(ZP_ERANGE, "msm split bases: scratch of %zu bytes, at least %zu needed", scratch_size,
+				  (n < FB_M ? n : FB_M) * per);
+	if (m > n) m = n;
+	for (size_t i0 = 0; i0 < n; i0 += m) {
+		size_t mm = n - i0 < m ? n - i0 : m;
+		xyzz_t<F> *acc = (xyzz_t<F> *)d_scratch;
+		F *pre = (F *)(acc + (parts - 1) * mm);
+		split_dbl_kernel<F><<<zp_cdiv(mm, 64), 64, 0, st>>>(acc, (affine_t<F> *)d_out4, (const affine_t<F> *)d_bases, n,
+								   i0, mm, parts);
+		ZP_CUDA_LAUNCHED();
+		for (size_t j = 1; j < parts; j++) {
+			size_t nt = (mm + FB_M - 1) / FB_M;
+			fb_affine_kernel<F><<<zp_cdiv(nt, 64), 64, 0, st>>>((affine_t<F> *)d_out4 + j * n + i0,
+									  acc + (j - 1) * mm, pre, mm);
+			ZP_CUDA_LAUNCHED();
+		}
+	}
+	return 0;
+err:
+	return rc;
+}
+
+extern "C" size_t zp_cuda_msm_split_bases_scratch_size(int g2, size_t n)
+{
+	size_t m = n < ((size_t)1 << 22) ? n : ((size_t)1 << 22);
+	if (m < FB_M) m = FB_M;
+	return 3 * m * (g2 ? sizeof(g2_xyzz) + sizeof(fp2_t) : sizeof(g1_xyzz) + sizeof(fp_t));
+}
+extern "C" int zp_cuda_msm_g1_split_bases(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_bases, size_t n,
+					  unsigned parts, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return split_bases<fp_t>(d_out, d_bases, n, parts, d_scratch, scratch_size, stream);
+}
+extern "C" int zp_cuda_msm_g2_split_bases(zp_cuda_g2_aff *d_out, const zp_cuda_g2_aff *d_bases, size_t n,
+					  unsigned parts, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return split_bases<fp2_t>(d_out, d_bases, n, parts, d_scratch, scratch_size, stream);
+}
+
 extern "C" void zp_cuda_key_dev_free(zp_cuda_key_dev *k)
 {
 	if (!k)

@@ -82,6 +82,26 @@ int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+/* The split MSM, for bases that stay resident across calls, in parts = 4 or 2: zp_cuda_msm_g*_split_bases
+ * writes parts·n points d_out[j·n + i] = 2^(cb·j)·P_i (j < parts, cb = 256/parts; parts× the bases' memory;
+ * asynchronous on stream; scratch of any size from zp_cuda_msm_split_bases_scratch_size(g2, 32) up, larger =
+ * fewer launches), then zp_cuda_msm_g*_split computes Σ s_i·P_i over them with each scalar cut into its parts
+ * chunks of cb bits: parts·n entries of (cb + 1)-bit signed digits. At 2^24 with 4 parts: 3 windows of 22
+ * bits, 12n bucket entries instead of 13n and 3·2^21 buckets to sum instead of 13·2^19; 2 parts: 6 windows,
+ * the same 12n entries with half the memory. Scratch: zp_cuda_msm_split_scratch_size (parts·n ≤ 2^30;
+ * opts->window 0 = chosen by n; pass_windows as opts->pass_windows, 0 = all). Same result as zp_cuda_msm_g*. */
+size_t zp_cuda_msm_split_bases_scratch_size(int g2, size_t n);
+int zp_cuda_msm_g1_split_bases(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_bases, size_t n, unsigned parts,
+                               void *d_scratch, size_t scratch_size, void *stream);
+int zp_cuda_msm_g2_split_bases(zp_cuda_g2_aff *d_out, const zp_cuda_g2_aff *d_bases, size_t n, unsigned parts,
+                               void *d_scratch, size_t scratch_size, void *stream);
+size_t zp_cuda_msm_split_scratch_size(int g2, size_t n, unsigned parts, unsigned window, unsigned pass_windows);
+/* Windows of a split MSM (window 0: the automatic choice); 0 if out of range. */
+unsigned zp_cuda_msm_split_windows(size_t n, unsigned parts, unsigned window);
+int zp_cuda_msm_g1_split(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                         unsigned parts, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+int zp_cuda_msm_g2_split(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                         unsigned parts, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 /* Fast path for scalars known to be 0 or 1 (Montgomery zero / one): a plain sum of the selected
  * points, no sort. ZP_ERANGE if any scalar is something else. Scratch: the same size function. */
 int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,

@@ -50,6 +50,7 @@ _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts
 #define CU_STAGE_BYTES ((size_t)64 << 20)
 #define CU_MIN_CHUNK_LOG 8u
 #define CU_PAIR_CHUNK_LOG 24u      /* a second input set only if an MSM of 2^24 still fits beside it */
+#define CU_SPLIT_MIN_LOG 20u       /* the split H MSM by default from this domain (G1 2^20 15.4 -> 11.6 ms, bench/RESULTS.md) */
 
 struct cubuf {
 	zp_fr *d_w, *d_abc;         /* nv, 3·dom scalars */
@@ -90,6 +91,14 @@ struct cu {
 	void *h_reg[5];             /* those this backend registered */
 	void *d_kst;
 	size_t kst;
+	/* the H MSM as a split MSM (zp_cuda_msm_g1_split) in hsplit parts (4 or 2; 0: plain): d_h then holds
+	 * hsplit·dom bases 2^(256j/hsplit)·H_i (its first dom entries are the H query itself), made once at
+	 * create; hpass windows a pass (0 = all) */
+	int hsplit;
+	unsigned hpass;
+	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
+	 * same way, and the entries neither 0 nor 1 go through in one chunk */
+	int wsplit;
 };
 
 #define CU_TRY(expr, what) do { \
@@ -399,6 +408,36 @@ err:
 }
 
 /* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
+/* Replace *d (len points) with the 4·len split bases 2^(64j)·P_i made from it (tmp: their scratch). */
+static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts, void *tmp, size_t tmp_len,
+		      const char *what)
+{
+	int rc = 0;
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	void *d4;
+	if ((rc = dmalloc(&d4, parts * len * pt, what)))
+		return rc;
+	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st)
+		: zp_cuda_msm_g1_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st);
+	if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
+		rc = zp_err_set(ZP_ECUDA, "CUDA backend: making %s: %s", what, cudaGetErrorString(cudaGetLastError()));
+	if (rc) {
+		cudaFree(d4);
+		return rc;
+	}
+	cudaFree(*d);
+	*d = d4;
+	return 0;
+}
+
+/* Device bytes of the witness MSMs' split bucket part in one chunk of n entries: gathered scalars,
+ * 4n gathered points, the split MSM's scratch. */
+static size_t wsplit_need(int g2, size_t n)
+{
+	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), m = zp_cuda_msm_split_scratch_size(g2, n, 4, 0, 0);
+	return m ? align256(n * sizeof(zp_fr)) + align256(4 * n * pt) + m : SIZE_MAX;
+}
+
 static int cu_plan(struct cu *s, const zp_g16_key *key)
 {
 	int rc;
@@ -463,6 +502,59 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		s->nbuf = 2;
 		budget -= set_bytes;
 	}
+	/* the split H MSM (ZP_CUDA_SPLIT: 0 off, 1 whenever it fits, default from a domain of 2^CU_SPLIT_MIN_LOG):
+	 * 3·dom more H bases resident (4·dom while they are made) and its scratch, in one piece */
+	long split = -1;
+	size_t hsplit_ss = 0, h4_bytes = 4 * s->dom * sizeof(zp_g1_affine);
+	size_t tmp_len = zp_cuda_msm_split_bases_scratch_size(0, max2(s->dom / 8, 32));   /* 8 launches */
+	if ((rc = env_num("ZP_CUDA_SPLIT", 0, 1, -1, &split)))
+		return rc;
+	size_t g1b = sizeof(zp_g1_affine), g2b = sizeof(zp_g2_affine), naux1 = max2(s->naux, 1);
+	size_t wkey = 3 * (s->nv * (2 * g1b + g2b) + naux1 * g1b), wneed = max2(wsplit_need(0, s->nv), wsplit_need(1, s->nv));
+	if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG) &&
+	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 4, 0, 0)) && budget > h4_bytes + tmp_len &&
+	    budget - 3 * s->dom * g1b > hsplit_ss) {
+		void *tmp;
+		/* the witness MSMs too if their 3× more points (one array's 4× while it is made) and the
+		 * one-chunk split scratch fit as well */
+		int w = wneed != SIZE_MAX && budget > 3 * s->dom * g1b + wkey + 4 * s->nv * g2b + tmp_len &&
+			budget - 3 * s->dom * g1b - wkey > max2(wneed, hsplit_ss);
+		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
+			return rc;
+		rc = make_split(s, 0, (void **)&s->d_h, s->dom, 4, tmp, tmp_len, "the split H bases");
+		if (!rc && w && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, 4, tmp, tmp_len, "the split A bases")) &&
+		    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, 4, tmp, tmp_len, "the split B1 bases")) &&
+		    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, 4, tmp, tmp_len, "the split B2 bases")))
+			rc = make_split(s, 0, (void **)&s->d_c, naux1, 4, tmp, tmp_len, "the split C bases");
+		cudaFree(tmp);
+		if (rc)
+			return rc;
+		s->hsplit = 4;
+		s->wsplit = w;
+		budget -= 3 * s->dom * g1b + (w ? wkey : 0);   /* each query is the first quarter of its array */
+	} else if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG)) {
+		/* in 2 parts (2·dom H bases, half the memory, the same bucket entries), as many windows a pass as
+		 * fit: what a 2^27 PoRep key leaves room for. The making needs 2·dom more for a moment (the
+		 * scratch is not there yet), the MSM then dom more beside its scratch. */
+		unsigned W = zp_cuda_msm_split_windows(s->dom, 2, 0), P = 0;
+		for (unsigned p = W; p >= 1 && !P && budget > 2 * s->dom * g1b + tmp_len; p--) {
+			size_t ss = zp_cuda_msm_split_scratch_size(0, s->dom, 2, 0, p == W ? 0 : p);
+			if (ss && budget - s->dom * g1b > ss)
+				P = p, hsplit_ss = ss;
+		}
+		if (P) {
+			void *tmp;
+			if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
+				return rc;
+			rc = make_split(s, 0, (void **)&s->d_h, s->dom, 2, tmp, tmp_len, "the split H bases (2 parts)");
+			cudaFree(tmp);
+			if (rc)
+				return rc;
+			s->hsplit = 2;
+			s->hpass = P == W ? 0 : P;
+			budget -= s->dom * g1b;   /* the H query is the first half */
+		}
+	}
 	s->chunk[0] = pick_chunk(0, cap, budget, 1);
 	s->chunk[1] = pick_chunk(1, cap, budget, 1);
 	s->hchunk = pick_chunk(0, cap, budget, 0);
@@ -473,6 +565,10 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	/* the scratch: all the budget the chunks can use (more windows a pass, fewer passes) */
 	s->scratch_len = max2(chunk_need(0, s->chunk[0], 0, 1), chunk_need(1, s->chunk[1], 0, 1));
 	s->scratch_len = max2(s->scratch_len, chunk_need(0, s->hchunk, 0, 0));
+	if (s->hsplit)
+		s->scratch_len = max2(s->scratch_len, hsplit_ss);
+	if (s->wsplit)
+		s->scratch_len = max2(s->scratch_len, wneed);
 	if (s->scratch_len > budget)
 		s->scratch_len = budget;
 	for (int g = 0; g < 2; g++) {
@@ -494,6 +590,10 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
 			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
 			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+	if (verbose() && s->hsplit)
+		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
+			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
+			(s->hsplit - 1) * s->dom * sizeof(zp_g1_affine), s->hpass, s->wsplit ? "; the witness MSMs too" : "");
 	return 0;
 err:
 	return rc;
@@ -618,6 +718,16 @@ static void add_g2(zp_g2_jac *acc, const zp_cuda_g2_jac *r)
 	*acc = o;
 }
 
+/* A device MSM's result of either group, added into acc (zp_g1_jac or zp_g2_jac). */
+typedef union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } cu_res;
+static void add_res(int g2, void *acc, const cu_res *r)
+{
+	if (g2)
+		add_g2(acc, &r->g2);
+	else
+		add_g1(acc, &r->g1);
+}
+
 /* One general MSM of n entries added into acc (host add). */
 static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
 			  void *scratch, size_t len)
@@ -706,30 +816,46 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 	for (size_t j = 0; j < n; j += c1) {
 		size_t m = n - j < c1 ? n - j : c1;
 		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
-		union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } r;
+		cu_res r;
 		int rc = idx ? (g2 ? zp_cuda_msm_g2_sum_idx(&r.g2, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
 				   : zp_cuda_msm_g1_sum_idx(&r.g1, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st))
 			     : (g2 ? zp_cuda_msm_g2_ones(&r.g2, bp, w + j, m, s->d_scratch, s->scratch_len, s->st)
 				   : zp_cuda_msm_g1_ones(&r.g1, bp, w + j, m, s->d_scratch, s->scratch_len, s->st));
 		if (rc)
 			return rc;
-		if (g2)
-			add_g2(out, &r.g2);
-		else
-			add_g1(out, &r.g1);
+		add_res(g2, out, &r);
 	}
 	return 0;
 }
 
 /* Add Σ w[idx[j]]·bases[idx[j] − b_off] over j < n into out: gathered chunk by chunk into the
- * scratch's head, summed by the bucket MSM in the rest. */
-static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, uint32_t b_off, const zp_fr *w,
+ * scratch's head, summed by the bucket MSM in the rest. With wsplit, bases holds 4·blen split bases
+ * and the n entries go through the split MSM in one piece (n ≤ nv, sized at create). */
+static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_t blen, uint32_t b_off, const zp_fr *w,
 		       const uint32_t *idx, size_t n)
 {
 	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2];
+	int rc;
+	if (s->wsplit && !s->kstream) {
+		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		cu_res r;
+		if (!n)
+			return 0;
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->st)))
+			return rc;
+		for (int j = 0; j < 4; j++)
+			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
+				return rc;
+		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)
+			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)))
+			return rc;
+		add_res(g2, out, &r);
+		return 0;
+	}
 	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
 	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-	int rc;
 	for (size_t j = 0; j < n; j += c) {
 		size_t m = n - j < c ? n - j : c;
 		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
@@ -754,7 +880,7 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 		const zp_fr *w = d_w + off;
 		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
 		    (rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
-		    (rc = nonbits_add(s, g2, out, s->d_kst, 0, w, s->d_idx, cnt)))
+		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
 			return rc;
 	}
 	return 0;
@@ -763,8 +889,8 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
  * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
-static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const zp_fr *d_w, size_t lo, size_t p_lo,
-		     size_t n_nb, size_t q_lo, size_t n_one)
+static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_t blen, const zp_fr *d_w, size_t lo,
+		     size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
 	if (g2)
@@ -775,7 +901,7 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, const
 		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
 	else
 		rc = ones_add(s, g2, out, d_bases, NULL, s->d_one + q_lo, n_one - q_lo, (uint32_t)lo);
-	return rc ? rc : nonbits_add(s, g2, out, d_bases, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
+	return rc ? rc : nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
@@ -806,7 +932,15 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
 		return rc;    /* zp_err_msg() names the failing CUDA call */
 	stage(s, "H step");
-	rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	if (s->hsplit) {
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->st, .pass_windows = s->hpass };
+		zp_cuda_g1_jac r;
+		zp_g1_jac_set_inf(h);
+		if (!(rc = zp_cuda_msm_g1_split(&r, s->d_h, da, s->dom, (unsigned)s->hsplit, s->d_scratch, s->scratch_len, &o)))
+			add_g1(h, &r);
+	} else {
+		rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
+	}
 	stage(s, "H MSM");
 	return rc;
 err:
@@ -856,17 +990,17 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
 	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, &out->a, s->d_a, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, &out->a, s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, &out->c, s->d_c, dw, s->np + 1, p_c, n_nb, q_c, n_one)))
+		if ((rc = msm_split(s, 0, &out->c, s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
 		zp_g1_jac_set_inf(&out->c);

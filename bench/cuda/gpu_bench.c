@@ -3,7 +3,9 @@
  * Inputs random (never zeros) and resident on the device; CUDA events around each call after one
  * warm-up; median of R runs. Every MSM result is also checked against bases of known discrete log.
  * Usage: gpu_bench [list of cases, default all] where a case is e.g. ntt:24 h:27 g1:26 g2:24 bits:27
- *        g1:26:18 (explicit window), g1:27:0:4 (auto window, passes of 4 windows). Prints a markdown table.
+ *        g1:26:18 (explicit window), g1:27:0:4 (auto window, passes of 4 windows), g2s:24 / g1s:26 (the split
+ *        MSM over 4n precomputed bases, zp_cuda_msm_g*_split), g1h:27 / g2h:24 (the same in 2 parts: 2n bases).
+ *        Prints a markdown table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +68,9 @@ static void bench_ntt(unsigned lg, int h, int inverse, int coset)
 }
 
 #define TABLE 4096
-static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned pass)
+/* split = parts (0: plain): the split MSM (zp_cuda_msm_g*_split) over parts·n precomputed bases (their making
+ * timed once, in the note) */
+static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned pass, int split)
 {
 	size_t n = (size_t)1 << lg;
 	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
@@ -93,7 +97,21 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 	CU(cudaDeviceSynchronize());
 	cudaFree(dt); cudaFree(didx);
 	zp_fr *ds = rand_scalars_dev(n, bits);
-	size_t ss = zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
+	float split_ms = 0;
+	if (split) {
+		void *db4, *bs;
+		size_t bss = zp_cuda_msm_split_bases_scratch_size(g2, n);
+		CU(cudaMalloc(&db4, (size_t)split * n * psz));
+		CU(cudaMalloc(&bs, bss));
+		CU(cudaEventRecord(e0, 0));
+		CK(g2 ? zp_cuda_msm_g2_split_bases(db4, db, n, split, bs, bss, NULL) : zp_cuda_msm_g1_split_bases(db4, db, n, split, bs, bss, NULL));
+		CU(cudaEventRecord(e1, 0));
+		CU(cudaEventSynchronize(e1));
+		CU(cudaEventElapsedTime(&split_ms, e0, e1));
+		cudaFree(bs); cudaFree(db);
+		db = db4;
+	}
+	size_t ss = split ? zp_cuda_msm_split_scratch_size(g2, n, split, window, 0) : zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
 	void *scratch;
 	CU(cudaMalloc(&scratch, ss));
 	zp_cuda_msm_opts o = { .window = window, .stream = NULL, .pass_windows = pass };
@@ -103,6 +121,7 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 	for (int r = -1; r < runs; r++) {
 		CU(cudaEventRecord(e0, 0));
 		if (bits) CK(g2 ? zp_cuda_msm_g2_bits((void *)out, db, ds, n, scratch, ss, NULL) : zp_cuda_msm_g1_bits((void *)out, db, ds, n, scratch, ss, NULL));
+		else if (split) CK(g2 ? zp_cuda_msm_g2_split((void *)out, db, ds, n, split, scratch, ss, &o) : zp_cuda_msm_g1_split((void *)out, db, ds, n, split, scratch, ss, &o));
 		else CK(g2 ? zp_cuda_msm_g2((void *)out, db, ds, n, scratch, ss, &o) : zp_cuda_msm_g1((void *)out, db, ds, n, scratch, ss, &o));
 		CU(cudaEventRecord(e1, 0));
 		CU(cudaEventSynchronize(e1));
@@ -125,12 +144,13 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 		ref_g1 G, X; ref_g1a xa, ga; ref_g1_gen(&G); ref_g1_mul(&X, &G, &e);
 		ref_g1_to_affine(&xa, &X); ref_g1_to_affine(&ga, (ref_g1 *)out); ok = !memcmp(&xa, &ga, sizeof xa);
 	}
-	char what[64], sz[16], note[96];
-	snprintf(what, sizeof what, "MSM %s%s", g2 ? "G2" : "G1", bits ? " 0/1 fast path" : "");
+	char what[64], sz[16], note[160];
+	snprintf(what, sizeof what, "MSM %s%s", g2 ? "G2" : "G1", bits ? " 0/1 fast path" : split == 4 ? " split bases" : split ? " split bases, 2 parts" : "");
 	snprintf(sz, sizeof sz, "2^%u", lg);
 	snprintf(note, sizeof note, "window %s%u%s; result %s; scratch %.1f GiB", window ? "" : "auto ", window,
 	         pass ? ", in passes" : "", ok ? "checked OK" : "WRONG", ss / 1073741824.0);
 	if (pass) snprintf(note + strlen(note), sizeof note - strlen(note), " (%u a pass)", pass);
+	if (split) snprintf(note + strlen(note), sizeof note - strlen(note), "; %dn bases made once in %.0f ms", split, split_ms);
 	report(what, sz, ms, runs, note);
 	cudaFree(db); cudaFree(ds); cudaFree(scratch);
 	free(table); free(idx); free(s); free(acc);
@@ -156,10 +176,14 @@ int main(int argc, char **argv)
 		else if (!strcmp(kind, "cntt")) bench_ntt(lg, 0, 0, 1);
 		else if (!strcmp(kind, "cintt")) bench_ntt(lg, 0, 1, 1);
 		else if (!strcmp(kind, "h")) bench_ntt(lg, 1, 0, 0);
-		else if (!strcmp(kind, "g1")) bench_msm(0, lg, 0, win, pass);
-		else if (!strcmp(kind, "g2")) bench_msm(1, lg, 0, win, pass);
-		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win, 0);
-		else if (!strcmp(kind, "bits2")) bench_msm(1, lg, 1, win, 0);
+		else if (!strcmp(kind, "g1")) bench_msm(0, lg, 0, win, pass, 0);
+		else if (!strcmp(kind, "g2")) bench_msm(1, lg, 0, win, pass, 0);
+		else if (!strcmp(kind, "g1s")) bench_msm(0, lg, 0, win, 0, 4);
+		else if (!strcmp(kind, "g2s")) bench_msm(1, lg, 0, win, 0, 4);
+		else if (!strcmp(kind, "g1h")) bench_msm(0, lg, 0, win, 0, 2);
+		else if (!strcmp(kind, "g2h")) bench_msm(1, lg, 0, win, 0, 2);
+		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win, 0, 0);
+		else if (!strcmp(kind, "bits2")) bench_msm(1, lg, 1, win, 0, 0);
 	}
 	return 0;
 }
