@@ -2,7 +2,8 @@
  * test_fp_inv_vartime — zp_fp_inv_vartime (safegcd) against zp_fp_inv (a power) and a·a^-1 = 1:
  * fresh random elements, and the edges: 0 (gives 0), ±1, ±2, small powers of two, elements whose
  * raw Montgomery limbs are tiny (1, 2, 3: the divsteps finish fast) or near q (q − 1, q − 2),
- * single-limb and top-limb patterns, and inverses of inverses.
+ * single-limb and top-limb patterns, unreduced limbs x + q (< 2^384, as the MSM's lane totals may be), and
+ * inverses of inverses.
  */
 #include "field.h"
 
@@ -61,6 +62,22 @@ int main(void)
 				continue;   /* keep it under q */
 			check_one(&a, "raw bit", w * 64 + b);
 		}
+	/* unreduced limbs x + q (< 2^384; the MSM's lane totals are < 2q): the inverse of x */
+	for (long i = 0; i < 2000; i++) {
+		zp_fp x, y, want, got;
+		zp_fp_random(&x, &g);
+		unsigned __int128 c = 0;
+		for (int w = 0; w < ZP_FP_LIMBS; w++) {
+			c += (unsigned __int128)x.l[w] + ZP_FP_MODULUS[w];
+			y.l[w] = (uint64_t)c;
+			c >>= 64;
+		}
+		if (c)
+			continue;   /* x + q >= 2^384 */
+		zp_fp_inv(&want, &x);
+		zp_fp_inv_vartime(&got, &y);
+		CHECK(zp_fp_eq(&want, &got), "x + q %ld: inverse differs from inv(x)", i);
+	}
 	/* random */
 	for (long i = 0; i < 20000; i++, k++) {
 		zp_fp_random(&a, &g);
