@@ -480,12 +480,18 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 	 * both). Vector batch: ba_place reads neither for an affine bucket, the entry is recorded
 	 * inline, and no prefetch (measured: prefetching the points of empty buckets cost ~4 %). */
 	enum { PF = 8 };
+	/* locals: the byte stores to s.st may alias anything, which would reload these every entry */
+	const uint64_t (*const raw)[4] = (const uint64_t (*)[4])x->raw;
+	const uint32_t *const idx = x->idx;
+	const int ws = x->wst[w], wbits = x->wb[w];
+	uint8_t *const st = s.st;
+	struct G(ba_ent) *const ent = s.ent;
 	for (size_t k = lo; k < hi; k++) {
 		if (!s.vec && k + PF < hi) {
-			int dn = msm_digit(x->raw[k + PF], x->wst[w], x->wb[w]);
+			int dn = msm_digit(raw[k + PF], ws, wbits);
 			if (dn) {
 				const char *pb = (const char *)&s.ab[(dn > 0 ? dn : -dn) - 1];
-				const char *pp = (const char *)&x->points[x->idx[k + PF]];
+				const char *pp = (const char *)&x->points[idx[k + PF]];
 				for (size_t o = 0; o < sizeof(AFF); o += 64)
 					__builtin_prefetch(pb + o, 1);
 				__builtin_prefetch(pb + sizeof(AFF) - 1, 1);
@@ -494,16 +500,17 @@ static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t ta
 				__builtin_prefetch(pp + sizeof(AFF) - 1);
 			}
 		}
-		int d = msm_digit(x->raw[k], x->wst[w], x->wb[w]);
+		int d = msm_digit(raw[k], ws, wbits);
 		if (d == 0)
 			continue;
 		uint32_t bi = (uint32_t)((d > 0 ? d : -d) - 1);
-		uint32_t tag = x->idx[k] | (d < 0 ? 1u << 31 : 0);
-		if (s.vec && s.st[bi] == BA_AFF) {
-			s.ent[s.nb].b = bi;
-			s.ent[s.nb].p = tag;
-			s.st[bi] = BA_BUSY;
-			s.nb++;
+		uint32_t tag = idx[k] | (d < 0 ? 1u << 31 : 0);
+		if (s.vec && st[bi] == BA_AFF) {
+			size_t nb = s.nb;
+			ent[nb].b = bi;
+			ent[nb].p = tag;
+			st[bi] = BA_BUSY;
+			s.nb = ++nb;
 			while (s.nb == s.cap) {
 				G(ba_apply)(&s);
 				G(ba_retry)(&s);
