@@ -408,7 +408,7 @@ err:
 }
 
 /* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
-/* Replace *d (len points) with the 4·len split bases 2^(64j)·P_i made from it (tmp: their scratch). */
+/* Replace *d (len points) with the parts·len split bases 2^(256j/parts)·P_i made from it (tmp: their scratch). */
 static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts, void *tmp, size_t tmp_len,
 		      const char *what)
 {
@@ -503,7 +503,8 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		budget -= set_bytes;
 	}
 	/* the split H MSM (ZP_CUDA_SPLIT: 0 off, 1 whenever it fits, default from a domain of 2^CU_SPLIT_MIN_LOG):
-	 * 3·dom more H bases resident (4·dom while they are made) and its scratch, in one piece */
+	 * in 4 parts, 3·dom more H bases resident (4·dom while they are made) and its scratch in one piece;
+	 * else in 2 parts (below) */
 	long split = -1;
 	size_t hsplit_ss = 0, h4_bytes = 4 * s->dom * sizeof(zp_g1_affine);
 	size_t tmp_len = zp_cuda_msm_split_bases_scratch_size(0, max2(s->dom / 8, 32));   /* 8 launches */
