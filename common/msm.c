@@ -49,11 +49,14 @@ static inline int msm_digit(const uint64_t k[4], int s, int c)
 	return (int)((v >> 1) + (v & 1)) - (int)((v >> c) << c);
 }
 
-/* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on
- * (measured crossovers: G1 between 2^12 and 2^13, G2 between 2^10 and 2^11);
+/* Batch-affine accumulation (msm_tmpl.h) from this many non-trivial scalars on; measured crossovers
+ * (one thread): scalar batch G1 between 2^12 and 2^13, G2 between 2^10 and 2^11; the AVX-512 IFMA batch
+ * (G(ba_vec)) G1 between 2^8 and 2^10 (2^10: 13.1 → 7.9 ms), G2 below 2^6 (2^6: 5.7 → 5.1 ms).
  * ZP_MSM_BA=0/1 in the environment forces the plain XYZZ path / the batch one (tests). */
 #define MSM_BA_MIN_G1 8192
 #define MSM_BA_MIN_G2 2048
+#define MSM_BA_MIN_G1_VEC 512
+#define MSM_BA_MIN_G2_VEC 64
 #define MSM_BA_CHAINS 4
 
 /* batch-affine bucket states (msm_tmpl.h) */
@@ -110,7 +113,8 @@ static int msm_window_max(size_t n)
 	return a > b ? a : b;
 }
 
-int zp_msm_window_bits(size_t n) { return msm_window(n, msm_use_ba(n, MSM_BA_MIN_G1)); }
+static bool g1_ba_vec(void);
+int zp_msm_window_bits(size_t n) { return msm_window(n, msm_use_ba(n, g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)); }
 
 /* Point ranges per window so that there are at least about 2 tasks per bucket set. */
 static int msm_point_chunks(size_t m, int nwin, int sets)
@@ -149,7 +153,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
 #define fe_is_zero fp_is_zero
 #define fe_one ZP_FP_ONE
 #define fe_inv fp_inv
-#define BA_MIN MSM_BA_MIN_G1
+#define BA_MIN (g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)
 #include "msm_tmpl.h"
 #undef G
 #undef FE
@@ -682,7 +686,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_is_zero fp2_is_zero
 #define fe_one ZP_FP2_ONE
 #define fe_inv fp2_inv
-#define BA_MIN MSM_BA_MIN_G2
+#define BA_MIN (g2_ba_vec() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
 #include "msm_tmpl.h"
 
 /*
