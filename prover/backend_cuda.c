@@ -355,13 +355,19 @@ static size_t chunk_need(int g2, size_t c, unsigned p, int gather)
 
 /* The windows a pass of an n-entry MSM can take in len bytes of scratch: all of them (0) if they
  * fit, else the most that do; -1 if not even one. */
-static int passes_for(int g2, size_t n, size_t len)
+static size_t msm_bytes(int g2, size_t n, unsigned parts, unsigned p)
 {
-	unsigned w = zp_cuda_msm_windows(g2, n, 0);
-	if (w && zp_cuda_msm_scratch_size_passes(g2, n, 0, 0) <= len)
+	size_t b = parts > 1 ? zp_cuda_msm_split_scratch_size(g2, n, parts, 0, p) : zp_cuda_msm_scratch_size_passes(g2, n, 0, p);
+	return b ? b : SIZE_MAX;
+}
+/* parts > 1: of the split MSM of n scalars in that many parts */
+static int passes_for(int g2, size_t n, unsigned parts, size_t len)
+{
+	unsigned w = parts > 1 ? zp_cuda_msm_split_windows(n, parts, 0) : zp_cuda_msm_windows(g2, n, 0);
+	if (w && msm_bytes(g2, n, parts, 0) <= len)
 		return 0;
 	for (unsigned p = w; p >= 1; p--)
-		if (zp_cuda_msm_scratch_size_passes(g2, n, 0, p) <= len)
+		if (msm_bytes(g2, n, parts, p) <= len)
 			return (int)p;
 	return -1;
 }
@@ -588,9 +594,9 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu H %zu "
 			"(windows a pass: %d / %d / %d, 0 = all; 0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu "
 			"bytes were free before the second set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf,
-			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
-			passes_for(1, s->chunk[1], s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
-			passes_for(0, s->hchunk, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], 1, s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
+			passes_for(1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
+			passes_for(0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
 	if (verbose() && s->hsplit)
 		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
 			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
@@ -734,7 +740,7 @@ static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, 
 			  void *scratch, size_t len)
 {
 	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
-	int rc, p = passes_for(g2, n, len);
+	int rc, p = passes_for(g2, n, 1, len);
 	if (p < 0)
 		return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu entries", len, n);
 	o.pass_windows = (unsigned)p;
@@ -849,6 +855,12 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
+		int p = passes_for(g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
+		                                             outgrows the one sized for nv entries */
+		if (p < 0)
+			return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu split entries",
+					  rest_len, 4 * n);
+		o.pass_windows = (unsigned)p;
 		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)
 			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)))
 			return rc;
