@@ -5,11 +5,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 write_config
 start_sup
-submit_job a 1 >/dev/null; submit_job b 3 2 >/dev/null; submit_job c 2 5 >/dev/null; submit_job d 3 7 >/dev/null
-wait_all 90 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
-verify_all || fail "proofs"
-n=$(total_parts)
-[ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n"
+four_jobs_proved 90
 [ "$(counter parts_synthesized)" = "$n" ] || fail "parts_synthesized != $n"
 [ "$(counter slots_released)" = "$n" ] || fail "slots_released != $n"
 bytes=$(status_json | jget "d['groups'][0]['slot_count'] * d['groups'][0]['slot_size']")

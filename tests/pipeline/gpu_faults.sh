@@ -10,11 +10,7 @@
 export ZKPIPE_GPUD_PIPELINE=1
 EXTRA=$'[debug]\ninject = gpu-error@2, bad-proof@4, sticky@6' write_config
 start_sup
-submit_job a 1 >/dev/null; submit_job b 3 2 >/dev/null; submit_job c 2 5 >/dev/null; submit_job d 3 7 >/dev/null
-wait_all 120 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
-verify_all || fail "proofs"
-n=$(total_parts)
-[ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n (lost or proved twice)"
+four_jobs_proved 120
 [ "$(counter parts_retried)" -ge 3 ] || fail "parts_retried $(counter parts_retried) < 3: the failed partitions were not retried"
 log=$(cat "$T"/run/log/*gpud* 2>/dev/null)
 for what in gpu-error bad-proof sticky; do
