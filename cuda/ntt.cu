@@ -369,6 +369,48 @@ __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_
 	if (i != r) x[r] = a;
 }
 
+/* The same permutation by tiles (log_n >= 2·BR_H): i = (hi: BR_H bits | mid | lo: BR_H bits) goes to
+ * (rev lo | rev mid | rev hi), so the 2^(2·BR_H) elements of mid value M all go to mid value M' = rev(M):
+ * a block takes the tile pair (M, M') (M <= M'; the block of M > M' has nothing to do), reads both into
+ * shared memory in runs of 2^BR_H consecutive elements (512 bytes) and writes them back swapped, in the
+ * same runs. In place, every read of the pair before any write; the bit-at-a-time kernel above scatters
+ * 32-byte accesses and waits on DRAM (6.1 ms at 2^27, ncu). */
+#define BR_H 4
+__global__ void __launch_bounds__(1 << (2 * BR_H))
+bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
+{
+	__shared__ fr_t A[1 << BR_H][(1 << BR_H) + 1], B[1 << BR_H][(1 << BR_H) + 1];
+	const unsigned mbits = log_n - 2 * BR_H, t = threadIdx.x;
+	size_t M = blockIdx.x, M2 = mbits ? __brevll(M) >> (64 - mbits) : 0;
+	if (M > M2) return;
+	unsigned hi = t >> BR_H, lo = t & ((1u << BR_H) - 1);
+	unsigned rhi = __brev(hi) >> (32 - BR_H), rlo = __brev(lo) >> (32 - BR_H);
+	size_t ia = ((size_t)hi << (log_n - BR_H)) | (M << BR_H) | lo;
+	size_t ib = ((size_t)hi << (log_n - BR_H)) | (M2 << BR_H) | lo;
+	A[hi][lo] = x[ia];
+	if (M2 != M) B[hi][lo] = x[ib];
+	__syncthreads();
+	/* tile M2 at (hi, lo) receives tile M's (rev lo, rev hi); tile M the other way */
+	fr_t va = A[rlo][rhi];
+	if (plo) va = va * scale_at(plo, phi, ib);
+	x[ib] = va;
+	if (M2 != M) {
+		fr_t vb = B[rlo][rhi];
+		if (plo) vb = vb * scale_at(plo, phi, ia);
+		x[ia] = vb;
+	}
+}
+/* Natural order from bit-reversed (with the optional scale): tiles where the size allows. */
+static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st)
+{
+	static int tiles = -1;
+	if (tiles < 0) { const char *e = getenv("ZP_NTT_BITREV_TILES"); tiles = !(e && *e == '0'); }
+	if (tiles && log_n >= 2 * BR_H)
+		bitrev_tiles<<<(unsigned)(1ull << (log_n - 2 * BR_H)), 1 << (2 * BR_H), 0, st>>>(x, log_n, plo, phi);
+	else
+		bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
+}
+
 static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
 
 int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
@@ -596,7 +638,7 @@ int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, con
 	if ((rc = dif_passes(c, x, log_n, inverse, plo, phi, st))) return rc;
 	plo = phi = NULL;
 	if (inverse && (rc = get_pow(c, POW_INV, s, log_n, st, &plo, &phi))) return rc;
-	bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
+	launch_bitrev(x, log_n, plo, phi, st);
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
