@@ -4,8 +4,9 @@
  * Forward = decimation in frequency (Gentleman–Sande) in passes of up to NTT_K levels: a block
  * loads 2^k elements that differ only in k consecutive index bits into shared memory, runs the k
  * butterfly levels there and writes back, so a 2^27 transform reads and writes device memory
- * three times instead of 27. DIF leaves the output in bit-reversed order; a final in-place swap
- * pass restores natural order and applies the per-element scale (n^-1, s^-j) of the inverse.
+ * three times instead of 27. DIF leaves the output in bit-reversed order; a final in-place pass
+ * (tile pairs through shared memory, bitrev_tiles) restores natural order and applies the
+ * per-element scale (n^-1, s^-j) of the inverse.
  * The coset scale x_j·s^j of the forward transform is applied as the first pass loads.
  * Roots: either family of ntt.h (5: snarkjs, 7: bellperson/Filecoin), chosen per context.
  * The inverse transform is the forward one with w^-1 (read from the same table: w^-i = -w^(N/2-i)).
