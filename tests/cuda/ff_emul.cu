@@ -4,13 +4,15 @@
  * (full 2N-limb schoolbook, then word-by-word REDC, 64-bit arithmetic, fully reduced): Fp (12
  * limbs) and Fr (8 limbs), edge values (0, 1, p-1, p-2, 2^k, all-ones low limbs) and random ones.
  * Also checks mont_mul_eo's documented range [0, 2p), and the lazy-reduction Fp2 product
- * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product. Needs no GPU. Exit 0 pass, 1 fail.
+ * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product, and the FP64-limb Fr product of
+ * ff_f64.cuh (fr_mul_f64) against the same oracle. Needs no GPU. Exit 0 pass, 1 fail.
  */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include "ff.cuh"
+#include "ff_f64.cuh"
 
 static uint64_t st[2] = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
 static uint64_t rnd(void)
@@ -67,7 +69,7 @@ template <int N> static int run(const char *name, const uint32_t *p, uint32_t in
 	memcpy(edge[8], p, N * 4); edge[8][0] -= 1; edge[8][N / 2] -= 1;
 	for (int i = 0; i < N; i++) edge[9][i] = 0x80000000u;
 	if (cmp(edge[9], p, N) >= 0) edge[9][N - 1] = 1;
-	long bad = 0, range = 0, total = 0;
+	long bad = 0, range = 0, total = 0, bad_f64 = 0;
 	uint32_t a[N], b[N], r1[N], r2[N], t[N];
 	for (long it = 0; it < iters + E * E; it++) {
 		if (it < E * E) { memcpy(a, edge[it / E], sizeof a); memcpy(b, edge[it % E], sizeof b); }
@@ -90,10 +92,24 @@ template <int N> static int run(const char *name, const uint32_t *p, uint32_t in
 			}
 			bad++;
 		}
+		if (N == 8) {   /* Fr: the FP64-pipe product of ff_f64.cuh gives the same bytes */
+			uint32_t r3[8];
+			f64::fr_mul_f64(r3, a, b);
+			if (memcmp(r3, r2, sizeof r3)) {
+				if (bad_f64 < 3) {
+					printf("fr_mul_f64 mismatch at %ld:\n got  ", it);
+					for (int i = 7; i >= 0; i--) printf("%08x", r3[i]);
+					printf("\n want "); for (int i = 7; i >= 0; i--) printf("%08x", r2[i]);
+					printf("\n");
+				}
+				bad_f64++;
+			}
+		}
 		total++;
 	}
 	printf("%s: %ld products, %ld wrong, %ld out of [0, 2p)\n", name, total, bad, range);
-	return bad || range;
+	if (N == 8) printf("%s, FP64 limbs (fr_mul_f64): %ld products, %ld wrong\n", name, total, bad_f64);
+	return bad || range || bad_f64;
 }
 /* (a + b) mod p, (a - b) mod p for reduced a, b */
 static void add_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, int n)
