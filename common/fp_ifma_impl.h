@@ -22,7 +22,9 @@ static const uint64_t ZP_Q52[8] = { 0xeffffffffaaabull, 0xfeb153ffffb9full, 0x6b
                                     0x764774b84f385ull, 0x1ba7b6434bacdull, 0x1ea397fe69a4bull, 0x000000001a011ull };
 #define ZP_Q52_PINV 0x3fffcfffcfffdull
 
-/* r = a·b·2^-416 mod q, lanes independent; a, b normalized (52-bit limbs) and < 2^400: r < 2q. */
+/* r = a·b·2^-416 mod q, lanes independent; a, b normalized (52-bit limbs) and < 2^400: r < 2q.
+ * Interleaved on purpose: the same result as zp_v8_mulw + zp_v8_redc below (each m_i sees the same
+ * column), but that composition made a one-thread 2^16 proof ~5 % slower (0.78 -> 0.82 s, 2026-11-30). */
 static inline IFMA_FN void zp_v8_mul(__m512i r[8], const __m512i a[8], const __m512i b[8])
 {
 	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)ZP_Q52_PINV);
