@@ -431,7 +431,8 @@ static void flight_free(struct flight *f)
 /* [debug] inject = what@n[, what@n ...] (tests of the device pipeline without a device): the n-th
  * proof attempt of a gpud meets `what` instead of proving — gpu-error (a CUDA error: the partition
  * fails and is retried, gpud serves on), sticky (a sticky CUDA error: gpud exits 3 for the
- * supervisor to restart it), bad-proof (the proof fails its self-check: failed and retried). Each
+ * supervisor to restart it), bad-proof (the proof fails its self-check: failed and retried), hang (a
+ * GPU call that never returns: the supervisor's stuck-daemon watchdog kills gpud). Each
  * fires once per run directory (a marker file), so a restarted gpud does not meet it again. */
 static unsigned inj_attempts;
 static bool inj_sticky;
@@ -455,6 +456,18 @@ static bool inject_due(const char *what, unsigned attempt)
 	}
 	return false;
 }
+
+/* [debug] inject = hang@n: a GPU call that never returns (until SIGTERM): the stuck-daemon
+ * watchdog must see the heartbeat age although the main thread keeps ticking. */
+static int hang(void)
+{
+	while (!zp_daemon_stopping(&D))
+		usleep(10000);
+	return zp_err_set(-ECANCELED, "[debug] inject: hung GPU call (hang) interrupted by SIGTERM");
+}
+
+/* Worker threads whose stages the heartbeat follows (pipeline/daemon.h). */
+enum { W_GPU = 1, W_TAIL = 2 };
 
 /* A sticky device error: nothing more can run in this process. */
 static void check_fatal(void)
@@ -487,17 +500,21 @@ static void *gpu_main(void *arg)
 			r = 1;
 		} else {
 			zp_arena_part_stamp(D.arena, f->ph, ZP_TS_GPU_START);
+			zp_daemon_stage(&D, W_GPU, true); /* the heartbeat ages while this stage does not move */
 			f->attempt = ++inj_attempts;
 			if (D.cfg.inject[0] && inject_due("gpu-error", f->attempt))
 				r = zp_err_set(ZP_ECUDA, "CUDA backend: [debug] inject: a CUDA error (gpu-error@%u)", f->attempt);
 			else if (D.cfg.inject[0] && inject_due("sticky", f->attempt))
 				inj_sticky = true,
 				r = zp_err_set(ZP_ECUDA, "CUDA backend: [debug] inject: a sticky CUDA error (sticky@%u)", f->attempt);
+			else if (D.cfg.inject[0] && inject_due("hang", f->attempt))
+				r = hang();
 			else
 				r = be->prove_buf(f->k->be_state, f->buf, &f->mo);
 			/* [debug] prove_delay_ms: lets tests kill mid-proof (no tick here: main ticks) */
 			for (uint64_t end = zp_mono_ms() + D.cfg.prove_delay_ms; !zp_daemon_stopping(&D) && zp_mono_ms() < end;)
-				usleep(10000);
+				usleep(10000), zp_daemon_progress(&D, W_GPU);
+			zp_daemon_stage(&D, W_GPU, false);
 			zp_arena_part_stamp(D.arena, f->ph, ZP_TS_GPU_END);
 			if (r) {
 				fail_part(f->ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
@@ -568,7 +585,9 @@ static void *tail_main(void *arg)
 		pthread_mutex_unlock(&pl_mu);
 		if (!f)
 			return NULL;
+		zp_daemon_stage(&D, W_TAIL, true);
 		tail_one(f);
+		zp_daemon_stage(&D, W_TAIL, false);
 		flight_free(f);
 	}
 }

@@ -4,7 +4,9 @@
  *   [run]       dir, listen, http, bin_dir, backing, public, allow_input, allow_output
  *               (allow_* are ':'-separated absolute directories)
  *   [limits]    max_attempts, synthd_memory (e.g. 512M), memory_limit = auto|cgroup|rlimit|off,
- *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s
+ *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s,
+ *               stuck_timeout_s, start_timeout_s (the stuck-daemon watchdog, docs/pipeline.md),
+ *               http_connections, http_timeout_s (the HTTP endpoint's limits)
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
  *   [key NAME]  zkey = path, r1cs = path (optional); or synth = synth:n=..,.. (a synthetic circuit,
  *               prover/synth.h) with zkey = path (a key made by zkpipe setup for it) or
@@ -13,7 +15,7 @@
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
  *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
  *               (resolved here: see struct zp_pipe_group)
- *   [debug]     synth_delay_ms, prove_delay_ms, inject (tests only)
+ *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject (tests only)
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
@@ -186,6 +188,14 @@ static int limits_key(struct ctx *x, const char *k, const char *v)
 		return parse_u32(v, &c->orphan_timeout_s);
 	if (!strcmp(k, "retain_s"))
 		return parse_u32(v, &c->retain_s);
+	if (!strcmp(k, "stuck_timeout_s"))
+		return parse_u32(v, &c->stuck_timeout_s);
+	if (!strcmp(k, "start_timeout_s"))
+		return parse_u32(v, &c->start_timeout_s);
+	if (!strcmp(k, "http_connections"))
+		return parse_u32(v, &c->http_connections);
+	if (!strcmp(k, "http_timeout_s"))
+		return parse_u32(v, &c->http_timeout_s);
 	return -ENOENT;
 }
 
@@ -363,6 +373,7 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 	else if (!strcmp(sec, "debug"))
 		r = !strcmp(k, "synth_delay_ms")   ? parse_u32(v, &c->synth_delay_ms)
 		    : !strcmp(k, "prove_delay_ms") ? parse_u32(v, &c->prove_delay_ms)
+		    : !strcmp(k, "start_delay_ms") ? parse_u32(v, &c->start_delay_ms)
 		    : !strcmp(k, "inject") ? (snprintf(c->inject, sizeof c->inject, "%s", v) < (int)sizeof c->inject ? 0 : -ENAMETOOLONG)
 		    : -ENOENT;
 	else if (!strcmp(sec, "topology")) {
@@ -453,6 +464,10 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->restart_max_ms = 5000;
 	c->orphan_timeout_s = 60;
 	c->retain_s = 0;
+	c->stuck_timeout_s = 120;  /* ~80x the longest steady-state stage at 2^27 (docs/pipeline.md) */
+	c->start_timeout_s = 1800; /* key loads: ~100 s per 2^27 key */
+	c->http_connections = 64;
+	c->http_timeout_s = 10;
 	c->keep_arena = true;
 	if (!realpath(path, c->path))
 		return zp_err_set(-errno, "config %s", path);

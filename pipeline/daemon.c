@@ -128,6 +128,9 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 		zp_arena_proc_unregister(d->arena, d->me);
 		return r;
 	}
+	zp_daemon_long_stage(d, true); /* start-up: key loads and circuit builds come next */
+	if (d->cfg.start_delay_ms) /* [debug]: a start-up as long as a big key load, beating nothing */
+		usleep(d->cfg.start_delay_ms * 1000u);
 	zp_log(d->who, "up: arena %s, proc %u, node %d, %d CPUs pinned", gr->arena, d->me.idx, node, cpus);
 	return 0;
 }
@@ -152,11 +155,44 @@ static bool supervisor_alive(struct zp_daemon *d)
 	return false;
 }
 
+void zp_daemon_stage(struct zp_daemon *d, unsigned w, bool busy)
+{
+	if (w < ZP_DAEMON_WORKERS)
+		atomic_store_explicit(&d->stage_ns[w], busy ? zp_now_ns() : 0, memory_order_relaxed);
+}
+
+void zp_daemon_progress(struct zp_daemon *d, unsigned w)
+{
+	if (w < ZP_DAEMON_WORKERS && atomic_load_explicit(&d->stage_ns[w], memory_order_relaxed))
+		atomic_store_explicit(&d->stage_ns[w], zp_now_ns(), memory_order_relaxed);
+}
+
+
+/* The oldest progress among the loop (now: it is ticking) and the busy workers. */
+static uint64_t progress_ns(struct zp_daemon *d)
+{
+	uint64_t hb = zp_now_ns();
+	for (unsigned w = 0; w < ZP_DAEMON_WORKERS; w++) {
+		uint64_t s = atomic_load_explicit(&d->stage_ns[w], memory_order_relaxed);
+		if (s && s < hb)
+			hb = s;
+	}
+	return hb;
+}
+
+void zp_daemon_long_stage(struct zp_daemon *d, bool on)
+{
+	uint64_t allow = d->cfg.start_timeout_s > d->cfg.stuck_timeout_s
+			 ? d->cfg.start_timeout_s - d->cfg.stuck_timeout_s : 0;
+	zp_arena_proc_heartbeat_at(d->arena, d->me, on ? zp_now_ns() + allow * 1000000000ull : progress_ns(d));
+	d->last_beat_ms = on ? 0 : zp_mono_ms(); /* on: the next tick, after the stage, beats at once */
+}
+
 void zp_daemon_tick(struct zp_daemon *d)
 {
 	uint64_t now = zp_mono_ms();
 	if (now - d->last_beat_ms >= 200) {
-		zp_arena_proc_heartbeat(d->arena, d->me);
+		zp_arena_proc_heartbeat_at(d->arena, d->me, progress_ns(d));
 		d->last_beat_ms = now;
 	}
 	if (now - d->last_orphan_ms < 1000)

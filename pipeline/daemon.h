@@ -17,6 +17,18 @@
 #include "arena.h"
 #include "pipe.h"
 
+#define ZP_DAEMON_WORKERS 4
+
+/*
+ * HEARTBEATS ARE PROGRESS. zp_daemon_tick writes the proc entry's heartbeat_ns from the
+ * thread that runs the daemon's loop; it is called between units of work and while waiting
+ * for work, never from inside a stage, so a stage that hangs (SIGSTOP, a read that never
+ * returns, a GPU call that never completes) lets the heartbeat age. Worker threads bracket
+ * their stages with zp_daemon_stage(d, w, true/false) and call zp_daemon_progress in long
+ * loops. Start-up (until the first tick) and key loads are declared long stages
+ * (zp_daemon_long_stage): the heartbeat is set start_timeout_s - stuck_timeout_s ahead, so
+ * the supervisor's watchdog allows them start_timeout_s.
+ */
 struct zp_daemon {
 	struct zp_pipe_config cfg;
 	unsigned group;
@@ -29,6 +41,10 @@ struct zp_daemon {
 	int hint_out;                /* synthd: PUSH to every gpud; gpud: PUSH to the supervisor */
 	int hint_fd;
 	uint64_t last_beat_ms, last_orphan_ms, orphan_since_ms;
+	/* Progress of worker threads' stages (gpud's GPU and tail threads): 0 = idle, else the
+	 * stage's last progress (zp_now_ns). The heartbeat tick writes the oldest of them, so a
+	 * thread stuck in a call that never returns stops the beat however often main ticks. */
+	_Atomic uint64_t stage_ns[ZP_DAEMON_WORKERS];
 };
 
 /* Returns 0, 2 on a usage error, or a negative code (message already printed). */
@@ -36,6 +52,14 @@ int  zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role rol
 /* Heartbeat and orphan check; cheap, call often. */
 void zp_daemon_tick(struct zp_daemon *d);
 bool zp_daemon_stopping(const struct zp_daemon *d);
+/* Worker w (1 .. ZP_DAEMON_WORKERS-1; 0 is free for the loop's own use) starts / ends a stage. */
+void zp_daemon_stage(struct zp_daemon *d, unsigned w, bool busy);
+/* Worker w's stage moved on (long loops, debug delays). */
+void zp_daemon_progress(struct zp_daemon *d, unsigned w);
+/* The calling thread enters (on) or leaves (!on) a long stage (start-up, a key or circuit
+ * load): the heartbeat is pushed ahead so the watchdog allows start_timeout_s; leaving it
+ * beats at once (start-up is left by the loop's first tick). */
+void zp_daemon_long_stage(struct zp_daemon *d, bool on);
 /* poll the hint socket up to ms; drains what arrived. */
 void zp_daemon_wait_hint(struct zp_daemon *d, int ms);
 /* Sleep ms in slices, returning early on SIGTERM. */

@@ -96,10 +96,15 @@ struct zp_pipe_config {
 	uint32_t restart_min_ms, restart_max_ms;
 	uint32_t orphan_timeout_s; /* a daemon whose supervisor is gone this long exits */
 	uint32_t retain_s;         /* finished jobs' arena records freed after this */
+	uint32_t stuck_timeout_s;  /* a daemon whose heartbeat (progress) is older is SIGKILLed; 0 = off */
+	uint32_t start_timeout_s;  /* allowance for start-up and key loads (declared long stages) */
+	uint32_t http_connections; /* most HTTP connections at once (clamped to the fd budget) */
+	uint32_t http_timeout_s;   /* an HTTP connection idle this long is closed */
 	enum zp_backing backing;
 	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
+	uint32_t start_delay_ms;   /* [debug]: a daemon's start-up stretched (no heartbeat), like a long key load */
 	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud.c) */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;

@@ -70,6 +70,11 @@
  *   The registrar CASes FREE → INIT (gen+1), writes the fields, stores ALIVE
  *   (release); heartbeat is written by the process itself.  A reclaimer CASes
  *   ALIVE → DEAD, moves what the tag owns, then DEAD → FREE.
+ *   heartbeat_ns is progress, not liveness: the last time the process made
+ *   progress (its loop turned, or its busiest worker thread's stage moved), or
+ *   a time in the future while it is in a declared long stage (start-up, a key
+ *   load): the supervisor's watchdog ([limits] stuck_timeout_s) kills a daemon
+ *   whose heartbeat_ns is older than the timeout (pipeline/daemon.c).
  *
  * Ordering rules that keep reclaim safe (numbered in slot.c / job.c):
  *   the slot CAS to READY precedes the partition CAS to READY; the slot CAS
@@ -306,6 +311,9 @@ int zp_hugetlbfs_set_nr(long nr);
 int zp_arena_proc_register(struct zp_arena *a, int pid, enum zp_role role,
 			   const char *name, zp_proc_h *out);
 void zp_arena_proc_heartbeat(struct zp_arena *a, zp_proc_h me);
+/* Store heartbeat_ns = ns (CLOCK_REALTIME): an older one (a worker's last progress) or a later
+ * one (a declared long stage's allowance). */
+void zp_arena_proc_heartbeat_at(struct zp_arena *a, zp_proc_h me, uint64_t ns);
 /* 1 alive, 0 dead (gone, zombie, or pid reused), ZP_ESTALE if the entry moved on. */
 int zp_arena_proc_alive(const struct zp_arena *a, uint32_t idx);
 /* Unregister a live process that owns nothing (clean exit). */
@@ -313,6 +321,9 @@ int zp_arena_proc_unregister(struct zp_arena *a, zp_proc_h me);
 /* Take back everything entry `p` owns and free the entry. Idempotent. Returns
  * the number of slots + partitions moved, or <0. */
 int zp_arena_reclaim_proc(struct zp_arena *a, zp_proc_h p);
+/* The same, with the reason a partition that runs out of attempts fails with ("synthd.0
+ * OOM-killed at 48 MiB limit"); NULL = "owner died". */
+int zp_arena_reclaim_proc_why(struct zp_arena *a, zp_proc_h p, const char *why);
 /* Reclaim every registered process that is no longer alive. Returns how many. */
 int zp_arena_reclaim_dead(struct zp_arena *a);
 uint64_t zp_proc_start_time(int pid); /* 0 if gone */

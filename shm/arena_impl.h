@@ -93,7 +93,7 @@ void zp_arena_notify(_Atomic uint32_t *seq, _Atomic uint32_t *waiters);
 
 /* The partition owned by a slot's claimant must move when a slot is
  * reclaimed; job.c exposes this for proc.c. */
-int zp_part_reclaim(struct zp_arena *a, uint32_t job, uint32_t part, uint32_t tag);
+int zp_part_reclaim(struct zp_arena *a, uint32_t job, uint32_t part, uint32_t tag, const char *why);
 
 bool zp_name_ok(const char *name);
 /* "<dir>/zkpipe.<name>" into buf; -ENAMETOOLONG. */

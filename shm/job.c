@@ -8,6 +8,7 @@
 #include "zp_err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -314,7 +315,7 @@ int zp_arena_part_fail(struct zp_arena *a, zp_proc_h me, zp_part_h h, int retry,
  * carries it, its data survived: → READY. Otherwise → PENDING attempts+1 or
  * FAILED. CAS only, so concurrent reclaimers move it once. Returns 1 if moved.
  */
-int zp_part_reclaim(struct zp_arena *a, uint32_t j, uint32_t p, uint32_t tag)
+int zp_part_reclaim(struct zp_arena *a, uint32_t j, uint32_t p, uint32_t tag, const char *why)
 {
 	struct zp_arena_part *pr = part_at(a, j, p);
 	for (;;) {
@@ -339,7 +340,9 @@ int zp_part_reclaim(struct zp_arena *a, uint32_t j, uint32_t p, uint32_t tag)
 			continue;
 		}
 		uint32_t gen = zp_word_gen(atomic_load_explicit(&job_at(a, j)->word, memory_order_acquire));
-		if (part_retry_or_fail(a, j, gen, pr, w, true, "owner died; out of attempts") >= 0)
+		char msg[ZP_ERRTXT_MAX];
+		snprintf(msg, sizeof msg, "%s; out of attempts", why ? why : "owner died");
+		if (part_retry_or_fail(a, j, gen, pr, w, true, msg) >= 0)
 			return 1;
 	}
 }

@@ -81,6 +81,12 @@ void zp_arena_proc_heartbeat(struct zp_arena *a, zp_proc_h me)
 		atomic_store_explicit(&proc_at(a, me.idx)->heartbeat_ns, zp_now_ns(), memory_order_relaxed);
 }
 
+void zp_arena_proc_heartbeat_at(struct zp_arena *a, zp_proc_h me, uint64_t ns)
+{
+	if (me.idx < H(a)->proc_count)
+		atomic_store_explicit(&proc_at(a, me.idx)->heartbeat_ns, ns, memory_order_relaxed);
+}
+
 int zp_arena_proc_alive(const struct zp_arena *a, uint32_t idx)
 {
 	if (idx >= H(a)->proc_count)
@@ -125,7 +131,7 @@ static int reclaim_slots(struct zp_arena *a, uint32_t tag)
 	return n;
 }
 
-static int reclaim_parts(struct zp_arena *a, uint32_t tag)
+static int reclaim_parts(struct zp_arena *a, uint32_t tag, const char *why)
 {
 	int n = 0;
 	for (uint32_t j = 0; j < H(a)->job_count; j++) {
@@ -133,7 +139,7 @@ static int reclaim_parts(struct zp_arena *a, uint32_t tag)
 		if (st == ZP_JOB_FREE || st == ZP_JOB_WRITING)
 			continue;
 		for (uint32_t p = 0; p < job_at(a, j)->nparts; p++)
-			n += zp_part_reclaim(a, j, p, tag);
+			n += zp_part_reclaim(a, j, p, tag, why);
 	}
 	return n;
 }
@@ -151,6 +157,11 @@ static int reclaim_parts(struct zp_arena *a, uint32_t tag)
  */
 int zp_arena_reclaim_proc(struct zp_arena *a, zp_proc_h p)
 {
+	return zp_arena_reclaim_proc_why(a, p, NULL);
+}
+
+int zp_arena_reclaim_proc_why(struct zp_arena *a, zp_proc_h p, const char *why)
+{
 	if (a->flags & ZP_ARENA_RDONLY)
 		return -EROFS;
 	if (p.idx >= H(a)->proc_count)
@@ -164,7 +175,7 @@ int zp_arena_reclaim_proc(struct zp_arena *a, zp_proc_h p)
 		return zp_word_state(w) == ZP_PROC_FREE ? 0 : ZP_ESTALE;
 	uint32_t tag = proc_tag(p);
 	int n = reclaim_slots(a, tag);
-	n += reclaim_parts(a, tag);
+	n += reclaim_parts(a, tag, why);
 	uint64_t d = gen_word(ZP_PROC_DEAD, p.gen);
 	cas(&pr->word, &d, gen_word(ZP_PROC_FREE, p.gen));
 	return n;

@@ -121,8 +121,20 @@ int sup_http_start(void)
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(colon + 1)) };
 	if (inet_pton(AF_INET, host[0] ? host : "127.0.0.1", &sa.sin_addr) != 1)
 		return zp_err_set(-EINVAL, "[run] http = %s: not an IPv4 address", S.cfg.http);
-	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, ntohs(sa.sin_port), NULL, NULL,
-			       handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_END);
+	/* Idle and slow clients are bounded three ways: at most `limit` connections (the rest are
+	 * closed on accept), each closed after http_timeout_s without traffic, and `limit` never
+	 * more than the fds main.c left over for HTTP, so the client API, pidfds and the job scan
+	 * keep theirs. epoll (MHD_USE_AUTO), not select: fds above 1023 are fine. */
+	unsigned limit = S.cfg.http_connections < S.http_fd_budget ? S.cfg.http_connections : S.http_fd_budget;
+	if (limit < 1)
+		return zp_err_set(-EMFILE, "no file descriptors left for HTTP (RLIMIT_NOFILE too low)");
+	if (limit < S.cfg.http_connections)
+		zp_log("supervisor", "http: %u connections at most (the fd limit's budget; http_connections = %u)", limit,
+		       S.cfg.http_connections);
+	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG,
+			       ntohs(sa.sin_port), NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+			       MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_CONNECTION_TIMEOUT, S.cfg.http_timeout_s,
+			       MHD_OPTION_END);
 	return mhd ? 0 : zp_err_set(-EADDRINUSE, "cannot listen on %s", S.cfg.http);
 }
 

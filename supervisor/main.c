@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -89,14 +90,47 @@ static int write_file(const char *path, const char *s)
 	return r;
 }
 
-/* A child cgroup of our own with memory.limit_in_bytes; "" when it cannot be made. */
+/* Cgroups are named per supervisor instance: "zkpipe-<FNV-1a of the run directory's real path>",
+ * so two supervisors on one host (each its own run directory) never share a limit or a count. */
+static void memcg_prefix_init(void)
+{
+	char real[PATH_MAX];
+	const char *p = realpath(S.cfg.run_dir, real) ? real : S.cfg.run_dir;
+	uint32_t h = 2166136261u;
+	for (; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	snprintf(S.memcg_prefix, sizeof S.memcg_prefix, "zkpipe-%08x", h);
+}
+
+static void memcg_dir(const struct child *c, char *dir, size_t n)
+{
+	snprintf(dir, n, "%s/%s.%s.synthd%u", S.memcg_root, S.memcg_prefix, S.cfg.groups[c->group].name, c->index);
+}
+
+/* memory.oom_control's oom_kill count of dir, 0 when unreadable. */
+static unsigned long long memcg_oom_count(const char *dir)
+{
+	char f[PATH_MAX + 32], line[128];
+	snprintf(f, sizeof f, "%s/memory.oom_control", dir);
+	FILE *fp = fopen(f, "re");
+	unsigned long long kills = 0;
+	while (fp && fgets(line, sizeof line, fp))
+		sscanf(line, "oom_kill %llu", &kills);
+	if (fp)
+		fclose(fp);
+	return kills;
+}
+
+/* A fresh child cgroup of our own with memory.limit_in_bytes; "" when it cannot be made. A
+ * leftover of the same name (a supervisor that crashed) is removed first when it is empty. */
 static void memcg_for(struct child *c)
 {
 	c->memcg[0] = 0;
 	if (!S.memcg_root[0] || c->role != ZP_ROLE_SYNTHD)
 		return;
 	char dir[PATH_MAX], f[PATH_MAX + 32], v[32];
-	snprintf(dir, sizeof dir, "%s/zkpipe.%s.synthd%u", S.memcg_root, S.cfg.groups[c->group].name, c->index);
+	memcg_dir(c, dir, sizeof dir);
+	rmdir(dir);
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		goto fail;
 	snprintf(v, sizeof v, "%llu", (unsigned long long)S.cfg.synthd_mem_limit);
@@ -106,24 +140,40 @@ static void memcg_for(struct child *c)
 	snprintf(f, sizeof f, "%s/memory.memsw.limit_in_bytes", dir);
 	write_file(f, v); /* absent without swap accounting: fine */
 	snprintf(c->memcg, sizeof c->memcg, "%s", dir);
+	c->memcg_oom_base = memcg_oom_count(dir);
 	return;
 fail:
 	zp_log(WHO, "memory cgroup %s: %s; using RLIMIT_DATA", dir, strerror(errno));
 }
 
+/* An adopted synthd (a previous supervisor started it) lives in our cgroup of its name. */
+static void memcg_adopt(struct child *c)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	if (!S.memcg_root[0] || c->role != ZP_ROLE_SYNTHD)
+		return;
+	memcg_dir(c, dir, sizeof dir);
+	if (stat(dir, &st) == 0) {
+		snprintf(c->memcg, sizeof c->memcg, "%s", dir);
+		c->memcg_oom_base = memcg_oom_count(dir);
+	}
+}
+
 static bool memcg_oom_killed(const struct child *c)
 {
-	char f[PATH_MAX + 32], line[128];
+	return c->memcg[0] && memcg_oom_count(c->memcg) > c->memcg_oom_base;
+}
+
+/* The daemon is gone: its cgroup goes too (a v1 cgroup can be removed once it has no tasks;
+ * an adopted child's parent may not have reaped it yet, so try a few times). */
+static void memcg_remove(struct child *c)
+{
 	if (!c->memcg[0])
-		return false;
-	snprintf(f, sizeof f, "%s/memory.oom_control", c->memcg);
-	FILE *fp = fopen(f, "re");
-	unsigned long long kills = 0;
-	while (fp && fgets(line, sizeof line, fp))
-		sscanf(line, "oom_kill %llu", &kills);
-	if (fp)
-		fclose(fp);
-	return kills > c->oom_kills;
+		return;
+	for (int i = 0; i < 50 && rmdir(c->memcg) && errno == EBUSY; i++)
+		usleep(2000);
+	c->memcg[0] = 0;
 }
 
 /* ---------------------------------------------------------------- children */
@@ -218,6 +268,25 @@ static int spawn(struct child *c)
 	return 0;
 }
 
+/* The child's entry in its group's process table (matched by pid, role and name). */
+static int child_proc(const struct child *c, zp_proc_h *h)
+{
+	struct zp_arena *a = S.g[c->group].a;
+	char name[24];
+	snprintf(name, sizeof name, "%s.%u", role_dir(c->role), c->index);
+	for (uint32_t i = 0; i < zp_arena_hdr(a)->proc_count; i++) {
+		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
+		uint64_t w = atomic_load((_Atomic uint64_t *)&p->word);
+		unsigned st = zp_word_state(w);
+		if ((st == ZP_PROC_ALIVE || st == ZP_PROC_DEAD) && p->pid == c->pid && p->role == c->role &&
+		    !strncmp(p->name, name, sizeof name)) {
+			*h = (zp_proc_h){ i, zp_word_gen(w) };
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* A child ended: say why, reclaim, schedule a restart with backoff. */
 static void child_died(struct child *c)
 {
@@ -229,13 +298,24 @@ static void child_died(struct child *c)
 		else
 			snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(status));
 	}
+	char why[ZP_ERRTXT_MAX - 24];
+	snprintf(why, sizeof why, "%s.%u %s", role_dir(c->role), c->index, how);
 	if (memcg_oom_killed(c)) {
 		c->oom_kills++;
 		strcat(how, ", OOM-killed at its memory limit");
+		snprintf(why, sizeof why, "%s.%u OOM-killed at %llu MiB limit", role_dir(c->role), c->index,
+			 (unsigned long long)(S.cfg.synthd_mem_limit >> 20));
+	} else if (c->stuck_ms) {
+		snprintf(why, sizeof why, "%s.%u stuck (no progress for %.1f s), killed", role_dir(c->role), c->index,
+			 c->stuck_ms / 1000.0);
 	}
+	memcg_remove(c);
 	close(c->pidfd);
 	c->pidfd = -1;
-	int n = zp_arena_reclaim_dead(S.g[c->group].a);
+	/* its own entry first, so that a partition it leaves FAILED says why; then any other dead */
+	zp_proc_h h;
+	int n = child_proc(c, &h) == 0 ? zp_arena_reclaim_proc_why(S.g[c->group].a, h, why) > 0 : 0;
+	n += zp_arena_reclaim_dead(S.g[c->group].a);
 	uint64_t now = zp_mono_ms(), lived = now - c->started_ms;
 	c->backoff_ms = lived > 10000 || !c->backoff_ms ? S.cfg.restart_min_ms
 			: (c->backoff_ms * 2 > S.cfg.restart_max_ms ? S.cfg.restart_max_ms : c->backoff_ms * 2);
@@ -244,6 +324,7 @@ static void child_died(struct child *c)
 	       role_dir(c->role), c->index, S.cfg.groups[c->group].name, c->pid, how, lived / 1000.0, n,
 	       S.stopping ? "" : "; restarting after backoff");
 	c->pid = 0;
+	c->stuck_ms = 0;
 	if (!S.stopping)
 		c->restarts++;
 	zp_hint_send(S.g[c->group].pub, "job"); /* wake synthds: partitions may be PENDING again */
@@ -269,6 +350,7 @@ static void adopt(unsigned g)
 			if (fd < 0)
 				break;
 			c->pid = p->pid, c->pidfd = fd, c->ours = false, c->started_ms = zp_mono_ms();
+			memcg_adopt(c);
 			zp_log(WHO, "adopted %s pid %d", p->name, p->pid);
 			break;
 		}
@@ -355,6 +437,55 @@ static int api_open(void)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- stuck daemons */
+/* A daemon whose heartbeat (its progress, pipeline/daemon.h) is older than stuck_timeout_s is
+ * stuck — stopped, blocked in a read, or waiting on a GPU call that never returns: SIGKILL it.
+ * Its pidfd then reports the death and child_died reclaims it like any other. */
+static void watchdog(void)
+{
+	if (!S.cfg.stuck_timeout_s)
+		return;
+	uint64_t now = zp_now_ns(), limit = (uint64_t)S.cfg.stuck_timeout_s * 1000000000ull;
+	for (unsigned k = 0; k < S.nch; k++) {
+		struct child *c = &S.ch[k];
+		zp_proc_h h;
+		if (!c->pid || c->stuck_ms || child_proc(c, &h))
+			continue;
+		uint64_t hb = atomic_load(&((struct zp_arena_proc *)zp_arena_proc_rec(S.g[c->group].a, h.idx))->heartbeat_ns);
+		if (hb >= now || now - hb <= limit)
+			continue;
+		c->stuck_ms = (now - hb) / 1000000;
+		zp_log(WHO, "%s.%u@%s pid %d stuck: no progress for %.1f s (stuck_timeout_s = %u): SIGKILL",
+		       role_dir(c->role), c->index, S.cfg.groups[c->group].name, c->pid, c->stuck_ms / 1000.0,
+		       S.cfg.stuck_timeout_s);
+		if (kill(c->pid, SIGKILL))
+			c->stuck_ms = 0;
+	}
+}
+
+/* ---------------------------------------------------------------- file descriptors */
+/* Raise the soft RLIMIT_NOFILE to the hard one (allowed to anyone), then leave the HTTP
+ * endpoint only what the service itself cannot need: a pidfd and a few socket fds per child,
+ * the API's and the hints' sockets, the files a job scan opens. Idle HTTP clients then can
+ * never take the descriptors the client API or a restart needs. */
+static void fd_budget(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	rlim_t soft = rl.rlim_cur;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			zp_log(WHO, "RLIMIT_NOFILE raised %llu -> %llu", (unsigned long long)soft,
+			       (unsigned long long)rl.rlim_cur);
+		else
+			rl.rlim_cur = soft;
+	}
+	uint64_t reserve = 128 + 8ull * S.nch, have = rl.rlim_cur == RLIM_INFINITY ? 1u << 20 : rl.rlim_cur;
+	S.http_fd_budget = have > reserve ? (unsigned)(have - reserve < 1u << 20 ? have - reserve : 1u << 20) : 0;
+}
+
 /* ---------------------------------------------------------------- loop */
 static void plan_children(void)
 {
@@ -405,8 +536,7 @@ static void shutdown_children(void)
 		usleep(20000);
 	}
 	for (unsigned k = 0; k < S.nch; k++)
-		if (S.ch[k].memcg[0])
-			rmdir(S.ch[k].memcg);
+		memcg_remove(&S.ch[k]);
 }
 
 static void loop(int sfd)
@@ -454,6 +584,7 @@ static void loop(int sfd)
 			}
 		}
 		if (now - last_scan >= 100) {
+			watchdog();
 			sup_scan_jobs();
 			for (unsigned g = 0; g < S.cfg.n_groups; g++)
 				zp_arena_proc_heartbeat(S.g[g].a, S.g[g].me);
@@ -505,7 +636,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memcg_init();
+	memcg_prefix_init();
 	plan_children();
+	fd_budget();
 	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
 		if ((r = open_group(g))) {
 			zp_log(WHO, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));

@@ -27,7 +27,9 @@ struct child {
 	uint32_t backoff_ms;
 	unsigned restarts, oom_kills;
 	uint64_t peak_rss_kib;     /* last seen VmHWM */
-	char memcg[PATH_MAX];      /* cgroup v1 directory, "" = none */
+	char memcg[PATH_MAX];      /* cgroup v1 directory, "" = none; one per daemon run, removed when it goes */
+	unsigned long long memcg_oom_base; /* its oom_kill count when this daemon entered it */
+	uint64_t stuck_ms;         /* no progress this long when the watchdog killed it; 0 = not killed */
 };
 
 struct group {
@@ -48,6 +50,8 @@ struct sup {
 	void *http;
 	bool stopping, keep_arena;
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
+	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
+	unsigned http_fd_budget;   /* HTTP connections the fd limit leaves room for (main.c) */
 	uint64_t started_ns;
 };
 

@@ -506,7 +506,9 @@ static struct ss_key *key_get(struct zp_daemon *d, const char *id, bool load)
 	uint64_t t0 = zp_mono_ms();
 	zp_err_clear();
 	const char *be = d->cfg.groups[d->group].backend;
+	zp_daemon_long_stage(d, true); /* a key load: the watchdog allows start_timeout_s */
 	int r = load_key(k, !strcmp(be, "cuda"), d->arena);
+	zp_daemon_long_stage(d, false);
 	if (r) {
 		char id2[ZP_KEY_ID_MAX], p2[PATH_MAX];
 		memcpy(id2, k->id, sizeof id2);

@@ -122,7 +122,9 @@ static struct circ_entry *circuit_get(const struct zp_pipe_config *cfg, const ch
 			return e;
 		}
 		zp_err_clear();
+		zp_daemon_long_stage(&D, true); /* a circuit load (a zkey's read): the watchdog allows start_timeout_s */
 		int r = load_circuit(k, e);
+		zp_daemon_long_stage(&D, false);
 		e->state = r ? r : 1;
 		if (r)
 			snprintf(e->err, sizeof e->err, "circuit of key %s: %s", key,
