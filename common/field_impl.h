@@ -85,8 +85,24 @@ ZP_FINLINE void zp_fp_sub_fast(zp_fp *r, const zp_fp *a, const zp_fp *b)
 	}
 }
 
-#if defined(__x86_64__)
+/* The MULX/ADX asm below needs 14 general registers besides rsp. AddressSanitizer builds keep
+ * the frame pointer (meson adds -fno-omit-frame-pointer) and more: gcc rejects the asm
+ * ("impossible constraints"), clang too ("requires more registers than available"). Those
+ * builds take the portable multiplication, as does any build with -DZP_FIELD_NO_ASM; the
+ * run-time flag then stays false (zp_field_cpu_has_adx() = false), which also turns off ntt.c's
+ * MULX path. */
+#if !defined(ZP_FIELD_NO_ASM) && defined(__SANITIZE_ADDRESS__)
+#define ZP_FIELD_NO_ASM 1 /* gcc */
+#endif
+#if !defined(ZP_FIELD_NO_ASM) && defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZP_FIELD_NO_ASM 1 /* clang */
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(ZP_FIELD_NO_ASM)
 #define ZP_FIELD_HAVE_ASM 1
+#include <x86intrin.h> /* _subborrow_u64: gcc and clang alike */
 
 /* Modulus words then -p^-1 mod 2^64, the layout the asm reads. */
 extern const uint64_t zp_fp_asm_consts[7];
@@ -160,7 +176,7 @@ ZP_FINLINE void zp_fp_mul_adx(zp_fp *r, const zp_fp *a, const zp_fp *b)
 	unsigned long long t[6] = { r6, r0, r1, r2, r3, r4 }, u[6];
 	unsigned char br = 0;
 	for (int i = 0; i < 6; i++)
-		br = __builtin_ia32_sbb_u64(br, t[i], ZP_FP_MODULUS[i], &u[i]);
+		br = _subborrow_u64(br, t[i], ZP_FP_MODULUS[i], &u[i]);
 	for (int i = 0; i < 6; i++)
 		r->l[i] = br ? t[i] : u[i];
 }
@@ -237,7 +253,7 @@ ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b)
 		zp_fr_mul_portable(r, a, b);
 }
 
-#else /* !__x86_64__ */
+#else /* !__x86_64__ or ZP_FIELD_NO_ASM */
 #define ZP_FIELD_HAVE_ASM 0
 ZP_FINLINE void zp_fp_mul_fast(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_mul_portable(r, a, b); }
 ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b) { zp_fr_mul_portable(r, a, b); }

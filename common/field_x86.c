@@ -10,6 +10,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if ZP_FIELD_HAVE_ASM
+#include <cpuid.h>
+#endif
 
 bool zp_field_adx;
 
@@ -22,10 +25,12 @@ const uint64_t zp_fr_asm_consts[5] = {
 	0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL,
 	0xfffffffeffffffffULL /* -r^-1 mod 2^64 */ };
 
+/* CPUID.(EAX=7, ECX=0):EBX bit 8 = BMI2, bit 19 = ADX. Read directly: clang's
+ * __builtin_cpu_supports has no "adx". */
 bool zp_field_cpu_has_adx(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+	unsigned a, b, c, d;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);
 }
 
 __attribute__((constructor)) static void field_choose(void)

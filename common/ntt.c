@@ -11,6 +11,7 @@
  * ω^-1 tables and folds n^-1 into the row multipliers; coset forward folds s^j into the column gather.
  */
 #include "ntt.h"
+#include "field_impl.h" /* zp_field_cpu_has_adx */
 
 #include "par.h"
 #include "zp_err.h"
@@ -155,8 +156,7 @@ static bool use_mx;
 __attribute__((constructor)) static void pick_mul(void)
 {
 	const char *e = getenv("ZP_NTT_PORTABLE");
-	__builtin_cpu_init();
-	use_mx = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx") && !(e && e[0] == '1');
+	use_mx = zp_field_cpu_has_adx() && !(e && e[0] == '1');
 }
 
 INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b)
