@@ -55,6 +55,7 @@
 #include "synth.h"
 #include "zkey.h"
 #include "zp_err.h"
+#include "zp_mem.h"
 
 enum { KEY_ZKEY, KEY_ZPK, KEY_DEVICE };
 
@@ -876,7 +877,7 @@ int main(int argc, char **argv)
 	}
 	if (!pipelined) { /* the CPU path proves from its own copy of the slot */
 		buf_w = aligned_alloc(64, (max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
-		buf_abc = aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);
+		buf_abc = zp_aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);
 	}
 	if (!pipelined && (!buf_w || !buf_abc)) {
 		zp_log(D.who, "cannot allocate buffers for %llu vars / domain %llu", (unsigned long long)max_vars,

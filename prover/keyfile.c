@@ -27,6 +27,7 @@
 #include "par.h"
 #include "serialize.h"
 #include "zp_err.h"
+#include "zp_mem.h"
 
 static const char *const sec_name[ZP_PKS_N] = { "FIXED", "IC", "A", "B1", "B2", "C", "H" };
 
@@ -118,7 +119,7 @@ static void store_fixed(zp_pkey *k)
 int zp_pkey_alloc(zp_pkey *k, const zp_pkey_header *h)
 {
 	memset(k, 0, sizeof(*k));
-	k->mem = aligned_alloc(ZP_PKEY_ALIGN, h->file_bytes);
+	k->mem = zp_aligned_alloc(ZP_PKEY_ALIGN, h->file_bytes);
 	if (!k->mem)
 		return zp_err_set(-ENOMEM, "proving key of %" PRIu64 " bytes", h->file_bytes);
 	madvise(k->mem, h->file_bytes, MADV_HUGEPAGE);
@@ -537,7 +538,7 @@ int zp_pkey_load(zp_pkey *k, const char *path, const zp_pkey_load_opts *o, zp_pk
 				goto out;
 			}
 		}
-	} else if (!(k->mem = aligned_alloc(ZP_PKEY_ALIGN, h->file_bytes))) {
+	} else if (!(k->mem = zp_aligned_alloc(ZP_PKEY_ALIGN, h->file_bytes))) {
 		rc = zp_err_set(-ENOMEM, "%s: %" PRIu64 " bytes for the key", path, h->file_bytes);
 		goto out;
 	} else {

@@ -22,6 +22,7 @@
 #include "serialize.h"
 #include "ss.h"
 #include "zp_err.h"
+#include "zp_mem.h"
 #ifdef ZP_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "backends.h"
@@ -246,9 +247,9 @@ static int ss_cuda_host_bufs(struct ss_key *k)
 	if (k->w)
 		return 0;
 	uint64_t nw = (uint64_t)k->in.n_ic + k->in.n_l, d = k->in.domain;
-	k->w = aligned_alloc(64, nw * 32 + 64);
-	k->abc = aligned_alloc(64, 3 * d * 32 + 64);
-	k->bits = aligned_alloc(64, ((2 * k->in.n_l + k->in.n_ic) / 64 + 4) * 8 + 64);
+	k->w = zp_aligned_alloc(64, nw * 32 + 64);
+	k->abc = zp_aligned_alloc(64, 3 * d * 32 + 64);
+	k->bits = zp_aligned_alloc(64, ((2 * k->in.n_l + k->in.n_ic) / 64 + 4) * 8 + 64);
 	if (!k->w || !k->abc || !k->bits) {
 		free(k->w); free(k->abc); free(k->bits);
 		k->w = k->abc = NULL;
@@ -431,11 +432,11 @@ static int load_key(struct ss_key *k, bool gpu, const struct zp_arena *arena)
 	if (!gpu) {
 		size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(in->n_b2);
 		k->scratch_len = g1 > g2 ? g1 : g2;
-		k->w = aligned_alloc(64, nw * 32 + 64);
-		k->abc = aligned_alloc(64, 3 * d * 32 + 64);
-		k->sa = aligned_alloc(64, (uint64_t)in->n_a * 32 + 64);
-		k->sb = aligned_alloc(64, (uint64_t)in->n_b1 * 32 + 64);
-		k->bits = aligned_alloc(64, ((2 * in->n_l + in->n_ic) / 64 + 4) * 8 + 64);
+		k->w = zp_aligned_alloc(64, nw * 32 + 64);
+		k->abc = zp_aligned_alloc(64, 3 * d * 32 + 64);
+		k->sa = zp_aligned_alloc(64, (uint64_t)in->n_a * 32 + 64);
+		k->sb = zp_aligned_alloc(64, (uint64_t)in->n_b1 * 32 + 64);
+		k->bits = zp_aligned_alloc(64, ((2 * in->n_l + in->n_ic) / 64 + 4) * 8 + 64);
 		k->scratch = aligned_alloc(64, (k->scratch_len + 63) / 64 * 64 + 64);
 		if (!k->w || !k->abc || !k->sa || !k->sb || !k->bits || !k->scratch)
 			return zp_err_set(-ENOMEM, "%s: buffers for %" PRIu64 " wires, domain %" PRIu64, k->path, nw, d);
@@ -454,7 +455,7 @@ static int load_key(struct ss_key *k, bool gpu, const struct zp_arena *arena)
 		free(k->h); free(k->l); free(k->a); free(k->b1); free(k->b2);
 		k->h = k->l = k->a = k->b1 = NULL;
 		k->b2 = NULL;
-		if (!(k->pub = aligned_alloc(64, (uint64_t)in->n_ic * 32 + 64)))
+		if (!(k->pub = zp_aligned_alloc(64, (uint64_t)in->n_ic * 32 + 64)))
 			return zp_err_set(-ENOMEM, "%s: %u inputs", k->path, in->n_ic);
 		/* partitions go slot → device when the arena is registered; else through host buffers */
 		const struct zp_arena_hdr *ah = zp_arena_hdr(arena);

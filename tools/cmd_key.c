@@ -12,6 +12,7 @@
 #include "par.h"
 #include "params.h"
 #include "zkey.h"
+#include "zp_mem.h"
 
 static const char key_help[] =
 	"usage: zkpipe key convert --from IN --to OUT [--r1cs R | --synth SPEC] [--h-mode M] [--roots F]\n"
@@ -133,7 +134,7 @@ static int bench_load(const char *path, int runs)
 	int rc = zp_pkey_probe(&h, path);
 	if (rc)
 		return cx_fail("key bench-load", rc);
-	void *buf = aligned_alloc(4096, h.file_bytes);
+	void *buf = zp_aligned_alloc(4096, h.file_bytes);
 	if (!buf)
 		return cx_fail("key bench-load", -ENOMEM);
 	memset(buf, 0, h.file_bytes);   /* fault the pages in once: time the I/O, not page faults */

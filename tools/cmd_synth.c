@@ -11,6 +11,7 @@
 #include "groth16.h"
 #include "keyfile.h"
 #include "par.h"
+#include "zp_mem.h"
 
 static const char synth_help[] =
 	"usage: zkpipe synth info  --synth SPEC\n"
@@ -80,7 +81,7 @@ static int bench(const zp_synth_params *p, int runs, uint64_t wseed)
 	double t1 = cx_now();
 	size_t n = c.domain_size, nv = c.n_vars;
 	zp_fr *w = malloc(nv * sizeof(zp_fr)), *w2 = malloc(nv * sizeof(zp_fr));
-	zp_fr *abc = aligned_alloc(64, 3 * n * sizeof(zp_fr)), *abc2 = aligned_alloc(64, 3 * n * sizeof(zp_fr));
+	zp_fr *abc = zp_aligned_alloc(64, 3 * n * sizeof(zp_fr)), *abc2 = zp_aligned_alloc(64, 3 * n * sizeof(zp_fr));
 	if (!w || !w2 || !abc || !abc2) {
 		rc = zp_err_set(-ENOMEM, "witness and a, b, c");
 		goto out;

@@ -12,6 +12,7 @@
 #include "setup.h"
 #include "synth.h"
 #include "util.h"
+#include "zp_mem.h"
 
 static char path[600], bad[620];
 
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 				 .fingerprint = c.fingerprint };
 	CHECK(zp_pkey_load(&m, path, &lo, NULL) == 0 && !memcmp(m.mem, k.mem, k.mem_bytes), "buffered, small chunks");
 	zp_pkey_free(&m);
-	void *buf = aligned_alloc(4096, k.mem_bytes);
+	void *buf = zp_aligned_alloc(4096, k.mem_bytes);
 	lo = (zp_pkey_load_opts){ .buf = buf, .buf_bytes = k.mem_bytes };
 	CHECK(zp_pkey_load(&m, path, &lo, NULL) == 0 && m.mem == buf && !memcmp(buf, k.mem, k.mem_bytes), "caller buffer");
 	zp_pkey_free(&m);

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# AddressSanitizer + UndefinedBehaviorSanitizer run of the shm, groth16 and pipeline suites in a
+# second build directory (build-san, -Dcuda=disabled). Every process — the test programs and the
+# daemons the pipeline tests start — stops at its first report (halt_on_error, abort_on_error)
+# and writes it under build-san/sanitizer-logs/; a report from any process fails the run, also one
+# from a daemon that the supervisor restarted. Leak checking is off: the daemons keep their keys
+# and circuits until exit by design, and SIGKILL tests end processes without an exit.
+# Usage: scripts/test-sanitize.sh [meson test args...]. Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/.."
+eval "$(bash scripts/deps.sh)"
+B=${SAN_BUILD:-build-san}
+if [ ! -f $B/build.ninja ]; then
+  meson setup $B -Dcuda=disabled -Db_sanitize=address,undefined >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+fi
+ninja -C $B >/dev/null || { echo "sanitizer build failed"; echo "0 passed, 1 failed"; exit 1; }
+LOGS=$PWD/$B/sanitizer-logs
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+common=halt_on_error=1:abort_on_error=1:print_summary=1
+export ASAN_OPTIONS=$common:detect_leaks=0:log_path=$LOGS/asan
+export UBSAN_OPTIONS=$common:print_stacktrace=1:log_path=$LOGS/ubsan
+meson test -C $B --print-errorlogs --num-processes 2 --timeout-multiplier 4 --suite shm --suite groth16 --suite pipeline "$@"
+rc=$?
+reports=$(ls "$LOGS" | wc -l)
+if [ "$reports" != 0 ]; then
+  echo "sanitizer reports ($reports):"
+  for f in "$LOGS"/*; do echo "--- $f"; head -n 30 "$f"; done
+fi
+python3 - $B/meson-logs/testlog.json "$reports" <<'PY'
+import json, sys
+p = f = s = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r == "OK": p += 1
+    elif r == "SKIP": s += 1
+    else: f += 1
+f += int(sys.argv[2]) > 0   # a report from a daemon fails the run even when its test passed
+print(f"{p} passed, {f} failed" + (f", {s} skipped" if s else ""))
+PY
+[ $rc = 0 ] && [ "$reports" = 0 ]
