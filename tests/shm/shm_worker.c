@@ -13,6 +13,20 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 
+/* Under AddressSanitizer the "write to a read-only arena" child must still die of the SIGSEGV
+ * itself (the parent checks the signal), not of ASAN's report of it (SIGABRT). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHM_WORKER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHM_WORKER_ASAN 1
+#endif
+#endif
+#ifdef SHM_WORKER_ASAN
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "handle_segv=0"; }
+#endif
+
 #define PAYLOAD 4096u
 
 /* What a filler writes at the start of a slot; holders counts owners. */
