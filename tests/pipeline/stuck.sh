@@ -13,10 +13,15 @@
 # stretched past the timeout by loops that report progress; no other daemon may be killed.
 . "$(dirname "$0")/lib.sh" "$@"
 WHAT=${3:-synthd}
+# The timeout must exceed the longest stage that reports no progress: here the CPU backend's proof
+# of the test circuit, milliseconds, but seconds in a sanitizer build (portable arithmetic under
+# ASAN, scripts/test-sanitize.sh), which therefore gets a longer timeout.
 STUCK=2
-SLACK=4          # honest headroom for a loaded machine (and sanitizer builds) above the bound
+ldd "$B/gpud/zkpipe-gpud" 2>/dev/null | grep -q libasan && STUCK=8
+SLACK=4          # honest headroom for a loaded machine above the bound
 EXTRA_LIMITS="stuck_timeout_s = $STUCK"$'\nstart_timeout_s = 60'
-DEBUG=$'[debug]\nstart_delay_ms = 3000\nsynth_delay_ms = 2500\nprove_delay_ms = 2500'
+long=$((STUCK * 1000 + 500))   # legitimate stages longer than the timeout, reporting progress
+DEBUG=$'[debug]\nstart_delay_ms = '$((long + 500))$'\nsynth_delay_ms = '$long$'\nprove_delay_ms = '$long
 case $WHAT in
   synthd|gpud) ;;
   hang)
