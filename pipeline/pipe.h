@@ -204,8 +204,10 @@ void zp_hint_close(int s);
 
 /* ---------------------------------------------------------------- client API */
 /* One JSON request, one JSON reply (both NUL-terminated text). The caller frees *reply.
- * Messages are capped at 1 MiB on both ends (NN_RCVMAXSIZE is set explicitly). */
+ * Messages are capped at 1 MiB: the client refuses to send more; the server receives up to
+ * ZP_API_RCV_HARD and answers a request over 1 MiB with ok: false (hint.c says why). */
 #define ZP_API_MAX_MSG (1u << 20)
+#define ZP_API_RCV_HARD (64u << 20)
 int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms);
 /* Server side: bind a REP socket; serve every queued request through fn (returns a
  * malloc'ed reply). serve_one returns 1 when it served one, 0 when none was waiting. */
