@@ -174,13 +174,16 @@ int zp_path_open_input(char (*dirs)[PATH_MAX], unsigned n, const char *canon)
 	int dfd = zp_path_open_dir(dirs, n, dir[0] ? dir : "/", false, 0);
 	if (dfd < 0)
 		return dfd;
-	zp_err_clear();
-	int fd = zp_bin_open_regular(base + 1, dfd, O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO opens at once (and is then refused), never waits for a writer */
+	int fd = openat(dfd, base + 1, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	int e = -errno;
 	close(dfd);
 	if (fd < 0)
-		return zp_err_set(fd, "%s: %s", canon, fd == -ELOOP ? "a symlink (never followed here)"
-				  : strchr(zp_err_msg(), '(') ? strchr(zp_err_msg(), '(') : zp_strerror(fd));
-	return fd;
+		return zp_err_set(e, "%s%s", canon, e == -ELOOP ? ": a symlink (never followed here)" : "");
+	int r = zp_bin_fd_regular(fd, canon);
+	if (r)
+		close(fd);
+	return r ? r : fd;
 }
 
 /* ---------------------------------------------------------------- atomic writes */
