@@ -155,7 +155,7 @@ int zp_path_open_dir(char (*dirs)[PATH_MAX], unsigned n, const char *canon, bool
 		int e = -errno;
 		close(fd);
 		if (next < 0)
-			return zp_err_set(e == -ELOOP ? -ELOOP : e, "%s: '%s' %s", canon, comp,
+			return zp_err_set(e, "%s: '%s' %s", canon, comp,
 					  e == -ELOOP || e == -ENOTDIR ? "is not a directory (a symlink is never followed here)"
 					  : "cannot be opened");
 		fd = next;
