@@ -215,11 +215,18 @@ int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len,
 		b += w, left -= (size_t)w;
 	}
 	/* rename replaces whatever is at name (a symlink too) without following it */
-	if (fsync(fd) || close(fd) || renameat(dirfd, tmp, dirfd, name)) {
-		int e = -errno;
+	int e = fsync(fd) ? -errno : 0;
+	if (close(fd) && !e)
+		e = -errno;
+	if (!e && renameat(dirfd, tmp, dirfd, name))
+		e = -errno;
+	if (e) {
 		unlinkat(dirfd, tmp, 0);
 		return zp_err_set(e, "%s", name);
 	}
+	/* the rename is durable once the directory is (EINVAL: a file system without directory fsync) */
+	if (fsync(dirfd) && errno != EINVAL)
+		return zp_err_set(-errno, "fsync of the directory holding %s", name);
 	return 0;
 }
 
