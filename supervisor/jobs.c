@@ -200,6 +200,16 @@ static bool synth_input_ok(const char *p)
 	return !*end && !errno && p[6] != '-';
 }
 
+/* The first control character (< 0x20, 0x7f) in a path, 0 when none: refused in any path a request
+ * names (a newline would split the manifest; the rest have no business in a file name). */
+static unsigned control_char(const char *p)
+{
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return (unsigned char)*p;
+	return 0;
+}
+
 /* One witness file: confined, opened without blocking or following a symlink, a regular file,
  * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
 static char *check_wtns(size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires, char *canon)
@@ -231,9 +241,8 @@ static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t 
 		const char *p = json_string_value(json_array_get(inputs, i));
 		if (!p)
 			return error_reply("inputs[%zu]: not a string", i);
-		for (const char *c = p; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return error_reply("inputs[%zu]: control character 0x%02x in the path", i, (unsigned char)*c);
+		if (control_char(p))
+			return error_reply("inputs[%zu]: control character 0x%02x in the path", i, control_char(p));
 		if (strlen(p) >= PATH_MAX - 1)
 			return error_reply("inputs[%zu]: path longer than %d bytes", i, PATH_MAX - 2);
 		if (k->synth[0]) { /* synthetic circuit: the witness is drawn by synthd from a seed */
@@ -257,9 +266,8 @@ static char *check_output(const char *out, char canon[PATH_MAX])
 	zp_err_clear();
 	if (!S.cfg.n_out)
 		return error_reply("output: no output directory is allowed ([run] allow_output is empty)");
-	for (const char *c = out; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			return error_reply("output: control character 0x%02x in the path", (unsigned char)*c);
+	if (control_char(out))
+		return error_reply("output: control character 0x%02x in the path", control_char(out));
 	if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, canon, true))
 		return error_reply("output: %s", zp_err_msg());
 	if (strlen(canon) >= ZP_PATH_MAX)

@@ -106,4 +106,20 @@ mode() { stat -c %a "$1"; }
 for d in in results tokens cancel log; do [ "$(mode "$T/run/$d")" = 700 ] || fail "run/$d mode $(mode "$T/run/$d")"; done
 [ "$(mode "$T/out/busy")" = 755 ] || fail "output dir mode $(mode "$T/out/busy")"
 for f in "$T"/out/busy/*.json; do [ "$(mode "$f")" = 644 ] || fail "$f mode $(mode "$f")"; done
+# --- another local user (public = yes): submits into allow_output and reads its proofs; cannot list
+# or read the run directory's records; cannot have the service write outside allow_output
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  AS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  chmod 711 "$T"; chmod 644 "$CFG"
+  "${AS[@]}" ls "$T/run" >/dev/null 2>&1 && fail "another user lists the run directory"
+  "${AS[@]}" ls "$T/run/tokens" >/dev/null 2>&1 && fail "another user lists tokens/"
+  "${AS[@]}" cat "$T/run/in/"* >/dev/null 2>&1 && fail "another user reads a manifest"
+  oid=$("${AS[@]}" "$ZK" submit --config "$CFG" --key chain --output "$T/out/other" "$EX/w6.wtns") ||
+    fail "another user's submit into allow_output was refused"
+  "${AS[@]}" "$ZK" wait --config "$CFG" --timeout 60 "$oid" >/dev/null || fail "another user's job not DONE"
+  "${AS[@]}" cat "$T/out/other/proofs.json" >/dev/null || fail "another user cannot read its proofs"
+  if "${AS[@]}" "$ZK" submit --config "$CFG" --key chain --output /tmp "$EX/w6.wtns" 2>/dev/null; then
+    fail "another user submitted into /tmp"; fi
+  log "another local user: submitted and read its proofs; run directory closed to it"
+fi
 echo "PASS: planted symlinks, swapped output, escaping output, shared output, loopback listeners, public modes"
