@@ -60,6 +60,11 @@ for c in $cases; do
     *) mv "$T/in/$c.bad" "$f" ;;
   esac
 done
+# a symlink planted at each failing job's error.txt (and the supervisor's temporary name for it)
+echo VICTIM > "$T/victim"; cp "$T/victim" "$T/victim.orig"
+for c in $cases; do
+  ln -s "$T/victim" "$T/out/$c/error.txt"; ln -s "$T/victim" "$T/out/$c/error.txt.tmp.$SUP_PID"
+done
 kill -CONT "$synthd_pid"
 for c in $cases; do
   "$ZK" wait --config "$CFG" --timeout 60 "${id[$c]}" > "$T/$c.out"; rc=$?
@@ -68,9 +73,11 @@ for c in $cases; do
   echo "$err" | grep -q "s_$c.wtns" || fail "$c: the job's reason does not name the witness: $err"
   case $c in prime) want=prime ;; w0) want='w\[0\]' ;; count) want=wires ;; *) want= ;; esac
   [ -z "$want" ] || echo "$err" | grep -q "$want" || fail "$c: reason '$err' lacks '$want'"
+  wait_until 10 test -f "$T/out/$c/error.txt" -a ! -L "$T/out/$c/error.txt" || fail "$c: error.txt not replaced"
   log "$c: FAILED: $err"
   answers "after $c"
 done
+cmp -s "$T/victim" "$T/victim.orig" || fail "error.txt was written through a planted symlink"
 kill -0 "$synthd_pid" 2>/dev/null || fail "synthd $synthd_pid died"
 [ "$(status_json | jget "[p['restarts'] for p in d['processes'] if p['role']=='synthd'][0]")" = 0 ] ||
   fail "synthd was restarted"
