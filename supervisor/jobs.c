@@ -164,8 +164,22 @@ static unsigned pending_parts(unsigned g)
 	return n;
 }
 
-/* Whether an active job writes into the directory canon names (opened as dfd): the same
- * canonical path, or the same directory reached another way (a bind mount), by st_dev/st_ino. */
+/* A job that may still write into its output: ACTIVE, or FAILED with a partition still being
+ * proved (its gpud writes the proof before it sees the job failed). */
+static bool job_writes(struct zp_arena *a, uint32_t j)
+{
+	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+	unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+	if (st == ZP_JOB_ACTIVE)
+		return true;
+	for (uint32_t p = 0; st == ZP_JOB_FAILED && p < r->nparts; p++)
+		if (zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
+			return true;
+	return false;
+}
+
+/* Whether a job still writing (job_writes) has the directory canon names (opened as dfd): the
+ * same canonical path, or the same directory reached another way (a bind mount), by st_dev/st_ino. */
 static bool output_busy(const char *canon, int dfd)
 {
 	struct stat me;
@@ -174,7 +188,7 @@ static bool output_busy(const char *canon, int dfd)
 	for (unsigned g = 0; g < S.cfg.n_groups; g++)
 		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
-			if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) != ZP_JOB_ACTIVE)
+			if (!job_writes(S.g[g].a, j))
 				continue;
 			if (!strcmp(r->output, canon))
 				return true;
