@@ -303,19 +303,18 @@ static json_t *plan_jobs(struct zp_arena *a, unsigned g, const struct zp_arena_p
 
 static int refuse(unsigned g, const char *name, const char *diff, const char *why, unsigned njobs)
 {
-	zp_log(WHO, "group %s: arena %s: the config's shape cannot be applied (%s)%s", S.cfg.groups[g].name, name,
-	       diff, why);
-	zp_log(WHO, "to resolve: restore the old values in [group %s] of %s and restart (the accepted jobs finish), "
-	       "then change them again; or drop the %u accepted job(s): zkpipe-shm --remove %s", S.cfg.groups[g].name,
-	       S.cfg.path, njobs, name);
-	return zp_err_set(ZP_EMISMATCH, "group %s: arena %s has another shape than the config (%s)%s",
-			  S.cfg.groups[g].name, name, diff, why);
+	const char *gn = S.cfg.groups[g].name;
+	return zp_err_set(ZP_EMISMATCH, "group %s: arena %s: the config's shape cannot be applied (%s)%s. To resolve: "
+			  "restore the old values in [group %s] of %s and restart (the accepted jobs finish), then "
+			  "change them again; or drop the %u accepted job(s): zkpipe-shm --remove %s",
+			  gn, name, diff, why, gn, S.cfg.path, njobs, name);
 }
 
 /*
- * The config's shape differs from the arena's: stop the old arena's daemons, record its
- * finished jobs, write its accepted ones to migrate/<group>.json, destroy it, create the
- * new one. The plan is applied by migrate_resume (the same path a crash takes).
+ * The config's shape differs from the arena's: check that its accepted jobs fit the new
+ * shape (else refuse, touching nothing), stop the old arena's daemons, record its finished
+ * jobs, write the accepted ones to migrate/<group>.json, destroy it, create the new one.
+ * The plan is applied by migrate_resume (the same path a crash takes).
  */
 static int reshape(unsigned g, const struct zp_arena_params *p, struct zp_arena **out)
 {
@@ -326,24 +325,26 @@ static int reshape(unsigned g, const struct zp_arena_params *p, struct zp_arena 
 		return zp_err_wrap(r, "arena %s", p->name);
 	char diff[256], why[1024] = "", plan[PATH_MAX];
 	shape_diff(zp_arena_hdr(old), p, diff, sizeof diff);
-	zp_log(WHO, "group %s: arena %s has another shape than the config (%s): re-creating it, keeping its jobs",
-	       S.cfg.groups[g].name, p->name, diff);
-	char busy[160] = "";
-	if ((r = stop_old_daemons(old, busy, sizeof busy))) {
-		zp_arena_close(old);
-		return refuse(g, p->name, diff, (snprintf(why, sizeof why, "; %s", busy), why), 0);
-	}
-	for (uint32_t j = 0; j < zp_arena_hdr(old)->job_count; j++)
-		if ((r = sup_finish_job(old, g, j, true)) && r != -EAGAIN)
-				snprintf(why + strlen(why), sizeof why - strlen(why), "; job %llu's record cannot be written (%s)",
-					 (unsigned long long)sup_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
-	json_t *jobs = plan_jobs(old, g, p, why, sizeof why);
+	json_t *jobs = plan_jobs(old, g, p, why, sizeof why); /* a first look, daemons still running */
 	unsigned njobs = (unsigned)json_array_size(jobs);
+	json_decref(jobs);
+	if (!why[0]) {
+		zp_log(WHO, "group %s: arena %s has another shape than the config (%s): re-creating it, keeping its jobs",
+		       S.cfg.groups[g].name, p->name, diff);
+		if (stop_old_daemons(old, why + 2, sizeof why - 2))
+			memcpy(why, "; ", 2);
+	}
+	for (uint32_t j = 0; !why[0] && j < zp_arena_hdr(old)->job_count; j++)
+		if ((r = sup_finish_job(old, g, j, true)) && r != -EAGAIN)
+			snprintf(why + strlen(why), sizeof why - strlen(why), "; job %llu's record cannot be written (%s)",
+				 (unsigned long long)sup_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
+	jobs = why[0] ? NULL : plan_jobs(old, g, p, why, sizeof why);
 	if (why[0]) {
 		json_decref(jobs);
 		zp_arena_close(old);
 		return refuse(g, p->name, diff, why, njobs);
 	}
+	njobs = (unsigned)json_array_size(jobs);
 	json_t *pl = json_pack("{s:s, s:o}", "arena", p->name, "jobs", jobs);
 	plan_path(plan, sizeof plan, g);
 	r = njobs ? json_file_write(plan, pl) : 0;
