@@ -113,8 +113,8 @@ int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
 				zp_log("supervisor", "job %llu: FAILED, %s", (unsigned long long)cid, why);
 			w = atomic_load((_Atomic uint64_t *)&r->word);
 		}
-		if (zp_word_state(w) == ZP_JOB_FAILED) { /* best effort: the results record has it too */
-			snprintf(f, sizeof f, "%s/error.txt", r->output);
+		snprintf(f, sizeof f, "%s/error.txt", r->output);
+		if (zp_word_state(w) == ZP_JOB_FAILED && access(f, F_OK)) { /* best effort: results/ has it too */
 			char msg[ZP_ERRTXT_MAX + 2];
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
 			zp_write_atomic(f, msg, (size_t)n);

@@ -358,6 +358,7 @@ static int reshape(unsigned g, const struct zp_arena_params *p, struct zp_arena 
 	zp_arena_destroy(p->name, p->hugetlbfs_dir);
 	zp_log(WHO, "group %s: arena %s destroyed (%s); %u accepted job(s) move to the new one", S.cfg.groups[g].name,
 	       p->name, diff, njobs);
+	sup_debug_point("reshape-after-destroy"); /* the next start creates the arena and resumes the plan */
 	return zp_arena_create(p, out);
 }
 
@@ -522,9 +523,13 @@ void sup_drop_jobs(unsigned g)
 	struct zp_arena *a = S.g[g].a;
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) != ZP_JOB_ACTIVE)
-			continue;
+		unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
 		uint64_t cid = sup_client_id(g, r->id);
+		if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED) /* still here: its record could not be written */
+			zp_log(WHO, "WARNING: job %llu (%s) is lost with the arena (keep_arena = no): its record could "
+			       "not be written to results/", (unsigned long long)cid, zp_job_state_name(st));
+		if (st != ZP_JOB_ACTIVE)
+			continue;
 		json_t *js = sup_job_json(a, g, j);
 		json_object_set_new(js, "state", json_string("FAILED"));
 		json_object_set_new(js, "error", json_string("dropped: the supervisor stopped with keep_arena = no "

@@ -3,9 +3,10 @@
 #  1. a shape that cannot hold them (max_parts below a job's partitions) is refused: the
 #     supervisor exits 1 naming the difference and the way out, the arena and its jobs stay;
 #  2. a shape that can (slots 3 -> 5, slot_size 2M -> 4M, jobs 64 -> 32) is applied after a
-#     SIGKILLed supervisor left its daemons running: they are stopped, the jobs are migrated
-#     with their ids (partitions already proved are kept), and every job ends DONE with valid
-#     proofs, each partition proved once, the same ids answering status.
+#     SIGKILLed supervisor left its daemons running: they are stopped, the jobs are written to a
+#     plan, the old arena destroyed, the supervisor SIGKILLed there; the next start creates the
+#     new arena and migrates the jobs with their ids (partitions already proved are kept), and
+#     every job ends DONE with valid proofs, each partition proved once.
 . "$(dirname "$0")/lib.sh" "$@"
 KEEP_ARENA=yes
 alive() { local st; st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [ "$st" != Z ]; }
@@ -31,7 +32,16 @@ grep -q "zkpipe-shm --remove $ARENA" "$T/supervisor.log" || fail "the resolving 
 for p in $pids; do [ "$p" = "$(head -1 <<<"$pids")" ] || alive "$p" || fail "a refused reshape stopped daemon $p"; done
 [ -z "$(ls "$T/run/migrate")" ] || fail "a refused reshape left a plan"
 
-# 2. applied
+# 2. applied, with a SIGKILL of the supervisor between destroying the old arena and creating the
+#    new one ([debug] crash_at): the next start resumes from migrate/<group>.json
+EXTRA=$'[debug]\nsynth_delay_ms = 700\ncrash_at = reshape-after-destroy'
+SLOTS=5 SLOT_SIZE=4M write_config
+sed -i 's/^jobs = 64/jobs = 32/' "$CFG"
+"$SUP" --config "$CFG" >>"$T/supervisor.log" 2>&1; rc=$?
+[ $rc = 137 ] || fail "crash_at = reshape-after-destroy: supervisor exited $rc"
+[ -s "$T/run/migrate/node0.json" ] || fail "no migration plan after the crash"
+! "$SHM" --json "$ARENA" >/dev/null 2>&1 || fail "the old arena was not destroyed before the crash point"
+EXTRA=$'[debug]\nsynth_delay_ms = 700'
 SLOTS=5 SLOT_SIZE=4M write_config
 sed -i 's/^jobs = 64/jobs = 32/' "$CFG"
 start_sup
