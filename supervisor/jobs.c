@@ -379,14 +379,20 @@ static int find(uint64_t cid, unsigned *g, zp_job_h *h)
 	return zp_arena_find_job(S.g[*g].a, cid >> 8, h);
 }
 
+/* find, after recording a finished record first: DONE is said only once proofs.json is there
+ * (the record may be freed by it: the answer then comes from results/). */
+static int find_recorded(uint64_t cid, unsigned *g, zp_job_h *h)
+{
+	if (find(cid, g, h) == 0)
+		sup_finish_job(S.g[*g].a, *g, h->idx, false);
+	return find(cid, g, h);
+}
+
 static char *status_job(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	/* A finished record is recorded first, so DONE is said only once proofs.json is there. */
-	if (find(cid, &g, &h) == 0)
-		sup_finish_job(S.g[g].a, g, h.idx, false);
-	if (find(cid, &g, &h) == 0)
+	if (find_recorded(cid, &g, &h) == 0)
 		return reply(job_json(g, h.idx));
 	char res[PATH_MAX];
 	result_path(res, sizeof res, cid);
@@ -399,7 +405,7 @@ static char *cancel(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find(cid, &g, &h) != 0)
+	if (find_recorded(cid, &g, &h) != 0)
 		return status_job(cid); /* finished (its record) or unknown (the error) */
 	int st = zp_arena_job_state(S.g[g].a, h);
 	if (st == ZP_JOB_ACTIVE) {

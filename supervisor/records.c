@@ -144,7 +144,7 @@ void sup_mkdirs_undo(const char *path, const char *made)
 	size_t stop = strlen(made);
 	/* rmdir only empties; a directory someone filled meanwhile stays */
 	while (strlen(p) >= stop) {
-		if (rmdir(p))
+		if (rmdir(p) && errno != ENOENT) /* ENOENT: a mkdir -p that stopped half-way */
 			break;
 		char *s = strrchr(p, '/');
 		if (!s || s == p)
@@ -306,7 +306,8 @@ static int refuse(unsigned g, const char *name, const char *diff, const char *wh
 	const char *gn = S.cfg.groups[g].name;
 	return zp_err_set(ZP_EMISMATCH, "group %s: arena %s: the config's shape cannot be applied (%s)%s. To resolve: "
 			  "restore the old values in [group %s] of %s and restart (the accepted jobs finish), then "
-			  "change them again; or drop the %u accepted job(s): zkpipe-shm --remove %s",
+			  "change them again; or drop the %u accepted job(s): zkpipe-shm --remove %s (once the old daemons "
+			  "have exited, orphan_timeout_s after their supervisor)",
 			  gn, name, diff, why, gn, S.cfg.path, njobs, name);
 }
 
