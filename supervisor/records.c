@@ -489,8 +489,10 @@ static void lost_job(const char *dir, const char *name, void *ctx)
 	zp_pipe_path(res, sizeof res, &S.cfg, "results/%llu.json", (unsigned long long)cid);
 	if (access(res, F_OK) == 0)
 		return;
-	json_t *js = json_pack("{s:b, s:I, s:s, s:s, s:s, s:s}", "ok", 1, "job", (json_int_t)cid, "group",
-			       S.cfg.groups[g].name, "state", "FAILED", "token", name, "error",
+	/* what the record held is gone with the arena: the fields status prints, empty */
+	json_t *js = json_pack("{s:b, s:I, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:[], s:s}", "ok", 1, "job",
+			       (json_int_t)cid, "group", S.cfg.groups[g].name, "state", "FAILED", "token", name, "key", "",
+			       "parts", 0, "done", 0, "failed", 0, "output", "", "partitions", "error",
 			       "lost: its arena was re-created (removed while the supervisor was down) before it finished");
 	if (sup_record_write(cid, js) == 0)
 		zp_log(WHO, "job %llu (token %s) was lost with its arena: recorded FAILED", (unsigned long long)cid, name);

@@ -70,6 +70,7 @@ write_config
 start_sup
 [ "$(state_of "$h")" = FAILED ] || fail "job $h of the wiped arena: '$(state_of "$h")'"
 error_of "$h" | grep -q "lost" || fail "job $h's reason: $(error_of "$h")"
+"$ZK" status --config "$CFG" "$h" >/dev/null || fail "zkpipe status $h (the lost job's record) failed"
 i=$(submit_job i 1)
 [ "$i" -gt "$h" ] || fail "id $i reused after the wipe (had $h)"
 "$ZK" wait --config "$CFG" --timeout 60 "$i" >/dev/null || fail "job $i"
