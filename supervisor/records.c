@@ -207,20 +207,25 @@ static uint64_t ids_on_disk(unsigned g)
 }
 
 /* ---------------------------------------------------------------- reshape */
+static void diff_one(char *buf, size_t n, const char *key, uint64_t have, uint64_t want, uint64_t unit,
+		     const char *suffix)
+{
+	size_t l = strlen(buf);
+	if (have != want)
+		snprintf(buf + l, n - l, "%s%s %llu%s -> %llu%s", l ? ", " : "", key, (unsigned long long)(have / unit),
+			 suffix, (unsigned long long)(want / unit), suffix);
+}
+
+/* "slots 4 -> 6, slot_size 2M -> 4M": the config's words, so the operator sees what changed */
 static void shape_diff(const struct zp_arena_hdr *h, const struct zp_arena_params *p, char *buf, size_t n)
 {
+	uint64_t want_slot = (p->slot_size + ZP_ARENA_ALIGN - 1) / ZP_ARENA_ALIGN * ZP_ARENA_ALIGN;
 	buf[0] = 0;
-#define DIFF(key, have, want, fmt, scale)                                                                 \
-	if ((have) != (want))                                                                          \
-		snprintf(buf + strlen(buf), n - strlen(buf), "%s" key " " fmt " -> " fmt, buf[0] ? ", " : "", \
-			 (unsigned long long)(have) / (scale), (unsigned long long)(want) / (scale))
-	uint64_t want_slot = (p->slot_size + (2u << 20) - 1) & ~(uint64_t)((2u << 20) - 1);
-	DIFF("slots", h->slot_count, p->slot_count, "%llu", 1);
-	DIFF("slot_size", h->slot_size, want_slot, "%lluM", 1u << 20);
-	DIFF("jobs", h->job_count, p->job_count, "%llu", 1);
-	DIFF("max_parts", h->max_parts, p->max_parts, "%llu", 1);
-	DIFF("process entries", h->proc_count, p->proc_count, "%llu", 1);
-#undef DIFF
+	diff_one(buf, n, "slots", h->slot_count, p->slot_count, 1, "");
+	diff_one(buf, n, "slot_size", h->slot_size, want_slot, 1u << 20, "M");
+	diff_one(buf, n, "jobs", h->job_count, p->job_count, 1, "");
+	diff_one(buf, n, "max_parts", h->max_parts, p->max_parts, 1, "");
+	diff_one(buf, n, "process entries (synth_workers + gpus + 8)", h->proc_count, p->proc_count, 1, "");
 }
 
 /* SIGTERM (then SIGKILL after 10 s) the daemons still registered in the old arena, so that
@@ -229,6 +234,7 @@ static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
 {
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	uint64_t t0 = zp_mono_ms();
+	unsigned logged = 0;
 	for (;;) {
 		unsigned live = 0;
 		bool hard = zp_mono_ms() - t0 > 10000;
@@ -241,7 +247,7 @@ static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
 				snprintf(why, n, "pid %d (%s) still uses the arena", p->pid, p->name);
 				return -EBUSY;
 			}
-			if (!live++ && zp_mono_ms() == t0)
+			if (!live++ && !logged++)
 				zp_log(WHO, "stopping the old arena's daemons");
 			kill(p->pid, hard ? SIGKILL : SIGTERM);
 		}
