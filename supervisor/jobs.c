@@ -333,7 +333,7 @@ static char *submit(json_t *req)
 				  : "no output directory is allowed ([run] allow_output is empty)");
 	else if (output_busy(out))
 		err = error_reply("output %s is in use by an active job", out);
-	else if (sup_mkdirs_undoable(out, made))
+	else if ((sup_missing_from(out, made), zp_mkdirs(out, S.cfg.public_access ? 0755 : 0700)))
 		err = error_reply("output: %s", zp_err_msg());
 	char man[PATH_MAX];
 	if (!err && (zp_pipe_path(man, sizeof man, &S.cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))

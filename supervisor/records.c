@@ -117,14 +117,14 @@ int sup_token_lookup(const char *tok, uint64_t *cid)
 }
 
 /* ---------------------------------------------------------------- output directories */
-int sup_mkdirs_undoable(const char *path, char *made)
+void sup_missing_from(const char *path, char *made)
 {
 	char p[PATH_MAX];
 	struct stat st;
 	made[0] = 0;
 	if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
-		return zp_err_set(-ENAMETOOLONG, "%s", path);
-	/* walk up while missing: the last missing one is the highest this call creates */
+		return;
+	/* walk up while missing: the last missing one is the highest a mkdir -p would create */
 	while (p[0] && lstat(p, &st) != 0) {
 		snprintf(made, PATH_MAX, "%s", p);
 		char *s = strrchr(p, '/');
@@ -132,7 +132,6 @@ int sup_mkdirs_undoable(const char *path, char *made)
 			break;
 		*s = 0;
 	}
-	return zp_mkdirs(path, S.cfg.public_access ? 0755 : 0700);
 }
 
 void sup_mkdirs_undo(const char *path, const char *made)

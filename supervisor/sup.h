@@ -75,9 +75,9 @@ bool sup_is_manifest(const char *path);
 int sup_token_ensure(unsigned g, const struct zp_arena_job *r);
 /* 1 with *cid when the token has a job (its file, or an arena record naming in/<token>). */
 int sup_token_lookup(const char *tok, uint64_t *cid);
-/* mkdir -p that remembers (in made[PATH_MAX]) the first directory it created ... */
-int sup_mkdirs_undoable(const char *path, char *made);
-/* ... and removes what it created (a refused submit leaves nothing behind). */
+/* Before a mkdir -p of path: made[PATH_MAX] = the highest directory it will create ("" = none) ... */
+void sup_missing_from(const char *path, char *made);
+/* ... and after a refusal: remove what it created (a refused submit leaves nothing behind). */
 void sup_mkdirs_undo(const char *path, const char *made);
 /* Open group g's arena: attach, create, or reshape it (migrating its accepted jobs);
  * then resume a migration a crash interrupted and keep ids above those on disk. */
