@@ -102,6 +102,7 @@ struct zp_pipe_config {
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
 	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud.c) */
+	char crash_at[64];         /* [debug] crash_at = point: the supervisor SIGKILLs itself there (tests) */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;
 	struct zp_pipe_group groups[ZP_PIPE_MAX_GROUPS];
@@ -155,11 +156,15 @@ int zp_peek_zkey(const char *path, uint32_t *n_vars);
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* Write buf to path through <path>.tmp.<pid> + fsync + rename (run-directory files, mode 0600).
- * The temporary is created O_EXCL | O_NOFOLLOW and renamed over the name, so a symlink at
- * either name is replaced, never written through. _at: name inside the open directory dirfd. */
+/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory
+ * (run-directory files, mode 0600): once it returns 0 the file survives a crash; on error
+ * nothing is left at the tmp name. The temporary is created O_EXCL | O_NOFOLLOW and renamed
+ * over the name, so a symlink at either name is replaced, never written through. _at: name
+ * inside the open directory dirfd. */
 int zp_write_atomic(const char *path, const void *buf, size_t len);
 int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode);
+/* fsync the directory holding `path` (a rename or unlink there becomes durable). */
+int zp_fsync_parent(const char *path);
 /* mkdir -p with mode (the operator's directories: the run directory) */
 int zp_mkdirs(const char *path, unsigned mode);
 
