@@ -94,6 +94,15 @@ int zp_wtns_check_fd(int fd, const char *name, uint32_t *n)
 	return rc ? rc : wtns_values(&w0, (const uint8_t *)&w0, 1, 0, name);
 }
 
+/* §2's n values at off, straight into w (a slot, for synthd), converted in place. */
+static int wtns_values_fd(int fd, const char *name, zp_fr *w, uint32_t n, uint64_t off)
+{
+	int rc = zp_bin_pread(fd, w, (size_t)n * 32, off);
+	if (rc)
+		return zp_err_set(rc, "%s: section 2: cannot read %u values", name, n);
+	return wtns_values(w, (const uint8_t *)w, n, 0, name);
+}
+
 int zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n)
 {
 	uint32_t have = 0;
@@ -103,10 +112,7 @@ int zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n)
 		return rc;
 	if (have != n)
 		return zp_err_set(ZP_EMISMATCH, "%s: %u values; the key's circuit has %u wires", name, have, n);
-	/* straight into w (a slot, for synthd), then converted in place */
-	if ((rc = zp_bin_pread(fd, w, (size_t)n * 32, off)))
-		return zp_err_set(rc, "%s: section 2: cannot read %u values", name, n);
-	return wtns_values(w, (const uint8_t *)w, n, 0, name);
+	return wtns_values_fd(fd, name, w, n, off);
 }
 
 int zp_wtns_read(zp_wtns *w, const char *path)
@@ -120,7 +126,7 @@ int zp_wtns_read(zp_wtns *w, const char *path)
 	if (!rc && !(w->w = malloc((size_t)w->n * sizeof(zp_fr))))
 		rc = zp_err_set(-ENOMEM, "%s: %u witness values", path, w->n);
 	if (!rc)
-		rc = zp_wtns_read_fd(fd, path, w->w, w->n);
+		rc = wtns_values_fd(fd, path, w->w, w->n, off);
 	close(fd);
 	if (rc)
 		zp_wtns_free(w);
