@@ -6,6 +6,7 @@
 # synthd stays alive and the supervisor keeps answering within a bound.
 . "$(dirname "$0")/lib.sh" "$@"
 WORKERS=1 SLOTS=1 MAXPARTS=4
+EXTRA_RUN="public = yes"   # over ipc: api.ipc 0666 in a 0711 run directory (checked at the end)
 write_config
 start_sup
 mkdir -p "$T/in"
@@ -87,4 +88,13 @@ kill -0 "$synthd_pid" 2>/dev/null || fail "synthd $synthd_pid died"
 submit_job after 2 >/dev/null
 wait_all 60 || { cat "$T/wait.out"; fail "job after the swaps not DONE"; }
 verify_all || fail "proofs"
+# public = yes over ipc: another local user reaches api.ipc and nothing else of the run directory
+[ "$(stat -c %a "$T/run")" = 711 ] && [ "$(stat -c %a "$T/run/api.ipc")" = 666 ] ||
+  fail "public modes: run $(stat -c %a "$T/run"), api.ipc $(stat -c %a "$T/run/api.ipc")"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 711 "$T"; chmod 644 "$CFG"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$ZK" status --config "$CFG" >/dev/null ||
+    fail "another local user cannot reach api.ipc with public = yes"
+  setpriv --reuid=65534 --regid=65534 --clear-groups ls "$T/run" >/dev/null 2>&1 && fail "another user lists the run directory"
+fi
 echo "PASS: FIFO/directory/device refused at submit; swapped witnesses fail their jobs; synthd alive, supervisor answering"
