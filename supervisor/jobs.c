@@ -73,6 +73,7 @@ static void finish_job(unsigned g, uint32_t j, uint64_t w)
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
 			zp_write_atomic(f, msg, (size_t)n);
 		}
+		sup_observe_job(g, j);
 		json_t *js = job_json(g, j);
 		char *txt = json_dumps(js, JSON_COMPACT);
 		if (txt)
@@ -403,9 +404,11 @@ void *sup_status_json(void)
 					    json_integer(gr->node));
 		}
 	}
-	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
-			 (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
-			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
+			       (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
+			       (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+	sup_observe_status(st);
+	return st;
 }
 
 char *sup_api_handle(const char *req, size_t len)

@@ -455,6 +455,7 @@ static void loop(int sfd)
 		}
 		if (now - last_scan >= 100) {
 			sup_scan_jobs();
+			sup_observe_tick();
 			for (unsigned g = 0; g < S.cfg.n_groups; g++)
 				zp_arena_proc_heartbeat(S.g[g].a, S.g[g].me);
 			last_scan = now;

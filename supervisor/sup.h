@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "arena.h"
@@ -59,6 +60,12 @@ void sup_scan_jobs(void);
 char *sup_api_handle(const char *req, size_t len);
 /* status JSON (all groups, processes, counters); caller json_decref's. */
 void *sup_status_json(void);
+
+/* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
+void sup_observe_job(unsigned group, uint32_t job_idx);
+void sup_observe_tick(void);
+void sup_observe_metrics(FILE *f);
+void sup_observe_status(void *status_json);
 
 /* http.c */
 int  sup_http_start(void);
