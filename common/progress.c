@@ -199,17 +199,17 @@ static void line_locked(const struct zp_progress_view *v, int final)
 		P.fd = -1; /* a closed terminal: stop printing, keep working */
 }
 
-/* Print and publish what is due now. force_line: redraw the line now (a terminal's line at a
- * stage change, the final line); force_json: rewrite the snapshot now. Nothing before the
- * first stage. */
-static void emit_locked(int force_line, int force_json, int final)
+/* Print and publish what is due now. line: 1 print now (a terminal's line at a stage change, the
+ * final line), 0 when due, -1 not now; force_json: rewrite the snapshot now. Nothing before
+ * the first stage. */
+static void emit_locked(int line, int force_json, int final)
 {
 	uint64_t now = mono_ns();
 	struct zp_progress_view v;
 	if (!P.stage[0])
 		return;
 	view_locked(&v);
-	if (P.fd >= 0 && (force_line || now >= atomic_load(&P.next_line))) {
+	if (P.fd >= 0 && (line > 0 || (!line && now >= atomic_load(&P.next_line)))) {
 		line_locked(&v, final);
 		atomic_store(&P.next_line, now + P.line_every);
 	}
@@ -231,7 +231,7 @@ void zp_progress_stage(const char *stage, uint64_t total, const char *unit)
 	atomic_store(&P.done, 0);
 	/* a terminal's line shows the new stage at once; a log keeps its pace (a line every few
 	 * seconds whatever the stage), so a run of quick stages is not a screenful */
-	emit_locked(P.tty, 1, 0);
+	emit_locked(P.tty ? 1 : -1, 1, 0);
 	pthread_mutex_unlock(&P.mu);
 }
 

@@ -33,6 +33,7 @@ struct hist {
 };
 
 #define TP_N 300 /* throughput samples kept, one a second */
+#define RECENT_N 64 /* finished jobs remembered for /status after their arena record is freed */
 
 static struct {
 	pthread_mutex_t mu;
@@ -40,6 +41,8 @@ static struct {
 	uint64_t tp[TP_N];        /* parts_proved summed over groups, at each sample */
 	unsigned tp_n, tp_head;   /* samples held; next write position */
 	uint64_t tp_last_ms;
+	json_t *recent[RECENT_N]; /* job_brief of the last finished jobs, a ring */
+	unsigned recent_head;
 } O = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 static void hist_add(struct hist *h, double s)
@@ -50,8 +53,17 @@ static void hist_add(struct hist *h, double s)
 	h->sum += s;
 }
 
+static json_t *job_brief(unsigned g, uint32_t j, uint64_t now);
+
 void sup_observe_job(unsigned g, uint32_t j)
 {
+	json_t *brief = job_brief(g, j, zp_now_ns());
+	pthread_mutex_lock(&O.mu);
+	json_decref(O.recent[O.recent_head]);
+	O.recent[O.recent_head] = brief;
+	O.recent_head = (O.recent_head + 1) % RECENT_N;
+	pthread_mutex_unlock(&O.mu);
+
 	struct zp_arena *a = S.g[g].a;
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, r->key_id);
@@ -182,17 +194,33 @@ static json_t *job_brief(unsigned g, uint32_t j, uint64_t now)
 			 "partition_states", ps);
 }
 
-/* Jobs in the arenas (ACTIVE and the finished ones still retained), newest first, at most
- * JOBS_SHOWN: what a status page lists. */
+/* Jobs in the arenas (ACTIVE and the finished ones still retained) and the last RECENT_N
+ * finished ones whose records are gone, newest first, at most JOBS_SHOWN: what a status page
+ * lists. */
 static json_t *jobs_json(uint64_t now)
 {
-	json_t *all = json_array();
+	json_t *all = json_array(), *seen = json_object();
+	char id[24];
 	for (unsigned g = 0; g < S.cfg.n_groups; g++)
 		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
 			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(S.g[g].a, j)->word));
-			if (st == ZP_JOB_ACTIVE || st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
-				json_array_append_new(all, job_brief(g, j, now));
+			if (st != ZP_JOB_ACTIVE && st != ZP_JOB_DONE && st != ZP_JOB_FAILED)
+				continue;
+			json_t *b = job_brief(g, j, now);
+			snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(b, "job")));
+			json_object_set_new(seen, id, json_true());
+			json_array_append_new(all, b);
 		}
+	pthread_mutex_lock(&O.mu);
+	for (unsigned i = 0; i < RECENT_N; i++) {
+		if (!O.recent[i])
+			continue;
+		snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(O.recent[i], "job")));
+		if (!json_object_get(seen, id))
+			json_array_append_new(all, json_deep_copy(O.recent[i]));
+	}
+	pthread_mutex_unlock(&O.mu);
+	json_decref(seen);
 	/* newest first by submit time (insertion sort on a bounded display list is plenty) */
 	size_t n = json_array_size(all);
 	json_t *out = json_array();

@@ -112,7 +112,10 @@ def parse(text):
         name, i = m.group(0), m.end()
         labels = {}
         if i < len(line) and line[i] == '{':
-            labels, i = parse_labels(line, i, where)
+            try:
+                labels, i = parse_labels(line, i, where)
+            except IndexError:
+                raise ValueError("%s: labels not closed" % where) from None
         rest = line[i:].split(' ')
         if not rest or rest[0] != '' or len(rest) not in (2, 3):
             raise ValueError("%s: expected one space, a value and an optional timestamp" % where)
