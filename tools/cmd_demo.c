@@ -36,7 +36,7 @@ static const char demo_help[] =
 	"  N jobs of P partitions of the bundled circuit, verifies every proof and reports.\n"
 	"  --backend B      gpud's prover: cpu (default) or cuda (GPU i for gpud i; exit 8 without one)\n"
 	"  --circuit DIR    circuit folder (chain.zkey, chain.r1cs, w*.wtns); default examples/chain\n"
-	"  --keep           leave the temporary directory (logs, proofs) in place\n";
+	"  --keep           leave the temporary directory (logs, proofs, timeline.svg) in place\n";
 
 struct demo {
 	int jobs, parts, workers, gpuds, slots, keep;
@@ -270,6 +270,20 @@ static int shutdown_sup(struct demo *d)
 	return -1;
 }
 
+/* The run's waterfall beside the logs (zkpipe timeline). */
+static void keep_timeline(struct demo *d, const char *cfgpath)
+{
+	static struct zp_pipe_config cfg;
+	char out[PATH_MAX];
+	unsigned jobs, rows;
+	snprintf(out, sizeof out, "%s/timeline.svg", d->tmp);
+	zp_err_clear();
+	if (zp_pipe_config_load(&cfg, cfgpath) || zp_timeline_write(&cfg, NULL, -1, out, &jobs, &rows))
+		fprintf(stderr, "zkpipe demo: timeline: %s\n", zp_err_msg());
+	else
+		printf("timeline of %u jobs (%u partitions): %s\n", jobs, rows, out);
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	static const struct option opts[] = { { "jobs", 1, 0, 'j' }, { "parts", 1, 0, 'p' }, { "workers", 1, 0, 'w' },
@@ -336,6 +350,7 @@ out:
 	if (d.sup > 0 && shutdown_sup(&d))
 		rc = rc ? rc : 70;
 	if (d.keep || rc) {
+		keep_timeline(&d, cfg); /* after the supervisor's last scan: every finished job has its record */
 		printf("logs and proofs kept in %s\n", d.tmp);
 	} else {
 		char cmd[PATH_MAX + 16];
