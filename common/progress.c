@@ -104,7 +104,10 @@ int zp_progress_format(const struct zp_progress_view *v, char *buf, size_t n)
 	char d[32], t[32], r[32];
 	amount(d, sizeof d, (double)v->done, v->unit);
 	amount(t, sizeof t, (double)v->total, v->unit);
-	amount(r, sizeof r, v->rate, v->unit);
+	if (strcmp(v->unit, "bytes") && v->rate < 10) /* a few partitions a second: keep a decimal */
+		snprintf(r, sizeof r, "%.1f", v->rate);
+	else
+		amount(r, sizeof r, v->rate, v->unit);
 	int k;
 	if (v->total)
 		k = snprintf(buf, n, "%s: %s of %s (%.0f %%)", v->stage, d, t, 100.0 * (double)v->done / (double)v->total);
