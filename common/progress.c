@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,43 @@ static uint64_t log_every(void)
 	return (uint64_t)(s * 1e9);
 }
 
+static void emit_locked(int line, int force_json, int final);
+
+/* A stage that counts nothing for a minute (a conversion, an fsync) must still show it is
+ * alive: this thread prints and publishes whatever is due, every 50 ms, for the life of the
+ * process (one thread, started by the first zp_progress_begin). */
+static void *ticker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		usleep(50000);
+		pthread_mutex_lock(&P.mu);
+		if (P.on && !P.finished)
+			emit_locked(0, 0, 0);
+		pthread_mutex_unlock(&P.mu);
+	}
+	return NULL;
+}
+
+/* Detached, with every signal blocked: the process's signal handling stays with its own threads. */
+static void start_ticker(void)
+{
+	sigset_t all, old;
+	pthread_t t;
+	pthread_attr_t at;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	(void)pthread_create(&t, &at, ticker, NULL); /* none: lines then come only with progress */
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 void zp_progress_begin(const char *who, int fd, const char *json_path)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, start_ticker);
 	pthread_mutex_lock(&P.mu);
 	P.on = 1, P.fd = fd, P.tty = fd >= 0 && isatty(fd);
 	snprintf(P.who, sizeof P.who, "%s", who ? who : "");
@@ -198,6 +234,8 @@ static void line_locked(const struct zp_progress_view *v, int final)
 		n = snprintf(out, sizeof out, "%02d:%02d:%02d.%03ld %s[%d]: %s\n", tm.tm_hour, tm.tm_min, tm.tm_sec,
 			     t.tv_nsec / 1000000, P.who, (int)getpid(), txt);
 	}
+	if (P.fd == 1 || P.fd == 2) /* what the program printed with stdio comes first */
+		fflush(P.fd == 1 ? stdout : stderr);
 	if (n > 0 && write(P.fd, out, (size_t)n < sizeof out ? (size_t)n : sizeof out - 1) < 0)
 		P.fd = -1; /* a closed terminal: stop printing, keep working */
 }

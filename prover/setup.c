@@ -385,8 +385,8 @@ static int cpu_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, siz
 	fb_g2 t2 = { s->w2, (255 + s->w2 - 1) / s->w2, (zp_g2_affine *)s->t2 };
 	zp_g1_affine *d1 = sec == ZP_PKS_A ? z->a : sec == ZP_PKS_B1 ? z->b1 : sec == ZP_PKS_IC ? z->ic
 			 : sec == ZP_PKS_C ? z->c : z->h ? z->h : key->g16.h_coeff;
-	for (size_t i = 0, m; i < n; i += m) { /* in pieces of 2^20 points, so progress moves */
-		m = n - i < ((size_t)1 << 20) ? n - i : (size_t)1 << 20;
+	for (size_t i = 0, m; i < n; i += m) { /* in pieces of 2^16 points, so progress moves */
+		m = n - i < ((size_t)1 << 16) ? n - i : (size_t)1 << 16;
 		if (sec == ZP_PKS_B2)
 			fb_g2_many(z->b2 + off + i, &t2, k + i, m);
 		else

@@ -135,6 +135,27 @@ static void test_tty(void)
 	close(s);
 }
 
+/* A stage that counts nothing (a conversion) still prints its elapsed time every interval. */
+static void test_silent_stage(void)
+{
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	setenv("ZKPIPE_PROGRESS_S", "0.1", 1);
+	zp_progress_begin("quiet", p[1], NULL);
+	zp_progress_stage("converting", 0, "items");
+	sleep_ms(650);
+	zp_progress_end("converted");
+	char buf[16384];
+	slurp(p[0], buf, sizeof buf);
+	close(p[0]);
+	close(p[1]);
+	int lines = 0;
+	for (char *c = strstr(buf, "quiet["); c; c = strstr(c + 1, "quiet["))
+		lines += strncmp(strchr(c, ' ') + 1, "converting, ", 12) == 0;
+	CHECK(lines >= 3, "a stage without counts: %d lines in 0.65 s at 0.1 s:\n%s", lines, buf);
+	CHECK(strstr(buf, "converted, done in 0.") != NULL, "final line: %s", buf);
+}
+
 static void *adder(void *arg)
 {
 	(void)arg;
@@ -166,6 +187,7 @@ int main(void)
 	test_no_sink();
 	test_log(json);
 	test_tty();
+	test_silent_stage();
 	test_threads();
 	unlink(json);
 	rmdir(dir);
