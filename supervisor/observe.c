@@ -194,48 +194,54 @@ static json_t *job_brief(unsigned g, uint32_t j, uint64_t now)
 			 "partition_states", ps);
 }
 
+/* A job to list: from an arena record (g, j) or the recent ring (brief). */
+struct listed { uint64_t submit_ns; long long id; unsigned g; uint32_t j; json_t *brief; };
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+	return x->submit_ns > y->submit_ns ? -1 : x->submit_ns < y->submit_ns ? 1 : (x->id < y->id) - (x->id > y->id);
+}
+
 /* Jobs in the arenas (ACTIVE and the finished ones still retained) and the last RECENT_N
  * finished ones whose records are gone, newest first, at most JOBS_SHOWN: what a status page
- * lists. */
+ * lists. Sorted on (time, id) first, so only the shown ones pay for their partition counts. */
 static json_t *jobs_json(uint64_t now)
 {
-	json_t *all = json_array(), *seen = json_object();
-	char id[24];
+	size_t n = 0, cap = RECENT_N;
+	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+		cap += zp_arena_hdr(S.g[g].a)->job_count;
+	struct listed *l = calloc(cap, sizeof *l);
+	json_t *out = json_array();
+	if (!l)
+		return out;
 	for (unsigned g = 0; g < S.cfg.n_groups; g++)
 		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(S.g[g].a, j)->word));
-			if (st != ZP_JOB_ACTIVE && st != ZP_JOB_DONE && st != ZP_JOB_FAILED)
-				continue;
-			json_t *b = job_brief(g, j, now);
-			snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(b, "job")));
-			json_object_set_new(seen, id, json_true());
-			json_array_append_new(all, b);
+			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
+			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+			if (st == ZP_JOB_ACTIVE || st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
+				l[n++] = (struct listed){ r->submit_ns, (long long)sup_client_id(g, r->id), g, j, NULL };
 		}
+	size_t arena_n = n;
 	pthread_mutex_lock(&O.mu);
 	for (unsigned i = 0; i < RECENT_N; i++) {
-		if (!O.recent[i])
-			continue;
-		snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(O.recent[i], "job")));
-		if (!json_object_get(seen, id))
-			json_array_append_new(all, json_deep_copy(O.recent[i]));
+		long long id = O.recent[i] ? json_integer_value(json_object_get(O.recent[i], "job")) : -1;
+		int dup = id < 0;
+		for (size_t k = 0; k < arena_n && !dup; k++) /* still in its arena: that record is fresher */
+			dup = l[k].id == id;
+		if (!dup)
+			l[n++] = (struct listed){ (uint64_t)json_integer_value(json_object_get(O.recent[i], "submit_ns")), id, 0,
+						  0, json_deep_copy(O.recent[i]) };
 	}
 	pthread_mutex_unlock(&O.mu);
-	json_decref(seen);
-	/* newest first by submit time (insertion sort on a bounded display list is plenty) */
-	size_t n = json_array_size(all);
-	json_t *out = json_array();
-	for (size_t k = 0; k < n && k < JOBS_SHOWN; k++) {
-		size_t best = 0;
-		json_int_t bt = -1;
-		for (size_t i = 0; i < json_array_size(all); i++) {
-			json_int_t t = json_integer_value(json_object_get(json_array_get(all, i), "submit_ns"));
-			if (t > bt)
-				bt = t, best = i;
-		}
-		json_array_append(out, json_array_get(all, best));
-		json_array_remove(all, best);
+	qsort(l, n, sizeof *l, newest_first);
+	for (size_t k = 0; k < n; k++) {
+		if (k < JOBS_SHOWN)
+			json_array_append_new(out, l[k].brief ? l[k].brief : job_brief(l[k].g, l[k].j, now));
+		else
+			json_decref(l[k].brief);
 	}
-	json_decref(all);
+	free(l);
 	return out;
 }
 
