@@ -304,13 +304,17 @@ static void print_summary(json_t *rep)
 		       json_integer_value(json_object_get(c, "parts_failed")),
 		       json_integer_value(json_object_get(c, "parts_retried")));
 	}
-	json_array_foreach(json_object_get(rep, "processes"), i, p)
-		printf("  %-6s %-7s %lld  pid %-7lld %s restarts %lld  peak RSS %lld KiB\n",
+	json_array_foreach(json_object_get(rep, "processes"), i, p) {
+		json_t *pr = json_object_get(p, "progress"); /* a daemon still starting: what it is doing */
+		printf("  %-6s %-7s %lld  pid %-7lld %s restarts %lld  peak RSS %lld KiB%s%s\n",
 		       json_string_value(json_object_get(p, "group")), json_string_value(json_object_get(p, "role")),
 		       json_integer_value(json_object_get(p, "index")), json_integer_value(json_object_get(p, "pid")),
 		       json_is_true(json_object_get(p, "alive")) ? "alive" : "down ",
 		       json_integer_value(json_object_get(p, "restarts")),
-		       json_integer_value(json_object_get(p, "peak_rss_kib")));
+		       json_integer_value(json_object_get(p, "peak_rss_kib")),
+		       pr && !json_is_true(json_object_get(pr, "finished")) ? "  " : "",
+		       pr && !json_is_true(json_object_get(pr, "finished")) ? json_string_value(json_object_get(pr, "line")) : "");
+	}
 }
 
 static int status_or_cancel(int argc, char **argv, const char *op)

@@ -111,8 +111,9 @@ for s, durs in want.items():
     assert abs(g["sum"] - sum(durs)) <= 1e-6 * max(1, sum(durs)), (s, g["sum"], sum(durs))
     for le, c in g["b"].items():
         assert c == sum(1 for d in durs if d <= le), (s, le, c, sorted(durs))
-# synthesis took the injected delay at least; the total covers every stage
-assert min(want["synthesis"]) >= 0.15, want["synthesis"]
+# synthesis holds the injected 150 ms delay (stamps are CLOCK_REALTIME, the delay's slices monotonic:
+# allow a little slew); the total covers every stage
+assert min(want["synthesis"]) >= 0.145, want["synthesis"]
 assert got["total"]["sum"] >= sum(got[s]["sum"] for s in SPANS if s != "total") - 1e-6
 print("histograms match %d partitions' records" % n)
 EOF
