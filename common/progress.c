@@ -50,7 +50,7 @@ static void emit_locked(int line, int force_json, int final);
 
 /* A stage that counts nothing for a minute (a conversion, an fsync) must still show it is
  * alive: this thread prints and publishes whatever is due, every 50 ms, for the life of the
- * process (one thread, started by the first zp_progress_begin). */
+ * process (one thread, started by the first zp_progress_stage). */
 static void *ticker(void *arg)
 {
 	(void)arg;
@@ -74,6 +74,7 @@ static void start_ticker(void)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&at, 256 << 10); /* it formats one line: no 8 MiB stack (RLIMIT_DATA counts it) */
 	(void)pthread_create(&t, &at, ticker, NULL); /* none: lines then come only with progress */
 	pthread_attr_destroy(&at);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -81,8 +82,6 @@ static void start_ticker(void)
 
 void zp_progress_begin(const char *who, int fd, const char *json_path)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, start_ticker);
 	pthread_mutex_lock(&P.mu);
 	P.on = 1, P.fd = fd, P.tty = fd >= 0 && isatty(fd);
 	snprintf(P.who, sizeof P.who, "%s", who ? who : "");
@@ -262,8 +261,10 @@ static void emit_locked(int line, int force_json, int final)
 
 void zp_progress_stage(const char *stage, uint64_t total, const char *unit)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	if (!P.on)
 		return;
+	pthread_once(&once, start_ticker); /* at the first stage: a sink that never reports costs no thread */
 	pthread_mutex_lock(&P.mu);
 	snprintf(P.stage, sizeof P.stage, "%s", stage);
 	P.note[0] = 0, P.base = 0, P.based = 0;

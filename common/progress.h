@@ -11,7 +11,10 @@
  * change) that the supervisor shows in /status.
  *
  * Thread-safe: zp_progress_add may be called from any thread (atomic counter; whichever
- * caller finds the output due prints, the others skip). Stages are set from one thread.
+ * caller finds the output due prints, the others skip). Stages are set from one thread. The
+ * first stage starts one detached thread (signals blocked) that prints what is due, so a stage
+ * that counts nothing still shows its elapsed time. Lines are write(2)s on the fd; stdout or
+ * stderr are fflush'ed first so stdio output keeps its order.
  */
 #ifndef ZP_PROGRESS_H
 #define ZP_PROGRESS_H
