@@ -90,6 +90,13 @@ if live:
 print("DOM: %d job rows, %d slots, %d processes" % (len(jobs), len(p.slots), len(procs)))
 EOF
 }
+# shot FILE: a screenshot of the page (the test's artefact, for a person to look at)
+shot() {
+  mkdir -p "$B/meson-logs"
+  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" --hide-scrollbars \
+    --virtual-time-budget=4000 --window-size=1400,1000 --screenshot="$1" "$URL" >/dev/null 2>"$T/chrome.err" ||
+    { tail -5 "$T/chrome.err"; return 1; }
+}
 status_http() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1] + 'status', timeout=5).read().decode())" "$URL"; }
 
 # while work runs: a long job is drawn ACTIVE
@@ -110,14 +117,11 @@ status_http > "$T/done.json"
 dump_dom "$T/done.html" || fail "chromium --dump-dom"
 check_dom "$T/done.html" "$T/done.json" || fail "the page after the jobs"
 
-# the screenshot: the test's artefact, for a person to look at
-mkdir -p "$B/meson-logs"
-timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" --hide-scrollbars \
-  --virtual-time-budget=4000 --window-size=1400,1000 --screenshot="$B/meson-logs/status_page.png" "$URL" \
-  >/dev/null 2>"$T/chrome.err" || { tail -5 "$T/chrome.err"; fail "screenshot"; }
+shot "$B/meson-logs/status_page.png" || fail "screenshot"
 python3 - "$B/meson-logs/status_page.png" <<'EOF' || fail "screenshot is not a 1400x1000 PNG"
 import struct, sys
-d = open(sys.argv[1], "rb").read(32)
-assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1400, 1000), d
+for f in sys.argv[1:]:
+    d = open(f, "rb").read(32)
+    assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1400, 1000), (f, d)
 EOF
 echo "PASS: status page rendered by Chromium matches /status (jobs, slots, processes); screenshot $B/meson-logs/status_page.png"
