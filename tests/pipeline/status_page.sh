@@ -30,7 +30,7 @@ EOF
 
 # run CHROME's DOM dump into FILE (the page's script has run: virtual time lets its fetch finish)
 dump_dom() {
-  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" \
+  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --user-data-dir="$T/chrome" \
     --virtual-time-budget=4000 --dump-dom "$URL" > "$1" 2>"$T/chrome.err" || { tail -5 "$T/chrome.err"; return 1; }
 }
 
@@ -93,7 +93,7 @@ EOF
 # shot FILE: a screenshot of the page (the test's artefact, for a person to look at)
 shot() {
   mkdir -p "$B/meson-logs"
-  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" --hide-scrollbars \
+  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --user-data-dir="$T/chrome" --hide-scrollbars \
     --virtual-time-budget=4000 --window-size=1400,1000 --screenshot="$1" "$URL" >/dev/null 2>"$T/chrome.err" ||
     { tail -5 "$T/chrome.err"; return 1; }
 }
