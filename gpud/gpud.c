@@ -89,8 +89,6 @@ static int ends_with(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-/* zkpipe's own key file (.zpk, prover/keyfile.h): loaded whole with io_uring; zk and gk are
- * views into k->pk (its H mode and root family as recorded in the file). */
 /* A start-up stage of one key (the loaders below name their own byte-counted stages). */
 static void progress_key(const struct key *k, const char *what)
 {
@@ -99,6 +97,8 @@ static void progress_key(const struct key *k, const char *what)
 	zp_progress_stage(st, 0, "items");
 }
 
+/* zkpipe's own key file (.zpk, prover/keyfile.h): loaded whole with io_uring; zk and gk are
+ * views into k->pk (its H mode and root family as recorded in the file). */
 static int load_key_zpk(struct key *k, size_t *len)
 {
 	zp_pkey_load_stats st;

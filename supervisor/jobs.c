@@ -73,11 +73,10 @@ static void finish_job(unsigned g, uint32_t j, uint64_t w)
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
 			zp_write_atomic(f, msg, (size_t)n);
 		}
-		sup_observe_job(g, j);
 		json_t *js = job_json(g, j);
 		char *txt = json_dumps(js, JSON_COMPACT);
-		if (txt)
-			zp_write_atomic(res, txt, strlen(txt));
+		if (txt && zp_write_atomic(res, txt, strlen(txt)) == 0)
+			sup_observe_job(g, j); /* once per job: the record exists now, the next scan skips it */
 		free(txt);
 		json_decref(js);
 		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
