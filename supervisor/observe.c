@@ -53,18 +53,17 @@ static void hist_add(struct hist *h, double s)
 	h->sum += s;
 }
 
-static json_t *job_brief(unsigned g, uint32_t j, uint64_t now);
+static json_t *job_brief(struct zp_arena *a, unsigned g, uint32_t j, uint64_t now);
 
-void sup_observe_job(unsigned g, uint32_t j)
+void sup_observe_job(struct zp_arena *a, unsigned g, uint32_t j)
 {
-	json_t *brief = job_brief(g, j, zp_now_ns());
+	json_t *brief = job_brief(a, g, j, zp_now_ns());
 	pthread_mutex_lock(&O.mu);
 	json_decref(O.recent[O.recent_head]);
 	O.recent[O.recent_head] = brief;
 	O.recent_head = (O.recent_head + 1) % RECENT_N;
 	pthread_mutex_unlock(&O.mu);
 
-	struct zp_arena *a = S.g[g].a;
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, r->key_id);
 	if (!k)
@@ -167,9 +166,8 @@ static json_t *throughput_json(void)
 #define JOBS_SHOWN 200
 #define SLOTS_SHOWN 256
 
-static json_t *job_brief(unsigned g, uint32_t j, uint64_t now)
+static json_t *job_brief(struct zp_arena *a, unsigned g, uint32_t j, uint64_t now)
 {
-	struct zp_arena *a = S.g[g].a;
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
 	unsigned st = zp_word_state(w), cnt[ZP_PART_FAILED + 1] = { 0 };
@@ -237,7 +235,7 @@ static json_t *jobs_json(uint64_t now)
 	qsort(l, n, sizeof *l, newest_first);
 	for (size_t k = 0; k < n; k++) {
 		if (k < JOBS_SHOWN)
-			json_array_append_new(out, l[k].brief ? l[k].brief : job_brief(l[k].g, l[k].j, now));
+			json_array_append_new(out, l[k].brief ? l[k].brief : job_brief(S.g[l[k].g].a, l[k].g, l[k].j, now));
 		else
 			json_decref(l[k].brief);
 	}
