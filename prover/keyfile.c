@@ -187,7 +187,7 @@ int zp_pkey_write(zp_pkey *k, const char *path)
 	snprintf(what, sizeof what, "writing %s", path);
 	zp_progress_stage(what, left, "bytes");
 	while (left) {
-		ssize_t n = write(fd, p, left > (64u << 20) ? (64u << 20) : left); /* 64 MiB: progress moves */
+		ssize_t n = write(fd, p, left > (8u << 20) ? (8u << 20) : left); /* 8 MiB at a time: progress moves */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

@@ -207,6 +207,8 @@ int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 	ci->n_public = k->n_public;
 	ci->domain_size = k->domain_size;
 	ci->log_domain = k->log_domain;
+	snprintf(st, sizeof st, "reading the circuit of %s (coefficients, fingerprint)", name);
+	zp_progress_stage(st, 0, "items");
 	if ((rc = read_coefs(k, &b)) || (rc = zp_csr_sort_rows(&ci->m[0])) || (rc = zp_csr_sort_rows(&ci->m[1])) ||
 	    (rc = zp_circuit_finish(ci)))
 		goto out;
