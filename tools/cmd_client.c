@@ -241,14 +241,15 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 				json_decref(rep);
 				break;
 			}
-			json_decref(rep);
 			if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
 				if (!quiet && staged)
 					zp_progress_end(NULL);
-				if (!quiet)
+				if (!quiet) /* st points into rep: print before it is freed (ASAN found the reverse) */
 					printf("job %lld: still %s after %.0f s\n", ids[i], st ? st : "unreachable", timeout_s);
+				json_decref(rep);
 				return EX_TIMEOUT;
 			}
+			json_decref(rep);
 			usleep(100000);
 		}
 	}
