@@ -70,7 +70,7 @@ print(next(p["pid"] for p in d["processes"] if p["role"] == "gpud" and p["index"
 victim=$(check_procs) || fail "gpud environment / pinning"
 log "SIGKILL gpud.1 pid $victim mid-run"
 kill -KILL "$victim"
-wait_all 60 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
+wait_all 120 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
 verify_all || fail "proofs"
 n=$(total_parts)
 [ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n (lost or proved twice)"
