@@ -124,6 +124,18 @@ static char *error_reply(const char *fmt, ...)
 	return reply(json_pack("{s:b, s:s}", "ok", 0, "error", m));
 }
 
+/* An error a client acts on by its kind: "code" = unknown_job | key_failed (cmd_client.c's exit codes). */
+static char *error_reply_code(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *error_reply_code(const char *code, const char *fmt, ...)
+{
+	char m[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return reply(json_pack("{s:b, s:s, s:s}", "ok", 0, "error", m, "code", code));
+}
+
 /* ---------------------------------------------------------------- submit */
 static bool token_ok(const char *t)
 {
@@ -186,6 +198,38 @@ static bool synth_input_ok(const char *p)
 	return !*end && !errno && p[6] != '-';
 }
 
+static bool is_json(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 5 && !strcmp(p + n - 5, ".json");
+}
+
+/* input.json: the key has a generator; a regular file (never a FIFO: we would block) of at most
+ * 64 MiB holding a JSON object (what circom's generators take). */
+static char *check_json_input(size_t i, const char *p, const struct zp_pipe_key *k)
+{
+	if (!k->wasm[0] && !k->witness_bin[0])
+		return error_reply("inputs[%zu]: %s is an input.json, but key %s names no witness generator "
+				   "([key %s] wasm = or witness_bin =); give .wtns files", i, p, k->name, k->name);
+	int fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return error_reply("inputs[%zu]: %s: %s", i, p, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+		close(fd);
+		return error_reply("inputs[%zu]: %s: not a regular file of at most 64 MiB", i, p);
+	}
+	json_error_t e;
+	json_t *j = json_loadfd(fd, 0, &e);
+	close(fd);
+	bool obj = json_is_object(j);
+	json_decref(j);
+	if (!obj)
+		return error_reply("inputs[%zu]: %s: not a JSON object (line %d: %s)", i, p, j ? 1 : e.line,
+				   j ? "the top level must be an object of signal names" : e.text);
+	return NULL;
+}
+
 static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, const char **paths, size_t n)
 {
 	const char *key = k->name;
@@ -206,6 +250,13 @@ static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t 
 		if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, false))
 			return error_reply("inputs[%zu]: %s", i, S.cfg.n_in ? zp_err_msg() :
 					   "no input directory is allowed ([run] allow_input is empty)");
+		if (is_json(p)) { /* an input.json: synthd runs the key's witness generator on it */
+			char *e = check_json_input(i, p, k);
+			if (e)
+				return e;
+			paths[i] = p;
+			continue;
+		}
 		int fd = open(p, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return error_reply("inputs[%zu]: %s: %s", i, p, strerror(errno));
@@ -237,16 +288,28 @@ static char *submit(json_t *req)
 			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", S.cfg.keys[i].name);
 		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
 	}
+	char why[600];
+	if (sup_key_refusal(key, why, sizeof why))
+		return error_reply_code("key_failed", "%s", why);
 	if (!json_is_array(inputs) || !json_array_size(inputs))
 		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
 	size_t n = json_array_size(inputs);
 	int gbest = -1;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+	unsigned serving = 0, most = 0;
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		if (!sup_group_serves(g, key))
+			continue; /* its slots cannot hold the key, or its gpuds were given up */
+		serving++;
+		most = S.cfg.groups[g].max_parts > most ? S.cfg.groups[g].max_parts : most;
 		if (S.cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(g) < pending_parts((unsigned)gbest)))
 			gbest = (int)g;
+	}
+	if (!serving)
+		return error_reply_code("key_failed", "key %s cannot be served: no group can prove it (its gpuds failed at "
+					"start, or its slots are too small; see zkpipe status)", key);
 	if (gbest < 0)
-		return error_reply("too many partitions: %zu (the largest group takes %u per job)", n,
-				   S.cfg.groups[0].max_parts);
+		return error_reply("too many partitions: %zu (the largest group serving key %s takes %u per job)", n, key,
+				   most);
 	if (!out)
 		return error_reply("submit: \"output\" (a directory) is required");
 	if (prio < 0 || prio > 1000000)
@@ -329,13 +392,19 @@ static char *status_job(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find(cid, &g, &h) == 0)
-		return reply(job_json(g, h.idx));
+	if (find(cid, &g, &h) == 0) {
+		json_t *j = job_json(g, h.idx);
+		char why[400];
+		const char *ks = sup_key_state(json_string_value(json_object_get(j, "key")), why, sizeof why);
+		json_object_set_new(j, "key_state", json_string(ks));
+		json_object_set_new(j, "key_error", json_string(why));
+		return reply(j);
+	}
 	char res[PATH_MAX];
 	result_path(res, sizeof res, cid);
 	json_error_t e;
 	json_t *j = json_load_file(res, 0, &e);
-	return j ? reply(j) : error_reply("unknown job %llu", (unsigned long long)cid);
+	return j ? reply(j) : error_reply_code("unknown_job", "unknown job %llu", (unsigned long long)cid);
 }
 
 static char *cancel(uint64_t cid)
@@ -392,6 +461,9 @@ void *sup_status_json(void)
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));
+		if (c->given_up) /* failed at start the same way SUP_GIVE_UP times: not restarted */
+			json_object_update_new(json_array_get(procs, json_array_size(procs) - 1),
+					       json_pack("{s:b, s:s}", "given_up", 1, "error", c->give_up_reason));
 		const struct zp_pipe_group *gr = &S.cfg.groups[c->group];
 		if (c->role == ZP_ROLE_GPUD && c->index < gr->gpus) {
 			json_t *o = json_array_get(procs, json_array_size(procs) - 1);
@@ -403,9 +475,10 @@ void *sup_status_json(void)
 					    json_integer(gr->node));
 		}
 	}
-	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
+	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
 			 (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
-			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs,
+			 "keys", sup_keys_json());
 }
 
 char *sup_api_handle(const char *req, size_t len)

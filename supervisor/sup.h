@@ -27,7 +27,24 @@ struct child {
 	uint32_t backoff_ms;
 	unsigned restarts, oom_kills;
 	uint64_t peak_rss_kib;     /* last seen VmHWM */
+	/* failing at start: the same reason SUP_GIVE_UP times in a row stops the restarts */
+	unsigned same_fails;
+	bool given_up;
+	char last_reason[300], give_up_reason[360];
 	char memcg[PATH_MAX];      /* cgroup v1 directory, "" = none */
+};
+
+/* a child that dies before it is ready (gpud: its health file says so; others: within 10 s)
+ * with the same reason this many times in a row is not restarted again */
+#define SUP_GIVE_UP 3
+
+enum { KH_LOADING, KH_READY, KH_FAILED };
+struct key_health {
+	bool valid;                /* passed validation (shape read) */
+	int state;                 /* KH_* */
+	struct zp_key_shape shape;
+	unsigned gpuds_ready, gpuds_loading, gpuds_total;
+	char reason[400];          /* why it failed */
 };
 
 struct group {
@@ -49,6 +66,7 @@ struct sup {
 	bool stopping, keep_arena;
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
 	uint64_t started_ns;
+	struct key_health keys[ZP_PIPE_MAX_KEYS];
 };
 
 extern struct sup S;
@@ -59,6 +77,17 @@ void sup_scan_jobs(void);
 char *sup_api_handle(const char *req, size_t len);
 /* status JSON (all groups, processes, counters); caller json_decref's. */
 void *sup_status_json(void);
+
+/* health.c */
+int  sup_keys_validate(void);           /* at start: shapes, slot_size = auto; logs each key */
+void sup_keys_fit(void);                /* after the arenas are open: a key no group's slots hold fails */
+void sup_keys_refresh(void);            /* from the gpuds' health files; logs transitions */
+/* NULL when the key may be submitted to, else the reason (in buf). */
+const char *sup_key_refusal(const char *name, char *buf, size_t n);
+bool sup_group_serves(unsigned g, const char *name);
+void *sup_keys_json(void);              /* the "keys" array of /status */
+const char *sup_key_state(const char *name, char *why, size_t n);
+const char *sup_key_state_name(int s);
 
 /* http.c */
 int  sup_http_start(void);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,7 +138,7 @@ static int retry_for(int r)
 {
 	switch (r) {
 	case ZP_EMISMATCH: case ZP_EUNSAT: case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON:
-	case ZP_ERANGE: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
+	case ZP_ERANGE: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG: case ZP_EWITGEN:
 		return 0;
 	default:
 		return 1;
@@ -191,6 +192,38 @@ checked:
 	return 0;
 }
 
+static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key, uint64_t job_id, const char *spec);
+
+static bool is_json(const char *spec)
+{
+	size_t n = strlen(spec);
+	return n > 5 && !strcmp(spec + n - 5, ".json");
+}
+
+/* Run key's witness generator on the input.json at spec; spec becomes the .wtns it wrote (in
+ * wdir, which the caller removes). */
+static int witness_from_json(const char *key, const struct circ_entry *e, char *spec, size_t n, char *wdir,
+			     size_t wn)
+{
+	const struct zp_pipe_key *k = zp_pipe_key_find(&D.cfg, key);
+	if (!k || (!k->wasm[0] && !k->witness_bin[0]))
+		return zp_err_set(ZP_EFORMAT, "%s: key %s has no witness generator (wasm or witness_bin)", spec, key);
+	char parent[PATH_MAX], wtns[PATH_MAX], in[PATH_MAX];
+	struct zp_witgen g;
+	zp_witgen_of_key(&g, k, e->c.n_vars);
+	zp_pipe_path(parent, sizeof parent, &D.cfg, "witgen");
+	if (mkdir(parent, 0700) && errno != EEXIST)
+		return zp_err_set(-errno, "%s: %s", parent, strerror(errno));
+	snprintf(in, sizeof in, "%s", spec);
+	uint64_t t0 = zp_mono_ms();
+	int r = zp_witgen_run(&g, in, parent, wdir, wn, wtns, sizeof wtns);
+	if (r)
+		return r;
+	zp_log(D.who, "key %s: witness of %s generated in %llu ms", key, in, (unsigned long long)(zp_mono_ms() - t0));
+	snprintf(spec, n, "%s", wtns);
+	return 0;
+}
+
 static void synth_one(zp_part_h ph)
 {
 	const struct zp_arena_job *jr = zp_arena_job_rec(D.arena, ph.job.idx);
@@ -215,6 +248,20 @@ static void synth_one(zp_part_h ph)
 		fail_part(ph, 0, "%s", zp_err_msg());
 		return;
 	}
+	/* an input.json: the key's own witness generator makes the .wtns first, before a slot is
+	 * taken (it may run for seconds); the witness is then read like any other */
+	char wdir[PATH_MAX] = "";
+	if (is_json(spec) && (r = witness_from_json(key, e, spec, sizeof spec, wdir, sizeof wdir))) {
+		fail_part(ph, retry_for(r), "%s", zp_err_msg());
+		return;
+	}
+	synth_part(ph, e, key, job_id, spec);
+	zp_witgen_cleanup(wdir);
+}
+
+static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key, uint64_t job_id, const char *spec)
+{
+	int r;
 	struct zp_slot_payload hdr = { .job_id = job_id, .part = ph.part, .n_public = e->c.n_public,
 				       .has_c = e->c.has_c };
 	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", key);
@@ -249,7 +296,7 @@ int main(int argc, char **argv)
 {
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_SYNTHD, "synthd");
 	if (r)
-		return r == 2 ? 2 : 1;
+		return zp_daemon_init_exit(r);
 	zp_limit_memory(&D);
 	/* synthetic circuits are built now, not at the first partition: at PoRep size that is half a
 	 * minute, which then overlaps gpud's key loading instead of the first proof */
