@@ -127,6 +127,22 @@ static void ctx_err(struct ctx *x, const char *fmt, ...)
 	x->err_line = x->line;
 }
 
+/* A config error: the message as written, without zp_err_set's ": <strerror>" tail (which
+ * read "Invalid argument: Invalid argument" after a message that already says what is wrong). */
+static int cfg_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cfg_fail(int code, const char *fmt, ...)
+{
+	char m[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	zp_err_set(code, "%s", m);
+	char *e = (char *)zp_err_msg();
+	e[strlen(m) < strlen(e) ? strlen(m) : strlen(e)] = 0;
+	return code;
+}
+
 /* inih's reader: fgets that counts lines, so an error names the line it was found on. */
 static char *reader(char *str, int num, void *stream)
 {
@@ -208,8 +224,8 @@ static int dir_list(struct ctx *x, char (*dirs)[PATH_MAX], unsigned *n, const ch
 		errno = 0;
 		if (!realpath(a, dirs[*n]) || stat(dirs[*n], &st) || !S_ISDIR(st.st_mode)) {
 			int e = errno ? errno : ENOTDIR;
-			ctx_err(x, "directory %s: %s (each entry must be an existing directory)", a,
-				strerror(e));
+			ctx_err(x, "[run] %s: directory %s: %s (each entry must be an existing directory)",
+				dirs == x->c->allow_in ? "allow_input" : "allow_output", a, strerror(e));
 			return -e;
 		}
 		(*n)++;
@@ -363,14 +379,14 @@ static bool is_nvidia_gpu(const char *dev)
 static int bus_ordinal(const char *cfg, const struct zp_pipe_group *g, const char *bus)
 {
 	if (!is_nvidia_gpu(bus))
-		return zp_err_set(-ENODEV, "%s: [group %s] gpus: %s is not an NVIDIA GPU (%s/bus/pci/devices/%s: "
+		return cfg_fail(-ENODEV, "%s: [group %s] gpus: %s is not an NVIDIA GPU (%s/bus/pci/devices/%s: "
 				  "missing, or vendor/class not 0x10de/0x03xxxx)", cfg, g->name, bus,
 				  zp_pipe_sysfs_root(), bus);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/bus/pci/devices", zp_pipe_sysfs_root());
 	DIR *d = opendir(p);
 	if (!d)
-		return zp_err_set(-errno, "%s: %s", cfg, p);
+		return cfg_fail(-errno, "%s: %s", cfg, p);
 	int rank = 0;
 	for (struct dirent *e; (e = readdir(d));)
 		if (e->d_name[0] != '.' && strcmp(e->d_name, bus) < 0 && is_nvidia_gpu(e->d_name))
@@ -382,11 +398,11 @@ static int bus_ordinal(const char *cfg, const struct zp_pipe_group *g, const cha
 static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 {
 	if (g->gpus > ZP_PIPE_MAX_GPUS)
-		return zp_err_set(ZP_ERANGE, "%s: [group %s]: gpus = %u, at most %d", cfg, g->name, g->gpus,
+		return cfg_fail(ZP_ERANGE, "%s: [group %s]: gpus = %u, at most %d", cfg, g->name, g->gpus,
 				  ZP_PIPE_MAX_GPUS);
 	for (unsigned i = g->gpus; i < ZP_PIPE_MAX_GPUS; i++)
 		if (g->gpu_numa_cfg[i] != -2)
-			return zp_err_set(-EINVAL, "%s: [group %s] gpu.%u.numa: the group has %u GPU(s)", cfg,
+			return cfg_fail(-EINVAL, "%s: [group %s] gpu.%u.numa: the group has %u GPU(s)", cfg,
 					  g->name, i, g->gpus);
 	for (unsigned i = 0; i < g->gpus; i++) {
 		const char *e = g->gpu[i];
@@ -397,7 +413,7 @@ static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 			char *end;
 			long o = strtol(e, &end, 10);
 			if (end == e || *end || o < 0 || o > 1023)
-				return zp_err_set(-EINVAL, "%s: [group %s] gpus: '%s' is neither a CUDA ordinal nor a "
+				return cfg_fail(-EINVAL, "%s: [group %s] gpus: '%s' is neither a CUDA ordinal nor a "
 						  "PCI bus id (0000:17:00.0)", cfg, g->name, e);
 			g->gpu_ordinal[i] = (int)o;
 		} else {
@@ -414,7 +430,7 @@ static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 		}
 		for (unsigned j = 0; j < i; j++)
 			if (g->gpu_ordinal[j] == g->gpu_ordinal[i])
-				return zp_err_set(-EINVAL, "%s: [group %s] gpus: GPU %d listed twice", cfg, g->name,
+				return cfg_fail(-EINVAL, "%s: [group %s] gpus: GPU %d listed twice", cfg, g->name,
 						  g->gpu_ordinal[i]);
 		g->gpu_node[i] = g->gpu_numa_cfg[i] != -2 ? g->gpu_numa_cfg[i] : node >= 0 ? node : g->node;
 	}
@@ -545,27 +561,27 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 static int check(struct zp_pipe_config *c)
 {
 	if (!c->run_dir[0])
-		return zp_err_set(-EINVAL, "%s: [run] dir is required", c->path);
+		return cfg_fail(-EINVAL, "%s: [run] dir is required", c->path);
 	if (strlen(c->run_dir) + 24 > ZP_IPC_PATH_MAX)
-		return zp_err_set(-ENAMETOOLONG, "%s: [run] dir '%s' is too long for ipc sockets (%zu bytes; "
+		return cfg_fail(-ENAMETOOLONG, "%s: [run] dir '%s' is too long for ipc sockets (%zu bytes; "
 				  "nanomsg's ipc paths end at %d)", c->path, c->run_dir, strlen(c->run_dir),
 				  ZP_IPC_PATH_MAX);
 	if (!c->n_keys || !c->n_groups)
-		return zp_err_set(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
+		return cfg_fail(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
 	for (unsigned i = 0; i < c->n_keys; i++) {
 		const struct zp_pipe_key *k = &c->keys[i];
 		if (k->setup_device && !k->synth[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] setup = device needs synth = (the circuit to make the key for)",
+			return cfg_fail(-EINVAL, "%s: [key %s] setup = device needs synth = (the circuit to make the key for)",
 					  c->path, k->name);
 		if (k->setup_device && k->zkey[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] has both zkey and setup = device", c->path, k->name);
+			return cfg_fail(-EINVAL, "%s: [key %s] has both zkey and setup = device", c->path, k->name);
 		if (k->synth[0] && k->r1cs[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] has both synth and r1cs", c->path, k->name);
+			return cfg_fail(-EINVAL, "%s: [key %s] has both synth and r1cs", c->path, k->name);
 		if (!k->zkey[0] && !k->setup_device)
-			return zp_err_set(-EINVAL, "%s: [key %s] needs zkey (or synth = .. with setup = device)", c->path,
+			return cfg_fail(-EINVAL, "%s: [key %s] needs zkey (or synth = .. with setup = device)", c->path,
 					  k->name);
 		if (k->wasm[0] && k->witness_bin[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] has both wasm and witness_bin (one witness generator)",
+			return cfg_fail(-EINVAL, "%s: [key %s] has both wasm and witness_bin (one witness generator)",
 					  c->path, k->name);
 		struct zp_pipe_key *kw = &c->keys[i];
 		if (!kw->witness_timeout_s)
@@ -575,7 +591,7 @@ static int check(struct zp_pipe_config *c)
 		if (!kw->witness_memory)
 			kw->witness_memory = 4ull << 30;
 		if ((k->wasm[0] || k->witness_bin[0]) && k->synth[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] a synthetic circuit has no witness generator", c->path,
+			return cfg_fail(-EINVAL, "%s: [key %s] a synthetic circuit has no witness generator", c->path,
 					  k->name);
 	}
 	if (c->restart_min_ms > c->restart_max_ms)
@@ -584,7 +600,7 @@ static int check(struct zp_pipe_config *c)
 		struct zp_pipe_group *g = &c->groups[i];
 		if (!g->slots || !g->synth_workers || !g->gpus || !g->jobs || !g->max_parts ||
 		    g->synth_workers + g->gpus + 4 > ZP_ARENA_MAX_PROCS)
-			return zp_err_set(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
+			return cfg_fail(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
 					  "max_parts must be positive", c->path, g->name);
 		int r = resolve_gpus(c->path, g);
 		if (r)
@@ -610,21 +626,21 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->retain_s = 0;
 	c->keep_arena = true;
 	if (!realpath(path, c->path))
-		return zp_err_set(-errno, "config %s", path);
+		return cfg_fail(-errno, "config %s: %s", path, strerror(errno));
 	snprintf(x.base, sizeof x.base, "%s", c->path);
 	snprintf(x.base, sizeof x.base, "%s", dirname(x.base));
 	x.f = fopen(c->path, "re");
 	if (!x.f)
-		return zp_err_set(-errno, "config %s: cannot read: %s", c->path, strerror(errno));
+		return cfg_fail(-errno, "config %s: cannot read: %s", c->path, strerror(errno));
 	int line = ini_parse_stream(reader, &x, handler, &x);
 	fclose(x.f);
 	if (line < 0)
-		return zp_err_set(-EIO, "config %s: cannot read", c->path);
+		return cfg_fail(-EIO, "config %s: cannot read", c->path);
 	/* inih returns its first error's line; a syntax error there comes before any of ours */
 	if (x.err_line && (line == 0 || line >= x.err_line))
-		return zp_err_set(-EINVAL, "config %s line %d: %s", c->path, x.err_line, x.err);
+		return cfg_fail(-EINVAL, "config %s line %d: %s", c->path, x.err_line, x.err);
 	if (line > 0)
-		return zp_err_set(-EINVAL, "config %s line %d: syntax error (expected [section] or key = value)",
+		return cfg_fail(-EINVAL, "config %s line %d: syntax error (expected [section] or key = value)",
 				  c->path, line);
 	return check(c);
 }
