@@ -252,7 +252,10 @@ static void synth_one(zp_part_h ph)
 	 * taken (it may run for seconds); the witness is then read like any other */
 	char wdir[PATH_MAX] = "";
 	if (is_json(spec) && (r = witness_from_json(key, e, spec, sizeof spec, wdir, sizeof wdir))) {
-		fail_part(ph, retry_for(r), "%s", zp_err_msg());
+		char m[ZP_ERRTXT_MAX];
+		snprintf(m, sizeof m, "%s", zp_err_msg());
+		zp_witgen_cleanup(wdir);
+		fail_part(ph, retry_for(r), "%s", m);
 		return;
 	}
 	synth_part(ph, e, key, job_id, spec);
