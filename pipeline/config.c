@@ -627,8 +627,9 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->keep_arena = true;
 	if (!realpath(path, c->path))
 		return cfg_fail(-errno, "config %s: %s", path, strerror(errno));
-	snprintf(x.base, sizeof x.base, "%s", c->path);
-	snprintf(x.base, sizeof x.base, "%s", dirname(x.base));
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", c->path);
+	snprintf(x.base, sizeof x.base, "%s", dirname(dir)); /* not in place: snprintf from its own buffer */
 	x.f = fopen(c->path, "re");
 	if (!x.f)
 		return cfg_fail(-errno, "config %s: cannot read: %s", c->path, strerror(errno));

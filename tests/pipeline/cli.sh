@@ -106,4 +106,11 @@ case "$(cat "$T/section.sup")" in *"line 2: [runn]: unknown section"*) ;; *) fai
 [ ! -e "$T/run" ] || fail "a config error left a run directory"
 "$SUP" --config "$T/absent.ini" >/dev/null 2>&1; [ $? = 14 ] || fail "a missing config file: not exit 14"
 "$SUP" >/dev/null 2>&1; [ $? = 2 ] || fail "supervisor without --config: not exit 2"
+# the sample configs parse (relative paths from their directory; exit 10: no supervisor, not 14)
+# and listen on loopback only
+for f in "$SRC"/examples/*.ini; do
+  "$ZK" status --config "$f" >"$T/ex.out" 2>&1; rc=$?
+  [ $rc = 10 ] || fail "$(basename "$f"): exit $rc: $(cat "$T/ex.out")"
+  grep -v '^ *;' "$f" | grep -q "0\.0\.0\.0" && fail "$(basename "$f") listens beyond loopback"
+done
 echo "PASS: --help/--version on every binary; one exit-code table (help = docs); config errors name line, key, accepted values"
