@@ -25,6 +25,33 @@ for c in mul poseidon; do
   "$ZK" verify --vk "$FX/$c/vk.json" --proof "$T/$c.proof.json" --public "$T/$c.public.json" >/dev/null || fail "$c: proof invalid"
   "$SJ" groth16 verify "$FX/$c/vk.json" "$T/$c.public.json" "$T/$c.proof.json" >/dev/null 2>&1 || fail "$c: snarkjs rejects the proof"
 done
+# circom's C++ generator (circom2 --c, built with g++, nasm, gmp, nlohmann-json), cached in the fixtures
+cpp_gen() { # cpp_gen CIRCUIT: prints the generator binary's path, builds it once per circuit source
+  local c=$1 d=$FX/$1/cpp st
+  st=$(cat "$CI/$c.circom" "$SRC/tests/oracle/package-lock.json" | sha256sum | cut -c1-16)
+  if [ ! -x "$d/${c}_cpp/$c" ] || [ "$(cat "$d/stamp" 2>/dev/null)" != "$st" ]; then
+    rm -rf "$d"; mkdir -p "$d"
+    (cd "$SRC/tests/oracle" && node_modules/.bin/circom2 "circuits/$c.circom" --c --prime bls12381 -l node_modules -o "$d") \
+      >"$d/circom.log" 2>&1 && make -C "$d/${c}_cpp" -j2 >"$d/make.log" 2>&1 || return 1
+    echo "$st" > "$d/stamp"
+  fi
+  echo "$d/${c}_cpp/$c"
+}
+if command -v g++ >/dev/null && command -v nasm >/dev/null && { [ -f /usr/include/gmp.h ] || [ -f /usr/include/$(gcc -dumpmachine)/gmp.h ]; } &&
+   [ -f /usr/include/nlohmann/json.hpp ]; then
+  G=$(cpp_gen mul) || fail "building circom's C++ generator for mul: $(tail -5 "$FX/mul/cpp/make.log" "$FX/mul/cpp/circom.log" 2>/dev/null)"
+  "$ZK" prove --zkey "$M/mul.zkey" --input "$CI/mul.input.json" --witness-bin "$G" --proof "$T/cpp.proof.json" \
+    --public "$T/cpp.public.json" --quiet || fail "prove --witness-bin (C++ generator)"
+  cmp -s "$T/cpp.public.json" "$M/public.json" || fail "C++ generator: public.json differs from snarkjs's"
+  "$ZK" verify --vk "$M/vk.json" --proof "$T/cpp.proof.json" --public "$T/cpp.public.json" >/dev/null || fail "C++ generator: invalid"
+  CPP_KEY="[key mulcpp]
+zkey = $M/mul.zkey
+witness_bin = $G"
+  log "C++ generator: proved"
+else
+  CPP_KEY=""
+  log "SKIP (part): circom's C++ generator needs g++, nasm, libgmp-dev, nlohmann-json3-dev (scripts/deps.sh)"
+fi
 "$ZK" key convert --from "$M/mul.zkey" --to "$T/mul.zpk" >/dev/null 2>&1 || fail "key convert"
 "$ZK" prove --zkey "$T/mul.zpk" --r1cs "$M/mul.r1cs" --wtns "$M/mul.wtns" --proof "$T/z.proof.json" \
   --public "$T/z.public.json" --quiet || fail "prove with a .zpk"
@@ -65,7 +92,8 @@ witness_timeout_s = 2
 [key hog]
 zkey = $M/mul.zkey
 witness_bin = $T/hog
-witness_memory = 256M"
+witness_memory = 256M
+$CPP_KEY"
 write_config
 start_sup
 cp "$CI/mul.input.json" "$T/a.json"
@@ -94,6 +122,11 @@ cp "$CI/poseidon.input.json" "$T/pos.json"
 "$ZK" submit --config "$CFG" --key poseidon --output "$T/out/p" --input "$T/pos.json" --wait >"$T/p.out" 2>&1 ||
   fail "poseidon: $(cat "$T/p.out")"
 cmp -s "$T/out/p/part-0.public.json" "$P/public.json" || fail "poseidon: public inputs"
+if [ -n "$CPP_KEY" ]; then
+  "$ZK" submit --config "$CFG" --key mulcpp --output "$T/out/cpp" --input "$T/b.json" --wait >"$T/cpp.out" 2>&1 ||
+    fail "submit to the C++ generator's key: $(cat "$T/cpp.out")"
+  cmp -s "$T/out/cpp/part-0.public.json" "$T/out/m/part-1.public.json" || fail "C++ generator in synthd: public inputs"
+fi
 # failures: generator error, timeout, memory limit
 "$ZK" submit --config "$CFG" --key mul --output "$T/out/f" --input "$T/short.json" --wait >"$T/f.out" 2>&1; rc=$?
 [ $rc = 11 ] || fail "failing generator: exited $rc: $(cat "$T/f.out")"
