@@ -99,8 +99,9 @@ void sup_keys_fit(void)
 	}
 }
 
-/* One gpud's view of key i: KH_* (and its reason when failed). */
-static int gpud_view(const struct child *c, unsigned i, char *why, size_t n)
+/* One gpud's view of key i: KH_* (and its reason when failed; while loading, the key's bytes
+ * and the seconds since this gpud began it, when it has). */
+static int gpud_view(const struct child *c, unsigned i, char *why, size_t n, uint64_t *bytes, double *secs)
 {
 	if (c->given_up) {
 		snprintf(why, n, "%s.%u@%s %s", "gpud", c->index, S.cfg.groups[c->group].name, c->give_up_reason);
@@ -110,6 +111,11 @@ static int gpud_view(const struct child *c, unsigned i, char *why, size_t n)
 	json_t *e = json_object_get(json_object_get(h, "keys"), S.cfg.keys[i].name);
 	const char *st = json_string_value(json_object_get(e, "state"));
 	int r = KH_LOADING;
+	if (st && !strcmp(st, "loading")) {
+		*bytes = (uint64_t)json_integer_value(json_object_get(e, "bytes"));
+		uint64_t since = (uint64_t)json_integer_value(json_object_get(e, "since_ns")), now = zp_now_ns();
+		*secs = since && now > since ? (now - since) / 1e9 : 0;
+	}
 	if (st && !strcmp(st, "ready"))
 		r = KH_READY;
 	else if (st && !strcmp(st, "failed")) {
@@ -127,13 +133,19 @@ void sup_keys_refresh(void)
 		if (!k->valid || (k->state == KH_FAILED && !k->gpuds_total))
 			continue; /* failed validation or fits no group: final */
 		unsigned ready = 0, loading = 0, total = 0;
+		uint64_t lb = 0;
+		double ls = 0;
 		char why[sizeof k->reason] = "";
 		for (unsigned j = 0; j < S.nch; j++) {
 			const struct child *c = &S.ch[j];
 			if (c->role != ZP_ROLE_GPUD || !fits(c->group, i))
 				continue;
 			char w[sizeof k->reason] = "";
-			int v = gpud_view(c, i, w, sizeof w);
+			uint64_t b = 0;
+			double sec = 0;
+			int v = gpud_view(c, i, w, sizeof w, &b, &sec);
+			if (b > lb || sec > ls)
+				lb = b, ls = sec;
 			total++;
 			ready += v == KH_READY;
 			loading += v == KH_LOADING;
@@ -145,6 +157,7 @@ void sup_keys_refresh(void)
 		int was = k->state;
 		k->state = st;
 		k->gpuds_ready = ready, k->gpuds_loading = loading, k->gpuds_total = total;
+		k->load_bytes = st == KH_LOADING ? lb : 0, k->load_s = st == KH_LOADING ? ls : 0;
 		snprintf(k->reason, sizeof k->reason, "%s", st == KH_FAILED ? why : "");
 		pthread_mutex_unlock(&mu);
 		if (st != was && st == KH_FAILED)
@@ -194,6 +207,9 @@ void *sup_keys_json(void)
 		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "name", S.cfg.keys[i].name, "state",
 				      state_name[k->state], "error", k->reason, "gpuds_ready", (int)k->gpuds_ready,
 				      "gpuds_loading", (int)k->gpuds_loading, "gpuds", (int)k->gpuds_total);
+		if (k->state == KH_LOADING) /* progress: which gpuds are done, how big, how long so far */
+			json_object_update_new(o, json_pack("{s:I, s:f}", "loading_bytes", (json_int_t)k->load_bytes,
+							    "loading_s", k->load_s));
 		if (k->valid)
 			json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:i, s:I}", "kind", k->shape.kind, "n_vars",
 							    (int)k->shape.n_vars, "n_public", (int)k->shape.n_public,

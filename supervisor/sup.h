@@ -44,6 +44,8 @@ struct key_health {
 	int state;                 /* KH_* */
 	struct zp_key_shape shape;
 	unsigned gpuds_ready, gpuds_loading, gpuds_total;
+	uint64_t load_bytes;       /* while loading: the key file's size, and how long a gpud has been at it */
+	double load_s;
 	char reason[400];          /* why it failed */
 };
 

@@ -329,6 +329,9 @@ static void print_summary(json_t *rep)
 			       json_integer_value(json_object_get(p, "slot_bytes")));
 		if (!strcmp(st, "failed"))
 			printf(": %s; submits refused", json_string_value(json_object_get(p, "error")));
+		if (!strcmp(st, "loading") && json_integer_value(json_object_get(p, "loading_bytes")))
+			printf(": %lld MiB key, %.1f s so far", json_integer_value(json_object_get(p, "loading_bytes")) >> 20,
+			       json_real_value(json_object_get(p, "loading_s")));
 		printf("\n");
 	}
 }
