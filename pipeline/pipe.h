@@ -144,10 +144,12 @@ struct zp_key_shape {
 	uint32_t n_vars, n_public, domain, log_domain;
 	uint64_t slot_bytes;       /* one partition's payload: the smallest slot_size that holds it */
 	char kind[24];             /* "zkey", "zpk", "synth", "synth, setup = device" */
+	char warning[PATH_MAX + 96];/* served, but something is off (an r1cs of another circuit) */
 };
 /* Validate a configured key as far as can be done without loading it: the zkey/zpk header
- * (protocol, BLS12-381 curve and prime, counts), the r1cs's wires against it, the witness
- * generator's files. The error names the key and the file. */
+ * (protocol, BLS12-381 curve and prime, counts), the r1cs (readable; its wires against the key's
+ * vars: a mismatch is s->warning), the witness generator's files. The error names the key and
+ * the file. */
 int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s);
 /* slot_size = auto: the largest key need, rounded up to 2 MiB; sets groups[g].slot_size.
  * why gets the key that sized it. */
@@ -171,12 +173,16 @@ struct zp_witgen {
 };
 /* The generator of a configured key (wasm or witness_bin set), with its limits. */
 void zp_witgen_of_key(struct zp_witgen *g, const struct zp_pipe_key *k, uint32_t n_vars);
-/* Copy input (a regular file, bounded, never a FIFO or symlink) into a fresh directory
- * <parent>/zpwit.XXXXXX (path in dir), run the generator there, leave the witness at wtns
- * (inside dir). ZP_EWITGEN naming exit status / signal / limit / timeout and the generator's
- * last line. The caller reads wtns, then zp_witgen_cleanup(dir) (also after a failure). */
-int zp_witgen_run(const struct zp_witgen *g, const char *input, const char *parent, char *dir, size_t dn,
-		  char *wtns, size_t wn);
+/* Copy the open input.json in_fd (a regular file, bounded; input names it in messages) into a
+ * fresh directory <parent>/zpwit.XXXXXX (path in dir), run the generator there on that copy,
+ * leave the witness at wtns (inside dir). ZP_EWITGEN naming exit status / signal / limit /
+ * timeout and the generator's last line. The caller closes in_fd, reads wtns, then
+ * zp_witgen_cleanup(dir) (also after a failure). */
+int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const char *parent, char *dir,
+		  size_t dn, char *wtns, size_t wn);
+/* open(path) for zp_witgen_run: O_RDONLY | O_NONBLOCK | O_NOFOLLOW (a FIFO is refused by fstat,
+ * never waited on). Returns the fd or -errno. */
+int zp_witgen_open_input(const char *path);
 void zp_witgen_cleanup(const char *dir);
 
 /* ---------------------------------------------------------------- slot payload */

@@ -151,34 +151,38 @@ void zp_witgen_of_key(struct zp_witgen *g, const struct zp_pipe_key *k, uint32_t
 	g->max_out_bytes = n_vars ? (uint64_t)n_vars * 32 + (16u << 20) : 0;
 }
 
-/* input -> dir/input.json: a regular file (not a FIFO, device or symlink), at most max bytes. */
-static int copy_input(const char *input, const char *dst, uint64_t max)
+int zp_witgen_open_input(const char *path)
 {
-	int in = open(input, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), out = -1, r = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? zp_err_set(-errno, "input %s: %s", path, strerror(errno)) : fd;
+}
+
+/* The open input -> dir/input.json: a regular file (not a FIFO or device: we would block), at
+ * most max bytes. */
+static int copy_input(int in, const char *name, const char *dst, uint64_t max)
+{
+	int out = -1, r = 0;
 	struct stat st;
-	if (in < 0)
-		return zp_err_set(-errno, "input %s: %s", input, strerror(errno));
 	if (fstat(in, &st) || !S_ISREG(st.st_mode))
-		r = zp_err_set(-EINVAL, "input %s: not a regular file", input);
+		r = zp_err_set(-EINVAL, "input %s: not a regular file", name);
 	else if ((uint64_t)st.st_size > max)
-		r = zp_err_set(ZP_ERANGE, "input %s: %lld bytes, over the %llu-byte limit", input,
+		r = zp_err_set(ZP_ERANGE, "input %s: %lld bytes, over the %llu-byte limit", name,
 			       (long long)st.st_size, (unsigned long long)max);
 	else if ((out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
 		r = zp_err_set(-errno, "%s: %s", dst, strerror(errno));
 	char buf[65536];
-	uint64_t total = 0;
-	for (ssize_t n; !r && (n = read(in, buf, sizeof buf)) != 0;) {
+	uint64_t total = 0, off = 0;
+	for (ssize_t n; !r && (n = pread(in, buf, sizeof buf, (off_t)off)) != 0; off += (uint64_t)n) {
 		if (n < 0 || (total += (uint64_t)n) > max || write(out, buf, (size_t)n) != n)
-			r = zp_err_set(n < 0 ? -errno : ZP_ERANGE, "input %s: read or copy failed", input);
+			r = zp_err_set(n < 0 ? -errno : ZP_ERANGE, "input %s: read or copy failed", name);
 	}
-	close(in);
 	if (out >= 0)
 		close(out);
 	return r;
 }
 
-int zp_witgen_run(const struct zp_witgen *g, const char *input, const char *parent, char *dir, size_t dn,
-		  char *wtns, size_t wn)
+int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const char *parent, char *dir,
+		  size_t dn, char *wtns, size_t wn)
 {
 	char js[PATH_MAX + 32], log[PATH_MAX + 16], why[300];
 	dir[0] = 0;
@@ -193,7 +197,7 @@ int zp_witgen_run(const struct zp_witgen *g, const char *input, const char *pare
 	snprintf(log, sizeof log, "%s/generator.log", dir);
 	char in_copy[PATH_MAX + 16];
 	snprintf(in_copy, sizeof in_copy, "%s/input.json", dir);
-	int rc = copy_input(input, in_copy, g->max_in_bytes ? g->max_in_bytes : 64u << 20);
+	int rc = copy_input(in_fd, input, in_copy, g->max_in_bytes ? g->max_in_bytes : 64u << 20);
 	if (rc)
 		return rc;
 	char *argv[8];

@@ -88,6 +88,8 @@ void sup_keys_fit(void)
 		zp_log("supervisor", "key %s: %s, %u vars, %u public, domain 2^%u: a partition needs a slot of %s "
 		       "(%llu bytes)", kc->name, k->shape.kind, k->shape.n_vars, k->shape.n_public, k->shape.log_domain,
 		       need, (unsigned long long)k->shape.slot_bytes);
+		if (k->shape.warning[0])
+			zp_log("supervisor", "key %s: WARNING: %s", kc->name, k->shape.warning);
 		if (!n_fit) {
 			fmt_bytes(have, sizeof have, zp_arena_slot_size(S.g[0].a));
 			k->state = KH_FAILED;
@@ -210,6 +212,8 @@ void *sup_keys_json(void)
 		if (k->state == KH_LOADING) /* progress: which gpuds are done, how big, how long so far */
 			json_object_update_new(o, json_pack("{s:I, s:f}", "loading_bytes", (json_int_t)k->load_bytes,
 							    "loading_s", k->load_s));
+		if (k->valid && k->shape.warning[0])
+			json_object_set_new(o, "warning", json_string(k->shape.warning));
 		if (k->valid)
 			json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:i, s:I}", "kind", k->shape.kind, "n_vars",
 							    (int)k->shape.n_vars, "n_public", (int)k->shape.n_public,

@@ -244,7 +244,8 @@ static void child_died(struct child *c)
 {
 	int status = 0;
 	char how[96] = "exited";
-	if (c->ours && waitpid(c->pid, &status, WNOHANG) == c->pid) {
+	bool reaped = c->ours && waitpid(c->pid, &status, WNOHANG) == c->pid; /* adopted: cannot say why */
+	if (reaped) {
 		if (WIFSIGNALED(status))
 			snprintf(how, sizeof how, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
@@ -259,7 +260,13 @@ static void child_died(struct child *c)
 	int n = zp_arena_reclaim_dead(S.g[c->group].a);
 	uint64_t now = zp_mono_ms(), lived = now - c->started_ms;
 	char why[sizeof c->last_reason];
-	bool at_start = !S.stopping && died_at_start(c, lived, how, why, sizeof why);
+	/* only its own failures count: a non-zero exit or a crash, not a kill from outside (SIGKILL,
+	 * SIGTERM: tests, operators, the OOM killer) nor a clean exit */
+	bool failed = reaped && ((WIFEXITED(status) && WEXITSTATUS(status)) ||
+				  (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGABRT ||
+							   WTERMSIG(status) == SIGBUS || WTERMSIG(status) == SIGILL ||
+							   WTERMSIG(status) == SIGFPE)));
+	bool at_start = !S.stopping && failed && died_at_start(c, lived, how, why, sizeof why);
 	c->same_fails = !at_start ? 0 : !strcmp(why, c->last_reason) ? c->same_fails + 1 : 1;
 	snprintf(c->last_reason, sizeof c->last_reason, "%s", at_start ? why : "");
 	if (c->same_fails >= SUP_GIVE_UP) {

@@ -216,7 +216,11 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 		return zp_err_set(-errno, "%s: %s", parent, strerror(errno));
 	snprintf(in, sizeof in, "%s", spec);
 	uint64_t t0 = zp_mono_ms();
-	int r = zp_witgen_run(&g, in, parent, wdir, wn, wtns, sizeof wtns);
+	int fd = zp_witgen_open_input(in);
+	if (fd < 0)
+		return fd;
+	int r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
+	close(fd);
 	if (r)
 		return r;
 	zp_log(D.who, "key %s: witness of %s generated in %llu ms", key, in, (unsigned long long)(zp_mono_ms() - t0));

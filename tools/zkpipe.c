@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "backends.h"
@@ -162,7 +163,11 @@ static int witness_of_input(zp_wtns *w, const struct prove_args *a, uint32_t n_v
 	struct zp_witgen g = a->gen;
 	const char *tmp = getenv("TMPDIR");
 	g.max_out_bytes = (uint64_t)n_vars * 32 + (16u << 20);
-	int rc = zp_witgen_run(&g, a->input, tmp && *tmp ? tmp : "/tmp", dir, sizeof dir, wt, sizeof wt);
+	int fd = zp_witgen_open_input(a->input);
+	if (fd < 0)
+		return fd;
+	int rc = zp_witgen_run(&g, fd, a->input, tmp && *tmp ? tmp : "/tmp", dir, sizeof dir, wt, sizeof wt);
+	close(fd);
 	if (!rc)
 		rc = zp_wtns_read(w, wt);
 	zp_witgen_cleanup(dir);
