@@ -79,6 +79,9 @@ int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s)
 					  k->name, k->zkey, h.n_vars, h.domain_size, k->synth, s->n_vars, s->domain);
 		s->n_vars = h.n_vars, s->n_public = h.n_public, s->domain = h.domain_size, s->log_domain = h.log_domain;
 		snprintf(s->kind, sizeof s->kind, "zpk");
+		if (!k->synth[0] && !k->r1cs[0]) /* synthd builds a, b, c from the circuit, which a .zpk lacks */
+			return zp_err_set(-EINVAL, "key %s: %s is a .zpk, which holds no circuit: give r1cs = (or synth =)",
+					  k->name, k->zkey);
 	} else if (k->zkey[0]) {
 		zp_zkey z;
 		if ((r = zp_zkey_probe(&z, k->zkey)))

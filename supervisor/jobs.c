@@ -160,7 +160,13 @@ static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 		*n = r ? 0 : zp_synth_n_vars(&sp);
 		return r;
 	}
-	return k->r1cs[0] ? zp_peek_r1cs(k->r1cs, n) : zp_peek_zkey(k->zkey, n);
+	if (k->r1cs[0])
+		return zp_peek_r1cs(k->r1cs, n);
+	/* the key's header as validated at start (zkey or .zpk: a .zpk is no iden3 container) */
+	for (unsigned i = 0; i < S.cfg.n_keys; i++)
+		if (&S.cfg.keys[i] == k && S.keys[i].valid)
+			return *n = S.keys[i].shape.n_vars, 0;
+	return zp_peek_zkey(k->zkey, n);
 }
 
 static unsigned pending_parts(unsigned g)
@@ -288,9 +294,10 @@ static char *submit(json_t *req)
 			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", S.cfg.keys[i].name);
 		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
 	}
+	/* a key that cannot be served refuses new jobs, after the token check below: a re-sent submit
+	 * of a job accepted before the key failed still gets its job id (whose wait then ends) */
 	char why[600];
-	if (sup_key_refusal(key, why, sizeof why))
-		return error_reply_code("key_failed", "%s", why);
+	const char *refused = sup_key_refusal(key, why, sizeof why);
 	if (!json_is_array(inputs) || !json_array_size(inputs))
 		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
 	size_t n = json_array_size(inputs);
@@ -304,10 +311,10 @@ static char *submit(json_t *req)
 		if (S.cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(g) < pending_parts((unsigned)gbest)))
 			gbest = (int)g;
 	}
-	if (!serving)
-		return error_reply_code("key_failed", "key %s cannot be served: no group can prove it (its gpuds failed at "
-					"start, or its slots are too small; see zkpipe status)", key);
-	if (gbest < 0)
+	if (!serving && !refused)
+		refused = (snprintf(why, sizeof why, "key %s cannot be served: no group can prove it (its gpuds failed at "
+				    "start, or its slots are too small; see zkpipe status)", key), why);
+	if (gbest < 0 && !refused)
 		return error_reply("too many partitions: %zu (the largest group serving key %s takes %u per job)", n, key,
 				   most);
 	if (!out)
@@ -334,6 +341,8 @@ static char *submit(json_t *req)
 		if (got == 1)
 			return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)cid, "duplicate", 1));
 	}
+	if (refused)
+		return error_reply_code("key_failed", "%s", refused);
 	uint32_t wires = 0;
 	if (key_wires(k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());

@@ -81,18 +81,14 @@ out:
 	return rc ? cx_fail("key convert", rc) : CX_OK;
 }
 
-/* The slot one partition of this key needs in the pipeline (pipeline/health.c). */
-static void print_slot(const char *path)
+/* The slot one partition of this key needs in the pipeline (pipe.h's payload layout). */
+static void print_slot(uint32_t n_vars, uint32_t domain)
 {
-	static struct zp_pipe_key pk;
-	struct zp_key_shape sh;
-	snprintf(pk.name, sizeof pk.name, "key");
-	snprintf(pk.zkey, sizeof pk.zkey, "%s", path);
-	if (zp_pipe_key_shape(&pk, &sh))
-		return;
+	struct zp_slot_payload p;
+	uint64_t need = zp_payload_layout(&p, n_vars, domain);
 	printf("slot size:    %" PRIu64 " bytes per partition (w, a, b, c after a 4 KiB header): [group] slot_size\n"
 	       "              >= %" PRIu64 " MiB (2 MiB multiple), or slot_size = auto\n",
-	       sh.slot_bytes, zp_pipe_slot_round(sh.slot_bytes) >> 20);
+	       need, zp_pipe_slot_round(need) >> 20);
 }
 
 static int info_zkey(const char *path)
@@ -103,7 +99,7 @@ static int info_zkey(const char *path)
 		return cx_fail("key info", rc);
 	printf("file:         %s (snarkjs Groth16 .zkey, BLS12-381; header checked, points not read)\n", path);
 	printf("circuit:      %u wires, %u public, domain 2^%u\n", z.n_vars, z.n_public, z.log_domain);
-	print_slot(path);
+	print_slot(z.n_vars, z.domain_size);
 	return CX_OK;
 }
 
@@ -130,8 +126,8 @@ static int info(const char *path)
 	for (int i = 0; i < ZP_PKS_N; i++)
 		printf("  section %d %-5s offset %12" PRIu64 "  %10" PRIu64 " x %3u B  xxh64 %016" PRIx64 "\n", i + 1,
 		       names[i], h->sec[i].offset, h->sec[i].count, h->sec[i].elem_bytes, h->sec[i].xxh64);
+	print_slot(h->n_vars, h->domain_size);
 	zp_pkey_free(&k);
-	print_slot(path);
 	return CX_OK;
 }
 

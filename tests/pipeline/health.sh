@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Health that tells the truth (issue 23 item 1), on this GPU-less machine:
-#  1. a missing zkey and a zkey of another prime are reported failed (zkpipe status, /status,
+#  1. a missing zkey, a zkey of another prime and a .zpk without its circuit are reported failed (zkpipe status, /status,
 #     the supervisor's log) with the file and the reason, while the good key becomes ready;
 #     submits for a failed key are refused with the reason (exit 13, no output directory);
 #     `zkpipe wait` on an unknown job ends at once (exit 12);
@@ -15,11 +15,14 @@ d = bytearray(open(sys.argv[1], 'rb').read())
 d[44] ^= 1            # section 2 starts at 40: n8q (4 bytes), then q: no longer BLS12-381's prime
 open(sys.argv[2], 'wb').write(d)
 PY
+"$ZK" key convert --from "$EX/chain.zkey" --to "$T/chain.zpk" >/dev/null 2>&1 || fail "key convert"
 EXTRA_RUN="http = 127.0.0.1:$HTTP_PORT"
 EXTRA_KEYS="[key gone]
 zkey = $T/missing.zkey
 [key badq]
-zkey = $T/badq.zkey"
+zkey = $T/badq.zkey
+[key nocirc]
+zkey = $T/chain.zpk"
 write_config
 start_sup
 key_state() { status_json | python3 -c "
@@ -31,6 +34,7 @@ key_is() { [ "$(key_state "$1")" = "$2" ]; }
 wait_until 60 key_is chain ready || fail "key chain never ready: $(status_json)"
 [ "$(key_state gone)" = failed ] || fail "missing zkey: key gone is $(key_state gone)"
 [ "$(key_state badq)" = failed ] || fail "zkey of another prime: key badq is $(key_state badq)"
+[ "$(key_state nocirc)" = failed ] || fail "a .zpk without r1cs (no circuit for synthd): $(key_state nocirc)"
 status_json | python3 -c '
 import json,sys
 d=json.load(sys.stdin); k={x["name"]: x for x in d["keys"]}
@@ -42,7 +46,7 @@ for f in ("groups", "processes", "pid", "uptime_s"): assert f in d, f   # the ol
 # /status over HTTP carries the same keys array
 curl -sf "http://127.0.0.1:$HTTP_PORT/status" | python3 -c '
 import json,sys; d=json.load(sys.stdin); s={k["name"]: k["state"] for k in d["keys"]}
-assert s == {"chain": "ready", "gone": "failed", "badq": "failed"}, s' || fail "/status keys"
+assert s == {"chain": "ready", "gone": "failed", "badq": "failed", "nocirc": "failed"}, s' || fail "/status keys"
 # the text status and the supervisor's log say it too
 "$ZK" status --config "$CFG" | grep -q "key gone: failed.*missing.zkey" || fail "zkpipe status text: $("$ZK" status --config "$CFG")"
 grep -q "key gone: FAILED validation: .*missing.zkey" "$T/supervisor.log" || fail "supervisor log: key gone"
