@@ -62,7 +62,10 @@ pids=$(arena_pids)
 kill -KILL "$SUP_PID" $pids; wait "$SUP_PID" 2>/dev/null; SUP_PID=
 case $backing in
   shm*) rm -f /dev/shm/zkpipe."$ARENA"* ;;
-  *) echo "SKIP part 3: arena backing $backing is not a /dev/shm file"; verify_all || fail proofs; exit 0 ;;
+  *) echo "SKIP part 3: arena backing $backing is not a /dev/shm file"
+     # the cancelled, dropped and killed jobs have no proofs to verify (as at the end below)
+     grep -Ev "^($c|$g|$h) " "$T/ids" > "$T/ids.ok"; mv "$T/ids.ok" "$T/ids"
+     verify_all || fail proofs; exit 0 ;;
 esac
 sleep 0.2
 EXTRA=
