@@ -142,7 +142,7 @@ int zp_health_write(const struct zp_pipe_config *c, unsigned g, unsigned i, void
 {
 	char p[PATH_MAX], d[PATH_MAX];
 	zp_pipe_path(d, sizeof d, c, "health");
-	if (mkdir(d, c->public_access ? 0755 : 0700) && errno != EEXIST)
+	if (mkdir(d, 0700) && errno != EEXIST) /* like every run-directory file but the API socket */
 		return -errno;
 	if (zp_health_path(p, sizeof p, c, g, i))
 		return -ENAMETOOLONG;

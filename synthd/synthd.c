@@ -12,6 +12,7 @@
  * SIGTERM: finish the partition in hand, then exit.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +30,7 @@
 #include "pipe.h"
 #include "r1cs.h"
 #include "synth.h"
+#include "wtns.h"
 #include "zkey.h"
 #include "zp_err.h"
 
@@ -56,7 +58,14 @@ static int wtns_fill(const char *spec, void *w, const struct circ_entry *e, zp_f
 	(void)abc;
 	if (e->synth)
 		return zp_err_set(ZP_EFORMAT, "'%s': key %s is a synthetic circuit (inputs are synth:<seed>)", spec, e->key);
-	return zp_wtns_read_into(spec, w, e->c.n_vars);
+	/* the manifest's canonical path, opened by the same confined walk as at submit: a file
+	 * swapped for a FIFO, a device or a symlink since then fails this partition, never blocks */
+	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, spec);
+	if (fd < 0)
+		return fd;
+	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	close(fd);
+	return r;
 }
 /* "synth:<seed>": the synthetic circuit's satisfying witness for that seed (prover/synth.h). */
 static int synth_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
@@ -71,9 +80,22 @@ static int synth_fill(const char *spec, void *w, const struct circ_entry *e, zp_
 	int r = zp_synth_witness_abc(w, abc[0], abc[1], abc[2], &e->c, &e->sp, seed);
 	return r ? r : 1;
 }
+/* "witgen:<path>": the .wtns the key's witness generator just wrote in its directory under
+ * <run>/witgen (synthd's own file, outside allow_input): opened without following a symlink. */
+static int witgen_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
+{
+	(void)abc;
+	int fd = open(spec, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return zp_err_set(-errno, "generated witness %s", spec);
+	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	close(fd);
+	return r;
+}
 static const struct wsrc_ops wsrc_wtns = { "", wtns_fill };
+static const struct wsrc_ops wsrc_witgen = { "witgen:", witgen_fill };
 static const struct wsrc_ops wsrc_synth = { "synth:", synth_fill };
-static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns, &wsrc_synth };
+static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns, &wsrc_synth, &wsrc_witgen };
 
 static int load_circuit(const struct zp_pipe_key *k, struct circ_entry *e)
 {
@@ -138,7 +160,9 @@ static int retry_for(int r)
 {
 	switch (r) {
 	case ZP_EMISMATCH: case ZP_EUNSAT: case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON:
-	case ZP_ERANGE: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG: case ZP_EWITGEN:
+	case ZP_ERANGE: case ZP_EVERSION: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
+	case -EINVAL: case -ELOOP: case -ENOTDIR: /* not a regular file; a symlink where none is followed */
+	case ZP_EWITGEN:
 		return 0;
 	default:
 		return 1;
@@ -208,7 +232,7 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 	const struct zp_pipe_key *k = zp_pipe_key_find(&D.cfg, key);
 	if (!k || (!k->wasm[0] && !k->witness_bin[0]))
 		return zp_err_set(ZP_EFORMAT, "%s: key %s has no witness generator (wasm or witness_bin)", spec, key);
-	char parent[PATH_MAX], wtns[PATH_MAX], in[PATH_MAX];
+	char parent[PATH_MAX], wtns[PATH_MAX - 16], in[PATH_MAX]; /* wtns + "witgen:" fits spec */
 	struct zp_witgen g;
 	zp_witgen_of_key(&g, k, e->c.n_vars);
 	zp_pipe_path(parent, sizeof parent, &D.cfg, "witgen");
@@ -216,7 +240,8 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 		return zp_err_set(-errno, "%s: %s", parent, strerror(errno));
 	snprintf(in, sizeof in, "%s", spec);
 	uint64_t t0 = zp_mono_ms();
-	int fd = zp_witgen_open_input(in);
+	/* the manifest's canonical path, by the same confined walk as a .wtns (never blocks) */
+	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, in);
 	if (fd < 0)
 		return fd;
 	int r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
@@ -224,7 +249,7 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 	if (r)
 		return r;
 	zp_log(D.who, "key %s: witness of %s generated in %llu ms", key, in, (unsigned long long)(zp_mono_ms() - t0));
-	snprintf(spec, n, "%s", wtns);
+	snprintf(spec, n, "witgen:%s", wtns); /* our own file under the run directory, not under allow_input */
 	return 0;
 }
 
