@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "arena.h"
@@ -116,6 +117,12 @@ bool sup_group_serves(unsigned g, const char *name);
 void *sup_keys_json(void);              /* the "keys" array of /status */
 const char *sup_key_state(const char *name, char *why, size_t n);
 const char *sup_key_state_name(int s);
+
+/* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
+void sup_observe_job(struct zp_arena *a, unsigned group, uint32_t job_idx);
+void sup_observe_tick(void);
+void sup_observe_metrics(FILE *f);
+void sup_observe_status(void *status_json);
 
 /* http.c */
 int  sup_http_start(void);

@@ -473,6 +473,7 @@ static const struct {
 	{ "wait", "wait for jobs to finish (exit 0 DONE, 11 FAILED, 12 unknown, 13 key failed, 9 timeout)", cmd_wait },
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
+	{ "timeline", "the run's waterfall as an SVG (a row per partition, a bar per stage)", cmd_timeline },
 };
 
 static void usage(FILE *f)
