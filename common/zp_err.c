@@ -21,6 +21,7 @@ static const char *const names[] = {
 	[-(ZP_ECUDA - ZP_ERR_BASE)]        = "CUDA error",
 	[-(ZP_ENOTSQR - ZP_ERR_BASE)]      = "no square root: x is not a valid coordinate",
 	[-(ZP_ERANGE - ZP_ERR_BASE)]       = "parameter out of range",
+	[-(ZP_EWITGEN - ZP_ERR_BASE)]      = "witness generator failed",
 };
 
 const char *zp_strerror(int code)

@@ -32,7 +32,8 @@ enum zp_err {
 	ZP_ECUDA          = ZP_ERR_BASE - 13, /* CUDA runtime error */
 	ZP_ENOTSQR        = ZP_ERR_BASE - 14, /* x has no square root (decompression) */
 	ZP_ERANGE         = ZP_ERR_BASE - 15, /* parameter out of range */
-	ZP_ERR_LAST       = ZP_ERR_BASE - 16,
+	ZP_EWITGEN        = ZP_ERR_BASE - 16, /* a circuit's witness generator failed (exit, limit, timeout) */
+	ZP_ERR_LAST       = ZP_ERR_BASE - 17,
 };
 
 /* Name of any code: -errno or zp_err. Never NULL. */

@@ -10,7 +10,7 @@
  *
  * The backend is the prover's ops table (prover/groth16.h: create, upload, h, msm,
  * destroy; finish on the host). [group] backend = cpu (default) | cuda picks it
- * (prover/backends.h); without CUDA or a GPU, cuda logs why and exits 1.
+ * (prover/backends.h); without CUDA or a GPU, cuda logs why and exits 8 (backend unavailable; the supervisor stops restarting it after 3 such starts).
  *
  * Device pipeline (a backend with upload_async, i.e. cuda): the arena mapping is registered for
  * DMA at start (host_register; if that fails — memlock limit — it is logged once and uploads
@@ -25,7 +25,7 @@
  * A failed partition (CUDA error, out of memory, failed self-check) is failed with the error and
  * retried as fail_part says (a failed self-check too: on a GPU it may be the device's fault; the
  * attempt limit ends a partition that fails every time); gpud keeps serving. After
- * a sticky CUDA error (backend fatal(): illegal address and the like) gpud logs and exits 3,
+ * a sticky CUDA error (backend fatal(): illegal address and the like) gpud logs and exits 16,
  * and the supervisor restarts it (the arena gives its partitions back).
  */
 #include <errno.h>
@@ -57,6 +57,8 @@
 #include "zkey.h"
 #include "zp_err.h"
 #include "zp_mem.h"
+#include "zp_exit.h"
+#include <jansson.h>
 
 enum { KEY_ZKEY, KEY_ZPK, KEY_DEVICE };
 
@@ -83,6 +85,49 @@ static zp_fr *buf_w, *buf_abc;     /* the "device" copy of a slot (CPU backend) 
 static uint64_t max_vars, max_domain;
 static char gpu_desc[ZP_PIPE_GPU_NAME]; /* the GPU as configured (bus id or ordinal), "" = index */
 static uint64_t parts_proved;           /* by this process */
+
+/* ---------------------------------------------------------------- health file
+ * <run>/health/<group>.gpud<i>.json (pipeline/health.c): the supervisor reads it to say per key
+ * ready / loading / failed, and why this gpud failed at start. Rewritten at every change. */
+static json_t *health;
+
+static void health_stage(const char *stage, const char *err)
+{
+	if (!health) {
+		health = json_pack("{s:i, s:o}", "pid", (int)getpid(), "keys", json_object());
+		for (unsigned i = 0; i < D.cfg.n_keys; i++)
+			json_object_set_new(json_object_get(health, "keys"), D.cfg.keys[i].name,
+					    json_pack("{s:s}", "state", "waiting"));
+	}
+	json_object_set_new(health, "stage", json_string(stage));
+	json_object_set_new(health, "error", json_string(err ? err : ""));
+	json_object_set_new(health, "updated_ns", json_integer((json_int_t)zp_now_ns()));
+	if (zp_health_write(&D.cfg, D.group, D.index, health))
+		zp_log(D.who, "cannot write the health file under %s/health", D.cfg.run_dir);
+}
+
+static void health_key(const char *name, const char *state, const char *err, uint64_t bytes)
+{
+	json_object_set_new(json_object_get(health, "keys"), name,
+			    json_pack("{s:s, s:s, s:I, s:I}", "state", state, "error", err ? err : "", "bytes",
+				      (json_int_t)bytes, "since_ns", (json_int_t)zp_now_ns()));
+	health_stage("loading", NULL);
+}
+
+/* A start-up failure: said in the log and the health file, then exit with its code. */
+static int start_failed(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int start_failed(int code, const char *fmt, ...)
+{
+	char m[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	zp_log(D.who, "%s", m);
+	health_stage("failed", m);
+	zp_daemon_exit(&D);
+	return code;
+}
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -165,6 +210,8 @@ static void load_keys(void)
 		uint64_t t0 = zp_mono_ms();
 		zp_err_clear();
 		int r;
+		struct stat kst;
+		health_key(k->cfg->name, "loading", NULL, k->cfg->zkey[0] && !stat(k->cfg->zkey, &kst) ? (uint64_t)kst.st_size : 0);
 		if (k->cfg->setup_device) {
 			r = load_key_device(k);
 		} else if (ends_with(k->cfg->zkey, ".zpk")) {
@@ -189,9 +236,11 @@ static void load_keys(void)
 			snprintf(k->err, sizeof k->err, "key %s: %s", k->cfg->name,
 				 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 			zp_log(D.who, "%s (its partitions will fail)", k->err);
+			health_key(k->cfg->name, "failed", k->err, 0);
 			continue;
 		}
 		k->state = 1;
+		health_key(k->cfg->name, "ready", NULL, len);
 		if (k->zk.n_vars > max_vars)
 			max_vars = k->zk.n_vars;
 		if (k->zk.domain_size > max_domain)
@@ -445,7 +494,7 @@ static void flight_free(struct flight *f)
 
 /* [debug] inject = what@n[, what@n ...] (tests of the device pipeline without a device): the n-th
  * proof attempt of a gpud meets `what` instead of proving — gpu-error (a CUDA error: the partition
- * fails and is retried, gpud serves on), sticky (a sticky CUDA error: gpud exits 3 for the
+ * fails and is retried, gpud serves on), sticky (a sticky CUDA error: gpud exits 16 for the
  * supervisor to restart it), bad-proof (the proof fails its self-check: failed and retried), hang (a
  * GPU call that never returns: the supervisor's stuck-daemon watchdog kills gpud). Each
  * fires once per run directory (a marker file), so a restarted gpud does not meet it again. */
@@ -490,7 +539,7 @@ static void check_fatal(void)
 	if (inj_sticky || (be->fatal && be->fatal())) {
 		zp_log(D.who, "the GPU is in a sticky error state (%s): exiting so that the supervisor restarts gpud",
 		       zp_err_msg()[0] ? zp_err_msg() : "see above");
-		_exit(3);
+		_exit(ZP_EX_GPU_STICKY);
 	}
 }
 
@@ -852,16 +901,14 @@ int main(int argc, char **argv)
 {
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_GPUD, "gpud");
 	if (r)
-		return r == 2 ? 2 : 1;
+		return zp_daemon_init_exit(r);
 	/* [group] backend = cpu | cuda. gpud I serves the group's GPU I: the supervisor exports
 	 * CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA_VISIBLE_DEVICES=<its ordinal>, ZP_CUDA_DEVICE=0, so
 	 * the process sees exactly one device. Run by hand without them, we set the same here. */
 	const struct zp_pipe_group *gr = &D.cfg.groups[D.group];
-	if (D.index >= gr->gpus) {
-		zp_log(D.who, "index %u: [group %s] has %u GPU(s)", D.index, gr->name, gr->gpus);
-		zp_daemon_exit(&D);
-		return 1;
-	}
+	if (D.index >= gr->gpus)
+		return start_failed(ZP_EX_CONFIG, "index %u: [group %s] has %u GPU(s)", D.index, gr->name, gr->gpus);
+	health_stage("starting", NULL);
 	if (!getenv("CUDA_VISIBLE_DEVICES")) {
 		char dev[16];
 		snprintf(dev, sizeof dev, "%d", gr->gpu_ordinal[D.index]);
@@ -872,11 +919,9 @@ int main(int argc, char **argv)
 	snprintf(gpu_desc, sizeof gpu_desc, "%s", gr->gpu[D.index][0] ? gr->gpu[D.index] : "");
 	zp_log(D.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", gpu_desc, gpu_desc[0] ? ", " : "",
 	       gr->gpu_ordinal[D.index], getenv("CUDA_VISIBLE_DEVICES"), gr->gpu_node[D.index]);
-	if ((r = zp_g16_backend_find(&be, D.cfg.groups[D.group].backend[0] ? D.cfg.groups[D.group].backend : "cpu"))) {
-		zp_log(D.who, "%s", zp_err_msg());
-		zp_daemon_exit(&D);
-		return 1;
-	}
+	if ((r = zp_g16_backend_find(&be, D.cfg.groups[D.group].backend[0] ? D.cfg.groups[D.group].backend : "cpu")))
+		return start_failed(ZP_EX_NODEV, "backend %s: %s", D.cfg.groups[D.group].backend,
+				    zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 	if (be == &zp_g16_backend_cpu && getenv("ZKPIPE_GPUD_PIPELINE") && !strcmp(getenv("ZKPIPE_GPUD_PIPELINE"), "1")) {
 		be = &backend_emu;
 		zp_log(D.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
@@ -886,23 +931,18 @@ int main(int argc, char **argv)
 	write_vks();
 	zp_progress_stage("starting the prover", 0, "items");
 	pipelined = be->upload_async && be->upload_wait && be->prove_buf && be->nbufs;
-	if (pipelined && (r = pipe_start())) {
-		zp_log(D.who, "cannot start the proving threads: %s", zp_strerror(r));
-		zp_daemon_exit(&D);
-		return 1;
-	}
+	if (pipelined && (r = pipe_start()))
+		return start_failed(ZP_EX_START, "cannot start the proving threads: %s", zp_strerror(r));
 	if (!pipelined) { /* the CPU path proves from its own copy of the slot */
 		buf_w = aligned_alloc(64, (max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
 		buf_abc = zp_aligned_alloc(64, 3 * max_domain * sizeof(zp_fr) + 64);
 	}
-	if (!pipelined && (!buf_w || !buf_abc)) {
-		zp_log(D.who, "cannot allocate buffers for %llu vars / domain %llu", (unsigned long long)max_vars,
-		       (unsigned long long)max_domain);
-		zp_daemon_exit(&D);
-		return 1;
-	}
+	if (!pipelined && (!buf_w || !buf_abc))
+		return start_failed(ZP_EX_INTERNAL, "cannot allocate buffers for %llu vars / domain %llu",
+				    (unsigned long long)max_vars, (unsigned long long)max_domain);
 	zp_log(D.who, "backend %s ready", be->name);
 	zp_progress_end("ready");
+	health_stage("ready", NULL);
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
 		zp_ss_gpud_tick(&D);

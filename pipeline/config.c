@@ -31,13 +31,131 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
 struct ctx {
 	struct zp_pipe_config *c;
 	char base[PATH_MAX];
-	char err[256];
+	FILE *f;
+	bool mid;                  /* the last chunk read ended inside a line (longer than inih's buffer) */
+	int line, err_line;        /* the line being parsed; the first error's line (0 = none) */
+	char err[640];             /* the first error only: its line and text must agree */
 };
+
+/* What each setting accepts, for the error that names it (and the list of known settings). */
+static const struct setting { const char *sec, *key, *accepts; } settings[] = {
+	{ "run", "dir", "a directory path (created; short: ipc paths end at 107 bytes)" },
+	{ "run", "listen", "a nanomsg URL: ipc://PATH or tcp://127.0.0.1:PORT" },
+	{ "run", "http", "HOST:PORT (e.g. 127.0.0.1:9464), empty = off" },
+	{ "run", "bin_dir", "the directory of zkpipe-synthd and zkpipe-gpud" },
+	{ "run", "keep_arena", "yes | no" },
+	{ "run", "public", "yes | no" },
+	{ "run", "allow_input", "existing directories separated by ':'" },
+	{ "run", "allow_output", "existing directories separated by ':'" },
+	{ "run", "backing", "auto | hugetlbfs | memfd-hugetlb | shm-thp | shm" },
+	{ "limits", "max_attempts", "a positive integer" },
+	{ "limits", "synthd_memory", "a size: bytes or 512M, 4G, 64k" },
+	{ "limits", "memory_limit", "auto | cgroup | rlimit | off" },
+	{ "limits", "restart_min_ms", "an integer (milliseconds)" },
+	{ "limits", "restart_max_ms", "an integer (milliseconds)" },
+	{ "limits", "orphan_timeout_s", "an integer (seconds)" },
+	{ "limits", "retain_s", "an integer (seconds)" },
+	{ "topology", "node<N>", "a CPU list (0-7,16-23) for node N < 16" },
+	{ "key", "zkey", "a key file: .zkey (snarkjs, bls12381) or .zpk (zkpipe key convert / setup)" },
+	{ "key", "r1cs", "the circuit's .r1cs (optional)" },
+	{ "key", "synth", "synth:n=<constraints>[,bool=<fraction>,...] (prover/synth.h)" },
+	{ "key", "setup", "device | file" },
+	{ "key", "wasm", "circom's <circuit>.wasm, with generate_witness.js beside it (run by node)" },
+	{ "key", "witness_bin", "circom's C++ witness generator binary (<circuit>, with <circuit>.dat)" },
+	{ "key", "node", "the node binary for wasm (default: node on PATH)" },
+	{ "key", "witness_timeout_s", "an integer (seconds, > 0)" },
+	{ "key", "witness_memory", "a size: bytes or 512M, 4G (RLIMIT_AS of the generator)" },
+	{ "key", "witness_cpu_s", "an integer (seconds of CPU, RLIMIT_CPU of the generator)" },
+	{ "group", "node", "a NUMA node -1..15 (-1 = no pinning)" },
+	{ "group", "gpus", "a count N, or a list of CUDA ordinals / PCI bus ids (0,1 or 0000:17:00.0,65:00.0)" },
+	{ "group", "gpu.<i>.numa", "a NUMA node -1..15 for the group's GPU i" },
+	{ "group", "synth_workers", "a positive integer" },
+	{ "group", "slots", "a positive integer" },
+	{ "group", "slot_size", "a size (bytes or 2M, 1G) or auto (the largest key's need)" },
+	{ "group", "jobs", "a positive integer" },
+	{ "group", "max_parts", "a positive integer" },
+	{ "group", "gpud_threads", "an integer (0 = the node's CPUs)" },
+	{ "group", "synth_threads", "an integer (0 = the node's CPUs)" },
+	{ "group", "backend", "cpu | cuda" },
+	{ "group", "arena", "an arena name (up to 47 characters)" },
+	{ "debug", "synth_delay_ms", "an integer (milliseconds; tests only)" },
+	{ "debug", "prove_delay_ms", "an integer (milliseconds; tests only)" },
+	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky)" },
+};
+
+/* The section's kind: "key" for [key NAME], "group" for [group NAME], else its name. */
+static const char *sec_kind(const char *sec)
+{
+	return !strncmp(sec, "key ", 4) ? "key" : !strncmp(sec, "group ", 6) ? "group" : sec;
+}
+
+static const char *accepts(const char *sec, const char *k)
+{
+	const char *kind = sec_kind(sec);
+	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+		if (!strcmp(settings[i].sec, kind) &&
+		    (!strcmp(settings[i].key, k) || (!strncmp(k, "gpu.", 4) && !strcmp(settings[i].key, "gpu.<i>.numa")) ||
+		     (!strncmp(k, "node", 4) && !strcmp(settings[i].key, "node<N>"))))
+			return settings[i].accepts;
+	return NULL;
+}
+
+/* "dir, listen, ..." : the settings a section knows. */
+static void known(char *buf, size_t n, const char *sec)
+{
+	const char *kind = sec_kind(sec);
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++)
+		if (!strcmp(settings[i].sec, kind))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", settings[i].key);
+}
+
+/* Record an error at the current line unless one is recorded already (the first one wins). */
+static void ctx_err(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ctx_err(struct ctx *x, const char *fmt, ...)
+{
+	if (x->err_line)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->err, sizeof x->err, fmt, ap);
+	va_end(ap);
+	x->err_line = x->line;
+}
+
+/* A config error: the message as written, without zp_err_set's ": <strerror>" tail (which
+ * read "Invalid argument: Invalid argument" after a message that already says what is wrong). */
+static int cfg_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cfg_fail(int code, const char *fmt, ...)
+{
+	char m[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	zp_err_set(code, "%s", m);
+	char *e = (char *)zp_err_msg();
+	e[strlen(m) < strlen(e) ? strlen(m) : strlen(e)] = 0;
+	return code;
+}
+
+/* inih's reader: fgets that counts lines, so an error names the line it was found on. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct ctx *x = stream;
+	char *r = fgets(str, num, x->f);
+	if (r && !x->mid)
+		x->line++;
+	if (r)
+		x->mid = !strchr(str, '\n');
+	return r;
+}
 
 int zp_pipe_parse_size(const char *s, uint64_t *out)
 {
@@ -75,9 +193,14 @@ static int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-static bool parse_bool(const char *s)
+/* yes/no, true/false, on/off, 1/0; anything else is an error (not a silent "no"). */
+static int parse_bool(const char *s, bool *out)
 {
-	return !strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcasecmp(s, "on");
+	if (!strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "true") || !strcasecmp(s, "on"))
+		return *out = true, 0;
+	if (!strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false") || !strcasecmp(s, "off"))
+		return *out = false, 0;
+	return -EINVAL;
 }
 
 /* Absolute path of v (relative to the config's directory). */
@@ -99,8 +222,14 @@ static int dir_list(struct ctx *x, char (*dirs)[PATH_MAX], unsigned *n, const ch
 		if (abs_path(x, a, t))
 			return -ENAMETOOLONG;
 		/* resolve now so later prefix checks compare real paths */
-		if (!realpath(a, dirs[*n]))
-			return -errno;
+		struct stat st;
+		errno = 0;
+		if (!realpath(a, dirs[*n]) || stat(dirs[*n], &st) || !S_ISDIR(st.st_mode)) {
+			int e = errno ? errno : ENOTDIR;
+			ctx_err(x, "[run] %s: directory %s: %s (each entry must be an existing directory)",
+				dirs == x->c->allow_in ? "allow_input" : "allow_output", a, strerror(e));
+			return -e;
+		}
 		(*n)++;
 	}
 	return 0;
@@ -164,9 +293,9 @@ static int run_key(struct ctx *x, const char *k, const char *v)
 	if (!strcmp(k, "bin_dir"))
 		return abs_path(x, c->bin_dir, v);
 	if (!strcmp(k, "keep_arena"))
-		return c->keep_arena = parse_bool(v), 0;
+		return parse_bool(v, &c->keep_arena);
 	if (!strcmp(k, "public"))
-		return c->public_access = parse_bool(v), 0;
+		return parse_bool(v, &c->public_access);
 	if (!strcmp(k, "allow_input"))
 		return dir_list(x, c->allow_in, &c->n_in, v);
 	if (!strcmp(k, "allow_output"))
@@ -274,14 +403,14 @@ static bool is_nvidia_gpu(const char *dev)
 static int bus_ordinal(const char *cfg, const struct zp_pipe_group *g, const char *bus)
 {
 	if (!is_nvidia_gpu(bus))
-		return zp_err_set(-ENODEV, "%s: [group %s] gpus: %s is not an NVIDIA GPU (%s/bus/pci/devices/%s: "
+		return cfg_fail(-ENODEV, "%s: [group %s] gpus: %s is not an NVIDIA GPU (%s/bus/pci/devices/%s: "
 				  "missing, or vendor/class not 0x10de/0x03xxxx)", cfg, g->name, bus,
 				  zp_pipe_sysfs_root(), bus);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/bus/pci/devices", zp_pipe_sysfs_root());
 	DIR *d = opendir(p);
 	if (!d)
-		return zp_err_set(-errno, "%s: %s", cfg, p);
+		return cfg_fail(-errno, "%s: %s", cfg, p);
 	int rank = 0;
 	for (struct dirent *e; (e = readdir(d));)
 		if (e->d_name[0] != '.' && strcmp(e->d_name, bus) < 0 && is_nvidia_gpu(e->d_name))
@@ -293,11 +422,11 @@ static int bus_ordinal(const char *cfg, const struct zp_pipe_group *g, const cha
 static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 {
 	if (g->gpus > ZP_PIPE_MAX_GPUS)
-		return zp_err_set(ZP_ERANGE, "%s: [group %s]: gpus = %u, at most %d", cfg, g->name, g->gpus,
+		return cfg_fail(ZP_ERANGE, "%s: [group %s]: gpus = %u, at most %d", cfg, g->name, g->gpus,
 				  ZP_PIPE_MAX_GPUS);
 	for (unsigned i = g->gpus; i < ZP_PIPE_MAX_GPUS; i++)
 		if (g->gpu_numa_cfg[i] != -2)
-			return zp_err_set(-EINVAL, "%s: [group %s] gpu.%u.numa: the group has %u GPU(s)", cfg,
+			return cfg_fail(-EINVAL, "%s: [group %s] gpu.%u.numa: the group has %u GPU(s)", cfg,
 					  g->name, i, g->gpus);
 	for (unsigned i = 0; i < g->gpus; i++) {
 		const char *e = g->gpu[i];
@@ -308,7 +437,7 @@ static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 			char *end;
 			long o = strtol(e, &end, 10);
 			if (end == e || *end || o < 0 || o > 1023)
-				return zp_err_set(-EINVAL, "%s: [group %s] gpus: '%s' is neither a CUDA ordinal nor a "
+				return cfg_fail(-EINVAL, "%s: [group %s] gpus: '%s' is neither a CUDA ordinal nor a "
 						  "PCI bus id (0000:17:00.0)", cfg, g->name, e);
 			g->gpu_ordinal[i] = (int)o;
 		} else {
@@ -325,7 +454,7 @@ static int resolve_gpus(const char *cfg, struct zp_pipe_group *g)
 		}
 		for (unsigned j = 0; j < i; j++)
 			if (g->gpu_ordinal[j] == g->gpu_ordinal[i])
-				return zp_err_set(-EINVAL, "%s: [group %s] gpus: GPU %d listed twice", cfg, g->name,
+				return cfg_fail(-EINVAL, "%s: [group %s] gpus: GPU %d listed twice", cfg, g->name,
 						  g->gpu_ordinal[i]);
 		g->gpu_node[i] = g->gpu_numa_cfg[i] != -2 ? g->gpu_numa_cfg[i] : node >= 0 ? node : g->node;
 	}
@@ -359,7 +488,8 @@ static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 	if (!strcmp(k, "slots"))
 		return parse_u32(v, &g->slots);
 	if (!strcmp(k, "slot_size"))
-		return zp_pipe_parse_size(v, &g->slot_size);
+		return !strcmp(v, "auto") ? (g->slot_size = 0, 0) : zp_pipe_parse_size(v, &g->slot_size) ? -EINVAL
+		       : g->slot_size ? 0 : ZP_ERANGE;
 	if (!strcmp(k, "jobs"))
 		return parse_u32(v, &g->jobs);
 	if (!strcmp(k, "max_parts"))
@@ -408,11 +538,23 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 			zp_synth_params sp;
 			r = snprintf(key->synth, sizeof key->synth, "%s", v) >= (int)sizeof key->synth ? -ENAMETOOLONG
 				: zp_synth_parse(&sp, v) ? ZP_EFORMAT : zp_synth_check(&sp) ? ZP_ERANGE : 0;
-			if (r)
-				snprintf(x->err, sizeof x->err, "[%s] synth = %s: %s", sec, v, zp_err_msg());
-			if (r)
+			if (r) {
+				ctx_err(x, "[%s] synth = %s: %s (accepted: %s)", sec, v, zp_err_msg(), accepts(sec, k));
 				return 0;
-		} else if (!strcmp(k, "setup"))
+			}
+		} else if (!strcmp(k, "wasm"))
+			r = abs_path(x, key->wasm, v);
+		else if (!strcmp(k, "witness_bin"))
+			r = abs_path(x, key->witness_bin, v);
+		else if (!strcmp(k, "node"))
+			r = abs_path(x, key->node, v);
+		else if (!strcmp(k, "witness_timeout_s"))
+			r = parse_u32(v, &key->witness_timeout_s) ? -EINVAL : key->witness_timeout_s ? 0 : ZP_ERANGE;
+		else if (!strcmp(k, "witness_cpu_s"))
+			r = parse_u32(v, &key->witness_cpu_s);
+		else if (!strcmp(k, "witness_memory"))
+			r = zp_pipe_parse_size(v, &key->witness_memory);
+		else if (!strcmp(k, "setup"))
 			r = !strcmp(v, "device") ? (key->setup_device = 1, 0) : !strcmp(v, "file") ? (key->setup_device = 0, 0)
 			  : -EINVAL;
 	} else if (!strncmp(sec, "group ", 6)) {
@@ -421,32 +563,61 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 	}
 	if (r == 0)
 		return 1;
-	snprintf(x->err, sizeof x->err, "[%s] %s = %s: %s", sec, k, v,
-		 r == -ENOENT ? "unknown setting" : r == -E2BIG ? "too many (or bad name)" : zp_strerror(r));
+	const char *acc = accepts(sec, k);
+	if (r == -ENOENT && !acc) {
+		char kn[1024];
+		known(kn, sizeof kn, sec);
+		if (kn[0])
+			ctx_err(x, "[%s] %s: unknown setting (known in this section: %s)", sec, k, kn);
+		else
+			ctx_err(x, "[%s]: unknown section (known: [run], [limits], [topology], [key NAME], "
+				"[group NAME], [debug])", sec);
+	} else if (r == -E2BIG) {
+		ctx_err(x, "[%s]: too many such sections (at most %d keys, %d groups) or a bad name "
+			"(letters, digits, '_' and '-'; keys up to %d, groups up to %d characters)", sec,
+			ZP_PIPE_MAX_KEYS, ZP_PIPE_MAX_GROUPS, ZP_KEY_ID_MAX - 1, ZP_PIPE_NAME_MAX - 1);
+	} else {
+		ctx_err(x, "[%s] %s = %s: %s (accepted: %s)", sec, k, v,
+			r == -ENAMETOOLONG ? "too long" : r == ZP_ERANGE ? "out of range" : "not a valid value",
+			acc ? acc : "see docs/pipeline.md");
+	}
 	return 0;
 }
 
 static int check(struct zp_pipe_config *c)
 {
 	if (!c->run_dir[0])
-		return zp_err_set(-EINVAL, "%s: [run] dir is required", c->path);
+		return cfg_fail(-EINVAL, "%s: [run] dir is required", c->path);
 	if (strlen(c->run_dir) + 24 > ZP_IPC_PATH_MAX)
-		return zp_err_set(-ENAMETOOLONG, "%s: [run] dir '%s' is too long for ipc sockets (%zu bytes; "
+		return cfg_fail(-ENAMETOOLONG, "%s: [run] dir '%s' is too long for ipc sockets (%zu bytes; "
 				  "nanomsg's ipc paths end at %d)", c->path, c->run_dir, strlen(c->run_dir),
 				  ZP_IPC_PATH_MAX);
 	if (!c->n_keys || !c->n_groups)
-		return zp_err_set(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
+		return cfg_fail(-EINVAL, "%s: at least one [key NAME] and one [group NAME]", c->path);
 	for (unsigned i = 0; i < c->n_keys; i++) {
 		const struct zp_pipe_key *k = &c->keys[i];
 		if (k->setup_device && !k->synth[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] setup = device needs synth = (the circuit to make the key for)",
+			return cfg_fail(-EINVAL, "%s: [key %s] setup = device needs synth = (the circuit to make the key for)",
 					  c->path, k->name);
 		if (k->setup_device && k->zkey[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] has both zkey and setup = device", c->path, k->name);
+			return cfg_fail(-EINVAL, "%s: [key %s] has both zkey and setup = device", c->path, k->name);
 		if (k->synth[0] && k->r1cs[0])
-			return zp_err_set(-EINVAL, "%s: [key %s] has both synth and r1cs", c->path, k->name);
+			return cfg_fail(-EINVAL, "%s: [key %s] has both synth and r1cs", c->path, k->name);
 		if (!k->zkey[0] && !k->setup_device)
-			return zp_err_set(-EINVAL, "%s: [key %s] needs zkey (or synth = .. with setup = device)", c->path,
+			return cfg_fail(-EINVAL, "%s: [key %s] needs zkey (or synth = .. with setup = device)", c->path,
+					  k->name);
+		if (k->wasm[0] && k->witness_bin[0])
+			return cfg_fail(-EINVAL, "%s: [key %s] has both wasm and witness_bin (one witness generator)",
+					  c->path, k->name);
+		struct zp_pipe_key *kw = &c->keys[i];
+		if (!kw->witness_timeout_s)
+			kw->witness_timeout_s = 60;
+		if (!kw->witness_cpu_s)
+			kw->witness_cpu_s = 2 * kw->witness_timeout_s;
+		if (!kw->witness_memory)
+			kw->witness_memory = 4ull << 30;
+		if ((k->wasm[0] || k->witness_bin[0]) && k->synth[0])
+			return cfg_fail(-EINVAL, "%s: [key %s] a synthetic circuit has no witness generator", c->path,
 					  k->name);
 	}
 	if (c->restart_min_ms > c->restart_max_ms)
@@ -455,7 +626,7 @@ static int check(struct zp_pipe_config *c)
 		struct zp_pipe_group *g = &c->groups[i];
 		if (!g->slots || !g->synth_workers || !g->gpus || !g->jobs || !g->max_parts ||
 		    g->synth_workers + g->gpus + 4 > ZP_ARENA_MAX_PROCS)
-			return zp_err_set(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
+			return cfg_fail(ZP_ERANGE, "%s: [group %s]: slots, synth_workers, gpus, jobs and "
 					  "max_parts must be positive", c->path, g->name);
 		int r = resolve_gpus(c->path, g);
 		if (r)
@@ -485,15 +656,23 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->http_timeout_s = 10;
 	c->keep_arena = true;
 	if (!realpath(path, c->path))
-		return zp_err_set(-errno, "config %s", path);
-	snprintf(x.base, sizeof x.base, "%s", c->path);
-	snprintf(x.base, sizeof x.base, "%s", dirname(x.base));
-	int line = ini_parse(c->path, handler, &x);
+		return cfg_fail(-errno, "config %s: %s", path, strerror(errno));
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", c->path);
+	snprintf(x.base, sizeof x.base, "%s", dirname(dir)); /* not in place: snprintf from its own buffer */
+	x.f = fopen(c->path, "re");
+	if (!x.f)
+		return cfg_fail(-errno, "config %s: cannot read: %s", c->path, strerror(errno));
+	int line = ini_parse_stream(reader, &x, handler, &x);
+	fclose(x.f);
 	if (line < 0)
-		return zp_err_set(-EIO, "config %s: cannot read", c->path);
+		return cfg_fail(-EIO, "config %s: cannot read", c->path);
+	/* inih returns its first error's line; a syntax error there comes before any of ours */
+	if (x.err_line && (line == 0 || line >= x.err_line))
+		return cfg_fail(-EINVAL, "config %s line %d: %s", c->path, x.err_line, x.err);
 	if (line > 0)
-		return zp_err_set(-EINVAL, "config %s line %d: %s", c->path, line,
-				  x.err[0] ? x.err : "syntax error");
+		return cfg_fail(-EINVAL, "config %s line %d: syntax error (expected [section] or key = value)",
+				  c->path, line);
 	return check(c);
 }
 

@@ -5,6 +5,7 @@
 #include "daemon.h"
 #include "progress.h"
 #include "zp_err.h"
+#include "zp_exit.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -24,11 +25,12 @@ static void on_term(int sig)
 	stop_flag = 1;
 }
 
-static int usage(const char *name)
+static int usage(const char *name, FILE *f)
 {
-	fprintf(stderr, "usage: zkpipe-%s --config FILE --group NAME --index I\n"
-			"  (started by zkpipe-supervisor; the group's arena must exist)\n", name);
-	return 2;
+	fprintf(f, "usage: zkpipe-%s --config FILE --group NAME --index I\n"
+		   "       zkpipe-%s --help | --version\n"
+		   "  (started by zkpipe-supervisor; the group's arena must exist)\n\n%s", name, name, zp_exit_text);
+	return f == stdout ? ZP_EX_OK : ZP_EX_USAGE;
 }
 
 static int attach(struct zp_daemon *d)
@@ -76,7 +78,8 @@ static int sockets(struct zp_daemon *d)
 int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role, const char *name)
 {
 	static const struct option opts[] = {
-		{ "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' }, { 0, 0, 0, 0 } };
+		{ "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' }, { "help", 0, 0, 'h' },
+		{ "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	const char *config = NULL, *group = NULL;
 	long index = -1;
 	int o, r;
@@ -90,19 +93,23 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 			group = optarg;
 		else if (o == 'i')
 			index = strtol(optarg, NULL, 10);
+		else if (o == 'h')
+			return usage(name, stdout), ZP_DAEMON_EXIT_NOW;
+		else if (o == 'V')
+			return printf("zkpipe-%s %s\n", name, ZP_VERSION), ZP_DAEMON_EXIT_NOW;
 		else
-			return usage(name);
+			return usage(name, stderr);
 	}
 	if (!config || !group || index < 0)
-		return usage(name);
+		return usage(name, stderr);
 	snprintf(d->who, sizeof d->who, "%s.%ld@%s", name, index, group);
 	if ((r = zp_pipe_config_load(&d->cfg, config))) {
 		zp_log(d->who, "%s", zp_err_msg());
-		return r;
+		return ZP_EX_CONFIG;
 	}
 	if ((r = zp_pipe_group_find(&d->cfg, group)) < 0) {
 		zp_log(d->who, "no [group %s] in %s", group, config);
-		return r;
+		return ZP_EX_CONFIG;
 	}
 	d->group = (unsigned)r;
 	d->index = (unsigned)index;
@@ -140,6 +147,11 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	    !zp_pipe_path(pp, sizeof pp, &d->cfg, "progress/%s.json", d->who))
 		zp_progress_begin(d->who, 2, pp);
 	return 0;
+}
+
+int zp_daemon_init_exit(int r)
+{
+	return r == ZP_DAEMON_EXIT_NOW ? ZP_EX_OK : r > 0 ? r : ZP_EX_START;
 }
 
 bool zp_daemon_stopping(const struct zp_daemon *d)

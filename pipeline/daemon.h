@@ -47,7 +47,11 @@ struct zp_daemon {
 	_Atomic uint64_t stage_ns[ZP_DAEMON_WORKERS];
 };
 
-/* Returns 0, 2 on a usage error, or a negative code (message already printed). */
+/* Returns 0; ZP_DAEMON_EXIT_NOW after --help / --version (exit 0); a positive exit code
+ * (common/zp_exit.h: usage, config); or a negative code (start-up failed, message logged). */
+#define ZP_DAEMON_EXIT_NOW 1000
+/* The process exit code for zp_daemon_init's non-zero return. */
+int  zp_daemon_init_exit(int r);
 int  zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role, const char *name);
 /* Heartbeat and orphan check; cheap, call often. */
 void zp_daemon_tick(struct zp_daemon *d);

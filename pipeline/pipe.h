@@ -56,6 +56,14 @@ struct zp_pipe_key {
 	                            * it from these parameters; partitions are "synth:<witness seed>" */
 	int setup_device;          /* setup = device: each gpud makes an insecure development key for the
 	                            * synthetic circuit on its GPU at start (no key file) */
+	/* Witness generator (optional): partitions may then be input.json files; synthd runs it
+	 * (pipeline/witgen.c) under the limits below. wasm: node generate_witness.js beside it. */
+	char wasm[PATH_MAX];       /* circom's <circuit>_js/<circuit>.wasm */
+	char witness_bin[PATH_MAX];/* circom's C++ generator (<circuit>_cpp/<circuit>, .dat beside it) */
+	char node[PATH_MAX];       /* node for wasm; "" = node on PATH */
+	uint32_t witness_timeout_s;/* wall clock; default 60 */
+	uint32_t witness_cpu_s;    /* RLIMIT_CPU; default 2 x timeout */
+	uint64_t witness_memory;   /* RLIMIT_AS bytes; default 4 GiB */
 };
 
 struct zp_pipe_group {
@@ -65,7 +73,7 @@ struct zp_pipe_group {
 	uint32_t gpus;             /* gpud processes (CPU backend: each one a prover) */
 	uint32_t synth_workers;    /* synthd processes */
 	uint32_t slots;
-	uint64_t slot_size;
+	uint64_t slot_size;        /* 0 = auto: the largest need of the keys (zp_pipe_slot_auto) */
 	uint32_t jobs, max_parts;
 	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
 	char backend[8];           /* gpud's prover backend: "cpu" (default, "") or "cuda" */
@@ -136,6 +144,53 @@ int zp_pipe_parse_size(const char *s, uint64_t *out);
 int zp_pipe_pin(const struct zp_pipe_config *c, int node);
 /* The sysfs root read for PCI devices: $ZKPIPE_SYSFS (tests: a fake tree), else "/sys". */
 const char *zp_pipe_sysfs_root(void);
+
+/* ---------------------------------------------------------------- keys and health (health.c) */
+/* A key's shape, read from its header (or synth parameters) without loading it. */
+struct zp_key_shape {
+	uint32_t n_vars, n_public, domain, log_domain;
+	uint64_t slot_bytes;       /* one partition's payload: the smallest slot_size that holds it */
+	char kind[24];             /* "zkey", "zpk", "synth", "synth, setup = device" */
+	char warning[PATH_MAX + 96];/* served, but something is off (an r1cs of another circuit) */
+};
+/* Validate a configured key as far as can be done without loading it: the zkey/zpk header
+ * (protocol, BLS12-381 curve and prime, counts), the r1cs (readable; its wires against the key's
+ * vars: a mismatch is s->warning), the witness generator's files. The error names the key and
+ * the file. */
+int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s);
+/* slot_size = auto: the largest key need, rounded up to 2 MiB; sets groups[g].slot_size.
+ * why gets the key that sized it. */
+int zp_pipe_slot_auto(struct zp_pipe_config *c, unsigned g, char *why, size_t n);
+uint64_t zp_pipe_slot_round(uint64_t bytes);
+/* gpud's health file (<run>/health/<group>.gpud<i>.json; format in health.c). write takes a
+ * json_t *; read returns a json_t * (caller decrefs) or NULL when absent or another pid's. */
+int zp_health_path(char *buf, size_t n, const struct zp_pipe_config *c, unsigned g, unsigned i);
+int zp_health_write(const struct zp_pipe_config *c, unsigned g, unsigned i, void *json);
+void *zp_health_read(const struct zp_pipe_config *c, unsigned g, unsigned i, int pid);
+
+/* ---------------------------------------------------------------- witness generator (witgen.c) */
+struct zp_witgen {
+	char wasm[PATH_MAX];       /* circom's <circuit>.wasm (generate_witness.js beside it), or "" */
+	char bin[PATH_MAX];        /* circom's C++ generator, or "" */
+	char node[PATH_MAX];       /* "" = /usr/bin/node */
+	uint32_t timeout_s, cpu_s; /* wall clock (killed), RLIMIT_CPU */
+	uint64_t mem_bytes;        /* RLIMIT_AS */
+	uint64_t max_out_bytes;    /* RLIMIT_FSIZE: the witness it may write (0 = no limit) */
+	uint64_t max_in_bytes;     /* input.json larger than this is refused (0: 64 MiB) */
+};
+/* The generator of a configured key (wasm or witness_bin set), with its limits. */
+void zp_witgen_of_key(struct zp_witgen *g, const struct zp_pipe_key *k, uint32_t n_vars);
+/* Copy the open input.json in_fd (a regular file, bounded; input names it in messages) into a
+ * fresh directory <parent>/zpwit.XXXXXX (path in dir), run the generator there on that copy,
+ * leave the witness at wtns (inside dir). ZP_EWITGEN naming exit status / signal / limit /
+ * timeout and the generator's last line. The caller closes in_fd, reads wtns, then
+ * zp_witgen_cleanup(dir) (also after a failure). */
+int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const char *parent, char *dir,
+		  size_t dn, char *wtns, size_t wn);
+/* open(path) for zp_witgen_run: O_RDONLY | O_NONBLOCK | O_NOFOLLOW (a FIFO is refused by fstat,
+ * never waited on). Returns the fd or -errno. */
+int zp_witgen_open_input(const char *path);
+void zp_witgen_cleanup(const char *dir);
 
 /* ---------------------------------------------------------------- slot payload */
 #define ZP_PAYLOAD_MAGIC 0x31304c53505a5aull /* "ZZPSL01" */

@@ -232,6 +232,24 @@ int zp_zkey_read(zp_zkey *k, const char *path)
 	return rc;
 }
 
+int zp_zkey_probe(zp_zkey *k, const char *path)
+{
+	zp_bin_map m;
+	zp_bin b;
+	memset(k, 0, sizeof(*k));
+	int rc = zp_bin_map_file(&m, path);
+	if (rc)
+		return rc;
+	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
+		rc = read_header(k, &b);
+		zp_bin_free(&b);
+	}
+	zp_bin_unmap(&m);
+	if (rc)
+		memset(k, 0, sizeof(*k));
+	return rc;
+}
+
 void zp_zkey_free(zp_zkey *k)
 {
 	free(k->ic);

@@ -48,6 +48,10 @@ typedef struct {
 int  zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name);
 int  zp_zkey_read(zp_zkey *k, const char *path);
 void zp_zkey_free(zp_zkey *k);
+/* Header only (sections 1 and 2: protocol, curve and prime, counts, fixed points checked):
+ * fills n_vars, n_public, domain_size, log_domain and the fixed points; nothing to free.
+ * Cheap (the file is mapped, not read): what the supervisor checks before it serves a key. */
+int  zp_zkey_probe(zp_zkey *k, const char *path);
 
 /* Only what a verifier needs (§1, §2, §3) from a .zkey file, without loading the proving key. */
 int  zp_zkey_read_vk(zp_g16_vk *vk, const char *path);

@@ -189,6 +189,18 @@ static char *error_reply(const char *fmt, ...)
 	return reply(json_pack("{s:b, s:s}", "ok", 0, "error", m));
 }
 
+/* An error a client acts on by its kind: "code" = unknown_job | key_failed (cmd_client.c's exit codes). */
+static char *error_reply_code(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *error_reply_code(const char *code, const char *fmt, ...)
+{
+	char m[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return reply(json_pack("{s:b, s:s, s:s}", "ok", 0, "error", m, "code", code));
+}
+
 /* ---------------------------------------------------------------- submit */
 static bool token_ok(const char *t)
 {
@@ -213,7 +225,13 @@ static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 		*n = r ? 0 : zp_synth_n_vars(&sp);
 		return r;
 	}
-	return k->r1cs[0] ? zp_peek_r1cs(k->r1cs, n) : zp_peek_zkey(k->zkey, n);
+	if (k->r1cs[0])
+		return zp_peek_r1cs(k->r1cs, n);
+	/* the key's header as validated at start (zkey or .zpk: a .zpk is no iden3 container) */
+	for (unsigned i = 0; i < S.cfg.n_keys; i++)
+		if (&S.cfg.keys[i] == k && S.keys[i].valid)
+			return *n = S.keys[i].shape.n_vars, 0;
+	return zp_peek_zkey(k->zkey, n);
 }
 
 static unsigned pending_parts(unsigned g)
@@ -311,6 +329,44 @@ static char *check_wtns(size_t i, const char *p, const struct zp_pipe_key *k, ui
 	return NULL;
 }
 
+static bool is_json(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 5 && !strcmp(p + n - 5, ".json");
+}
+
+/* input.json: the key has a generator; confined and opened like a witness (no blocking, no
+ * symlink), a regular file of at most 64 MiB holding a JSON object (what circom's generators
+ * take). canon gets the manifest line: the canonical path synthd opens by the same walk. */
+static char *check_json_input(size_t i, const char *p, const struct zp_pipe_key *k, char *canon)
+{
+	if (!k->wasm[0] && !k->witness_bin[0])
+		return error_reply("inputs[%zu]: %s is an input.json, but key %s names no witness generator "
+				   "([key %s] wasm = or witness_bin =); give .wtns files", i, p, k->name, k->name);
+	zp_err_clear();
+	if (!S.cfg.n_in)
+		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
+	if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, canon, false))
+		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	int fd = zp_path_open_input(S.cfg.allow_in, S.cfg.n_in, canon);
+	struct stat st;
+	if (fd < 0)
+		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+		close(fd);
+		return error_reply("inputs[%zu]: %s: not a regular file of at most 64 MiB", i, p);
+	}
+	json_error_t e;
+	json_t *j = json_loadfd(fd, 0, &e);
+	close(fd);
+	bool obj = json_is_object(j);
+	json_decref(j);
+	if (!obj)
+		return error_reply("inputs[%zu]: %s: not a JSON object (%s)", i, p,
+				   j ? "the top level must be an object of signal names" : e.text);
+	return NULL;
+}
+
 /* paths[i] = the manifest line: the canonical path (what synthd opens by the same walk). */
 static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, char (*paths)[PATH_MAX],
 			  size_t n)
@@ -328,6 +384,12 @@ static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t 
 				return error_reply("inputs[%zu]: '%s': key %s is a synthetic circuit; its inputs are "
 						   "\"synth:<witness seed>\" (a 64-bit integer)", i, p, k->name);
 			snprintf(paths[i], PATH_MAX, "%s", p);
+			continue;
+		}
+		if (is_json(p)) { /* an input.json: synthd runs the key's witness generator on it */
+			char *err = check_json_input(i, p, k, paths[i]);
+			if (err)
+				return err;
 			continue;
 		}
 		char *err = check_wtns(i, p, k, wires, paths[i]);
@@ -376,16 +438,31 @@ static char *submit(json_t *req)
 			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", S.cfg.keys[i].name);
 		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
 	}
+	/* a key that cannot be served refuses new jobs, after the token check below: a re-sent submit
+	 * of a job accepted before the key failed still gets its job id (whose wait then ends) */
+	char why[600];
+	const char *refused = sup_key_refusal(key, why, sizeof why);
 	if (!json_is_array(inputs) || !json_array_size(inputs))
 		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
 	size_t n = json_array_size(inputs);
 	int gbest = -1;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
+	unsigned serving = 0, most = 0;
+	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		if (!sup_group_serves(g, key))
+			continue; /* its slots cannot hold the key, or its gpuds were given up */
+		serving++;
+		most = S.cfg.groups[g].max_parts > most ? S.cfg.groups[g].max_parts : most;
 		if (S.cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(g) < pending_parts((unsigned)gbest)))
 			gbest = (int)g;
-	if (gbest < 0)
-		return error_reply("too many partitions: %zu (the largest group takes %u per job)", n,
-				   S.cfg.groups[0].max_parts);
+	}
+	if (!serving && !refused)
+		refused = (snprintf(why, sizeof why, "key %s cannot be served: no group can prove it (its gpuds failed at "
+				    "start, or its slots are too small; see zkpipe status)", key), why);
+	if (gbest < 0 && !refused)
+		return error_reply("too many partitions: %zu (the largest group serving key %s takes %u per job)", n, key,
+				   most);
+	if (!out)
+		return error_reply("submit: \"output\" (a directory) is required");
 	if (prio < 0 || prio > 1000000)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
 	if (tok && !token_ok(tok))
@@ -402,6 +479,8 @@ static char *submit(json_t *req)
 	uint64_t dup_id;
 	if (sup_token_lookup(tok, &dup_id) == 1) /* a re-sent submit (REQ retries, client retries): the same job */
 		return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)dup_id, "duplicate", 1));
+	if (refused)
+		return error_reply_code("key_failed", "%s", refused);
 	uint32_t wires = 0;
 	if (key_wires(k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());
@@ -477,13 +556,19 @@ static char *status_job(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find_recorded(cid, &g, &h) == 0)
-		return reply(job_json(g, h.idx));
+	if (find_recorded(cid, &g, &h) == 0) {
+		json_t *j = job_json(g, h.idx);
+		char why[400];
+		const char *ks = sup_key_state(json_string_value(json_object_get(j, "key")), why, sizeof why);
+		json_object_set_new(j, "key_state", json_string(ks));
+		json_object_set_new(j, "key_error", json_string(why));
+		return reply(j);
+	}
 	char res[PATH_MAX];
 	result_path(res, sizeof res, cid);
 	json_error_t e;
 	json_t *j = json_load_file(res, 0, &e);
-	return j ? reply(j) : error_reply("unknown job %llu", (unsigned long long)cid);
+	return j ? reply(j) : error_reply_code("unknown_job", "unknown job %llu", (unsigned long long)cid);
 }
 
 static char *cancel(uint64_t cid)
@@ -540,6 +625,9 @@ void *sup_status_json(void)
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));
+		if (c->given_up) /* failed at start the same way SUP_GIVE_UP times: not restarted */
+			json_object_update_new(json_array_get(procs, json_array_size(procs) - 1),
+					       json_pack("{s:b, s:s}", "given_up", 1, "error", c->give_up_reason));
 		const struct zp_pipe_group *gr = &S.cfg.groups[c->group];
 		if (c->role == ZP_ROLE_GPUD && c->index < gr->gpus) {
 			json_t *o = json_array_get(procs, json_array_size(procs) - 1);
@@ -551,9 +639,10 @@ void *sup_status_json(void)
 					    json_integer(gr->node));
 		}
 	}
-	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
+	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
 			       (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
-			       (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+			       (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs,
+			       "keys", sup_keys_json());
 	sup_observe_status(st);
 	return st;
 }

@@ -32,6 +32,8 @@
 #include "progress.h"
 #include "sup.h"
 #include "zp_err.h"
+#include "zp_exit.h"
+#include <jansson.h>
 
 /* Paths here are built from PATH_MAX buffers; access/open report any that got cut. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -288,12 +290,32 @@ static int child_proc(const struct child *c, zp_proc_h *h)
 	return -ENOENT;
 }
 
-/* A child ended: say why, reclaim, schedule a restart with backoff. */
+/* Whether a dead child had failed at start, and why: a gpud whose health file (its pid) does
+ * not say "ready", with the error it wrote there; another daemon dying within 10 s. */
+static bool died_at_start(const struct child *c, uint64_t lived, const char *how, char *why, size_t n)
+{
+	snprintf(why, n, "%s", how);
+	if (c->role != ZP_ROLE_GPUD)
+		return lived < 10000;
+	json_t *h = zp_health_read(&S.cfg, c->group, c->index, c->pid);
+	const char *st = json_string_value(json_object_get(h, "stage"));
+	const char *err = json_string_value(json_object_get(h, "error"));
+	bool at_start = !st || strcmp(st, "ready");
+	if (at_start && err && *err)
+		snprintf(why, n, "%s: %s", how, err);
+	json_decref(h);
+	return at_start;
+}
+
+/* A child ended: say why, reclaim, schedule a restart with backoff — unless it failed at start
+ * the same way SUP_GIVE_UP times in a row: then it stays down and says why (status, /status,
+ * the log; its keys fail when no other gpud serves them). */
 static void child_died(struct child *c)
 {
 	int status = 0;
 	char how[96] = "exited";
-	if (c->ours && waitpid(c->pid, &status, WNOHANG) == c->pid) {
+	bool reaped = c->ours && waitpid(c->pid, &status, WNOHANG) == c->pid; /* adopted: cannot say why */
+	if (reaped) {
 		if (WIFSIGNALED(status))
 			snprintf(how, sizeof how, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
@@ -318,17 +340,35 @@ static void child_died(struct child *c)
 	int n = child_proc(c, &h) == 0 ? zp_arena_reclaim_proc_why(S.g[c->group].a, h, why) > 0 : 0;
 	n += zp_arena_reclaim_dead(S.g[c->group].a);
 	uint64_t now = zp_mono_ms(), lived = now - c->started_ms;
+	char why[sizeof c->last_reason];
+	/* only its own failures count: a non-zero exit or a crash, not a kill from outside (SIGKILL,
+	 * SIGTERM: tests, operators, the OOM killer) nor a clean exit */
+	bool failed = reaped && ((WIFEXITED(status) && WEXITSTATUS(status)) ||
+				  (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGABRT ||
+							   WTERMSIG(status) == SIGBUS || WTERMSIG(status) == SIGILL ||
+							   WTERMSIG(status) == SIGFPE)));
+	bool at_start = !S.stopping && failed && died_at_start(c, lived, how, why, sizeof why);
+	c->same_fails = !at_start ? 0 : !strcmp(why, c->last_reason) ? c->same_fails + 1 : 1;
+	snprintf(c->last_reason, sizeof c->last_reason, "%s", at_start ? why : "");
+	if (c->same_fails >= SUP_GIVE_UP) {
+		c->given_up = true;
+		snprintf(c->give_up_reason, sizeof c->give_up_reason, "failed at start %u times in a row: %s", c->same_fails,
+			 why);
+	}
 	c->backoff_ms = lived > 10000 || !c->backoff_ms ? S.cfg.restart_min_ms
 			: (c->backoff_ms * 2 > S.cfg.restart_max_ms ? S.cfg.restart_max_ms : c->backoff_ms * 2);
 	c->next_start_ms = now + c->backoff_ms;
-	zp_log(WHO, "%s.%u@%s pid %d %s after %.1f s; reclaimed %d process(es)%s",
-	       role_dir(c->role), c->index, S.cfg.groups[c->group].name, c->pid, how, lived / 1000.0, n,
-	       S.stopping ? "" : "; restarting after backoff");
+	zp_log(WHO, "%s.%u@%s pid %d %s after %.1f s; reclaimed %d process(es)%s%s", role_dir(c->role), c->index,
+	       S.cfg.groups[c->group].name, c->pid, at_start ? why : how, lived / 1000.0, n,
+	       S.stopping ? "" : c->given_up ? "; NOT restarting: " : "; restarting after backoff",
+	       c->given_up && !S.stopping ? c->give_up_reason : "");
 	c->pid = 0;
 	c->stuck_ms = 0;
-	if (!S.stopping)
+	if (!S.stopping && !c->given_up)
 		c->restarts++;
 	zp_hint_send(S.g[c->group].pub, "job"); /* wake synthds: partitions may be PENDING again */
+	if (c->given_up)
+		sup_keys_refresh();
 }
 
 /* Adopt the live daemons a previous supervisor left in this group's process table. */
@@ -395,7 +435,7 @@ static int open_group(unsigned g)
  * and logs stay 0700 in both modes. */
 static int run_dir(void)
 {
-	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate" };
+	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate", "/health" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char p[PATH_MAX];
 		unsigned mode = i == 0 && S.cfg.public_access ? 0711 : 0700;
@@ -545,7 +585,7 @@ static void shutdown_children(void)
 
 static void loop(int sfd)
 {
-	uint64_t last_scan = 0;
+	uint64_t last_scan = 0, scans = 0;
 	while (!S.stopping) {
 		struct pollfd p[2 + ZP_PIPE_MAX_GROUPS + SUP_MAX_CHILDREN];
 		unsigned n = 0, who[SUP_MAX_CHILDREN];
@@ -582,7 +622,7 @@ static void loop(int sfd)
 				uint64_t rss = zp_proc_peak_rss_kib(c->pid);
 				if (rss)
 					c->peak_rss_kib = rss;
-			} else if (now >= c->next_start_ms) {
+			} else if (!c->given_up && now >= c->next_start_ms) {
 				if (spawn(c))
 					c->next_start_ms = now + S.cfg.restart_max_ms;
 			}
@@ -591,6 +631,8 @@ static void loop(int sfd)
 			watchdog();
 			sup_scan_jobs();
 			sup_observe_tick();
+			if (++scans % 5 == 0)
+				sup_keys_refresh();
 			for (unsigned g = 0; g < S.cfg.n_groups; g++)
 				zp_arena_proc_heartbeat(S.g[g].a, S.g[g].me);
 			last_scan = now;
@@ -600,26 +642,34 @@ static void loop(int sfd)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = { { "config", 1, 0, 'c' }, { "help", 0, 0, 'h' }, { 0 } };
+	static const struct option opts[] = { { "config", 1, 0, 'c' }, { "help", 0, 0, 'h' },
+		{ "version", 0, 0, 'V' }, { 0 } };
+	static const char usage[] = "usage: zkpipe-supervisor --config FILE\n"
+		"       zkpipe-supervisor --help | --version\n"
+		"  Runs the proving service the config describes (docs/pipeline.md): creates or re-attaches\n"
+		"  each group's arena, starts and watches synthd and gpud, serves the client API and HTTP.\n\n";
 	const char *config = NULL;
 	int o, r;
-	while ((o = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "c:hV", opts, NULL)) != -1) {
 		if (o == 'c')
 			config = optarg;
-		else {
-			fprintf(stderr, "usage: zkpipe-supervisor --config FILE\n");
-			return 2;
-		}
+		else if (o == 'h')
+			return printf("%s%s", usage, zp_exit_text), ZP_EX_OK;
+		else if (o == 'V')
+			return printf("zkpipe-supervisor %s\n", ZP_VERSION), ZP_EX_OK;
+		else
+			return fputs(usage, stderr), ZP_EX_USAGE;
 	}
-	if (!config) {
-		fprintf(stderr, "usage: zkpipe-supervisor --config FILE\n");
-		return 2;
-	}
+	if (!config || optind != argc)
+		return fputs(usage, stderr), ZP_EX_USAGE;
 	umask(S.cfg.public_access ? 022 : 077);
 	if ((r = zp_pipe_config_load(&S.cfg, config))) {
 		zp_log(WHO, "%s", zp_err_msg());
-		return 1;
+		return ZP_EX_CONFIG;
 	}
+	/* every key checked (and slot_size = auto resolved) before any arena is made for it */
+	if (sup_keys_validate())
+		return ZP_EX_CONFIG;
 	if (S.cfg.public_access)
 		umask(022);
 	S.started_ns = zp_now_ns();
@@ -638,7 +688,7 @@ int main(int argc, char **argv)
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if ((r = run_dir())) {
 		zp_log(WHO, "%s", zp_err_msg());
-		return 1;
+		return r == -EBUSY ? ZP_EX_BUSY : ZP_EX_START;
 	}
 	memcg_init();
 	memcg_prefix_init();
@@ -648,22 +698,28 @@ int main(int argc, char **argv)
 	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
 		if ((r = open_group(g))) {
 			zp_log(WHO, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
-			return 1;
+			/* a config shape the existing arena cannot take (records.c says the way out): a config error */
+			return r == ZP_EMISMATCH ? ZP_EX_CONFIG : ZP_EX_START;
 		}
 		adopt(g);
 	}
 	zp_progress_end(NULL);
+	sup_keys_fit();
 	sup_records_start();
 	if ((r = api_open())) {
 		zp_log(WHO, "API %s: %s", S.api_url, zp_err_msg());
-		return 1;
+		return ZP_EX_START;
 	}
 	if (S.cfg.http[0] && (r = sup_http_start()))
 		zp_log(WHO, "http %s: %s (continuing without it)", S.cfg.http, zp_err_msg());
 	else if (S.cfg.http[0] && !loopback(S.cfg.http))
 		zp_log(WHO, "WARNING: http %s has no authentication: /status shows every job's paths", S.cfg.http);
-	zp_log(WHO, "serving %s%s%s; %u group(s), %u key(s)", S.api_url, S.cfg.http[0] ? ", http " : "",
-	       S.cfg.http, S.cfg.n_groups, S.cfg.n_keys);
+	char kl[1024] = "";
+	for (unsigned i = 0; i < S.cfg.n_keys; i++)
+		snprintf(kl + strlen(kl), sizeof kl - strlen(kl), "%s%s (%s)", i ? ", " : "", S.cfg.keys[i].name,
+			 S.keys[i].state == KH_FAILED ? "FAILED" : "validated, loading in gpud");
+	zp_log(WHO, "serving %s%s%s; %u group(s), %u key(s): %s", S.api_url, S.cfg.http[0] ? ", http " : "",
+	       S.cfg.http, S.cfg.n_groups, S.cfg.n_keys, kl);
 	sup_scan_jobs();
 	loop(sfd);
 	sup_http_stop();

@@ -28,9 +28,28 @@ struct child {
 	uint32_t backoff_ms;
 	unsigned restarts, oom_kills;
 	uint64_t peak_rss_kib;     /* last seen VmHWM */
+	/* failing at start: the same reason SUP_GIVE_UP times in a row stops the restarts */
+	unsigned same_fails;
+	bool given_up;
+	char last_reason[300], give_up_reason[360];
 	char memcg[PATH_MAX];      /* cgroup v1 directory, "" = none; one per daemon run, removed when it goes */
 	unsigned long long memcg_oom_base; /* its oom_kill count when this daemon entered it */
 	uint64_t stuck_ms;         /* no progress this long when the watchdog killed it; 0 = not killed */
+};
+
+/* a child that dies before it is ready (gpud: its health file says so; others: within 10 s)
+ * with the same reason this many times in a row is not restarted again */
+#define SUP_GIVE_UP 3
+
+enum { KH_LOADING, KH_READY, KH_FAILED };
+struct key_health {
+	bool valid;                /* passed validation (shape read) */
+	int state;                 /* KH_* */
+	struct zp_key_shape shape;
+	unsigned gpuds_ready, gpuds_loading, gpuds_total;
+	uint64_t load_bytes;       /* while loading: the key file's size, and how long a gpud has been at it */
+	double load_s;
+	char reason[400];          /* why it failed */
 };
 
 struct group {
@@ -54,6 +73,7 @@ struct sup {
 	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
 	unsigned http_fd_budget;   /* HTTP connections the fd limit leaves room for (main.c) */
 	uint64_t started_ns;
+	struct key_health keys[ZP_PIPE_MAX_KEYS];
 };
 
 extern struct sup S;
@@ -91,6 +111,16 @@ int sup_arena_open(unsigned g, const struct zp_arena_params *p);
 void sup_records_start(void);
 /* keep_arena = no at stop: every unfinished job is recorded FAILED (with a warning). */
 void sup_drop_jobs(unsigned g);
+/* health.c */
+int  sup_keys_validate(void);           /* at start: shapes, slot_size = auto; logs each key */
+void sup_keys_fit(void);                /* after the arenas are open: a key no group's slots hold fails */
+void sup_keys_refresh(void);            /* from the gpuds' health files; logs transitions */
+/* NULL when the key may be submitted to, else the reason (in buf). */
+const char *sup_key_refusal(const char *name, char *buf, size_t n);
+bool sup_group_serves(unsigned g, const char *name);
+void *sup_keys_json(void);              /* the "keys" array of /status */
+const char *sup_key_state(const char *name, char *why, size_t n);
+const char *sup_key_state_name(int s);
 
 /* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
 void sup_observe_job(struct zp_arena *a, unsigned group, uint32_t job_idx);

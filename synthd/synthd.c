@@ -12,6 +12,7 @@
  * SIGTERM: finish the partition in hand, then exit.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,9 +80,22 @@ static int synth_fill(const char *spec, void *w, const struct circ_entry *e, zp_
 	int r = zp_synth_witness_abc(w, abc[0], abc[1], abc[2], &e->c, &e->sp, seed);
 	return r ? r : 1;
 }
+/* "witgen:<path>": the .wtns the key's witness generator just wrote in its directory under
+ * <run>/witgen (synthd's own file, outside allow_input): opened without following a symlink. */
+static int witgen_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
+{
+	(void)abc;
+	int fd = open(spec, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return zp_err_set(-errno, "generated witness %s", spec);
+	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	close(fd);
+	return r;
+}
 static const struct wsrc_ops wsrc_wtns = { "", wtns_fill };
+static const struct wsrc_ops wsrc_witgen = { "witgen:", witgen_fill };
 static const struct wsrc_ops wsrc_synth = { "synth:", synth_fill };
-static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns, &wsrc_synth };
+static const struct wsrc_ops *const wsrcs[] = { &wsrc_wtns, &wsrc_synth, &wsrc_witgen };
 
 static int load_circuit(const struct zp_pipe_key *k, struct circ_entry *e)
 {
@@ -149,6 +164,7 @@ static int retry_for(int r)
 	case ZP_EMISMATCH: case ZP_EUNSAT: case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON:
 	case ZP_ERANGE: case ZP_EVERSION: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
 	case -EINVAL: case -ELOOP: case -ENOTDIR: /* not a regular file; a symlink where none is followed */
+	case ZP_EWITGEN:
 		return 0;
 	default:
 		return 1;
@@ -202,6 +218,43 @@ checked:
 	return 0;
 }
 
+static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key, uint64_t job_id, const char *spec);
+
+static bool is_json(const char *spec)
+{
+	size_t n = strlen(spec);
+	return n > 5 && !strcmp(spec + n - 5, ".json");
+}
+
+/* Run key's witness generator on the input.json at spec; spec becomes the .wtns it wrote (in
+ * wdir, which the caller removes). */
+static int witness_from_json(const char *key, const struct circ_entry *e, char *spec, size_t n, char *wdir,
+			     size_t wn)
+{
+	const struct zp_pipe_key *k = zp_pipe_key_find(&D.cfg, key);
+	if (!k || (!k->wasm[0] && !k->witness_bin[0]))
+		return zp_err_set(ZP_EFORMAT, "%s: key %s has no witness generator (wasm or witness_bin)", spec, key);
+	char parent[PATH_MAX], wtns[PATH_MAX - 16], in[PATH_MAX]; /* wtns + "witgen:" fits spec */
+	struct zp_witgen g;
+	zp_witgen_of_key(&g, k, e->c.n_vars);
+	zp_pipe_path(parent, sizeof parent, &D.cfg, "witgen");
+	if (mkdir(parent, 0700) && errno != EEXIST)
+		return zp_err_set(-errno, "%s: %s", parent, strerror(errno));
+	snprintf(in, sizeof in, "%s", spec);
+	uint64_t t0 = zp_mono_ms();
+	/* the manifest's canonical path, by the same confined walk as a .wtns (never blocks) */
+	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, in);
+	if (fd < 0)
+		return fd;
+	int r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
+	close(fd);
+	if (r)
+		return r;
+	zp_log(D.who, "key %s: witness of %s generated in %llu ms", key, in, (unsigned long long)(zp_mono_ms() - t0));
+	snprintf(spec, n, "witgen:%s", wtns); /* our own file under the run directory, not under allow_input */
+	return 0;
+}
+
 static void synth_one(zp_part_h ph)
 {
 	const struct zp_arena_job *jr = zp_arena_job_rec(D.arena, ph.job.idx);
@@ -226,6 +279,23 @@ static void synth_one(zp_part_h ph)
 		fail_part(ph, 0, "%s", zp_err_msg());
 		return;
 	}
+	/* an input.json: the key's own witness generator makes the .wtns first, before a slot is
+	 * taken (it may run for seconds); the witness is then read like any other */
+	char wdir[PATH_MAX] = "";
+	if (is_json(spec) && (r = witness_from_json(key, e, spec, sizeof spec, wdir, sizeof wdir))) {
+		char m[ZP_ERRTXT_MAX];
+		snprintf(m, sizeof m, "%s", zp_err_msg());
+		zp_witgen_cleanup(wdir);
+		fail_part(ph, retry_for(r), "%s", m);
+		return;
+	}
+	synth_part(ph, e, key, job_id, spec);
+	zp_witgen_cleanup(wdir);
+}
+
+static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key, uint64_t job_id, const char *spec)
+{
+	int r;
 	struct zp_slot_payload hdr = { .job_id = job_id, .part = ph.part, .n_public = e->c.n_public,
 				       .has_c = e->c.has_c };
 	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", key);
@@ -260,7 +330,7 @@ int main(int argc, char **argv)
 {
 	int r = zp_daemon_init(&D, argc, argv, ZP_ROLE_SYNTHD, "synthd");
 	if (r)
-		return r == 2 ? 2 : 1;
+		return zp_daemon_init_exit(r);
 	zp_limit_memory(&D);
 	/* synthetic circuits are built now, not at the first partition: at PoRep size that is half a
 	 * minute, which then overlaps gpud's key loading instead of the first proof */

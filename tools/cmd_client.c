@@ -36,7 +36,7 @@ static int conn_opt(int o, const char *arg)
 	else if (o == 'C') {
 		if (zp_pipe_config_load(&cfg, arg)) {
 			fprintf(stderr, "zkpipe: %s\n", zp_err_msg());
-			exit(2);
+			exit(ZP_EX_CONFIG);
 		}
 		if (cfg.listen[0])
 			snprintf(url, sizeof url, "%s", cfg.listen);
@@ -60,7 +60,8 @@ static int conn_default(void)
 	return -1;
 }
 
-json_t *zp_client_call(const char *u, json_t *req, int timeout_ms, int quiet)
+/* One request: the reply object whether ok or not; NULL when unreachable (message unless quiet). */
+static json_t *call_any(const char *u, json_t *req, int timeout_ms, int quiet)
 {
 	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
 	zp_err_clear();
@@ -74,9 +75,29 @@ json_t *zp_client_call(const char *u, json_t *req, int timeout_ms, int quiet)
 	json_error_t e;
 	json_t *j = json_loads(rep, 0, &e);
 	free(rep);
-	if (!j || !json_is_true(json_object_get(j, "ok"))) {
+	if (!j && !quiet)
+		fprintf(stderr, "zkpipe: bad reply: %s\n", e.text);
+	return j;
+}
+
+/* The exit code for a refused request: by its "code" (a key that cannot be served, an unknown
+ * job), else EX_API. */
+static int refused_exit(json_t *rep)
+{
+	const char *c = json_string_value(json_object_get(rep, "code"));
+	return !c ? EX_API : !strcmp(c, "key_failed") ? EX_KEY : !strcmp(c, "unknown_job") ? EX_NO_JOB : EX_API;
+}
+
+static int last_refusal = EX_API;
+
+json_t *zp_client_call(const char *u, json_t *req, int timeout_ms, int quiet)
+{
+	json_t *j = call_any(u, req, timeout_ms, quiet);
+	last_refusal = EX_API;
+	if (j && !json_is_true(json_object_get(j, "ok"))) {
 		if (!quiet)
-			fprintf(stderr, "zkpipe: %s\n", j ? json_string_value(json_object_get(j, "error")) : e.text);
+			fprintf(stderr, "zkpipe: %s\n", json_string_value(json_object_get(j, "error")));
+		last_refusal = refused_exit(j);
 		json_decref(j);
 		return NULL;
 	}
@@ -99,18 +120,24 @@ static int absolute(const char *p, char *out)
 /* ---------------------------------------------------------------- submit */
 static const char submit_help[] =
 	"usage: zkpipe submit --key K --output DIR [--priority N] [--token T] [--wait] WTNS...\n"
+	"       zkpipe submit --key K --output DIR [--input input.json]... [INPUT.json...]\n"
 	"       (a key with synth = ...: its partitions are synth:<witness seed> instead of .wtns files)\n"
 	"  Submit one job: one partition per witness file, proved with key K of the supervisor's\n"
 	"  config; its proofs go to DIR (part-<p>.proof.json/.public.json, then proofs.json).\n"
 	"  Prints the job id once the job is in the arena.\n" CONN_HELP
 	"  --token T        idempotency token: re-submitting with T returns the same job\n"
-	"  --wait           wait for the job and exit as `zkpipe wait` does\n";
+	"  --wait           wait for the job and exit as `zkpipe wait` does\n"
+	"  Inputs may be input.json files when the key names a witness generator ([key] wasm = or\n"
+	"  witness_bin =): synthd computes each witness. Exit 13 when the key cannot be served.\n";
 
 int cmd_submit(int argc, char **argv)
 {
 	static const struct option opts[] = { CONN_OPTS, { "key", 1, 0, 'k' }, { "output", 1, 0, 'o' },
-		{ "priority", 1, 0, 'p' }, { "token", 1, 0, 't' }, { "wait", 0, 0, 'w' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "priority", 1, 0, 'p' }, { "token", 1, 0, 't' }, { "wait", 0, 0, 'w' }, { "help", 0, 0, 'h' },
+		{ "input", 1, 0, 'i' }, { 0 } };
 	const char *key = NULL, *out = NULL, *tok = NULL;
+	char **ins = calloc((size_t)argc + 1, sizeof *ins); /* --input files, then the positional ones */
+	int nin = 0;
 	long prio = 0;
 	int o, wait = 0;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -122,11 +149,14 @@ int cmd_submit(int argc, char **argv)
 		case 'p': prio = strtol(optarg, NULL, 10); break;
 		case 't': tok = optarg; break;
 		case 'w': wait = 1; break;
+		case 'i': ins[nin++] = optarg; break;
 		case 'h': fputs(submit_help, stdout); return 0;
 		default: fputs(submit_help, stderr); return 2;
 		}
 	}
-	if (!key || !out || optind >= argc) {
+	for (int i = optind; i < argc; i++)
+		ins[nin++] = argv[i];
+	if (!key || !out || !nin) {
 		fputs(submit_help, stderr);
 		return 2;
 	}
@@ -134,13 +164,13 @@ int cmd_submit(int argc, char **argv)
 		return 2;
 	char path[PATH_MAX];
 	json_t *inputs = json_array();
-	for (int i = optind; i < argc; i++) {
-		if (!strncmp(argv[i], "synth:", 6)) { /* a synthetic circuit's partition: a witness seed, not a file */
-			json_array_append_new(inputs, json_string(argv[i]));
+	for (int i = 0; i < nin; i++) {
+		if (!strncmp(ins[i], "synth:", 6)) { /* a synthetic circuit's partition: a witness seed, not a file */
+			json_array_append_new(inputs, json_string(ins[i]));
 			continue;
 		}
-		if (absolute(argv[i], path)) {
-			fprintf(stderr, "zkpipe submit: %s: %s\n", argv[i], strerror(errno));
+		if (absolute(ins[i], path)) {
+			fprintf(stderr, "zkpipe submit: %s: %s\n", ins[i], strerror(errno));
 			return 3;
 		}
 		json_array_append_new(inputs, json_string(path));
@@ -156,7 +186,7 @@ int cmd_submit(int argc, char **argv)
 	json_t *rep = zp_client_call(url, req, 10000, 0);
 	json_decref(req);
 	if (!rep)
-		return EX_API;
+		return last_refusal;
 	long long id = json_integer_value(json_object_get(rep, "job"));
 	printf("%lld\n", id);
 	fflush(stdout);
@@ -165,6 +195,42 @@ int cmd_submit(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- wait */
+/* One job's wait: 0 DONE, or the exit code of why it cannot finish (FAILED or cancelled, unknown
+ * to the supervisor, its key failed); -1 while it may still finish. */
+static int job_outcome(json_t *rep, long long id, int quiet)
+{
+	if (!rep)
+		return -1; /* unreachable: the supervisor may be restarting; ask again */
+	if (!json_is_true(json_object_get(rep, "ok"))) {
+		int ex = refused_exit(rep);
+		if (ex == EX_API)
+			return -1;
+		if (!quiet)
+			printf("job %lld: %s\n", id, json_string_value(json_object_get(rep, "error")));
+		return ex;
+	}
+	const char *st = json_string_value(json_object_get(rep, "state"));
+	const char *ks = json_string_value(json_object_get(rep, "key_state"));
+	if (st && !strcmp(st, "DONE")) {
+		if (!quiet)
+			printf("job %lld DONE: %s/proofs.json\n", id, json_string_value(json_object_get(rep, "output")));
+		return 0;
+	}
+	if (st && !strcmp(st, "FAILED")) {
+		if (!quiet)
+			printf("job %lld FAILED: %s\n", id, json_string_value(json_object_get(rep, "error")));
+		return EX_JOB_FAILED;
+	}
+	if (ks && !strcmp(ks, "failed")) {
+		if (!quiet)
+			printf("job %lld cannot finish: key %s failed: %s\n", id,
+			       json_string_value(json_object_get(rep, "key")),
+			       json_string_value(json_object_get(rep, "key_error")));
+		return EX_KEY;
+	}
+	return -1;
+}
+
 /* One letter a partition, in order: . pending, c claimed, s synthesis, R ready, P proving,
  * D done, F failed; past 64 partitions, counts by state instead. */
 static void part_states(json_t *rep, char *out, size_t n)
@@ -223,22 +289,18 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 		int staged = 0;
 		for (;;) {
 			json_t *req = json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)ids[i]);
-			json_t *rep = zp_client_call(u, req, 5000, 1);
+			json_t *rep = call_any(u, req, 5000, 1);
 			json_decref(req);
 			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
 			if (st && !quiet)
 				wait_progress(rep, ids[i], i, n, &staged);
-			if (st && (!strcmp(st, "DONE") || !strcmp(st, "FAILED"))) {
-				if (!quiet)
+			int ex = job_outcome(rep, ids[i], 1);
+			if (ex >= 0) {
+				if (!quiet && staged)
 					zp_progress_end(NULL);
-				if (!quiet && !strcmp(st, "DONE"))
-					printf("job %lld DONE: %s/proofs.json\n", ids[i],
-					       json_string_value(json_object_get(rep, "output")));
-				else if (!quiet)
-					printf("job %lld FAILED: %s\n", ids[i], json_string_value(json_object_get(rep, "error")));
-				if (strcmp(st, "DONE"))
-					rc = EX_JOB_FAILED;
+				job_outcome(rep, ids[i], quiet); /* its result line, after the progress line ends */
 				json_decref(rep);
+				rc = rc ? rc : ex; /* the first job that did not finish DONE names the exit */
 				break;
 			}
 			if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
@@ -258,8 +320,9 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 
 static const char wait_help[] =
 	"usage: zkpipe wait [--timeout S] JOB...\n"
-	"  Wait until every job is DONE or FAILED (survives a supervisor restart: it asks again).\n"
-	"  Exit 0 when all are DONE, 8 when one FAILED, 9 on timeout.\n" CONN_HELP;
+	"  Wait until every job is DONE or cannot finish (survives a supervisor restart: it asks again).\n"
+	"  Exit 0 when all are DONE; else the first job's reason: 11 FAILED or cancelled, 12 unknown job,\n"
+	"  13 its key failed (cannot be served); 9 on timeout (zkpipe --help: every exit code).\n" CONN_HELP;
 
 int cmd_wait(int argc, char **argv)
 {
@@ -315,6 +378,23 @@ static void print_summary(json_t *rep)
 		       json_integer_value(json_object_get(p, "peak_rss_kib")),
 		       pr && !json_is_true(json_object_get(pr, "finished")) ? "  " : "",
 		       pr && !json_is_true(json_object_get(pr, "finished")) ? json_string_value(json_object_get(pr, "line")) : "");
+		if (json_is_true(json_object_get(p, "given_up")))
+			printf("         NOT RESTARTED: %s\n", json_string_value(json_object_get(p, "error")));
+	}
+	json_array_foreach(json_object_get(rep, "keys"), i, p) {
+		const char *st = json_string_value(json_object_get(p, "state"));
+		printf("key %s: %s", json_string_value(json_object_get(p, "name")), st);
+		if (json_object_get(p, "slot_bytes"))
+			printf(" (%lld/%lld gpud(s) ready; a partition needs %lld bytes of slot)",
+			       json_integer_value(json_object_get(p, "gpuds_ready")),
+			       json_integer_value(json_object_get(p, "gpuds")),
+			       json_integer_value(json_object_get(p, "slot_bytes")));
+		if (!strcmp(st, "failed"))
+			printf(": %s; submits refused", json_string_value(json_object_get(p, "error")));
+		if (!strcmp(st, "loading") && json_integer_value(json_object_get(p, "loading_bytes")))
+			printf(": %lld MiB key, %.1f s so far", json_integer_value(json_object_get(p, "loading_bytes")) >> 20,
+			       json_real_value(json_object_get(p, "loading_s")));
+		printf("\n");
 	}
 }
 
@@ -341,7 +421,7 @@ static int status_or_cancel(int argc, char **argv, const char *op)
 	json_t *rep = zp_client_call(url, req, 5000, 0);
 	json_decref(req);
 	if (!rep)
-		return EX_API;
+		return last_refusal;
 	if (js) {
 		char *t = json_dumps(rep, JSON_INDENT(1));
 		puts(t);

@@ -14,10 +14,11 @@
 #include "params.h"
 #include "zkey.h"
 #include "zp_mem.h"
+#include "pipe.h"
 
 static const char key_help[] =
 	"usage: zkpipe key convert --from IN --to OUT [--r1cs R | --synth SPEC] [--h-mode M] [--roots F]\n"
-	"       zkpipe key info KEY.zpk\n"
+	"       zkpipe key info KEY.zpk | KEY.zkey\n"
 	"       zkpipe key bench-load KEY.zpk [--runs N]\n"
 	"  Formats by extension: .zkey (snarkjs), .params (Filecoin/bellperson), .zpk (zkpipe).\n"
 	"  convert: .zkey -> .zpk | .params;  .params -> .zpk (needs the circuit: --r1cs or --synth, for\n"
@@ -25,7 +26,8 @@ static const char key_help[] =
 	"    --h-mode M  for .zkey -> .zpk: snarkjs (default) or coeff (derives τ^i·Z(τ)/δ; n log n work)\n"
 	"    --roots F   for .params -> .zpk: the root family the .params were made with (7: bellperson,\n"
 	"                the default; 5: written by zkpipe from a snarkjs-family key)\n"
-	"  info: header, flags (INSECURE development key?), counts, fingerprint; checks every checksum.\n"
+	"  info: header, flags (INSECURE development key?), counts, fingerprint; checks every checksum\n"
+	"        (.zpk); for a .zkey its header (curve, counts). Both: the slot size a partition needs.\n"
 	"  bench-load: cold-cache load rate (io_uring, O_DIRECT and buffered) against a plain read().\n";
 
 static int is(const char *path, const char *ext)
@@ -90,8 +92,32 @@ out:
 	return rc ? cx_fail("key convert", rc) : CX_OK;
 }
 
+/* The slot one partition of this key needs in the pipeline (pipe.h's payload layout). */
+static void print_slot(uint32_t n_vars, uint32_t domain)
+{
+	struct zp_slot_payload p;
+	uint64_t need = zp_payload_layout(&p, n_vars, domain);
+	printf("slot size:    %" PRIu64 " bytes per partition (w, a, b, c after a 4 KiB header): [group] slot_size\n"
+	       "              >= %" PRIu64 " MiB (2 MiB multiple), or slot_size = auto\n",
+	       need, zp_pipe_slot_round(need) >> 20);
+}
+
+static int info_zkey(const char *path)
+{
+	zp_zkey z;
+	int rc = zp_zkey_probe(&z, path);
+	if (rc)
+		return cx_fail("key info", rc);
+	printf("file:         %s (snarkjs Groth16 .zkey, BLS12-381; header checked, points not read)\n", path);
+	printf("circuit:      %u wires, %u public, domain 2^%u\n", z.n_vars, z.n_public, z.log_domain);
+	print_slot(z.n_vars, z.domain_size);
+	return CX_OK;
+}
+
 static int info(const char *path)
 {
+	if (is(path, "zkey"))
+		return info_zkey(path);
 	zp_pkey k;
 	int rc = zp_pkey_load(&k, path, NULL, NULL);
 	if (rc)
@@ -111,6 +137,7 @@ static int info(const char *path)
 	for (int i = 0; i < ZP_PKS_N; i++)
 		printf("  section %d %-5s offset %12" PRIu64 "  %10" PRIu64 " x %3u B  xxh64 %016" PRIx64 "\n", i + 1,
 		       names[i], h->sec[i].offset, h->sec[i].count, h->sec[i].elem_bytes, h->sec[i].xxh64);
+	print_slot(h->n_vars, h->domain_size);
 	zp_pkey_free(&k);
 	return CX_OK;
 }

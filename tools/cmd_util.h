@@ -15,24 +15,36 @@
 #include "r1cs.h"
 #include "synth.h"
 #include "zp_err.h"
+#include "zp_exit.h"
 
-enum { CX_OK = 0, CX_USAGE = 2, CX_INPUT = 3, CX_MISMATCH = 4, CX_UNSAT = 5, CX_SELFCHECK = 6, CX_OUTPUT = 7,
-       CX_INTERNAL = 70 };
+/* The exit codes are common/zp_exit.h's (one table for every command). */
+enum { CX_OK = ZP_EX_OK, CX_USAGE = ZP_EX_USAGE, CX_INPUT = ZP_EX_INPUT, CX_MISMATCH = ZP_EX_MISMATCH,
+       CX_UNSAT = ZP_EX_UNSAT, CX_SELFCHECK = ZP_EX_SELFCHECK, CX_OUTPUT = ZP_EX_OUTPUT,
+       CX_INTERNAL = ZP_EX_INTERNAL };
 
+/* The exit code for an error code (zp_err / -errno). */
+static inline int cx_exit_for(int rc)
+{
+	switch (rc) {
+	case ZP_EMISMATCH: return ZP_EX_MISMATCH;
+	case ZP_EUNSAT: return ZP_EX_UNSAT;
+	case ZP_EVERIFY: return ZP_EX_SELFCHECK;
+	case -ENODEV: case -ENOTSUP: return ZP_EX_NODEV;
+	case ZP_EWITGEN: return ZP_EX_WITGEN;
+	case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON: case ZP_EVERSION: case ZP_EINVAL_POINT:
+	case ZP_ESUBGROUP: case ZP_EFLAGS: case ZP_ENOTSQR: case ZP_ERANGE:
+	case -ENOENT: case -EACCES: case -EISDIR: case -EINVAL: case -EIO: case -ELOOP:
+		return ZP_EX_INPUT;
+	default: return ZP_EX_INTERNAL;
+	}
+}
+
+/* One line "zkpipe <cmd>: <message>" on stderr; returns the exit code for rc. */
 static inline int cx_fail(const char *cmd, int rc)
 {
 	const char *m = zp_err_msg();
 	fprintf(stderr, "zkpipe %s: %s\n", cmd, m && *m ? m : zp_strerror(rc));
-	switch (rc) {
-	case ZP_EMISMATCH: return CX_MISMATCH;
-	case ZP_EUNSAT: return CX_UNSAT;
-	case ZP_EVERIFY: return CX_SELFCHECK;
-	case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON: case ZP_EVERSION: case ZP_EINVAL_POINT:
-	case ZP_ESUBGROUP: case ZP_EFLAGS: case ZP_ENOTSQR: case ZP_ERANGE:
-	case -ENOENT: case -EACCES: case -EISDIR: case -EINVAL: case -EIO:
-		return CX_INPUT;
-	default: return CX_INTERNAL;
-	}
+	return cx_exit_for(rc);
 }
 
 static inline double cx_now(void)

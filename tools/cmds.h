@@ -2,15 +2,17 @@
  * cmds.h — the `zkpipe` subcommands that talk to a running supervisor (cmd_client.c) and
  * the demo (cmd_demo.c). Each takes argv with argv[0] = the subcommand's name.
  *
- * Exit codes beyond zkpipe.c's: 8 = a job FAILED (or was cancelled), 9 = wait timed out,
- * 10 = the supervisor could not be reached or refused the request.
+ * Exit codes: common/zp_exit.h (one table for every command).
  */
 #ifndef ZP_TOOLS_CMDS_H
 #define ZP_TOOLS_CMDS_H
 
 #include <jansson.h>
 
-enum { EX_JOB_FAILED = 8, EX_TIMEOUT = 9, EX_API = 10 };
+#include "zp_exit.h"
+
+enum { EX_JOB_FAILED = ZP_EX_JOB_FAILED, EX_TIMEOUT = ZP_EX_TIMEOUT, EX_API = ZP_EX_API,
+       EX_NO_JOB = ZP_EX_NO_JOB, EX_KEY = ZP_EX_KEY };
 
 int cmd_submit(int argc, char **argv);
 int cmd_wait(int argc, char **argv);

@@ -4,10 +4,14 @@
  * arena, whatever it does.
  *
  *   zkpipe-shm [--json] [--watch[=SECONDS]] [--hugetlbfs DIR] NAME
+ *   zkpipe-shm --remove [--hugetlbfs DIR] NAME     remove the arena (refused while in use)
+ *   zkpipe-shm --help | --version
  */
 #include "arena.h"
 #include "zp_err.h"
+#include "zp_exit.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -150,16 +154,57 @@ static json_t *json_view(const struct zp_arena *a)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: zkpipe-shm [--json] [--watch[=SECONDS]] [--hugetlbfs DIR] NAME\n");
+	fprintf(f, "usage: zkpipe-shm [--json] [--watch[=SECONDS]] [--hugetlbfs DIR] NAME\n"
+		   "       zkpipe-shm --remove [--hugetlbfs DIR] NAME\n"
+		   "       zkpipe-shm --help | --version\n"
+		   "  Shows an arena read-only (the mapping is PROT_READ). --remove deletes it, and its jobs,\n"
+		   "  refusing (exit 15) while a process in its table is alive: stop the supervisor and its\n"
+		   "  daemons first. An arena's name is in the supervisor's log and `zkpipe status`.\n%s",
+		f == stdout ? zp_exit_text : "");
+}
+
+/* --remove: only when no process of its table is alive (a live one would keep a mapping of a
+ * deleted arena and lose its jobs silently). A process attaching between the check and the
+ * unlink keeps its mapping; the next supervisor then creates a new arena. */
+static int remove_arena(const char *name, const char *hdir)
+{
+	struct zp_arena *a;
+	int r = zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, hdir, &a);
+	if (r < 0) {
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return r == -ENOENT ? ZP_EX_INPUT : ZP_EX_INTERNAL;
+	}
+	const struct zp_arena_hdr *h = zp_arena_hdr(a);
+	unsigned live = 0;
+	for (uint32_t i = 0; i < h->proc_count; i++) {
+		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
+		if (zp_word_state(atomic_load(&p->word)) == ZP_PROC_ALIVE && zp_arena_proc_alive(a, i) == 1) {
+			fprintf(stderr, "zkpipe-shm: arena %s is in use: %s (%s) pid %u is alive\n", name, p->name,
+				zp_role_name(p->role), p->pid);
+			live++;
+		}
+	}
+	zp_arena_close(a);
+	if (live) {
+		fprintf(stderr, "zkpipe-shm: not removed (%u live process(es)); stop the supervisor (SIGTERM) first\n", live);
+		return ZP_EX_BUSY;
+	}
+	if ((r = zp_arena_destroy(name, hdir)) < 0) {
+		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return ZP_EX_INTERNAL;
+	}
+	printf("removed arena %s\n", name);
+	return ZP_EX_OK;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, 0, 'j' }, { "watch", optional_argument, 0, 'w' },
-		{ "hugetlbfs", required_argument, 0, 'H' }, { "help", no_argument, 0, 'h' }, { 0 },
+		{ "hugetlbfs", required_argument, 0, 'H' }, { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' }, { "remove", no_argument, 0, 'r' }, { 0 },
 	};
-	int json = 0, c;
+	int json = 0, c, rm = 0;
 	double watch = 0;
 	const char *hdir = NULL;
 	while ((c = getopt_long(argc, argv, "jw::H:h", opts, NULL)) != -1) {
@@ -168,13 +213,17 @@ int main(int argc, char **argv)
 		case 'w': watch = optarg ? atof(optarg) : 1.0; break;
 		case 'H': hdir = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("zkpipe-shm %s\n", ZP_VERSION); return 0;
+		case 'r': rm = 1; break;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - 1 || (rm && (json || watch > 0))) {
 		usage(stderr);
 		return 2;
 	}
+	if (rm)
+		return remove_arena(argv[optind], hdir);
 	struct zp_arena *a;
 	int r = zp_arena_attach(argv[optind], ZP_ARENA_RDONLY, NULL, hdir, &a);
 	if (r < 0) {

@@ -9,11 +9,14 @@
  * Exit codes are an interface: scripts rely on them (see exit_text, printed by --help).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "backends.h"
@@ -23,58 +26,21 @@
 #include "r1cs.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "keyfile.h"
+#include "pipe.h"
 #include "cmd_util.h"
 #include "zp_err.h"
+#include "zp_exit.h"
 
+/* The one exit-code table of every zkpipe binary: common/zp_exit.h. */
 enum {
-	EX_OK = 0,          /* success: proof written / proof valid */
-	EX_INVALID = 1,     /* verify: the proof is not valid for these public inputs */
-	EX_USAGE = 2,       /* bad command line */
-	EX_INPUT = 3,       /* an input file is missing, unreadable or malformed */
-	EX_MISMATCH = 4,    /* inputs disagree: witness/r1cs/public inputs not for this key */
-	EX_UNSAT = 5,       /* the witness does not satisfy the circuit */
-	EX_SELFCHECK = 6,   /* prove: the new proof failed its pairing self-check */
-	EX_OUTPUT = 7,      /* cannot write an output file */
-	EX_NODEV = 8,       /* prove: the chosen backend is unavailable (not built with CUDA / no GPU) */
-	EX_INTERNAL = 70,   /* anything else (out of memory, bug) */
+	EX_OK = ZP_EX_OK, EX_INVALID = ZP_EX_INVALID, EX_USAGE = ZP_EX_USAGE, EX_INPUT = ZP_EX_INPUT,
+	EX_MISMATCH = ZP_EX_MISMATCH, EX_UNSAT = ZP_EX_UNSAT, EX_SELFCHECK = ZP_EX_SELFCHECK,
+	EX_OUTPUT = ZP_EX_OUTPUT, EX_NODEV = ZP_EX_NODEV, EX_INTERNAL = ZP_EX_INTERNAL,
 };
+#define exit_text zp_exit_text
 
-static const char exit_text[] =
-	"exit codes:\n"
-	"  0  success (prove: proof and public inputs written; verify: proof is valid)\n"
-	"  1  verify: the proof is NOT valid for these public inputs and key (pairing check fails,\n"
-	"     or a proof point is off the curve or outside the subgroup)\n"
-	"  2  usage error\n"
-	"  3  an input file is missing, unreadable or malformed (message names file, section, field)\n"
-	"  4  inputs disagree (witness, r1cs or public inputs are not for this key)\n"
-	"  5  the witness does not satisfy the circuit (message names the first failing constraint)\n"
-	"  6  prove: the proof failed its pairing self-check (nothing written)\n"
-	"  7  cannot write an output file\n"
-	"  8  prove: backend unavailable (--backend cuda: not built with CUDA, or no GPU)\n"
-	" 70  internal error (out of memory, bug)\n"
-	"errors go to stderr as one line: \"zkpipe <command>: <message>\"\n";
-
-static int exit_for(int rc)
-{
-	switch (rc) {
-	case ZP_EMISMATCH: return EX_MISMATCH;
-	case ZP_EUNSAT: return EX_UNSAT;
-	case ZP_EVERIFY: return EX_SELFCHECK;
-	case -ENODEV: case -ENOTSUP: return EX_NODEV;
-	case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON: case ZP_EVERSION:
-	case ZP_EINVAL_POINT: case ZP_ESUBGROUP: case ZP_EFLAGS: case ZP_ENOTSQR:
-	case -ENOENT: case -EACCES: case -EISDIR: case -EINVAL: case -EIO:
-		return EX_INPUT;
-	default: return EX_INTERNAL;
-	}
-}
-
-static int fail(const char *cmd, int rc)
-{
-	const char *m = zp_err_msg();
-	fprintf(stderr, "zkpipe %s: %s\n", cmd, m && *m ? m : zp_strerror(rc));
-	return exit_for(rc);
-}
+static int fail(const char *cmd, int rc) { return cx_fail(cmd, rc); }
 
 static double now(void)
 {
@@ -103,32 +69,116 @@ static int parse_h_mode(const char *s, zp_h_mode *m)
 
 /* ---- prove ---- */
 static const char prove_help[] =
-	"usage: zkpipe prove --zkey K --wtns W --proof proof.json --public public.json [options]\n"
-	"  Proves witness W (circom .wtns) with snarkjs Groth16 key K (.zkey, bls12381) and writes\n"
-	"  snarkjs's proof.json and public.json. The proof is pairing-checked before it is written.\n"
+	"usage: zkpipe prove --zkey K (--wtns W | --input input.json (--wasm C.wasm | --witness-bin G))\n"
+	"                    --proof proof.json --public public.json [options]\n"
+	"  Proves witness W (circom .wtns) with Groth16 key K and writes snarkjs's proof.json and\n"
+	"  public.json. K is a snarkjs .zkey (bls12381) or zkpipe's .zpk (zkpipe key convert / setup;\n"
+	"  a .zpk holds no circuit: give --r1cs). The proof is pairing-checked before it is written.\n"
+	"  With --input the circuit's own witness generator computes W first (no .wtns to handle):\n"
+	"  circom's wasm one (node <dir of C.wasm>/generate_witness.js) or its C++ one, each in its own\n"
+	"  temporary directory, without a shell, under the limits below.\n"
 	"options:\n"
 	"  --r1cs R         also check the witness against the circuit's constraints (names the first\n"
 	"                   failing one) and that R is the circuit K was made for\n"
 	"  --h-mode M       snarkjs (default: odd-root H points) | coeff (bellperson's coefficient H\n"
-	"                   query, derived from K; slow to derive, same proof)\n"
+	"                   query, derived from K; slow to derive, same proof); a .zpk has its own\n"
 	"  --backend B      cpu (default) | cuda (the GPU; ZP_CUDA_DEVICE picks one, default 0)\n"
 	"  --threads N      worker threads (default: ZP_THREADS or the CPUs this process may use)\n"
+	"  --witness-timeout S   the generator's wall-clock limit (default 60 s; CPU limit 2 x S)\n"
+	"  --witness-memory SIZE its address-space limit (RLIMIT_AS, default 4G)\n"
+	"  --node PATH      node for --wasm (default /usr/bin/node)\n"
 	"  --r DEC --s DEC  fix the blinding (TESTING ONLY: a proof with known r, s is not zero-knowledge)\n"
 	"  --quiet          no timing line on stderr\n";
 
 struct prove_args {
-	const char *zkey, *wtns, *proof, *pub, *r1cs, *r, *s, *backend;
+	const char *zkey, *wtns, *proof, *pub, *r1cs, *r, *s, *backend, *input;
+	struct zp_witgen gen;
 	zp_h_mode h_mode;
 	int quiet;
 };
 
+/* A key from a .zkey (points copied, circuit A/B inside) or a .zpk (one block; no circuit). */
+struct loaded_key {
+	int zpk;
+	zp_zkey zk;
+	zp_pkey pk;
+	zp_g16_key gk;
+};
+
+static int key_load(struct loaded_key *L, const char *path, zp_h_mode hm)
+{
+	memset(L, 0, sizeof *L);
+	int rc;
+	if (!strcmp(cx_ext(path), "zpk")) {
+		if ((rc = zp_pkey_load(&L->pk, path, NULL, NULL)))
+			return rc;
+		L->zpk = 1;
+		L->zk = L->pk.zk;
+		L->gk = *zp_pkey_g16(&L->pk);
+		L->gk.zkey = &L->zk;
+		return 0;
+	}
+	if ((rc = zp_zkey_read(&L->zk, path)))
+		return rc;
+	if ((rc = zp_g16_key_init(&L->gk, &L->zk, hm)))
+		zp_zkey_free(&L->zk);
+	return rc;
+}
+
+static void key_free(struct loaded_key *L)
+{
+	if (L->zpk) {
+		zp_pkey_free(&L->pk);
+		return;
+	}
+	zp_g16_key_free(&L->gk);
+	zp_zkey_free(&L->zk);
+}
+
+/* The circuit from --r1cs, checked against the key (wires, public count, .zpk fingerprint). */
+static int circuit_of(zp_circuit *cr, const struct loaded_key *L, const char *r1cs, const char *zkey)
+{
+	zp_r1cs r1;
+	int rc;
+	if ((rc = zp_r1cs_read(&r1, r1cs)))
+		return rc;
+	if (r1.n_wires != L->zk.n_vars || r1.n_outputs + r1.n_pub_inputs != L->zk.n_public) {
+		rc = zp_err_set(ZP_EMISMATCH, "%s has %u wires and %u public values, %s has nVars %u and nPublic %u: "
+				"the r1cs is not the circuit of this key", r1cs, r1.n_wires,
+				r1.n_outputs + r1.n_pub_inputs, zkey, L->zk.n_vars, L->zk.n_public);
+		zp_r1cs_free(&r1);
+		return rc;
+	}
+	rc = zp_circuit_from_r1cs(cr, &r1);
+	zp_r1cs_free(&r1);
+	if (!rc && L->zpk && (rc = zp_pkey_check_circuit(&L->pk, cr, r1cs)))
+		zp_circuit_free(cr);
+	return rc;
+}
+
+/* --input: the generator's witness, read, and its directory removed. */
+static int witness_of_input(zp_wtns *w, const struct prove_args *a, uint32_t n_vars)
+{
+	char dir[PATH_MAX], wt[PATH_MAX];
+	struct zp_witgen g = a->gen;
+	const char *tmp = getenv("TMPDIR");
+	g.max_out_bytes = (uint64_t)n_vars * 32 + (16u << 20);
+	int fd = zp_witgen_open_input(a->input);
+	if (fd < 0)
+		return fd;
+	int rc = zp_witgen_run(&g, fd, a->input, tmp && *tmp ? tmp : "/tmp", dir, sizeof dir, wt, sizeof wt);
+	close(fd);
+	if (!rc)
+		rc = zp_wtns_read(w, wt);
+	zp_witgen_cleanup(dir);
+	return rc;
+}
+
 static int prove_run(const struct prove_args *a)
 {
-	zp_zkey k;
+	struct loaded_key L;
 	zp_wtns w;
-	zp_r1cs r1;
 	zp_circuit cr;
-	zp_g16_key key;
 	zp_g16_proof proof;
 	zp_fr r, s;
 	zp_g16_prove_opts o = { 0 };
@@ -137,32 +187,27 @@ static int prove_run(const struct prove_args *a)
 	double t0 = now();
 	if ((rc = zp_g16_backend_find(&o.backend, a->backend)))
 		return fail("prove", rc);
-	if ((rc = zp_zkey_read(&k, a->zkey)))
+	if ((rc = key_load(&L, a->zkey, a->h_mode)))
 		return fail("prove", rc);
-	if ((rc = zp_wtns_read(&w, a->wtns))) {
+	double t1 = now();
+	if (L.zpk && !a->r1cs) {
+		fprintf(stderr, "zkpipe prove: %s is a .zpk, which holds no circuit: give --r1cs (the circuit it was "
+			"made for)\n", a->zkey);
+		key_free(&L);
+		return EX_USAGE;
+	}
+	rc = a->input ? witness_of_input(&w, a, L.zk.n_vars) : zp_wtns_read(&w, a->wtns);
+	if (rc) {
 		ex = fail("prove", rc);
 		goto out_k;
 	}
-	circ = &k.circuit;
+	double tw = now();
+	circ = &L.zk.circuit;
 	if (a->r1cs) {
-		if ((rc = zp_r1cs_read(&r1, a->r1cs))) {
+		if ((rc = circuit_of(&cr, &L, a->r1cs, a->zkey))) {
 			ex = fail("prove", rc);
 			goto out_w;
 		}
-		if (r1.n_wires != k.n_vars || r1.n_outputs + r1.n_pub_inputs != k.n_public) {
-			zp_err_set(ZP_EMISMATCH, "%s has %u wires and %u public values, %s has nVars %u and nPublic %u: "
-				   "the r1cs is not the circuit of this key", a->r1cs, r1.n_wires,
-				   r1.n_outputs + r1.n_pub_inputs, a->zkey, k.n_vars, k.n_public);
-			zp_r1cs_free(&r1);
-			ex = fail("prove", ZP_EMISMATCH);
-			goto out_w;
-		}
-		if ((rc = zp_circuit_from_r1cs(&cr, &r1))) {
-			zp_r1cs_free(&r1);
-			ex = fail("prove", rc);
-			goto out_w;
-		}
-		zp_r1cs_free(&r1);
 		circ = &cr;
 	}
 	if (a->r) {
@@ -174,28 +219,23 @@ static int prove_run(const struct prove_args *a)
 		o.r = &r;
 		o.s = &s;
 	}
-	double t1 = now();
-	if ((rc = zp_g16_key_init(&key, &k, a->h_mode))) {
-		ex = fail("prove", rc);
-		goto out_c;
-	}
 	double t2 = now();
-	rc = zp_g16_prove(&proof, &key, circ, w.w, w.n, &o);
+	rc = zp_g16_prove(&proof, &L.gk, circ, w.w, w.n, &o);
 	double t3 = now();
-	zp_g16_key_free(&key);
 	if (rc) {
 		ex = fail("prove", rc);
 		goto out_c;
 	}
 	if ((rc = zp_g16_proof_write_json(a->proof, &proof)) ||
-	    (rc = zp_g16_public_write_json(a->pub, w.w + 1, k.n_public))) {
+	    (rc = zp_g16_public_write_json(a->pub, w.w + 1, L.zk.n_public))) {
 		fail("prove", rc);
 		ex = EX_OUTPUT;
 		goto out_c;
 	}
 	if (!a->quiet)
-		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, prove %.3f s (%s backend, %d threads)\n",
-			k.n_vars, k.log_domain, t1 - t0, t3 - t2, o.backend->name, zp_par_threads());
+		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, %s %.3f s, prove %.3f s "
+			"(%s backend, %d threads)\n", L.zk.n_vars, L.zk.log_domain, t1 - t0,
+			a->input ? "witness (generator)" : "witness", tw - t1, t3 - t2, o.backend->name, zp_par_threads());
 	ex = EX_OK;
 out_c:
 	if (circ == &cr)
@@ -203,7 +243,7 @@ out_c:
 out_w:
 	zp_wtns_free(&w);
 out_k:
-	zp_zkey_free(&k);
+	key_free(&L);
 	return ex;
 }
 
@@ -212,9 +252,13 @@ static int cmd_prove(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "zkey", 1, 0, 'k' }, { "wtns", 1, 0, 'w' }, { "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' },
 		{ "r1cs", 1, 0, 'c' }, { "h-mode", 1, 0, 'm' }, { "threads", 1, 0, 't' }, { "r", 1, 0, 'r' },
-		{ "s", 1, 0, 's' }, { "quiet", 0, 0, 'q' }, { "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "s", 1, 0, 's' }, { "quiet", 0, 0, 'q' }, { "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' },
+		{ "input", 1, 0, 'i' }, { "wasm", 1, 0, 'W' }, { "witness-bin", 1, 0, 'G' }, { "node", 1, 0, 'N' },
+		{ "witness-timeout", 1, 0, 'T' }, { "witness-memory", 1, 0, 'M' }, { 0 } };
 	struct prove_args a = { 0 };
 	int c;
+	a.gen.timeout_s = 60;
+	a.gen.mem_bytes = 4ull << 30;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': a.zkey = optarg; break;
@@ -225,6 +269,22 @@ static int cmd_prove(int argc, char **argv)
 		case 'r': a.r = optarg; break;
 		case 's': a.s = optarg; break;
 		case 'q': a.quiet = 1; break;
+		case 'i': a.input = optarg; break;
+		case 'W': snprintf(a.gen.wasm, sizeof a.gen.wasm, "%s", optarg); break;
+		case 'G': snprintf(a.gen.bin, sizeof a.gen.bin, "%s", optarg); break;
+		case 'N': snprintf(a.gen.node, sizeof a.gen.node, "%s", optarg); break;
+		case 'T':
+			if ((a.gen.timeout_s = (uint32_t)strtoul(optarg, NULL, 10)) == 0) {
+				fprintf(stderr, "zkpipe prove: --witness-timeout is a positive number of seconds\n");
+				return EX_USAGE;
+			}
+			break;
+		case 'M':
+			if (zp_pipe_parse_size(optarg, &a.gen.mem_bytes) || !a.gen.mem_bytes) {
+				fprintf(stderr, "zkpipe prove: --witness-memory is a size: 512M, 4G\n");
+				return EX_USAGE;
+			}
+			break;
 		case 'b':
 			if (strcmp(optarg, "cpu") && strcmp(optarg, "cuda")) {
 				fprintf(stderr, "zkpipe prove: --backend is cpu or cuda\n");
@@ -243,7 +303,10 @@ static int cmd_prove(int argc, char **argv)
 		default: fputs(prove_help, stderr); return EX_USAGE;
 		}
 	}
-	if (!a.zkey || !a.wtns || !a.proof || !a.pub || optind != argc || !a.r != !a.s) {
+	a.gen.cpu_s = 2 * a.gen.timeout_s;
+	bool gen = a.gen.wasm[0] || a.gen.bin[0];
+	if (!a.zkey || !a.wtns == !a.input || !a.proof || !a.pub || optind != argc || !a.r != !a.s ||
+	    (a.input && (!gen || (a.gen.wasm[0] && a.gen.bin[0]))) || (!a.input && gen)) {
 		fputs(prove_help, stderr);
 		return EX_USAGE;
 	}
@@ -407,7 +470,7 @@ static const struct {
 	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },
 	{ "demo", "run the whole pipeline on a bundled circuit and report (start here)", cmd_demo },
 	{ "submit", "submit a job to a running supervisor; prints its id", cmd_submit },
-	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
+	{ "wait", "wait for jobs to finish (exit 0 DONE, 11 FAILED, 12 unknown, 13 key failed, 9 timeout)", cmd_wait },
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
 	{ "timeline", "the run's waterfall as an SVG (a row per partition, a bar per stage)", cmd_timeline },
@@ -427,6 +490,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE;
 	}
+	if (zp_exit_version("zkpipe", argv[1]))
+		return EX_OK;
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return EX_OK;

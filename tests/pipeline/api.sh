@@ -37,7 +37,7 @@ echo "$a t 1" >> "$T/ids"
 c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$W" "$W" "$W" "$W") || fail "submit c"
 "$ZK" cancel --config "$CFG" "$c" >/dev/null || fail "cancel"
 "$ZK" wait --config "$CFG" --timeout 60 "$c" > "$T/c.out"; rc=$?
-[ $rc = 8 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
+[ $rc = 11 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
 grep -q "cancelled" "$T/c.out" || fail "cancel reason: $(cat "$T/c.out")"
 wait_until 10 grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
 wait_all 60 || fail "the token job did not finish"

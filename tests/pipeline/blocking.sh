@@ -69,7 +69,7 @@ done
 kill -CONT "$synthd_pid"
 for c in $cases; do
   "$ZK" wait --config "$CFG" --timeout 60 "${id[$c]}" > "$T/$c.out"; rc=$?
-  [ $rc = 8 ] || fail "$c: wait exited $rc (not FAILED): $(cat "$T/$c.out")"
+  [ $rc = 11 ] || fail "$c: wait exited $rc (not FAILED): $(cat "$T/$c.out")"
   err=$(status_json "${id[$c]}" | jget "d['error']")
   echo "$err" | grep -q "s_$c.wtns" || fail "$c: the job's reason does not name the witness: $err"
   case $c in prime) want=prime ;; w0) want='w\[0\]' ;; count) want=wires ;; *) want= ;; esac

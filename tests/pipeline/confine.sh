@@ -96,7 +96,7 @@ for n in part-0.proof.json part-0.public.json part-0.gpu.json proofs.json; do
 done
 # the swapped job: never written through the symlink; FAILED with the reason
 "$ZK" wait --config "$CFG" --timeout 60 "$swap_id" > "$T/swap.out"; rc=$?
-[ $rc = 8 ] || fail "swapped-output job: wait exited $rc: $(cat "$T/swap.out")"
+[ $rc = 11 ] || fail "swapped-output job: wait exited $rc: $(cat "$T/swap.out")"
 [ -z "$(ls -A "$T/elsewhere")" ] || fail "written through a swapped output symlink: $(ls "$T/elsewhere")"
 status_json "$swap_id" | jget "d['error']" | grep -q "swap" || fail "reason does not name the output: $(status_json "$swap_id")"
 log "swapped output: $(status_json "$swap_id" | jget "d['error']")"

@@ -21,5 +21,5 @@ echo "$log" | grep -q "self-check" || fail "the self-check failure is not in gpu
 echo "$log" | grep -q "sticky error state" || fail "gpud did not report the sticky error before exiting"
 restarts=$(status_json | jget "sum(p['restarts'] for p in d['processes'] if p['role']=='gpud')")
 [ "$restarts" = 1 ] || fail "gpud restarts $restarts != 1 (only the sticky error may end a gpud)"
-grep -q "exit.* 3\|status 3\|code 3" "$T/supervisor.log" || { grep -i gpud "$T/supervisor.log" | tail -5; fail "supervisor did not see gpud exit 3"; }
+grep -q "status 16" "$T/supervisor.log" || { grep -i gpud "$T/supervisor.log" | tail -5; fail "supervisor did not see gpud exit 16"; }
 echo "PASS: CUDA error, failed self-check and sticky error each failed one partition, which was retried; $n proved once each"

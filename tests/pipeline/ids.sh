@@ -22,7 +22,7 @@ a=$(submit_job a 1); b=$(submit_job b 1 1)
 c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$EX/w2.wtns" "$EX/w3.wtns" "$EX/w4.wtns") || fail "submit c"
 "$ZK" cancel --config "$CFG" "$c" >/dev/null || fail "cancel $c"
 "$ZK" wait --config "$CFG" --timeout 60 "$a" "$b" >/dev/null || fail "a, b"
-"$ZK" wait --config "$CFG" --timeout 60 "$c" >/dev/null; [ $? = 8 ] || fail "cancelled job $c did not FAIL"
+"$ZK" wait --config "$CFG" --timeout 60 "$c" >/dev/null; [ $? = 11 ] || fail "cancelled job $c did not FAIL"
 [ -e "$T/run/cancel/$c" ] || fail "no cancel flag for $c (the test's premise)"
 stop_sup
 hw=$(max_id_on_disk)
@@ -62,7 +62,10 @@ pids=$(arena_pids)
 kill -KILL "$SUP_PID" $pids; wait "$SUP_PID" 2>/dev/null; SUP_PID=
 case $backing in
   shm*) rm -f /dev/shm/zkpipe."$ARENA"* ;;
-  *) echo "SKIP part 3: arena backing $backing is not a /dev/shm file"; verify_all || fail proofs; exit 0 ;;
+  *) echo "SKIP part 3: arena backing $backing is not a /dev/shm file"
+     # the cancelled, dropped and killed jobs have no proofs to verify (as at the end below)
+     grep -Ev "^($c|$g|$h) " "$T/ids" > "$T/ids.ok"; mv "$T/ids.ok" "$T/ids"
+     verify_all || fail proofs; exit 0 ;;
 esac
 sleep 0.2
 EXTRA=

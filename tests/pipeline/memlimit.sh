@@ -25,7 +25,7 @@ submit_job n0 2 0 >/dev/null
 big=$("$ZK" submit --config "$CFG" --key big --output "$T/out/big" "$T/big.wtns") || fail "submit big"
 submit_job n1 2 2 >/dev/null; submit_job n2 2 4 >/dev/null
 "$ZK" wait --config "$CFG" --timeout 90 "$big" > "$T/big.out"; rc=$?
-[ $rc = 8 ] || fail "big job: wait exited $rc: $(cat "$T/big.out")"
+[ $rc = 11 ] || fail "big job: wait exited $rc: $(cat "$T/big.out")"
 log "big job: $(cat "$T/big.out")"
 wait_all 90 || { cat "$T/wait.out"; fail "normal jobs did not all finish DONE"; }
 verify_all || fail "proofs"

@@ -55,7 +55,7 @@ mkdir "$T/out/a"
 fill "$T/out/fill" inodes 3
 a=$(submit_job a 1)
 "$ZK" wait --config "$CFG" --timeout 60 "$a" >/dev/null; rc=$?
-[ $rc = 8 ] || fail "job $a with no room for proofs.json: wait exited $rc (want 8, FAILED)"
+[ $rc = 11 ] || fail "job $a with no room for proofs.json: wait exited $rc (want 11, FAILED)"
 [ "$(state_of "$a")" = FAILED ] || fail "job $a: $(state_of "$a")"
 error_of "$a" | grep -q "proofs.json" || fail "job $a's reason: $(error_of "$a")"
 [ -f "$T/out/a/part-0.proof.json" ] || fail "the partition's proof was not written (the test's premise)"
@@ -70,7 +70,7 @@ mkdir "$T/out/b"
 mount -o remount,ro "$T/out" || fail "remount ro"
 b=$(submit_job b 1)
 "$ZK" wait --config "$CFG" --timeout 60 "$b" >/dev/null; rc=$?
-[ $rc = 8 ] || fail "job $b on a read-only output: wait exited $rc"
+[ $rc = 11 ] || fail "job $b on a read-only output: wait exited $rc"
 error_of "$b" | grep -q "Read-only file system" || fail "job $b's reason: $(error_of "$b")"
 [ ! -e "$T/out/b/part-0.proof.json" ] && [ ! -e "$T/out/b/proofs.json" ] || fail "files written on a ro fs?"
 nin=$(ls "$T/run/in" | wc -l)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The arena's shape changes in the config while it holds accepted, unfinished jobs:
 #  1. a shape that cannot hold them (max_parts below a job's partitions) is refused: the
-#     supervisor exits 1 naming the difference and the way out, the arena and its jobs stay;
+#     supervisor exits 14 (config error) naming the difference and the way out, the arena and its jobs stay;
 #  2. a shape that can (slots 3 -> 5, slot_size 2M -> 4M, jobs 64 -> 32) is applied after a
 #     SIGKILLed supervisor left its daemons running: they are stopped, the jobs are written to a
 #     plan, the old arena destroyed, the supervisor SIGKILLed there; the next start creates the
@@ -25,7 +25,7 @@ log "supervisor SIGKILLed with $proved_before of $n partitions proved; daemons l
 # 1. refused: job b has 3 partitions
 MAXPARTS=2 write_config
 "$SUP" --config "$CFG" >>"$T/supervisor.log" 2>&1; rc=$?
-[ $rc = 1 ] || fail "an inapplicable shape: supervisor exited $rc"
+[ $rc = 14 ] || fail "an inapplicable shape: supervisor exited $rc"
 grep -q "max_parts 8 -> 2" "$T/supervisor.log" || fail "the difference is not named"
 grep -q "zkpipe-shm --remove $ARENA" "$T/supervisor.log" || fail "the resolving command is not named"
 "$SHM" --json "$ARENA" >/dev/null || fail "the arena was removed by a refused reshape"

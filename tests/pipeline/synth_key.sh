@@ -30,7 +30,14 @@ done
 cmp -s "$T/out/s/part-0.proof.json" "$T/out/s/part-1.proof.json" && fail "two partitions, one proof"
 grep -q "key syn: .*INSECURE development key" "$T"/run/log/*gpud* || fail "gpud did not log the .zpk key"
 "$ZK" wait --config "$CFG" --timeout 60 "$d" > "$T/d.out"; rc=$?
-[ $rc = 8 ] || fail "the setup = device job under backend = cpu: wait exited $rc: $(cat "$T/d.out")"
+# the job cannot finish: FAILED by gpud (11), or its key seen failed first (13); either way with the reason
+[ $rc = 11 ] || [ $rc = 13 ] || fail "the setup = device job under backend = cpu: wait exited $rc: $(cat "$T/d.out")"
 grep -q "backend = cuda" "$T/d.out" || fail "reason: $(cat "$T/d.out")"
+# the key is reported failed, and a new submit for it is refused with the reason (exit 13)
+wait_until 10 sh -c "'$ZK' status --config '$CFG' --json | grep -q '\"state\": \"failed\"'" || fail "key dev not reported failed"
+"$ZK" submit --config "$CFG" --key dev --output "$T/out/d2" synth:6 >"$T/d2.out" 2>&1; rc=$?
+[ $rc = 13 ] || fail "submit for the failed key dev exited $rc: $(cat "$T/d2.out")"
+grep -q "backend = cuda" "$T/d2.out" || fail "refusal without the reason: $(cat "$T/d2.out")"
+[ ! -d "$T/out/d2" ] || fail "a refused submit created its output directory"
 grep -q "key dev: setup = device .*backend = cuda" "$T"/run/log/*gpud* || fail "gpud log has no reason for key dev"
 echo "PASS: 3 synth partitions proved with a .zpk key and verified; setup = device on cpu fails clearly"

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Errors and exit codes a script can rely on (issue 23 item 3):
+#  - every binary answers --help and --version with exit 0 (and --version prints the version);
+#  - `zkpipe --help` prints the one exit-code table, and docs/pipeline.md lists the same codes;
+#  - config errors exit 14 and name the file, the line, the key and the accepted values: a
+#    missing allow_input directory is named as such (not "unknown setting"), a bad value says
+#    what is accepted (not "Invalid argument: Invalid argument"), and with several errors the line
+#    and the quoted text are the first error's; the client reports the same through --config.
+. "$(dirname "$0")/lib.sh" "$@"
+ARENA=zpt-none   # no arena here (cleanup looks for one)
+VER=$(sed -n "s/^ *version : '\([^']*\)'.*/\1/p" "$SRC/meson.build" | head -1)
+for b in "$ZK" "$SUP" "$B/synthd/zkpipe-synthd" "$B/gpud/zkpipe-gpud" "$SHM"; do
+  "$b" --help >"$T/h.out" 2>&1 || fail "$(basename "$b") --help exited $?: $(head -3 "$T/h.out")"
+  grep -qi "usage" "$T/h.out" || fail "$(basename "$b") --help printed no usage"
+  v=$("$b" --version 2>&1) || fail "$(basename "$b") --version exited $?"
+  [ "$v" = "$(basename "$b") $VER" ] || fail "$(basename "$b") --version printed '$v', want '$(basename "$b") $VER'"
+done
+# the table: zkpipe --help and docs/pipeline.md name the same codes, each once
+"$ZK" --help | sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' | sort -n > "$T/codes.help"
+[ "$(wc -l < "$T/codes.help")" -ge 19 ] || fail "zkpipe --help lists $(wc -l < "$T/codes.help") exit codes"
+[ -z "$(uniq -d "$T/codes.help")" ] || fail "an exit code is listed twice"
+python3 - "$SRC/docs/pipeline.md" > "$T/codes.doc" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+sec = t[t.index("## Exit codes"):]
+sec = sec[:sec.index("\n## ", 4)] if "\n## " in sec[4:] else sec
+for m in sorted({int(x) for x in re.findall(r"^\| *(\d+) *\|", sec, re.M)}): print(m)
+PY
+diff "$T/codes.help" "$T/codes.doc" || fail "docs/pipeline.md's exit codes differ from zkpipe --help's"
+"$ZK" frobnicate >/dev/null 2>&1; [ $? = 2 ] || fail "unknown command: not exit 2"
+
+# ---- config errors
+mkdir -p "$T/ok"
+cfgerr() { # cfgerr NAME: writes $T/NAME.ini from stdin, runs the supervisor and the client on it
+  cat > "$T/$1.ini"
+  "$SUP" --config "$T/$1.ini" >"$T/$1.sup" 2>&1; echo $? > "$T/$1.rc"
+  "$ZK" status --config "$T/$1.ini" >"$T/$1.cli" 2>&1; echo $? > "$T/$1.crc"
+}
+cfgerr missingdir <<INI
+[run]
+dir = $T/run
+allow_input = $T/ok:$T/nonexistent
+[key chain]
+zkey = $EX/chain.zkey
+[group g]
+INI
+[ "$(cat "$T/missingdir.rc")" = 14 ] || fail "missing allow_input dir: supervisor exited $(cat "$T/missingdir.rc")"
+[ "$(cat "$T/missingdir.crc")" = 14 ] || fail "missing allow_input dir: client exited $(cat "$T/missingdir.crc")"
+m=$(cat "$T/missingdir.sup")
+case "$m" in *"$T/missingdir.ini line 3: [run] allow_input"*"$T/nonexistent"*"No such file or directory"*) ;;
+  *) fail "missing directory message: $m";; esac
+case "$m" in *"unknown setting"*) fail "a missing directory reported as unknown setting: $m";; esac
+grep -q "line 3: \[run\] allow_input" "$T/missingdir.cli" || fail "client message: $(cat "$T/missingdir.cli")"
+
+cfgerr badvalue <<INI
+[run]
+dir = $T/run
+[key chain]
+zkey = $EX/chain.zkey
+[group g]
+slots = four
+backend = gpu
+INI
+[ "$(cat "$T/badvalue.rc")" = 14 ] || fail "bad value: exited $(cat "$T/badvalue.rc")"
+m=$(cat "$T/badvalue.sup")
+case "$m" in *"line 6: [group g] slots = four: not a valid value (accepted: a positive integer)"*) ;;
+  *) fail "bad value message (the first error, line 6, with what is accepted): $m";; esac
+case "$m" in *"Invalid argument: Invalid argument"*|*"backend"*) fail "bad value message: $m";; esac
+
+# several errors: line and quoted text are the same (first) error's, even after a syntax error later
+cfgerr several <<INI
+[run]
+dir = $T/run
+keep_arena = maybe
+[key chain]
+zkey = $EX/chain.zkey
+bogus = 1
+this line has no equals sign
+[group g]
+backend = gpu
+INI
+m=$(cat "$T/several.sup")
+case "$m" in *"line 3: [run] keep_arena = maybe"*"yes | no"*) ;; *) fail "several errors: $m";; esac
+cfgerr syntaxfirst <<INI
+[run]
+dir = $T/run
+what is this
+[group g]
+slots = x
+INI
+case "$(cat "$T/syntaxfirst.sup")" in *"line 3: syntax error"*) ;; *) fail "syntax error first: $(cat "$T/syntaxfirst.sup")";; esac
+cfgerr unknown <<INI
+[run]
+dir = $T/run
+[group g]
+slotz = 4
+INI
+m=$(cat "$T/unknown.sup")
+case "$m" in *"line 4: [group g] slotz: unknown setting (known in this section: "*"slot_size"*) ;;
+  *) fail "unknown setting: $m";; esac
+cfgerr section <<INI
+[runn]
+dir = $T/run
+INI
+case "$(cat "$T/section.sup")" in *"line 2: [runn]: unknown section"*) ;; *) fail "unknown section: $(cat "$T/section.sup")";; esac
+[ ! -e "$T/run" ] || fail "a config error left a run directory"
+"$SUP" --config "$T/absent.ini" >/dev/null 2>&1; [ $? = 14 ] || fail "a missing config file: not exit 14"
+"$SUP" >/dev/null 2>&1; [ $? = 2 ] || fail "supervisor without --config: not exit 2"
+# the sample configs parse (relative paths from their directory; exit 10: no supervisor, not 14)
+# and listen on loopback only
+for f in "$SRC"/examples/*.ini; do
+  "$ZK" status --config "$f" >"$T/ex.out" 2>&1; rc=$?
+  [ $rc = 10 ] || fail "$(basename "$f"): exit $rc: $(cat "$T/ex.out")"
+  grep -v '^ *;' "$f" | grep -q "0\.0\.0\.0" && fail "$(basename "$f") listens beyond loopback"
+done
+echo "PASS: --help/--version on every binary; one exit-code table (help = docs); config errors name line, key, accepted values"
