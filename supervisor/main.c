@@ -340,26 +340,26 @@ static void child_died(struct child *c)
 	int n = child_proc(c, &h) == 0 ? zp_arena_reclaim_proc_why(S.g[c->group].a, h, why) > 0 : 0;
 	n += zp_arena_reclaim_dead(S.g[c->group].a);
 	uint64_t now = zp_mono_ms(), lived = now - c->started_ms;
-	char why[sizeof c->last_reason];
+	char swhy[sizeof c->last_reason];
 	/* only its own failures count: a non-zero exit or a crash, not a kill from outside (SIGKILL,
 	 * SIGTERM: tests, operators, the OOM killer) nor a clean exit */
 	bool failed = reaped && ((WIFEXITED(status) && WEXITSTATUS(status)) ||
 				  (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGABRT ||
 							   WTERMSIG(status) == SIGBUS || WTERMSIG(status) == SIGILL ||
 							   WTERMSIG(status) == SIGFPE)));
-	bool at_start = !S.stopping && failed && died_at_start(c, lived, how, why, sizeof why);
-	c->same_fails = !at_start ? 0 : !strcmp(why, c->last_reason) ? c->same_fails + 1 : 1;
-	snprintf(c->last_reason, sizeof c->last_reason, "%s", at_start ? why : "");
+	bool at_start = !S.stopping && failed && died_at_start(c, lived, how, swhy, sizeof swhy);
+	c->same_fails = !at_start ? 0 : !strcmp(swhy, c->last_reason) ? c->same_fails + 1 : 1;
+	snprintf(c->last_reason, sizeof c->last_reason, "%s", at_start ? swhy : "");
 	if (c->same_fails >= SUP_GIVE_UP) {
 		c->given_up = true;
 		snprintf(c->give_up_reason, sizeof c->give_up_reason, "failed at start %u times in a row: %s", c->same_fails,
-			 why);
+			 swhy);
 	}
 	c->backoff_ms = lived > 10000 || !c->backoff_ms ? S.cfg.restart_min_ms
 			: (c->backoff_ms * 2 > S.cfg.restart_max_ms ? S.cfg.restart_max_ms : c->backoff_ms * 2);
 	c->next_start_ms = now + c->backoff_ms;
 	zp_log(WHO, "%s.%u@%s pid %d %s after %.1f s; reclaimed %d process(es)%s%s", role_dir(c->role), c->index,
-	       S.cfg.groups[c->group].name, c->pid, at_start ? why : how, lived / 1000.0, n,
+	       S.cfg.groups[c->group].name, c->pid, at_start ? swhy : how, lived / 1000.0, n,
 	       S.stopping ? "" : c->given_up ? "; NOT restarting: " : "; restarting after backoff",
 	       c->given_up && !S.stopping ? c->give_up_reason : "");
 	c->pid = 0;
