@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cmds.h"
+#include "cluster.h"
 #include "backends.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -410,6 +411,7 @@ static const struct {
 	{ "wait", "wait for jobs to finish (exit 0 DONE, 8 FAILED, 9 timeout)", cmd_wait },
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
+	{ "cluster", "cluster mode: init the database's schema, list nodes (docs/cluster.md)", zp_cluster_cli },
 };
 
 static void usage(FILE *f)
@@ -431,8 +433,14 @@ int main(int argc, char **argv)
 		return EX_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			/* submit / wait / status / cancel against the cluster's database instead of a supervisor */
+			bool db = cmds[i].run == cmd_submit || cmds[i].run == cmd_wait || cmds[i].run == cmd_status ||
+				  cmds[i].run == cmd_cancel;
+			if (db && zp_cluster_cli_wants(argc - 1, argv + 1))
+				return zp_cluster_cli(argc - 1, argv + 1);
 			return cmds[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "zkpipe: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;
