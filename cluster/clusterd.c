@@ -83,7 +83,7 @@ static struct hjob *held[MAX_HELD];
 static unsigned nheld;
 
 static struct {
-	uint64_t next_connect, backoff, last_hb, last_claim, last_reap;
+	uint64_t next_connect, backoff, last_hb, last_claim, connected_at;
 	bool want_claim, registered;
 	uint64_t claimed, done, fenced;
 } T;
@@ -877,6 +877,8 @@ static int check_held(void)
 			why = ours ? NULL : !strcmp(zp_db_val(r, k, 3), "CANCELLED") ? "cancelled by a client"
 			      : "our lease was taken away (presumed dead?): dropping our copy";
 		}
+		if (why && strncmp(why, "cancelled", 9))
+			event(j->id, j->epoch, "dropped", why);
 		if (why)
 			drop(j, why);
 	}
@@ -888,6 +890,10 @@ static int check_held(void)
  * idempotent and row-locked, so two nodes doing it at once re-queue a job once). */
 static int reap(void)
 {
+	/* after an outage of the database itself every heartbeat is stale: give every node a full
+	 * dead_after_s from our own reconnection to come back before judging it */
+	if (zp_mono_ms() - T.connected_at < CL->dead_after_s * 1000ull)
+		return 0;
 	char dead[16];
 	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
 	const char *p[] = { dead, CL->node };
@@ -946,7 +952,9 @@ static void db_down(const char *what)
 	zp_log(WHO, "database %s: %s; retrying in %.1f s (local proving continues)", what, zp_err_msg(), T.backoff / 1e3);
 	zp_db_close(&db);
 	T.next_connect = zp_mono_ms() + T.backoff;
-	T.backoff = T.backoff * 2 > 5000 ? 5000 : T.backoff * 2;
+	/* capped well below dead_after_s, so a database restart costs no node its jobs */
+	uint64_t cap = CL->dead_after_s * 250ull < 5000 ? CL->dead_after_s * 250ull : 5000;
+	T.backoff = T.backoff * 2 > cap ? (cap > 200 ? cap : 200) : T.backoff * 2;
 }
 
 static void db_up(void)
@@ -963,7 +971,7 @@ static void db_up(void)
 	T.registered = true;
 	T.backoff = 200;
 	T.want_claim = true;
-	T.last_hb = zp_mono_ms();
+	T.last_hb = T.connected_at = zp_mono_ms();
 	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", CL->node,
 	       capacity(), nheld);
 }

@@ -42,10 +42,12 @@ pg_start() {
   PG_UP=1
 }
 pg_stop() { pg pg_ctl -D "$PG/data" -m "${1:-fast}" -w -t 60 stop >/dev/null; PG_UP=0; }
+# pg_init [HBA line]: a new cluster in $PG (trust: only this test's socket and namespaces reach it)
 pg_init() {
   chmod 711 "$T"; mkdir -p "$PG"; chown postgres: "$PG"; chmod 700 "$PG"
   pg initdb -D "$PG/data" -A trust -U postgres --no-sync -E UTF8 >"$T/initdb.log" 2>&1 ||
     { cat "$T/initdb.log"; fail "initdb"; }
+  [ -n "${1:-}" ] && echo "$1" >> "$PG/data/pg_hba.conf"
   pg_start
 }
 psql_() { "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DB" -c "$1"; }
@@ -73,11 +75,24 @@ cleanup() {
     for p in $(node_pids "$n"); do kill -KILL "$p" 2>/dev/null; done
     rm -f /dev/shm/zkpipe."zpc$TAG.$n"* 2>/dev/null
   done
-  for n in $NETNS; do ip netns del "$n" 2>/dev/null; ip link del "zv$TAG$n" 2>/dev/null; done
+  for n in $NETNS; do ip netns del "zc$TAG$n" 2>/dev/null; ip link del "zv$TAG$n" 2>/dev/null; done
   [ "$PG_UP" = 1 ] && pg_stop immediate
   rm -rf "$T"
 }
 trap cleanup EXIT
+
+# make_netns I: namespace zc$TAG<I> holding one end (zp$TAG<I>, $NET.4I+2/30) of a veth pair whose
+# other end (zv$TAG<I>, $NET.4I+1) stays here; only addresses of these test namespaces are used.
+make_netns() {
+  local i=$1 ns=zc$TAG$1
+  NETNS="$NETNS $i"
+  ip netns add "$ns" || fail "ip netns add $ns"
+  ip link add "zv$TAG$i" type veth peer name "zp$TAG$i" || fail "veth pair"
+  ip link set "zp$TAG$i" netns "$ns"
+  ip addr add "$NET.$((4 * i + 1))/30" dev "zv$TAG$i"; ip link set "zv$TAG$i" up
+  ip netns exec "$ns" ip addr add "$NET.$((4 * i + 2))/30" dev "zp$TAG$i"
+  ip netns exec "$ns" ip link set "zp$TAG$i" up; ip netns exec "$ns" ip link set lo up
+}
 
 # node_config NAME [database] -- extra lines go to the end (e.g. a [debug] section)
 node_config() {
@@ -136,6 +151,9 @@ start_node() {
   done
   fail "node $n: supervisor did not answer"
 }
+
+# alive PID: running (a zombie that nobody reaped yet is not)
+alive() { [ -r "/proc/$1/stat" ] && ! awk '{exit $3 == "Z" ? 0 : 1}' "/proc/$1/stat" 2>/dev/null; }
 
 # wait_until SECONDS CMD...
 wait_until() {
