@@ -120,15 +120,16 @@ static int cluster_nodes(const char *url, bool js)
 		return rc;
 	zp_db_res *r;
 	if (zp_db_exec(&db, &r, "SELECT n.name, n.host, n.groups, n.gpus, n.keys, n.refused, n.capacity, n.load,"
-		       " n.held, n.state, extract(epoch FROM now() - n.heartbeat)::float8, n.version,"
+		       " n.held, n.state, extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done, n.round_trips,"
 		       " (SELECT count(*) FROM zkpipe.jobs j WHERE j.owner = n.name AND j.state = 'RUNNING')"
 		       " FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
 		return dberr();
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",
-					     "held", "state", "heartbeat_age_s", "version", "running_jobs", NULL };
+					     "held", "state", "heartbeat_age_s", "version", "jobs_done", "round_trips",
+					     "running_jobs", NULL };
 	json_t *a = json_array();
 	for (int i = 0; i < zp_db_rows(r); i++)
-		json_array_append_new(a, row_json(r, i, names, "sssijjiiisfsi"));
+		json_array_append_new(a, row_json(r, i, names, "sssijjiiisfsiii"));
 	zp_db_free(r);
 	if (js) {
 		print_json(a);

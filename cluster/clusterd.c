@@ -271,14 +271,19 @@ static int heartbeat(bool first)
 	snprintf(gp, sizeof gp, "%u", gpus);
 	char *kj = json_dumps(keys_json(1), JSON_COMPACT | JSON_SORT_KEYS);
 	char *rj = json_dumps(keys_json(-1), JSON_COMPACT | JSON_SORT_KEYS);
-	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD };
+	char done[24], rt[24];
+	snprintf(done, sizeof done, "%llu", (unsigned long long)T.done);
+	snprintf(rt, sizeof rt, "%llu", (unsigned long long)db.round_trips + 1);
+	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt };
 	int rc = zp_db_exec(&db, NULL,
 		"INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
-		" started_at, heartbeat) VALUES ($1, $2, $3, $4::int, $5, $6, $7::int, $8::int, $9::int, 'UP', $11, now(), now())"
+		" started_at, heartbeat, jobs_done, round_trips) VALUES ($1, $2, $3, $4::int, $5, $6, $7::int, $8::int, $9::int,"
+		" 'UP', $11, now(), now(), $12::bigint, $13::bigint)"
 		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
 		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
 		" held = excluded.held, state = 'UP', version = excluded.version, heartbeat = now(),"
-		" started_at = CASE WHEN $10::bool THEN now() ELSE zkpipe.nodes.started_at END", 11, p);
+		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips,"
+		" started_at = CASE WHEN $10::bool THEN now() ELSE zkpipe.nodes.started_at END", 13, p);
 	free(kj);
 	free(rj);
 	return rc;
@@ -533,7 +538,8 @@ static int claim(void)
 		"  row_number() OVER (ORDER BY priority DESC, id) AS rn FROM c),"
 		" u AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', owner = $3, epoch = j.epoch + 1, claimed_at = now(),"
 		"  started_at = NULL FROM w WHERE j.id = w.id AND (w.cum <= $4::int OR (w.rn = 1 AND $5::bool))"
-		"  RETURNING j.id, j.epoch, j.key, j.nparts, coalesce(j.output, '') AS output, j.attempts),"
+		"  RETURNING j.id, j.epoch, j.key, j.nparts, coalesce(j.output, '') AS output, j.attempts,"
+		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
 		" SELECT * FROM u", 6, p);
 	free(arr);
@@ -547,7 +553,11 @@ static int claim(void)
 		T.claimed++;
 		zp_log(WHO, "claimed job %lld epoch %lld (%s, %u partitions, attempt %lld)", (long long)j->id,
 		       (long long)j->epoch, j->key, j->nparts, (long long)zp_db_int(r, i, 5) + 1);
-		begin(j, false);
+		if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
+			fail_job(j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
+				 j->nparts);
+		else
+			begin(j, false);
 	}
 	int n = zp_db_rows(r);
 	zp_db_free(r);
@@ -1058,8 +1068,9 @@ static void stop(void)
 		" 'node stopped' FROM u", 1, p);
 	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
 	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
-	zp_log(WHO, "stopped: %u job(s) given back; claimed %llu, done %llu, fenced %llu", nheld,
-	       (unsigned long long)T.claimed, (unsigned long long)T.done, (unsigned long long)T.fenced);
+	zp_log(WHO, "stopped: %u job(s) given back; claimed %llu, done %llu, fenced %llu; %llu database round trips, "
+	       "%llu connects", nheld, (unsigned long long)T.claimed, (unsigned long long)T.done,
+	       (unsigned long long)T.fenced, (unsigned long long)db.round_trips, (unsigned long long)db.connects);
 }
 
 static int lock_spool(void)
@@ -1125,7 +1136,10 @@ int main(int argc, char **argv)
 		zp_api_default_url(api_url, sizeof api_url, C.run_dir);
 	snprintf(db.conninfo, sizeof db.conninfo, "%s", CL->database);
 	snprintf(db.app, sizeof db.app, "zkpipe-clusterd %s", CL->node);
-	db.timeout_ms = (int)(CL->heartbeat_s * 1000 * 2 < 10000 ? CL->heartbeat_s * 1000 * 2 : 10000);
+	/* a statement waits at most this long (then the connection is dropped and made again): long
+	 * enough for a loaded server, short enough that a cut link is noticed within a few beats */
+	uint32_t tmo = CL->heartbeat_s * 2000;
+	db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
 	for (unsigned i = 0; i < C.n_keys; i++)
 		keys[i].k = &C.keys[i];
 	if (lock_spool())

@@ -23,6 +23,7 @@ static const char *const v1[] = {
 	" gpus int NOT NULL DEFAULT 0, keys text NOT NULL DEFAULT '{}', refused text NOT NULL DEFAULT '{}',"
 	" capacity int NOT NULL DEFAULT 0, load int NOT NULL DEFAULT 0, held int NOT NULL DEFAULT 0,"
 	" state text NOT NULL DEFAULT 'UP', version text NOT NULL DEFAULT '',"
+	" jobs_done bigint NOT NULL DEFAULT 0, round_trips bigint NOT NULL DEFAULT 0,"
 	" started_at timestamptz NOT NULL DEFAULT now(), heartbeat timestamptz NOT NULL DEFAULT now())",
 	"CREATE TABLE IF NOT EXISTS zkpipe.keys ("
 	" name text PRIMARY KEY, vk_hash text NOT NULL, vk_json text NOT NULL, first_node text NOT NULL,"

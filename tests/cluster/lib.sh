@@ -143,7 +143,7 @@ start_node() {
   else
     setsid "$SUP" --config "$T/$n/zkpipe.ini" >>"$T/$n/supervisor.log" 2>&1 &
   fi
-  echo $! > "$T/$n/sup.pid"
+  echo $! > "$T/$n/sup.pid"; disown
   for _ in $(seq 200); do
     "$ZK" status --config "$T/$n/zkpipe.ini" >/dev/null 2>&1 && return 0
     kill -0 "$(cat "$T/$n/sup.pid")" 2>/dev/null || fail "node $n: supervisor exited at start"
@@ -188,7 +188,8 @@ check_all_done() {
       (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id AND p.node <> '' AND p.gpu <> '') <> j.nparts")
   [ -z "$miss" ] || fail "jobs whose partitions are not all committed with their node: $miss"
   rm -rf "$T/got"; mkdir -p "$T/got"
-  "$ZK" wait --database "$DB" --timeout 60 --output "$T/got" $(cat "$T/ids") > "$T/wait_out.log" ||
+  local dir=$T/got; [ "$(wc -l < "$T/ids")" = 1 ] && dir=$T/got/$(cat "$T/ids") # one job: DIR itself
+  "$ZK" wait --database "$DB" --timeout 60 --output "$dir" $(cat "$T/ids") > "$T/wait_out.log" ||
     fail "wait --output: $(tail -3 "$T/wait_out.log")"
   local id p n
   for id in $(cat "$T/ids"); do
