@@ -37,7 +37,7 @@ PG_LISTEN=""
 pg() { runuser -u postgres -- "$PGBIN/$@"; }
 pg_start() {
   pg pg_ctl -D "$PG/data" -l "$PG/log" -w -t 60 -o "-k $PG -p $PORT -c listen_addresses='$PG_LISTEN' \
-    -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60" start >/dev/null ||
+    ${PG_OPTS--c fsync=off -c synchronous_commit=off -c full_page_writes=off} -c max_connections=60" start >/dev/null ||
     { tail "$PG/log"; fail "pg_ctl start"; }
   PG_UP=1
 }
