@@ -53,7 +53,9 @@ static const char *const v2[] = {
 	" id bigserial PRIMARY KEY, job bigint, at timestamptz NOT NULL DEFAULT now(), node text NOT NULL DEFAULT '',"
 	" epoch bigint NOT NULL DEFAULT 0, what text NOT NULL, detail text NOT NULL DEFAULT '')",
 	"CREATE INDEX IF NOT EXISTS events_job ON zkpipe.events (job)",
-	"CREATE INDEX IF NOT EXISTS jobs_queue ON zkpipe.jobs (state, key, priority DESC, id)",
+	/* the claim walks QUEUED jobs in its order and filters keys: a partial index, small and
+	 * ordered (an index led by key could not give one order for several keys) */
+	"CREATE INDEX IF NOT EXISTS jobs_queued ON zkpipe.jobs (priority DESC, id) WHERE state = 'QUEUED'",
 	"CREATE INDEX IF NOT EXISTS jobs_owner ON zkpipe.jobs (owner, state)",
 	NULL,
 };

@@ -17,14 +17,13 @@ OUT=$T/results.md
 pg_init
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
 
-pg_cpu_s() { # CPU seconds of the server so far: postmaster + reaped children + live children
-  local pm; pm=$(head -n 1 "$PG/data/postmaster.pid")
-  { awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat"
-    for c in $(pgrep -P "$pm"); do awk '{print $14 + $15}' "/proc/$c/stat" 2>/dev/null; done
-  } | awk -v hz="$(getconf CLK_TCK)" '{s += $1} END {printf "%.3f", s / hz}'
+pg_cpu_s() { # CPU seconds so far of the server processes serving the nodes (their clusterd connections)
+  local p
+  for p in $(psql_ "SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'zkpipe-clusterd%'"); do
+    awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null
+  done | awk -v hz="$(getconf CLK_TCK)" '{s += $1} END {printf "%.3f", s / hz}'
 }
-db_stat() { psql_ "SELECT xact_commit + xact_rollback, tup_inserted + tup_updated + tup_deleted, tup_returned + tup_fetched
-  FROM pg_stat_database WHERE datname = 'postgres'" | tr '|' ' '; }
+db_stat() { psql_ "SELECT tup_inserted + tup_updated + tup_deleted FROM pg_stat_database WHERE datname = 'postgres'"; }
 rts() { psql_ "SELECT coalesce(sum(round_trips), 0) FROM zkpipe.nodes WHERE state = 'UP'"; }
 stop_nodes() {
   local n p
@@ -34,13 +33,14 @@ stop_nodes() {
 }
 
 # phase COUNT: COUNT nodes, the standard work; prints one table row
+wait_until_slow() { local t=$1; shift; for _ in $(seq "$t"); do "$@" && return 0; sleep 1; done; return 1; }
 phase() {
   local k=$1 n
   for n in $(seq 1 "$k"); do rm -rf "$T/p$k-n$n"; node_config "p$k-n$n"; start_node "p$k-n$n"; done
   for n in $(seq 1 "$k"); do wait_until 30 node_up "p$k-n$n" || fail "node p$k-n$n"; done
   sleep 3 # idle heartbeats, measured apart below
   local rt0 c0 s0 rt1 t0 t1 c1 s1 first last
-  rt0=$(rts); c0=$(pg_cpu_s); s0=$(db_stat)
+  rt0=$(rts); c0=$(pg_cpu_s)
   sleep 5; rt1=$(rts); c1=$(pg_cpu_s)
   idle_rt=$(python3 -c "print(round(($rt1 - $rt0) / 5 / $k, 2))")
   idle_cpu=$(python3 -c "print(round(($c1 - $c0) / 5 / $k * 1000, 2))")
@@ -50,7 +50,7 @@ phase() {
   psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'chain', $PARTS FROM generate_series(1, $JOBS) RETURNING id)
     INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, '$EX/w' || ((id + p) % 8) || '.wtns' FROM j,
     generate_series(0, $((PARTS - 1))) p; SELECT pg_notify('zkpipe_jobs', 'chain')" >/dev/null || fail "queue"
-  wait_until 900 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE id > $first AND state <> 'DONE'\") = 0 ]" ||
+  wait_until_slow 900 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE id > $first AND state <> 'DONE'\") = 0 ]" ||
     fail "phase $k did not finish"
   t1=$(date +%s.%N); rt1=$(rts); c1=$(pg_cpu_s); s1=$(db_stat)
   last=$(psql_ "SELECT max(id) FROM zkpipe.jobs")
@@ -58,16 +58,13 @@ phase() {
       round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - claimed_at)))::int || ' / ' ||
       round(1000 * percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - claimed_at)))::int
     FROM zkpipe.jobs WHERE id > $first")
-  read -r x0 w0 r0 <<< "$s0"; read -r x1 w1 r1 <<< "$s1"
-  python3 - "$k" "$t0" "$t1" "$rt0" "$rt1" "$c0" "$c1" "$x0" "$x1" "$w0" "$w1" "$r0" "$r1" "$lat" "$idle_rt" "$idle_cpu" <<'PY' >> "$OUT"
+  python3 - "$k" "$t0" "$t1" "$rt0" "$rt1" "$c0" "$c1" "$s0" "$s1" "$lat" "$idle_rt" "$idle_cpu" <<'PY' >> "$OUT"
 import sys, os
-k, t0, t1, rt0, rt1, c0, c1, x0, x1, w0, w1, r0, r1 = sys.argv[1:14]
-lat, irt, icpu = sys.argv[14:17]
+k, t0, t1, rt0, rt1, c0, c1, w0, w1, lat, irt, icpu = sys.argv[1:13]
 J, P = int(os.environ["JOBS"]), int(os.environ["PARTS"])
 dt = float(t1) - float(t0)
 print(f"| {k} | {J} x {P} | {dt:.1f} | {J * P / dt:.2f} | {lat} | {(int(rt1) - int(rt0)) / J:.1f} | {irt} | "
-      f"{(float(c1) - float(c0)) / J * 1000:.2f} | {icpu} | {(int(x1) - int(x0)) / J:.1f} | {(int(w1) - int(w0)) / J:.1f} | "
-      f"{(int(r1) - int(r0)) / J:.0f} |")
+      f"{(float(c1) - float(c0)) / J * 1000:.2f} | {icpu} | {(int(w1) - int(w0)) / J:.1f} |")
 PY
   stop_nodes
 }
@@ -83,8 +80,8 @@ export JOBS PARTS
   echo
   echo "Same work on one node, then three (queued by one SQL statement, finished when all are DONE):"
   echo
-  echo "| nodes | jobs x parts | wall s | partitions/s | claim -> start ms (p50 / p90) | node round trips / job | idle round trips / node / s | server CPU ms / job | idle server CPU ms / node / s | transactions / job | rows written / job | rows read / job |"
-  echo "|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| nodes | jobs x parts | wall s | partitions/s | claim -> start ms (p50 / p90) | node round trips / job | idle round trips / node / s | server CPU ms / job (nodes' connections) | idle server CPU ms / node / s | rows written / job |"
+  echo "|---:|---|---:|---:|---|---:|---:|---:|---:|---:|"
 } > "$OUT"
 phase 1
 phase 3
@@ -112,6 +109,7 @@ PY
 # the database alone: a node's statements per job, N concurrent clients
 psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'pgb', $PARTS_DB FROM generate_series(1, 300000) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, 0, '/x' FROM j" >/dev/null
+psql_ "ANALYZE" >/dev/null
 PROOF=$(python3 -c "print('x' * 780)")
 {
   echo "\\set p0 0"
@@ -127,14 +125,19 @@ PROOF=$(python3 -c "print('x' * 780)")
   echo "(claim with SKIP LOCKED, $PARTS_DB fenced partition commits of a 780-byte proof, fenced DONE), each client a node"
   echo "claiming from the same queue (300000 jobs queued):"
   echo
-  echo "| clients (nodes) | jobs/s | ms / job (mean) | statements/s |"
-  echo "|---:|---:|---:|---:|"
+  echo "| clients (nodes) | jobs/s | ms / job (mean) | statements/s | jobs/s, synchronous_commit off | ms / job, off |"
+  echo "|---:|---:|---:|---:|---:|---:|"
 } >> "$OUT"
-for c in 1 2 4 8 16; do
-  r=$("$PGBIN/pgbench" -n -c "$c" -j "$((c < 2 ? 1 : 2))" -T "$SECS" -f "$T/job.sql" "$DB" 2>&1)
-  tps=$(echo "$r" | awk '/^tps/ {print $3; exit}'); lat=$(echo "$r" | awk '/latency average/ {print $4}')
-  [ -n "$tps" ] || { echo "$r" | tail -5; fail "pgbench"; }
-  echo "| $c | $(printf %.0f "$tps") | $lat | $(python3 -c "print(round($tps * ($PARTS_DB + 2)))") |" >> "$OUT"
+pgb() { # pgb CLIENTS [PGOPTIONS]: "jobs/s ms/job"
+  local r; r=$(PGOPTIONS=${2:-} "$PGBIN/pgbench" -n -c "$1" -j "$(($1 < 2 ? 1 : 2))" -T "$SECS" -f "$T/job.sql" "$DB" 2>&1)
+  local tps; tps=$(echo "$r" | awk '/^tps/ {print $3; exit}')
+  [ -n "$tps" ] || { echo "$r" | tail -5 >&2; fail "pgbench"; }
+  echo "$tps $(echo "$r" | awk '/latency average/ {print $4}')"
+}
+for c in 1 2 4 8 16 32; do
+  read -r tps lat <<< "$(pgb "$c")"; read -r tps2 lat2 <<< "$(pgb "$c" "-c synchronous_commit=off")"
+  echo "| $c | $(printf %.0f "$tps") | $(printf %.1f "$lat") | $(python3 -c "print(round($tps * ($PARTS_DB + 2)))") |" \
+    "$(printf %.0f "$tps2") | $(printf %.1f "$lat2") |" >> "$OUT"
 done
 echo >> "$OUT"
 cat "$OUT"
