@@ -32,6 +32,7 @@ head -c 400000 /dev/zero > "$T/in/big.wtns"; cp "$EX/w1.wtns" "$T/in/big.wtns"; 
 sub --key chain --inline "$T/in/big.wtns"; [ $? = 3 ] || fail "inline over the limit: not exit 3"
 grep -q "inline limit" "$T/sub.err" || fail "inline over the limit: $(cat "$T/sub.err")"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.jobs")" = 0 ] || fail "a refused submit queued a job"
+"$ZK" status --database "host=$T/nowhere port=1" 2>/dev/null; [ $? = 10 ] || fail "unreachable database: not exit 10"
 
 # token: the same job twice
 a=$(sub --key chain --token tok-1 "$EX/w0.wtns" "$EX/w1.wtns") || fail "submit with token"
