@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A node's supervisor SIGKILLed alone: its clusterd dies with it (PR_SET_PDEATHSIG), its daemons keep
 # proving; the restarted supervisor's new clusterd takes the job up again from the spool and the
-# supervisor's token (same lease: no re-queue, every partition proved once). Then a whole node is
+# supervisor's token (same lease: no re-queue, every partition proved once). A lease taken from
+# under n1 fences its commits. Then a whole node is
 # SIGKILLed holding a job with max_attempts 1: the other node re-queues it as FAILED, with the reason.
 . "$(dirname "$0")/lib.sh" "$@"
 pg_init
@@ -25,6 +26,25 @@ grep -q "job $id epoch 1: ours from before a restart; resuming" "$T/n1/run/log/n
 [ "$(psql_ "SELECT epoch || ' ' || attempts FROM zkpipe.jobs WHERE id = $id")" = "1 0" ] || fail "the job was re-queued"
 proved=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
 [ "$proved" = 4 ] || fail "$proved partitions proved for a 4-partition job (redone or lost)"
+check_all_done
+
+# fencing: another owner takes the lease of a job n1 is proving (as a reclaim would); n1's later
+# commits for it are refused and it drops its copy; given back to the queue, the job finishes
+: > "$T/ids"
+submit_jobs 1 4
+g=$(cat "$T/ids")
+wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $g') -ge 1 ]" ||
+  fail "no partition of job $g committed"
+psql_ "UPDATE zkpipe.jobs SET owner = 'ghost', epoch = epoch + 100 WHERE id = $g" >/dev/null
+bumped=$(psql_ "SELECT now()")
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')\") -ge 1 ]" ||
+  fail "n1 did not notice it lost the lease"
+sleep 2
+late=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND proved_at > '$bumped'")
+[ "$late" = 0 ] || fail "$late partition(s) committed after the lease was taken"
+psql_ "UPDATE zkpipe.jobs SET owner = NULL, state = 'QUEUED' WHERE id = $g; SELECT pg_notify('zkpipe_jobs', '')" >/dev/null
+"$ZK" wait --database "$DB" --timeout 90 "$g" >/dev/null || fail "job $g after its lease was given back"
+[ "$(psql_ "SELECT epoch FROM zkpipe.jobs WHERE id = $g")" = 102 ] || fail "job $g not re-claimed on a new lease"
 check_all_done
 
 # max_attempts: n2 serves key chain2 only (n1 cannot take its jobs), dies whole holding one
