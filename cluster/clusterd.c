@@ -598,10 +598,11 @@ static void gpu_of(const struct hjob *j, uint32_t lp, char *buf, size_t n)
 	char *t = read_small(f, NULL);
 	json_t *g = t ? json_loads(t, 0, NULL) : NULL;
 	free(t);
-	snprintf(buf, n, "%s/gpud%lld %s (%s)", g ? json_string_value(json_object_get(g, "group")) ?: "?" : "?",
-		 g ? (long long)json_integer_value(json_object_get(g, "gpud")) : -1LL,
-		 g ? json_string_value(json_object_get(g, "gpu")) ?: "" : "",
-		 g ? json_string_value(json_object_get(g, "backend")) ?: "" : "");
+	buf[0] = 0; /* unknown: recorded as "" (gpud writes the record before the proof, so rare) */
+	if (g)
+		snprintf(buf, n, "%s/gpud%lld %s (%s)", json_string_value(json_object_get(g, "group")) ?: "?",
+			 (long long)json_integer_value(json_object_get(g, "gpud")),
+			 json_string_value(json_object_get(g, "gpu")) ?: "", json_string_value(json_object_get(g, "backend")) ?: "");
 	json_decref(g);
 }
 
