@@ -51,8 +51,6 @@ bool zp_cluster_cli_wants(int argc, char **argv)
 static int open_db(const char *url, bool need_schema)
 {
 	if (!url || !*url)
-		url = getenv("ZKPIPE_DATABASE");
-	if (!url || !*url)
 		return die(CL_USAGE, "--database URL is required (a libpq connection string or postgresql:// URI)");
 	snprintf(db.conninfo, sizeof db.conninfo, "%s", url);
 	snprintf(db.app, sizeof db.app, "zkpipe %s", cmd);
