@@ -19,6 +19,8 @@ committed() { psql_ "SELECT count(*) FROM zkpipe.partitions${1:+ WHERE node = '$
 wait_until 120 bash -c "[ \$($(declare -f psql_ committed); PGBIN=$PGBIN DB='$DB' committed n3) -ge 3 ] &&
   [ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'\") -ge 1 ]" ||
   fail "n3 made no progress"
+over=$(psql_ "SELECT name || ' ' || load || '/' || capacity FROM zkpipe.nodes WHERE load > capacity")
+[ -z "$over" ] || fail "a node holds more partitions than its capacity: $over"
 held=$(psql_ "SELECT string_agg(id::text, ' ') FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'")
 n3_before=$(committed n3)
 pids=$(node_pids n3 | sort -u | tr '\n' ' ')
