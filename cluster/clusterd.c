@@ -651,7 +651,8 @@ static int batch_collect(struct hjob *j, json_t *parts, struct batch *b, uint32_
 	return 0;
 }
 
-/* Is the job still ours (id, epoch, owner, RUNNING)? 1 yes, 0 no, < 0 database error. */
+/* Is the job still ours (id, epoch, owner, RUNNING)? 1 yes, 0 no, 2 DONE under our lease (our
+ * DONE committed but its answer was lost), < 0 database error. */
 static int still_ours(const struct hjob *j)
 {
 	char id[24], ep[24];
@@ -659,11 +660,11 @@ static int still_ours(const struct hjob *j)
 	i64s(ep, j->epoch);
 	const char *p[] = { id, ep, CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT 1 FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
-			    " AND owner = $3 AND state = 'RUNNING'", 3, p);
+	int rc = zp_db_exec(&db, &r, "SELECT state FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
+			    " AND owner = $3 AND state IN ('RUNNING', 'DONE')", 3, p);
 	if (rc)
 		return rc;
-	rc = zp_db_rows(r) > 0;
+	rc = !zp_db_rows(r) ? 0 : !strcmp(zp_db_val(r, 0, 0), "DONE") ? 2 : 1;
 	zp_db_free(r);
 	return rc;
 }
@@ -707,6 +708,8 @@ static int commit_parts(struct hjob *j, json_t *parts)
 		if (!rc)
 			zp_db_free(r);
 		int ours = rc ? rc : got == (int)b.n ? 1 : still_ours(j);
+		if (ours == 2)
+			ours = 0; /* DONE already: nothing of ours to add */
 		if (ours == 1)
 			for (size_t i = 0; i < b.n; i++)
 				j->sent[lps[i]] = 1; /* the ones not inserted were in already (a resend) */
@@ -793,7 +796,9 @@ out:
 		int o = still_ours(j);
 		if (o == 0)
 			fenced(j, "completion");
-		return o == 0;
+		if (o == 2)
+			drop(j, "DONE (the answer to our DONE was lost)");
+		return o == 0 || o == 2;
 	}
 	const char *n[] = { id };
 	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, n); /* a hint; may fail */
