@@ -21,6 +21,8 @@
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
+/* The values of the local client's exit codes (tools/cmds.h: job failed, timeout, unreachable),
+ * so a script reads `zkpipe wait` the same way with --config or --database. */
 enum { CL_OK = 0, CL_USAGE = 2, CL_INPUT = 3, CL_FAILED = 8, CL_TIMEOUT = 9, CL_DB = 10 };
 
 static struct zp_db db;

@@ -32,7 +32,7 @@ head -c 400000 /dev/zero > "$T/in/big.wtns"; cp "$EX/w1.wtns" "$T/in/big.wtns"; 
 sub --key chain --inline "$T/in/big.wtns"; [ $? = 3 ] || fail "inline over the limit: not exit 3"
 grep -q "inline limit" "$T/sub.err" || fail "inline over the limit: $(cat "$T/sub.err")"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.jobs")" = 0 ] || fail "a refused submit queued a job"
-"$ZK" status --database "host=$T/nowhere port=1" 2>/dev/null; [ $? = 10 ] || fail "unreachable database: not exit 10"
+"$ZK" status --database "host=$T/nowhere port=1" 2>/dev/null; [ $? = "$EX_DB" ] || fail "unreachable database: not exit 10"
 
 # token: the same job twice
 a=$(sub --key chain --token tok-1 "$EX/w0.wtns" "$EX/w1.wtns") || fail "submit with token"
@@ -47,7 +47,7 @@ echo "$d" >> "$T/ids"
 e=$(sub --key chain --output /tmp/not-allowed-$TAG "$EX/w6.wtns") || fail "submit --output elsewhere"
 "$ZK" wait --database "$DB" --timeout 60 "$a" "$c" "$d" > "$T/wait.log" || fail "wait: $(cat "$T/wait.log")"
 "$ZK" wait --database "$DB" --timeout 60 "$e" > "$T/wait_e.log"; rc=$?
-[ $rc = 8 ] || fail "a job whose output is outside allow_output: wait exited $rc"
+[ $rc = "$EX_JOB_FAILED" ] || fail "a job whose output is outside allow_output: wait exited $rc"
 grep -q "allow" "$T/wait_e.log" || fail "no reason for the output refusal: $(cat "$T/wait_e.log")"
 [ -e /tmp/not-allowed-$TAG ] && fail "the node wrote outside allow_output"
 [ -f "$T/out/d/proofs.json" ] || fail "the node did not write the job's output directory"
@@ -72,12 +72,12 @@ done
 # a job with fewer input rows than partitions FAILS with the reason (never hangs)
 bad=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('chain', 3) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, 0, '$EX/w0.wtns' FROM j RETURNING job") || fail "SQL submit 2"
-"$ZK" wait --database "$DB" --timeout 60 "$bad" > "$T/bad.log"; [ $? = 8 ] || fail "short inputs: not FAILED"
+"$ZK" wait --database "$DB" --timeout 60 "$bad" > "$T/bad.log"; [ $? = "$EX_JOB_FAILED" ] || fail "short inputs: not FAILED"
 grep -q "1 input row(s) for 3 partitions" "$T/bad.log" || fail "short inputs: $(cat "$T/bad.log")"
 # a witness outside the node's allow_input: FAILED by the node, with the reason
 mkdir -p "$T/elsewhere"; cp "$EX/w0.wtns" "$T/elsewhere/"
 o=$(sub --key chain "$T/elsewhere/w0.wtns") || fail "submit elsewhere"
-"$ZK" wait --database "$DB" --timeout 60 "$o" > "$T/o.log"; [ $? = 8 ] || fail "outside allow_input: not FAILED"
+"$ZK" wait --database "$DB" --timeout 60 "$o" > "$T/o.log"; [ $? = "$EX_JOB_FAILED" ] || fail "outside allow_input: not FAILED"
 grep -q "outside" "$T/o.log" || fail "outside allow_input: $(cat "$T/o.log")"
 
 # the local API still works beside the cluster
@@ -93,7 +93,7 @@ kill -TERM "$(cat "$T/n1/sup.pid")"; wait_until 20 bash -c "! kill -0 $(cat "$T/
 f=$(sub --key chain "$EX/w0.wtns") || fail "submit f"
 "$ZK" cancel --database "$DB" "$f" >/dev/null || fail "cancel"
 [ "$(psql_ "SELECT state FROM zkpipe.jobs WHERE id = $f")" = CANCELLED ] || fail "not CANCELLED"
-"$ZK" wait --database "$DB" --timeout 10 "$f" >/dev/null; [ $? = 8 ] || fail "wait on a cancelled job: not exit 8"
+"$ZK" wait --database "$DB" --timeout 10 "$f" >/dev/null; [ $? = "$EX_JOB_FAILED" ] || fail "wait on a cancelled job: not exit $EX_JOB_FAILED"
 
 # priority, then age: with room for one partition, the later high-priority job is claimed first
 lo=$(sub --key chain "$EX/w1.wtns") || fail "submit lo"

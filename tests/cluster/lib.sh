@@ -10,6 +10,8 @@ EX=$SRC/examples/chain
 T=$(mktemp -d /tmp/zpc.XXXXXX)
 TAG=$(basename "$T" | cut -d. -f2)
 export ZP_THREADS=1
+# the CLI's exit codes (tools/cmds.h; cluster/cli.c uses the same values)
+EX_JOB_FAILED=8 EX_DB=10
 NODES=""; NETNS=""; PG_UP=0
 
 fail() { echo "FAIL: $*"; dump; exit 1; }

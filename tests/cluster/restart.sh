@@ -60,7 +60,7 @@ wait_until 30 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \
   fail "n2 did not claim the chain2 job"
 kill -KILL $(node_pids n2)
 "$ZK" wait --database "$DB" --timeout 60 "$f" > "$T/f.log"; rc=$?
-[ $rc = 8 ] || fail "the dead node's job with max_attempts 1: wait exited $rc"
+[ $rc = "$EX_JOB_FAILED" ] || fail "the dead node's job with max_attempts 1: wait exited $rc"
 grep -q "node n2 presumed dead (no heartbeat for [0-9]* s) at attempt 1 of 1" "$T/f.log" || fail "reason: $(cat "$T/f.log")"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.events WHERE job = $f AND what = 'failed' AND node = 'n1'")" = 1 ] ||
   fail "the FAILED verdict is not n1's"
