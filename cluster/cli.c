@@ -318,8 +318,9 @@ static int submit(int argc, char **argv)
 		return die(CL_USAGE, "--max-attempts %s: 1..100", maxa);
 	if (tok && !token_ok(tok))
 		return die(CL_USAGE, "--token: 1-64 of [A-Za-z0-9_-]");
-	if (out && out[0] != '/')
-		return die(CL_USAGE, "--output %s: an absolute path (it is a directory on the proving node)", out);
+	if (out && (out[0] != '/' || strlen(out) >= PATH_MAX))
+		return die(CL_USAGE, "--output %s: an absolute path under %d bytes (a directory on the proving node)", out,
+			   PATH_MAX);
 	int rc, n = argc - optind;
 	uint64_t max = 0;
 	if ((rc = open_db(url, true)) || (rc = known_key(key)) || (inl && (rc = inline_limit(&max))))

@@ -328,6 +328,8 @@ static void drop(struct hjob *j, const char *why)
 	held_free(j);
 }
 
+static void fail_job(struct hjob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static struct hjob *held_new(int64_t id, int64_t epoch, const char *key, uint32_t nparts, const char *out)
 {
 	if (nheld == MAX_HELD)
@@ -340,11 +342,12 @@ static struct hjob *held_new(int64_t id, int64_t epoch, const char *key, uint32_
 	snprintf(j->output, sizeof j->output, "%s", out);
 	snprintf(j->dir, sizeof j->dir, "%s/j%llde%lld", CL->spool, (long long)id, (long long)epoch);
 	held[nheld++] = j;
+	if (strlen(out) >= sizeof j->output) /* never act on a truncated path */
+		fail_job(j, "output: path longer than %zu bytes", sizeof j->output - 1);
 	return j;
 }
 
 /* ---------------------------------------------------------------- claim and start */
-static void fail_job(struct hjob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail_job(struct hjob *j, const char *fmt, ...)
 {
 	va_list ap;
@@ -478,6 +481,8 @@ static bool readopt(struct hjob *j)
 /* A freshly claimed (or re-adopted) job: check its output, find its remaining work, start it. */
 static void begin(struct hjob *j, bool adopted)
 {
+	if (j->failed)
+		return;
 	if (j->output[0]) {
 		zp_err_clear();
 		if (zp_path_allowed(C.allow_out, C.n_out, j->output, true))
@@ -553,7 +558,9 @@ static int claim(void)
 		T.claimed++;
 		zp_log(WHO, "claimed job %lld epoch %lld (%s, %u partitions, attempt %lld)", (long long)j->id,
 		       (long long)j->epoch, j->key, j->nparts, (long long)zp_db_int(r, i, 5) + 1);
-		if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
+		if (j->failed)
+			;
+		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
 			fail_job(j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
 				 j->nparts);
 		else
@@ -751,6 +758,31 @@ static int write_output(struct hjob *j)
 	return j->failed ? 0 : rc;
 }
 
+/* DONE found fewer partitions in the database than we committed: a commit it acknowledged was
+ * lost (a crash with synchronous_commit off, an asynchronous replica promoted). Mark the missing
+ * ones unsent: they are committed again from the spool on the next ticks. */
+static void recheck_sent(struct hjob *j)
+{
+	char id[24];
+	i64s(id, j->id);
+	const char *p[] = { id };
+	zp_db_res *r;
+	if (zp_db_exec(&db, &r, "SELECT part FROM zkpipe.partitions WHERE job = $1::bigint", 1, p))
+		return;
+	unsigned lost = 0;
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+		bool in = false;
+		for (int i = 0; i < zp_db_rows(r) && !in; i++)
+			in = zp_db_int(r, i, 0) == j->map[lp];
+		if (!in && j->sent[lp])
+			j->sent[lp] = 0, lost++;
+	}
+	zp_db_free(r);
+	if (lost)
+		zp_log(WHO, "job %lld: %u committed partition(s) missing from the database; committing them again",
+		       (long long)j->id, lost);
+}
+
 /* Every partition in: DONE (fenced). With an output directory, a transaction holds the row
  * lock while the files are written. Returns 1 when the job left our hands. */
 static int complete(struct hjob *j)
@@ -798,6 +830,8 @@ out:
 			fenced(j, "completion");
 		if (o == 2)
 			drop(j, "DONE (the answer to our DONE was lost)");
+		if (o == 1)
+			recheck_sent(j);
 		return o == 0 || o == 2;
 	}
 	const char *n[] = { id };
