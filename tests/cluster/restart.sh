@@ -2,7 +2,8 @@
 # A node's supervisor SIGKILLed alone: its clusterd dies with it (PR_SET_PDEATHSIG), its daemons keep
 # proving; the restarted supervisor's new clusterd takes the job up again from the spool and the
 # supervisor's token (same lease: no re-queue, every partition proved once). A lease taken from
-# under n1 fences its commits. Then a whole node is
+# under n1 fences its commits; a committed partition the database lost is committed again. Then
+# a whole node is
 # SIGKILLed holding a job with max_attempts 1: the other node re-queues it as FAILED, with the reason.
 . "$(dirname "$0")/lib.sh" "$@"
 pg_init
@@ -45,6 +46,22 @@ late=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND proved_a
 psql_ "UPDATE zkpipe.jobs SET owner = NULL, state = 'QUEUED' WHERE id = $g; SELECT pg_notify('zkpipe_jobs', '')" >/dev/null
 "$ZK" wait --database "$DB" --timeout 90 "$g" >/dev/null || fail "job $g after its lease was given back"
 [ "$(psql_ "SELECT epoch FROM zkpipe.jobs WHERE id = $g")" = 102 ] || fail "job $g not re-claimed on a new lease"
+check_all_done
+
+# a committed partition the database lost (a crash with synchronous_commit off, an asynchronous
+# replica promoted): the node commits it again from its spool, without proving it again
+: > "$T/ids"
+proved0=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
+submit_jobs 1 4
+l=$(cat "$T/ids")
+wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $l') -ge 1 ]" ||
+  fail "no partition of job $l committed"
+psql_ "DELETE FROM zkpipe.partitions WHERE job = $l AND part = (SELECT min(part) FROM zkpipe.partitions WHERE job = $l)" >/dev/null
+"$ZK" wait --database "$DB" --timeout 90 "$l" >/dev/null || fail "job $l after losing a partition row"
+grep -q "job $l: 1 committed partition(s) missing from the database" "$T/n1/run/log/node0.cluster0" ||
+  fail "the node did not notice the lost partition"
+proved1=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
+[ $((proved1 - proved0)) = 4 ] || fail "$((proved1 - proved0)) partitions proved for a 4-partition job"
 check_all_done
 
 # max_attempts: n2 serves key chain2 only (n1 cannot take its jobs), dies whole holding one
