@@ -17,6 +17,7 @@
 
 #include "cluster.h"
 #include "pipe.h"
+#include "wtns.h"
 #include "zp_err.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -171,20 +172,22 @@ static int read_input(struct input *in, const char *arg, bool inl, uint64_t max)
 	if (!realpath(arg, in->path))
 		return die(CL_INPUT, "%s: %s", arg, strerror(errno));
 	uint32_t n;
-	if (zp_peek_wtns(in->path, &n))
-		return die(CL_INPUT, "%s", zp_err_msg());
-	if (!inl)
-		return 0;
-	int fd = open(in->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st))
 		return die(CL_INPUT, "%s: %s", in->path, strerror(errno));
-	if ((uint64_t)st.st_size > max) {
+	if (!S_ISREG(st.st_mode))
+		return close(fd), die(CL_INPUT, "%s: not a regular file", in->path);
+	if (inl && (uint64_t)st.st_size > max) {
 		close(fd);
 		return die(CL_INPUT, "%s: %lld bytes, over the cluster's inline limit of %llu (zkpipe cluster init "
 			   "--inline-max); pass it by path on shared storage instead", in->path, (long long)st.st_size,
 			   (unsigned long long)max);
 	}
+	if (zp_wtns_check_fd(fd, in->path, &n))
+		return close(fd), die(CL_INPUT, "%s", zp_err_msg());
+	if (!inl)
+		return close(fd), 0;
 	in->len = (size_t)st.st_size;
 	in->data = malloc(in->len + 1);
 	ssize_t got = in->data ? pread(fd, in->data, in->len, 0) : -1;
@@ -344,33 +347,17 @@ static int submit(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- wait */
-/* Write part files and proofs.json for a DONE job from its database rows. */
+/* Part files and proofs.json for a DONE job, from the database, into the client's directory. */
 static int write_outputs(long long id, const char *key, int nparts, const char *dir)
 {
-	char ids[24];
-	i64s(ids, id);
-	const char *p[] = { ids };
-	zp_db_res *r;
-	if (zp_mkdirs(dir, 0755))
-		return die(CL_INPUT, "--output %s: %s", dir, zp_err_msg());
-	if (zp_db_exec(&db, &r, "SELECT part, proof, public FROM zkpipe.partitions WHERE job = $1::bigint ORDER BY part",
-		       1, p))
-		return dberr();
-	int rc = 0;
-	for (int i = 0; i < zp_db_rows(r) && !rc; i++) {
-		char f[PATH_MAX + 40];
-		snprintf(f, sizeof f, "%s/part-%lld.proof.json", dir, (long long)zp_db_int(r, i, 0));
-		rc = zp_write_atomic(f, zp_db_val(r, i, 1), (size_t)zp_db_len(r, i, 1));
-		snprintf(f, sizeof f, "%s/part-%lld.public.json", dir, (long long)zp_db_int(r, i, 0));
-		if (!rc)
-			rc = zp_write_atomic(f, zp_db_val(r, i, 2), (size_t)zp_db_len(r, i, 2));
-		if (rc)
-			rc = die(CL_INPUT, "%s: %s", f, zp_strerror(rc));
-	}
-	zp_db_free(r);
-	if (!rc && zp_job_assemble(dir, (uint64_t)id, key, (uint32_t)nparts))
-		rc = die(CL_INPUT, "%s", zp_err_msg());
-	return rc;
+	static struct zp_pipe_config oc; /* the client's own directory is the only one allowed */
+	if (zp_mkdirs(dir, 0755) || !realpath(dir, oc.allow_out[0]))
+		return die(CL_INPUT, "--output %s: %s", dir, zp_err_msg()[0] ? zp_err_msg() : strerror(errno));
+	oc.n_out = 1;
+	oc.public_access = true; /* files 0644: the caller's umask still applies to the directory */
+	if (zp_cluster_write_proofs(&db, &oc, id, key, (uint32_t)nparts, oc.allow_out[0]))
+		return die(db.c ? CL_INPUT : CL_DB, "%s", zp_err_msg());
+	return CL_OK;
 }
 
 /* One look at the job: 1 finished (rc set), 0 still going, < 0 database trouble. */

@@ -98,6 +98,12 @@ int zp_cluster_schema_version(struct zp_db *db, int *v);
 /* Fail with a clear message unless the schema is exactly the version this build speaks. */
 int zp_cluster_schema_check(struct zp_db *db);
 
+/* out.c: a DONE job's part files and proofs.json from the database into canon, a canonical
+ * directory under c's allow_output that exists. 0, or < 0 with the file or row named. */
+struct zp_pipe_config;
+int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, int64_t job, const char *key,
+			    uint32_t nparts, const char *canon);
+
 /* cli.c: `zkpipe submit|wait|status|cancel --database ...` and `zkpipe cluster ...`;
  * argv[0] is the subcommand. Exit codes: 0, 2 usage, 3 input, 8 job failed, 9 timeout,
  * 10 database unreachable or refused. */

@@ -483,11 +483,13 @@ static void begin(struct hjob *j, bool adopted)
 {
 	if (j->failed)
 		return;
-	if (j->output[0]) {
+	if (j->output[0]) { /* resolved and confined now; written later through the confined walk */
+		char canon[PATH_MAX];
 		zp_err_clear();
-		if (zp_path_allowed(C.allow_out, C.n_out, j->output, true))
+		if (zp_path_allowed(C.allow_out, C.n_out, j->output, canon, true))
 			return fail_job(j, "output %s: %s", j->output, C.n_out ? zp_err_msg()
 					: "this node allows no output directory ([run] allow_output)");
+		snprintf(j->output, sizeof j->output, "%s", canon);
 	}
 	if (adopted && readopt(j)) {
 		j->ready = true;
@@ -729,32 +731,16 @@ static int commit_parts(struct hjob *j, json_t *parts)
 }
 
 /* Write the job's output directory from the database's rows (so every writer writes the same
- * bytes), while holding the job's row lock: part files, then proofs.json (zp_job_assemble). */
+ * bytes), while holding the job's row lock. */
 static int write_output(struct hjob *j)
 {
-	char id[24];
-	i64s(id, j->id);
-	const char *p[] = { id };
-	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT part, proof, public FROM zkpipe.partitions WHERE job = $1::bigint"
-			    " ORDER BY part", 1, p);
-	if (rc)
-		return rc;
-	if ((rc = zp_mkdirs(j->output, C.public_access ? 0755 : 0700)))
+	int dfd = zp_path_open_dir(C.allow_out, C.n_out, j->output, true, C.public_access ? 0755 : 0700);
+	if (dfd < 0)
+		return fail_job(j, "output %s: %s", j->output, zp_strerror(dfd)), 0;
+	close(dfd);
+	int rc = zp_cluster_write_proofs(&db, &C, j->id, j->key, j->nparts, j->output);
+	if (rc && db.c && rc != -EAGAIN)
 		fail_job(j, "output %s: %s", j->output, zp_err_msg());
-	for (int i = 0; i < zp_db_rows(r) && !rc; i++) {
-		char f[PATH_MAX + 40];
-		snprintf(f, sizeof f, "%s/part-%lld.proof.json", j->output, (long long)zp_db_int(r, i, 0));
-		rc = zp_write_atomic(f, zp_db_val(r, i, 1), (size_t)zp_db_len(r, i, 1));
-		snprintf(f, sizeof f, "%s/part-%lld.public.json", j->output, (long long)zp_db_int(r, i, 0));
-		if (!rc)
-			rc = zp_write_atomic(f, zp_db_val(r, i, 2), (size_t)zp_db_len(r, i, 2));
-		if (rc)
-			fail_job(j, "output %s: %s", f, zp_strerror(rc));
-	}
-	zp_db_free(r);
-	if (!rc && zp_job_assemble(j->output, (uint64_t)j->id, j->key, j->nparts))
-		fail_job(j, "output %s: %s", j->output, zp_err_msg()), rc = -EIO;
 	return j->failed ? 0 : rc;
 }
 
