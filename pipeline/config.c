@@ -16,6 +16,8 @@
  *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
  *               (resolved here: see struct zp_pipe_group)
  *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at (tests only)
+ *   [cluster]   database, node, heartbeat_s, dead_after_s, capacity, poll_ms, inline_max
+ *               (cluster/, docs/cluster.md)
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
@@ -32,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 struct ctx {
@@ -505,6 +508,28 @@ static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 	return -ENOENT;
 }
 
+static int cluster_key(struct zp_pipe_cluster *cl, const char *k, const char *v)
+{
+	if (!strcmp(k, "database"))
+		return snprintf(cl->database, sizeof cl->database, "%s", v) < (int)sizeof cl->database ? 0 : -ENAMETOOLONG;
+	if (!strcmp(k, "node")) {
+		if (!*v || strlen(v) >= sizeof cl->node || strpbrk(v, " \t/\\'\""))
+			return -EINVAL;
+		return snprintf(cl->node, sizeof cl->node, "%s", v), 0;
+	}
+	if (!strcmp(k, "heartbeat_s"))
+		return parse_u32(v, &cl->heartbeat_s);
+	if (!strcmp(k, "dead_after_s"))
+		return parse_u32(v, &cl->dead_after_s);
+	if (!strcmp(k, "capacity"))
+		return parse_u32(v, &cl->capacity);
+	if (!strcmp(k, "poll_ms"))
+		return parse_u32(v, &cl->poll_ms);
+	if (!strcmp(k, "inline_max"))
+		return zp_pipe_parse_size(v, &cl->inline_max);
+	return -ENOENT;
+}
+
 static int handler(void *user, const char *sec, const char *k, const char *v)
 {
 	struct ctx *x = user;
@@ -514,6 +539,8 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 		r = run_key(x, k, v);
 	else if (!strcmp(sec, "limits"))
 		r = limits_key(x, k, v);
+	else if (!strcmp(sec, "cluster"))
+		r = cluster_key(&c->cluster, k, v);
 	else if (!strcmp(sec, "debug"))
 		r = !strcmp(k, "synth_delay_ms")   ? parse_u32(v, &c->synth_delay_ms)
 		    : !strcmp(k, "prove_delay_ms") ? parse_u32(v, &c->prove_delay_ms)
@@ -584,6 +611,44 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 	return 0;
 }
 
+/* A cluster node's defaults, and its spool (<run dir>/cluster) allowed for input and output:
+ * clusterd writes inline witnesses there and has the supervisor put proofs there. The run
+ * directory may not exist yet: its nearest existing ancestor is resolved instead. */
+static int check_cluster(struct zp_pipe_config *c)
+{
+	struct zp_pipe_cluster *cl = &c->cluster;
+	if (!cl->database[0])
+		return 0;
+	if (!cl->node[0] && gethostname(cl->node, sizeof cl->node - 1))
+		snprintf(cl->node, sizeof cl->node, "localhost");
+	cl->heartbeat_s = cl->heartbeat_s ? cl->heartbeat_s : 2;
+	cl->dead_after_s = cl->dead_after_s ? cl->dead_after_s : 15;
+	cl->poll_ms = cl->poll_ms ? cl->poll_ms : 1000;
+	cl->inline_max = cl->inline_max ? cl->inline_max : 64ull << 20;
+	if (cl->dead_after_s <= cl->heartbeat_s)
+		return zp_err_set(-EINVAL, "%s: [cluster] dead_after_s (%u) must exceed heartbeat_s (%u)", c->path,
+				  cl->dead_after_s, cl->heartbeat_s);
+	char real[PATH_MAX], rest[PATH_MAX] = "", tmp[PATH_MAX];
+	snprintf(tmp, sizeof tmp, "%s", c->run_dir);
+	while (!realpath(tmp, real)) {
+		char *sl = strrchr(tmp, '/');
+		if (!sl || sl == tmp)
+			return zp_err_set(-ENOENT, "%s: [run] dir %s: no existing ancestor", c->path, c->run_dir);
+		char r2[PATH_MAX];
+		snprintf(r2, sizeof r2, "%s%s", sl, rest);
+		snprintf(rest, sizeof rest, "%s", r2);
+		*sl = 0;
+	}
+	if (snprintf(cl->spool, sizeof cl->spool, "%s%s/cluster", real, rest) >= (int)sizeof cl->spool)
+		return zp_err_set(-ENAMETOOLONG, "%s: [run] dir too long", c->path);
+	if (c->n_in == ZP_PIPE_MAX_DIRS || c->n_out == ZP_PIPE_MAX_DIRS)
+		return zp_err_set(-E2BIG, "%s: a cluster node needs one allow_input / allow_output entry free for %s",
+				  c->path, cl->spool);
+	snprintf(c->allow_in[c->n_in++], PATH_MAX, "%s", cl->spool);
+	snprintf(c->allow_out[c->n_out++], PATH_MAX, "%s", cl->spool);
+	return 0;
+}
+
 static int check(struct zp_pipe_config *c)
 {
 	if (!c->run_dir[0])
@@ -622,6 +687,9 @@ static int check(struct zp_pipe_config *c)
 	}
 	if (c->restart_min_ms > c->restart_max_ms)
 		c->restart_max_ms = c->restart_min_ms;
+	int rc = check_cluster(c);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i < c->n_groups; i++) {
 		struct zp_pipe_group *g = &c->groups[i];
 		if (!g->slots || !g->synth_workers || !g->gpus || !g->jobs || !g->max_parts ||

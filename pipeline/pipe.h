@@ -88,6 +88,21 @@ struct zp_pipe_group {
 	int gpu_node[ZP_PIPE_MAX_GPUS];               /* resolved; -1 = no pinning */
 };
 
+/* [cluster]: the supervisor becomes a node of a farm sharing one PostgreSQL database (cluster/,
+ * docs/cluster.md); it starts zkpipe-clusterd, which claims the database's jobs for this node's
+ * keys and submits them through the local API. database "" = not a cluster node. */
+struct zp_pipe_cluster {
+	char database[1024];       /* libpq connection string or URI */
+	char node[64];             /* this node's name in the database; default: the hostname */
+	uint32_t heartbeat_s;      /* default 2 */
+	uint32_t dead_after_s;     /* a node silent this long loses its jobs; default 15 */
+	uint32_t capacity;         /* partitions held at once; 0 = 2 x the slots of every group */
+	uint32_t poll_ms;          /* look for work this often without a NOTIFY; default 1000 */
+	uint64_t inline_max;       /* largest inline witness this node writes out (bytes); default 64M */
+	char spool[PATH_MAX];      /* <run dir>/cluster: inline witnesses and local outputs; allowed
+	                            * for input and output by the loader */
+};
+
 enum zp_memlimit_mode { ZP_MEMLIMIT_AUTO, ZP_MEMLIMIT_CGROUP, ZP_MEMLIMIT_RLIMIT, ZP_MEMLIMIT_OFF };
 
 struct zp_pipe_config {
@@ -121,6 +136,7 @@ struct zp_pipe_config {
 	struct zp_pipe_group groups[ZP_PIPE_MAX_GROUPS];
 	unsigned n_groups;
 	char node_cpus[ZP_PIPE_MAX_NODES][128]; /* [topology] nodeN = cpu list; "" = ask libnuma */
+	struct zp_pipe_cluster cluster;
 };
 
 /* Parse an INI config (inih). Errors name the file, line and key. */

@@ -180,8 +180,16 @@ static void memcg_remove(struct child *c)
 }
 
 /* ---------------------------------------------------------------- children */
-static const char *role_bin(enum zp_role r) { return r == ZP_ROLE_SYNTHD ? "zkpipe-synthd" : "zkpipe-gpud"; }
-static const char *role_dir(enum zp_role r) { return r == ZP_ROLE_SYNTHD ? "synthd" : "gpud"; }
+/* ZP_ROLE_CLIENT: zkpipe-clusterd ([cluster]), a client of our API that holds the database
+ * connection, so no database call ever runs in this loop (cluster/clusterd.c). */
+static const char *role_bin(enum zp_role r)
+{
+	return r == ZP_ROLE_SYNTHD ? "zkpipe-synthd" : r == ZP_ROLE_CLIENT ? "zkpipe-clusterd" : "zkpipe-gpud";
+}
+static const char *role_dir(enum zp_role r)
+{
+	return r == ZP_ROLE_SYNTHD ? "synthd" : r == ZP_ROLE_CLIENT ? "cluster" : "gpud";
+}
 
 static int spawn(struct child *c)
 {
@@ -542,6 +550,8 @@ static void plan_children(void)
 					     .index = k < gr->gpus ? k : k - gr->gpus };
 		}
 	}
+	if (S.cfg.cluster.database[0] && S.nch < SUP_MAX_CHILDREN)
+		S.ch[S.nch++] = (struct child){ .group = 0, .pidfd = -1, .role = ZP_ROLE_CLIENT };
 }
 
 static void api_serve(void)

@@ -21,7 +21,9 @@
 
 #define CONN_OPTS { "url", 1, 0, 'U' }, { "config", 1, 0, 'C' }, { "run-dir", 1, 0, 'R' }
 #define CONN_HELP "  --url URL | --config FILE | --run-dir DIR   where the supervisor listens\n" \
-		  "                   (default: $ZKPIPE_URL, then $ZKPIPE_CONFIG)\n"
+		  "                   (default: $ZKPIPE_URL, then $ZKPIPE_CONFIG)\n" \
+		  "  --database URL   cluster mode: the cluster's database instead (zkpipe <command>\n" \
+		  "                   --database URL --help; docs/cluster.md)\n"
 
 static char url[ZP_PIPE_URL_MAX];
 

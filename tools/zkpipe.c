@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "cluster.h"
 #include "backends.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -474,6 +475,7 @@ static const struct {
 	{ "status", "supervisor, groups and processes, or one job's state", cmd_status },
 	{ "cancel", "cancel a job", cmd_cancel },
 	{ "timeline", "the run's waterfall as an SVG (a row per partition, a bar per stage)", cmd_timeline },
+	{ "cluster", "cluster mode: init the database's schema, list nodes (docs/cluster.md)", zp_cluster_cli },
 };
 
 static void usage(FILE *f)
@@ -497,8 +499,14 @@ int main(int argc, char **argv)
 		return EX_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			/* submit / wait / status / cancel against the cluster's database instead of a supervisor */
+			bool db = cmds[i].run == cmd_submit || cmds[i].run == cmd_wait || cmds[i].run == cmd_status ||
+				  cmds[i].run == cmd_cancel;
+			if (db && zp_cluster_cli_wants(argc - 1, argv + 1))
+				return zp_cluster_cli(argc - 1, argv + 1);
 			return cmds[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "zkpipe: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

@@ -1,0 +1,1187 @@
+/*
+ * zkpipe-clusterd — a cluster node's only link to the shared database (docs/cluster.md).
+ *
+ *   zkpipe-clusterd --config FILE        (started by zkpipe-supervisor when [cluster] is set)
+ *
+ * It heartbeats the node's row, registers the keys the node serves (refusing one whose
+ * verifying key differs from the cluster's), claims QUEUED jobs for those keys (priority, then
+ * age; FOR UPDATE SKIP LOCKED) while the node has free capacity, and submits each through the
+ * supervisor's client API exactly as `zkpipe submit` would — only the partitions not yet
+ * committed, with the submit token c<job>e<epoch>, outputs in <run dir>/cluster/j<job>e<epoch>.
+ * Each partition proved locally is committed to the database at once, fenced by (job, epoch,
+ * owner); when all are in, the job is marked DONE (and its output directory written from the
+ * database's rows, if it names one). Any live node re-queues the jobs of nodes whose heartbeat
+ * is older than dead_after_s.
+ *
+ * Why a process of its own (not a thread in the supervisor): a database call may hang for as
+ * long as its timeout, and a libpq/OpenSSL fault must not take the supervisor down; the
+ * supervisor's loop never waits on the database, so a database outage never stops local
+ * proving. This process is single-threaded; its state is rebuilt from the database, the
+ * spool and the supervisor's token files when it restarts (it dies with its supervisor:
+ * PR_SET_PDEATHSIG), so nothing it holds in memory is the only copy.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "cluster.h"
+#include "g16_json.h"
+#include "pipe.h"
+#include "zkey.h"
+#include "zp_err.h"
+
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define WHO "clusterd"
+#define MAX_HELD 512
+#define FILE_MAX (4u << 20) /* proofs, public inputs, vk: bounded reads */
+
+static struct zp_pipe_config C;
+static struct zp_pipe_cluster *CL;
+static struct zp_db db;
+static char api_url[ZP_PIPE_URL_MAX];
+
+struct nkey {
+	const struct zp_pipe_key *k;
+	int state;       /* 0 = vk not yet known, 1 = served, -1 = refused */
+	char hash[40];
+	char *vk;        /* vk.json text */
+	char why[400];
+};
+static struct nkey keys[ZP_PIPE_MAX_KEYS];
+
+struct hjob {
+	int64_t id, epoch;
+	char key[ZP_KEY_ID_MAX];
+	char output[PATH_MAX];
+	char dir[PATH_MAX];     /* <spool>/j<id>e<epoch> */
+	uint32_t nparts, nlocal;
+	uint32_t *map;          /* local partition -> job partition */
+	uint8_t *sent;          /* local partition committed (or found committed) */
+	uint64_t cid;           /* the supervisor's job id; 0 = not submitted yet */
+	int local;              /* 0 active, 1 DONE, 2 FAILED */
+	bool ready;             /* remaining partitions found, inputs written, map written */
+	json_t *inputs;         /* what start_local submits; NULL once submitted */
+	char error[700];
+	bool failed;            /* to be marked FAILED with error */
+};
+static struct hjob *held[MAX_HELD];
+static unsigned nheld;
+
+static struct {
+	uint64_t next_connect, backoff, last_hb, last_claim, connected_at;
+	bool want_claim, registered;
+	uint64_t claimed, done, fenced;
+} T;
+
+/* ---------------------------------------------------------------- small helpers */
+static char *read_small(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *b = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < FILE_MAX &&
+	    (b = malloc((size_t)st.st_size + 1))) {
+		ssize_t n = pread(fd, b, (size_t)st.st_size, 0);
+		if (n != st.st_size) {
+			free(b);
+			b = NULL;
+		} else {
+			b[n] = 0;
+			if (len)
+				*len = (size_t)n;
+		}
+	}
+	close(fd);
+	return b;
+}
+
+static void rm_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char p[PATH_MAX];
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			rm_tree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void i64s(char *b, int64_t v) { snprintf(b, 24, "%lld", (long long)v); }
+
+/* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
+static json_t *api(json_t *req, char *err, size_t errn)
+{
+	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
+	json_decref(req);
+	zp_err_clear();
+	int r = txt ? zp_api_call(api_url, txt, &rep, 5000) : -ENOMEM;
+	free(txt);
+	if (r) {
+		snprintf(err, errn, "supervisor unreachable: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return NULL;
+	}
+	json_t *j = json_loads(rep, 0, NULL);
+	free(rep);
+	if (!j || !json_is_true(json_object_get(j, "ok"))) {
+		snprintf(err, errn, "%s", j ? json_string_value(json_object_get(j, "error")) ?: "?" : "bad reply");
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static void event(int64_t job, int64_t epoch, const char *what, const char *detail)
+{
+	char id[24], ep[24];
+	i64s(id, job);
+	i64s(ep, epoch);
+	const char *p[] = { id, CL->node, ep, what, detail ? detail : "" };
+	zp_db_exec(&db, NULL, "INSERT INTO zkpipe.events (job, node, epoch, what, detail) VALUES ($1, $2, $3, $4, $5)",
+		   5, p);
+}
+
+/* ---------------------------------------------------------------- keys */
+/* The node's verifying key of k: <run dir>/keys/<name>.vk.json, which gpud writes at start. */
+static int key_load(struct nkey *nk)
+{
+	char path[PATH_MAX];
+	zp_pipe_path(path, sizeof path, &C, "keys/%s.vk.json", nk->k->name);
+	if (nk->k->setup_device) {
+		nk->state = -1;
+		snprintf(nk->why, sizeof nk->why, "setup = device: every gpud has its own development key, "
+			 "so the cluster cannot hold one verifying key for it");
+		return -1;
+	}
+	zp_g16_vk vk;
+	if (access(path, R_OK) || zp_g16_vk_read_json(&vk, path))
+		return 0; /* gpud has not written it yet */
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	XXH3_128bits_update(st, &vk.alpha1, sizeof vk.alpha1);
+	XXH3_128bits_update(st, &vk.beta2, sizeof vk.beta2);
+	XXH3_128bits_update(st, &vk.gamma2, sizeof vk.gamma2);
+	XXH3_128bits_update(st, &vk.delta2, sizeof vk.delta2);
+	XXH3_128bits_update(st, &vk.n_public, sizeof vk.n_public);
+	XXH3_128bits_update(st, vk.ic, sizeof *vk.ic * (vk.n_public + 1));
+	XXH128_hash_t h = XXH3_128bits_digest(st);
+	XXH3_freeState(st);
+	zp_g16_vk_free(&vk);
+	snprintf(nk->hash, sizeof nk->hash, "%016llx%016llx", (unsigned long long)h.high64, (unsigned long long)h.low64);
+	free(nk->vk);
+	nk->vk = read_small(path, NULL);
+	return nk->vk ? 1 : 0;
+}
+
+/* Register or check each key: the first node to serve a name fixes its vk hash. */
+static int keys_register(void)
+{
+	for (unsigned i = 0; i < C.n_keys; i++) {
+		struct nkey *nk = &keys[i];
+		if (nk->state || key_load(nk) <= 0)
+			continue;
+		const char *p[] = { nk->k->name, nk->hash, nk->vk, CL->node };
+		zp_db_res *r;
+		int rc = zp_db_exec(&db, NULL, "INSERT INTO zkpipe.keys (name, vk_hash, vk_json, first_node)"
+				    " VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING", 4, p);
+		if (!rc)
+			rc = zp_db_exec(&db, &r, "SELECT vk_hash, first_node FROM zkpipe.keys WHERE name = $1", 1, p);
+		if (rc)
+			return rc;
+		if (!strcmp(zp_db_val(r, 0, 0), nk->hash)) {
+			nk->state = 1;
+			zp_log(WHO, "key %s: serving (verifying key %s)", nk->k->name, nk->hash);
+		} else {
+			nk->state = -1;
+			snprintf(nk->why, sizeof nk->why, "this node's verifying key (hash %s, %s/keys/%s.vk.json) differs "
+				 "from the cluster's (hash %s, fixed by node %s): not serving it", nk->hash, C.run_dir,
+				 nk->k->name, zp_db_val(r, 0, 0), zp_db_val(r, 0, 1));
+			zp_log(WHO, "key %s: REFUSED: %s", nk->k->name, nk->why);
+		}
+		zp_db_free(r);
+	}
+	return 0;
+}
+
+static json_t *keys_json(int want)
+{
+	json_t *o = json_object();
+	for (unsigned i = 0; i < C.n_keys; i++)
+		if (keys[i].state == want)
+			json_object_set_new(o, keys[i].k->name, json_string(want > 0 ? keys[i].hash : keys[i].why));
+	return o;
+}
+
+/* ---------------------------------------------------------------- node row */
+static uint32_t capacity(void)
+{
+	if (CL->capacity)
+		return CL->capacity;
+	uint32_t s = 0;
+	for (unsigned g = 0; g < C.n_groups; g++)
+		s += C.groups[g].slots;
+	return 2 * s;
+}
+
+static uint32_t load(void)
+{
+	uint32_t n = 0;
+	for (unsigned i = 0; i < nheld; i++)
+		for (uint32_t p = 0; p < held[i]->nlocal; p++)
+			n += !held[i]->sent[p];
+	return n;
+}
+
+static int heartbeat(bool first)
+{
+	char groups[ZP_PIPE_MAX_GROUPS * ZP_PIPE_NAME_MAX] = "", cap[16], ld[16], nh[16], gp[16], host[128] = "";
+	unsigned gpus = 0;
+	for (unsigned g = 0; g < C.n_groups; g++) {
+		snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", g ? "," : "", C.groups[g].name);
+		gpus += C.groups[g].gpus;
+	}
+	gethostname(host, sizeof host - 1);
+	snprintf(cap, sizeof cap, "%u", capacity());
+	snprintf(ld, sizeof ld, "%u", load());
+	snprintf(nh, sizeof nh, "%u", nheld);
+	snprintf(gp, sizeof gp, "%u", gpus);
+	char *kj = json_dumps(keys_json(1), JSON_COMPACT | JSON_SORT_KEYS);
+	char *rj = json_dumps(keys_json(-1), JSON_COMPACT | JSON_SORT_KEYS);
+	char done[24], rt[24];
+	snprintf(done, sizeof done, "%llu", (unsigned long long)T.done);
+	snprintf(rt, sizeof rt, "%llu", (unsigned long long)db.round_trips + 1);
+	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt };
+	int rc = zp_db_exec(&db, NULL,
+		"INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
+		" started_at, heartbeat, jobs_done, round_trips) VALUES ($1, $2, $3, $4::int, $5, $6, $7::int, $8::int, $9::int,"
+		" 'UP', $11, now(), now(), $12::bigint, $13::bigint)"
+		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
+		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
+		" held = excluded.held, state = 'UP', version = excluded.version, heartbeat = now(),"
+		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips,"
+		" started_at = CASE WHEN $10::bool THEN now() ELSE zkpipe.nodes.started_at END", 13, p);
+	free(kj);
+	free(rj);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- held jobs */
+static struct hjob *held_find(int64_t id)
+{
+	for (unsigned i = 0; i < nheld; i++)
+		if (held[i]->id == id)
+			return held[i];
+	return NULL;
+}
+
+static void held_free(struct hjob *j)
+{
+	for (unsigned i = 0; i < nheld; i++)
+		if (held[i] == j) {
+			held[i] = held[--nheld];
+			break;
+		}
+	free(j->map);
+	free(j->sent);
+	json_decref(j->inputs);
+	free(j);
+}
+
+static void local_cancel(uint64_t cid)
+{
+	char err[256];
+	json_decref(api(json_pack("{s:s, s:I}", "op", "cancel", "job", (json_int_t)cid), err, sizeof err));
+}
+
+/* We no longer hold the job (fenced, cancelled, finished): stop its local copy, forget it.
+ * Its spool is removed by the sweep once the local job has ended. */
+static void drop(struct hjob *j, const char *why)
+{
+	if (why)
+		zp_log(WHO, "job %lld epoch %lld: %s", (long long)j->id, (long long)j->epoch, why);
+	if (j->cid && !j->local)
+		local_cancel(j->cid);
+	held_free(j);
+}
+
+static void fail_job(struct hjob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static struct hjob *held_new(int64_t id, int64_t epoch, const char *key, uint32_t nparts, const char *out)
+{
+	if (nheld == MAX_HELD)
+		return NULL;
+	struct hjob *j = calloc(1, sizeof *j);
+	if (!j)
+		return NULL;
+	j->id = id, j->epoch = epoch, j->nparts = nparts;
+	snprintf(j->key, sizeof j->key, "%s", key);
+	snprintf(j->output, sizeof j->output, "%s", out);
+	snprintf(j->dir, sizeof j->dir, "%s/j%llde%lld", CL->spool, (long long)id, (long long)epoch);
+	held[nheld++] = j;
+	if (strlen(out) >= sizeof j->output) /* never act on a truncated path */
+		fail_job(j, "output: path longer than %zu bytes", sizeof j->output - 1);
+	return j;
+}
+
+/* ---------------------------------------------------------------- claim and start */
+static void fail_job(struct hjob *j, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(j->error, sizeof j->error, "node %s: ", CL->node);
+	vsnprintf(j->error + n, sizeof j->error - (size_t)n, fmt, ap);
+	va_end(ap);
+	j->failed = true;
+}
+
+/* The partitions still to prove and their inputs; inline witnesses written into the spool. */
+static int materialize(struct hjob *j, json_t *inputs)
+{
+	char id[24];
+	i64s(id, j->id);
+	const char *p[] = { id };
+	zp_db_res *r;
+	int rc = zp_db_execb(&db, &r, "SELECT i.part::text, coalesce(i.path, ''), i.data IS NOT NULL, i.data"
+			     " FROM zkpipe.inputs i WHERE i.job = $1::bigint AND NOT EXISTS (SELECT 1 FROM"
+			     " zkpipe.partitions p WHERE p.job = i.job AND p.part = i.part) ORDER BY i.part",
+			     1, p, NULL, NULL, 1);
+	if (rc)
+		return rc;
+	int n = zp_db_rows(r);
+	j->map = calloc((size_t)n + 1, sizeof *j->map);
+	j->sent = calloc((size_t)n + 1, 1);
+	j->nlocal = (uint32_t)n;
+	char d[PATH_MAX + 8];
+	snprintf(d, sizeof d, "%s/in", j->dir);
+	if (zp_mkdirs(d, 0700))
+		rc = zp_err_set(-EIO, "%s: %s", d, zp_err_msg());
+	for (int i = 0; i < n && !rc; i++) {
+		char part[16];
+		snprintf(part, sizeof part, "%.*s", zp_db_len(r, i, 0), zp_db_val(r, i, 0));
+		j->map[i] = (uint32_t)strtoul(part, NULL, 10);
+		if (!zp_db_val(r, i, 2)[0]) { /* a path on shared storage: the supervisor checks allow_input */
+			char path[PATH_MAX];
+			snprintf(path, sizeof path, "%.*s", zp_db_len(r, i, 1), zp_db_val(r, i, 1));
+			json_array_append_new(inputs, json_string(path));
+			continue;
+		}
+		if ((uint64_t)zp_db_len(r, i, 3) > CL->inline_max) {
+			fail_job(j, "inline witness of partition %u: %d bytes, over this node's [cluster] inline_max %llu",
+				 j->map[i], zp_db_len(r, i, 3), (unsigned long long)CL->inline_max);
+			break;
+		}
+		char f[PATH_MAX + 32];
+		snprintf(f, sizeof f, "%s/in/%u.wtns", j->dir, j->map[i]);
+		if ((rc = zp_write_atomic(f, zp_db_val(r, i, 3), (size_t)zp_db_len(r, i, 3))))
+			fail_job(j, "cannot write the inline witness %s: %s", f, zp_strerror(rc)), rc = 0;
+		json_array_append_new(inputs, json_string(f));
+	}
+	zp_db_free(r);
+	return rc;
+}
+
+/* The map file: which job partition each local partition is, kept for a restarted clusterd. */
+static int map_write(const struct hjob *j)
+{
+	char f[PATH_MAX + 8], *b = malloc((size_t)j->nlocal * 12 + 2);
+	size_t n = 0;
+	if (!b)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < j->nlocal; i++)
+		n += (size_t)sprintf(b + n, "%u\n", j->map[i]);
+	snprintf(f, sizeof f, "%s/map", j->dir);
+	int r = zp_write_atomic(f, b, n);
+	free(b);
+	return r;
+}
+
+static int map_read(struct hjob *j)
+{
+	char f[PATH_MAX + 8];
+	snprintf(f, sizeof f, "%s/map", j->dir);
+	char *b = read_small(f, NULL);
+	if (!b)
+		return -ENOENT;
+	uint32_t n = 0;
+	for (char *c = b; *c; c++)
+		n += *c == '\n';
+	j->map = calloc((size_t)n + 1, sizeof *j->map);
+	j->sent = calloc((size_t)n + 1, 1);
+	j->nlocal = 0;
+	for (char *s, *t = strtok_r(b, "\n", &s); t && j->nlocal < n; t = strtok_r(NULL, "\n", &s))
+		j->map[j->nlocal++] = (uint32_t)strtoul(t, NULL, 10);
+	free(b);
+	return 0;
+}
+
+/* Submit the job's remaining partitions to our supervisor (idempotent: the token). */
+static void start_local(struct hjob *j)
+{
+	char tok[64], out[PATH_MAX + 8], err[600];
+	snprintf(tok, sizeof tok, "c%llde%lld", (long long)j->id, (long long)j->epoch);
+	snprintf(out, sizeof out, "%s/out", j->dir);
+	json_t *rep = api(json_pack("{s:s, s:s, s:O, s:s, s:i, s:s}", "op", "submit", "key", j->key, "inputs",
+				    j->inputs, "output", out, "priority", 0, "token", tok), err, sizeof err);
+	if (!rep) {
+		if (!strstr(err, "retry later") && strncmp(err, "supervisor unreachable", 22))
+			fail_job(j, "refused by its supervisor: %s", err);
+		return; /* transient: tried again next tick */
+	}
+	j->cid = (uint64_t)json_integer_value(json_object_get(rep, "job"));
+	json_decref(rep);
+	json_decref(j->inputs);
+	j->inputs = NULL;
+	char id[24], ep[24];
+	i64s(id, j->id);
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep };
+	zp_db_exec(&db, NULL, "UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND epoch = $2::bigint"
+		   " AND started_at IS NULL", 2, p);
+}
+
+/* A job we held before a restart: its map and the supervisor's token file say what runs. */
+static bool readopt(struct hjob *j)
+{
+	char tok[PATH_MAX];
+	zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
+	char *t = read_small(tok, NULL);
+	if (!t || map_read(j)) {
+		free(t);
+		return false;
+	}
+	j->cid = strtoull(t, NULL, 10);
+	free(t);
+	return j->cid != 0;
+}
+
+/* A freshly claimed (or re-adopted) job: check its output, find its remaining work, start it. */
+static void begin(struct hjob *j, bool adopted)
+{
+	if (j->failed)
+		return;
+	if (j->output[0]) { /* resolved and confined now; written later through the confined walk */
+		char canon[PATH_MAX];
+		zp_err_clear();
+		if (zp_path_allowed(C.allow_out, C.n_out, j->output, canon, true))
+			return fail_job(j, "output %s: %s", j->output, C.n_out ? zp_err_msg()
+					: "this node allows no output directory ([run] allow_output)");
+		snprintf(j->output, sizeof j->output, "%s", canon);
+	}
+	if (adopted && readopt(j)) {
+		j->ready = true;
+		return;
+	}
+	free(j->map), free(j->sent);
+	j->map = NULL, j->sent = NULL, j->nlocal = 0;
+	json_decref(j->inputs);
+	j->inputs = json_array();
+	int rc = materialize(j, j->inputs);
+	if (!rc && !j->failed && j->nlocal)
+		rc = map_write(j);
+	if (rc) {
+		zp_log(WHO, "job %lld: %s (tried again)", (long long)j->id, zp_err_msg());
+		return;
+	}
+	j->ready = true;
+	if (!j->failed && j->nlocal)
+		start_local(j);
+}
+
+static uint32_t max_parts(void)
+{
+	uint32_t m = 0;
+	for (unsigned g = 0; g < C.n_groups; g++)
+		m = C.groups[g].max_parts > m ? C.groups[g].max_parts : m;
+	return m;
+}
+
+/* Claim QUEUED jobs of our keys, highest priority then oldest, while partitions fit. */
+static int claim(void)
+{
+	uint32_t cap = capacity(), ld = load();
+	if (ld >= cap || nheld >= MAX_HELD)
+		return 0;
+	const char *names[ZP_PIPE_MAX_KEYS];
+	size_t nk = 0;
+	for (unsigned i = 0; i < C.n_keys; i++)
+		if (keys[i].state == 1)
+			names[nk++] = keys[i].k->name;
+	if (!nk)
+		return 0;
+	char *arr = zp_db_array(names, nk), lim[16], fr[16], mp[16];
+	snprintf(lim, sizeof lim, "%u", cap - ld < MAX_HELD - nheld ? cap - ld : MAX_HELD - nheld);
+	snprintf(fr, sizeof fr, "%u", cap - ld);
+	snprintf(mp, sizeof mp, "%u", max_parts());
+	const char *p[] = { arr, lim, CL->node, fr, nheld ? "f" : "t", mp };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r,
+		"WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs WHERE state = 'QUEUED' AND key = ANY($1::text[])"
+		"  AND nparts <= $6::int ORDER BY priority DESC, id LIMIT $2::int FOR UPDATE SKIP LOCKED),"
+		" w AS (SELECT id, sum(nparts) OVER (ORDER BY priority DESC, id) AS cum,"
+		"  row_number() OVER (ORDER BY priority DESC, id) AS rn FROM c),"
+		" u AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', owner = $3, epoch = j.epoch + 1, claimed_at = now(),"
+		"  started_at = NULL FROM w WHERE j.id = w.id AND (w.cum <= $4::int OR (w.rn = 1 AND $5::bool))"
+		"  RETURNING j.id, j.epoch, j.key, j.nparts, coalesce(j.output, '') AS output, j.attempts,"
+		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
+		" SELECT * FROM u", 6, p);
+	free(arr);
+	if (rc)
+		return rc;
+	for (int i = 0; i < zp_db_rows(r); i++) {
+		struct hjob *j = held_new(zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
+					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
+		if (!j)
+			break;
+		T.claimed++;
+		zp_log(WHO, "claimed job %lld epoch %lld (%s, %u partitions, attempt %lld)", (long long)j->id,
+		       (long long)j->epoch, j->key, j->nparts, (long long)zp_db_int(r, i, 5) + 1);
+		if (j->failed)
+			;
+		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
+			fail_job(j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
+				 j->nparts);
+		else
+			begin(j, false);
+	}
+	int n = zp_db_rows(r);
+	zp_db_free(r);
+	T.want_claim = n > 0; /* took some: there may be more */
+	return 0;
+}
+
+/* ---------------------------------------------------------------- local progress */
+/* Ask our supervisor how the job's local copy is doing; note local DONE / FAILED. */
+static void local_poll(struct hjob *j, json_t **parts)
+{
+	char err[600];
+	*parts = NULL;
+	bool unsent = false;
+	for (uint32_t p = 0; p < j->nlocal; p++)
+		unsent |= !j->sent[p];
+	if (!j->cid || (j->local && !unsent))
+		return;
+	json_t *rep = api(json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)j->cid), err, sizeof err);
+	if (!rep)
+		return;
+	const char *st = json_string_value(json_object_get(rep, "state"));
+	if (st && !strcmp(st, "DONE"))
+		j->local = 1;
+	else if (st && !strcmp(st, "FAILED") && !j->local) {
+		j->local = 2;
+		fail_job(j, "%s", json_string_value(json_object_get(rep, "error")) ?: "failed");
+	}
+	*parts = json_incref(json_object_get(rep, "partitions"));
+	json_decref(rep);
+}
+
+/* "node0/gpud1 cpu": which gpud proved a local partition (part-<p>.gpu.json). */
+static void gpu_of(const struct hjob *j, uint32_t lp, char *buf, size_t n)
+{
+	char f[PATH_MAX + 40];
+	snprintf(f, sizeof f, "%s/out/part-%u.gpu.json", j->dir, lp);
+	char *t = read_small(f, NULL);
+	json_t *g = t ? json_loads(t, 0, NULL) : NULL;
+	free(t);
+	buf[0] = 0; /* unknown: recorded as "" (gpud writes the record before the proof, so rare) */
+	if (g)
+		snprintf(buf, n, "%s/gpud%lld %s (%s)", json_string_value(json_object_get(g, "group")) ?: "?",
+			 (long long)json_integer_value(json_object_get(g, "gpud")),
+			 json_string_value(json_object_get(g, "gpu")) ?: "", json_string_value(json_object_get(g, "backend")) ?: "");
+	json_decref(g);
+}
+
+struct batch {
+	size_t n;
+	char **proof, **pub, **gpu, **stages, **part;
+};
+
+static void batch_free(struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->proof[i]), free(b->pub[i]), free(b->gpu[i]), free(b->stages[i]), free(b->part[i]);
+	}
+	free(b->proof), free(b->pub), free(b->gpu), free(b->stages), free(b->part);
+}
+
+/* Partitions DONE locally and not yet committed, read from the spool. */
+static int batch_collect(struct hjob *j, json_t *parts, struct batch *b, uint32_t *lps)
+{
+	size_t m = j->nlocal;
+	*b = (struct batch){ 0 };
+	b->proof = calloc(m, sizeof(char *)), b->pub = calloc(m, sizeof(char *)), b->gpu = calloc(m, sizeof(char *));
+	b->stages = calloc(m, sizeof(char *)), b->part = calloc(m, sizeof(char *));
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+		json_t *pj = json_array_get(parts, lp);
+		const char *st = json_string_value(json_object_get(pj, "state"));
+		if (j->sent[lp] || !st || strcmp(st, "DONE"))
+			continue;
+		char f[PATH_MAX + 40], g[256];
+		snprintf(f, sizeof f, "%s/out/part-%u.proof.json", j->dir, lp);
+		char *proof = read_small(f, NULL);
+		snprintf(f, sizeof f, "%s/out/part-%u.public.json", j->dir, lp);
+		char *pub = read_small(f, NULL);
+		if (!proof || !pub) {
+			free(proof), free(pub);
+			continue;
+		}
+		gpu_of(j, lp, g, sizeof g);
+		b->proof[b->n] = proof, b->pub[b->n] = pub, b->gpu[b->n] = strdup(g);
+		b->stages[b->n] = json_dumps(json_object_get(pj, "ts"), JSON_COMPACT | JSON_SORT_KEYS);
+		char pn[16];
+		snprintf(pn, sizeof pn, "%u", j->map[lp]);
+		b->part[b->n] = strdup(pn);
+		lps[b->n++] = lp;
+	}
+	return 0;
+}
+
+/* Is the job still ours (id, epoch, owner, RUNNING)? 1 yes, 0 no, 2 DONE under our lease (our
+ * DONE committed but its answer was lost), < 0 database error. */
+static int still_ours(const struct hjob *j)
+{
+	char id[24], ep[24];
+	i64s(id, j->id);
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep, CL->node };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r, "SELECT state FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
+			    " AND owner = $3 AND state IN ('RUNNING', 'DONE')", 3, p);
+	if (rc)
+		return rc;
+	rc = !zp_db_rows(r) ? 0 : !strcmp(zp_db_val(r, 0, 0), "DONE") ? 2 : 1;
+	zp_db_free(r);
+	return rc;
+}
+
+static void fenced(struct hjob *j, const char *what)
+{
+	T.fenced++;
+	char d[128];
+	snprintf(d, sizeof d, "%s refused: the lease of epoch %lld is no longer ours", what, (long long)j->epoch);
+	event(j->id, j->epoch, "fenced", d);
+	drop(j, d);
+}
+
+/* Commit the batch in one statement, under the job row's lock, fenced by epoch and owner.
+ * Returns 1 when the job was dropped (fenced). */
+static int commit_parts(struct hjob *j, json_t *parts)
+{
+	uint32_t *lps = calloc(j->nlocal + 1, sizeof *lps);
+	struct batch b;
+	batch_collect(j, parts, &b, lps);
+	int ret = 0;
+	if (b.n) {
+		char id[24], ep[24];
+		i64s(id, j->id);
+		i64s(ep, j->epoch);
+		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
+			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
+			       zp_db_array((const char *const *)b.stages, b.n) };
+		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
+		zp_db_res *r;
+		int rc = zp_db_exec(&db, &r,
+			"WITH j AS (SELECT id FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3"
+			"  AND state = 'RUNNING' FOR UPDATE)"
+			" INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
+			" SELECT j.id, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM j,"
+			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
+			" ON CONFLICT (job, part) DO NOTHING RETURNING part", 8, p);
+		for (int i = 0; i < 5; i++)
+			free(a[i]);
+		int got = rc ? 0 : zp_db_rows(r);
+		if (!rc)
+			zp_db_free(r);
+		int ours = rc ? rc : got == (int)b.n ? 1 : still_ours(j);
+		if (ours == 2)
+			ours = 0; /* DONE already: nothing of ours to add */
+		if (ours == 1)
+			for (size_t i = 0; i < b.n; i++)
+				j->sent[lps[i]] = 1; /* the ones not inserted were in already (a resend) */
+		else if (ours == 0)
+			fenced(j, "partition commit"), ret = 1;
+	}
+	batch_free(&b);
+	free(lps);
+	return ret;
+}
+
+/* Write the job's output directory from the database's rows (so every writer writes the same
+ * bytes), while holding the job's row lock. */
+static int write_output(struct hjob *j)
+{
+	int dfd = zp_path_open_dir(C.allow_out, C.n_out, j->output, true, C.public_access ? 0755 : 0700);
+	if (dfd < 0)
+		return fail_job(j, "output %s: %s", j->output, zp_strerror(dfd)), 0;
+	close(dfd);
+	int rc = zp_cluster_write_proofs(&db, &C, j->id, j->key, j->nparts, j->output);
+	if (rc && db.c && rc != -EAGAIN)
+		fail_job(j, "output %s: %s", j->output, zp_err_msg());
+	return j->failed ? 0 : rc;
+}
+
+/* DONE found fewer partitions in the database than we committed: a commit it acknowledged was
+ * lost (a crash with synchronous_commit off, an asynchronous replica promoted). Mark the missing
+ * ones unsent: they are committed again from the spool on the next ticks. */
+static void recheck_sent(struct hjob *j)
+{
+	char id[24];
+	i64s(id, j->id);
+	const char *p[] = { id };
+	zp_db_res *r;
+	if (zp_db_exec(&db, &r, "SELECT part FROM zkpipe.partitions WHERE job = $1::bigint", 1, p))
+		return;
+	unsigned lost = 0;
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+		bool in = false;
+		for (int i = 0; i < zp_db_rows(r) && !in; i++)
+			in = zp_db_int(r, i, 0) == j->map[lp];
+		if (!in && j->sent[lp])
+			j->sent[lp] = 0, lost++;
+	}
+	zp_db_free(r);
+	if (lost)
+		zp_log(WHO, "job %lld: %u committed partition(s) missing from the database; committing them again",
+		       (long long)j->id, lost);
+}
+
+/* Every partition in: DONE (fenced). With an output directory, a transaction holds the row
+ * lock while the files are written. Returns 1 when the job left our hands. */
+static int complete(struct hjob *j)
+{
+	char id[24], ep[24];
+	i64s(id, j->id);
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep, CL->node };
+	static const char lock[] = "SELECT 1 FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
+				   " AND owner = $3 AND state = 'RUNNING' FOR UPDATE";
+	static const char done[] =
+		"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
+		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING'"
+		"  AND (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint) = nparts RETURNING id, epoch),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'done' FROM u)"
+		" SELECT id FROM u";
+	zp_db_res *r = NULL;
+	int rc = 0, rows = 0;
+	if (j->output[0]) {
+		if ((rc = zp_db_cmd(&db, "BEGIN")) || (rc = zp_db_exec(&db, &r, lock, 3, p)))
+			goto out;
+		rows = zp_db_rows(r);
+		zp_db_free(r);
+		r = NULL;
+		if (rows && (rc = write_output(j)))
+			goto out;
+		if (j->failed) {
+			zp_db_cmd(&db, "ROLLBACK");
+			return 0; /* marked FAILED by the caller */
+		}
+	}
+	if ((rc = zp_db_exec(&db, &r, done, 3, p)) || (j->output[0] && (rc = zp_db_cmd(&db, "COMMIT"))))
+		goto out;
+	rows = zp_db_rows(r);
+out:
+	zp_db_free(r);
+	if (rc) {
+		if (db.c)
+			zp_db_cmd(&db, "ROLLBACK");
+		return 0; /* tried again next tick (or fenced then) */
+	}
+	if (!rows) {
+		int o = still_ours(j);
+		if (o == 0)
+			fenced(j, "completion");
+		if (o == 2)
+			drop(j, "DONE (the answer to our DONE was lost)");
+		if (o == 1)
+			recheck_sent(j);
+		return o == 0 || o == 2;
+	}
+	const char *n[] = { id };
+	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, n); /* a hint; may fail */
+	T.done++;
+	zp_log(WHO, "job %lld DONE (epoch %lld)%s%s", (long long)j->id, (long long)j->epoch,
+	       j->output[0] ? ", output " : "", j->output);
+	drop(j, NULL);
+	return 1;
+}
+
+static int mark_failed(struct hjob *j)
+{
+	char id[24], ep[24];
+	i64s(id, j->id);
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep, CL->node, j->error };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r,
+		"WITH u AS (UPDATE zkpipe.jobs SET state = 'FAILED', done_at = now(), error = $4 WHERE id = $1::bigint"
+		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING id, epoch),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, epoch, 'failed', $4 FROM u)"
+		" SELECT id FROM u", 4, p);
+	if (rc)
+		return rc;
+	zp_db_free(r);
+	zp_log(WHO, "job %lld FAILED: %s", (long long)j->id, j->error);
+	drop(j, NULL);
+	return 0;
+}
+
+/* One job's turn: its local progress, then (database up) commits, completion, failure. */
+static void job_tick(struct hjob *j)
+{
+	json_t *parts;
+	local_poll(j, &parts);
+	if (!db.c) {
+		json_decref(parts);
+		return;
+	}
+	if (j->failed) {
+		json_decref(parts);
+		mark_failed(j);
+		return;
+	}
+	if (!j->ready || (!j->cid && j->nlocal)) {
+		json_decref(parts);
+		if (!j->ready)
+			begin(j, false);
+		else
+			start_local(j);
+		return;
+	}
+	if (parts && commit_parts(j, parts)) {
+		json_decref(parts);
+		return;
+	}
+	json_decref(parts);
+	bool all = true;
+	for (uint32_t p = 0; p < j->nlocal; p++)
+		all &= j->sent[p];
+	if (all && !j->failed)
+		complete(j);
+}
+
+/* ---------------------------------------------------------------- ownership, dead nodes */
+/* Jobs we hold that the database no longer gives us (cancelled, re-queued while we were cut
+ * off, reclaimed): let them go. */
+static int check_held(void)
+{
+	if (!nheld)
+		return 0;
+	const char *ids[MAX_HELD];
+	char buf[MAX_HELD][24];
+	for (unsigned i = 0; i < nheld; i++)
+		i64s(buf[i], held[i]->id), ids[i] = buf[i];
+	char *arr = zp_db_array(ids, nheld);
+	const char *p[] = { arr };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r, "SELECT id, epoch, coalesce(owner, ''), state FROM zkpipe.jobs"
+			    " WHERE id = ANY($1::bigint[])", 1, p);
+	free(arr);
+	if (rc)
+		return rc;
+	for (unsigned i = nheld; i-- > 0;) {
+		struct hjob *j = held[i];
+		const char *why = "no longer in the database";
+		for (int k = 0; k < zp_db_rows(r); k++) {
+			if (zp_db_int(r, k, 0) != j->id)
+				continue;
+			bool ours = zp_db_int(r, k, 1) == j->epoch && !strcmp(zp_db_val(r, k, 2), CL->node) &&
+				    !strcmp(zp_db_val(r, k, 3), "RUNNING");
+			why = ours ? NULL : !strcmp(zp_db_val(r, k, 3), "CANCELLED") ? "cancelled by a client"
+			      : "our lease was taken away (presumed dead?): dropping our copy";
+		}
+		if (why && strncmp(why, "cancelled", 9))
+			event(j->id, j->epoch, "dropped", why);
+		if (why)
+			drop(j, why);
+	}
+	zp_db_free(r);
+	return 0;
+}
+
+/* Re-queue the jobs of nodes silent for dead_after_s (any live node does this; the UPDATE is
+ * idempotent and row-locked, so two nodes doing it at once re-queue a job once). */
+static int reap(void)
+{
+	/* after an outage of the database itself every heartbeat is stale: give every node a full
+	 * dead_after_s from our own reconnection to come back before judging it */
+	if (zp_mono_ms() - T.connected_at < CL->dead_after_s * 1000ull)
+		return 0;
+	char dead[16];
+	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
+	const char *p[] = { dead, CL->node };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r,
+		"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"
+		"  WHERE heartbeat < now() - $1::int * interval '1 second' AND name <> $2),"
+		" u AS (UPDATE zkpipe.jobs j SET attempts = j.attempts + 1, owner = NULL,"
+		"  state = CASE WHEN j.attempts + 1 >= j.max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
+		"  done_at = CASE WHEN j.attempts + 1 >= j.max_attempts THEN now() ELSE NULL END,"
+		"  error = CASE WHEN j.attempts + 1 >= j.max_attempts THEN 'node ' || d.name || ' presumed dead (no heartbeat"
+		" for ' || d.age || ' s) at attempt ' || (j.attempts + 1) || ' of ' || j.max_attempts ELSE j.error END"
+		"  FROM d WHERE j.owner = d.name AND j.state = 'RUNNING' RETURNING j.id, j.epoch, j.state, d.name, d.age),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $2, epoch,"
+		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END,"
+		"  'node ' || name || ' silent for ' || age || ' s' FROM u)"
+		" SELECT id, state, name FROM u", 2, p);
+	if (rc)
+		return rc;
+	for (int i = 0; i < zp_db_rows(r); i++)
+		zp_log(WHO, "job %lld of silent node %s: %s", (long long)zp_db_int(r, i, 0), zp_db_val(r, i, 2),
+		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "re-queued");
+	if (zp_db_rows(r))
+		T.want_claim = true;
+	zp_db_free(r);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- (re)connect */
+/* Jobs the database says we hold that we do not know (we restarted): take them up again. */
+static int adopt_owned(void)
+{
+	const char *p[] = { CL->node };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r, "SELECT id, epoch, key, nparts, coalesce(output, '') FROM zkpipe.jobs"
+			    " WHERE owner = $1 AND state = 'RUNNING' ORDER BY id", 1, p);
+	if (rc)
+		return rc;
+	for (int i = 0; i < zp_db_rows(r); i++) {
+		if (held_find(zp_db_int(r, i, 0)))
+			continue;
+		struct hjob *j = held_new(zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
+					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
+		if (!j)
+			break;
+		zp_log(WHO, "job %lld epoch %lld: ours from before a restart; resuming", (long long)j->id,
+		       (long long)j->epoch);
+		begin(j, true);
+	}
+	zp_db_free(r);
+	return 0;
+}
+
+static void db_down(const char *what)
+{
+	zp_log(WHO, "database %s: %s; retrying in %.1f s (local proving continues)", what, zp_err_msg(), T.backoff / 1e3);
+	zp_db_close(&db);
+	T.next_connect = zp_mono_ms() + T.backoff;
+	/* capped well below dead_after_s, so a database restart costs no node its jobs */
+	uint64_t cap = CL->dead_after_s * 250ull < 5000 ? CL->dead_after_s * 250ull : 5000;
+	T.backoff = T.backoff * 2 > cap ? (cap > 200 ? cap : 200) : T.backoff * 2;
+}
+
+static void db_up(void)
+{
+	int rc;
+	if ((rc = zp_db_connect(&db)))
+		return db_down("unreachable");
+	if ((rc = zp_cluster_schema_check(&db)))
+		return db_down("schema");
+	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) || (rc = check_held()) || (rc = adopt_owned()))
+		return db_down("lost");
+	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
+		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
+	T.registered = true;
+	T.backoff = 200;
+	T.want_claim = true;
+	T.last_hb = T.connected_at = zp_mono_ms();
+	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", CL->node,
+	       capacity(), nheld);
+}
+
+/* ---------------------------------------------------------------- spool sweep */
+/* Spool directories of jobs we no longer hold: removed once their local copy has ended
+ * (the supervisor's tokens/ file names it; a cancelled copy ends quickly). */
+static void sweep(void)
+{
+	DIR *d = opendir(CL->spool);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		long long id, ep;
+		if (sscanf(e->d_name, "j%llde%lld", &id, &ep) != 2)
+			continue;
+		struct hjob *h = held_find(id);
+		if (h && h->epoch == ep)
+			continue;
+		if (!db.c && !h)
+			continue; /* maybe ours from before a restart: the database decides */
+		char tok[PATH_MAX], dir[PATH_MAX + 300], err[300];
+		zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", id, ep);
+		char *t = read_small(tok, NULL);
+		bool ended = true;
+		if (t) {
+			json_t *rep = api(json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)strtoull(t, NULL, 10)),
+					  err, sizeof err);
+			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
+			ended = !rep || !st || !strcmp(st, "DONE") || !strcmp(st, "FAILED");
+			if (!ended)
+				local_cancel(strtoull(t, NULL, 10));
+			json_decref(rep);
+			free(t);
+		}
+		if (ended) {
+			snprintf(dir, sizeof dir, "%s/%s", CL->spool, e->d_name);
+			rm_tree(dir);
+		}
+	}
+	closedir(d);
+}
+
+/* ---------------------------------------------------------------- loop */
+static int db_tick(void)
+{
+	uint64_t now = zp_mono_ms();
+	int rc = 0;
+	if (now - T.last_hb >= CL->heartbeat_s * 1000ull) {
+		T.last_hb = now;
+		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = reap()))
+			return rc;
+	}
+	if (T.want_claim || now - T.last_claim >= CL->poll_ms) {
+		T.last_claim = now;
+		T.want_claim = false;
+		rc = claim();
+	}
+	return rc;
+}
+
+static void tick(void)
+{
+	for (unsigned i = nheld; i-- > 0;)
+		if (i < nheld)
+			job_tick(held[i]);
+	if (db.c && db_tick() && !db.c)
+		db_down("lost");
+}
+
+/* A clean stop: commit what is done, give the rest back (attempts unchanged), say so. */
+static void stop(void)
+{
+	if (!db.c)
+		return;
+	for (unsigned i = nheld; i-- > 0;)
+		if (i < nheld)
+			job_tick(held[i]);
+	const char *p[] = { CL->node };
+	zp_db_exec(&db, NULL,
+		"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
+		"  RETURNING id, epoch)"
+		" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
+		" 'node stopped' FROM u", 1, p);
+	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
+	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
+	zp_log(WHO, "stopped: %u job(s) given back; claimed %llu, done %llu, fenced %llu; %llu database round trips, "
+	       "%llu connects", nheld, (unsigned long long)T.claimed, (unsigned long long)T.done,
+	       (unsigned long long)T.fenced, (unsigned long long)db.round_trips, (unsigned long long)db.connects);
+}
+
+static int lock_spool(void)
+{
+	char f[PATH_MAX + 8];
+	if (zp_mkdirs(CL->spool, 0700))
+		return zp_err_set(-EIO, "%s: %s", CL->spool, zp_err_msg());
+	snprintf(f, sizeof f, "%s/lock", CL->spool);
+	int fd = open(f, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	for (int i = 0; fd >= 0 && i < 100; i++) { /* a previous clusterd may still be exiting */
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		usleep(100000);
+	}
+	return zp_err_set(-EBUSY, "another zkpipe-clusterd holds %s", f);
+}
+
+static void loop(int sfd)
+{
+	for (;;) {
+		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = zp_db_fd(&db), .events = POLLIN } };
+		poll(p, db.c ? 2 : 1, 100);
+		if (p[0].revents)
+			break;
+		if (db.c && p[1].revents && zp_db_notifies(&db))
+			T.want_claim = true;
+		if (!db.c && zp_mono_ms() >= T.next_connect)
+			db_up();
+		tick();
+		static uint64_t last_sweep;
+		if (zp_mono_ms() - last_sweep > 5000) {
+			last_sweep = zp_mono_ms();
+			sweep();
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = { { "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' },
+					      { "help", 0, 0, 'h' }, { 0 } };
+	const char *config = NULL;
+	int o;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1)
+		if (o == 'c')
+			config = optarg;
+		else if (o != 'g' && o != 'i')
+			return fputs("usage: zkpipe-clusterd --config FILE\n", o == 'h' ? stdout : stderr), o == 'h' ? 0 : 2;
+	if (!config)
+		return fputs("usage: zkpipe-clusterd --config FILE\n", stderr), 2;
+	pid_t parent = getppid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with its supervisor; the next one starts a new clusterd */
+	if (getppid() != parent)
+		return 1;
+	if (zp_pipe_config_load(&C, config))
+		return zp_log(WHO, "%s", zp_err_msg()), 1;
+	CL = &C.cluster;
+	if (!CL->database[0])
+		return zp_log(WHO, "%s has no [cluster] database", config), 1;
+	if (C.listen[0])
+		snprintf(api_url, sizeof api_url, "%s", C.listen);
+	else
+		zp_api_default_url(api_url, sizeof api_url, C.run_dir);
+	snprintf(db.conninfo, sizeof db.conninfo, "%s", CL->database);
+	snprintf(db.app, sizeof db.app, "zkpipe-clusterd %s", CL->node);
+	/* a statement waits at most this long (then the connection is dropped and made again): long
+	 * enough for a loaded server, short enough that a cut link is noticed within a few beats */
+	uint32_t tmo = CL->heartbeat_s * 2000;
+	db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
+	for (unsigned i = 0; i < C.n_keys; i++)
+		keys[i].k = &C.keys[i];
+	if (lock_spool())
+		return zp_log(WHO, "%s", zp_err_msg()), 1;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	T.backoff = 200;
+	zp_log(WHO, "node %s: database %s, heartbeat %u s, dead after %u s", CL->node, CL->database, CL->heartbeat_s,
+	       CL->dead_after_s);
+	loop(sfd);
+	stop();
+	zp_db_close(&db);
+	return 0;
+}

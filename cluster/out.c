@@ -1,0 +1,41 @@
+/*
+ * out.c — a DONE job's proofs from the database into a directory: part-<p>.proof.json,
+ * part-<p>.public.json, then proofs.json (zp_job_assemble), every file written atomically inside
+ * the directory opened by pipeline/'s confined walk. Shared by the node that completes a job
+ * (its allow_output) and `zkpipe wait --output` (the client's own directory).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cluster.h"
+#include "pipe.h"
+#include "zp_err.h"
+
+int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, int64_t job, const char *key,
+			    uint32_t nparts, const char *canon)
+{
+	char id[24];
+	snprintf(id, sizeof id, "%lld", (long long)job);
+	const char *p[] = { id };
+	zp_db_res *r;
+	int rc = zp_db_exec(db, &r, "SELECT part, proof, public FROM zkpipe.partitions WHERE job = $1::bigint"
+			    " ORDER BY part", 1, p);
+	if (rc)
+		return rc;
+	if (zp_db_rows(r) != (int)nparts)
+		rc = zp_err_set(-EIO, "job %lld: %d partition(s) in the database for %u", (long long)job, zp_db_rows(r),
+				nparts);
+	for (int i = 0; i < zp_db_rows(r) && !rc; i++) {
+		char f[64];
+		snprintf(f, sizeof f, "part-%lld.proof.json", (long long)zp_db_int(r, i, 0));
+		rc = zp_out_write(c, canon, f, zp_db_val(r, i, 1), (size_t)zp_db_len(r, i, 1));
+		snprintf(f, sizeof f, "part-%lld.public.json", (long long)zp_db_int(r, i, 0));
+		if (!rc)
+			rc = zp_out_write(c, canon, f, zp_db_val(r, i, 2), (size_t)zp_db_len(r, i, 2));
+	}
+	zp_db_free(r);
+	if (!rc)
+		rc = zp_job_assemble(c, canon, (uint64_t)job, key, nparts);
+	return rc;
+}

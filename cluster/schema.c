@@ -1,0 +1,132 @@
+/*
+ * schema.c — the cluster schema and its migrations.
+ *
+ * Migration N moves the schema from version N-1 to N. Each statement is idempotent (IF NOT
+ * EXISTS), so a migration cut short, or two `zkpipe cluster init` at once, are harmless: the
+ * version is raised only after its statements succeeded, and only upwards. YugabyteDB's DDL is
+ * not transactional by default, which is why idempotence, not a transaction, makes this safe.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "zp_err.h"
+
+static const char *const v1[] = {
+	"CREATE SCHEMA IF NOT EXISTS zkpipe",
+	"CREATE TABLE IF NOT EXISTS zkpipe.meta (k text PRIMARY KEY, v text NOT NULL)",
+	"INSERT INTO zkpipe.meta (k, v) VALUES ('inline_max', '67108864') ON CONFLICT (k) DO NOTHING",
+	"CREATE TABLE IF NOT EXISTS zkpipe.nodes ("
+	" name text PRIMARY KEY, host text NOT NULL, groups text NOT NULL DEFAULT '',"
+	" gpus int NOT NULL DEFAULT 0, keys text NOT NULL DEFAULT '{}', refused text NOT NULL DEFAULT '{}',"
+	" capacity int NOT NULL DEFAULT 0, load int NOT NULL DEFAULT 0, held int NOT NULL DEFAULT 0,"
+	" state text NOT NULL DEFAULT 'UP', version text NOT NULL DEFAULT '',"
+	" jobs_done bigint NOT NULL DEFAULT 0, round_trips bigint NOT NULL DEFAULT 0,"
+	" started_at timestamptz NOT NULL DEFAULT now(), heartbeat timestamptz NOT NULL DEFAULT now())",
+	"CREATE TABLE IF NOT EXISTS zkpipe.keys ("
+	" name text PRIMARY KEY, vk_hash text NOT NULL, vk_json text NOT NULL, first_node text NOT NULL,"
+	" created_at timestamptz NOT NULL DEFAULT now())",
+	"CREATE TABLE IF NOT EXISTS zkpipe.jobs ("
+	" id bigserial PRIMARY KEY, token text UNIQUE, key text NOT NULL, priority int NOT NULL DEFAULT 0,"
+	" state text NOT NULL DEFAULT 'QUEUED'"
+	"  CHECK (state IN ('QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED')),"
+	" nparts int NOT NULL CHECK (nparts > 0), output text, owner text, epoch bigint NOT NULL DEFAULT 0,"
+	" attempts int NOT NULL DEFAULT 0, max_attempts int NOT NULL DEFAULT 3,"
+	" created_at timestamptz NOT NULL DEFAULT now(), claimed_at timestamptz, started_at timestamptz,"
+	" done_at timestamptz, error text NOT NULL DEFAULT '')",
+	"CREATE TABLE IF NOT EXISTS zkpipe.inputs ("
+	" job bigint NOT NULL REFERENCES zkpipe.jobs (id) ON DELETE CASCADE, part int NOT NULL,"
+	" path text, data bytea, PRIMARY KEY (job, part), CHECK ((path IS NULL) <> (data IS NULL)))",
+	"CREATE TABLE IF NOT EXISTS zkpipe.partitions ("
+	" job bigint NOT NULL REFERENCES zkpipe.jobs (id) ON DELETE CASCADE, part int NOT NULL,"
+	" proof text NOT NULL, public text NOT NULL, node text NOT NULL, gpu text NOT NULL DEFAULT '',"
+	" epoch bigint NOT NULL, stages text NOT NULL DEFAULT '{}', proved_at timestamptz NOT NULL DEFAULT now(),"
+	" PRIMARY KEY (job, part))",
+	NULL,
+};
+
+/* v2: the audit trail, and the index the claim query walks. */
+static const char *const v2[] = {
+	"CREATE TABLE IF NOT EXISTS zkpipe.events ("
+	" id bigserial PRIMARY KEY, job bigint, at timestamptz NOT NULL DEFAULT now(), node text NOT NULL DEFAULT '',"
+	" epoch bigint NOT NULL DEFAULT 0, what text NOT NULL, detail text NOT NULL DEFAULT '')",
+	"CREATE INDEX IF NOT EXISTS events_job ON zkpipe.events (job)",
+	/* the claim walks QUEUED jobs in its order and filters keys: a partial index, small and
+	 * ordered (an index led by key could not give one order for several keys) */
+	"CREATE INDEX IF NOT EXISTS jobs_queued ON zkpipe.jobs (priority DESC, id) WHERE state = 'QUEUED'",
+	"CREATE INDEX IF NOT EXISTS jobs_owner ON zkpipe.jobs (owner, state)",
+	NULL,
+};
+
+static const char *const *const migrations[] = { NULL, v1, v2 };
+_Static_assert(sizeof migrations / sizeof *migrations == ZP_CLUSTER_SCHEMA_VERSION + 1, "one migration a version");
+
+int zp_cluster_schema_version(struct zp_db *db, int *v)
+{
+	zp_db_res *r;
+	*v = 0;
+	int rc = zp_db_exec(db, &r, "SELECT count(*) FROM information_schema.tables"
+			    " WHERE table_schema = 'zkpipe' AND table_name = 'meta'", 0, NULL);
+	if (rc)
+		return rc;
+	bool have = zp_db_int(r, 0, 0) > 0;
+	zp_db_free(r);
+	if (!have)
+		return 0;
+	if ((rc = zp_db_exec(db, &r, "SELECT v FROM zkpipe.meta WHERE k = 'schema_version'", 0, NULL)))
+		return rc;
+	*v = zp_db_rows(r) ? (int)zp_db_int(r, 0, 0) : 0;
+	zp_db_free(r);
+	return 0;
+}
+
+static int apply(struct zp_db *db, int n)
+{
+	for (const char *const *s = migrations[n]; *s; s++) {
+		int rc = zp_db_cmd(db, *s);
+		if (rc)
+			return zp_err_set(rc, "migration %d: %s", n, zp_err_msg());
+	}
+	char ver[16];
+	snprintf(ver, sizeof ver, "%d", n);
+	const char *p[] = { ver };
+	return zp_db_exec(db, NULL, "INSERT INTO zkpipe.meta (k, v) VALUES ('schema_version', $1)"
+			  " ON CONFLICT (k) DO UPDATE SET v = excluded.v WHERE zkpipe.meta.v::int < excluded.v::int",
+			  1, p);
+}
+
+int zp_cluster_migrate(struct zp_db *db, int to, int *from)
+{
+	int v, rc;
+	if (!to)
+		to = ZP_CLUSTER_SCHEMA_VERSION;
+	if (to < 0 || to > ZP_CLUSTER_SCHEMA_VERSION)
+		return zp_err_set(-EINVAL, "schema version %d: this build knows 1..%d", to, ZP_CLUSTER_SCHEMA_VERSION);
+	if ((rc = zp_cluster_schema_version(db, &v)))
+		return rc;
+	if (from)
+		*from = v;
+	if (v > ZP_CLUSTER_SCHEMA_VERSION)
+		return zp_err_set(ZP_EVERSION, "the database's zkpipe schema is version %d, newer than this build's %d: "
+				  "upgrade zkpipe", v, ZP_CLUSTER_SCHEMA_VERSION);
+	for (int n = v + 1; n <= to; n++)
+		if ((rc = apply(db, n)))
+			return rc;
+	return 0;
+}
+
+int zp_cluster_schema_check(struct zp_db *db)
+{
+	int v, rc = zp_cluster_schema_version(db, &v);
+	if (rc)
+		return rc;
+	if (v == ZP_CLUSTER_SCHEMA_VERSION)
+		return 0;
+	if (!v)
+		return zp_err_set(ZP_EVERSION, "the database has no zkpipe schema: run `zkpipe cluster init --database ...`");
+	return zp_err_set(ZP_EVERSION, "the database's zkpipe schema is version %d, this build speaks %d: %s", v,
+			  ZP_CLUSTER_SCHEMA_VERSION, v < ZP_CLUSTER_SCHEMA_VERSION ? "run `zkpipe cluster init` to upgrade it"
+			  : "upgrade zkpipe");
+}
