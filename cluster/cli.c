@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "zp_exit.h"
 #include "cluster.h"
 #include "pipe.h"
 #include "wtns.h"
@@ -24,7 +25,8 @@
 
 /* The values of the local client's exit codes (tools/cmds.h: job failed, timeout, unreachable),
  * so a script reads `zkpipe wait` the same way with --config or --database. */
-enum { CL_OK = 0, CL_USAGE = 2, CL_INPUT = 3, CL_FAILED = 8, CL_TIMEOUT = 9, CL_DB = 10 };
+/* the one exit-code table (common/zp_exit.h): a database that cannot be reached is 10, as an unreachable supervisor */
+enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAILED = ZP_EX_JOB_FAILED, CL_TIMEOUT = ZP_EX_TIMEOUT, CL_DB = ZP_EX_API };
 
 static struct zp_db db;
 static const char *cmd = "cluster";

@@ -11,7 +11,7 @@ T=$(mktemp -d /tmp/zpc.XXXXXX)
 TAG=$(basename "$T" | cut -d. -f2)
 export ZP_THREADS=1
 # the CLI's exit codes (tools/cmds.h; cluster/cli.c uses the same values)
-EX_JOB_FAILED=8 EX_DB=10
+EX_JOB_FAILED=11 EX_DB=10
 NODES=""; NETNS=""; PG_UP=0
 
 fail() { echo "FAIL: $*"; dump; exit 1; }
