@@ -18,4 +18,12 @@ for t in $targets; do
   cp "build-gpu/$t" "$dest/$f"; strip "$dest/$f" 2>/dev/null || true
 done
 bash "${DEVICE_LIBS:-$(dirname "$PWD")/shared/tools/device-libs}" "$dest/lib" >/dev/null
+# libpq (the cluster client in zkpipe, cluster/): shared/tools/device-libs does not list it, and its own
+# dependencies (OpenLDAP 2.5, SASL, ...) differ from the GPU host's: take it with everything it links
+# beyond the C runtime.
+for f in $(ldd "$dest/zkpipe" | awk '$1 ~ /^libpq\.so/ { print $3 }'); do
+  cp -L "$f" "$dest/lib/"
+  ldd "$f" | awk '$3 ~ /^\// { print $3 }' | grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+    while read -r d; do cp -L "$d" "$dest/lib/"; done
+done
 du -sh "$dest"
