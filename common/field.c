@@ -319,9 +319,7 @@ void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond)
 bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 {
 	/* q = 3 mod 4: candidate a^((q+1)/4), then check. */
-	static const uint64_t e[6] = {  /* (q+1)/4 */
-		0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL,
-		0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL };
+	static const uint64_t e[6] = ZP_C64_FP_SQRT_EXP;  /* (q+1)/4 */
 	zp_fp c, c2;
 	zp_fp_pow(&c, a, e, 6);
 	zp_fp_sqr(&c2, &c);
@@ -333,9 +331,7 @@ bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 
 bool zp_fp_is_lexlargest(const zp_fp *a)
 {
-	static const uint64_t half[6] = {  /* (q-1)/2 */
-		0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL,
-		0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL };
+	static const uint64_t half[6] = ZP_C64_FP_HALF;  /* (q-1)/2 */
 	uint64_t raw[6];
 	zp_fp_from_mont(raw, a);
 	return lt_n(half, raw, 6);

@@ -50,6 +50,17 @@
 /* the modulus and -m^-1 mod 2^64 in one array (field_x86.c's inline assembly reads them so) */
 #define ZP_C64_FP_P_INV { 0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL, 0x89f3fffcfffcfffdULL }
 #define ZP_C64_FR_P_INV { 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL, 0xfffffffeffffffffULL }
+/* the generators (affine, Montgomery form), the curves' b = 4 (G1) and 4 + 4u (G2: both components 4), 64-bit limbs (ec.c) */
+#define ZP_C64_G1_X { 0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL, 0xf0ae6acdf3d0e747ULL, 0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL }
+#define ZP_C64_G1_Y { 0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL, 0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL }
+#define ZP_C64_G2_X0 { 0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL, 0x9894999d1a3caee9ULL, 0x6f67b7631863366bULL, 0x058191924350bcd7ULL }
+#define ZP_C64_G2_X1 { 0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL, 0x1b1ab6cc8541b367ULL, 0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL }
+#define ZP_C64_G2_Y0 { 0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL, 0xbbefb5e96e0d495fULL, 0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL }
+#define ZP_C64_G2_Y1 { 0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL, 0x79495c4ec93da33aULL, 0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL }
+#define ZP_C64_FP_FOUR { 0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL }
+/* exponents, plain integers (field.c): (q+1)/4 for the square root (q = 3 mod 4), (q-1)/2 for the sign */
+#define ZP_C64_FP_SQRT_EXP { 0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL }
+#define ZP_C64_FP_HALF { 0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL }
 /* q in 52-bit limbs and -q^-1 mod 2^52 (fp_ifma_impl.h); in 62-bit limbs and q^-1 mod 2^62 (field.c's inversion) */
 #define ZP_C52_FP_P { 0xeffffffffaaabull, 0xfeb153ffffb9full, 0x6b0f6241eabffull, 0x12bf6730d2a0full, 0x764774b84f385ull, 0x1ba7b6434bacdull, 0x1ea397fe69a4bull, 0x1a011ull }
 #define ZP_C52_FP_INV 0x3fffcfffcfffdull
