@@ -104,9 +104,6 @@ struct cu {
 	zp_cuda_plan plan;
 };
 
-/* Evaluate a zp_cuda_* call (0 or a zp_err code, message set): on failure jump to err. */
-#define CU_TRY(expr) do { if ((rc = (expr))) goto err; } while (0)
-
 static int cu_host_register(void *p, size_t len)
 {
 	return zp_cuda_host_register(p, len);
@@ -220,7 +217,8 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
 	size_t fr = 0, tot = 0;
-	CU_TRY(zp_cuda_mem_info(&fr, &tot));
+	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		goto err;
 	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
 	if (s->plan.kstream) {
 		const void *hp[5] = { k->a, k->b1, k->b2, k->c, hpts };
@@ -242,12 +240,17 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	CU_TRY(zp_cuda_copy_to_dev(s->d_a, k->a, s->nv * g1, NULL));
-	CU_TRY(zp_cuda_copy_to_dev(s->d_b1, k->b1, s->nv * g1, NULL));
-	CU_TRY(zp_cuda_copy_to_dev(s->d_b2, k->b2, s->nv * g2, NULL));
+	if ((rc = zp_cuda_copy_to_dev(s->d_a, k->a, s->nv * g1, NULL)))
+		goto err;
+	if ((rc = zp_cuda_copy_to_dev(s->d_b1, k->b1, s->nv * g1, NULL)))
+		goto err;
+	if ((rc = zp_cuda_copy_to_dev(s->d_b2, k->b2, s->nv * g2, NULL)))
+		goto err;
 	if (s->naux)
-		CU_TRY(zp_cuda_copy_to_dev(s->d_c, k->c, s->naux * g1, NULL));
-	CU_TRY(zp_cuda_copy_to_dev(s->d_h, hpts, s->dom * g1, NULL));
+		if ((rc = zp_cuda_copy_to_dev(s->d_c, k->c, s->naux * g1, NULL)))
+			goto err;
+	if ((rc = zp_cuda_copy_to_dev(s->d_h, hpts, s->dom * g1, NULL)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -335,7 +338,8 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage)))
 		return zp_err_set(rc, "CUDA backend: %s", zp_err_msg());
 	size_t fr = 0, tot = 0;
-	CU_TRY(zp_cuda_mem_info(&fr, &tot));
+	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		goto err;
 	if ((rc = zp_cuda_plan_make(p, &s->in, &zp_cuda_sizes_device, fr, tot)))
 		return rc;
 	if (p->kstream) {
@@ -357,8 +361,10 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if ((rc = dmalloc(&s->d_scratch, s->scratch_len, "MSM scratch")))
 		return rc;
 	for (int i = 0; i < 2; i++) {
-		CU_TRY(zp_cuda_alloc_host((void **)&s->pin[i], CU_STAGE_BYTES));
-		CU_TRY(zp_cuda_event_create(&s->pin_ev[i]));
+		if ((rc = zp_cuda_alloc_host((void **)&s->pin[i], CU_STAGE_BYTES)))
+			goto err;
+		if ((rc = zp_cuda_event_create(&s->pin_ev[i])))
+			goto err;
 	}
 	if (verbose())
 		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu H %zu "
@@ -405,9 +411,12 @@ static int cu_create(void **state, const zp_g16_key *key)
 	s->naux = s->nv - s->np - 1;
 	if ((rc = plan_in(&s->in, s, key)))
 		goto err;
-	CU_TRY(zp_cuda_set_device(s->dev));
-	CU_TRY(zp_cuda_stream_create(&s->st));
-	CU_TRY(zp_cuda_stream_create(&s->cst));
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_stream_create(&s->st)))
+		goto err;
+	if ((rc = zp_cuda_stream_create(&s->cst)))
+		goto err;
 	if ((rc = cu_key_upload(s, key)) || (rc = cu_apply(s, key)))
 		goto err;
 	*state = s;
@@ -428,17 +437,21 @@ static int copy_in(struct cu *s, void *dst, const void *src, size_t len)
 {
 	int rc = 0;
 	if (zp_cuda_host_registered(src, len)) {
-		CU_TRY(zp_cuda_copy_to_dev(dst, src, len, s->cst));
+		if ((rc = zp_cuda_copy_to_dev(dst, src, len, s->cst)))
+			goto err;
 		return 0;
 	}
 	for (size_t off = 0; off < len; off += CU_STAGE_BYTES) {
 		size_t m = len - off < CU_STAGE_BYTES ? len - off : CU_STAGE_BYTES;
 		int j = s->pin_i;
 		s->pin_i ^= 1;
-		CU_TRY(zp_cuda_event_sync(s->pin_ev[j]));
+		if ((rc = zp_cuda_event_sync(s->pin_ev[j])))
+			goto err;
 		memcpy(s->pin[j], (const char *)src + off, m);
-		CU_TRY(zp_cuda_copy_to_dev((char *)dst + off, s->pin[j], m, s->cst));
-		CU_TRY(zp_cuda_event_record(s->pin_ev[j], s->cst));
+		if ((rc = zp_cuda_copy_to_dev((char *)dst + off, s->pin[j], m, s->cst)))
+			goto err;
+		if ((rc = zp_cuda_event_record(s->pin_ev[j], s->cst)))
+			goto err;
 	}
 	return 0;
 err:
@@ -453,11 +466,13 @@ static int cu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, c
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
 	struct cubuf *u = &s->buf[b];
-	CU_TRY(zp_cuda_set_device(s->dev));
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
 	if ((rc = copy_in(s, u->d_w, w, s->nv * fr)) || (rc = copy_in(s, u->d_abc, a, d)) ||
 	    (rc = copy_in(s, (char *)u->d_abc + d, bb, d)) || (rc = copy_in(s, (char *)u->d_abc + 2 * d, c, d)))
 		return rc;
-	CU_TRY(zp_cuda_event_record(u->copied, s->cst));
+	if ((rc = zp_cuda_event_record(u->copied, s->cst)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -469,8 +484,10 @@ static int cu_upload_wait(void *state, int b)
 	int rc = 0;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	CU_TRY(zp_cuda_set_device(s->dev));
-	CU_TRY(zp_cuda_event_sync(s->buf[b].copied));
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_event_sync(s->buf[b].copied)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -514,7 +531,8 @@ static int stage_key(struct cu *s, int which, size_t first, size_t m)
 {
 	int rc = 0;
 	size_t pt = which == 2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
-	CU_TRY(zp_cuda_copy_to_dev(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, s->st));
+	if ((rc = zp_cuda_copy_to_dev(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, s->st)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -661,9 +679,11 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 {
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
-	CU_TRY(zp_cuda_set_device(s->dev));
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
 	zp_cuda_clear_error(); /* a previous proof's non-sticky error must not fail this one's first launch */
-	CU_TRY(zp_cuda_stream_wait(s->st, s->buf[b].copied));
+	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+		goto err;
 	stage(s, NULL);
 	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
@@ -695,8 +715,10 @@ static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
 	if (head) {
-		CU_TRY(zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->st));
-		CU_TRY(zp_cuda_stream_sync(s->st));
+		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->st)))
+			goto err;
+		if ((rc = zp_cuda_stream_sync(s->st)))
+			goto err;
 	}
 	for (*below = 0; *below < head && h[*below] < s->np + 1;)
 		++*below;
@@ -710,8 +732,10 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	int rc = 0;
 	const zp_fr *dw = s->buf[b].d_w;
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
-	CU_TRY(zp_cuda_set_device(s->dev));
-	CU_TRY(zp_cuda_stream_wait(s->st, s->buf[b].copied));
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+		goto err;
 	if (s->kstream) {
 		if ((rc = msm_split_streamed(s, 0, 0, &out->a, dw, 0)) || (rc = msm_split_streamed(s, 0, 1, &out->b1, dw, 0)) ||
 		    (rc = msm_split_streamed(s, 1, 2, &out->b2, dw, 0)))
@@ -745,7 +769,8 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	stage(s, "C");
 	if (verbose() >= 2)
 		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
-	CU_TRY(zp_cuda_stream_sync(s->st));
+	if ((rc = zp_cuda_stream_sync(s->st)))
+		goto err;
 	return 0;
 err:
 	return rc;

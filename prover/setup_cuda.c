@@ -29,8 +29,6 @@ struct cu_sink {
 };
 
 #define CS_WHO "setup on the GPU"
-/* Evaluate a zp_cuda_* call (0 or a zp_err code, message set): return its code on failure. */
-#define CS_TRY(expr) do { int rc_ = (expr); if (rc_) return rc_; } while (0)
 
 int zp_setup_cuda_available(void)
 {
@@ -48,10 +46,15 @@ static int cs_begin(zp_setup_sink *s)
 {
 	struct cu_sink *c = (struct cu_sink *)s;
 	size_t b1 = s->t1_len * sizeof(zp_g1_affine), b2 = s->t2_len * sizeof(zp_g2_affine);
-	CS_TRY(zp_cuda_alloc((void **)&c->d_t1, b1, CS_WHO, "the G1 table"));
-	CS_TRY(zp_cuda_alloc((void **)&c->d_t2, b2, CS_WHO, "the G2 table"));
-	CS_TRY(zp_cuda_copy_to_dev(c->d_t1, s->t1, b1, NULL));
-	CS_TRY(zp_cuda_copy_to_dev(c->d_t2, s->t2, b2, NULL));
+	int rc;
+	if ((rc = zp_cuda_alloc((void **)&c->d_t1, b1, CS_WHO, "the G1 table")))
+		return rc;
+	if ((rc = zp_cuda_alloc((void **)&c->d_t2, b2, CS_WHO, "the G2 table")))
+		return rc;
+	if ((rc = zp_cuda_copy_to_dev(c->d_t1, s->t1, b1, NULL)))
+		return rc;
+	if ((rc = zp_cuda_copy_to_dev(c->d_t2, s->t2, b2, NULL)))
+		return rc;
 	return 0;
 }
 
@@ -80,16 +83,19 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 	for (size_t i = 0; i < n; i += DCHUNK) {
 		size_t len = n - i < DCHUNK ? n - i : DCHUNK;
 		void *out = on_dev ? dst + (off + i) * ps : c->d_out;
-		CS_TRY(zp_cuda_copy_to_dev(c->d_k, k + i, len * sizeof(zp_fr), NULL));
+		if ((rc = zp_cuda_copy_to_dev(c->d_k, k + i, len * sizeof(zp_fr), NULL)))
+			return rc;
 		rc = g2 ? zp_cuda_g2_fixed_base(out, c->d_k, len, c->d_t2, (unsigned)s->w2, c->d_scr, c->scr_len, NULL)
 			: zp_cuda_g1_fixed_base(out, c->d_k, len, c->d_t1, (unsigned)s->w1, c->d_scr, c->scr_len, NULL);
 		if (rc)
 			return rc;
 		if (!on_dev)
-			CS_TRY(zp_cuda_copy_to_host(dst + (off + i) * ps, out, len * ps, NULL));
+			if ((rc = zp_cuda_copy_to_host(dst + (off + i) * ps, out, len * ps, NULL)))
+				return rc;
 	}
 	if (on_dev)
-		CS_TRY(zp_cuda_device_sync());
+		if ((rc = zp_cuda_device_sync()))
+			return rc;
 	return 0;
 }
 
@@ -97,12 +103,16 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
  * chunk of G2 for a host key; for a device key only IC comes back) */
 static int cs_alloc(struct cu_sink *c, size_t out_bytes)
 {
+	int rc;
 	c->s.begin = cs_begin;
 	c->s.points = cs_points;
 	c->scr_len = zp_cuda_fixed_base_scratch_size(1, DCHUNK);
-	CS_TRY(zp_cuda_alloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr), CS_WHO, "scalars"));
-	CS_TRY(zp_cuda_alloc(&c->d_scr, c->scr_len, CS_WHO, "the fixed-base scratch"));
-	CS_TRY(zp_cuda_alloc(&c->d_out, out_bytes, CS_WHO, "points"));
+	if ((rc = zp_cuda_alloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr), CS_WHO, "scalars")))
+		return rc;
+	if ((rc = zp_cuda_alloc(&c->d_scr, c->scr_len, CS_WHO, "the fixed-base scratch")))
+		return rc;
+	if ((rc = zp_cuda_alloc(&c->d_out, out_bytes, CS_WHO, "points")))
+		return rc;
 	return 0;
 }
 
