@@ -22,7 +22,7 @@
 int zp_cuda_device(int *dev)
 {
 	const zp_knob_num *k = &zp_knobs()->cuda_device;
-	int n = 0, rc;
+	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	*dev = -1;
 	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || (e == cudaSuccess && n == 0))
@@ -30,12 +30,22 @@ int zp_cuda_device(int *dev)
 				  e == cudaSuccess ? "no devices" : cudaGetErrorString(e));
 	if (e != cudaSuccess)
 		return zp_err_set(-ENODEV, "no usable CUDA GPU (%s)", cudaGetErrorString(e));
-	if ((rc = zp_knob_get(k)))
-		return rc;
+	if (k->bad)   /* not a device, as one past the count: the caller says "no usable device" (-ENODEV) */
+		return zp_err_set(-ENODEV, "ZP_CUDA_DEVICE=%s: not a device number (%d CUDA device(s))", k->raw, n);
 	if (k->v >= n)
 		return zp_err_set(-ENODEV, "ZP_CUDA_DEVICE=%ld but %d CUDA device(s)", k->v, n);
 	*dev = (int)k->v;
 	return 0;
+}
+
+int zp_cuda_device_count(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return 0;
+	}
+	return n;
 }
 
 int zp_cuda_probe(const char *who, char *desc, size_t desc_len)

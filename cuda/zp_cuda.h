@@ -39,8 +39,10 @@ int zp_cuda_init(int device, char *desc, size_t desc_len);
  * CUDA's message", -ENODEV for no device, -ENOMEM for device memory) unless it says otherwise. */
 /* The device this process uses: ZP_CUDA_DEVICE (common/knobs.h, parsed once; default 0), checked
  * against the number of devices; -ENODEV "no CUDA GPU (or no NVIDIA driver)" or "ZP_CUDA_DEVICE=n but
- * m CUDA device(s)", ZP_ERANGE for a value that is not a number. */
+ * m CUDA device(s)" (a value that is not a number: -ENODEV too, naming it). */
 int zp_cuda_device(int *dev);
+/* How many CUDA devices this process sees (0 without a driver). */
+int zp_cuda_device_count(void);
 /* zp_cuda_device + zp_cuda_init: the device is usable and current on this thread (who: the message's prefix). */
 int zp_cuda_probe(const char *who, char *desc, size_t desc_len);
 int zp_cuda_set_device(int dev);

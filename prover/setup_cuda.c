@@ -32,8 +32,7 @@ struct cu_sink {
 
 int zp_setup_cuda_available(void)
 {
-	int dev;
-	return zp_cuda_device(&dev) == 0;
+	return zp_cuda_device_count() > 0;
 }
 
 /* ZP_CUDA_DEVICE, checked, current on this thread. */
