@@ -92,6 +92,7 @@ static void load(void)
 	k->wait_s = env("ZKPIPE_WAIT_S");
 	k->url = env("ZKPIPE_URL");
 	k->examples = env("ZKPIPE_EXAMPLES");
+	k->progress_s = env("ZKPIPE_PROGRESS_S");
 }
 
 const zp_knobs_t *zp_knobs(void)

@@ -60,6 +60,7 @@ typedef struct {
 	const char *wait_s;       /* ZKPIPE_WAIT_S: seconds a supraseal client waits for the pipeline */
 	const char *url;          /* ZKPIPE_URL: the supervisor's API for `zkpipe` client commands */
 	const char *examples;     /* ZKPIPE_EXAMPLES: where `zkpipe demo` finds examples/ */
+	const char *progress_s;   /* ZKPIPE_PROGRESS_S: seconds between progress lines in a log (common/progress.c) */
 } zp_knobs_t;
 
 const zp_knobs_t *zp_knobs(void);

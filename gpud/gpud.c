@@ -49,6 +49,7 @@
 #include "keyfile.h"
 #include "keyload.h"
 #include "pipe.h"
+#include "progress.h"
 #include "setup.h"
 #ifdef ZP_HAVE_CUDA
 #include "setup_cuda.h"
@@ -89,6 +90,14 @@ static int ends_with(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
+/* A start-up stage of one key (the loaders below name their own byte-counted stages). */
+static void progress_key(const struct key *k, const char *what)
+{
+	char st[ZP_PROGRESS_STAGE_MAX + ZP_KEY_ID_MAX];
+	snprintf(st, sizeof st, "key %.64s: %s", k->cfg->name, what); /* cut to the stage's length there */
+	zp_progress_stage(st, 0, "items");
+}
+
 /* zkpipe's own key file (.zpk, prover/keyfile.h): loaded whole with io_uring; zk and gk are
  * views into k->pk (its H mode and root family as recorded in the file). */
 static int load_key_zpk(struct key *k, size_t *len)
@@ -123,9 +132,11 @@ static int load_key_device(struct key *k)
 	if ((r = zp_synth_parse(&sp, k->cfg->synth)))
 		return r;
 	uint64_t t0 = zp_mono_ms();
+	progress_key(k, "building the synthetic circuit");
 	if ((r = zp_synth_circuit(&c, &sp)))
 		return r;
 	uint64_t t1 = zp_mono_ms();
+	progress_key(k, "development setup on the GPU");
 	/* bellperson's coefficient H (as Filecoin's keys): the H step needs NTTs of size n only, where the
 	 * snarkjs odd-root H needs 2n twiddles — beyond the GPU NTT's 2^27 at PoRep size */
 	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 5, .origin = k->cfg->synth, .stats = &st };
@@ -166,8 +177,10 @@ static void load_keys(void)
 			if (!r)
 				r = zp_g16_key_init(&k->gk, &k->zk, ZP_H_SNARKJS);
 		}
-		if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)))
+		if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk))) {
+			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
 			r = be->create(&k->be_state, &k->gk);
+		}
 #ifdef ZP_HAVE_CUDA
 		zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
 #endif
@@ -851,7 +864,9 @@ int main(int argc, char **argv)
 		zp_log(D.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}
 	load_keys();
+	zp_progress_stage("writing verification keys", 0, "items");
 	write_vks();
+	zp_progress_stage("starting the prover", 0, "items");
 	pipelined = be->upload_async && be->upload_wait && be->prove_buf && be->nbufs;
 	if (pipelined && (r = pipe_start())) {
 		zp_log(D.who, "cannot start the proving threads: %s", zp_strerror(r));
@@ -869,6 +884,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	zp_log(D.who, "backend %s ready", be->name);
+	zp_progress_end("ready");
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
 		zp_ss_gpud_tick(&D);

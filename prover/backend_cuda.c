@@ -41,6 +41,7 @@
 #include "groth16.h"
 #include "knobs.h"
 #include "ntt.h"
+#include "progress.h"
 #include "zp_cuda.h"
 #include "zp_cuda_plan.h"
 #include "zp_err.h"
@@ -193,6 +194,19 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 	return 0;
 }
 
+/* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
+static int key_copy(void *d, const void *h, size_t len)
+{
+	int rc;
+	for (size_t off = 0, m; off < len; off += m) {
+		m = len - off < ((size_t)1 << 30) ? len - off : (size_t)1 << 30;
+		if ((rc = zp_cuda_copy_to_dev((char *)d + off, (const char *)h + off, m, NULL)))
+			return rc;
+		zp_progress_add(m);
+	}
+	return 0;
+}
+
 /* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
  * where the system allows. A key already made in device memory is adopted instead; destroy frees the
  * pointers either way. */
@@ -240,17 +254,11 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	if ((rc = zp_cuda_copy_to_dev(s->d_a, k->a, s->nv * g1, NULL)))
-		goto err;
-	if ((rc = zp_cuda_copy_to_dev(s->d_b1, k->b1, s->nv * g1, NULL)))
-		goto err;
-	if ((rc = zp_cuda_copy_to_dev(s->d_b2, k->b2, s->nv * g2, NULL)))
-		goto err;
-	if (s->naux)
-		if ((rc = zp_cuda_copy_to_dev(s->d_c, k->c, s->naux * g1, NULL)))
-			goto err;
-	if ((rc = zp_cuda_copy_to_dev(s->d_h, hpts, s->dom * g1, NULL)))
-		goto err;
+	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
+	if ((rc = key_copy(s->d_a, k->a, s->nv * g1)) || (rc = key_copy(s->d_b1, k->b1, s->nv * g1)) ||
+	    (rc = key_copy(s->d_b2, k->b2, s->nv * g2)) || (rc = key_copy(s->d_c, k->c, s->naux * g1)) ||
+	    (rc = key_copy(s->d_h, hpts, s->dom * g1)))
+		return rc;
 	return 0;
 err:
 	return rc;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "setup_cuda.h"
 #include "setup_impl.h"
 #include "zp_err.h"
@@ -91,6 +92,7 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 		if (!on_dev)
 			if ((rc = zp_cuda_copy_to_host(dst + (off + i) * ps, out, len * ps, NULL)))
 				return rc;
+		zp_progress_add(len); /* the next chunk's scalar upload waits for this one's kernel: at most a chunk ahead */
 	}
 	if (on_dev)
 		if ((rc = zp_cuda_device_sync()))
