@@ -7,6 +7,7 @@
  * this file only defines the flag (always false).
  */
 #include "field_impl.h"
+#include "zp_consts_bn254.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ const uint64_t zp_fp_asm_consts[7] = {
 const uint64_t zp_fr_asm_consts[5] = {
 	0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL,
 	0xfffffffeffffffffULL /* -r^-1 mod 2^64 */ };
+
+const uint64_t zp_bn254_fp_asm_consts[5] = ZP_C64_BN_FP_P_INV;
+const uint64_t zp_bn254_fr_asm_consts[5] = ZP_C64_BN_FR_P_INV;
 
 bool zp_field_cpu_has_adx(void)
 {
