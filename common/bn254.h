@@ -9,7 +9,7 @@
  *   Fp2 = Fp[u]/(u^2 + 1); Fp6 = Fp2[v]/(v^3 - xi), xi = 9 + u; Fp12 = Fp6[w]/(w^2 - v) (ffjavascript's tower).
  *   G1: y^2 = x^3 + 3 over Fp, prime order r (cofactor 1: every point on the curve is in G1).
  *   G2: y^2 = x^3 + 3/xi over Fp2 (the D-type sextic twist), the order-r subgroup (cofactor 2p - r).
- * Constants: zp_consts_bn254.h, generated and checked by common/gen_consts_bn254.py.
+ * Constants: zp_consts.h, generated and checked by common/gen_consts.py.
  *
  * Points: affine (x, y) with infinity = (0, 0), jacobian (Z = 0 at infinity), xyzz — as in ec.h, and
  * the same operations with zp_bn254_ prefixes (ec_tmpl.h instantiated once more in bn254_ec.c).

@@ -1,7 +1,7 @@
 /*
  * bn254_ec.c — G1 and G2 of BN254: ec_tmpl.h's formulas instantiated for E: y^2 = x^3 + 3 over Fp and
  * E': y^2 = x^3 + 3/xi over Fp2, plus what differs: the subgroup checks, psi, and the snarkjs/Ethereum
- * byte encoding. Constants come from zp_consts_bn254.h (derived and checked in gen_consts_bn254.py).
+ * byte encoding. Constants come from zp_consts.h (derived and checked in gen_consts.py).
  *
  * Subgroups. G1: #E(Fp) = r, cofactor 1, so every point on the curve is in G1 (in_subgroup is true;
  * affine_check reduces to the curve equation). G2: #E'(Fp2) = r·(2p - r); Q is in G2 iff
@@ -11,7 +11,7 @@
  * inside and outside G2.
  */
 #include "bn254.h"
-#include "zp_consts_bn254.h"
+#include "zp_consts.h"
 #include "zp_err.h"
 
 #include <string.h>

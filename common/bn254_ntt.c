@@ -7,7 +7,7 @@
 #include "bn254_ntt.h"
 #include "field_impl.h"
 #include "par.h"
-#include "zp_consts_bn254.h"
+#include "zp_consts.h"
 #include "zp_err.h"
 
 #include <errno.h>

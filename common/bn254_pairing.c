@@ -12,11 +12,11 @@
  *
  * Final exponentiation, exactly (p^12 - 1)/r: easy part f^((p^6 - 1)(p^2 + 1)) by a conjugation, an
  * inversion and two Frobenius maps; hard part by square-and-multiply with the integer
- * (p^4 - p^2 + 1)/r (zp_consts_bn254.h's FINAL_HARD, 761 bits) — no multiple of the exponent is taken,
+ * (p^4 - p^2 + 1)/r (zp_consts.h's FINAL_HARD, 761 bits) — no multiple of the exponent is taken,
  * so the value is the reduced pairing that ffjavascript's bn128 and Ethereum's precompile define.
  */
 #include "bn254.h"
-#include "zp_consts_bn254.h"
+#include "zp_consts.h"
 
 static const uint64_t ATE_LOOP[2] = ZP_C64_BN_ATE_LOOP;
 static const uint64_t FINAL_HARD[12] = ZP_C64_BN_FINAL_HARD;

@@ -4,13 +4,13 @@
  *
  * Multiplications are Karatsuba at each level (Fp2: 3 Fp products, Fp6: 6 Fp2, Fp12: 3 Fp6).
  * Frobenius on Fp12 works in the w-basis: a = Σ_k a_k w^k (k = 0..5, a_k in Fp2, w^6 = xi) has
- * a^p = Σ conj(a_k)·g_k·w^k with g_k = xi^(k(p-1)/6) (zp_consts_bn254.h's FROB_Gk), because
+ * a^p = Σ conj(a_k)·g_k·w^k with g_k = xi^(k(p-1)/6) (zp_consts.h's FROB_Gk), because
  * w^p = w·(w^6)^((p-1)/6). The w-basis coefficient k of (c0 + c1·w) is c0.c(k/2) for even k and
  * c1.c((k-1)/2) for odd k (w^2 = v).
  */
 #include "bn254.h"
 #include "field_impl.h"
-#include "zp_consts_bn254.h"
+#include "zp_consts.h"
 
 typedef zp_bn254_fp fp;
 typedef zp_bn254_fp2 fp2;

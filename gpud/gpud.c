@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "knobs.h"
 #include "backends.h"
 #include "daemon.h"
 #include "g16_json.h"
@@ -834,6 +835,7 @@ int main(int argc, char **argv)
 		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
 		setenv("ZP_CUDA_DEVICE", "0", 1);
+		zp_knobs_reload();   /* ZP_CUDA_DEVICE is read once (common/knobs.h): read it again now */
 	}
 	snprintf(gpu_desc, sizeof gpu_desc, "%s", gr->gpu[D.index][0] ? gr->gpu[D.index] : "");
 	zp_log(D.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", gpu_desc, gpu_desc[0] ? ", " : "",
@@ -843,7 +845,7 @@ int main(int argc, char **argv)
 		zp_daemon_exit(&D);
 		return 1;
 	}
-	if (be == &zp_g16_backend_cpu && getenv("ZKPIPE_GPUD_PIPELINE") && !strcmp(getenv("ZKPIPE_GPUD_PIPELINE"), "1")) {
+	if (be == &zp_g16_backend_cpu && zp_knobs()->gpud_pipeline) {
 		be = &backend_emu;
 		zp_log(D.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "knobs.h"
 #include "cmds.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -63,7 +64,7 @@ static int locate(struct demo *d)
 	if (!d->circuit[0]) {
 		snprintf(a, sizeof a, "%s/../../examples/chain", d->self);
 		snprintf(b, sizeof b, "%s/../share/zkpipe/examples/chain", d->self);
-		const char *cands[] = { getenv("ZKPIPE_EXAMPLES"), a, b };
+		const char *cands[] = { zp_knobs()->examples, a, b };
 		if (find_file(d->circuit, cands, 3))
 			return fprintf(stderr, "zkpipe demo: cannot find examples/chain (give --circuit DIR)\n"), -1;
 	}

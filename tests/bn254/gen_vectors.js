@@ -10,7 +10,7 @@
 //   g1 bytes k H      g2 bytes k H    (H: toRprUncompressed of k·G, hex: x‖y / x.c1‖x.c0‖y.c1‖y.c0, BE)
 //   g1 msm n k_1..k_n s_1..s_n P      (P = Σ s_i·(k_i·G1), by ffjavascript's multiExpAffine)
 //   pair a b E        (E = ffjavascript's pairing of a·G1, b·G2; it equals e^m for zkpipe's exact
-//                     pairing e and m = 2x(6x^2 + 3x + 1), zp_consts_bn254.h's FFJS_EXP)
+//                     pairing e and m = 2x(6x^2 + 3x + 1), zp_consts.h's FFJS_EXP)
 //   root k W          (W = Fr.w[k], the primitive 2^k-th root snarkjs's domains use, k = 0..28)
 // Operands: edge values and random ones from a fixed seed (the committed output is reproducible).
 const { splitmix64, hex, run, ff } = require("../vectors/lib.js");

@@ -6,7 +6,7 @@
 #include "bn254.h"
 #include "bn254_msm.h"
 #include "bn254_ntt.h"
-#include "zp_consts_bn254.h"
+#include "zp_consts.h"
 #include "zp_err.h"
 
 #include "../common/zp_test.h"

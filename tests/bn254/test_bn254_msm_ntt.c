@@ -8,6 +8,7 @@
 #include "bn254.h"
 #include "bn254_msm.h"
 #include "bn254_ntt.h"
+#include "knobs.h"
 #include "zp_err.h"
 
 #include "../common/zp_test.h"
@@ -150,6 +151,7 @@ int main(void)
 	g1_msm_case(300);
 	g2_msm_case(40);
 	setenv("ZP_MSM_BA", "1", 1);   /* the batch-affine buckets (default from 8192 / 2048 scalars) */
+	zp_knobs_reload();
 	g1_msm_case(1500);
 	g2_msm_case(300);
 	for (unsigned k = 0; k <= 6; k++)
