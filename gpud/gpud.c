@@ -294,7 +294,7 @@ static int prove(struct key *k, zp_g16_proof *proof)
 static int write_gpu_record(const char *out, uint32_t part, uint64_t job)
 {
 	const struct zp_pipe_group *gr = &D.cfg.groups[D.group];
-	char path[PATH_MAX], buf[512];
+	char name[64], buf[512];
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	int n = snprintf(buf, sizeof buf,
 			 "{\"job\": %llu, \"part\": %u, \"group\": \"%s\", \"gpud\": %u, \"gpu\": \"%s\", "
@@ -302,24 +302,25 @@ static int write_gpu_record(const char *out, uint32_t part, uint64_t job)
 			 "\"backend\": \"%s\"}\n",
 			 (unsigned long long)job, part, gr->name, D.index, gpu_desc, gr->gpu_ordinal[D.index],
 			 cvd ? cvd : "", gr->gpu_node[D.index], (int)getpid(), be->name);
-	snprintf(path, sizeof path, "%s/part-%u.gpu.json", out, part);
-	int r = zp_write_atomic(path, buf, (size_t)n);
-	return r ? zp_err_set(r, "%s", path) : 0;
+	snprintf(name, sizeof name, "part-%u.gpu.json", part);
+	return zp_out_write(&D.cfg, out, name, buf, (size_t)n);
 }
 
+/* Both files through the output directory's openat walk (pipe.h): a symlink planted there, or a
+ * component swapped for one, never redirects the write. */
 static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub, uint32_t np)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 32];
-	int r;
-	snprintf(path, sizeof path, "%s/part-%u.public.json", out, part);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_public_write_json(tmp, pub, np)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	snprintf(path, sizeof path, "%s/part-%u.proof.json", out, part);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_proof_write_json(tmp, proof)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	return 0;
+	char name[64], *txt = zp_g16_public_dumps(pub, np);
+	snprintf(name, sizeof name, "part-%u.public.json", part);
+	int r = txt ? zp_out_write(&D.cfg, out, name, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", name);
+	free(txt);
+	if (r)
+		return r;
+	txt = zp_g16_proof_dumps(proof);
+	snprintf(name, sizeof name, "part-%u.proof.json", part);
+	r = txt ? zp_out_write(&D.cfg, out, name, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", name);
+	free(txt);
+	return r;
 }
 
 static int gr_ordinal(void) { return D.cfg.groups[D.group].gpu_ordinal[D.index]; }
@@ -374,7 +375,7 @@ static void prove_one(zp_slot_h sh, zp_part_h ph)
 	       (unsigned long long)zp_daemon_client_id(&D, job_id), ph.part, gr_ordinal(), (unsigned long long)parts_proved);
 	if (zp_arena_job_state(D.arena, ph.job) == ZP_JOB_DONE) {
 		uint64_t cid = zp_daemon_client_id(&D, job_id);
-		if ((r = zp_job_assemble(out, cid, key, nparts)))
+		if ((r = zp_job_assemble(&D.cfg, out, cid, key, nparts)))
 			zp_log(D.who, "job %llu: %s (the supervisor retries)", (unsigned long long)cid, zp_err_msg());
 		zp_daemon_hint_sup(&D, "done");
 	}
@@ -552,7 +553,7 @@ static void tail_one(struct flight *f)
 	zp_log(D.who, "job %llu part %u proved on GPU %d (%llu so far)", (unsigned long long)cid, f->ph.part,
 	       gr_ordinal(), (unsigned long long)parts_proved);
 	if (zp_arena_job_state(D.arena, f->ph.job) == ZP_JOB_DONE) {
-		if ((rc = zp_job_assemble(f->out, cid, f->key_id, f->nparts)))
+		if ((rc = zp_job_assemble(&D.cfg, f->out, cid, f->key_id, f->nparts)))
 			zp_log(D.who, "job %llu: %s (the supervisor retries)", (unsigned long long)cid, zp_err_msg());
 		zp_daemon_hint_sup(&D, "done");
 	}
