@@ -158,8 +158,9 @@ void zp_bn254_miller_loop(zp_bn254_fp12 *f, const zp_bn254_g1_affine *p, const z
 void zp_bn254_final_exp(zp_bn254_fp12 *r, const zp_bn254_fp12 *f);
 /* e(P, Q); 1 if either is infinity. Points must be checked (zp_bn254_*_affine_check) by the caller. */
 void zp_bn254_pairing(zp_bn254_fp12 *r, const zp_bn254_g1_affine *p, const zp_bn254_g2_affine *q);
-/* Π e(P_i, Q_i) == 1 (one final exponentiation): Ethereum's precompile 0x08 / the Groth16 check. */
-bool zp_bn254_pairing_check(const zp_bn254_g1_affine *p, const zp_bn254_g2_affine *q, size_t n);
+/* 0 if Π e(P_i, Q_i) == 1 (one final exponentiation; Ethereum's precompile 0x08 / the Groth16 check),
+ * ZP_EVERIFY otherwise — as pairing.h's zp_pairing_check. */
+int zp_bn254_pairing_check(const zp_bn254_g1_affine *p, const zp_bn254_g2_affine *q, size_t n);
 
 /* ---- serialization as snarkjs (uncompressed) and Ethereum (EIP-196/197) use it ----
  * G1: 64 bytes, x ‖ y, each 32-byte big-endian. G2: 128 bytes, x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 (EIP-197 order).

@@ -17,6 +17,7 @@
  */
 #include "bn254.h"
 #include "zp_consts.h"
+#include "zp_err.h"
 
 static const uint64_t ATE_LOOP[2] = ZP_C64_BN_ATE_LOOP;
 static const uint64_t FINAL_HARD[12] = ZP_C64_BN_FINAL_HARD;
@@ -106,7 +107,7 @@ void zp_bn254_pairing(zp_bn254_fp12 *r, const zp_bn254_g1_affine *p, const zp_bn
 	zp_bn254_final_exp(r, &f);
 }
 
-bool zp_bn254_pairing_check(const zp_bn254_g1_affine *p, const zp_bn254_g2_affine *q, size_t n)
+int zp_bn254_pairing_check(const zp_bn254_g1_affine *p, const zp_bn254_g2_affine *q, size_t n)
 {
 	zp_bn254_fp12 acc = ZP_BN254_FP12_ONE, f;
 	for (size_t i = 0; i < n; i++) {
@@ -114,5 +115,5 @@ bool zp_bn254_pairing_check(const zp_bn254_g1_affine *p, const zp_bn254_g2_affin
 		zp_bn254_fp12_mul(&acc, &acc, &f);
 	}
 	zp_bn254_final_exp(&f, &acc);
-	return zp_bn254_fp12_is_one(&f);
+	return zp_bn254_fp12_is_one(&f) ? 0 : ZP_EVERIFY;
 }

@@ -40,10 +40,7 @@ CURVE_WRAPPERS(bls, , fr)
 CURVE_WRAPPERS(bn, bn254_, bn254_fr)
 
 static int bls_pair(const void *p, const void *q, size_t n) { return zp_pairing_check(p, q, n); }
-static int bn_pair(const void *p, const void *q, size_t n)
-{
-	return zp_bn254_pairing_check(p, q, n) ? 0 : ZP_EVERIFY;
-}
+static int bn_pair(const void *p, const void *q, size_t n) { return zp_bn254_pairing_check(p, q, n); }
 
 #define CURVE_OPS(P, T)                                                                             \
 	.fr_from_dec = P##_fr_dec, .g1_check = P##_g1_chk, .g2_check = P##_g2_chk, .g1_neg = P##_g1_neg, \
