@@ -106,9 +106,9 @@ void zp_knobs_reload(void)
 	load();
 }
 
-int zp_knob_get(const zp_knob_num *k)
+int zp_knob_get(const zp_knob_num *k, const char *who)
 {
 	if (!k->bad)
 		return 0;
-	return zp_err_set(ZP_ERANGE, "%s=%s: want an integer in [%ld, %ld]", k->name, k->raw, k->lo, k->hi);
+	return zp_err_set(ZP_ERANGE, "%s: %s=%s: want an integer in [%ld, %ld]", who, k->name, k->raw, k->lo, k->hi);
 }

@@ -64,8 +64,9 @@ typedef struct {
 
 const zp_knobs_t *zp_knobs(void);
 void zp_knobs_reload(void);
-/* 0 when k is valid (k->v is then its value or default), else ZP_ERANGE naming the knob and its range. */
-int zp_knob_get(const zp_knob_num *k);
+/* 0 when k is valid (k->v is then its value or default), else ZP_ERANGE: "who: NAME=value: want an
+ * integer in [lo, hi]". */
+int zp_knob_get(const zp_knob_num *k, const char *who);
 
 #ifdef __cplusplus
 }

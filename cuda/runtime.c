@@ -19,23 +19,29 @@
 #include "zp_err.h"
 #include "cuda_try.h"
 
-int zp_cuda_device(int *dev)
+/* The device ZP_CUDA_DEVICE names, checked; messages start with who. */
+static int device_for(const char *who, int *dev)
 {
 	const zp_knob_num *k = &zp_knobs()->cuda_device;
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	*dev = -1;
 	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || (e == cudaSuccess && n == 0))
-		return zp_err_set(-ENODEV, "no CUDA GPU (or no NVIDIA driver) on this machine (%s)",
+		return zp_err_set(-ENODEV, "%s: no CUDA GPU (or no NVIDIA driver) on this machine (%s)", who,
 				  e == cudaSuccess ? "no devices" : cudaGetErrorString(e));
 	if (e != cudaSuccess)
-		return zp_err_set(-ENODEV, "no usable CUDA GPU (%s)", cudaGetErrorString(e));
-	if (k->bad)   /* not a device, as one past the count: the caller says "no usable device" (-ENODEV) */
-		return zp_err_set(-ENODEV, "ZP_CUDA_DEVICE=%s: not a device number (%d CUDA device(s))", k->raw, n);
+		return zp_err_set(-ENODEV, "%s: no usable CUDA GPU (%s)", who, cudaGetErrorString(e));
+	if (k->bad)   /* not a device, as one past the count: "no usable device" (-ENODEV) */
+		return zp_err_set(-ENODEV, "%s: ZP_CUDA_DEVICE=%s: not a device number (%d CUDA device(s))", who, k->raw, n);
 	if (k->v >= n)
-		return zp_err_set(-ENODEV, "ZP_CUDA_DEVICE=%ld but %d CUDA device(s)", k->v, n);
+		return zp_err_set(-ENODEV, "%s: ZP_CUDA_DEVICE=%ld but %d CUDA device(s)", who, k->v, n);
 	*dev = (int)k->v;
 	return 0;
+}
+
+int zp_cuda_device(int *dev)
+{
+	return device_for("CUDA", dev);
 }
 
 int zp_cuda_device_count(void)
@@ -50,12 +56,10 @@ int zp_cuda_device_count(void)
 
 int zp_cuda_probe(const char *who, char *desc, size_t desc_len)
 {
-	char tmp[160], msg[256];
-	int dev, rc = zp_cuda_device(&dev);
-	if (rc) {
-		snprintf(msg, sizeof msg, "%s", zp_err_msg());
-		return zp_err_set(rc, "%s: %s", who, msg);
-	}
+	char tmp[160];
+	int dev, rc = device_for(who, &dev);
+	if (rc)
+		return rc;
 	return zp_cuda_init(dev, desc ? desc : tmp, desc ? desc_len : sizeof tmp);
 }
 

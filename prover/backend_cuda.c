@@ -181,10 +181,10 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 {
 	const zp_knobs_t *k = zp_knobs();
 	int rc;
-	if ((rc = zp_knob_get(&k->cuda_msm_chunk)) || (rc = zp_knob_get(&k->cuda_bufs)) ||
-	    (rc = zp_knob_get(&k->cuda_mem_margin_mb)) || (rc = zp_knob_get(&k->cuda_key_stream)) ||
-	    (rc = zp_knob_get(&k->cuda_split)))
-		return zp_err_set(rc, "CUDA backend: %s", zp_err_msg());
+	if ((rc = zp_knob_get(&k->cuda_msm_chunk, CU_WHO)) || (rc = zp_knob_get(&k->cuda_bufs, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_mem_margin_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_stream, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)))
+		return rc;
 	*in = (zp_cuda_plan_in){ .nv = s->nv, .np = s->np, .dom = s->dom, .log_dom = s->log_dom,
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
@@ -335,8 +335,8 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
 	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
-	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage)))
-		return zp_err_set(rc, "CUDA backend: %s", zp_err_msg());
+	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage, CU_WHO)))
+		return rc;
 	size_t fr = 0, tot = 0;
 	if ((rc = zp_cuda_mem_info(&fr, &tot)))
 		goto err;

@@ -22,10 +22,10 @@ int main(void)
 	CHECK(k->msm_ba == 0, "ZP_MSM_BA=0 -> %d", k->msm_ba);
 	CHECK(k->msm_flat == 1 && k->ntt_occ == 0, "flags: flat %d occ %d", k->msm_flat, k->ntt_occ);
 	CHECK(k->gpud_pipeline == 1, "ZKPIPE_GPUD_PIPELINE=1");
-	CHECK(k->cuda_bufs.bad && zp_knob_get(&k->cuda_bufs) == ZP_ERANGE && strstr(zp_err_msg(), "ZP_CUDA_BUFS=7"),
+	CHECK(k->cuda_bufs.bad && zp_knob_get(&k->cuda_bufs, "test") == ZP_ERANGE && strstr(zp_err_msg(), "test: ZP_CUDA_BUFS=7"),
 	      "bad ZP_CUDA_BUFS: %s", zp_err_msg());
 	CHECK(k->cuda_bufs.v == 0, "a bad knob keeps its default");
-	CHECK(k->cuda_device.bad && zp_knob_get(&k->cuda_device) == ZP_ERANGE, "ZP_CUDA_DEVICE=abc is refused");
+	CHECK(k->cuda_device.bad && zp_knob_get(&k->cuda_device, "test") == ZP_ERANGE, "ZP_CUDA_DEVICE=abc is refused");
 	CHECK(!k->cuda_mem_margin_mb.bad && k->cuda_mem_margin_mb.v == 3072, "empty = default");
 	/* read once: a later change is not seen until a reload */
 	setenv("ZP_THREADS", "5", 1);
@@ -33,7 +33,7 @@ int main(void)
 	CHECK(zp_knobs()->threads == 3, "changed without a reload: %d", zp_knobs()->threads);
 	zp_knobs_reload();
 	CHECK(zp_knobs()->threads == 5, "after a reload: %d", zp_knobs()->threads);
-	CHECK(!zp_knobs()->cuda_bufs.bad && zp_knobs()->cuda_bufs.v == 2 && zp_knob_get(&zp_knobs()->cuda_bufs) == 0,
+	CHECK(!zp_knobs()->cuda_bufs.bad && zp_knobs()->cuda_bufs.v == 2 && zp_knob_get(&zp_knobs()->cuda_bufs, "test") == 0,
 	      "ZP_CUDA_BUFS=2 after a reload");
 	setenv("ZP_THREADS", "-4", 1);   /* ignored, as par.c always did */
 	zp_knobs_reload();
