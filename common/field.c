@@ -11,6 +11,7 @@
  */
 #include "field.h"
 #include "field_impl.h"
+#include "bn254.h"
 #include "zp_consts.h"
 #include "zp_err.h"
 
@@ -309,6 +310,44 @@ static int limbs_to_dec(char *buf, size_t cap, const uint64_t *in, int n)
 DEFINE_FIELD(fp, zp_fp, 6, ZP_FP_MODULUS, FP_R2, FP_INV, ZP_FP_ONE)
 DEFINE_FIELD(fr, zp_fr, 4, ZP_FR_MODULUS, FR_R2, FR_INV, ZP_FR_ONE)
 
+/* BN254's two fields: 4 limbs like Fr above, their constants from zp_consts.h (gen_consts.py).
+ * Both moduli are < 2^254, so the same no-carry CIOS and single conditional subtraction apply. */
+const uint64_t ZP_BN254_FP_MODULUS[4] = ZP_C64_BN_FP_P;
+static const uint64_t BN_FP_R2[4] = ZP_C64_BN_FP_RR;
+const zp_bn254_fp ZP_BN254_FP_ZERO = { { 0 } };
+const zp_bn254_fp ZP_BN254_FP_ONE = { ZP_C64_BN_FP_ONE };
+const uint64_t ZP_BN254_FR_MODULUS[4] = ZP_C64_BN_FR_P;
+static const uint64_t BN_FR_R2[4] = ZP_C64_BN_FR_RR;
+const zp_bn254_fr ZP_BN254_FR_ZERO = { { 0 } };
+const zp_bn254_fr ZP_BN254_FR_ONE = { ZP_C64_BN_FR_ONE };
+DEFINE_FIELD(bn254_fp, zp_bn254_fp, 4, ZP_BN254_FP_MODULUS, BN_FP_R2, ZP_C64_BN_FP_INV, ZP_BN254_FP_ONE)
+DEFINE_FIELD(bn254_fr, zp_bn254_fr, 4, ZP_BN254_FR_MODULUS, BN_FR_R2, ZP_C64_BN_FR_INV, ZP_BN254_FR_ONE)
+
+INLINE void cmov_n(uint64_t *r, const uint64_t *a, bool cond, int n)
+{
+	uint64_t mask = (uint64_t)0 - (uint64_t)cond;
+	for (int i = 0; i < n; i++)
+		r[i] = (r[i] & ~mask) | (a[i] & mask);
+}
+void zp_bn254_fp_cmov(zp_bn254_fp *r, const zp_bn254_fp *a, bool c) { cmov_n(r->l, a->l, c, 4); }
+void zp_bn254_fr_cmov(zp_bn254_fr *r, const zp_bn254_fr *a, bool c) { cmov_n(r->l, a->l, c, 4); }
+
+bool zp_bn254_fp_sqrt(zp_bn254_fp *r, const zp_bn254_fp *a)
+{
+	/* p = 3 mod 4: candidate a^((p+1)/4), then check. (p+1)/4 = p/4 + 1 as p = 3 mod 4. */
+	uint64_t e[4];
+	for (int i = 0; i < 4; i++)
+		e[i] = ZP_BN254_FP_MODULUS[i] >> 2 | (i < 3 ? ZP_BN254_FP_MODULUS[i + 1] << 62 : 0);
+	e[0] += 1;   /* low limb of p/4 is not all ones: no carry */
+	zp_bn254_fp c, c2;
+	zp_bn254_fp_pow(&c, a, e, 4);
+	zp_bn254_fp_sqr(&c2, &c);
+	if (!zp_bn254_fp_eq(&c2, a))
+		return false;
+	*r = c;
+	return true;
+}
+
 void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond)
 {
 	uint64_t mask = (uint64_t)0 - (uint64_t)cond;
@@ -378,6 +417,18 @@ void zp_fr_random(zp_fr *r, zp_rng *g)
 		r->l[3] &= (1ULL << 63) - 1;
 	} while (!lt_n(r->l, ZP_FR_MODULUS, 4));
 }
+
+/* Both BN254 moduli are just under 2^254: 254 random bits, rejection (~25% retried). */
+static void random4_below(uint64_t *r, const uint64_t *m, zp_rng *g)
+{
+	do {
+		for (int i = 0; i < 4; i++)
+			r[i] = zp_rng_next(g);
+		r[3] &= (1ULL << 62) - 1;
+	} while (!lt_n(r, m, 4));
+}
+void zp_bn254_fp_random(zp_bn254_fp *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FP_MODULUS, g); }
+void zp_bn254_fr_random(zp_bn254_fr *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FR_MODULUS, g); }
 
 int zp_fr_random_secure(zp_fr *r)
 {

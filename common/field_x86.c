@@ -23,6 +23,9 @@ bool zp_field_adx;
 const uint64_t zp_fp_asm_consts[7] = ZP_C64_FP_P_INV;
 const uint64_t zp_fr_asm_consts[5] = ZP_C64_FR_P_INV;
 
+const uint64_t zp_bn254_fp_asm_consts[5] = ZP_C64_BN_FP_P_INV;
+const uint64_t zp_bn254_fr_asm_consts[5] = ZP_C64_BN_FR_P_INV;
+
 /* CPUID.(EAX=7, ECX=0):EBX bit 8 = BMI2, bit 19 = ADX. Read directly: clang's
  * __builtin_cpu_supports has no "adx". */
 bool zp_field_cpu_has_adx(void)

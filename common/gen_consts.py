@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate common/zp_consts.h, the one source of BLS12-381's moduli and constants for host and device.
+"""Generate common/zp_consts.h, the one source of BLS12-381's and BN254's moduli and constants for host and device.
 
 Usage: gen_consts.py            print the header
        gen_consts.py --check F  exit 1 if F differs from what this prints (CI: tests/common meson test)
@@ -25,6 +25,26 @@ HEADER = """/*
  *   FR_OMEGA32_ROOT7  7^((r-1)/2^32) (bellperson/Filecoin's root family), Montgomery form.
  *   FR_GEN7[_INV]   7 and 7^-1 in Montgomery form: bellperson's coset shift.
  *   G1_*, G2_*      the standard generators (zcash), affine, Montgomery form; Fp2 = c0 + c1·u, u^2 = -1.
+ *
+ * BN254 (circom's bn128; gen_consts.py's bn254()), the same conventions: ZP_C_BN_* 32-bit limbs (kernels),
+ * ZP_C64_BN_* 64-bit limbs, little-endian limb order; Montgomery form with R = 2^256 for both fields (4 limbs).
+ *
+ *   p, r          base and scalar field moduli; x = 0x44e992b44a6909f1 the BN parameter:
+ *                 p = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = 36x^4 + 36x^3 + 18x^2 + 6x + 1.
+ *   *_ONE *_RR *_INV *_P_INV   R mod m, R^2 mod m, -m^-1 mod 2^64 (2^32), modulus then -m^-1 (the asm's layout).
+ *   FR_OMEGA28    5^((r-1)/2^28): r - 1 = 2^28·t, 5 the least quadratic non-residue mod r (ffjavascript's nqr,
+ *                 Fr.w[28]; snarkjs's and rapidsnark's domain roots are its squares), Montgomery form.
+ *   G1_B = 3, G2_B = 3/xi (xi = 9 + u, Fp2 = Fp[u]/(u^2 + 1)): E: y^2 = x^3 + 3, the D-type sextic twist
+ *                 E': y^2 = x^3 + 3/xi. G1_GEN = (1, 2); G2_GEN the EIP-197 / ffjavascript generator.
+ *   FROB_Gk       xi^(k(p-1)/6), k = 1..5 (Fp2): Frobenius on Fp12 = Fp2[w]/(w^6 - xi), w^p = FROB_G1·w;
+ *                 psi(x, y) = (conj(x)·FROB_G2, conj(y)·FROB_G3) is untwist-Frobenius-twist on E'.
+ *   ATE_LOOP      6x + 2 (the optimal ate Miller loop, 65 bits).
+ *   FINAL_HARD    (p^4 - p^2 + 1)/r, the hard part of the final exponentiation (p^12 - 1)/r =
+ *                 (p^6 - 1)(p^2 + 1)·FINAL_HARD, 12 limbs.
+ *   FFJS_EXP      2x(6x^2 + 3x + 1): ffjavascript's bn128 pairing is e^FFJS_EXP (its hard part is the
+ *                 Fuentes-Castaneda chain, a multiple of FINAL_HARD); tests/bn254 checks exactly that.
+ *   G2_SUB_K      6x^2: Q in G2 iff psi(Q) = [6x^2]Q (BN twists: psi acts on G2 as multiplication by
+ *                 p = 6x^2 mod r; checked against [r]Q in tests/bn254). G1 has cofactor 1: on-curve is enough.
  */
 #ifndef ZP_CONSTS_H
 #define ZP_CONSTS_H
@@ -103,6 +123,97 @@ out.append(fmtw("ZP_C52_FP_P",p,8,52))
 out.append("#define ZP_C52_FP_INV 0x%xull"%((-pow(p,-1,2**52))%2**52))
 out.append(fmtw("ZP_C62_FP_P",p,7,62,True))
 out.append("#define ZP_C62_FP_INV 0x%xull"%(pow(p,-1,2**62)))
+def bn254():
+    """BN254's constants (the ZP_C_BN_* / ZP_C64_BN_* lines), each derived and checked here."""
+    # The BN parameter; p and r are the BN polynomials in it (Barreto-Naehrig 2005), ffjavascript's bn128 q and r.
+    x = 4965661367192848881
+    p = 36*x**4 + 36*x**3 + 24*x**2 + 6*x + 1
+    r = 36*x**4 + 36*x**3 + 18*x**2 + 6*x + 1
+    assert p == 21888242871839275222246405745257275088696311157297823662689037894645226208583
+    assert r == 21888242871839275222246405745257275088548364400416034343698204186575808495617
+    assert p % 4 == 3 and p % 6 == 1 and p < 2**254 and r < 2**254
+    def limbs(v, n, bits): return [(v >> (bits*i)) & (2**bits - 1) for i in range(n)]
+    def f32(name, v, n): return "#define %s { %s }" % (name, ", ".join("0x%08xu" % w for w in limbs(v, n, 32)))
+    def f64(name, v, n): return "#define %s { %s }" % (name, ", ".join("0x%016xULL" % w for w in limbs(v, n, 64)))
+    R = 2**256
+    mont = lambda v, m: v * R % m
+    out = []
+    for nm, m in (("FP", p), ("FR", r)):
+        inv64 = (-pow(m, -1, 2**64)) % 2**64
+        out.append(f32("ZP_C_BN_%s_P" % nm, m, 8))
+        out.append(f32("ZP_C_BN_%s_ONE" % nm, R % m, 8))
+        out.append(f32("ZP_C_BN_%s_RR" % nm, R*R % m, 8))
+        out.append("#define ZP_C_BN_%s_INV 0x%08xu" % (nm, (-pow(m, -1, 2**32)) % 2**32))
+        out.append(f64("ZP_C64_BN_%s_P" % nm, m, 4))
+        out.append(f64("ZP_C64_BN_%s_ONE" % nm, R % m, 4))
+        out.append(f64("ZP_C64_BN_%s_RR" % nm, R*R % m, 4))
+        out.append("#define ZP_C64_BN_%s_INV 0x%016xULL" % (nm, inv64))
+        out.append(f64("ZP_C64_BN_%s_P_INV" % nm, m + (inv64 << 256), 5))
+    # Fr 2-adicity and the root
+    s = 0
+    while (r - 1) % 2**(s+1) == 0: s += 1
+    assert s == 28
+    nqr = 2
+    while pow(nqr, (r-1)//2, r) == 1: nqr += 1
+    assert nqr == 5
+    w28 = pow(nqr, (r-1) >> 28, r)
+    assert pow(w28, 2**28, r) == 1 and pow(w28, 2**27, r) != 1
+    out.append(f64("ZP_C64_BN_FR_OMEGA28", mont(w28, r), 4))
+    out.append(f64("ZP_C64_BN_FR_OMEGA28_RAW", w28, 4))
+    # Fp2 arithmetic for the derivations
+    def m2(a, b): return ((a[0]*b[0] - a[1]*b[1]) % p, (a[0]*b[1] + a[1]*b[0]) % p)
+    def pw2(a, e):
+        acc = (1, 0)
+        while e:
+            if e & 1: acc = m2(acc, a)
+            a = m2(a, a); e >>= 1
+        return acc
+    def inv2(a):
+        n = pow((a[0]*a[0] + a[1]*a[1]) % p, -1, p)
+        return (a[0]*n % p, (-a[1]*n) % p)
+    def f64_2(name, a): return f64(name + "_C0", mont(a[0], p), 4) + "\n" + f64(name + "_C1", mont(a[1], p), 4)
+    xi = (9, 1)
+    assert pw2(xi, (p*p - 1)//2) != (1, 0) and pw2(xi, (p*p - 1)//3) != (1, 0)  # xi neither a square nor a cube: w^6 - xi irreducible
+    b2 = m2((3, 0), inv2(xi))
+    assert b2 == (19485874751759354771024239261021720505790618469301721065564631296452457478373,
+                  266929791119991161246907387137283842545076965332900288569378510910307636690)
+    out.append(f64("ZP_C64_BN_G1_B", mont(3, p), 4))
+    out.append(f64_2("ZP_C64_BN_G2_B", b2))
+    assert (2*2 - 1 - 3) % p == 0
+    out.append(f64("ZP_C64_BN_G1_GEN_X", mont(1, p), 4))
+    out.append(f64("ZP_C64_BN_G1_GEN_Y", mont(2, p), 4))
+    gx = (10857046999023057135944570762232829481370756359578518086990519993285655852781,
+          11559732032986387107991004021392285783925812861821192530917403151452391805634)
+    gy = (8495653923123431417604973247489272438418190587263600148770280649306958101930,
+          4082367875863433681332203403145435568316851327593401208105741076214120093531)
+    lhs = m2(gy, gy); rhs = m2(m2(gx, gx), gx); rhs = ((rhs[0] + b2[0]) % p, (rhs[1] + b2[1]) % p)
+    assert lhs == rhs
+    out.append(f64_2("ZP_C64_BN_G2_GEN_X", gx))
+    out.append(f64_2("ZP_C64_BN_G2_GEN_Y", gy))
+    for k in range(1, 6):
+        out.append(f64_2("ZP_C64_BN_FROB_G%d" % k, pw2(xi, k*(p-1)//6)))
+    ate = 6*x + 2
+    assert ate.bit_length() == 65
+    out.append(f64("ZP_C64_BN_ATE_LOOP", ate, 2))
+    assert (p**4 - p**2 + 1) % r == 0
+    hard = (p**4 - p**2 + 1) // r
+    out.append(f64("ZP_C64_BN_FINAL_HARD", hard, 12))
+    assert hard < 2**768
+    # ffjavascript's (and so snarkjs's) bn128 pairing computes the hard part by the Fuentes-Castaneda et al.
+    # chain, which raises to a multiple of (p^4 - p^2 + 1)/r: its value is e^FFJS_EXP, e the exact pairing.
+    # Still bilinear and non-degenerate (gcd(FFJS_EXP, r) = 1); products that are 1 agree (Groth16, EIP-197).
+    import math
+    ffjs = 2*x*(6*x*x + 3*x + 1)
+    assert math.gcd(ffjs, r) == 1 and ffjs < 2**192
+    out.append(f64("ZP_C64_BN_FFJS_EXP", ffjs, 3))
+    k = 6*x*x
+    assert (k - p) % r == 0  # psi's eigenvalue on G2 is p mod r
+    out.append(f64("ZP_C64_BN_G2_SUB_K", k, 2))
+    assert k < 2**128
+    return out
+
+out.append("/* BN254 */")
+out.extend(bn254())
 text = HEADER + "\n".join(out) + "\n\n#endif\n"
 if len(sys.argv) == 3 and sys.argv[1] == "--check":
     have = open(sys.argv[2]).read()

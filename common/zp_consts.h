@@ -16,6 +16,26 @@
  *   FR_OMEGA32_ROOT7  7^((r-1)/2^32) (bellperson/Filecoin's root family), Montgomery form.
  *   FR_GEN7[_INV]   7 and 7^-1 in Montgomery form: bellperson's coset shift.
  *   G1_*, G2_*      the standard generators (zcash), affine, Montgomery form; Fp2 = c0 + c1·u, u^2 = -1.
+ *
+ * BN254 (circom's bn128; gen_consts.py's bn254()), the same conventions: ZP_C_BN_* 32-bit limbs (kernels),
+ * ZP_C64_BN_* 64-bit limbs, little-endian limb order; Montgomery form with R = 2^256 for both fields (4 limbs).
+ *
+ *   p, r          base and scalar field moduli; x = 0x44e992b44a6909f1 the BN parameter:
+ *                 p = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = 36x^4 + 36x^3 + 18x^2 + 6x + 1.
+ *   *_ONE *_RR *_INV *_P_INV   R mod m, R^2 mod m, -m^-1 mod 2^64 (2^32), modulus then -m^-1 (the asm's layout).
+ *   FR_OMEGA28    5^((r-1)/2^28): r - 1 = 2^28·t, 5 the least quadratic non-residue mod r (ffjavascript's nqr,
+ *                 Fr.w[28]; snarkjs's and rapidsnark's domain roots are its squares), Montgomery form.
+ *   G1_B = 3, G2_B = 3/xi (xi = 9 + u, Fp2 = Fp[u]/(u^2 + 1)): E: y^2 = x^3 + 3, the D-type sextic twist
+ *                 E': y^2 = x^3 + 3/xi. G1_GEN = (1, 2); G2_GEN the EIP-197 / ffjavascript generator.
+ *   FROB_Gk       xi^(k(p-1)/6), k = 1..5 (Fp2): Frobenius on Fp12 = Fp2[w]/(w^6 - xi), w^p = FROB_G1·w;
+ *                 psi(x, y) = (conj(x)·FROB_G2, conj(y)·FROB_G3) is untwist-Frobenius-twist on E'.
+ *   ATE_LOOP      6x + 2 (the optimal ate Miller loop, 65 bits).
+ *   FINAL_HARD    (p^4 - p^2 + 1)/r, the hard part of the final exponentiation (p^12 - 1)/r =
+ *                 (p^6 - 1)(p^2 + 1)·FINAL_HARD, 12 limbs.
+ *   FFJS_EXP      2x(6x^2 + 3x + 1): ffjavascript's bn128 pairing is e^FFJS_EXP (its hard part is the
+ *                 Fuentes-Castaneda chain, a multiple of FINAL_HARD); tests/bn254 checks exactly that.
+ *   G2_SUB_K      6x^2: Q in G2 iff psi(Q) = [6x^2]Q (BN twists: psi acts on G2 as multiplication by
+ *                 p = 6x^2 mod r; checked against [r]Q in tests/bn254). G1 has cofactor 1: on-curve is enough.
  */
 #ifndef ZP_CONSTS_H
 #define ZP_CONSTS_H
@@ -66,5 +86,49 @@
 #define ZP_C52_FP_INV 0x3fffcfffcfffdull
 #define ZP_C62_FP_P { 0x39feffffffffaaabLL, 0x3aaffffac54ffffeLL, 0x330d2a0f6b0f6241LL, 0x1dd2e13ce144afd9LL, 0x1ba7b6434bacd764LL, 0x447a8e5ff9a692cLL, 0x1a0LL }
 #define ZP_C62_FP_INV 0x360c000300030003ull
+/* BN254 */
+#define ZP_C_BN_FP_P { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u }
+#define ZP_C_BN_FP_ONE { 0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u }
+#define ZP_C_BN_FP_RR { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u }
+#define ZP_C_BN_FP_INV 0xe4866389u
+#define ZP_C64_BN_FP_P { 0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL }
+#define ZP_C64_BN_FP_ONE { 0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL }
+#define ZP_C64_BN_FP_RR { 0xf32cfc5b538afa89ULL, 0xb5e71911d44501fbULL, 0x47ab1eff0a417ff6ULL, 0x06d89f71cab8351fULL }
+#define ZP_C64_BN_FP_INV 0x87d20782e4866389ULL
+#define ZP_C64_BN_FP_P_INV { 0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL, 0x87d20782e4866389ULL }
+#define ZP_C_BN_FR_P { 0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u }
+#define ZP_C_BN_FR_ONE { 0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u, 0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u }
+#define ZP_C_BN_FR_RR { 0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u }
+#define ZP_C_BN_FR_INV 0xefffffffu
+#define ZP_C64_BN_FR_P { 0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL }
+#define ZP_C64_BN_FR_ONE { 0xac96341c4ffffffbULL, 0x36fc76959f60cd29ULL, 0x666ea36f7879462eULL, 0x0e0a77c19a07df2fULL }
+#define ZP_C64_BN_FR_RR { 0x1bb8e645ae216da7ULL, 0x53fe3ab1e35c59e3ULL, 0x8c49833d53bb8085ULL, 0x0216d0b17f4e44a5ULL }
+#define ZP_C64_BN_FR_INV 0xc2e1f593efffffffULL
+#define ZP_C64_BN_FR_P_INV { 0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL, 0xc2e1f593efffffffULL }
+#define ZP_C64_BN_FR_OMEGA28 { 0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL, 0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL }
+#define ZP_C64_BN_FR_OMEGA28_RAW { 0x9bd61b6e725b19f0ULL, 0x402d111e41112ed4ULL, 0x00e0a7eb8ef62abcULL, 0x2a3c09f0a58a7e85ULL }
+#define ZP_C64_BN_G1_B { 0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL }
+#define ZP_C64_BN_G2_B_C0 { 0x3bf938e377b802a8ULL, 0x020b1b273633535dULL, 0x26b7edf049755260ULL, 0x2514c6324384a86dULL }
+#define ZP_C64_BN_G2_B_C1 { 0x38e7ecccd1dcff67ULL, 0x65f0b37d93ce0d3eULL, 0xd749d0dd22ac00aaULL, 0x0141b9ce4a688d4dULL }
+#define ZP_C64_BN_G1_GEN_X { 0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL }
+#define ZP_C64_BN_G1_GEN_Y { 0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL, 0x1c14ef83340fbe5eULL }
+#define ZP_C64_BN_G2_GEN_X_C0 { 0x8e83b5d102bc2026ULL, 0xdceb1935497b0172ULL, 0xfbb8264797811adfULL, 0x19573841af96503bULL }
+#define ZP_C64_BN_G2_GEN_X_C1 { 0xafb4737da84c6140ULL, 0x6043dd5a5802d8c4ULL, 0x09e950fc52a02f86ULL, 0x14fef0833aea7b6bULL }
+#define ZP_C64_BN_G2_GEN_Y_C0 { 0x619dfa9d886be9f6ULL, 0xfe7fd297f59e9b78ULL, 0xff9e1a62231b7dfeULL, 0x28fd7eebae9e4206ULL }
+#define ZP_C64_BN_G2_GEN_Y_C1 { 0x64095b56c71856eeULL, 0xdc57f922327d3cbbULL, 0x55f935be33351076ULL, 0x0da4a0e693fd6482ULL }
+#define ZP_C64_BN_FROB_G1_C0 { 0xaf9ba69633144907ULL, 0xca6b1d7387afb78aULL, 0x11bded5ef08a2087ULL, 0x02f34d751a1f3a7cULL }
+#define ZP_C64_BN_FROB_G1_C1 { 0xa222ae234c492d72ULL, 0xd00f02a4565de15bULL, 0xdc2ff3a253dfc926ULL, 0x10a75716b3899551ULL }
+#define ZP_C64_BN_FROB_G2_C0 { 0xb5773b104563ab30ULL, 0x347f91c8a9aa6454ULL, 0x7a007127242e0991ULL, 0x1956bcd8118214ecULL }
+#define ZP_C64_BN_FROB_G2_C1 { 0x6e849f1ea0aa4757ULL, 0xaa1c7b6d89f89141ULL, 0xb6e713cdfae0ca3aULL, 0x26694fbb4e82ebc3ULL }
+#define ZP_C64_BN_FROB_G3_C0 { 0xe4bbdd0c2936b629ULL, 0xbb30f162e133bacbULL, 0x31a9d1b6f9645366ULL, 0x253570bea500f8ddULL }
+#define ZP_C64_BN_FROB_G3_C1 { 0xa1d77ce45ffe77c7ULL, 0x07affd117826d1dbULL, 0x6d16bd27bb7edc6bULL, 0x2c87200285defeccULL }
+#define ZP_C64_BN_FROB_G4_C0 { 0x7361d77f843abe92ULL, 0xa5bb2bd3273411fbULL, 0x9c941f314b3e2399ULL, 0x15df9cddbb9fd3ecULL }
+#define ZP_C64_BN_FROB_G4_C1 { 0x5dddfd154bd8c949ULL, 0x62cb29a5a4445b60ULL, 0x37bc870a0c7dd2b9ULL, 0x24830a9d3171f0fdULL }
+#define ZP_C64_BN_FROB_G5_C0 { 0xc970692f41690fe7ULL, 0xe240342127694b0bULL, 0x32bee66b83c459e8ULL, 0x12aabced0ab08841ULL }
+#define ZP_C64_BN_FROB_G5_C1 { 0x0d485d2340aebfa9ULL, 0x05193418ab2fcc57ULL, 0xd3b0a40b8a4910f5ULL, 0x2f21ebb535d2925aULL }
+#define ZP_C64_BN_ATE_LOOP { 0x9d797039be763ba8ULL, 0x0000000000000001ULL }
+#define ZP_C64_BN_FINAL_HARD { 0xe81bb482ccdf42b1ULL, 0x5abf5cc4f49c36d4ULL, 0xf1154e7e1da014fdULL, 0xdcc7b44c87cdbacfULL, 0xaaa441e3954bcf8aULL, 0x6b887d56d5095f23ULL, 0x79581e16f3fd90c6ULL, 0x3b1b1355d189227dULL, 0x4e529a5861876f6bULL, 0x6c0eb522d5b12278ULL, 0x331ec15183177fafULL, 0x01baaa710b0759adULL }
+#define ZP_C64_BN_FFJS_EXP { 0x2e5d4e223ddedaf4ULL, 0x1ea96b02d9d9e38dULL, 0x3bec47df15e307c8ULL }
+#define ZP_C64_BN_G2_SUB_K { 0xf83e9682e87cfd46ULL, 0x6f4d8248eeb859fbULL }
 
 #endif
