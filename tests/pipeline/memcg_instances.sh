@@ -61,7 +61,7 @@ for j in 0 1; do
   echo "$id b$j 2" >> "$T/ids"; echo "$id" >> "$T/ids_b"
 done
 "$ZK" wait --config "$CFG" --timeout 90 "$big" > "$T/big.out"; rc=$?
-[ $rc = 8 ] || fail "big job: wait exited $rc: $(cat "$T/big.out")"
+[ $rc = 11 ] || fail "big job: wait exited $rc: $(cat "$T/big.out")"
 err=$(status_json "$big" | jget "d['error']")
 log "big job's error: $err"
 case $err in *OOM-killed*"48 MiB"*) ;; *) fail "the job's error does not say OOM-killed at 48 MiB: $err";; esac
