@@ -6,6 +6,8 @@
  *   EC_FE     zp_fp | zp_fp2     (coordinate type)
  *   EC_ONE    ZP_FP_ONE | ZP_FP2_ONE
  *   EC_B      the curve constant b (4 or 4(1+u)), Montgomery form
+ *   EC_SC     the scalar field of jac_mul (fr | bn254_fr: zp_<EC_SC>, zp_<EC_SC>_from_mont; 4 limbs)
+ * bn254_ec.c includes it twice more for BN254's groups (EC_G bn254_g1 | bn254_g2 over bn254_fp | bn254_fp2).
  *
  * Formulas (curves y^2 = x^3 + b, a = 0), from the Explicit-Formulas Database:
  *   jacobian doubling dbl-2009-l, addition add-2007-bl, mixed madd-2007-bl;
@@ -24,6 +26,8 @@
 #define AFF EC_X2(EC_X2(zp_, EC_G), _affine)
 #define JAC EC_X2(EC_X2(zp_, EC_G), _jac)
 #define XYZZ EC_X2(EC_X2(zp_, EC_G), _xyzz)
+#define SCT EC_X2(zp_, EC_SC)
+#define SC_FROM_MONT EC_X2(EC_X2(zp_, EC_SC), _from_mont)
 
 /* ---------------- affine ---------------- */
 
@@ -334,11 +338,12 @@ static void EC_ST(jac_add_ct)(JAC *r, const JAC *a, const JAC *b)
  * read by a full masked scan, one doubling chain and one complete addition per
  * window: the sequence of field operations does not depend on k.
  */
-void EC_PUB(jac_mul)(JAC *r, const JAC *a, const zp_fr *k)
+void EC_PUB(jac_mul)(JAC *r, const JAC *a, const SCT *k)
 {
 	JAC tbl[16], acc, sel;
-	uint64_t e[ZP_FR_LIMBS];
-	zp_fr_from_mont(e, k);
+	uint64_t e[4];
+	_Static_assert(sizeof(SCT) == sizeof(e), "jac_mul walks 4-limb scalars");
+	SC_FROM_MONT(e, k);
 	EC_PUB(jac_set_inf)(&tbl[0]);
 	tbl[1] = *a;
 	for (int i = 2; i < 16; i++)
@@ -354,7 +359,7 @@ void EC_PUB(jac_mul)(JAC *r, const JAC *a, const zp_fr *k)
 		EC_ST(jac_add_ct)(&acc, &acc, &sel);
 	}
 	*r = acc;
-	for (int i = 0; i < ZP_FR_LIMBS; i++)
+	for (int i = 0; i < 4; i++)
 		((volatile uint64_t *)e)[i] = 0;
 }
 
@@ -523,3 +528,5 @@ void EC_PUB(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
 #undef AFF
 #undef JAC
 #undef XYZZ
+#undef SCT
+#undef SC_FROM_MONT

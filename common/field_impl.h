@@ -25,6 +25,7 @@
 
 #include "field.h"
 #include "fp2.h"
+#include "bn254.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +35,8 @@
 /* field.c's portable versions, reachable whatever the dispatch says (tests). */
 void zp_fp_mul_portable(zp_fp *r, const zp_fp *a, const zp_fp *b);
 void zp_fr_mul_portable(zp_fr *r, const zp_fr *a, const zp_fr *b);
+void zp_bn254_fp_mul_portable(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b);
+void zp_bn254_fr_mul_portable(zp_bn254_fr *r, const zp_bn254_fr *a, const zp_bn254_fr *b);
 
 /* true when the MULX/ADX path is in use; written once before main() (field_x86.c). */
 extern bool zp_field_adx;
@@ -194,7 +197,9 @@ ZP_FINLINE void zp_fp_mul_adx(zp_fp *r, const zp_fp *a, const zp_fp *b)
 	ZP_ASM_MULADD("24", T3, Z) \
 	"movq $0, %[lo]\n\tadcxq %[lo], " Z "\n\t"
 
-ZP_FINLINE void zp_fr_mul_adx(zp_fr *r, const zp_fr *a, const zp_fr *b)
+/* r = a*b/2^256 mod m for any 4-limb modulus m < 2^255 - 2^64 (BLS12-381's Fr, BN254's Fp and Fr):
+ * pc = m's four words then -m^-1 mod 2^64 (the *_asm_consts layout). Needs BMI2+ADX at run time. */
+ZP_FINLINE void zp_mont4_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *pc)
 {
 	uint64_t r0, r1, r2, r3, r4, lo, hi, dx;
 	__asm__(
@@ -213,20 +218,25 @@ ZP_FINLINE void zp_fr_mul_adx(zp_fr *r, const zp_fr *a, const zp_fr *b)
 		ZP_ASM_RED4(R3, R4, R0, R1, R2)
 		: [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
 		  [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx)
-		: [a] "r"(a->l), [b] "r"(b->l), [q] "r"(zp_fr_asm_consts),
-		  "m"(*(const uint64_t(*)[4])a->l), "m"(*(const uint64_t(*)[4])b->l),
-		  "m"(*(const uint64_t(*)[5])zp_fr_asm_consts)
+		: [a] "r"(a), [b] "r"(b), [q] "r"(pc),
+		  "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+		  "m"(*(const uint64_t(*)[5])pc)
 		: "cc");
 	(void)r3; (void)lo; (void)hi; (void)dx;
 	uint64_t t[4] = { r4, r0, r1, r2 }, s[4], borrow = 0;
 	for (int i = 0; i < 4; i++) {
-		unsigned __int128 d = (unsigned __int128)t[i] - ZP_FR_MODULUS[i] - borrow;
+		unsigned __int128 d = (unsigned __int128)t[i] - pc[i] - borrow;
 		s[i] = (uint64_t)d;
 		borrow = (uint64_t)(d >> 64) & 1;
 	}
 	uint64_t keep = (uint64_t)0 - borrow;
 	for (int i = 0; i < 4; i++)
-		r->l[i] = (t[i] & keep) | (s[i] & ~keep);
+		r[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+ZP_FINLINE void zp_fr_mul_adx(zp_fr *r, const zp_fr *a, const zp_fr *b)
+{
+	zp_mont4_mul_adx(r->l, a->l, b->l, zp_fr_asm_consts);
 }
 
 #undef R0
@@ -253,8 +263,28 @@ ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b)
 		zp_fr_mul_portable(r, a, b);
 }
 
+/* BN254 (bn254.h): both fields on the same 4-limb code, their own constants. */
+extern const uint64_t zp_bn254_fp_asm_consts[5];
+extern const uint64_t zp_bn254_fr_asm_consts[5];
+ZP_FINLINE void zp_bn254_fp_mul_fast(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b)
+{
+	if (__builtin_expect(zp_field_adx, 1))
+		zp_mont4_mul_adx(r->l, a->l, b->l, zp_bn254_fp_asm_consts);
+	else
+		zp_bn254_fp_mul_portable(r, a, b);
+}
+ZP_FINLINE void zp_bn254_fr_mul_fast(zp_bn254_fr *r, const zp_bn254_fr *a, const zp_bn254_fr *b)
+{
+	if (__builtin_expect(zp_field_adx, 1))
+		zp_mont4_mul_adx(r->l, a->l, b->l, zp_bn254_fr_asm_consts);
+	else
+		zp_bn254_fr_mul_portable(r, a, b);
+}
+
 #else /* !__x86_64__ or ZP_FIELD_NO_ASM */
 #define ZP_FIELD_HAVE_ASM 0
+ZP_FINLINE void zp_bn254_fp_mul_fast(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b) { zp_bn254_fp_mul_portable(r, a, b); }
+ZP_FINLINE void zp_bn254_fr_mul_fast(zp_bn254_fr *r, const zp_bn254_fr *a, const zp_bn254_fr *b) { zp_bn254_fr_mul_portable(r, a, b); }
 ZP_FINLINE void zp_fp_mul_fast(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_mul_portable(r, a, b); }
 ZP_FINLINE void zp_fr_mul_fast(zp_fr *r, const zp_fr *a, const zp_fr *b) { zp_fr_mul_portable(r, a, b); }
 #endif
@@ -296,6 +326,47 @@ ZP_FINLINE void zp_fp_subc(zp_fp *r, const zp_fp *a, const zp_fp *b)
 	for (int i = 0; i < 6; i++)
 		c = _addcarry_u64(c, t[i], m[i], (unsigned long long *)&r->l[i]);
 }
+/* The same for a 4-limb modulus m < 2^255 (a + b never carries out): BN254's MSM and tower. */
+ZP_FINLINE void zp_mod4_addc(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m)
+{
+	unsigned long long t[4], s[4];
+	unsigned char c = 0, br = 0;
+	for (int i = 0; i < 4; i++)
+		c = _addcarry_u64(c, a[i], b[i], &t[i]);
+	for (int i = 0; i < 4; i++)
+		br = _subborrow_u64(br, t[i], m[i], &s[i]);
+	for (int i = 0; i < 4; i++)
+		r[i] = br ? t[i] : s[i];
+	(void)c;
+}
+ZP_FINLINE void zp_mod4_subc(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m)
+{
+	unsigned long long t[4], k[4];
+	unsigned char br = 0, c = 0;
+	for (int i = 0; i < 4; i++)
+		br = _subborrow_u64(br, a[i], b[i], &t[i]);
+	uint64_t mask = (uint64_t)0 - br;
+	for (int i = 0; i < 4; i++)
+		k[i] = m[i] & mask;
+	for (int i = 0; i < 4; i++)
+		c = _addcarry_u64(c, t[i], k[i], (unsigned long long *)&r[i]);
+}
+#else
+ZP_FINLINE void zp_mod4_addc(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m)
+{
+	unsigned __int128 s; uint64_t t[4], d[4], c = 0, br = 0;
+	for (int i = 0; i < 4; i++) { s = (unsigned __int128)a[i] + b[i] + c; t[i] = (uint64_t)s; c = (uint64_t)(s >> 64); }
+	for (int i = 0; i < 4; i++) { s = (unsigned __int128)t[i] - m[i] - br; d[i] = (uint64_t)s; br = (uint64_t)(s >> 64) & 1; }
+	for (int i = 0; i < 4; i++) r[i] = br ? t[i] : d[i];
+}
+ZP_FINLINE void zp_mod4_subc(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m)
+{
+	unsigned __int128 s; uint64_t t[4], br = 0, c = 0;
+	for (int i = 0; i < 4; i++) { s = (unsigned __int128)a[i] - b[i] - br; t[i] = (uint64_t)s; br = (uint64_t)(s >> 64) & 1; }
+	for (int i = 0; i < 4; i++) { s = (unsigned __int128)t[i] + (m[i] & (0 - br)) + c; r[i] = (uint64_t)s; c = (uint64_t)(s >> 64); }
+}
+#endif
+#if defined(__x86_64__)
 #else
 ZP_FINLINE void zp_fp_addc(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_add_fast(r, a, b); }
 ZP_FINLINE void zp_fp_subc(zp_fp *r, const zp_fp *a, const zp_fp *b) { zp_fp_sub_fast(r, a, b); }

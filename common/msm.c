@@ -12,6 +12,8 @@
  * windows are independent tasks; a negative digit adds -P (y negated) to bucket |d|.
  */
 #include "msm.h"
+#include "bn254_msm.h"
+#include "knobs.h"
 #include "fp_ifma.h"
 #include "field_impl.h"
 #include "par.h"
@@ -64,18 +66,15 @@ enum { BA_INF = 0, BA_AFF = 1, BA_BUSY = 2, BA_XYZZ = 3 };
 
 static bool msm_use_ba(size_t n, size_t min)
 {
-	const char *e = getenv("ZP_MSM_BA");
-	if (e && (e[0] == '0' || e[0] == '1'))
-		return e[0] == '1';
-	return n >= min;
+	int ba = zp_knobs()->msm_ba;
+	return ba >= 0 ? ba == 1 : n >= min;
 }
 
 /* Additions per shared inversion for 2^(c-1) buckets (ZP_MSM_BATCH overrides, tuning). */
 static size_t msm_batch(int c)
 {
-	const char *e = getenv("ZP_MSM_BATCH");
-	if (e && atoi(e) >= 1 && atoi(e) <= 65536)
-		return (size_t)atoi(e);
+	if (zp_knobs()->msm_batch)
+		return (size_t)zp_knobs()->msm_batch;
 	/* an eighth of the buckets: with the safegcd inversion, c = 13 measured /8 ~7 % faster than
 	 * /2 (fewer entries find their bucket busy and wait in the queue) */
 	size_t b = ((size_t)1 << (c - 1)) / 8;
@@ -85,9 +84,9 @@ static size_t msm_batch(int c)
 /* Window size for n scalars on the plain (ba = false) or batch-affine path. */
 static int msm_window(size_t n, bool ba)
 {
-	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
-	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
-		return atoi(e);
+	int kw = zp_knobs()->msm_window;   /* ZP_MSM_WINDOW: tuning experiments only */
+	if (kw >= 2 && kw <= MSM_MAX_C)
+		return kw;
 	/* cost in mixed additions: per window, n bucket additions plus about 2^(c-1)
 	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum.
 	 * A batch-affine bucket addition costs about 0.65 mixed ones, and its running
@@ -154,6 +153,10 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
 #define fe_one ZP_FP_ONE
 #define fe_inv fp_inv
 #define BA_MIN (g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)
+#define SC zp_fr
+#define sc_is_zero zp_fr_is_zero
+#define sc_is_one(s) zp_fr_eq(s, &ZP_FR_ONE)
+#define sc_from_mont zp_fr_from_mont
 #include "msm_tmpl.h"
 #undef G
 #undef FE
@@ -187,6 +190,16 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
  * zp_v8_shl32) has scale −1, so λ·λ' = λ² and λ'·(xB − x3) land on scale 0. Six vector products an
  * entry, as the scalar path, at ~1/3 the cost each; results reduced to [0, q) before they are stored.
  */
+/* The includer's hooks for an instance without a vector path: the scalar ba_apply and running sums run. */
+#define BA_SCALAR_ENTRY(g, T)                                                                     \
+	static bool g##_ba_vec(void) { return false; }                                             \
+	static bool g##_ba_apply_fast(struct g##_ba *s) { (void)s; return false; }                 \
+	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
+	{                                                                                          \
+		(void)s; (void)bk; (void)nb; (void)out;                                            \
+		return false;                                                                      \
+	}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "fp_ifma_impl.h"
 
@@ -198,8 +211,7 @@ static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
 static void ba_ifma_consts(void);
 static void ba_ifma_init(void)
 {
-	const char *e = getenv("ZP_MSM_IFMA");
-	ba_ifma_on = !(e && *e == '0') && zp_fp_ifma_available();
+	ba_ifma_on = zp_knobs()->msm_ifma && zp_fp_ifma_available();
 	zp_fp_from_u64(&ifma_two32, 1ull << 32);
 	zp_fp_mulc(&ifma_k2, &ifma_two32, &ifma_two32);
 	if (ba_ifma_on)
@@ -609,14 +621,7 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 	}
 #else
 /* no IFMA code in this build: the scalar paths run */
-#define BA_IFMA_ENTRY(g, T, VEC)                                                                  \
-	static bool g##_ba_vec(void) { return false; }                                             \
-	static bool g##_ba_apply_fast(struct g##_ba *s) { (void)s; return false; }                 \
-	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
-	{                                                                                          \
-		(void)s; (void)bk; (void)nb; (void)out;                                            \
-		return false;                                                                      \
-	}
+#define BA_IFMA_ENTRY(g, T, VEC) BA_SCALAR_ENTRY(g, T)
 #endif
 BA_IFMA_ENTRY(g1, zp_g1_xyzz, 1)
 
@@ -687,7 +692,7 @@ static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && f
 #define fe_one ZP_FP2_ONE
 #define fe_inv fp2_inv
 #define BA_MIN (g2_ba_vec() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
-#include "msm_tmpl.h"
+#include "msm_tmpl.h"   /* SC and sc_* as for G1 */
 
 /*
  * G2's batch the same way over Fp2 lanes (ve2, e2_mul: Karatsuba with one reduction a component, the
@@ -886,8 +891,117 @@ static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t
 
 #endif
 BA_IFMA_ENTRY(g2, zp_g2_xyzz, 1)
+#undef G
+#undef FE
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef fe_mul
+#undef fe_sqr
+#undef fe_add
+#undef fe_sub
+#undef fe_neg
+#undef fe_is_zero
+#undef fe_one
+#undef fe_inv
+#undef BA_MIN
+#undef SC
+#undef sc_is_zero
+#undef sc_is_one
+#undef sc_from_mont
+
+/*
+ * BN254 (bn254_msm.h): the same Pippenger, XYZZ and scalar batch-affine paths over BN254's Fp and Fp2,
+ * with BN254's Fr scalars (254 bits, read as 256 like BLS12-381's). No AVX-512 IFMA batch yet (its lane
+ * arithmetic is written for BLS12-381's 381-bit q in 8 × 52-bit limbs): BA_SCALAR_ENTRY. The crossovers
+ * are BLS12-381's; the inversion is the constant-time power (one per batch of additions).
+ */
+static inline void bn_fp_add(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b)
+{
+	zp_mod4_addc(r->l, a->l, b->l, ZP_BN254_FP_MODULUS);
+}
+static inline void bn_fp_sub(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b)
+{
+	zp_mod4_subc(r->l, a->l, b->l, ZP_BN254_FP_MODULUS);
+}
+static inline void bn_fp_neg(zp_bn254_fp *r, const zp_bn254_fp *a) { bn_fp_sub(r, &ZP_BN254_FP_ZERO, a); }
+static inline bool bn_fp_is_zero(const zp_bn254_fp *a) { return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0; }
+static inline void bn_fp_sqr(zp_bn254_fp *r, const zp_bn254_fp *a) { zp_bn254_fp_mul_fast(r, a, a); }
+#define SC zp_bn254_fr
+#define sc_is_zero zp_bn254_fr_is_zero
+#define sc_is_one(s) zp_bn254_fr_eq(s, &ZP_BN254_FR_ONE)
+#define sc_from_mont zp_bn254_fr_from_mont
+
+#define G(x) bn254_g1_##x
+#define FE zp_bn254_fp
+#define AFF zp_bn254_g1_affine
+#define XYZZ zp_bn254_g1_xyzz
+#define JAC zp_bn254_g1_jac
+#define fe_mul zp_bn254_fp_mul_fast
+#define fe_sqr bn_fp_sqr
+#define fe_add bn_fp_add
+#define fe_sub bn_fp_sub
+#define fe_neg bn_fp_neg
+#define fe_is_zero bn_fp_is_zero
+#define fe_one ZP_BN254_FP_ONE
+#define fe_inv zp_bn254_fp_inv
+#define BA_MIN MSM_BA_MIN_G1
+#include "msm_tmpl.h"
+BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
+#undef G
+#undef FE
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef fe_mul
+#undef fe_sqr
+#undef fe_add
+#undef fe_sub
+#undef fe_neg
+#undef fe_is_zero
+#undef fe_one
+#undef fe_inv
+#undef BA_MIN
+
+#define G(x) bn254_g2_##x
+#define FE zp_bn254_fp2
+#define AFF zp_bn254_g2_affine
+#define XYZZ zp_bn254_g2_xyzz
+#define JAC zp_bn254_g2_jac
+#define fe_mul zp_bn254_fp2_mul
+#define fe_sqr zp_bn254_fp2_sqr
+#define fe_add zp_bn254_fp2_add
+#define fe_sub zp_bn254_fp2_sub
+#define fe_neg zp_bn254_fp2_neg
+#define fe_is_zero zp_bn254_fp2_is_zero
+#define fe_one ZP_BN254_FP2_ONE
+#define fe_inv zp_bn254_fp2_inv
+#define BA_MIN MSM_BA_MIN_G2
+#include "msm_tmpl.h"
+BA_SCALAR_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
 
 /* ---- public entry points ---- */
+
+size_t zp_msm_bn254_g1_scratch_size(size_t n) { return bn254_g1_scratch_for(n, zp_par_threads()); }
+size_t zp_msm_bn254_g2_scratch_size(size_t n) { return bn254_g2_scratch_for(n, zp_par_threads()); }
+int zp_msm_bn254_g1(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const zp_bn254_fr *scalars, size_t n,
+		    void *scratch, size_t scratch_len)
+{
+	return bn254_g1_msm(out, points, scalars, n, scratch, scratch_len);
+}
+int zp_msm_bn254_g2(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const zp_bn254_fr *scalars, size_t n,
+		    void *scratch, size_t scratch_len)
+{
+	return bn254_g2_msm(out, points, scalars, n, scratch, scratch_len);
+}
+void zp_msm_bn254_g1_sum_selected(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const uint8_t *sel, size_t n)
+{
+	bn254_g1_sum_selected(out, points, sel, n);
+}
+void zp_msm_bn254_g2_sum_selected(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const uint8_t *sel, size_t n)
+{
+	bn254_g2_sum_selected(out, points, sel, n);
+}
 
 size_t zp_msm_g1_scratch_size(size_t n) { return g1_scratch_for(n, zp_par_threads()); }
 size_t zp_msm_g2_scratch_size(size_t n) { return g2_scratch_for(n, zp_par_threads()); }

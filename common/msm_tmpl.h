@@ -6,6 +6,8 @@
  *   FE AFF XYZZ JAC  the field element and point types
  *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one fe_inv   field ops
  *   BA_MIN      scalars from which the batch-affine accumulation is used
+ *   SC sc_is_zero sc_is_one sc_from_mont   the scalar type (4 limbs, Montgomery form) and its tests
+ *               (BLS12-381's Fr or BN254's: the Booth digits read 256-bit integers)
  * and, after including it, G(ba_apply_fast)(s) — a vector ba_apply: true when it did the batch,
  * false to use the scalar one — and G(ba_reduce_fast)(s, bk, nb, out) — a vector running sum of a
  * task's nb buckets: true when it wrote Σ (j+1)·bucket_j to *out, false for the scalar loop.
@@ -180,7 +182,7 @@ static inline bool G(aff_is_inf)(const AFF *p)
 
 struct G(ctx) {
 	const AFF *points;
-	const zp_fr *scalars;
+	const SC *scalars;
 	size_t n;
 	/* classification (phase 1) */
 	uint64_t (*raw)[4];      /* compacted scalars as integers, per class chunk */
@@ -213,14 +215,14 @@ static void G(classify_chunk)(void *vctx, size_t ci, int worker)
 	XYZZ acc;
 	G(set_inf)(&acc);
 	for (size_t i = lo; i < hi; i++) {
-		const zp_fr *s = &x->scalars[i];
-		if (zp_fr_is_zero(s) || G(aff_is_inf)(&x->points[i]))
+		const SC *s = &x->scalars[i];
+		if (sc_is_zero(s) || G(aff_is_inf)(&x->points[i]))
 			continue;
-		if (zp_fr_eq(s, &ZP_FR_ONE)) {
+		if (sc_is_one(s)) {
 			G(add_aff)(&acc, &x->points[i].x, &x->points[i].y);
 			continue;
 		}
-		zp_fr_from_mont(x->raw[k], s);
+		sc_from_mont(x->raw[k], s);
 		x->idx[k++] = (uint32_t)i;
 	}
 	x->class_count[ci] = lo < hi ? k - lo : 0;
@@ -595,7 +597,7 @@ static size_t G(scratch_for)(size_t n, int sets)
 	return sz + 64;
 }
 
-static int G(msm)(JAC *out, const AFF *points, const zp_fr *scalars, size_t n,
+static int G(msm)(JAC *out, const AFF *points, const SC *scalars, size_t n,
 		  void *scratch, size_t scratch_len)
 {
 	if (n >= ((size_t)1 << 32))

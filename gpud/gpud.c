@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "knobs.h"
 #include "backends.h"
 #include "daemon.h"
 #include "g16_json.h"
@@ -915,6 +916,7 @@ int main(int argc, char **argv)
 		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
 		setenv("ZP_CUDA_DEVICE", "0", 1);
+		zp_knobs_reload();   /* ZP_CUDA_DEVICE is read once (common/knobs.h): read it again now */
 	}
 	snprintf(gpu_desc, sizeof gpu_desc, "%s", gr->gpu[D.index][0] ? gr->gpu[D.index] : "");
 	zp_log(D.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", gpu_desc, gpu_desc[0] ? ", " : "",
@@ -922,7 +924,7 @@ int main(int argc, char **argv)
 	if ((r = zp_g16_backend_find(&be, D.cfg.groups[D.group].backend[0] ? D.cfg.groups[D.group].backend : "cpu")))
 		return start_failed(ZP_EX_NODEV, "backend %s: %s", D.cfg.groups[D.group].backend,
 				    zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
-	if (be == &zp_g16_backend_cpu && getenv("ZKPIPE_GPUD_PIPELINE") && !strcmp(getenv("ZKPIPE_GPUD_PIPELINE"), "1")) {
+	if (be == &zp_g16_backend_cpu && zp_knobs()->gpud_pipeline) {
 		be = &backend_emu;
 		zp_log(D.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}

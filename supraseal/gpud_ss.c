@@ -267,7 +267,7 @@ static int ss_cuda_host_bufs(struct ss_key *k)
 
 static int ss_msm(struct ss_cuda *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
 {
-	return zp_g16_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
+	return zp_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
 }
 
 /* Density gather, H and the five MSMs on the device. on_dev: w, a/b/c and the bitmaps are on the

@@ -14,7 +14,12 @@
  * Single-threaded rows are process CPU time (steadier on a shared machine), the
  * others wall time.
  * --quick skips the 2^20 MSM and 2^24 NTT sizes.
+ * --curve bn254 times BN254 instead (common/bn254*): Fp mul, G1 and G2 mixed additions, MSM G1 2^16
+ * (all threads and one), NTT 2^16 and one pairing (Miller loop + exact final exponentiation).
  */
+#include "bn254.h"
+#include "bn254_msm.h"
+#include "bn254_ntt.h"
 #include "ec.h"
 #include "field_impl.h"
 #include "fp_ifma.h"
@@ -363,10 +368,93 @@ static void append_results(const char *path, int argc, char **argv, int threads)
 	printf("appended to %s\n", path);
 }
 
+/* ns per call of op over reps calls, on process CPU time */
+#define TIME_NS(reps, op) ({ cpu_clock = true; double t0_ = now_s(); \
+	for (long i_ = 0; i_ < (reps); i_++) { op; } (now_s() - t0_) / (double)(reps) * 1e9; })
+
+static void bench_bn254(int threads)
+{
+	zp_rng g;
+	zp_rng_seed(&g, 3);
+	zp_bn254_fp a, b;
+	zp_bn254_fp_random(&a, &g);
+	zp_bn254_fp_random(&b, &g);
+	double ns = TIME_NS(10000000, zp_bn254_fp_mul(&a, &a, &b));
+	sink ^= a.l[0];
+	add_row(zp_field_adx ? "BN254 Fp mul (mulx/adx)" : "BN254 Fp mul (portable)", ns, "ns", 1, 0);
+
+	enum { NP = 1 << 16 };
+	zp_bn254_g1_affine *p1 = malloc(NP * sizeof *p1);
+	zp_bn254_g1_jac *j1 = malloc(NP * sizeof *j1), gen;
+	zp_bn254_fr *sc = malloc(NP * sizeof *sc), k;
+	zp_bn254_g1_jac_from_affine(&gen, &ZP_BN254_G1_GEN);
+	zp_bn254_fr_random(&k, &g);
+	zp_bn254_g1_jac_mul(&j1[0], &gen, &k);
+	for (size_t i = 1; i < NP; i++)
+		zp_bn254_g1_jac_add(&j1[i], &j1[i - 1], &gen);
+	zp_bn254_g1_jac_batch_to_affine(p1, j1, NP);
+	for (size_t i = 0; i < NP; i++)
+		zp_bn254_fr_random(&sc[i], &g);
+	zp_bn254_g1_xyzz x1;
+	zp_bn254_g1_xyzz_from_affine(&x1, &ZP_BN254_G1_GEN);
+	ns = TIME_NS(2000000, zp_bn254_g1_xyzz_add_affine(&x1, &x1, &p1[i_ & 63]));
+	sink ^= x1.x.l[0];
+	add_row("BN254 G1 mixed add (xyzz)", ns, "ns", 1, 0);
+	zp_bn254_g2_affine q2[64];
+	zp_bn254_g2_jac qj[64], g2;
+	zp_bn254_g2_jac_from_affine(&g2, &ZP_BN254_G2_GEN);
+	for (int i = 0; i < 64; i++) {
+		zp_bn254_g2_jac_dbl(&g2, &g2);
+		qj[i] = g2;
+	}
+	zp_bn254_g2_jac_batch_to_affine(q2, qj, 64);
+	zp_bn254_g2_xyzz x2;
+	zp_bn254_g2_xyzz_from_affine(&x2, &ZP_BN254_G2_GEN);
+	ns = TIME_NS(500000, zp_bn254_g2_xyzz_add_affine(&x2, &x2, &q2[i_ & 63]));
+	sink ^= x2.x.c0.l[0];
+	add_row("BN254 G2 mixed add (xyzz)", ns, "ns", 1, 0);
+
+	size_t sz = zp_msm_bn254_g1_scratch_size(NP);
+	void *scr = malloc(sz);
+	zp_bn254_g1_jac out;
+	for (int pass = 0; pass < 2; pass++) {
+		int t = pass ? 1 : threads;
+		zp_par_set_threads(t);
+		cpu_clock = t == 1;
+		double best = 1e30;
+		for (int r = 0; r < 3; r++) {
+			double t0 = now_s();
+			if (zp_msm_bn254_g1(&out, p1, sc, NP, scr, sz) < 0)
+				fprintf(stderr, "bn254 msm failed\n");
+			double dt = now_s() - t0;
+			best = dt < best ? dt : best;
+		}
+		add_row("BN254 MSM G1 2^16", best * 1e3, "ms", t, 0);
+	}
+	zp_par_set_threads(threads);
+	zp_bn254_ntt_domain d;
+	if (zp_bn254_ntt_domain_init(&d, 16) == 0) {
+		cpu_clock = false;
+		double t0 = now_s();
+		zp_bn254_ntt_forward(&d, sc);
+		add_row("BN254 NTT forward 2^16", (now_s() - t0) * 1e3, "ms", threads, 0);
+		zp_bn254_ntt_domain_free(&d);
+	}
+	zp_bn254_fp12 e;
+	ns = TIME_NS(5, zp_bn254_pairing(&e, &ZP_BN254_G1_GEN, &ZP_BN254_G2_GEN));
+	add_row("BN254 pairing", ns / 1e6, "ms", 1, 0);
+	ns = TIME_NS(5, zp_bn254_miller_loop(&e, &ZP_BN254_G1_GEN, &ZP_BN254_G2_GEN));
+	add_row("BN254 Miller loop", ns / 1e6, "ms", 1, 0);
+	free(scr);
+	free(p1);
+	free(j1);
+	free(sc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *results = "bench/RESULTS.md";
-	bool append = true, quick = false;
+	bool append = true, quick = false, bn254 = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--peer-blst-ms") && i + 1 < argc) {
 			if (parse_peer(argv[++i]))
@@ -379,9 +467,12 @@ int main(int argc, char **argv)
 			append = false;
 		} else if (!strcmp(argv[i], "--quick")) {
 			quick = true;
+		} else if (!strcmp(argv[i], "--curve") && i + 1 < argc && !strcmp(argv[i + 1], "bn254")) {
+			bn254 = true;
+			i++;
 		} else {
 			fprintf(stderr, "usage: %s [--threads N] [--quick] [--no-append] [--results PATH]"
-				" [--peer-blst-ms 2^16=MS,2^20=MS]\n", argv[0]);
+				" [--peer-blst-ms 2^16=MS,2^20=MS] [--curve bn254]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -389,11 +480,15 @@ int main(int argc, char **argv)
 	char cpu[128];
 	cpu_model(cpu, sizeof(cpu));
 	printf("machine: %s, %ld online CPUs; threads %d\n", cpu, sysconf(_SC_NPROCESSORS_ONLN), threads);
-	bench_fp_mul();
-	bench_fp_mul_wide();
-	bench_g1_madd();
-	bench_msm(threads, quick);
-	bench_ntt(threads, quick);
+	if (bn254) {
+		bench_bn254(threads);
+	} else {
+		bench_fp_mul();
+		bench_fp_mul_wide();
+		bench_g1_madd();
+		bench_msm(threads, quick);
+		bench_ntt(threads, quick);
+	}
 	if (append)
 		append_results(results, argc, argv, threads);
 	return 0;

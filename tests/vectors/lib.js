@@ -5,7 +5,8 @@
 //   reproducible byte for byte. Returns { next64(), bits(n) }: bits(n) concatenates
 //   ceil(n/64) draws, most significant first, and keeps the low n bits.
 // hex(bytes): lowercase hex of a Uint8Array (or anything Buffer.from takes).
-// run(body): builds ffjavascript's bls12381 single-threaded (deterministic), awaits
+// run(body[, build]): builds ffjavascript's bls12381 (or build(), e.g. ff.buildBn128) single-threaded
+//   (deterministic), awaits
 //   body(curve) for an array of lines, writes them newline-terminated to stdout and
 //   terminates the curve; any error is printed and exits 1.
 "use strict";
@@ -32,13 +33,13 @@ function splitmix64(seed) {
 
 const hex = (u8) => Buffer.from(u8).toString("hex");
 
-function run(body) {
+function run(body, build = ff.buildBls12381) {
     (async () => {
-        const curve = await ff.buildBls12381(true);
+        const curve = await build(true);
         const lines = await body(curve);
         process.stdout.write(lines.join("\n") + "\n");
         await curve.terminate();
     })().catch((e) => { console.error(e); process.exit(1); });
 }
 
-module.exports = { splitmix64, hex, run };
+module.exports = { splitmix64, hex, run, ff };

@@ -1,0 +1,166 @@
+/*
+ * test_bn254_msm_ntt.c — BN254's MSM and NTT on random inputs against plain references:
+ *   MSM G1/G2 = Σ k_i·P_i by scalar multiplication, at sizes that take the XYZZ path and (forced with
+ *   ZP_MSM_BA=1, as msm.h documents) the batch-affine one, with 0, 1, repeated and infinite points mixed in;
+ *   NTT forward = the naive DFT (small n), inverse∘forward = id, coset forward = DFT on s·ω^i, and the
+ *   snarkjs H step on a satisfied a∘b = c.
+ */
+#include "bn254.h"
+#include "bn254_msm.h"
+#include "bn254_ntt.h"
+#include "knobs.h"
+#include "zp_err.h"
+
+#include "../common/zp_test.h"
+
+typedef zp_bn254_fr fr;
+static zp_rng g;
+
+static void g1_msm_case(size_t n)
+{
+	zp_bn254_g1_affine *pts = calloc(n, sizeof *pts);
+	fr *sc = calloc(n, sizeof *sc);
+	zp_bn254_g1_jac acc, t, base;
+	zp_bn254_g1_jac_from_affine(&base, &ZP_BN254_G1_GEN);
+	zp_bn254_g1_jac *pj = calloc(n, sizeof *pj);
+	for (size_t i = 0; i < n; i++) {
+		fr k;
+		zp_bn254_fr_random(&k, &g);
+		zp_bn254_g1_jac_mul(&pj[i], &base, &k);
+		if (i % 97 == 5)
+			zp_bn254_g1_jac_set_inf(&pj[i]);
+		if (i % 89 == 3 && i > 0)
+			pj[i] = pj[i - 1];
+		zp_bn254_fr_random(&sc[i], &g);
+		if (i % 7 == 1) sc[i] = ZP_BN254_FR_ONE;
+		if (i % 11 == 2) sc[i] = ZP_BN254_FR_ZERO;
+	}
+	zp_bn254_g1_jac_batch_to_affine(pts, pj, n);
+	zp_bn254_g1_jac_set_inf(&acc);
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_g1_jac_from_affine(&t, &pts[i]);
+		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
+		zp_bn254_g1_jac_add(&acc, &acc, &t);
+	}
+	size_t sz = zp_msm_bn254_g1_scratch_size(n);
+	void *scr = malloc(sz);
+	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz) == 0, "g1 msm rc");
+	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu", n);
+	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz / 4) == ZP_ERANGE, "short scratch refused");
+	free(scr); free(pts); free(sc); free(pj);
+}
+
+static void g2_msm_case(size_t n)
+{
+	zp_bn254_g2_affine *pts = calloc(n, sizeof *pts);
+	fr *sc = calloc(n, sizeof *sc);
+	zp_bn254_g2_jac acc, t, base;
+	zp_bn254_g2_jac_from_affine(&base, &ZP_BN254_G2_GEN);
+	zp_bn254_g2_jac cur = base;
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_g2_jac_dbl(&cur, &cur);
+		zp_bn254_g2_jac_add(&cur, &cur, &base);
+		zp_bn254_g2_jac_to_affine(&pts[i], &cur);
+		zp_bn254_fr_random(&sc[i], &g);
+		if (i % 5 == 1) sc[i] = ZP_BN254_FR_ONE;
+	}
+	zp_bn254_g2_jac_set_inf(&acc);
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_g2_jac_from_affine(&t, &pts[i]);
+		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
+		zp_bn254_g2_jac_add(&acc, &acc, &t);
+	}
+	size_t sz = zp_msm_bn254_g2_scratch_size(n);
+	void *scr = malloc(sz);
+	CHECK(zp_msm_bn254_g2(&t, pts, sc, n, scr, sz) == 0, "g2 msm rc");
+	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu", n);
+	free(scr); free(pts); free(sc);
+}
+
+static void naive_dft(fr *out, const fr *a, size_t n, const fr *w)
+{
+	fr wi = ZP_BN254_FR_ONE;
+	fr *tmp = calloc(n, sizeof *tmp);
+	for (size_t i = 0; i < n; i++) {
+		fr acc = ZP_BN254_FR_ZERO, p = ZP_BN254_FR_ONE, t;
+		for (size_t j = 0; j < n; j++) {
+			zp_bn254_fr_mul(&t, &a[j], &p);
+			zp_bn254_fr_add(&acc, &acc, &t);
+			zp_bn254_fr_mul(&p, &p, &wi);
+		}
+		tmp[i] = acc;
+		zp_bn254_fr_mul(&wi, &wi, w);
+	}
+	memcpy(out, tmp, n * sizeof *tmp);
+	free(tmp);
+}
+
+static void ntt_case(unsigned log_n)
+{
+	size_t n = (size_t)1 << log_n;
+	zp_bn254_ntt_domain d;
+	CHECK(zp_bn254_ntt_domain_init(&d, log_n) == 0, "domain 2^%u", log_n);
+	fr *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *c = calloc(n, sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		zp_bn254_fr_random(&a[i], &g);
+	memcpy(b, a, n * sizeof *a);
+	if (log_n <= 8) {
+		naive_dft(c, a, n, &d.omega);
+		zp_bn254_ntt_forward(&d, b);
+		CHECK(memcmp(b, c, n * sizeof *b) == 0, "forward = DFT at 2^%u", log_n);
+		/* coset: values at s·ω^i, s = 7 */
+		fr s, si = ZP_BN254_FR_ONE;
+		zp_bn254_fr_from_u64(&s, 7);
+		memcpy(b, a, n * sizeof *a);
+		for (size_t j = 0; j < n; j++) {
+			zp_bn254_fr_mul(&c[j], &a[j], &si);
+			zp_bn254_fr_mul(&si, &si, &s);
+		}
+		naive_dft(c, c, n, &d.omega);
+		zp_bn254_ntt_coset_forward(&d, b, &s);
+		CHECK(memcmp(b, c, n * sizeof *b) == 0, "coset forward at 2^%u", log_n);
+		zp_bn254_ntt_coset_inverse(&d, b, &s);
+		CHECK(memcmp(b, a, n * sizeof *b) == 0, "coset inverse at 2^%u", log_n);
+		memcpy(b, a, n * sizeof *a);
+	}
+	zp_bn254_ntt_forward(&d, b);
+	zp_bn254_ntt_inverse(&d, b);
+	CHECK(memcmp(b, a, n * sizeof *b) == 0, "inverse(forward) = id at 2^%u", log_n);
+	/* H of a satisfied system: c = a∘b on the domain => A·B - C vanishes there, = h·Z with deg h <= n - 2;
+	 * on the odd coset Z = x^n - 1 = -2, so d = -2·h there and interpolating d back gives -2·h's n
+	 * coefficients, the top one 0. */
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_fr_random(&a[i], &g);
+		zp_bn254_fr_random(&b[i], &g);
+		zp_bn254_fr_mul(&c[i], &a[i], &b[i]);
+	}
+	CHECK(zp_bn254_ntt_h_snarkjs(&d, a, b, c) == 0, "h rc");
+	zp_bn254_ntt_coset_inverse(&d, a, &d.omega_2n);
+	CHECK(n < 2 || zp_bn254_fr_is_zero(&a[n - 1]), "h has degree < n - 1 at 2^%u", log_n);
+	free(a); free(b); free(c);
+	zp_bn254_ntt_domain_free(&d);
+	CHECK(zp_bn254_ntt_domain_init(&d, 29) == ZP_ERANGE, "2^29 refused");
+	fr w;
+	CHECK(zp_bn254_ntt_root(&w, 29) == ZP_ERANGE, "no 2^29-th root");
+}
+
+int main(void)
+{
+	zp_rng_seed(&g, zp_test_seed());
+	g1_msm_case(1);
+	g1_msm_case(300);
+	g2_msm_case(40);
+	setenv("ZP_MSM_BA", "1", 1);   /* the batch-affine buckets (default from 8192 / 2048 scalars) */
+	zp_knobs_reload();
+	g1_msm_case(1500);
+	g2_msm_case(300);
+	for (unsigned k = 0; k <= 6; k++)
+		ntt_case(k);
+	ntt_case(15);   /* parallel levels */
+	if (failures) {
+		fprintf(stderr, "bn254_msm_ntt: %d failures\n", failures);
+		return 1;
+	}
+	printf("bn254_msm_ntt: ok\n");
+	return 0;
+}
