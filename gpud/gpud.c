@@ -136,7 +136,7 @@ static int load_key_device(struct key *k)
 	zp_log(D.who, "key %s: INSECURE development key made on the GPU: circuit %llu ms, setup %.2f s (tables %.2f, "
 	       "lagrange %.2f, A/B1/B2 %.2f, IC/C %.2f, H %.2f s)", k->cfg->name, (unsigned long long)(t1 - t0),
 	       st.total, st.tables, st.lagrange, st.ab, st.c, st.h);
-	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_COEFF, .dev_points = &k->kd };
+	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_COEFF, .roots = o.roots, .dev_points = &k->kd };
 	return 0;
 #else
 	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");

@@ -46,7 +46,8 @@ static int cpu_create(void **state, const zp_g16_key *key)
 	size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(k->n_vars);
 	s->scratch_len = g1 > g2 ? g1 : g2;
 	s->scratch = aligned_alloc(64, (s->scratch_len + 63) / 64 * 64);
-	int rc = s->scratch ? zp_ntt_domain_init(&s->dom, k->log_domain) : -ENOMEM;
+	/* the key's own root family: the H step must evaluate on the domain its Lagrange basis used */
+	int rc = s->scratch ? zp_ntt_domain_init_ex(&s->dom, k->log_domain, zp_g16_key_roots(key), 0) : -ENOMEM;
 	if (rc) {
 		size_t len = s->scratch_len;
 		cpu_destroy(s);

@@ -455,10 +455,9 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	if ((rc = buf_alloc(s, 0)))
 		return rc;
 	s->nbuf = 1;
-	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). Root family 5 in both H modes:
-	 * the CPU backend's domain (zp_ntt_domain_init) is family 5, and so is the coefficient query
-	 * zp_g16_key_init derives; zp_g16_key carries no family, so a family-7 key cannot be told apart. */
-	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), ZP_NTT_ROOT5)))
+	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). The key's own root family (5 for
+	 * snarkjs keys and zkpipe setup's default, 7 for bellperson .params and setup --roots 7). */
+	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
 	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||

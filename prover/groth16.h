@@ -39,6 +39,7 @@
 #include "circuit.h"
 #include "ec.h"
 #include "field.h"
+#include "ntt.h"
 #include "zkey.h"
 
 typedef struct {
@@ -60,6 +61,10 @@ typedef struct {
 typedef struct {
 	const zp_zkey *zkey;
 	zp_h_mode h_mode;
+	unsigned roots;                 /* root family of the key's Lagrange basis (common/ntt.h): 5 (0 means
+	                                 * 5: snarkjs, zkpipe setup's default) or 7 (bellperson .params,
+	                                 * setup --roots 7). Every backend's H step runs on this family's
+	                                 * domain: a key made with ω of one family proves only with it. */
 	zp_g1_affine *h_coeff;          /* owned when h_mode == ZP_H_COEFF */
 	void *dev_points;               /* NULL, or (CUDA builds) a zp_cuda_key_dev * whose device arrays
 	                                 * hold A, B1, B2, C and H (the zkey's point arrays are then NULL;
@@ -95,6 +100,12 @@ typedef struct zp_g16_backend_ops {
 } zp_g16_backend_ops;
 
 extern const zp_g16_backend_ops zp_g16_backend_cpu;
+
+/* The key's root family as common/ntt.h names it (roots 0 or 5: ZP_NTT_ROOT5, 7: ZP_NTT_ROOT7). */
+static inline enum zp_ntt_roots zp_g16_key_roots(const zp_g16_key *key)
+{
+	return key->roots == 7 ? ZP_NTT_ROOT7 : ZP_NTT_ROOT5;
+}
 
 /* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;
  * n log n scalar multiplications — for tests and conversions, not the hot path). */
