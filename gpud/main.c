@@ -1,0 +1,153 @@
+/*
+ * zkpipe-gpud — prover: keeps every configured proving key resident (keys.c), takes READY slots
+ * (highest priority, oldest job, lowest partition first) and proves each with the payload kind its
+ * magic names (payload.h: check → take → release the slot → prove), with the group's backend.
+ *
+ *   zkpipe-gpud --config FILE --group NAME --index I
+ *
+ * The backend is the prover's ops table (prover/groth16.h). [group] backend = cpu (default) | cuda
+ * picks it (prover/backends.h); without CUDA or a GPU, cuda logs why and exits 1.
+ * ZKPIPE_GPUD_PIPELINE=1 with backend cpu takes the pipelined CPU backend (zp_g16_backend_cpu_pipe:
+ * tests of the device pipeline on machines without a GPU). A backend with the pipeline ops runs
+ * the device pipeline (pipe.c); the others prove in this thread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "backends.h"
+#include "payload.h"
+#include "zp_err.h"
+
+static const struct gpud_payload *const kinds[] = { &gpud_payload_ss, &gpud_payload_zp };
+
+/* The kind whose magic the payload starts with; zkpipe's own kind for any other. */
+static const struct gpud_payload *kind_of(const uint8_t *slot)
+{
+	uint64_t magic;
+	memcpy(&magic, slot, sizeof magic);
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (kinds[i]->magic == magic)
+			return kinds[i];
+	return &gpud_payload_zp;
+}
+
+static void prove_slot(struct gpud *g, zp_slot_h sh, zp_part_h ph)
+{
+	uint8_t *slot = zp_arena_slot_data(g->d.arena, sh);
+	const struct gpud_payload *kind = kind_of(slot);
+	struct gpud_part pp = { .sh = sh, .ph = ph };
+	int r = kind->check(g, slot, &pp);
+	if (!r)
+		r = kind->take(g, slot, &pp);
+	zp_arena_release_slot(g->d.arena, g->d.me, sh); /* the slot is free before proving starts */
+	kind->prove(g, &pp, r);
+}
+
+/* gpud I serves the group's GPU I: the supervisor exports CUDA_DEVICE_ORDER=PCI_BUS_ID,
+ * CUDA_VISIBLE_DEVICES=<its ordinal>, ZP_CUDA_DEVICE=0, so the process sees exactly one device.
+ * Run by hand without them, we set the same here. */
+static int pick_gpu(struct gpud *g)
+{
+	const struct zp_pipe_group *gr = &g->d.cfg.groups[g->d.group];
+	unsigned i = g->d.index;
+	if (i >= gr->gpus) {
+		zp_log(g->d.who, "index %u: [group %s] has %u GPU(s)", i, gr->name, gr->gpus);
+		return -1;
+	}
+	if (!getenv("CUDA_VISIBLE_DEVICES")) {
+		char dev[16];
+		snprintf(dev, sizeof dev, "%d", gr->gpu_ordinal[i]);
+		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
+		setenv("ZP_CUDA_DEVICE", "0", 1);
+	}
+	snprintf(g->gpu_desc, sizeof g->gpu_desc, "%s", gr->gpu[i][0] ? gr->gpu[i] : "");
+	zp_log(g->d.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", g->gpu_desc,
+	       g->gpu_desc[0] ? ", " : "", gr->gpu_ordinal[i], getenv("CUDA_VISIBLE_DEVICES"), gr->gpu_node[i]);
+	return 0;
+}
+
+static int pick_backend(struct gpud *g)
+{
+	const char *name = g->d.cfg.groups[g->d.group].backend;
+	if (zp_g16_backend_find(&g->be, name[0] ? name : "cpu")) {
+		zp_log(g->d.who, "%s", zp_err_msg());
+		return -1;
+	}
+	const char *pl = getenv("ZKPIPE_GPUD_PIPELINE");
+	if (g->be == &zp_g16_backend_cpu && pl && !strcmp(pl, "1")) {
+		g->be = &zp_g16_backend_cpu_pipe;
+		zp_log(g->d.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
+	}
+	return 0;
+}
+
+/* The plain path proves from its own copy of the slot (payload_zp.c take). */
+static int plain_buffers(struct gpud *g)
+{
+	g->buf_w = aligned_alloc(64, (g->max_vars * sizeof(zp_fr) + 63) / 64 * 64 + 64);
+	g->buf_abc = aligned_alloc(64, 3 * g->max_domain * sizeof(zp_fr) + 64);
+	if (g->buf_w && g->buf_abc)
+		return 0;
+	zp_log(g->d.who, "cannot allocate buffers for %llu vars / domain %llu", (unsigned long long)g->max_vars,
+	       (unsigned long long)g->max_domain);
+	return -1;
+}
+
+static void serve(struct gpud *g)
+{
+	while (!zp_daemon_stopping(&g->d)) {
+		zp_daemon_tick(&g->d);
+		for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+			if (kinds[i]->tick)
+				kinds[i]->tick(g);
+		if (g->pipelined && !gpud_pipe_sets_free(g)) { /* the GPU holds every input set: take no slot yet */
+			gpud_pipe_wait(g, 200);
+			continue;
+		}
+		zp_slot_h sh;
+		zp_part_h ph;
+		if (zp_arena_take_ready(g->d.arena, g->d.me, 0, &sh, &ph) == 0) {
+			prove_slot(g, sh, ph);
+			continue;
+		}
+		zp_daemon_wait_hint(&g->d, 200);
+	}
+}
+
+static struct gpud G;
+
+int main(int argc, char **argv)
+{
+	struct gpud *g = &G;
+	int r = zp_daemon_init(&g->d, argc, argv, ZP_ROLE_GPUD, "gpud");
+	if (r)
+		return r == 2 ? 2 : 1;
+	if (pick_gpu(g) || pick_backend(g)) {
+		zp_daemon_exit(&g->d);
+		return 1;
+	}
+	gpud_keys_load(g);
+	gpud_keys_write_vks(g);
+	g->pipelined = g->be->upload_async && g->be->upload_wait && g->be->prove_buf && g->be->nbufs;
+	if (g->pipelined && (r = gpud_pipe_start(g))) {
+		zp_log(g->d.who, "cannot start the proving threads: %s", zp_strerror(r));
+		zp_daemon_exit(&g->d);
+		return 1;
+	}
+	if (!g->pipelined && plain_buffers(g)) {
+		zp_daemon_exit(&g->d);
+		return 1;
+	}
+	zp_log(g->d.who, "backend %s ready", g->be->name);
+	serve(g);
+	if (g->pipelined)
+		gpud_pipe_stop(g);
+	gpud_keys_free(g);
+	free(g->buf_w);
+	free(g->buf_abc);
+	zp_daemon_exit(&g->d);
+	return 0;
+}
