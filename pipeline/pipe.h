@@ -100,7 +100,7 @@ struct zp_pipe_config {
 	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
-	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud.c) */
+	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud/pipe.c) */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;
 	struct zp_pipe_group groups[ZP_PIPE_MAX_GROUPS];
