@@ -1275,6 +1275,8 @@ static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
 		return zp_err_set(ZP_EMISMATCH, "CUDA backend: %llu a/b/c rows, domain %llu", (unsigned long long)in->abc_len,
 				  (unsigned long long)c->domain);
 	CU_TRY(cudaSetDevice(c->dev), "cudaSetDevice");
+	/* a previous upload whose proof was never run (its job ended) may still read the host buffers */
+	CU_TRY(cudaStreamSynchronize(c->st), "synchronize");
 	c->pop[0] = in->a_aux_pop;
 	c->pop[1] = in->b_inp_pop;
 	c->pop[2] = in->b_aux_pop;
