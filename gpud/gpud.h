@@ -94,6 +94,7 @@ struct gpud {
 	char gpu_desc[ZP_PIPE_GPU_NAME];/* the GPU as configured (bus id or ordinal), "" = index */
 	uint64_t parts_proved;          /* by this process */
 	uint64_t last_ss_tick_ms;
+	struct ss_ctx *ss;              /* payload_ss.c: the partition between take and prove */
 	struct gpud_pipe pl;
 };
 

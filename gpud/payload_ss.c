@@ -42,14 +42,16 @@ struct ss_ctx {
 	zp_fr *pub;                     /* the partition's inputs ([1, public...]), for the self-check */
 };
 
-static struct ss_ctx ctx_one;       /* one partition at a time (the main thread) */
-
 static int ss_check(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 {
-	struct zp_ss_payload *p = &ctx_one.p;
+	if (!g->ss && !(g->ss = calloc(1, sizeof *g->ss))) { /* one partition at a time (the main thread) */
+		snprintf(pp->why, sizeof pp->why, "gpud: out of host memory");
+		return -ENOMEM;
+	}
+	struct zp_ss_payload *p = &g->ss->p;
 	*p = *(const struct zp_ss_payload *)base;
 	p->key_id[ZP_KEY_ID_MAX - 1] = 0;
-	pp->ctx = &ctx_one;
+	pp->ctx = g->ss;
 	struct gpud_key *k = gpud_key_srs(g, p->key_id);
 	if (!k) {
 		snprintf(pp->why, sizeof pp->why, "gpud: srs %s is not registered in %s/srs", p->key_id, g->d.cfg.run_dir);
@@ -81,9 +83,9 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 	struct gpud_key *k = pp->k;
 	size_t fr = sizeof(zp_fr);
 	gpud_pipe_drain(g);
-	c->pub = realloc(c->pub, p->inp * fr + 64);
-	if (c->pub)
-		memcpy(c->pub, base + p->off_inp, p->inp * fr);
+	zp_fr *pub = realloc(c->pub, p->inp * fr + 64);
+	if (pub)
+		memcpy(c->pub = pub, base + p->off_inp, p->inp * fr);
 	zp_g16_dens_in in = {
 		.inp = (const zp_fr *)(base + p->off_inp), .aux = (const zp_fr *)(base + p->off_aux),
 		.abc = { (const zp_fr *)(base + p->off_a), (const zp_fr *)(base + p->off_b), (const zp_fr *)(base + p->off_c) },
@@ -93,7 +95,7 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 		.a_aux_pop = p->a_aux_pop, .b_inp_pop = p->b_inp_pop, .b_aux_pop = p->b_aux_pop,
 	};
 	zp_err_clear();
-	int r = c->pub ? g->be->dens_upload(k->be_state, &in) : zp_err_set(-ENOMEM, "%" PRIu64 " inputs", p->inp);
+	int r = pub ? g->be->dens_upload(k->be_state, &in) : zp_err_set(-ENOMEM, "%" PRIu64 " inputs", p->inp);
 	memcpy(c->rs, base + p->off_rs, 2 * fr);
 	explicit_bzero(base + p->off_rs, 2 * fr); /* r, s do not outlive their use */
 	if (r)
@@ -166,6 +168,10 @@ static void ss_prove(struct gpud *g, struct gpud_part *pp, int bad)
 	char out[ZP_PATH_MAX], path[PATH_MAX];
 	memcpy(out, jr->output, sizeof out);
 	uint64_t job_id = jr->id;
+	if (!c) {                                /* no memory for the state */
+		part_error(g, ph, out, "%s", pp->why);
+		return;
+	}
 	if (zp_arena_job_state(g->d.arena, ph.job) != ZP_JOB_ACTIVE)
 		goto wipe;
 	if (bad) {
