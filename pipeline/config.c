@@ -13,7 +13,7 @@
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
  *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
  *               (resolved here: see struct zp_pipe_group)
- *   [debug]     synth_delay_ms, prove_delay_ms, inject (tests only)
+ *   [debug]     synth_delay_ms, prove_delay_ms, inject, crash_at (tests only)
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
@@ -364,6 +364,7 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 		r = !strcmp(k, "synth_delay_ms")   ? parse_u32(v, &c->synth_delay_ms)
 		    : !strcmp(k, "prove_delay_ms") ? parse_u32(v, &c->prove_delay_ms)
 		    : !strcmp(k, "inject") ? (snprintf(c->inject, sizeof c->inject, "%s", v) < (int)sizeof c->inject ? 0 : -ENAMETOOLONG)
+		    : !strcmp(k, "crash_at") ? (snprintf(c->crash_at, sizeof c->crash_at, "%s", v) < (int)sizeof c->crash_at ? 0 : -ENAMETOOLONG)
 		    : -ENOENT;
 	else if (!strcmp(sec, "topology")) {
 		char *end;

@@ -177,12 +177,36 @@ int zp_write_atomic(const char *path, const void *buf, size_t len)
 		}
 		b += w, left -= (size_t)w;
 	}
-	if (fsync(fd) || close(fd) || rename(tmp, path)) {
-		int e = -errno;
+	int e = fsync(fd) ? -errno : 0;
+	if (close(fd) && !e)
+		e = -errno;
+	if (!e && rename(tmp, path))
+		e = -errno;
+	if (e) {
 		unlink(tmp);
 		return zp_err_set(e, "%s", path);
 	}
-	return 0;
+	return zp_fsync_parent(path);
+}
+
+int zp_fsync_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *s = strrchr(path, '/');
+	size_t n = s ? (size_t)(s - path) : 1;
+	if (n >= sizeof dir)
+		return zp_err_set(-ENAMETOOLONG, "%s", path);
+	memcpy(dir, s ? path : ".", n);
+	dir[n ? n : 1] = 0;
+	if (s == path)
+		dir[0] = '/', dir[1] = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s", dir);
+	/* EINVAL: a file system without directory fsync (it has nothing to flush) */
+	int r = fsync(fd) && errno != EINVAL ? -errno : 0;
+	close(fd);
+	return r ? zp_err_set(r, "fsync %s", dir) : 0;
 }
 
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n)

@@ -101,6 +101,7 @@ struct zp_pipe_config {
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
 	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud/pipe.c) */
+	char crash_at[64];         /* [debug] crash_at = point: the supervisor SIGKILLs itself there (tests) */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;
 	struct zp_pipe_group groups[ZP_PIPE_MAX_GROUPS];
@@ -158,8 +159,11 @@ int zp_wtns_read_into(const char *path, void *w, uint32_t n);
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* Write buf to path through <path>.tmp.<pid> + fsync + rename. */
+/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory:
+ * once it returns 0 the file survives a crash. On error nothing is left at path's tmp name. */
 int zp_write_atomic(const char *path, const void *buf, size_t len);
+/* fsync the directory holding `path` (a rename or unlink there becomes durable). */
+int zp_fsync_parent(const char *path);
 /* Assemble <out>/proofs.json from the part files. */
 int zp_job_assemble(const char *out, uint64_t job, const char *key, uint32_t nparts);
 /* mkdir -p with mode */

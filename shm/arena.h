@@ -324,12 +324,21 @@ struct zp_job_spec {
 	uint32_t priority;          /* higher first */
 	const char *inputs, *output;
 	uint32_t flags;             /* ZP_JOB_EXTERNAL */
+	uint64_t id;                /* 0: the next id (job_seq); else this id (a job migrated from an
+	                             * arena of another shape), and job_seq moves past it */
+	const uint8_t *done;        /* NULL, or nparts flags: partitions already DONE (migration) */
 };
 /* Job flag: the submitter fills the partitions itself (libzkpipe-supraseal: synthesis done in
  * the caller's process). zp_arena_claim_part never picks them; the submitter claims each one
  * by index with zp_arena_claim_part_at, then uses the synthd calls (claim_slot, mark_ready). */
 #define ZP_JOB_EXTERNAL 1u
 int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_h *h, uint64_t *id);
+/* Raise the next job id to at least `first` (ids stay unique across arena re-creation:
+ * the run directory remembers the ids it has handed out). Never lowers it. */
+void zp_arena_job_ids_from(struct zp_arena *a, uint64_t first);
+/* DONE → FAILED with `why` (the job's output could not be completed, e.g. proofs.json not
+ * writable). ZP_ESTALE when the handle moved on or the job is not DONE. */
+int zp_arena_job_fail_done(struct zp_arena *a, zp_job_h h, const char *why);
 /* ACTIVE, DONE or FAILED job with this id; -ENOENT otherwise. */
 int zp_arena_find_job(const struct zp_arena *a, uint64_t id, zp_job_h *h);
 /* enum zp_job_state of a live handle, or ZP_ESTALE. */

@@ -8,6 +8,7 @@
 #include "zp_err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,9 +42,11 @@ static void job_reset(struct zp_arena *a, uint32_t j)
 	}
 }
 
-static void job_open(struct zp_arena *a, uint32_t j, uint32_t nparts)
+static void job_open(struct zp_arena *a, uint32_t j, uint32_t nparts, const uint8_t *done)
 {
 	for (uint32_t p = 0; p < nparts; p++) {
+		if (done && done[p])
+			continue; /* migrated: its proof is on disk; job_reset left the word DONE */
 		struct zp_arena_part *pr = part_at(a, j, p);
 		uint64_t w = atomic_load_explicit(&pr->word, memory_order_relaxed);
 		atomic_store_explicit(&pr->word, part_word(ZP_PART_PENDING, ZP_TAG_NONE, 0, zp_word_gen(w) + 1),
@@ -60,6 +63,16 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 	    (s->output && strlen(s->output) >= ZP_PATH_MAX))
 		return zp_err_set(ZP_ERANGE, "job: %u partitions (max %u) or a string too long",
 				  s ? s->nparts : 0, H(a)->max_parts);
+	zp_job_h dup;
+	if (s->id && zp_arena_find_job(a, s->id, &dup) == 0)
+		return zp_err_set(-EEXIST, "job id %llu is already in the arena", (unsigned long long)s->id);
+	uint32_t ndone = 0;
+	for (uint32_t p = 0; s->done && p < s->nparts; p++)
+		ndone += s->done[p] != 0;
+	if (ndone >= s->nparts)
+		return zp_err_set(ZP_ERANGE, "job: every partition already DONE");
+	if (s->id)
+		zp_arena_job_ids_from(a, s->id + 1);
 	for (uint32_t j = 0; j < H(a)->job_count; j++) {
 		struct zp_arena_job *jr = job_at(a, j);
 		uint64_t w = atomic_load_explicit(&jr->word, memory_order_relaxed);
@@ -69,12 +82,12 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		if (!cas(&jr->word, &w, gen_word(ZP_JOB_WRITING, g)))
 			continue;
 		job_reset(a, j);
-		jr->id = atomic_fetch_add_explicit(&H(a)->job_seq, 1, memory_order_relaxed);
+		jr->id = s->id ? s->id : atomic_fetch_add_explicit(&H(a)->job_seq, 1, memory_order_relaxed);
 		jr->nparts = s->nparts;
 		jr->priority = s->priority;
 		jr->submit_ns = zp_now_ns();
 		atomic_store_explicit(&jr->done_ns, 0, memory_order_relaxed);
-		atomic_store_explicit(&jr->parts_done, 0, memory_order_relaxed);
+		atomic_store_explicit(&jr->parts_done, ndone, memory_order_relaxed);
 		atomic_store_explicit(&jr->parts_failed, 0, memory_order_relaxed);
 		atomic_store_explicit(&jr->err_owner, 0, memory_order_relaxed);
 		copy_str(jr->key_id, sizeof jr->key_id, s->key_id);
@@ -84,7 +97,7 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		memset(jr->error, 0, sizeof jr->error);
 		/* Publish: claimants that see ACTIVE (acquire) see every field above. */
 		atomic_store_explicit(&jr->word, gen_word(ZP_JOB_ACTIVE, g), memory_order_release);
-		job_open(a, j, s->nparts);
+		job_open(a, j, s->nparts, s->done);
 		CNT_ADD(a, jobs_submitted, 1);
 		*h = (zp_job_h){ j, g };
 		if (id)
@@ -92,6 +105,30 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		return 0;
 	}
 	return zp_err_set(ZP_EFULL, "job table full (%u records)", H(a)->job_count);
+}
+
+void zp_arena_job_ids_from(struct zp_arena *a, uint64_t first)
+{
+	uint64_t cur = atomic_load_explicit(&H(a)->job_seq, memory_order_relaxed);
+	while (cur < first && !atomic_compare_exchange_weak(&H(a)->job_seq, &cur, first))
+		;
+}
+
+int zp_arena_job_fail_done(struct zp_arena *a, zp_job_h h, const char *why)
+{
+	if (h.idx >= H(a)->job_count)
+		return ZP_ERANGE;
+	struct zp_arena_job *jr = job_at(a, h.idx);
+	uint64_t w = gen_word(ZP_JOB_DONE, h.gen);
+	uint32_t z = 0;
+	if (atomic_load_explicit(&jr->word, memory_order_acquire) != w ||
+	    !atomic_compare_exchange_strong(&jr->err_owner, &z, 1))
+		return ZP_ESTALE;
+	char t[ZP_ERRTXT_MAX];
+	snprintf(t, sizeof t, "%s", why ? why : "failed"); /* cut to fit: copy_str refuses longer */
+	copy_str(jr->error, sizeof jr->error, t);
+	/* readers that see FAILED (acquire) see the error text */
+	return cas(&jr->word, &w, gen_word(ZP_JOB_FAILED, h.gen)) ? 0 : ZP_ESTALE;
 }
 
 int zp_arena_find_job(const struct zp_arena *a, uint64_t id, zp_job_h *h)

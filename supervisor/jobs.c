@@ -21,9 +21,8 @@
 #include "zp_err.h"
 
 /* ---------------------------------------------------------------- job records */
-static json_t *job_json(unsigned g, uint32_t j)
+void *sup_job_json(struct zp_arena *a, unsigned g, uint32_t j)
 {
-	struct zp_arena *a = S.g[g].a;
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
 	json_t *parts = json_array();
@@ -47,61 +46,112 @@ static json_t *job_json(unsigned g, uint32_t j)
 			 "output", r->output, "error", r->error, "submit_ns", (json_int_t)r->submit_ns,
 			 "done_ns", (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "partitions", parts);
 }
+#define job_json(g, j) sup_job_json(S.g[g].a, g, j)
 
 static void result_path(char *buf, size_t n, uint64_t cid)
 {
 	zp_pipe_path(buf, n, &S.cfg, "results/%llu.json", (unsigned long long)cid);
 }
 
-/* A finished job: make sure its output is complete, record it, free its record. */
-static void finish_job(unsigned g, uint32_t j, uint64_t w)
+/* A DONE job's proofs.json is there, or made now; 0, or the error (zp_err_msg) when it
+ * cannot be written. The gpud that finished the last partition usually wrote it already. */
+static int proofs_complete(const struct zp_arena_job *r, uint64_t cid)
 {
-	struct zp_arena *a = S.g[g].a;
+	char f[PATH_MAX + 32];
+	struct stat st;
+	if (r->flags & ZP_JOB_EXTERNAL)
+		return 0; /* libzkpipe-supraseal: its caller reads part-<p>.proof.bin itself; no proofs.json */
+	snprintf(f, sizeof f, "%s/proofs.json", r->output);
+	if (stat(f, &st) == 0)
+		return 0;
+	int e = zp_job_assemble(r->output, cid, r->key_id, r->nparts);
+	return e && stat(f, &st) != 0 ? e : 0; /* a gpud may have won the race */
+}
+
+/* Disk trouble (full, read-only) repeats every scan: say it at most every 10 s. */
+static bool warn_due(void)
+{
+	static uint64_t last;
+	uint64_t now = zp_mono_ms();
+	if (last && now - last < 10000)
+		return false;
+	last = now;
+	return true;
+}
+
+int sup_record_write(uint64_t cid, void *js)
+{
+	char res[PATH_MAX];
+	result_path(res, sizeof res, cid);
+	char *txt = json_dumps(js, JSON_COMPACT);
+	int r = txt ? zp_write_atomic(res, txt, strlen(txt)) : zp_err_set(-ENOMEM, "results");
+	free(txt);
+	return r;
+}
+
+/*
+ * A finished job: complete its output (a DONE job whose proofs.json cannot be written
+ * becomes FAILED with the reason), make its token and results/<job>.json durable, then
+ * free its record (unless retain_s keeps it; `now` frees regardless). The record is
+ * freed only once results/ holds it, so an accepted job always answers status. Returns
+ * 0 when the results file is on disk.
+ */
+int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
+{
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	if (zp_word_state(w) != ZP_JOB_DONE && zp_word_state(w) != ZP_JOB_FAILED)
+		return -EAGAIN;
+	zp_job_h h = { j, zp_word_gen(w) };
 	uint64_t cid = sup_client_id(g, r->id);
 	char res[PATH_MAX], f[PATH_MAX + 32];
-	struct stat st;
 	result_path(res, sizeof res, cid);
-	if (stat(res, &st) != 0) {
-		if (zp_word_state(w) == ZP_JOB_DONE) {
-			snprintf(f, sizeof f, "%s/proofs.json", r->output);
-			if (stat(f, &st) != 0 && zp_job_assemble(r->output, cid, r->key_id, r->nparts))
-				zp_log("supervisor", "job %llu: %s", (unsigned long long)cid, zp_err_msg());
-		} else {
-			snprintf(f, sizeof f, "%s/error.txt", r->output);
+	if (access(res, F_OK) != 0) {
+		zp_err_clear();
+		if (zp_word_state(w) == ZP_JOB_DONE && proofs_complete(r, cid)) {
+			char why[ZP_ERRTXT_MAX];
+			snprintf(why, sizeof why, "proofs.json not written: %s", zp_err_msg());
+			if (zp_arena_job_fail_done(a, h, why) == 0)
+				zp_log("supervisor", "job %llu: FAILED, %s", (unsigned long long)cid, why);
+			w = atomic_load((_Atomic uint64_t *)&r->word);
+		}
+		snprintf(f, sizeof f, "%s/error.txt", r->output);
+		if (zp_word_state(w) == ZP_JOB_FAILED && access(f, F_OK)) { /* best effort: results/ has it too */
 			char msg[ZP_ERRTXT_MAX + 2];
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
 			zp_write_atomic(f, msg, (size_t)n);
 		}
-		json_t *js = job_json(g, j);
-		char *txt = json_dumps(js, JSON_COMPACT);
-		if (txt)
-			zp_write_atomic(res, txt, strlen(txt));
-		free(txt);
+		json_t *js = sup_job_json(a, g, j);
+		int e = sup_token_ensure(g, r);
+		if (!e)
+			e = sup_record_write(cid, js);
 		json_decref(js);
+		if (e) {
+			if (warn_due())
+				zp_log("supervisor", "job %llu: %s; its arena record is kept until the record is written",
+				       (unsigned long long)cid, zp_err_msg());
+			return e;
+		}
 		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
 	uint64_t done = atomic_load((_Atomic uint64_t *)&r->done_ns);
-	if (zp_now_ns() < done + (uint64_t)S.cfg.retain_s * 1000000000ull)
-		return;
+	if (!now && zp_now_ns() < done + (uint64_t)S.cfg.retain_s * 1000000000ull)
+		return 0;
 	char man[ZP_PATH_MAX];
 	memcpy(man, r->inputs, sizeof man);
 	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
-	if (zp_arena_job_free(a, (zp_job_h){ j, zp_word_gen(w) }) == 0)
+	if (zp_arena_job_free(a, h) == 0 && sup_is_manifest(man))
 		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+	return 0;
 }
 
 void sup_scan_jobs(void)
 {
 	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
 		struct zp_arena *a = S.g[g].a;
-		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
-			uint64_t w = atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(a, j)->word);
-			unsigned st = zp_word_state(w);
-			if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
-				finish_job(g, j, w);
-		}
+		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++)
+			sup_finish_job(a, g, j, false);
 	}
 }
 
@@ -253,7 +303,7 @@ static char *submit(json_t *req)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
 	if (tok && !token_ok(tok))
 		return error_reply("submit: token must be 1-64 of [A-Za-z0-9_-]");
-	char tpath[PATH_MAX], tbuf[65];
+	char tbuf[65];
 	if (!tok) {
 		uint8_t rnd[16];
 		if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
@@ -262,15 +312,9 @@ static char *submit(json_t *req)
 			sprintf(tbuf + 2 * i, "%02x", rnd[i]);
 		tok = tbuf;
 	}
-	zp_pipe_path(tpath, sizeof tpath, &S.cfg, "tokens/%s", tok);
-	FILE *tf = fopen(tpath, "re");
-	if (tf) { /* a re-sent submit (REQ retries, client retries): the same job */
-		unsigned long long cid = 0;
-		int got = fscanf(tf, "%llu", &cid);
-		fclose(tf);
-		if (got == 1)
-			return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)cid, "duplicate", 1));
-	}
+	uint64_t dup_id;
+	if (sup_token_lookup(tok, &dup_id) == 1) /* a re-sent submit (REQ retries, client retries): the same job */
+		return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)dup_id, "duplicate", 1));
 	uint32_t wires = 0;
 	if (key_wires(k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());
@@ -281,6 +325,7 @@ static char *submit(json_t *req)
 		return err;
 	}
 	zp_err_clear();
+	char made[PATH_MAX] = ""; /* the first directory this submit created: undone if it is refused */
 	if (strlen(out) >= ZP_PATH_MAX)
 		err = error_reply("output: path longer than %d bytes", ZP_PATH_MAX - 1);
 	else if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, true))
@@ -288,29 +333,40 @@ static char *submit(json_t *req)
 				  : "no output directory is allowed ([run] allow_output is empty)");
 	else if (output_busy(out))
 		err = error_reply("output %s is in use by an active job", out);
-	else if (zp_mkdirs(out, S.cfg.public_access ? 0755 : 0700))
+	else if ((sup_missing_from(out, made), zp_mkdirs(out, S.cfg.public_access ? 0755 : 0700)))
 		err = error_reply("output: %s", zp_err_msg());
 	char man[PATH_MAX];
 	if (!err && (zp_pipe_path(man, sizeof man, &S.cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
 		err = error_reply("run directory too long for a manifest path");
-	if (!err && zp_manifest_write(man, paths, (uint32_t)n))
+	else if (!err && zp_manifest_write(man, paths, (uint32_t)n))
 		err = error_reply("manifest: %s", zp_err_msg());
 	free(paths);
-	if (err)
-		return err;
 	unsigned g = (unsigned)gbest;
-	struct zp_job_spec spec = { .key_id = key, .nparts = (uint32_t)n, .priority = (uint32_t)prio,
-				    .inputs = man, .output = out };
 	zp_job_h h;
 	uint64_t id;
-	int r = zp_arena_submit_job(S.g[g].a, &spec, &h, &id);
-	if (r)
-		return error_reply("group %s: %s; retry later", S.cfg.groups[g].name,
-				   zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+	if (!err) {
+		sup_debug_point("submit-after-manifest");
+		struct zp_job_spec spec = { .key_id = key, .nparts = (uint32_t)n, .priority = (uint32_t)prio,
+					    .inputs = man, .output = out };
+		int r = zp_arena_submit_job(S.g[g].a, &spec, &h, &id);
+		if (r) {
+			err = error_reply("group %s: %s; retry later", S.cfg.groups[g].name,
+					  zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			unlink(man);
+			zp_fsync_parent(man);
+		}
+	}
+	if (err) {
+		sup_mkdirs_undo(out, made);
+		return err;
+	}
+	/* The arena record names in/<token>: a crash from here on leaves the token recoverable
+	 * (sup_token_lookup, sup_records_start), so a retry finds this job, never a second one. */
+	sup_debug_point("submit-before-token");
 	uint64_t cid = sup_client_id(g, id);
-	char idtxt[32];
-	int l = snprintf(idtxt, sizeof idtxt, "%llu\n", (unsigned long long)cid);
-	zp_write_atomic(tpath, idtxt, (size_t)l);
+	if (sup_token_ensure(g, zp_arena_job_rec(S.g[g].a, h.idx)))
+		zp_log("supervisor", "job %llu: %s (kept in the arena record; written again before it is freed)",
+		       (unsigned long long)cid, zp_err_msg());
 	zp_hint_send(S.g[g].pub, "job");
 	return reply(json_pack("{s:b, s:I, s:s, s:s}", "ok", 1, "job", (json_int_t)cid, "group",
 			       S.cfg.groups[g].name, "token", tok));
@@ -325,11 +381,20 @@ static int find(uint64_t cid, unsigned *g, zp_job_h *h)
 	return zp_arena_find_job(S.g[*g].a, cid >> 8, h);
 }
 
+/* find, after recording a finished record first: DONE is said only once proofs.json is there
+ * (the record may be freed by it: the answer then comes from results/). */
+static int find_recorded(uint64_t cid, unsigned *g, zp_job_h *h)
+{
+	if (find(cid, g, h) == 0)
+		sup_finish_job(S.g[*g].a, *g, h->idx, false);
+	return find(cid, g, h);
+}
+
 static char *status_job(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find(cid, &g, &h) == 0)
+	if (find_recorded(cid, &g, &h) == 0)
 		return reply(job_json(g, h.idx));
 	char res[PATH_MAX];
 	result_path(res, sizeof res, cid);
@@ -342,7 +407,7 @@ static char *cancel(uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find(cid, &g, &h) != 0)
+	if (find_recorded(cid, &g, &h) != 0)
 		return status_job(cid); /* finished (its record) or unknown (the error) */
 	int st = zp_arena_job_state(S.g[g].a, h);
 	if (st == ZP_JOB_ACTIVE) {

@@ -280,16 +280,10 @@ static int open_group(unsigned g)
 {
 	struct zp_arena_params p;
 	zp_pipe_arena_params(&S.cfg, g, &p);
-	struct zp_arena_shape shape = { .slot_count = p.slot_count, .job_count = p.job_count,
-					.max_parts = p.max_parts, .proc_count = p.proc_count };
 	struct group *G = &S.g[g];
-	int r = zp_arena_attach(p.name, 0, &shape, NULL, &G->a);
-	if (r == -ENOENT) {
-		r = zp_arena_create(&p, &G->a);
-		G->created = r == 0;
-	}
+	int r = sup_arena_open(g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
-		return zp_err_wrap(r, "group %s: arena %s", S.cfg.groups[g].name, p.name);
+		return r;
 	if (!S.cfg.public_access)
 		fchmod(zp_arena_fd(G->a), 0600);
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
@@ -318,7 +312,7 @@ static int open_group(unsigned g)
 static int run_dir(void)
 {
 	unsigned mode = S.cfg.public_access ? 0755 : 0700;
-	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens" };
+	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char p[PATH_MAX];
 		snprintf(p, sizeof p, "%s%s", S.cfg.run_dir, sub[i]);
@@ -513,6 +507,7 @@ int main(int argc, char **argv)
 		}
 		adopt(g);
 	}
+	sup_records_start();
 	if ((r = api_open())) {
 		zp_log(WHO, "API %s: %s", S.api_url, zp_err_msg());
 		return 1;
@@ -527,6 +522,8 @@ int main(int argc, char **argv)
 	shutdown_children();
 	sup_scan_jobs();
 	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+		if (!S.keep_arena)
+			sup_drop_jobs(g);
 		zp_arena_proc_unregister(S.g[g].a, S.g[g].me);
 		zp_hint_close(S.g[g].pub);
 		zp_hint_close(S.g[g].pull);

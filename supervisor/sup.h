@@ -55,10 +55,37 @@ extern struct sup S;
 
 /* jobs.c */
 void sup_scan_jobs(void);
+/* A job record as status JSON (caller json_decref's). */
+void *sup_job_json(struct zp_arena *a, unsigned g, uint32_t j);
+/* Record a finished job durably and free its record (see jobs.c); 0 when results/ has it. */
+int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now);
+/* results/<cid>.json from a JSON object, durably. */
+int sup_record_write(uint64_t cid, void *js);
 /* Handle one API request (JSON text); returns the malloc'ed JSON reply. */
 char *sup_api_handle(const char *req, size_t len);
 /* status JSON (all groups, processes, counters); caller json_decref's. */
 void *sup_status_json(void);
+
+/* records.c: what the run directory remembers across crashes, full disks and arena re-creation */
+/* [debug] crash_at = name: SIGKILL ourselves at that point (tests of the crash windows). */
+void sup_debug_point(const char *name);
+/* Whether path is a manifest of this run directory (in/<token>). */
+bool sup_is_manifest(const char *path);
+/* tokens/<token> for the record's manifest name, durably (0 also when it is there already). */
+int sup_token_ensure(unsigned g, const struct zp_arena_job *r);
+/* 1 with *cid when the token has a job (its file, or an arena record naming in/<token>). */
+int sup_token_lookup(const char *tok, uint64_t *cid);
+/* Before a mkdir -p of path: made[PATH_MAX] = the highest directory it will create ("" = none) ... */
+void sup_missing_from(const char *path, char *made);
+/* ... and after a refusal: remove what it created (a refused submit leaves nothing behind). */
+void sup_mkdirs_undo(const char *path, const char *made);
+/* Open group g's arena: attach, create, or reshape it (migrating its accepted jobs);
+ * then resume a migration a crash interrupted and keep ids above those on disk. */
+int sup_arena_open(unsigned g, const struct zp_arena_params *p);
+/* At start, once every arena is open: stale temporaries, tokens, lost jobs, orphan manifests. */
+void sup_records_start(void);
+/* keep_arena = no at stop: every unfinished job is recorded FAILED (with a warning). */
+void sup_drop_jobs(unsigned g);
 
 /* http.c */
 int  sup_http_start(void);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A submit and its idempotency token become durable together: the supervisor is SIGKILLed
+# ([debug] crash_at) after the manifest is written but before the arena record, and after the
+# arena record but before tokens/<token>. In both cases the client's own request (nanomsg REQ
+# re-sends it) is answered by the restarted supervisor, a re-submit with the token gets the same
+# job, exactly one job exists, and it ends DONE with valid proofs.
+. "$(dirname "$0")/lib.sh" "$@"
+KEEP_ARENA=yes
+
+crash_case() { # crash_case POINT TOKEN NAME
+  local point=$1 tok=$2 name=$3
+  EXTRA=$'[debug]\ncrash_at = '"$point"
+  write_config
+  start_sup
+  local before; before=$(counter jobs_submitted)
+  # the client's request: it is re-sent every second until a supervisor answers (timeout 10 s)
+  "$ZK" submit --config "$CFG" --key chain --token "$tok" --output "$T/out/$name" "$EX/w1.wtns" "$EX/w2.wtns" \
+    >"$T/$name.ack" 2>"$T/$name.err" &
+  local cli=$!
+  wait_until 10 bash -c "! kill -0 $SUP_PID 2>/dev/null" || fail "$point: the supervisor did not crash"
+  wait "$SUP_PID" 2>/dev/null; SUP_PID=
+  grep -q "crash_at = $point" "$T/supervisor.log" || fail "$point: not killed at the point"
+  log "$point: supervisor SIGKILLed; restarting without the hook"
+  EXTRA=
+  write_config
+  start_sup
+  wait "$cli" || fail "$point: the client's submit was not answered: $(cat "$T/$name.err")"
+  local a b; a=$(cat "$T/$name.ack")
+  b=$("$ZK" submit --config "$CFG" --key chain --token "$tok" --output "$T/out/$name" "$EX/w1.wtns" "$EX/w2.wtns") ||
+    fail "$point: re-submit"
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "$point: ack '$a', re-submit '$b': two jobs or a lost acknowledgement"
+  [ "$(cat "$T/run/tokens/$tok")" = "$a" ] || fail "$point: tokens/$tok is not durable"
+  [ "$(counter jobs_submitted)" = $((before + 1)) ] || fail "$point: $(counter jobs_submitted) jobs after $before"
+  echo "$a $name 2" >> "$T/ids"
+  "$ZK" wait --config "$CFG" --timeout 60 "$a" >/dev/null || fail "$point: job $a did not finish DONE"
+  kill -TERM "$SUP_PID"; wait "$SUP_PID"; SUP_PID=
+}
+
+crash_case submit-after-manifest tok-m m
+# the orphan manifest a crash before the arena record leaves is not kept
+crash_case submit-before-token tok-t t
+verify_all || fail "proofs"
+[ -z "$(ls "$T/run/in")" ] || fail "manifests left: $(ls "$T/run/in")"
+n=$(ls "$T/run/results" | wc -l)
+[ "$n" = 2 ] || fail "$n job records for two submits"
+echo "PASS: crash between manifest/arena/token: one job per token, acknowledgement kept"
