@@ -130,7 +130,7 @@ static int zp_take(struct gpud *g, uint8_t *slot, struct gpud_part *pp)
 static int write_gpu_record(struct gpud *g, const char *out, uint32_t part, uint64_t job)
 {
 	const struct zp_pipe_group *gr = &g->d.cfg.groups[g->d.group];
-	char path[PATH_MAX], buf[512];
+	char name[64], buf[512];
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	int n = snprintf(buf, sizeof buf,
 			 "{\"job\": %llu, \"part\": %u, \"group\": \"%s\", \"gpud\": %u, \"gpu\": \"%s\", "
@@ -138,24 +138,26 @@ static int write_gpu_record(struct gpud *g, const char *out, uint32_t part, uint
 			 "\"backend\": \"%s\"}\n",
 			 (unsigned long long)job, part, gr->name, g->d.index, g->gpu_desc, gr->gpu_ordinal[g->d.index],
 			 cvd ? cvd : "", gr->gpu_node[g->d.index], (int)getpid(), g->be->name);
-	snprintf(path, sizeof path, "%s/part-%u.gpu.json", out, part);
-	int r = zp_write_atomic(path, buf, (size_t)n);
-	return r ? zp_err_set(r, "%s", path) : 0;
+	snprintf(name, sizeof name, "part-%u.gpu.json", part);
+	return zp_out_write(&g->d.cfg, out, name, buf, (size_t)n);
 }
 
-static int write_proof(const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub, uint32_t np)
+/* Both files through the output directory's openat walk (pipe.h): a symlink planted there, or a
+ * component swapped for one, never redirects the write. */
+static int write_proof(struct gpud *g, const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub,
+		       uint32_t np)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 32];
-	int r;
-	snprintf(path, sizeof path, "%s/part-%u.public.json", out, part);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_public_write_json(tmp, pub, np)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	snprintf(path, sizeof path, "%s/part-%u.proof.json", out, part);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	if ((r = zp_g16_proof_write_json(tmp, proof)) || (rename(tmp, path) && (r = -errno)))
-		return unlink(tmp), zp_err_set(r, "%s", path);
-	return 0;
+	char name[64], *txt = zp_g16_public_dumps(pub, np);
+	snprintf(name, sizeof name, "part-%u.public.json", part);
+	int r = txt ? zp_out_write(&g->d.cfg, out, name, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", name);
+	free(txt);
+	if (r)
+		return r;
+	txt = zp_g16_proof_dumps(proof);
+	snprintf(name, sizeof name, "part-%u.proof.json", part);
+	r = txt ? zp_out_write(&g->d.cfg, out, name, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", name);
+	free(txt);
+	return r;
 }
 
 /* Finish (host, constant time in r and s) and self-verify. 0, or the partition failed. */
@@ -187,7 +189,7 @@ static void write_done(struct gpud *g, struct gpud_flight *f, const zp_g16_proof
 	uint64_t cid = zp_daemon_client_id(&g->d, f->job_id);
 	int rc;
 	if ((rc = write_gpu_record(g, f->out, f->ph.part, cid)) ||
-	    (rc = write_proof(f->out, f->ph.part, proof, f->pub, f->k->zk.n_public))) {
+	    (rc = write_proof(g, f->out, f->ph.part, proof, f->pub, f->k->zk.n_public))) {
 		gpud_fail(g, f->ph, 1, "write proof: %s", zp_err_msg());
 		return;
 	}
@@ -199,7 +201,7 @@ static void write_done(struct gpud *g, struct gpud_flight *f, const zp_g16_proof
 	zp_log(g->d.who, "job %llu part %u proved on GPU %d (%llu so far)", (unsigned long long)cid, f->ph.part,
 	       g->d.cfg.groups[g->d.group].gpu_ordinal[g->d.index], (unsigned long long)g->parts_proved);
 	if (zp_arena_job_state(g->d.arena, f->ph.job) == ZP_JOB_DONE) {
-		if ((rc = zp_job_assemble(f->out, cid, f->key_id, f->nparts)))
+		if ((rc = zp_job_assemble(&g->d.cfg, f->out, cid, f->key_id, f->nparts)))
 			zp_log(g->d.who, "job %llu: %s (the supervisor retries)", (unsigned long long)cid, zp_err_msg());
 		zp_daemon_hint_sup(&g->d, "done");
 	}

@@ -136,15 +136,29 @@ static struct zp_pipe_group *group_for(struct zp_pipe_config *c, const char *nam
 	return g;
 }
 
+/* A listener without a host (listen = tcp:// then "*:5555" or ":5555"; http = 9464, :9464 or *:9464)
+ * binds to loopback: the API and the HTTP endpoint have no authentication, so reaching them
+ * from other hosts takes an address the operator writes out (docs/pipeline.md, Security model). */
+static int loopback_default(char *dst, size_t n, const char *v, const char *scheme)
+{
+	size_t l = strlen(scheme);
+	const char *host = !strncmp(v, scheme, l) ? v + l : (l ? NULL : v);
+	const char *port = host ? strrchr(host, ':') : NULL;
+	bool bare = host && !l && !strchr(host, ':'); /* http = 9464 */
+	if (bare || (port && (port == host || (port == host + 1 && host[0] == '*'))))
+		return snprintf(dst, n, "%s127.0.0.1:%s", scheme, bare ? host : port + 1) < (int)n ? 0 : -ENAMETOOLONG;
+	return snprintf(dst, n, "%s", v) < (int)n ? 0 : -ENAMETOOLONG;
+}
+
 static int run_key(struct ctx *x, const char *k, const char *v)
 {
 	struct zp_pipe_config *c = x->c;
 	if (!strcmp(k, "dir"))
 		return abs_path(x, c->run_dir, v);
 	if (!strcmp(k, "listen"))
-		return snprintf(c->listen, sizeof c->listen, "%s", v) < (int)sizeof c->listen ? 0 : -ENAMETOOLONG;
+		return loopback_default(c->listen, sizeof c->listen, v, "tcp://");
 	if (!strcmp(k, "http"))
-		return snprintf(c->http, sizeof c->http, "%s", v) < (int)sizeof c->http ? 0 : -ENAMETOOLONG;
+		return v[0] ? loopback_default(c->http, sizeof c->http, v, "") : (c->http[0] = 0, 0);
 	if (!strcmp(k, "bin_dir"))
 		return abs_path(x, c->bin_dir, v);
 	if (!strcmp(k, "keep_arena"))

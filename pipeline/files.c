@@ -1,9 +1,12 @@
 /*
- * files.c — the files the pipeline reads and writes: header peeks of circom/snarkjs files
- * (validation without loading), witnesses read straight into a slot, job manifests, atomic
- * writes, the assembled job proof, and the path policy for client-named files.
+ * files.c — the files the pipeline reads and writes: header peeks of the operator's r1cs/zkey
+ * (through prover/binfile.h: witnesses are read by prover/wtns.h, the one reader), job
+ * manifests, atomic writes, the assembled job proof, and the confinement of client-named paths
+ * (resolved completely, then opened by an openat walk from the allowed root that never follows
+ * a symlink).
  */
 #include "pipe.h"
+#include "binfile.h"
 #include "field.h"
 #include "zp_err.h"
 
@@ -48,121 +51,155 @@ uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t 
 	return p->bytes;
 }
 
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
+int zp_peek_zkey(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "zkey", 2, 4 + 48 + 4 + 32, n); }
+
+/* ---------------------------------------------------------------- confined paths */
+static bool control_chars(const char *p)
 {
-	uint8_t *b = buf;
-	while (n) {
-		ssize_t r = pread(fd, b, n, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return ZP_ETRUNC;
-		b += r, n -= (size_t)r, off += (uint64_t)r;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
+int zp_path_resolve(const char *path, char out[PATH_MAX], bool may_be_missing)
+{
+	char head[PATH_MAX], real[PATH_MAX];
+	if (path[0] != '/')
+		return zp_err_set(-EINVAL, "'%s' is not an absolute path", path);
+	if (control_chars(path))
+		return zp_err_set(-EINVAL, "control character in path");
+	if (snprintf(head, sizeof head, "%s", path) >= (int)sizeof head - 1)
+		return zp_err_set(-ENAMETOOLONG, "path too long");
+	/* the longest existing prefix, resolved by the kernel (symlinks, '.', '..', the last
+	 * component too); what does not exist yet is appended, and may hold no '.' or '..' */
+	const char *tail = NULL;
+	while (!realpath(head, real)) {
+		int e = errno;
+		char *s = strrchr(head, '/');
+		if (e != ENOENT || !may_be_missing || s == head || !s)
+			return zp_err_set(-e, "'%s'", path);
+		*s = 0;
+		tail = path + (s - head) + 1; /* head is a copy of path: the same offsets */
 	}
+	size_t l = strlen(real);
+	for (const char *t = tail; t && *t;) {
+		size_t n = strcspn(t, "/");
+		if ((n == 1 && t[0] == '.') || (n == 2 && t[0] == '.' && t[1] == '.'))
+			return zp_err_set(-EINVAL, "'%s': '.' or '..' after a directory that does not exist", path);
+		if (n) {
+			if (l + 1 + n >= PATH_MAX)
+				return zp_err_set(-ENAMETOOLONG, "path too long");
+			if (l > 1 || real[0] != '/')
+				real[l++] = '/';
+			memcpy(real + l, t, n);
+			real[l += n] = 0;
+		}
+		t += n + (t[n] == '/');
+	}
+	memcpy(out, real, l + 1);
 	return 0;
 }
 
-int zp_iden3_section(int fd, const char magic[4], uint32_t id, uint64_t *off, uint64_t *size)
+/* The allowed root holding canonical path p: its index, or -1. */
+static int root_of(char (*dirs)[PATH_MAX], unsigned n, const char *p)
 {
-	uint8_t h[12];
-	struct stat st;
-	if (fstat(fd, &st))
-		return -errno;
-	if (pread_all(fd, h, 12, 0) || memcmp(h, magic, 4))
-		return zp_err_set(ZP_EFORMAT, "not a %.4s file (magic)", magic);
-	uint32_t nsec;
-	memcpy(&nsec, h + 8, 4);
-	uint64_t pos = 12;
-	for (uint32_t i = 0; i < nsec; i++) {
-		uint8_t sh[12];
-		uint32_t sid;
-		uint64_t sz;
-		if (pread_all(fd, sh, 12, pos))
-			return zp_err_set(ZP_ETRUNC, "%.4s: section table truncated", magic);
-		memcpy(&sid, sh, 4);
-		memcpy(&sz, sh + 4, 8);
-		pos += 12;
-		if (sz > (uint64_t)st.st_size - pos || pos > (uint64_t)st.st_size)
-			return zp_err_set(ZP_ETRUNC, "%.4s: section %u runs past the end", magic, sid);
-		if (sid == id) {
-			*off = pos;
-			*size = sz;
-			return 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t l = strlen(dirs[i]);
+		if (!strcmp(dirs[i], "/") || (!strncmp(p, dirs[i], l) && (p[l] == '/' || p[l] == 0)))
+			return (int)i;
+	}
+	return -1;
+}
+
+int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, char canon[PATH_MAX], bool may_be_missing)
+{
+	int r = zp_path_resolve(path, canon, may_be_missing);
+	if (r)
+		return r;
+	if (root_of(dirs, n, canon) < 0)
+		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", path);
+	return 0;
+}
+
+int zp_path_open_dir(char (*dirs)[PATH_MAX], unsigned n, const char *canon, bool create, unsigned mode)
+{
+	int i = root_of(dirs, n, canon);
+	if (i < 0)
+		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", canon);
+	/* the root is the operator's (resolved at config load); below it, no symlink is followed */
+	int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s", dirs[i]);
+	const char *t = canon + (strcmp(dirs[i], "/") ? strlen(dirs[i]) : 0);
+	while (*t) {
+		char comp[NAME_MAX + 1];
+		t += *t == '/';
+		size_t len = strcspn(t, "/");
+		if (!len)
+			continue;
+		if (len > NAME_MAX) {
+			close(fd);
+			return zp_err_set(-ENAMETOOLONG, "%s: a component is too long", canon);
 		}
-		pos += sz;
+		memcpy(comp, t, len);
+		comp[len] = 0;
+		t += len;
+		if (create && mkdirat(fd, comp, mode) && errno != EEXIST) {
+			int e = -errno;
+			close(fd);
+			return zp_err_set(e, "mkdir %s", canon);
+		}
+		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = -errno;
+		close(fd);
+		if (next < 0)
+			return zp_err_set(e, "%s: '%s' %s", canon, comp,
+					  e == -ELOOP || e == -ENOTDIR ? "is not a directory (a symlink is never followed here)"
+					  : "cannot be opened");
+		fd = next;
 	}
-	return zp_err_set(ZP_EFORMAT, "%.4s: no section %u", magic, id);
+	return fd;
 }
 
-/* u32 at byte `at` of section `id`, after an n8-length prime when `skip_prime`. */
-static int peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t at, uint32_t *v)
+int zp_path_open_input(char (*dirs)[PATH_MAX], unsigned n, const char *canon)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char dir[PATH_MAX];
+	const char *base = strrchr(canon, '/');
+	if (!base || !base[1] || (size_t)(base - canon) >= sizeof dir)
+		return zp_err_set(-EINVAL, "'%s' does not name a file", canon);
+	memcpy(dir, canon, (size_t)(base - canon));
+	dir[base - canon] = 0;
+	int dfd = zp_path_open_dir(dirs, n, dir[0] ? dir : "/", false, 0);
+	if (dfd < 0)
+		return dfd;
+	/* O_NONBLOCK: a FIFO opens at once (and is then refused), never waits for a writer */
+	int fd = openat(dfd, base + 1, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	int e = -errno;
+	close(dfd);
 	if (fd < 0)
-		return zp_err_set(-errno, "%s", path);
-	uint64_t off, size;
-	int r = zp_iden3_section(fd, magic, id, &off, &size);
-	if (r == 0 && at + 4 > size)
-		r = zp_err_set(ZP_ETRUNC, "section %u too short", id);
-	if (r == 0)
-		r = pread_all(fd, v, 4, off + at);
-	close(fd);
+		return zp_err_set(e, "%s%s", canon, e == -ELOOP ? ": a symlink (never followed here)" : "");
+	int r = zp_bin_fd_regular(fd, canon);
 	if (r)
-		zp_err_wrap(r, "%s", path);
-	return r;
+		close(fd);
+	return r ? r : fd;
 }
 
-int zp_peek_wtns(const char *path, uint32_t *n) { return peek_u32(path, "wtns", 1, 4 + 32, n); }
-int zp_peek_r1cs(const char *path, uint32_t *n) { return peek_u32(path, "r1cs", 1, 4 + 32, n); }
-int zp_peek_zkey(const char *path, uint32_t *n) { return peek_u32(path, "zkey", 2, 4 + 48 + 4 + 32, n); }
-
-int zp_wtns_read_into(const char *path, void *w, uint32_t n)
+/* ---------------------------------------------------------------- atomic writes */
+int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return zp_err_set(-errno, "witness %s", path);
-	uint64_t off1, sz1, off2, sz2;
-	uint32_t hdr[10];
-	int r = zp_iden3_section(fd, "wtns", 1, &off1, &sz1);
-	if (!r && sz1 < 40)
-		r = zp_err_set(ZP_EFORMAT, "section 1 too short");
-	if (!r)
-		r = pread_all(fd, hdr, 40, off1);
-	if (!r && (hdr[0] != 32 || hdr[9] != n))
-		r = zp_err_set(ZP_EMISMATCH, "%u values of %u bytes; the key's circuit has %u wires",
-			       hdr[9], hdr[0], n);
-	if (!r)
-		r = zp_iden3_section(fd, "wtns", 2, &off2, &sz2);
-	if (!r && sz2 != (uint64_t)n * 32)
-		r = zp_err_set(ZP_ETRUNC, "section 2 holds %llu bytes, expected %llu",
-			       (unsigned long long)sz2, (unsigned long long)n * 32);
-	if (!r)
-		r = pread_all(fd, w, (size_t)n * 32, off2);
-	close(fd);
-	/* In place: each 32-byte normal-form LE value becomes the zp_fr it encodes. */
-	zp_fr *v = w;
-	for (uint32_t i = 0; !r && i < n; i++) {
-		uint8_t le[32];
-		memcpy(le, &v[i], 32);
-		if (zp_fr_from_le(&v[i], le))
-			r = zp_err_set(ZP_ENONCANON, "value %u is not below r", i);
-	}
-	if (!r && n && memcmp(&v[0], &ZP_FR_ONE, sizeof(zp_fr)))
-		r = zp_err_set(ZP_EFORMAT, "w[0] is not 1");
-	if (r)
-		zp_err_wrap(r, "witness %s", path);
-	return r;
-}
-
-int zp_write_atomic(const char *path, const void *buf, size_t len)
-{
-	char tmp[PATH_MAX + 32];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	char tmp[NAME_MAX + 32];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", name, (int)getpid()) >= (int)sizeof tmp)
+		return zp_err_set(-ENAMETOOLONG, "%s", name);
+	/* O_EXCL | O_NOFOLLOW: whatever sits at the temporary name (a stale file of a dead process
+	 * with our pid, or a planted symlink) is removed, never written through */
+	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return zp_err_set(-errno, "%s", tmp);
+	fchmod(fd, mode); /* the umask does not decide a file's mode: the config does */
 	const uint8_t *b = buf;
 	size_t left = len;
 	while (left) {
@@ -172,21 +209,25 @@ int zp_write_atomic(const char *path, const void *buf, size_t len)
 		if (w < 0) {
 			int e = -errno;
 			close(fd);
-			unlink(tmp);
+			unlinkat(dirfd, tmp, 0);
 			return zp_err_set(e, "%s", tmp);
 		}
 		b += w, left -= (size_t)w;
 	}
+	/* rename replaces whatever is at name (a symlink too) without following it */
 	int e = fsync(fd) ? -errno : 0;
 	if (close(fd) && !e)
 		e = -errno;
-	if (!e && rename(tmp, path))
+	if (!e && renameat(dirfd, tmp, dirfd, name))
 		e = -errno;
 	if (e) {
-		unlink(tmp);
-		return zp_err_set(e, "%s", path);
+		unlinkat(dirfd, tmp, 0);
+		return zp_err_set(e, "%s", name);
 	}
-	return zp_fsync_parent(path);
+	/* the rename is durable once the directory is (EINVAL: a file system without directory fsync) */
+	if (fsync(dirfd) && errno != EINVAL)
+		return zp_err_set(-errno, "fsync of the directory holding %s", name);
+	return 0;
 }
 
 int zp_fsync_parent(const char *path)
@@ -207,6 +248,47 @@ int zp_fsync_parent(const char *path)
 	int r = fsync(fd) && errno != EINVAL ? -errno : 0;
 	close(fd);
 	return r ? zp_err_set(r, "fsync %s", dir) : 0;
+}
+
+int zp_write_atomic(const char *path, const void *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	if (!base || (size_t)(base - path) >= sizeof dir)
+		return zp_err_set(-EINVAL, "%s: not an absolute path", path);
+	memcpy(dir, path, (size_t)(base - path));
+	dir[base - path] = 0;
+	int dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return zp_err_set(-errno, "%s", dir);
+	int r = zp_write_atomic_at(dfd, base + 1, buf, len, 0600);
+	close(dfd);
+	return r ? zp_err_set(r, "%s", path) : 0;
+}
+
+int zp_out_open(const struct zp_pipe_config *c, const char *out)
+{
+	return zp_path_open_dir((char (*)[PATH_MAX])c->allow_out, c->n_out, out, false, 0);
+}
+
+int zp_out_write(const struct zp_pipe_config *c, const char *out, const char *name, const void *buf, size_t len)
+{
+	int dfd = zp_out_open(c, out);
+	if (dfd < 0)
+		return dfd;
+	int r = zp_write_atomic_at(dfd, name, buf, len, c->public_access ? 0644 : 0600);
+	close(dfd);
+	return r ? zp_err_set(r, "%s/%s", out, name) : 0;
+}
+
+bool zp_out_has(const struct zp_pipe_config *c, const char *out, const char *name)
+{
+	int dfd = zp_out_open(c, out);
+	struct stat st;
+	bool r = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	if (dfd >= 0)
+		close(dfd);
+	return r;
 }
 
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n)
@@ -264,43 +346,35 @@ int zp_mkdirs(const char *path, unsigned mode)
 	}
 }
 
-int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, bool want_parent)
+/* A part file of the output, read without following a symlink (a planted one would copy another
+ * file into proofs.json). */
+static json_t *load_part(int dfd, const char *name, json_error_t *e)
 {
-	char real[PATH_MAX], tmp[PATH_MAX];
-	if (path[0] != '/')
-		return zp_err_set(-EINVAL, "'%s' is not an absolute path", path);
-	if (strlen(path) >= PATH_MAX - 1)
-		return zp_err_set(-ENAMETOOLONG, "path too long");
-	snprintf(tmp, sizeof tmp, "%s", path);
-	if (want_parent) {
-		char *s = strrchr(tmp, '/');
-		if (s == tmp)
-			s[1] = 0;
-		else
-			*s = 0;
+	int fd = zp_bin_open_regular(name, dfd, O_NOFOLLOW);
+	if (fd < 0) {
+		snprintf(e->text, sizeof e->text, "%s: %s", name, fd == -ELOOP ? "a symlink" : zp_strerror(fd));
+		return NULL;
 	}
-	if (!realpath(tmp, real))
-		return zp_err_set(-errno, "'%s'", tmp);
-	for (unsigned i = 0; i < n; i++) {
-		size_t l = strlen(dirs[i]);
-		if (!strncmp(real, dirs[i], l) && (real[l] == '/' || real[l] == 0 || !strcmp(dirs[i], "/")))
-			return 0;
-	}
-	return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", path);
+	json_t *j = json_loadfd(fd, 0, e);
+	close(fd);
+	return j;
 }
 
 /* part-<p>.proof.json + part-<p>.public.json → one array element */
-int zp_job_assemble(const char *out, uint64_t job, const char *key, uint32_t nparts)
+int zp_job_assemble(const struct zp_pipe_config *c, const char *out, uint64_t job, const char *key, uint32_t nparts)
 {
+	int dfd = zp_out_open(c, out);
+	if (dfd < 0)
+		return zp_err_wrap(dfd, "assemble %s", out);
 	json_t *root = json_pack("{s:I, s:s, s:[]}", "job", (json_int_t)job, "key", key, "partitions");
 	json_t *arr = json_object_get(root, "partitions");
 	int r = 0;
 	for (uint32_t p = 0; p < nparts && !r; p++) {
-		char a[PATH_MAX], b[PATH_MAX];
+		char a[64], b[64];
 		json_error_t e;
-		snprintf(a, sizeof a, "%s/part-%u.proof.json", out, p);
-		snprintf(b, sizeof b, "%s/part-%u.public.json", out, p);
-		json_t *pf = json_load_file(a, 0, &e), *pu = json_load_file(b, 0, &e);
+		snprintf(a, sizeof a, "part-%u.proof.json", p);
+		snprintf(b, sizeof b, "part-%u.public.json", p);
+		json_t *pf = load_part(dfd, a, &e), *pu = pf ? load_part(dfd, b, &e) : NULL;
 		if (!pf || !pu)
 			r = zp_err_set(-ENOENT, "assemble %s: partition %u: %s", out, p, e.text);
 		else
@@ -309,12 +383,11 @@ int zp_job_assemble(const char *out, uint64_t job, const char *key, uint32_t npa
 		json_decref(pu);
 	}
 	if (!r) {
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/proofs.json", out);
 		char *txt = json_dumps(root, JSON_INDENT(1));
-		r = txt ? zp_write_atomic(path, txt, strlen(txt)) : -ENOMEM;
+		r = txt ? zp_write_atomic_at(dfd, "proofs.json", txt, strlen(txt), c->public_access ? 0644 : 0600) : -ENOMEM;
 		free(txt);
 	}
+	close(dfd);
 	json_decref(root);
 	return r;
 }

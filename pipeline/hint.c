@@ -3,8 +3,11 @@
  *
  * Hints are never truth: every send is NN_DONTWAIT and a failure is ignored; every waiter
  * also wakes on its own timeout and rescans the arena. Receivers integrate with poll()
- * through NN_RCVFD. NN_RCVMAXSIZE is set explicitly so an oversized API message is refused
- * the same way on both ends (nanomsg's default silently drops messages over 1 MiB).
+ * through NN_RCVFD. NN_RCVMAXSIZE is set explicitly: 1 MiB for every socket but the API's REP,
+ * which takes up to ZP_API_RCV_HARD so that a request over ZP_API_MAX_MSG still reaches the
+ * handler and gets an error reply (nanomsg drops a message over the receive maximum and closes
+ * the connection: the client would only see silence). Past the hard cap that is still what
+ * happens; the cap bounds the memory one request can take.
  */
 #include "pipe.h"
 #include "zp_err.h"
@@ -158,9 +161,10 @@ int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms)
 
 int zp_api_rep(const char *url)
 {
-	int s = sock(NN_REP);
+	int s = sock(NN_REP), max = ZP_API_RCV_HARD;
 	if (s < 0)
 		return s;
+	nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVMAXSIZE, &max, sizeof max);
 	unlink_ipc(url);
 	return ep(s, url, true);
 }

@@ -25,7 +25,8 @@
  *   proofs.json  the job's proof: {"job", "key", "partitions": [{"proof", "public"}, ...]},
  *                written once every partition is DONE; its presence means the job is complete.
  *   error.txt    a FAILED job's reason.
- * Every file is written to <name>.tmp.<pid> and renamed into place.
+ * Every file is written to <name>.tmp.<pid> (O_EXCL | O_NOFOLLOW, inside the directory opened by
+ * an openat walk from the allowed root) and renamed into place.
  */
 #ifndef ZP_PIPE_H
 #define ZP_PIPE_H
@@ -146,32 +147,53 @@ struct zp_slot_payload {
 uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t domain);
 
 /* ---------------------------------------------------------------- files */
-/* iden3 container: offset/size of section `id`. */
-int zp_iden3_section(int fd, const char magic[4], uint32_t id, uint64_t *off, uint64_t *size);
-/* Header-only peeks (cheap validation): wtns nWitness, r1cs nWires, zkey nVars. */
-int zp_peek_wtns(const char *path, uint32_t *n);
+/* Header-only peeks of the operator's key files (cheap validation): r1cs nWires, zkey nVars.
+ * Witnesses are read by prover/wtns.h (zp_wtns_check_fd at submit, zp_wtns_read_fd in synthd). */
 int zp_peek_r1cs(const char *path, uint32_t *n_wires);
 int zp_peek_zkey(const char *path, uint32_t *n_vars);
-/* Read a .wtns's values straight into w (n values, converted in place to Montgomery form). */
-int zp_wtns_read_into(const char *path, void *w, uint32_t n);
 
 /* Job manifest: write lines atomically; read line `part`. */
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory:
- * once it returns 0 the file survives a crash. On error nothing is left at path's tmp name. */
+/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory
+ * (run-directory files, mode 0600): once it returns 0 the file survives a crash; on error
+ * nothing is left at the tmp name. The temporary is created O_EXCL | O_NOFOLLOW and renamed
+ * over the name, so a symlink at either name is replaced, never written through. _at: name
+ * inside the open directory dirfd. */
 int zp_write_atomic(const char *path, const void *buf, size_t len);
+int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode);
 /* fsync the directory holding `path` (a rename or unlink there becomes durable). */
 int zp_fsync_parent(const char *path);
-/* Assemble <out>/proofs.json from the part files. */
-int zp_job_assemble(const char *out, uint64_t job, const char *key, uint32_t nparts);
-/* mkdir -p with mode */
+/* mkdir -p with mode (the operator's directories: the run directory) */
 int zp_mkdirs(const char *path, unsigned mode);
 
-/* Whether `path` (must be absolute) resolves under one of dirs. want_parent: the path may
- * not exist yet; its parent must. 0, -EACCES (outside), -errno. */
-int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, bool want_parent);
+/* ---------------------------------------------------------------- client-named paths
+ * Confinement: a path a request names is resolved completely (symlinks, '.', '..', the last
+ * component too; for an output, the part that does not exist yet is appended and may hold no
+ * '.' or '..') and must lie under one of dirs (allow_input / allow_output, resolved at config
+ * load). Every later open — at submit, in synthd, in gpud — walks from that root with openat
+ * and O_NOFOLLOW, so a component swapped for a symlink after submit fails the open (-ELOOP or
+ * -ENOTDIR) instead of leading elsewhere. */
+int zp_path_resolve(const char *path, char out[PATH_MAX], bool may_be_missing);
+/* Resolve path into canon and check it lies under dirs: 0, -EACCES (outside), -errno. */
+int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, char canon[PATH_MAX], bool may_be_missing);
+/* The directory canon (canonical, under dirs) opened by the walk; create: mkdirat each missing
+ * component with mode. Returns the fd or -errno. */
+int zp_path_open_dir(char (*dirs)[PATH_MAX], unsigned n, const char *canon, bool create, unsigned mode);
+/* A client's input file: the walk, then O_RDONLY | O_NONBLOCK | O_NOFOLLOW, regular files only
+ * (a FIFO, device or directory is refused by name without waiting). Returns the fd or -errno. */
+int zp_path_open_input(char (*dirs)[PATH_MAX], unsigned n, const char *canon);
+
+/* A job's output directory (canonical, under allow_output) opened by the walk. */
+int zp_out_open(const struct zp_pipe_config *c, const char *out);
+/* <out>/<name> written atomically inside the walked directory; mode 0644 with public = yes
+ * (the submitter reads its proofs), else 0600, like the directory's 0755 / 0700. */
+int zp_out_write(const struct zp_pipe_config *c, const char *out, const char *name, const void *buf, size_t len);
+/* <out>/<name> exists as a regular file (a symlink there does not count). */
+bool zp_out_has(const struct zp_pipe_config *c, const char *out, const char *name);
+/* Assemble <out>/proofs.json from the part files (read without following symlinks). */
+int zp_job_assemble(const struct zp_pipe_config *c, const char *out, uint64_t job, const char *key, uint32_t nparts);
 
 /* ---------------------------------------------------------------- hints (nanomsg) */
 /* Sockets with a receive fd for poll(); all sends are non-blocking, all drops harmless. */
@@ -187,8 +209,10 @@ void zp_hint_close(int s);
 
 /* ---------------------------------------------------------------- client API */
 /* One JSON request, one JSON reply (both NUL-terminated text). The caller frees *reply.
- * Messages are capped at 1 MiB on both ends (NN_RCVMAXSIZE is set explicitly). */
+ * Messages are capped at 1 MiB: the client refuses to send more; the server receives up to
+ * ZP_API_RCV_HARD and answers a request over 1 MiB with ok: false (hint.c says why). */
 #define ZP_API_MAX_MSG (1u << 20)
+#define ZP_API_RCV_HARD (64u << 20)
 int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms);
 /* Server side: bind a REP socket; serve every queued request through fn (returns a
  * malloc'ed reply). serve_one returns 1 when it served one, 0 when none was waiting. */

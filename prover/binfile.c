@@ -23,20 +23,14 @@ static uint64_t ld64(const uint8_t *p)
 int zp_bin_map_file(zp_bin_map *m, const char *path)
 {
 	memset(m, 0, sizeof(*m));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = -errno;
-		return zp_err_set(e, "%s: cannot open", path);
-	}
+	int fd = zp_bin_open_regular(path, AT_FDCWD, 0);
+	if (fd < 0)
+		return fd;
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		int e = -errno;
 		close(fd);
 		return zp_err_set(e, "%s: cannot stat", path);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return zp_err_set(-EINVAL, "%s: not a regular file", path);
 	}
 	if (st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -60,31 +54,56 @@ void zp_bin_unmap(zp_bin_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, const char magic[4])
+/* Where the container's header bytes come from: the mapped buffer, or pread on a descriptor
+ * (a client's witness: read in bounded pieces, never mapped, so a file truncated under us is an
+ * error, not a SIGBUS). One walker over the section table serves both. */
+struct bin_src {
+	const uint8_t *data; /* NULL: read from fd */
+	int fd;
+};
+
+static int src_read(const struct bin_src *s, uint8_t *dst, uint64_t off, size_t n)
 {
+	if (s->data) {
+		memcpy(dst, s->data + off, n);
+		return 0;
+	}
+	return zp_bin_pread(s->fd, dst, n, off);
+}
+
+/* max_sec bounds the section count beyond what the length allows: each header costs a pread */
+static int bin_walk(zp_bin *b, const struct bin_src *src, size_t len, const char *name, const char magic[4],
+		    uint32_t max_sec)
+{
+	uint8_t h[12];
 	memset(b, 0, sizeof(*b));
-	b->data = data;
+	b->data = src->data;
 	b->len = len;
 	b->name = name;
 	if (len < 12)
 		return zp_err_set(ZP_ETRUNC, "%s: %zu bytes, shorter than the 12-byte header", name, len);
-	if (memcmp(data, magic, 4) != 0)
+	if (src_read(src, h, 0, 12))
+		return zp_err_set(ZP_ETRUNC, "%s: cannot read the header", name);
+	if (memcmp(h, magic, 4) != 0)
 		return zp_err_set(ZP_EFORMAT, "%s: magic is not \"%.4s\"", name, magic);
-	b->version = ld32(data + 4);
-	b->nsec = ld32(data + 8);
+	b->version = ld32(h + 4);
+	b->nsec = ld32(h + 8);
 	/* each section header is 12 bytes: bound the count by the file length before allocating */
 	if (b->nsec > (len - 12) / 12)
 		return zp_err_set(ZP_ETRUNC, "%s: header says %u sections, file too short for their headers",
 				  name, b->nsec);
+	if (b->nsec > max_sec)
+		return zp_err_set(ZP_EFORMAT, "%s: %u sections, more than the %u this reader accepts", name,
+				  b->nsec, max_sec);
 	b->secs = calloc(b->nsec ? b->nsec : 1, sizeof(*b->secs));
 	if (!b->secs)
 		return zp_err_set(-ENOMEM, "%s: section table", name);
 	uint64_t off = 12;
 	for (uint32_t i = 0; i < b->nsec; i++) {
-		if (len - off < 12)
+		if (len - off < 12 || src_read(src, h, off, 12))
 			return zp_err_set(ZP_ETRUNC, "%s: section header %u runs past end of file", name, i);
-		uint32_t id = ld32(data + off);
-		uint64_t sz = ld64(data + off + 4);
+		uint32_t id = ld32(h);
+		uint64_t sz = ld64(h + 4);
 		off += 12;
 		if (sz > len - off)
 			return zp_err_set(ZP_ETRUNC, "%s: section %u declares %llu bytes, only %llu left in file",
@@ -101,6 +120,82 @@ int zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, c
 	return 0;
 }
 
+int zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, const char magic[4])
+{
+	struct bin_src src = { .data = data, .fd = -1 };
+	return bin_walk(b, &src, len, name, magic, UINT32_MAX);
+}
+
+int zp_bin_parse_fd(zp_bin *b, int fd, const char *name, const char magic[4])
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return zp_err_set(-errno, "%s: cannot stat", name);
+	struct bin_src src = { .data = NULL, .fd = fd };
+	int rc = bin_walk(b, &src, (size_t)st.st_size, name, magic, ZP_BIN_FD_MAX_SECTIONS);
+	if (rc)
+		zp_bin_free(b);
+	return rc;
+}
+
+int zp_bin_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+	uint8_t *p = buf;
+	while (n) {
+		ssize_t r = pread(fd, p, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return ZP_ETRUNC;
+		p += r, n -= (size_t)r, off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int zp_bin_open_regular(const char *path, int dirfd, int flags)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file ignores it */
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s: cannot open", path);
+	int rc = zp_bin_fd_regular(fd, path);
+	if (rc)
+		close(fd);
+	return rc ? rc : fd;
+}
+
+int zp_bin_fd_regular(int fd, const char *name)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return zp_err_set(-errno, "%s: cannot stat", name);
+	if (S_ISREG(st.st_mode))
+		return 0;
+	const char *what = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+			 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
+			 : "not a plain file";
+	return zp_err_set(-EINVAL, "%s: not a regular file (%s)", name, what);
+}
+
+int zp_bin_peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t at, uint32_t *v)
+{
+	zp_bin_map m;
+	zp_bin b;
+	zp_bin_cur c;
+	const uint8_t *p;
+	int rc = zp_bin_map_file(&m, path);
+	if (rc)
+		return rc;
+	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, magic)) && !(rc = zp_bin_section_cur(&b, id, UINT64_MAX, &c)) &&
+	    !(rc = zp_bin_get_bytes(&c, &p, at, "header")))
+		rc = zp_bin_get_u32(&c, v, "count");
+	zp_bin_free(&b);
+	zp_bin_unmap(&m);
+	return rc;
+}
+
 void zp_bin_free(zp_bin *b)
 {
 	free(b->secs);
@@ -108,7 +203,7 @@ void zp_bin_free(zp_bin *b)
 	b->nsec = 0;
 }
 
-int zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_cur *c)
+int zp_bin_section_find(const zp_bin *b, uint32_t id, uint64_t want_size, const zp_bin_section **s)
 {
 	for (uint32_t i = 0; i < b->nsec; i++) {
 		if (b->secs[i].id != id)
@@ -116,11 +211,19 @@ int zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_
 		if (want_size != UINT64_MAX && b->secs[i].size != want_size)
 			return zp_err_set(ZP_EFORMAT, "%s: section %u is %llu bytes, expected %llu", b->name, id,
 					  (unsigned long long)b->secs[i].size, (unsigned long long)want_size);
-		*c = (zp_bin_cur){ .p = b->data + b->secs[i].off, .left = b->secs[i].size,
-				   .file = b->name, .sec = id };
+		*s = &b->secs[i];
 		return 0;
 	}
 	return zp_err_set(ZP_EFORMAT, "%s: missing section %u", b->name, id);
+}
+
+int zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_cur *c)
+{
+	const zp_bin_section *s;
+	int rc = zp_bin_section_find(b, id, want_size, &s);
+	if (rc == 0)
+		*c = (zp_bin_cur){ .p = b->data + s->off, .left = s->size, .file = b->name, .sec = id };
+	return rc;
 }
 
 int zp_bin_get_bytes(zp_bin_cur *c, const uint8_t **p, uint64_t n, const char *field)

@@ -50,6 +50,7 @@ typedef struct {
 	int mapped;
 } zp_bin_map;
 
+/* Regular files only (opened O_NONBLOCK: a FIFO or device named instead never blocks the caller). */
 int  zp_bin_map_file(zp_bin_map *m, const char *path);
 void zp_bin_unmap(zp_bin_map *m);
 
@@ -57,9 +58,23 @@ void zp_bin_unmap(zp_bin_map *m);
 int  zp_bin_parse(zp_bin *b, const uint8_t *data, size_t len, const char *name, const char magic[4]);
 void zp_bin_free(zp_bin *b);
 
+/* The same checks on an open file, read with pread (data stays NULL: use zp_bin_section_find and
+ * zp_bin_pread). For files a client names: nothing is mapped, and a file truncated while it is
+ * read gives ZP_ETRUNC rather than SIGBUS. At most ZP_BIN_FD_MAX_SECTIONS sections (each costs
+ * a read). */
+#define ZP_BIN_FD_MAX_SECTIONS 64
+int  zp_bin_parse_fd(zp_bin *b, int fd, const char *name, const char magic[4]);
+int  zp_bin_pread(int fd, void *buf, size_t n, uint64_t off);   /* 0, -errno, ZP_ETRUNC at EOF */
+/* openat(dirfd, path, O_RDONLY | O_NONBLOCK | flags) and fstat: a regular file's fd, or an error
+ * naming path and what it is instead (a FIFO, a device, a directory). */
+int  zp_bin_open_regular(const char *path, int dirfd, int flags);
+int  zp_bin_fd_regular(int fd, const char *name);
+/* u32 at byte `at` of section id (header peeks of an r1cs or zkey: nothing else is read). */
+int  zp_bin_peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t at, uint32_t *v);
 /* Find section id; ZP_EFORMAT "missing section" when absent. If want_size is not
  * UINT64_MAX the section must be exactly that long (ZP_EFORMAT naming both sizes). */
 int  zp_bin_section_cur(const zp_bin *b, uint32_t id, uint64_t want_size, zp_bin_cur *c);
+int  zp_bin_section_find(const zp_bin *b, uint32_t id, uint64_t want_size, const zp_bin_section **s);
 
 int  zp_bin_get_u32(zp_bin_cur *c, uint32_t *v, const char *field);
 int  zp_bin_get_u64(zp_bin_cur *c, uint64_t *v, const char *field);

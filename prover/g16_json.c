@@ -56,14 +56,13 @@ static int dump(json_t *j, const char *path)
 	return 0;
 }
 
-int zp_g16_proof_write_json(const char *path, const zp_g16_proof *p)
+static json_t *proof_json(const zp_g16_proof *p)
 {
-	return dump(json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
-			      g1_json(&p->c), "protocol", "groth16", "curve", "bls12381"),
-		    path);
+	return json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b), "pi_c",
+			 g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
 }
 
-int zp_g16_public_write_json(const char *path, const zp_fr *pub, uint32_t n)
+static json_t *public_json(const zp_fr *pub, uint32_t n)
 {
 	json_t *a = json_array();
 	for (uint32_t i = 0; a && i < n; i++) {
@@ -71,7 +70,25 @@ int zp_g16_public_write_json(const char *path, const zp_fr *pub, uint32_t n)
 		zp_fr_to_dec(buf, sizeof(buf), &pub[i]);
 		json_array_append_new(a, json_string(buf));
 	}
-	return dump(a, path);
+	return a;
+}
+
+/* The text the file writers write (callers that place the file themselves: gpud). */
+static char *dumps(json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_INDENT(1)) : NULL;
+	json_decref(j);
+	return s;
+}
+
+char *zp_g16_proof_dumps(const zp_g16_proof *p) { return dumps(proof_json(p)); }
+char *zp_g16_public_dumps(const zp_fr *pub, uint32_t n) { return dumps(public_json(pub, n)); }
+
+int zp_g16_proof_write_json(const char *path, const zp_g16_proof *p) { return dump(proof_json(p), path); }
+
+int zp_g16_public_write_json(const char *path, const zp_fr *pub, uint32_t n)
+{
+	return dump(public_json(pub, n), path);
 }
 
 int zp_g16_vk_write_json(const char *path, const zp_g16_vk *vk)

@@ -16,6 +16,9 @@
 int zp_g16_proof_write_json(const char *path, const zp_g16_proof *p);
 int zp_g16_proof_read_json(zp_g16_proof *p, const char *path);
 int zp_g16_public_write_json(const char *path, const zp_fr *pub, uint32_t n);
+/* The same text, malloc'ed (NULL when out of memory), for a caller that writes the file itself. */
+char *zp_g16_proof_dumps(const zp_g16_proof *p);
+char *zp_g16_public_dumps(const zp_fr *pub, uint32_t n);
 /* *pub is malloc'ed (free it); n may be 0. */
 int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path);
 /* protocol groth16, curve bls12381, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2, IC

@@ -1,47 +1,65 @@
 #include "wtns.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "binfile.h"
 #include "zp_err.h"
 
+_Static_assert(sizeof(zp_fr) == 32, "values are converted in place: a zp_fr is one 32-byte value");
+
+/* Version and §1's size: the layout every reader checks first. */
+static int wtns_layout(const zp_bin *b, const zp_bin_section **s1)
+{
+	if (b->version != 2)
+		return zp_err_set(ZP_EVERSION, "%s: wtns version %u, expected 2", b->name, b->version);
+	return zp_bin_section_find(b, 1, 4 + 32 + 4, s1);
+}
+
+/* §1's 40 bytes: n8 and the prime must be BLS12-381 r, nWitness > 0, §2 exactly nWitness values. */
+static int wtns_sec1(const zp_bin *b, const uint8_t *p1, uint32_t *n, const zp_bin_section **s2)
+{
+	zp_bin_cur c = { .p = p1, .left = 40, .file = b->name, .sec = 1 };
+	int rc;
+	if ((rc = zp_bin_check_fr_prime(&c)) || (rc = zp_bin_get_u32(&c, n, "nWitness")))
+		return rc;
+	if (*n == 0)
+		return zp_err_set(ZP_EFORMAT, "%s: section 1: nWitness is 0", b->name);
+	return zp_bin_section_find(b, 2, (uint64_t)*n * 32, s2);
+}
+
+/* n normal-form little-endian values at src (src may be w itself) into w, Montgomery form;
+ * `first` is the index of w[0] in the file (w[0] = 1 is checked when first == 0). */
+static int wtns_values(zp_fr *w, const uint8_t *src, uint32_t n, uint32_t first, const char *name)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t le[32];
+		memcpy(le, src + (size_t)i * 32, 32);
+		if (zp_fr_from_le(&w[i], le) != 0)
+			return zp_err_set(ZP_ENONCANON, "%s: section 2: witness value %u is >= r", name, first + i);
+	}
+	if (first == 0 && n && !zp_fr_eq(&w[0], &ZP_FR_ONE))
+		return zp_err_set(ZP_EFORMAT, "%s: section 2: w[0] must be 1 (the ONE wire)", name);
+	return 0;
+}
+
 int zp_wtns_parse(zp_wtns *w, const uint8_t *data, size_t len, const char *name)
 {
 	zp_bin b;
-	zp_bin_cur c;
+	const zp_bin_section *s1, *s2;
 	memset(w, 0, sizeof(*w));
 	int rc = zp_bin_parse(&b, data, len, name, "wtns");
-	if (rc)
-		goto out;
-	if (b.version != 2) {
-		rc = zp_err_set(ZP_EVERSION, "%s: wtns version %u, expected 2", name, b.version);
-		goto out;
-	}
-	if ((rc = zp_bin_section_cur(&b, 1, 4 + 32 + 4, &c)) || (rc = zp_bin_check_fr_prime(&c)) ||
-	    (rc = zp_bin_get_u32(&c, &w->n, "nWitness")))
-		goto out;
-	if (w->n == 0) {
-		rc = zp_err_set(ZP_EFORMAT, "%s: section 1: nWitness is 0", name);
-		goto out;
-	}
-	if ((rc = zp_bin_section_cur(&b, 2, (uint64_t)w->n * 32, &c)))
+	if (rc || (rc = wtns_layout(&b, &s1)) || (rc = wtns_sec1(&b, data + s1->off, &w->n, &s2)))
 		goto out;
 	w->w = malloc((size_t)w->n * sizeof(zp_fr));
 	if (!w->w) {
 		rc = zp_err_set(-ENOMEM, "%s: %u witness values", name, w->n);
 		goto out;
 	}
-	for (uint32_t i = 0; i < w->n; i++) {
-		const uint8_t *p = c.p + (size_t)i * 32;
-		if (zp_fr_from_le(&w->w[i], p) != 0) {
-			rc = zp_err_set(ZP_ENONCANON, "%s: section 2: witness value %u is >= r", name, i);
-			goto out;
-		}
-	}
-	if (!zp_fr_eq(&w->w[0], &ZP_FR_ONE))
-		rc = zp_err_set(ZP_EFORMAT, "%s: section 2: w[0] must be 1 (the ONE wire)", name);
+	rc = wtns_values(w->w, data + s2->off, w->n, 0, name);
 out:
 	zp_bin_free(&b);
 	if (rc)
@@ -49,16 +67,69 @@ out:
 	return rc;
 }
 
+/* The header checks on an open file; *off = where §2's values start. */
+static int wtns_header_fd(int fd, const char *name, uint32_t *n, uint64_t *off)
+{
+	zp_bin b;
+	const zp_bin_section *s1, *s2;
+	uint8_t p1[40];
+	int rc = zp_bin_parse_fd(&b, fd, name, "wtns");
+	if (!rc && !(rc = wtns_layout(&b, &s1))) {
+		if ((rc = zp_bin_pread(fd, p1, sizeof p1, s1->off)))
+			rc = zp_err_set(rc, "%s: section 1: cannot read", name);
+		else if (!(rc = wtns_sec1(&b, p1, n, &s2)))
+			*off = s2->off;
+	}
+	zp_bin_free(&b);
+	return rc;
+}
+
+int zp_wtns_check_fd(int fd, const char *name, uint32_t *n)
+{
+	uint64_t off = 0;
+	zp_fr w0;
+	int rc = wtns_header_fd(fd, name, n, &off);
+	if (!rc && (rc = zp_bin_pread(fd, &w0, 32, off)))
+		rc = zp_err_set(rc, "%s: section 2: cannot read", name);
+	return rc ? rc : wtns_values(&w0, (const uint8_t *)&w0, 1, 0, name);
+}
+
+/* §2's n values at off, straight into w (a slot, for synthd), converted in place. */
+static int wtns_values_fd(int fd, const char *name, zp_fr *w, uint32_t n, uint64_t off)
+{
+	int rc = zp_bin_pread(fd, w, (size_t)n * 32, off);
+	if (rc)
+		return zp_err_set(rc, "%s: section 2: cannot read %u values", name, n);
+	return wtns_values(w, (const uint8_t *)w, n, 0, name);
+}
+
+int zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n)
+{
+	uint32_t have = 0;
+	uint64_t off = 0;
+	int rc = wtns_header_fd(fd, name, &have, &off);
+	if (rc)
+		return rc;
+	if (have != n)
+		return zp_err_set(ZP_EMISMATCH, "%s: %u values; the key's circuit has %u wires", name, have, n);
+	return wtns_values_fd(fd, name, w, n, off);
+}
+
 int zp_wtns_read(zp_wtns *w, const char *path)
 {
-	zp_bin_map m;
-	int rc = zp_bin_map_file(&m, path);
-	if (rc) {
-		memset(w, 0, sizeof(*w));
-		return rc;
-	}
-	rc = zp_wtns_parse(w, m.data, m.len, path);
-	zp_bin_unmap(&m);
+	memset(w, 0, sizeof(*w));
+	int fd = zp_bin_open_regular(path, AT_FDCWD, 0);
+	if (fd < 0)
+		return fd;
+	uint64_t off = 0;
+	int rc = wtns_header_fd(fd, path, &w->n, &off);
+	if (!rc && !(w->w = malloc((size_t)w->n * sizeof(zp_fr))))
+		rc = zp_err_set(-ENOMEM, "%s: %u witness values", path, w->n);
+	if (!rc)
+		rc = wtns_values_fd(fd, path, w->w, w->n, off);
+	close(fd);
+	if (rc)
+		zp_wtns_free(w);
 	return rc;
 }
 

@@ -4,7 +4,10 @@
  *   §1: u32 n8 (32), prime[32] (must be BLS12-381 r), u32 nWitness
  *   §2: nWitness x value[32], normal form little-endian; w[0] must be 1
  *
- * Values come back as zp_fr in Montgomery form.
+ * Values come back as zp_fr in Montgomery form. This is the one .wtns reader: `zkpipe prove`,
+ * the supervisor's check at submit and synthd's read into a slot all go through it, so a witness
+ * is accepted or refused for the same reasons everywhere (version, n8, prime, nWitness, §2's
+ * exact size, canonical values, w[0] = 1).
  */
 #ifndef ZP_WTNS_H
 #define ZP_WTNS_H
@@ -21,6 +24,12 @@ typedef struct {
 
 int  zp_wtns_parse(zp_wtns *w, const uint8_t *data, size_t len, const char *name);
 int  zp_wtns_read(zp_wtns *w, const char *path);
+/* On an open regular file (pread, never mmap: a file truncated under the reader is an error,
+ * not a SIGBUS). read_fd: exactly n values into w (the caller's buffer of n zp_fr), a different
+ * count is ZP_EMISMATCH. check_fd: every header check and w[0] = 1, reading only the header and
+ * the first value (a cheap check at submit); *n = nWitness. name is for messages. */
+int  zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n);
+int  zp_wtns_check_fd(int fd, const char *name, uint32_t *n);
 void zp_wtns_free(zp_wtns *w);
 
 #endif

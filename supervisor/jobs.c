@@ -18,6 +18,7 @@
 
 #include "sup.h"
 #include "synth.h"
+#include "wtns.h"
 #include "zp_err.h"
 
 /* ---------------------------------------------------------------- job records */
@@ -57,15 +58,28 @@ static void result_path(char *buf, size_t n, uint64_t cid)
  * cannot be written. The gpud that finished the last partition usually wrote it already. */
 static int proofs_complete(const struct zp_arena_job *r, uint64_t cid)
 {
-	char f[PATH_MAX + 32];
-	struct stat st;
 	if (r->flags & ZP_JOB_EXTERNAL)
 		return 0; /* libzkpipe-supraseal: its caller reads part-<p>.proof.bin itself; no proofs.json */
-	snprintf(f, sizeof f, "%s/proofs.json", r->output);
-	if (stat(f, &st) == 0)
+	if (zp_out_has(&S.cfg, r->output, "proofs.json"))
 		return 0;
-	int e = zp_job_assemble(r->output, cid, r->key_id, r->nparts);
-	return e && stat(f, &st) != 0 ? e : 0; /* a gpud may have won the race */
+	int e = zp_job_assemble(&S.cfg, r->output, cid, r->key_id, r->nparts);
+	return e && !zp_out_has(&S.cfg, r->output, "proofs.json") ? e : 0; /* a gpud may have won the race */
+}
+
+/* A job's output: a client's directory under allow_output, reached by the confined walk
+ * (pipe.h); a libzkpipe-supraseal job's is the run directory's own (ss/), written by path. */
+static bool out_has(const struct zp_arena_job *r, const char *name)
+{
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof f, "%s/%s", r->output, name);
+	return r->flags & ZP_JOB_EXTERNAL ? access(f, F_OK) == 0 : zp_out_has(&S.cfg, r->output, name);
+}
+
+static int out_write(const struct zp_arena_job *r, const char *name, const void *buf, size_t len)
+{
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof f, "%s/%s", r->output, name);
+	return r->flags & ZP_JOB_EXTERNAL ? zp_write_atomic(f, buf, len) : zp_out_write(&S.cfg, r->output, name, buf, len);
 }
 
 /* Disk trouble (full, read-only) repeats every scan: say it at most every 10 s. */
@@ -104,7 +118,7 @@ int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
 		return -EAGAIN;
 	zp_job_h h = { j, zp_word_gen(w) };
 	uint64_t cid = sup_client_id(g, r->id);
-	char res[PATH_MAX], f[PATH_MAX + 32];
+	char res[PATH_MAX];
 	result_path(res, sizeof res, cid);
 	if (access(res, F_OK) != 0) {
 		zp_err_clear();
@@ -115,11 +129,11 @@ int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
 				zp_log("supervisor", "job %llu: FAILED, %s", (unsigned long long)cid, why);
 			w = atomic_load((_Atomic uint64_t *)&r->word);
 		}
-		snprintf(f, sizeof f, "%s/error.txt", r->output);
-		if (zp_word_state(w) == ZP_JOB_FAILED && access(f, F_OK)) { /* best effort: results/ has it too */
+		if (zp_word_state(w) == ZP_JOB_FAILED && !out_has(r, "error.txt")) { /* best effort: results/ has it too */
 			char msg[ZP_ERRTXT_MAX + 2];
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
-			zp_write_atomic(f, msg, (size_t)n);
+			if (out_write(r, "error.txt", msg, (size_t)n))
+				zp_log("supervisor", "job %llu: %s", (unsigned long long)cid, zp_err_msg());
 		}
 		json_t *js = sup_job_json(a, g, j);
 		int e = sup_token_ensure(g, r);
@@ -213,13 +227,40 @@ static unsigned pending_parts(unsigned g)
 	return n;
 }
 
-static bool output_busy(const char *out)
+/* A job that may still write into its output: ACTIVE, or FAILED with a partition still being
+ * proved (its gpud writes the proof before it sees the job failed). */
+static bool job_writes(struct zp_arena *a, uint32_t j)
 {
+	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
+	unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+	if (st == ZP_JOB_ACTIVE)
+		return true;
+	for (uint32_t p = 0; st == ZP_JOB_FAILED && p < r->nparts; p++)
+		if (zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
+			return true;
+	return false;
+}
+
+/* Whether a job still writing (job_writes) has the directory canon names (opened as dfd): the
+ * same canonical path, or the same directory reached another way (a bind mount), by st_dev/st_ino. */
+static bool output_busy(const char *canon, int dfd)
+{
+	struct stat me;
+	if (dfd >= 0 && fstat(dfd, &me))
+		dfd = -1;
 	for (unsigned g = 0; g < S.cfg.n_groups; g++)
 		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
-			if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) == ZP_JOB_ACTIVE &&
-			    !strcmp(r->output, out))
+			if (!job_writes(S.g[g].a, j))
+				continue;
+			if (!strcmp(r->output, canon))
+				return true;
+			int o = dfd >= 0 ? zp_out_open(&S.cfg, r->output) : -1;
+			struct stat st;
+			bool same = o >= 0 && !fstat(o, &st) && st.st_dev == me.st_dev && st.st_ino == me.st_ino;
+			if (o >= 0)
+				close(o);
+			if (same)
 				return true;
 		}
 	return false;
@@ -236,39 +277,88 @@ static bool synth_input_ok(const char *p)
 	return !*end && !errno && p[6] != '-';
 }
 
-static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, const char **paths, size_t n)
+/* The first control character (< 0x20, 0x7f) in a path, 0 when none: refused in any path a request
+ * names (a newline would split the manifest; the rest have no business in a file name). */
+static unsigned control_char(const char *p)
 {
-	const char *key = k->name;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return (unsigned char)*p;
+	return 0;
+}
+
+/* One witness file: confined, opened without blocking or following a symlink, a regular file,
+ * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
+static char *check_wtns(size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires, char *canon)
+{
+	zp_err_clear();
+	if (!S.cfg.n_in)
+		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
+	if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, canon, false))
+		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	int fd = zp_path_open_input(S.cfg.allow_in, S.cfg.n_in, canon);
+	if (fd < 0)
+		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	uint32_t nw = 0;
+	int r = zp_wtns_check_fd(fd, canon, &nw);
+	close(fd);
+	if (r)
+		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	if (nw != wires)
+		return error_reply("inputs[%zu]: %s has %u values; key %s's circuit has %u wires", i, p, nw, k->name,
+				   wires);
+	return NULL;
+}
+
+/* paths[i] = the manifest line: the canonical path (what synthd opens by the same walk). */
+static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, char (*paths)[PATH_MAX],
+			  size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		const char *p = json_string_value(json_array_get(inputs, i));
 		if (!p)
 			return error_reply("inputs[%zu]: not a string", i);
-		if (strchr(p, '\n'))
-			return error_reply("inputs[%zu]: newline in path", i);
+		if (control_char(p))
+			return error_reply("inputs[%zu]: control character 0x%02x in the path", i, control_char(p));
+		if (strlen(p) >= PATH_MAX - 1)
+			return error_reply("inputs[%zu]: path longer than %d bytes", i, PATH_MAX - 2);
 		if (k->synth[0]) { /* synthetic circuit: the witness is drawn by synthd from a seed */
 			if (!synth_input_ok(p))
 				return error_reply("inputs[%zu]: '%s': key %s is a synthetic circuit; its inputs are "
-						   "\"synth:<witness seed>\" (a 64-bit integer)", i, p, key);
-			paths[i] = p;
+						   "\"synth:<witness seed>\" (a 64-bit integer)", i, p, k->name);
+			snprintf(paths[i], PATH_MAX, "%s", p);
 			continue;
 		}
-		zp_err_clear();
-		if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, false))
-			return error_reply("inputs[%zu]: %s", i, S.cfg.n_in ? zp_err_msg() :
-					   "no input directory is allowed ([run] allow_input is empty)");
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return error_reply("inputs[%zu]: %s: %s", i, p, strerror(errno));
-		close(fd);
-		uint32_t nw = 0;
-		if (zp_peek_wtns(p, &nw))
-			return error_reply("inputs[%zu]: %s", i, zp_err_msg());
-		if (nw != wires)
-			return error_reply("inputs[%zu]: %s has %u values; key %s's circuit has %u wires", i, p, nw, key,
-					   wires);
-		paths[i] = p;
+		char *err = check_wtns(i, p, k, wires, paths[i]);
+		if (err)
+			return err;
 	}
 	return NULL;
+}
+
+/* The output directory: confined, resolved (canon is what the job records and every writer
+ * walks to), not shared with an active job however it is spelled, created by the walk. */
+static char *check_output(const char *out, char canon[PATH_MAX], char made[PATH_MAX])
+{
+	zp_err_clear();
+	if (!S.cfg.n_out)
+		return error_reply("output: no output directory is allowed ([run] allow_output is empty)");
+	if (control_char(out))
+		return error_reply("output: control character 0x%02x in the path", control_char(out));
+	if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, canon, true))
+		return error_reply("output: %s", zp_err_msg());
+	if (strlen(canon) >= ZP_PATH_MAX)
+		return error_reply("output: path longer than %d bytes", ZP_PATH_MAX - 1);
+	if (output_busy(canon, -1))
+		return error_reply("output %s is in use by an active job", out);
+	sup_missing_from(canon, made); /* a refused submit removes what it created (sup_mkdirs_undo) */
+	int dfd = zp_path_open_dir(S.cfg.allow_out, S.cfg.n_out, canon, true, S.cfg.public_access ? 0755 : 0700);
+	if (dfd < 0)
+		return error_reply("output: %s", zp_err_msg());
+	bool busy = output_busy(canon, dfd);
+	close(dfd);
+	return busy ? error_reply("output %s is in use by an active job (the same directory as its output)", out)
+		    : NULL;
 }
 
 static char *submit(json_t *req)
@@ -278,8 +368,6 @@ static char *submit(json_t *req)
 	const char *tok = json_string_value(json_object_get(req, "token"));
 	json_t *inputs = json_object_get(req, "inputs");
 	json_int_t prio = json_integer_value(json_object_get(req, "priority"));
-	if (!key)
-		return error_reply("submit: \"key\" is required");
 	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, key);
 	if (!k) {
 		char known[512] = "";
@@ -297,8 +385,6 @@ static char *submit(json_t *req)
 	if (gbest < 0)
 		return error_reply("too many partitions: %zu (the largest group takes %u per job)", n,
 				   S.cfg.groups[0].max_parts);
-	if (!out)
-		return error_reply("submit: \"output\" (a directory) is required");
 	if (prio < 0 || prio > 1000000)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
 	if (tok && !token_ok(tok))
@@ -318,29 +404,25 @@ static char *submit(json_t *req)
 	uint32_t wires = 0;
 	if (key_wires(k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());
-	const char **paths = calloc(n, sizeof *paths);
+	char (*paths)[PATH_MAX] = calloc(n, PATH_MAX);
 	char *err = paths ? check_inputs(inputs, k, wires, paths, n) : error_reply("out of memory");
 	if (err) {
 		free(paths);
 		return err;
 	}
-	zp_err_clear();
-	char made[PATH_MAX] = ""; /* the first directory this submit created: undone if it is refused */
-	if (strlen(out) >= ZP_PATH_MAX)
-		err = error_reply("output: path longer than %d bytes", ZP_PATH_MAX - 1);
-	else if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, true))
-		err = error_reply("output: %s", S.cfg.n_out ? zp_err_msg()
-				  : "no output directory is allowed ([run] allow_output is empty)");
-	else if (output_busy(out))
-		err = error_reply("output %s is in use by an active job", out);
-	else if ((sup_missing_from(out, made), zp_mkdirs(out, S.cfg.public_access ? 0755 : 0700)))
-		err = error_reply("output: %s", zp_err_msg());
+	char canon[PATH_MAX], made[PATH_MAX] = ""; /* made: the first directory this submit created */
+	err = check_output(out, canon, made);
 	char man[PATH_MAX];
 	if (!err && (zp_pipe_path(man, sizeof man, &S.cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
 		err = error_reply("run directory too long for a manifest path");
-	else if (!err && zp_manifest_write(man, paths, (uint32_t)n))
-		err = error_reply("manifest: %s", zp_err_msg());
+	const char **lines = err ? NULL : calloc(n, sizeof *lines);
+	for (size_t i = 0; lines && i < n; i++)
+		lines[i] = paths[i];
+	if (!err && (!lines || zp_manifest_write(man, lines, (uint32_t)n)))
+		err = error_reply("manifest: %s", lines ? zp_err_msg() : "out of memory");
+	free(lines);
 	free(paths);
+	out = canon;
 	unsigned g = (unsigned)gbest;
 	zp_job_h h;
 	uint64_t id;
@@ -357,7 +439,7 @@ static char *submit(json_t *req)
 		}
 	}
 	if (err) {
-		sup_mkdirs_undo(out, made);
+		sup_mkdirs_undo(canon, made); /* undone by canonical path: what the walk created */
 		return err;
 	}
 	/* The arena record names in/<token>: a crash from here on leaves the token recoverable
@@ -473,29 +555,90 @@ void *sup_status_json(void)
 			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
 }
 
+/* ---------------------------------------------------------------- request schema */
+/* Every field a request may carry, its type and whether it is required: anything else, or a
+ * field of another type, is refused naming the field, before the request is acted on. */
+struct field {
+	const char *name;
+	json_type type;
+	bool required;
+};
+struct op_schema {
+	const char *op;
+	const struct field *fields;
+};
+static const struct field submit_fields[] = { { "op", JSON_STRING, 1 }, { "key", JSON_STRING, 1 },
+	{ "inputs", JSON_ARRAY, 1 }, { "output", JSON_STRING, 1 }, { "priority", JSON_INTEGER, 0 },
+	{ "token", JSON_STRING, 0 }, { 0 } };
+static const struct field status_fields[] = { { "op", JSON_STRING, 1 }, { "job", JSON_INTEGER, 0 }, { 0 } };
+static const struct field cancel_fields[] = { { "op", JSON_STRING, 1 }, { "job", JSON_INTEGER, 1 }, { 0 } };
+static const struct op_schema schemas[] = { { "submit", submit_fields }, { "status", status_fields },
+					    { "cancel", cancel_fields } };
+
+static const char *type_name(json_type t)
+{
+	switch (t) {
+	case JSON_STRING: return "a string";
+	case JSON_ARRAY: return "an array";
+	case JSON_INTEGER: return "an integer";
+	case JSON_OBJECT: return "an object";
+	default: return "a JSON value of another type";
+	}
+}
+
+static char *check_schema(json_t *j, const struct op_schema *sc)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(j, k, v) {
+		const struct field *f = sc->fields;
+		while (f->name && strcmp(f->name, k))
+			f++;
+		if (!f->name)
+			return error_reply("%s: unknown field \"%.64s\"", sc->op, k);
+		if (json_typeof(v) != f->type)
+			return error_reply("%s: \"%s\" must be %s", sc->op, k, type_name(f->type));
+	}
+	for (const struct field *f = sc->fields; f->name; f++)
+		if (f->required && !json_object_get(j, f->name))
+			return error_reply("%s: \"%s\" is required", sc->op, f->name);
+	return NULL;
+}
+
 char *sup_api_handle(const char *req, size_t len)
 {
+	if (len > ZP_API_MAX_MSG)
+		return error_reply("request of %zu bytes exceeds the %u-byte limit", len, ZP_API_MAX_MSG);
 	json_error_t e;
-	json_t *j = json_loadb(req, len, 0, &e);
+	json_t *j = json_loadb(req, len, JSON_REJECT_DUPLICATES, &e);
 	if (!j || !json_is_object(j)) {
 		json_decref(j);
-		return error_reply("request is not a JSON object: %s", e.text);
+		return error_reply("request is not a JSON object%s%s", j ? "" : ": ", j ? "" : e.text);
 	}
-	const char *op = json_string_value(json_object_get(j, "op"));
-	json_t *jid = json_object_get(j, "job");
+	json_t *jop = json_object_get(j, "op");
+	const char *op = json_string_value(jop);
+	const struct op_schema *sc = NULL;
+	for (unsigned i = 0; op && i < sizeof schemas / sizeof *schemas; i++)
+		if (!strcmp(op, schemas[i].op))
+			sc = &schemas[i];
 	char *r;
-	if (!op)
+	if (!jop)
 		r = error_reply("request without \"op\" (submit, status, cancel)");
+	else if (!op)
+		r = error_reply("\"op\" must be a string (submit, status, cancel)");
+	else if (!sc)
+		r = error_reply("unknown op '%.64s' (submit, status, cancel)", op);
+	else if ((r = check_schema(j, sc)))
+		;
 	else if (!strcmp(op, "submit"))
 		r = submit(j);
-	else if ((!strcmp(op, "status") || !strcmp(op, "cancel")) && jid && !json_is_integer(jid))
-		r = error_reply("%s: \"job\" must be an integer job id", op);
-	else if (!strcmp(op, "status"))
-		r = jid ? status_job((uint64_t)json_integer_value(jid)) : reply(sup_status_json());
-	else if (!strcmp(op, "cancel"))
-		r = jid ? cancel((uint64_t)json_integer_value(jid)) : error_reply("cancel: \"job\" is required");
-	else
-		r = error_reply("unknown op '%s' (submit, status, cancel)", op);
+	else {
+		json_t *jid = json_object_get(j, "job");
+		if (!strcmp(op, "status"))
+			r = jid ? status_job((uint64_t)json_integer_value(jid)) : reply(sup_status_json());
+		else
+			r = cancel((uint64_t)json_integer_value(jid));
+	}
 	json_decref(j);
 	return r;
 }

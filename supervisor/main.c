@@ -284,8 +284,7 @@ static int open_group(unsigned g)
 	int r = sup_arena_open(g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
 		return r;
-	if (!S.cfg.public_access)
-		fchmod(zp_arena_fd(G->a), 0600);
+	fchmod(zp_arena_fd(G->a), 0600); /* public or not: only the service's own processes map it */
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
 	zp_log(WHO, "group %s: %s arena %s (%s, %u slots x %llu MiB = %llu MiB of slot data)",
 	       S.cfg.groups[g].name, G->created ? "created" : "re-attached", p.name, zp_backing_name(h->backing),
@@ -303,18 +302,20 @@ static int open_group(unsigned g)
 	if ((r = zp_pipe_url(url, sizeof url, &S.cfg, "%s.sup", S.cfg.groups[g].name)) ||
 	    (r = G->pull = zp_hint_pull(url)) < 0)
 		return r;
-	if (!S.cfg.public_access)
-		chmod(url + 6, 0600);
+	chmod(url + 6, 0600); /* hints are between our own processes */
 	G->pull_fd = zp_hint_fd(G->pull);
 	return 0;
 }
 
+/* Modes (docs/pipeline.md, Security model): with public = yes other users may traverse the run
+ * directory to reach api.ipc (0666) and nothing else; manifests, tokens, results, cancel flags
+ * and logs stay 0700 in both modes. */
 static int run_dir(void)
 {
-	unsigned mode = S.cfg.public_access ? 0755 : 0700;
 	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char p[PATH_MAX];
+		unsigned mode = i == 0 && S.cfg.public_access ? 0711 : 0700;
 		snprintf(p, sizeof p, "%s%s", S.cfg.run_dir, sub[i]);
 		int r = zp_mkdirs(p, mode);
 		if (r)
@@ -333,6 +334,11 @@ static int run_dir(void)
 	return 0; /* fd stays open: the lock lives as long as we do */
 }
 
+static bool loopback(const char *hostport)
+{
+	return !strncmp(hostport, "127.", 4) || !strncmp(hostport, "localhost:", 10) || !strncmp(hostport, "[::1]:", 6);
+}
+
 static int api_open(void)
 {
 	int r;
@@ -345,6 +351,9 @@ static int api_open(void)
 		return S.api;
 	if (!strncmp(S.api_url, "ipc://", 6))
 		chmod(S.api_url + 6, S.cfg.public_access ? 0666 : 0600);
+	else if (!loopback(S.api_url + (strncmp(S.api_url, "tcp://", 6) ? 0 : 6)))
+		zp_log(WHO, "WARNING: the client API listens on %s with no authentication: anyone who reaches it "
+		       "can submit into allow_output and read allow_input", S.api_url);
 	S.api_fd = zp_hint_fd(S.api);
 	return 0;
 }
@@ -514,6 +523,8 @@ int main(int argc, char **argv)
 	}
 	if (S.cfg.http[0] && (r = sup_http_start()))
 		zp_log(WHO, "http %s: %s (continuing without it)", S.cfg.http, zp_err_msg());
+	else if (S.cfg.http[0] && !loopback(S.cfg.http))
+		zp_log(WHO, "WARNING: http %s has no authentication: /status shows every job's paths", S.cfg.http);
 	zp_log(WHO, "serving %s%s%s; %u group(s), %u key(s)", S.api_url, S.cfg.http[0] ? ", http " : "",
 	       S.cfg.http, S.cfg.n_groups, S.cfg.n_keys);
 	sup_scan_jobs();

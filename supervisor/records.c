@@ -451,10 +451,16 @@ static void rm_tmp(const char *dir, const char *name, void *ctx)
 		zp_log(WHO, "removed stale %s", p);
 }
 
-/* <out>/<x>.tmp.<pid> of a writer that is gone (a live adopted gpud may be writing one). */
-static void rm_output_tmps(const char *out)
+/* <out>/<x>.tmp.<pid> of a writer that is gone (a live adopted gpud may be writing one). A
+ * client's output is opened by the confined walk (a directory swapped for a symlink is not
+ * swept); a libzkpipe-supraseal job's is the run directory's own. */
+static void rm_output_tmps(const struct zp_arena_job *r)
 {
-	DIR *d = opendir(out);
+	const char *out = r->output;
+	int fd = r->flags & ZP_JOB_EXTERNAL ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : zp_out_open(&S.cfg, out);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (fd >= 0 && !d)
+		close(fd);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		const char *t = strstr(e->d_name, ".tmp.");
@@ -516,7 +522,7 @@ void sup_records_start(void)
 			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
 			if (st < ZP_JOB_ACTIVE || st > ZP_JOB_FAILED)
 				continue;
-			rm_output_tmps(r->output);
+			rm_output_tmps(r);
 			if (sup_token_ensure(g, r)) /* a crash between submit and its token */
 				zp_log(WHO, "%s", zp_err_msg());
 		}

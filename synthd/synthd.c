@@ -28,6 +28,7 @@
 #include "pipe.h"
 #include "r1cs.h"
 #include "synth.h"
+#include "wtns.h"
 #include "zkey.h"
 #include "zp_err.h"
 
@@ -55,7 +56,14 @@ static int wtns_fill(const char *spec, void *w, const struct circ_entry *e, zp_f
 	(void)abc;
 	if (e->synth)
 		return zp_err_set(ZP_EFORMAT, "'%s': key %s is a synthetic circuit (inputs are synth:<seed>)", spec, e->key);
-	return zp_wtns_read_into(spec, w, e->c.n_vars);
+	/* the manifest's canonical path, opened by the same confined walk as at submit: a file
+	 * swapped for a FIFO, a device or a symlink since then fails this partition, never blocks */
+	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, spec);
+	if (fd < 0)
+		return fd;
+	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	close(fd);
+	return r;
 }
 /* "synth:<seed>": the synthetic circuit's satisfying witness for that seed (prover/synth.h). */
 static int synth_fill(const char *spec, void *w, const struct circ_entry *e, zp_fr *abc[3])
@@ -137,7 +145,8 @@ static int retry_for(int r)
 {
 	switch (r) {
 	case ZP_EMISMATCH: case ZP_EUNSAT: case ZP_EFORMAT: case ZP_ETRUNC: case ZP_ENONCANON:
-	case ZP_ERANGE: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
+	case ZP_ERANGE: case ZP_EVERSION: case -ENOENT: case -EACCES: case -EISDIR: case -ENAMETOOLONG:
+	case -EINVAL: case -ELOOP: case -ENOTDIR: /* not a regular file; a symlink where none is followed */
 		return 0;
 	default:
 		return 1;

@@ -3,8 +3,11 @@
  * witness satisfies it and a changed witness is named at its first failing constraint; and
  * damaged files (every truncation, wrong prime, wrong sizes) fail with a message that names
  * the file and the section. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "r1cs.h"
 #include "util.h"
@@ -60,6 +63,24 @@ static void test_good(const char *dir)
 typedef int (*parse_fn)(const uint8_t *, size_t, const char *);
 static int p_r1cs(const uint8_t *b, size_t n, const char *name) { zp_r1cs r; int rc = zp_r1cs_parse(&r, b, n, name); if (!rc) zp_r1cs_free(&r); return rc; }
 static int p_wtns(const uint8_t *b, size_t n, const char *name) { zp_wtns w; int rc = zp_wtns_parse(&w, b, n, name); if (!rc) zp_wtns_free(&w); return rc; }
+/* The same bytes through the descriptor reader the service uses (zp_wtns_check_fd at submit,
+ * zp_wtns_read_fd in synthd): it must refuse exactly what zp_wtns_parse refuses. */
+static int p_wtns_fd(const uint8_t *b, size_t n, const char *name)
+{
+	int fd = memfd_create("wtns", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, b, n) != (ssize_t)n)
+		return -EIO;
+	uint32_t cnt = 0;
+	int rc = zp_wtns_check_fd(fd, name, &cnt);
+	zp_fr *w = rc ? NULL : malloc((size_t)cnt * sizeof(zp_fr));
+	if (!rc)
+		rc = w ? zp_wtns_read_fd(fd, name, w, cnt) : -ENOMEM;
+	if (!rc && zp_wtns_read_fd(fd, name, w, cnt + 1) != ZP_EMISMATCH) /* another count: refused */
+		rc = 1;
+	free(w);
+	close(fd);
+	return rc;
+}
 static int p_zkey(const uint8_t *b, size_t n, const char *name) { zp_zkey k; int rc = zp_zkey_parse(&k, b, n, name); if (!rc) zp_zkey_free(&k); return rc; }
 
 /* expect failure, and a message naming the file and containing want */
@@ -144,6 +165,7 @@ int main(int argc, char **argv)
 	test_good(dir);
 	test_bad(dir, "mul.r1cs", p_r1cs, 1, 2);
 	test_bad(dir, "mul.wtns", p_wtns, 1, 2);
+	test_bad(dir, "mul.wtns", p_wtns_fd, 1, 2);
 	test_bad(dir, "mul.zkey", p_zkey, 2, 9);
 	test_zkey_counts(dir);
 	if (test_failures) {

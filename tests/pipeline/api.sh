@@ -25,7 +25,7 @@ expect_err "output: .*outside the directories" --key chain --output /tmp/zkpipe-
 cp "$SRC/tests/groth16/data/mul.wtns" "$T/mul.wtns"
 expect_err "circuit has 1002 wires" --key chain --output "$T/out/x" "$T/mul.wtns"
 printf 'garbage' > "$T/bad.wtns"
-expect_err "not a wtns file" --key chain --output "$T/out/x" "$T/bad.wtns"
+expect_err "inputs\[0\]: .*bad.wtns: .*12-byte header" --key chain --output "$T/out/x" "$T/bad.wtns"
 touch "$T/unreadable.wtns"; chmod 000 "$T/unreadable.wtns"
 if [ "$(id -u)" != 0 ]; then expect_err "Permission denied" --key chain --output "$T/out/x" "$T/unreadable.wtns"; fi
 # idempotent submit

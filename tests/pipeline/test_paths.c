@@ -1,0 +1,155 @@
+/*
+ * test_paths — pipeline/files.c's confinement, as a unit: zp_path_resolve (symlinks, '.', '..',
+ * the last component, a missing tail), zp_path_allowed, the O_NOFOLLOW openat walk
+ * (zp_path_open_dir / zp_path_open_input: a swapped component, a FIFO, a directory) and
+ * zp_write_atomic_at with symlinks planted at the final and the temporary name.
+ */
+#include "pipe.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* paths here are a temp dir plus short leaves in PATH_MAX buffers */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+static int fails;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", \
+	__FILE__, __LINE__, #c, zp_err_msg()); fails++; } } while (0)
+
+static char T[PATH_MAX], R[PATH_MAX]; /* temp dir as given, and resolved */
+static char dirs[2][PATH_MAX];
+
+static const char *at(const char *fmt, const char *leaf)
+{
+	static char b[4][PATH_MAX];
+	static int k;
+	char *o = b[k++ & 3];
+	snprintf(o, PATH_MAX, fmt, T, leaf);
+	return o;
+}
+
+static void sh(const char *cmd)
+{
+	char c[4 * PATH_MAX];
+	snprintf(c, sizeof c, "cd '%s' && %s", T, cmd);
+	if (system(c) != 0) {
+		fprintf(stderr, "setup failed: %s\n", cmd);
+		exit(1);
+	}
+}
+
+static int resolves_to(const char *path, bool missing, const char *want_leaf)
+{
+	char out[PATH_MAX], want[PATH_MAX];
+	zp_err_clear();
+	if (zp_path_resolve(path, out, missing))
+		return 0;
+	snprintf(want, sizeof want, "%s%s", R, want_leaf);
+	if (strcmp(out, want))
+		fprintf(stderr, "  %s -> %s (wanted %s)\n", path, out, want);
+	return !strcmp(out, want);
+}
+
+static int slurp_is(const char *path, const char *want)
+{
+	char b[64] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(b, 1, sizeof b - 1, f);
+	fclose(f);
+	b[n] = 0;
+	return !strcmp(b, want);
+}
+
+int main(void)
+{
+	snprintf(T, sizeof T, "/tmp/zp_paths.XXXXXX");
+	if (!mkdtemp(T) || !realpath(T, R))
+		return perror("mkdtemp"), 1;
+	sh("mkdir -p in/sub out/a outside && echo V > victim && echo W > in/w.wtns && mkfifo in/fifo "
+	   "&& ln -s ../outside out/esc && ln -s a out/alias && ln -s ../victim in/link.wtns");
+	snprintf(dirs[0], PATH_MAX, "%s/in", R);
+	snprintf(dirs[1], PATH_MAX, "%s/out", R);
+
+	/* resolution: the kernel resolves what exists, the missing tail is appended */
+	CHECK(resolves_to(at("%s/out/./a/", ""), false, "/out/a"));
+	CHECK(resolves_to(at("%s/out/a/../a//%s", "j1"), true, "/out/a/j1"));
+	CHECK(resolves_to(at("%s/out/alias%s", ""), false, "/out/a"));          /* last component a symlink */
+	CHECK(resolves_to(at("%s/out/esc/%s", "x/y"), true, "/outside/x/y"));   /* through a symlink */
+	CHECK(!resolves_to(at("%s/out/new/../%s", "x"), true, "/out/x"));       /* '..' after a missing dir */
+	CHECK(!resolves_to(at("%s/out/%s", "missing"), false, "/out/missing")); /* must exist */
+	CHECK(!resolves_to("relative/path", true, ""));
+	CHECK(!resolves_to(at("%s/out/a\x01%s", "b"), true, "/out/a\x01b"));    /* control character */
+
+	/* containment after resolution */
+	char canon[PATH_MAX];
+	CHECK(zp_path_allowed(&dirs[1], 1, at("%s/out/alias/%s", "j"), canon, true) == 0);
+	CHECK(zp_path_allowed(&dirs[1], 1, at("%s/out/esc%s", ""), canon, true) == -EACCES);
+	CHECK(zp_path_allowed(&dirs[1], 1, at("%s/out/../%s", "victim"), canon, true) == -EACCES);
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/in/%s", "link.wtns"), canon, false) == -EACCES);
+	snprintf(canon, sizeof canon, "%s/outx", R);                      /* a prefix is not a parent */
+	CHECK(zp_path_allowed(&dirs[1], 1, canon, canon, true) == -EACCES);
+
+	/* the walk: creates, and never follows a symlink below the root */
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/out/a/new/deeper", R);
+	int fd = zp_path_open_dir(&dirs[1], 1, p, true, 0700);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	snprintf(p, sizeof p, "%s/out/alias/new", R);
+	int r = zp_path_open_dir(&dirs[1], 1, p, false, 0); /* O_DIRECTORY | O_NOFOLLOW on a link: ENOTDIR */
+	CHECK(r == -ENOTDIR || r == -ELOOP);
+	snprintf(p, sizeof p, "%s/outside", R);
+	CHECK(zp_path_open_dir(&dirs[1], 1, p, true, 0700) == -EACCES);
+
+	/* inputs: a regular file opens; a FIFO, a directory, a symlink are refused without waiting */
+	snprintf(p, sizeof p, "%s/in/w.wtns", R);
+	fd = zp_path_open_input(&dirs[0], 1, p);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	snprintf(p, sizeof p, "%s/in/fifo", R);
+	CHECK(zp_path_open_input(&dirs[0], 1, p) == -EINVAL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK(t1.tv_sec - t0.tv_sec < 2);
+	snprintf(p, sizeof p, "%s/in/sub", R);
+	CHECK(zp_path_open_input(&dirs[0], 1, p) == -EINVAL);
+	snprintf(p, sizeof p, "%s/in/link.wtns", R);
+	CHECK(zp_path_open_input(&dirs[0], 1, p) == -ELOOP);
+
+	/* writes: symlinks to the victim at the final and the temporary name are replaced */
+	char tmpname[64];
+	snprintf(tmpname, sizeof tmpname, "proof.json.tmp.%d", (int)getpid());
+	sh("ln -s ../../victim out/a/proof.json");
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "ln -s ../../victim out/a/%s", tmpname);
+	sh(cmd);
+	snprintf(p, sizeof p, "%s/out/a", R);
+	int dfd = zp_path_open_dir(&dirs[1], 1, p, false, 0);
+	CHECK(dfd >= 0);
+	CHECK(zp_write_atomic_at(dfd, "proof.json", "NEW", 3, 0640) == 0);
+	struct stat st;
+	CHECK(fstatat(dfd, "proof.json", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	      (st.st_mode & 0777) == 0640);
+	CHECK(fstatat(dfd, tmpname, &st, AT_SYMLINK_NOFOLLOW) != 0); /* nothing left behind */
+	close(dfd);
+	CHECK(slurp_is(at("%s/%s", "victim"), "V\n"));
+	CHECK(slurp_is(at("%s/out/a/%s", "proof.json"), "NEW"));
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", T);
+	if (system(cmd)) {}
+	if (fails)
+		fprintf(stderr, "%d check(s) failed\n", fails);
+	return fails != 0;
+}
