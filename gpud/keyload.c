@@ -3,11 +3,13 @@
  * in flight, so a large key streams at the device's speed instead of one read at a time.
  */
 #include "keyload.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +48,9 @@ int zp_key_read_file(const char *path, uint8_t **data, size_t *len)
 		return zp_err_set(r, "key %s: io_uring", path);
 	}
 	unsigned inflight = 0;
+	char what[ZP_PROGRESS_STAGE_MAX];
+	snprintf(what, sizeof what, "reading %s", path);
+	zp_progress_stage(what, size, "bytes");
 	while (!r && done < size) {
 		while (inflight < QD && next < size) {
 			uint64_t n = size - next < CHUNK ? size - next : CHUNK;
@@ -66,6 +71,7 @@ int zp_key_read_file(const char *path, uint8_t **data, size_t *len)
 			r = ZP_ETRUNC; /* the file shrank under us */
 		} else {
 			done += (uint64_t)res;
+			zp_progress_add((uint64_t)res);
 			uint64_t end = (off / CHUNK + 1) * CHUNK;
 			if (end > size)
 				end = size;

@@ -28,6 +28,7 @@
 #include "gpud.h"
 #include "keyload.h"
 #include "payload_ss.h"
+#include "progress.h"
 #include "setup.h"
 #include "synth.h"
 #include "zkey.h"
@@ -44,6 +45,14 @@ static int ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf);
 	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* A start-up stage of one key (the loaders name their own byte-counted stages). */
+static void progress_key(const struct gpud_key *k, const char *what)
+{
+	char st[ZP_PROGRESS_STAGE_MAX + ZP_KEY_ID_MAX];
+	snprintf(st, sizeof st, "key %.64s: %s", k->name, what); /* cut to the stage's length there */
+	zp_progress_stage(st, 0, "items");
 }
 
 /* snarkjs .zkey: the whole file with io_uring, parsed into k->zk; snarkjs H. */
@@ -105,9 +114,11 @@ static int load_device(struct gpud *g, struct gpud_key *k, size_t *len)
 	if ((r = zp_synth_parse(&sp, k->cfg->synth)))
 		return r;
 	uint64_t t0 = zp_mono_ms();
+	progress_key(k, "building the synthetic circuit");
 	if ((r = zp_synth_circuit(&c, &sp)))
 		return r;
 	uint64_t t1 = zp_mono_ms();
+	progress_key(k, "development setup on the GPU");
 	/* bellperson's coefficient H (as Filecoin's keys): the H step needs NTTs of size n only, where the
 	 * snarkjs odd-root H needs 2n twiddles — beyond the GPU NTT's 2^27 at PoRep size */
 	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 5, .origin = k->cfg->synth, .stats = &st };
@@ -192,8 +203,11 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 	zp_err_clear();
 	int r = k->fmt->load(g, k, &len);
 	bool loaded = !r;
-	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)))
+	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk))) {
+		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
+			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
 		r = g->be->create(&k->be_state, &k->gk);
+	}
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
 #endif

@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "backends.h"
 #include "payload.h"
+#include "progress.h"
 #include "zp_err.h"
 
 static const struct gpud_payload *const kinds[] = { &gpud_payload_ss, &gpud_payload_zp };
@@ -130,7 +131,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	gpud_keys_load(g);
+	zp_progress_stage("writing verification keys", 0, "items");
 	gpud_keys_write_vks(g);
+	zp_progress_stage("starting the prover", 0, "items");
 	g->pipelined = g->be->upload_async && g->be->upload_wait && g->be->prove_buf && g->be->nbufs;
 	if (g->pipelined && (r = gpud_pipe_start(g))) {
 		zp_log(g->d.who, "cannot start the proving threads: %s", zp_strerror(r));
@@ -142,6 +145,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	zp_log(g->d.who, "backend %s ready", g->be->name);
+	zp_progress_end("ready");
 	serve(g);
 	if (g->pipelined)
 		gpud_pipe_stop(g);

@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include "daemon.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -129,6 +130,12 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 		return r;
 	}
 	zp_log(d->who, "up: arena %s, proc %u, node %d, %d CPUs pinned", gr->arena, d->me.idx, node, cpus);
+	/* start-up stages (key loading, upload) on stderr = our log, and in progress/<who>.json,
+	 * which the supervisor's /status shows while our pid is the one it started */
+	char pp[PATH_MAX];
+	if (!zp_pipe_path(pp, sizeof pp, &d->cfg, "progress") && !zp_mkdirs(pp, 0700) &&
+	    !zp_pipe_path(pp, sizeof pp, &d->cfg, "progress/%s.json", d->who))
+		zp_progress_begin(d->who, 2, pp);
 	return 0;
 }
 

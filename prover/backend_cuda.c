@@ -39,6 +39,7 @@
 #include "backends.h"
 #include "groth16.h"
 #include "ntt.h"
+#include "progress.h"
 #include "zp_cuda.h"
 #include "zp_err.h"
 
@@ -290,6 +291,19 @@ static int verbose(void)
 
 /* The key's points, resident in device memory. (A key already made in device memory would be
  * adopted here instead of allocated and uploaded; destroy frees the pointers either way.) */
+/* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
+static int key_copy(void *d, const void *h, size_t len, const char *what)
+{
+	int rc = 0;
+	for (size_t off = 0, m; off < len; off += m) {
+		m = len - off < ((size_t)1 << 30) ? len - off : (size_t)1 << 30;
+		CU_TRY(cudaMemcpy((char *)d + off, (const char *)h + off, m, cudaMemcpyHostToDevice), what);
+		zp_progress_add(m);
+	}
+err:
+	return rc;
+}
+
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
@@ -339,12 +353,11 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	CU_TRY(cudaMemcpy(s->d_a, k->a, s->nv * g1, cudaMemcpyHostToDevice), "upload A");
-	CU_TRY(cudaMemcpy(s->d_b1, k->b1, s->nv * g1, cudaMemcpyHostToDevice), "upload B1");
-	CU_TRY(cudaMemcpy(s->d_b2, k->b2, s->nv * g2, cudaMemcpyHostToDevice), "upload B2");
-	if (s->naux)
-		CU_TRY(cudaMemcpy(s->d_c, k->c, s->naux * g1, cudaMemcpyHostToDevice), "upload C");
-	CU_TRY(cudaMemcpy(s->d_h, hpts, s->dom * g1, cudaMemcpyHostToDevice), "upload H");
+	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
+	if ((rc = key_copy(s->d_a, k->a, s->nv * g1, "upload A")) || (rc = key_copy(s->d_b1, k->b1, s->nv * g1, "upload B1")) ||
+	    (rc = key_copy(s->d_b2, k->b2, s->nv * g2, "upload B2")) || (rc = key_copy(s->d_c, k->c, s->naux * g1, "upload C")) ||
+	    (rc = key_copy(s->d_h, hpts, s->dom * g1, "upload H")))
+		return rc;
 	return 0;
 err:
 	return rc;

@@ -25,6 +25,7 @@
 
 #include "binfile.h"
 #include "par.h"
+#include "progress.h"
 #include "serialize.h"
 #include "zp_err.h"
 
@@ -173,6 +174,7 @@ void zp_pkey_seal(zp_pkey *k)
 int zp_pkey_write(zp_pkey *k, const char *path)
 {
 	char tmp[4096];
+	zp_progress_stage("checksums", 0, "items");
 	zp_pkey_seal(k);
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return zp_err_set(-ENAMETOOLONG, "%s", path);
@@ -181,8 +183,11 @@ int zp_pkey_write(zp_pkey *k, const char *path)
 		return zp_err_set(-errno, "%s: cannot create: %s", tmp, strerror(errno));
 	const uint8_t *p = k->mem;
 	uint64_t left = k->hdr->file_bytes;
+	char what[ZP_PROGRESS_STAGE_MAX];
+	snprintf(what, sizeof what, "writing %s", path);
+	zp_progress_stage(what, left, "bytes");
 	while (left) {
-		ssize_t n = write(fd, p, left > (1u << 30) ? (1u << 30) : left);
+		ssize_t n = write(fd, p, left > (8u << 20) ? (8u << 20) : left); /* 8 MiB at a time: progress moves */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -193,7 +198,9 @@ int zp_pkey_write(zp_pkey *k, const char *path)
 		}
 		p += n;
 		left -= (uint64_t)n;
+		zp_progress_add((uint64_t)n);
 	}
+	zp_progress_stage("fsync", 0, "bytes");
 	if (fsync(fd) || close(fd) || rename(tmp, path)) {
 		int e = errno;
 		unlink(tmp);
@@ -443,6 +450,7 @@ static int reap(struct stream *s, const char *path)
 			return zp_err_set(rc, "%s: io_uring submit", path);
 		return 0;
 	}
+	zp_progress_add((uint64_t)res);
 	s->done[(end - 1) / s->chunk] = 1;
 	while (s->hashed < s->size && s->done[s->hashed / s->chunk]) {
 		uint64_t b = s->hashed / s->chunk, hi = (b + 1) * s->chunk < s->size ? (b + 1) * s->chunk : s->size;
@@ -463,6 +471,9 @@ static int stream_file(struct stream *s, const char *path, unsigned qd)
 		if ((s->st[i] = XXH64_createState()))
 			XXH64_reset(s->st[i], 0);
 	rc = s->done ? 0 : zp_err_set(-ENOMEM, "%s: load bookkeeping", path);
+	char what[ZP_PROGRESS_STAGE_MAX];
+	snprintf(what, sizeof what, "loading %s", path);
+	zp_progress_stage(what, s->size, "bytes");
 	for (int i = 0; i < ZP_PKS_N && !rc; i++)
 		if (!s->st[i])
 			rc = zp_err_set(-ENOMEM, "%s: hash state", path);

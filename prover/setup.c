@@ -11,6 +11,7 @@
 
 #include "ntt.h"
 #include "par.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #define BLK 1024   /* points per task */
@@ -255,6 +256,7 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 	sk->t2_len = (size_t)t2.nwin * (((size_t)1 << t2.w) - 1);
 	if (sk->begin && (rc = sk->begin(sk)))
 		goto out;
+	zp_progress_stage("setup: L_j(tau) and A, B, C at tau (rows)", n, "items");
 	st.tables = now_s() - ts;
 	ts = now_s();
 
@@ -277,6 +279,7 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 		size_t parts = (size_t)zp_par_threads();
 		struct scatter_ctx sc = { c, lag, { u, v, w }, (uint32_t)r0, (uint32_t)(r0 + len), parts, nv };
 		zp_par_for(3 * parts, scatter_task, &sc);
+		zp_progress_add(len);
 	}
 	st.lagrange = now_s() - ts;
 	ts = now_s();
@@ -291,6 +294,7 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 	fb_g2_mul(&j2, p2, &t[2]); zp_g2_jac_to_affine(&z->beta2, &j2);
 	fb_g2_mul(&j2, p2, &t[3]); zp_g2_jac_to_affine(&z->gamma2, &j2);
 	fb_g2_mul(&j2, p2, &t[4]); zp_g2_jac_to_affine(&z->delta2, &j2);
+	zp_progress_stage("setup: A, B1, B2 points", 3 * nv, "items");
 	if ((rc = sk->points(sk, ZP_PKS_A, u, 0, nv)) || (rc = sk->points(sk, ZP_PKS_B1, v, 0, nv)) ||
 	    (rc = sk->points(sk, ZP_PKS_B2, v, 0, nv)))
 		goto out;
@@ -300,6 +304,7 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 	zp_fr_inv(&ic.ginv, &t[3]);
 	zp_fr_inv(&ic.dinv, &t[4]);
 	zp_par_for((nv + BLK * 4 - 1) / (BLK * 4), ic_task, &ic);
+	zp_progress_stage("setup: IC and C points", nv, "items");
 	if ((rc = sk->points(sk, ZP_PKS_IC, w, 0, np + 1)) || (rc = sk->points(sk, ZP_PKS_C, w + np + 1, 0, nv - np - 1)))
 		goto out;
 	/* u, v, w are spent: wipe and free them before the H query */
@@ -331,6 +336,7 @@ int zp_setup_run(zp_zkey *z, const zp_circuit *c, const zp_setup_opts *o, zp_set
 		zp_fr_mul(&t2n, &t2n, &ic.dinv);
 		zp_ntt_root(&w2n, c->log_domain + 1, roots == 5 ? ZP_NTT_ROOT5 : ZP_NTT_ROOT7);
 	}
+	zp_progress_stage("setup: H points", n, "items");
 	for (size_t j0 = 0; j0 < n; j0 += CHUNK) {
 		size_t len = n - j0 < CHUNK ? n - j0 : CHUNK;
 		e = j0;
@@ -379,10 +385,14 @@ static int cpu_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, siz
 	fb_g2 t2 = { s->w2, (255 + s->w2 - 1) / s->w2, (zp_g2_affine *)s->t2 };
 	zp_g1_affine *d1 = sec == ZP_PKS_A ? z->a : sec == ZP_PKS_B1 ? z->b1 : sec == ZP_PKS_IC ? z->ic
 			 : sec == ZP_PKS_C ? z->c : z->h ? z->h : key->g16.h_coeff;
-	if (sec == ZP_PKS_B2)
-		fb_g2_many(z->b2 + off, &t2, k, n);
-	else
-		fb_g1_many(d1 + off, &t1, k, n);
+	for (size_t i = 0, m; i < n; i += m) { /* in pieces of 2^16 points, so progress moves */
+		m = n - i < ((size_t)1 << 16) ? n - i : (size_t)1 << 16;
+		if (sec == ZP_PKS_B2)
+			fb_g2_many(z->b2 + off + i, &t2, k + i, m);
+		else
+			fb_g1_many(d1 + off + i, &t1, k + i, m);
+		zp_progress_add(m);
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "progress.h"
 #include "setup_cuda.h"
 #include "setup_impl.h"
 #include "zp_err.h"
@@ -99,6 +100,7 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 			return rc;
 		if (!on_dev)
 			CS_TRY(cudaMemcpy(dst + (off + i) * ps, out, len * ps, cudaMemcpyDeviceToHost), "download points");
+		zp_progress_add(len); /* the next chunk's scalar upload waits for this one's kernel: at most a chunk ahead */
 	}
 	if (on_dev)
 		CS_TRY(cudaDeviceSynchronize(), "fixed-base kernels");

@@ -1,10 +1,12 @@
 #include "zkey.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binfile.h"
+#include "progress.h"
 #include "zp_err.h"
 
 /* Copy n points of nfp coordinates each from the cursor, checking each coordinate < q. */
@@ -14,10 +16,14 @@ static int load_points(void *dst, zp_bin_cur *c, uint64_t n, int nfp, const char
 	int rc = zp_bin_get_bytes(c, &p, n * nfp * ZP_FP_BYTES, what);
 	if (rc)
 		return rc;
-	for (uint64_t i = 0; i < n * nfp; i++)
+	for (uint64_t i = 0; i < n * nfp; i++) {
 		if (!zp_bin_fp_canonical(p + i * ZP_FP_BYTES))
 			return zp_err_set(ZP_ENONCANON, "%s: section %u: %s point %llu: coordinate >= q", c->file,
 					  c->sec, what, (unsigned long long)(i / nfp));
+		if ((i & 0xffff) == 0xffff)
+			zp_progress_add(0x10000 * ZP_FP_BYTES);
+	}
+	zp_progress_add((n * nfp & 0xffff) * ZP_FP_BYTES);
 	memcpy(dst, p, n * nfp * ZP_FP_BYTES);
 	return 0;
 }
@@ -183,7 +189,12 @@ int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 	}
 	if ((rc = read_header(k, &b)))
 		goto out;
+	char st[ZP_PROGRESS_STAGE_MAX];
+	snprintf(st, sizeof st, "checking the points of %s", name);
 	uint64_t nv = k->n_vars, np = k->n_public;
+	/* the coordinates load_points checks: IC, A, B1 (2 each), B2 (4), C, H (2) */
+	zp_progress_stage(st, ((np + 1) * 2 + nv * 8 + (nv > np ? nv - np - 1 : 0) * 2 + (uint64_t)k->domain_size * 2) * ZP_FP_BYTES,
+			  "bytes");
 	if ((rc = load_section(&b, 3, (void **)&k->ic, np + 1, 2, "IC")) ||
 	    (rc = load_section(&b, 5, (void **)&k->a, nv, 2, "A")) ||
 	    (rc = load_section(&b, 6, (void **)&k->b1, nv, 2, "B1")) ||
@@ -196,6 +207,8 @@ int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 	ci->n_public = k->n_public;
 	ci->domain_size = k->domain_size;
 	ci->log_domain = k->log_domain;
+	snprintf(st, sizeof st, "reading the circuit of %s (coefficients, fingerprint)", name);
+	zp_progress_stage(st, 0, "items");
 	if ((rc = read_coefs(k, &b)) || (rc = zp_csr_sort_rows(&ci->m[0])) || (rc = zp_csr_sort_rows(&ci->m[1])) ||
 	    (rc = zp_circuit_finish(ci)))
 		goto out;

@@ -2,7 +2,9 @@
 # Install what zkpipe builds and tests with (Debian). Idempotent; quiet when all is present.
 set -eu
 pkgs="build-essential meson ninja-build pkg-config libnanomsg-dev liburing-dev libhugetlbfs-dev
-      libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev"
+      libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev
+      chromium"
+# chromium: tests/pipeline/status_page.sh loads the supervisor's status page in a real browser
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

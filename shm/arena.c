@@ -3,10 +3,12 @@
  * documented in arena.h; this file computes it and checks it.
  */
 #include "arena_impl.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -171,6 +173,9 @@ static int try_backing(const struct zp_backing_ops *ops, const struct zp_arena_p
 	if (fd < 0)
 		return zp_err_set(fd, "arena %s: create %s", p->name, ops->name);
 	bool huge = ops->kind == ZP_BACKING_HUGETLBFS || ops->kind == ZP_BACKING_MEMFD;
+	char st[ZP_PROGRESS_STAGE_MAX];
+	snprintf(st, sizeof st, "arena %s: %s %s", p->name, huge ? "mapping" : "populating", ops->name);
+	zp_progress_stage(st, huge ? 0 : shape->total_size, "bytes"); /* huge: MAP_POPULATE, one call */
 	r = map_aligned(fd, shape->total_size, false, huge ? MAP_POPULATE : 0, &a->base);
 	if (r == 0 && ops->prepare)
 		r = ops->prepare(a->base, shape->total_size);

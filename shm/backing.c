@@ -5,6 +5,7 @@
  * so a short pool is an error at creation, never a SIGBUS on first touch.
  */
 #include "arena_impl.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -276,12 +277,21 @@ static int shm_unlink_(const char *name, const char *hdir)
  * is slow and would otherwise land on a synthesizer's hot path. */
 static int populate(void *base, uint64_t bytes)
 {
-	if (madvise(base, bytes, MADV_POPULATE_WRITE) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -errno; /* ENOMEM/EFAULT: out of tmpfs memory, report now */
-	for (uint64_t o = 0; o < bytes; o += 4096)
-		((volatile uint8_t *)base)[o] = 0;
+	/* in 1 GiB steps, so a creator with a progress sink shows a large arena filling (the stage
+	 * is arena.c's, which names the arena) */
+	const uint64_t step = 1ull << 30;
+	for (uint64_t off = 0, n; off < bytes; off += n) {
+		n = bytes - off < step ? bytes - off : step;
+		if (madvise((uint8_t *)base + off, n, MADV_POPULATE_WRITE) == 0) {
+			zp_progress_add(n);
+			continue;
+		}
+		if (errno != EINVAL)
+			return -errno; /* ENOMEM/EFAULT: out of tmpfs memory, report now */
+		for (uint64_t o = off; o < off + n; o += 4096) /* a kernel before 5.14: touch each page */
+			((volatile uint8_t *)base)[o] = 0;
+		zp_progress_add(n);
+	}
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /*
- * http.c — GET /metrics (Prometheus text format) and GET /status (the API's status JSON),
+ * http.c — GET /metrics (Prometheus text format), GET /status (the API's status JSON) and GET /
+ * (the live status page that draws /status),
  * served by libmicrohttpd on its own thread. Read-only: arena atomics and the children
  * table (read racily, for display).
  */
@@ -16,6 +17,10 @@
 #include "zp_err.h"
 
 static struct MHD_Daemon *mhd;
+
+/* status_page.c, generated from status_page.html by embed.py */
+extern const char sup_status_page[];
+extern const size_t sup_status_page_len;
 
 struct buf { char *p; size_t n, cap; };
 
@@ -73,6 +78,15 @@ static char *metrics(size_t *len)
 		put(&b, "zkpipe_process_peak_rss_bytes{group=\"%s\",role=\"%s\",index=\"%u\"} %llu\n",
 		    S.cfg.groups[S.ch[k].group].name, zp_role_name(S.ch[k].role), S.ch[k].index,
 		    (unsigned long long)S.ch[k].peak_rss_kib * 1024);
+	char *hist = NULL;
+	size_t hn = 0;
+	FILE *f = open_memstream(&hist, &hn);
+	if (f) {
+		sup_observe_metrics(f);
+		fclose(f);
+		put(&b, "%s", hist ? hist : "");
+	}
+	free(hist);
 	*len = b.n;
 	return b.p;
 }
@@ -90,6 +104,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		body = strdup("GET only\n");
 	} else if (!strcmp(url, "/metrics")) {
 		body = metrics(&len);
+	} else if (!strcmp(url, "/") || !strcmp(url, "/index.html")) {
+		/* the live status page (supervisor/status_page.html, embedded at build time): it draws /status */
+		body = malloc(sup_status_page_len);
+		if (body)
+			memcpy(body, sup_status_page, sup_status_page_len);
+		len = sup_status_page_len;
+		type = "text/html; charset=utf-8";
 	} else if (!strcmp(url, "/status")) {
 		json_t *j = sup_status_json();
 		body = json_dumps(j, JSON_INDENT(1));
@@ -97,7 +118,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		type = "application/json";
 	} else {
 		code = MHD_HTTP_NOT_FOUND;
-		body = strdup("not found: /metrics or /status\n");
+		body = strdup("not found: /, /metrics or /status\n");
 	}
 	if (!body)
 		return MHD_NO;

@@ -146,6 +146,7 @@ int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
 				       (unsigned long long)cid, zp_err_msg());
 			return e;
 		}
+		sup_observe_job(a, g, j); /* once per job: its record is on disk now, later scans skip it */
 		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
@@ -550,9 +551,11 @@ void *sup_status_json(void)
 					    json_integer(gr->node));
 		}
 	}
-	return json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
-			 (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
-			 (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
+			       (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
+			       (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs);
+	sup_observe_status(st);
+	return st;
 }
 
 /* ---------------------------------------------------------------- request schema */

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "sup.h"
 #include "zp_err.h"
 
@@ -458,6 +459,7 @@ static void loop(int sfd)
 		}
 		if (now - last_scan >= 100) {
 			sup_scan_jobs();
+			sup_observe_tick();
 			for (unsigned g = 0; g < S.cfg.n_groups; g++)
 				zp_arena_proc_heartbeat(S.g[g].a, S.g[g].me);
 			last_scan = now;
@@ -509,6 +511,7 @@ int main(int argc, char **argv)
 	}
 	memcg_init();
 	plan_children();
+	zp_progress_begin(WHO, 2, NULL); /* populating a large arena takes a while: say so in our log */
 	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
 		if ((r = open_group(g))) {
 			zp_log(WHO, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
@@ -516,6 +519,7 @@ int main(int argc, char **argv)
 		}
 		adopt(g);
 	}
+	zp_progress_end(NULL);
 	sup_records_start();
 	if ((r = api_open())) {
 		zp_log(WHO, "API %s: %s", S.api_url, zp_err_msg());

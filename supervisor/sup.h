@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "arena.h"
@@ -86,6 +87,12 @@ int sup_arena_open(unsigned g, const struct zp_arena_params *p);
 void sup_records_start(void);
 /* keep_arena = no at stop: every unfinished job is recorded FAILED (with a warning). */
 void sup_drop_jobs(unsigned g);
+
+/* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
+void sup_observe_job(struct zp_arena *a, unsigned group, uint32_t job_idx);
+void sup_observe_tick(void);
+void sup_observe_metrics(FILE *f);
+void sup_observe_status(void *status_json);
 
 /* http.c */
 int  sup_http_start(void);

@@ -16,6 +16,7 @@
 
 #include "cmds.h"
 #include "pipe.h"
+#include "progress.h"
 #include "zp_err.h"
 
 #define CONN_OPTS { "url", 1, 0, 'U' }, { "config", 1, 0, 'C' }, { "run-dir", 1, 0, 'R' }
@@ -164,17 +165,72 @@ int cmd_submit(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- wait */
+/* One letter a partition, in order: . pending, c claimed, s synthesis, R ready, P proving,
+ * D done, F failed; past 64 partitions, counts by state instead. */
+static void part_states(json_t *rep, char *out, size_t n)
+{
+	static const char *const names[] = { "PENDING", "CLAIMED", "SYNTH", "READY", "PROVING", "DONE", "FAILED" };
+	static const char letters[] = ".csRPDF";
+	json_t *parts = json_object_get(rep, "partitions"), *p;
+	size_t i, np = json_array_size(parts), k = 0;
+	unsigned cnt[7] = { 0 };
+	if (np <= 64 && n > np + 2)
+		out[k++] = '[';
+	json_array_foreach(parts, i, p) {
+		const char *st = json_string_value(json_object_get(p, "state"));
+		unsigned s = 0;
+		while (s < 7 && (!st || strcmp(st, names[s])))
+			s++;
+		cnt[s < 7 ? s : 0]++;
+		if (np <= 64 && k + 2 < n)
+			out[k++] = s < 7 ? letters[s] : '?';
+	}
+	if (np <= 64 && k + 1 < n) {
+		out[k++] = ']';
+		out[k] = 0;
+		return;
+	}
+	out[0] = 0;
+	for (unsigned s = 0; s < 7; s++)
+		if (cnt[s])
+			snprintf(out + strlen(out), n - strlen(out), "%s%s %u", out[0] ? ", " : "", names[s], cnt[s]);
+}
+
+/* The job's line: partitions done of total and the state of each. */
+static void wait_progress(json_t *rep, long long id, int i, int n, int *staged)
+{
+	char st[64], note[ZP_PROGRESS_NOTE_MAX];
+	if (!*staged) {
+		if (n > 1)
+			snprintf(st, sizeof st, "job %lld (%d of %d) partitions", id, i + 1, n);
+		else
+			snprintf(st, sizeof st, "job %lld partitions", id);
+		zp_progress_stage(st, (uint64_t)json_integer_value(json_object_get(rep, "parts")), "items");
+		*staged = 1;
+	}
+	part_states(rep, note, sizeof note);
+	zp_progress_note(note);
+	zp_progress_set((uint64_t)json_integer_value(json_object_get(rep, "done")));
+}
+
 int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s, int quiet)
 {
 	int rc = 0;
 	uint64_t t0 = zp_mono_ms();
+	if (!quiet) /* stderr: stdout keeps its one result line a job, for scripts */
+		zp_progress_begin("zkpipe wait", 2, NULL);
 	for (int i = 0; i < n; i++) {
+		int staged = 0;
 		for (;;) {
 			json_t *req = json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)ids[i]);
 			json_t *rep = zp_client_call(u, req, 5000, 1);
 			json_decref(req);
 			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
+			if (st && !quiet)
+				wait_progress(rep, ids[i], i, n, &staged);
 			if (st && (!strcmp(st, "DONE") || !strcmp(st, "FAILED"))) {
+				if (!quiet)
+					zp_progress_end(NULL);
 				if (!quiet && !strcmp(st, "DONE"))
 					printf("job %lld DONE: %s/proofs.json\n", ids[i],
 					       json_string_value(json_object_get(rep, "output")));
@@ -187,6 +243,8 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 			}
 			json_decref(rep);
 			if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
+				if (!quiet && staged)
+					zp_progress_end(NULL);
 				if (!quiet)
 					printf("job %lld: still %s after %.0f s\n", ids[i], st ? st : "unreachable", timeout_s);
 				return EX_TIMEOUT;
@@ -246,13 +304,17 @@ static void print_summary(json_t *rep)
 		       json_integer_value(json_object_get(c, "parts_failed")),
 		       json_integer_value(json_object_get(c, "parts_retried")));
 	}
-	json_array_foreach(json_object_get(rep, "processes"), i, p)
-		printf("  %-6s %-7s %lld  pid %-7lld %s restarts %lld  peak RSS %lld KiB\n",
+	json_array_foreach(json_object_get(rep, "processes"), i, p) {
+		json_t *pr = json_object_get(p, "progress"); /* a daemon still starting: what it is doing */
+		printf("  %-6s %-7s %lld  pid %-7lld %s restarts %lld  peak RSS %lld KiB%s%s\n",
 		       json_string_value(json_object_get(p, "group")), json_string_value(json_object_get(p, "role")),
 		       json_integer_value(json_object_get(p, "index")), json_integer_value(json_object_get(p, "pid")),
 		       json_is_true(json_object_get(p, "alive")) ? "alive" : "down ",
 		       json_integer_value(json_object_get(p, "restarts")),
-		       json_integer_value(json_object_get(p, "peak_rss_kib")));
+		       json_integer_value(json_object_get(p, "peak_rss_kib")),
+		       pr && !json_is_true(json_object_get(pr, "finished")) ? "  " : "",
+		       pr && !json_is_true(json_object_get(pr, "finished")) ? json_string_value(json_object_get(pr, "line")) : "");
+	}
 }
 
 static int status_or_cancel(int argc, char **argv, const char *op)

@@ -24,6 +24,7 @@
 #include "g16_json.h"
 #include "groth16.h"
 #include "pipe.h"
+#include "progress.h"
 #include "zkey.h"
 #include "zp_err.h"
 
@@ -36,7 +37,7 @@ static const char demo_help[] =
 	"  N jobs of P partitions of the bundled circuit, verifies every proof and reports.\n"
 	"  --backend B      gpud's prover: cpu (default) or cuda (GPU i for gpud i; exit 8 without one)\n"
 	"  --circuit DIR    circuit folder (chain.zkey, chain.r1cs, w*.wtns); default examples/chain\n"
-	"  --keep           leave the temporary directory (logs, proofs) in place\n";
+	"  --keep           leave the temporary directory (logs, proofs, timeline.svg) in place\n";
 
 struct demo {
 	int jobs, parts, workers, gpuds, slots, keep;
@@ -146,11 +147,16 @@ static int submit_all(struct demo *d)
 	return 0;
 }
 
-/* Live progress until every job is finished; returns how many FAILED. */
+/* Live progress until every job is finished (common/progress.h on stdout: an updating line on
+ * a terminal, a line a second otherwise); returns how many FAILED. */
 static int progress(struct demo *d, json_t **last)
 {
-	int tty = isatty(1), total = d->jobs * d->parts;
-	uint64_t t0 = zp_mono_ms(), lastline = 0;
+	int total = d->jobs * d->parts;
+	long long shown = 0;
+	if (!getenv("ZKPIPE_PROGRESS_S"))
+		setenv("ZKPIPE_PROGRESS_S", "1", 1);
+	zp_progress_begin("zkpipe demo", 1, NULL);
+	zp_progress_stage("partitions proved", (uint64_t)total, "items");
 	for (;;) {
 		int finished = 0, failed = 0;
 		for (int j = 0; j < d->jobs; j++) {
@@ -169,22 +175,17 @@ static int progress(struct demo *d, json_t **last)
 			*last = s;
 			json_t *g = json_array_get(json_object_get(s, "groups"), 0), *sl = json_object_get(g, "slots");
 			long long proved = json_integer_value(json_object_get(json_object_get(g, "counters"), "parts_proved"));
-			double el = (zp_mono_ms() - t0) / 1e3;
-			uint64_t now = zp_mono_ms();
-			if (tty || now - lastline >= 1000 || finished == d->jobs) {
-				printf("%s[%5.1f s] jobs %d/%d  partitions %lld/%d  %.1f proofs/s  slots: %lld free %lld filling "
-				       "%lld ready %lld copying%s", tty ? "\r" : "", el, finished, d->jobs, proved, total,
-				       el > 0 ? proved / el : 0.0, json_integer_value(json_object_get(sl, "FREE")),
-				       json_integer_value(json_object_get(sl, "FILLING")),
-				       json_integer_value(json_object_get(sl, "READY")),
-				       json_integer_value(json_object_get(sl, "COPYING")), tty ? "   " : "\n");
-				fflush(stdout);
-				lastline = now;
-			}
+			char note[ZP_PROGRESS_NOTE_MAX];
+			snprintf(note, sizeof note, "- jobs %d/%d, slots: %lld free %lld filling %lld ready %lld copying", finished,
+				 d->jobs, json_integer_value(json_object_get(sl, "FREE")),
+				 json_integer_value(json_object_get(sl, "FILLING")), json_integer_value(json_object_get(sl, "READY")),
+				 json_integer_value(json_object_get(sl, "COPYING")));
+			zp_progress_note(note);
+			if (proved > shown) /* counted from 0, so the rate is this run's */
+				zp_progress_add((uint64_t)(proved - shown)), shown = proved;
 		}
 		if (finished == d->jobs) {
-			if (tty)
-				printf("\n");
+			zp_progress_end(NULL);
 			return failed;
 		}
 		if (waitpid(d->sup, NULL, WNOHANG) == d->sup) {
@@ -270,6 +271,20 @@ static int shutdown_sup(struct demo *d)
 	return -1;
 }
 
+/* The run's waterfall beside the logs (zkpipe timeline). */
+static void keep_timeline(struct demo *d, const char *cfgpath)
+{
+	static struct zp_pipe_config cfg;
+	char out[PATH_MAX];
+	unsigned jobs, rows;
+	snprintf(out, sizeof out, "%s/timeline.svg", d->tmp);
+	zp_err_clear();
+	if (zp_pipe_config_load(&cfg, cfgpath) || zp_timeline_write(&cfg, NULL, -1, out, &jobs, &rows))
+		fprintf(stderr, "zkpipe demo: timeline: %s\n", zp_err_msg());
+	else
+		printf("timeline of %u jobs (%u partitions): %s\n", jobs, rows, out);
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	static const struct option opts[] = { { "jobs", 1, 0, 'j' }, { "parts", 1, 0, 'p' }, { "workers", 1, 0, 'w' },
@@ -336,6 +351,7 @@ out:
 	if (d.sup > 0 && shutdown_sup(&d))
 		rc = rc ? rc : 70;
 	if (d.keep || rc) {
+		keep_timeline(&d, cfg); /* after the supervisor's last scan: every finished job has its record */
 		printf("logs and proofs kept in %s\n", d.tmp);
 	} else {
 		char cmd[PATH_MAX + 16];

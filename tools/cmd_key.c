@@ -10,6 +10,7 @@
 #include "cmd_util.h"
 #include "keyfile.h"
 #include "par.h"
+#include "progress.h"
 #include "params.h"
 #include "zkey.h"
 
@@ -37,7 +38,11 @@ static int convert(const char *from, const char *to, const char *r1cs, const cha
 	zp_circuit circ = { 0 };
 	zp_synth_params sp;
 	int rc, have_c = 0;
+	/* a large conversion takes minutes: say what it is doing on stderr (a line that updates on a
+	 * terminal, a line every few seconds otherwise) */
+	zp_progress_begin("zkpipe key convert", 2, NULL);
 	if (r1cs || synth) {
+		zp_progress_stage("reading the circuit", 0, "items");
 		if ((rc = cx_circuit(&circ, r1cs, synth, &sp)))
 			return cx_fail("key convert", rc);
 		have_c = 1;
@@ -45,6 +50,8 @@ static int convert(const char *from, const char *to, const char *r1cs, const cha
 	if (is(from, "zkey")) {
 		zp_zkey z;
 		if (!(rc = zp_zkey_read(&z, from))) {
+			zp_progress_stage(hm == ZP_H_COEFF || is(to, "params") ? "converting (deriving the coefficient H query)"
+					  : "converting to the .zpk layout", 0, "items");
 			rc = zp_pkey_from_zkey(&k, &z, is(to, "params") ? ZP_H_COEFF : hm);
 			zp_zkey_free(&z);
 		}
@@ -57,8 +64,10 @@ static int convert(const char *from, const char *to, const char *r1cs, const cha
 	} else {
 		rc = zp_err_set(ZP_ERANGE, "%s: unknown input format (.zkey, .params, .zpk)", from);
 	}
-	if (!rc && have_c)
+	if (!rc && have_c) {
+		zp_progress_stage("checking the key against the circuit", 0, "items");
 		rc = zp_pkey_check_circuit(&k, &circ, from);
+	}
 	if (rc)
 		goto out;
 	if (is(to, "zpk"))
@@ -73,6 +82,7 @@ static int convert(const char *from, const char *to, const char *r1cs, const cha
 	if (!rc && (k.hdr->flags & ZP_PKEY_INSECURE))
 		fprintf(stderr, "zkpipe key convert: note: %s is an INSECURE development key\n", from);
 out:
+	zp_progress_end(rc ? "failed" : "converted");
 	zp_pkey_free(&k);
 	if (have_c)
 		zp_circuit_free(&circ);

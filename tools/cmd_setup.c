@@ -7,6 +7,7 @@
 #include "cmd_util.h"
 #include "keyfile.h"
 #include "par.h"
+#include "progress.h"
 #include "setup.h"
 
 static const char setup_help[] =
@@ -71,6 +72,8 @@ int cmd_setup(int argc, char **argv)
 	zp_pkey k;
 	char origin[200] = "";
 	double t0 = cx_now();
+	zp_progress_begin("zkpipe setup", 2, NULL); /* at 2^27 each stage takes minutes: show it moving */
+	zp_progress_stage("building the circuit", 0, "items");
 	if ((rc = cx_circuit(&circ, r1cs, synth, &sp)))
 		return cx_fail("setup", rc);
 	if (synth)
@@ -110,6 +113,7 @@ int cmd_setup(int argc, char **argv)
 		ex = CX_OUTPUT;
 	}
 	double t3 = cx_now();
+	zp_progress_end(ex ? "failed" : "key written");
 	char fp[33];
 	zp_circuit_fingerprint_hex(&circ, fp);
 	if (!ex)

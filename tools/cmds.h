@@ -17,6 +17,14 @@ int cmd_wait(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+
+struct zp_pipe_config;
+/* Draw the run's waterfall (cmd_timeline.c) into out: finished jobs from the run directory's
+ * results/, active ones from the supervisor at url (NULL: none); only >= 0 draws that job
+ * alone (-ENOENT, no file, when it is unknown). *jobs and *rows get what was drawn. */
+int zp_timeline_write(const struct zp_pipe_config *cfg, const char *url, long long only, const char *out,
+		      unsigned *jobs, unsigned *rows);
 
 /* One request; NULL with a message on stderr when unreachable or not ok (unless quiet). */
 json_t *zp_client_call(const char *url, json_t *req, int timeout_ms, int quiet);

@@ -1,0 +1,198 @@
+/*
+ * test_progress.c — common/progress.h: on a log (a pipe) a line every $ZKPIPE_PROGRESS_S with
+ * done, total, percentage and an ETA that counts down, and the final line; on a terminal (a
+ * pty) one line redrawn with \r, ended by a newline; the JSON snapshot file is replaced whole
+ * (valid, done moving, finished at the end); libraries' calls without a sink do nothing; many
+ * threads adding at once lose no count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/zp_test.h"
+#include "progress.h"
+
+static void sleep_ms(int ms) { usleep((useconds_t)ms * 1000); }
+
+/* Read everything currently in fd (non-blocking). */
+static size_t slurp(int fd, char *buf, size_t n)
+{
+	size_t k = 0;
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	for (;;) {
+		ssize_t r = read(fd, buf + k, n - 1 - k);
+		if (r <= 0)
+			break;
+		k += (size_t)r;
+	}
+	buf[k] = 0;
+	return k;
+}
+
+static void test_no_sink(void)
+{
+	zp_progress_stage("nothing", 10, "items"); /* no sink installed: no effect, no crash */
+	zp_progress_add(5);
+	struct zp_progress_view v;
+	CHECK(zp_progress_get(&v) == -ENOENT, "a view without a sink");
+	CHECK(!zp_progress_active(), "active without a sink");
+}
+
+static void test_log(const char *json)
+{
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	setenv("ZKPIPE_PROGRESS_S", "0.05", 1);
+	zp_progress_begin("test", p[1], json);
+	zp_progress_stage("loading x", 100u << 20, "bytes");
+	for (int i = 0; i < 20; i++) {
+		zp_progress_add(5u << 20);
+		sleep_ms(20);
+	}
+	struct zp_progress_view v;
+	CHECK(zp_progress_get(&v) == 0 && v.done == 100u << 20 && v.total == 100u << 20, "view: done %llu",
+	      (unsigned long long)v.done);
+	CHECK(v.rate > 0, "a rate");
+	zp_progress_end("loaded");
+	char buf[65536];
+	slurp(p[0], buf, sizeof buf);
+	close(p[0]);
+	close(p[1]);
+	CHECK(strstr(buf, "test[") && strstr(buf, "]: loaded, done in "), "log: the final line: %s", buf);
+	/* lines: "HH:MM:SS.mmm test[pid]: loading x: A of 100.0 MiB (P %), R MiB/s, ETA E s" */
+	int lines = 0, last_pct = -1, etas = 0, mono = 1, cr = 0;
+	double last_eta = 1e9;
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		lines++;
+		cr |= strchr(l, '\r') != NULL;
+		char *pc = strstr(l, " %)");
+		if (pc) {
+			char *o = pc;
+			while (o > l && o[-1] != '(')
+				o--;
+			int pct = atoi(o);
+			mono &= pct >= last_pct;
+			last_pct = pct;
+		}
+		char *e = strstr(l, "ETA ");
+		if (e) {
+			double eta = atof(e + 4);
+			etas++;
+			mono &= eta <= last_eta + 1; /* counts down (a second of rounding slack) */
+			last_eta = eta;
+		}
+	}
+	CHECK(lines >= 4, "log: %d lines in ~0.4 s at 0.05 s", lines);
+	CHECK(etas >= 2, "log: %d lines with an ETA", etas);
+	CHECK(mono, "log: percentages rise and the ETA falls");
+	CHECK(!cr, "log: no carriage returns in a log");
+	/* the snapshot: one JSON object, finished, the last stage's name */
+	FILE *f = fopen(json, "r");
+	char js[4096] = "";
+	CHECK(f && fgets(js, sizeof js, f), "snapshot %s readable", json);
+	if (f)
+		fclose(f);
+	CHECK(js[0] == '{' && strstr(js, "\"finished\":true") && strstr(js, "\"stage\":\"loaded\"") &&
+	      strstr(js, "\"who\":\"test\""), "snapshot: %s", js);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.tmp", json);
+	CHECK(access(tmp, F_OK) != 0, "no temporary left beside the snapshot");
+}
+
+static void test_tty(void)
+{
+	int m, s;
+	if (openpty(&m, &s, NULL, NULL, NULL)) {
+		printf("no pty (%s): terminal case skipped\n", strerror(errno));
+		return;
+	}
+	zp_progress_begin("tty", s, NULL);
+	zp_progress_stage("working", 50, "items");
+	for (int i = 0; i < 50; i++) {
+		zp_progress_add(1);
+		sleep_ms(6);
+	}
+	zp_progress_end(NULL);
+	char buf[65536];
+	sleep_ms(50);
+	slurp(m, buf, sizeof buf);
+	int crs = 0, nls = 0;
+	for (char *c = buf; *c; c++)
+		crs += *c == '\r', nls += *c == '\n';
+	/* a pty turns \n into \r\n: count the redraws as the \r not followed by \n */
+	int redraws = 0;
+	for (char *c = buf; *c; c++)
+		redraws += c[0] == '\r' && c[1] != '\n';
+	CHECK(redraws >= 2, "tty: %d redraws of one line", redraws);
+	CHECK(nls == 1, "tty: %d newlines (one, at the end)", nls);
+	CHECK(strstr(buf, "50 of 50 (100 %)") != NULL, "tty: the final line has the total: %s", buf);
+	close(m);
+	close(s);
+}
+
+/* A stage that counts nothing (a conversion) still prints its elapsed time every interval. */
+static void test_silent_stage(void)
+{
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	setenv("ZKPIPE_PROGRESS_S", "0.1", 1);
+	zp_progress_begin("quiet", p[1], NULL);
+	zp_progress_stage("converting", 0, "items");
+	sleep_ms(650);
+	zp_progress_end("converted");
+	char buf[16384];
+	slurp(p[0], buf, sizeof buf);
+	close(p[0]);
+	close(p[1]);
+	int lines = 0;
+	for (char *c = strstr(buf, "quiet["); c; c = strstr(c + 1, "quiet["))
+		lines += strncmp(strchr(c, ' ') + 1, "converting, ", 12) == 0;
+	CHECK(lines >= 3, "a stage without counts: %d lines in 0.65 s at 0.1 s:\n%s", lines, buf);
+	CHECK(strstr(buf, "converted, done in 0.") != NULL, "final line: %s", buf);
+}
+
+static void *adder(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 100000; i++)
+		zp_progress_add(1);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	zp_progress_begin("threads", -1, NULL);
+	zp_progress_stage("adding", 800000, "items");
+	pthread_t t[8];
+	for (int i = 0; i < 8; i++)
+		pthread_create(&t[i], NULL, adder, NULL);
+	for (int i = 0; i < 8; i++)
+		pthread_join(t[i], NULL);
+	struct zp_progress_view v;
+	zp_progress_get(&v);
+	CHECK(v.done == 800000, "threads: %llu of 800000 counted", (unsigned long long)v.done);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/zp_progress.XXXXXX", json[64];
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(json, sizeof json, "%s/p.json", dir);
+	test_no_sink();
+	test_log(json);
+	test_tty();
+	test_silent_stage();
+	test_threads();
+	unlink(json);
+	rmdir(dir);
+	if (failures)
+		return 1;
+	printf("PASS\n");
+	return 0;
+}
