@@ -11,6 +11,7 @@
  */
 #include "field.h"
 #include "field_impl.h"
+#include "zp_consts.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -20,26 +21,18 @@
 typedef unsigned __int128 u128;
 #define INLINE static inline __attribute__((always_inline))
 
-const uint64_t ZP_FP_MODULUS[6] = {
-	0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-	0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL };
-static const uint64_t FP_R2[6] = {
-	0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
-	0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL };
-static const uint64_t FP_INV = 0x89f3fffcfffcfffdULL;
+/* The moduli and Montgomery constants: zp_consts.h, generated from one source (gen_consts.py). */
+const uint64_t ZP_FP_MODULUS[6] = ZP_C64_FP_P;
+static const uint64_t FP_R2[6] = ZP_C64_FP_RR;
+static const uint64_t FP_INV = ZP_C64_FP_INV;
 const zp_fp ZP_FP_ZERO = { { 0 } };
-const zp_fp ZP_FP_ONE = { {  /* R mod q */
-	0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
-	0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL } };
+const zp_fp ZP_FP_ONE = { ZP_C64_FP_ONE };  /* R mod q */
 
-const uint64_t ZP_FR_MODULUS[4] = {
-	0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL };
-static const uint64_t FR_R2[4] = {
-	0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL };
-static const uint64_t FR_INV = 0xfffffffeffffffffULL;
+const uint64_t ZP_FR_MODULUS[4] = ZP_C64_FR_P;
+static const uint64_t FR_R2[4] = ZP_C64_FR_RR;
+static const uint64_t FR_INV = ZP_C64_FR_INV;
 const zp_fr ZP_FR_ZERO = { { 0 } };
-const zp_fr ZP_FR_ONE = { {  /* R mod r */
-	0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL } };
+const zp_fr ZP_FR_ONE = { ZP_C64_FR_ONE };  /* R mod r */
 
 /* ---------- generic limb arithmetic ---------- */
 
@@ -326,9 +319,7 @@ void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond)
 bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 {
 	/* q = 3 mod 4: candidate a^((q+1)/4), then check. */
-	static const uint64_t e[6] = {  /* (q+1)/4 */
-		0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL,
-		0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL };
+	static const uint64_t e[6] = ZP_C64_FP_SQRT_EXP;  /* (q+1)/4 */
 	zp_fp c, c2;
 	zp_fp_pow(&c, a, e, 6);
 	zp_fp_sqr(&c2, &c);
@@ -340,9 +331,7 @@ bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 
 bool zp_fp_is_lexlargest(const zp_fp *a)
 {
-	static const uint64_t half[6] = {  /* (q-1)/2 */
-		0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL,
-		0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL };
+	static const uint64_t half[6] = ZP_C64_FP_HALF;  /* (q-1)/2 */
 	uint64_t raw[6];
 	zp_fp_from_mont(raw, a);
 	return lt_n(half, raw, 6);
@@ -425,12 +414,10 @@ int zp_fr_random_secure(zp_fr *r)
 typedef struct { int64_t v[7]; } s62;
 typedef __int128 i128;
 #define M62 ((uint64_t)-1 >> 2)
-static const s62 Q62 = { { 0x39feffffffffaaabLL, 0x3aaffffac54ffffeLL, 0x330d2a0f6b0f6241LL, 0x1dd2e13ce144afd9LL,
-                           0x1ba7b6434bacd764LL, 0x0447a8e5ff9a692cLL, 0x1a0LL } };
-static const uint64_t Q62_INV = 0x360c000300030003ull;   /* q^-1 mod 2^62 */
+static const s62 Q62 = { ZP_C62_FP_P };
+static const uint64_t Q62_INV = ZP_C62_FP_INV;   /* q^-1 mod 2^62 */
 /* R^3 mod q (R = 2^384): Montgomery-multiplying (x·R)^-1 by it gives x^-1·R */
-static const zp_fp FP_R3 = { { 0xed48ac6bd94ca1e0ull, 0x315f831e03a7adf8ull, 0x9a53352a615e29ddull, 0x34c04e5e921e1761ull,
-                               0x2512d43565724728ull, 0x0aa6346091755d4dull } };
+static const zp_fp FP_R3 = { ZP_C64_FP_R3 };
 
 /* 62 divsteps on (f, g) given their low bits; returns the new eta, the matrix in t (u v q r) */
 static int64_t divsteps62_var(int64_t eta, uint64_t f, uint64_t g, int64_t t[4])

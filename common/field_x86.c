@@ -7,6 +7,8 @@
  * this file only defines the flag (always false).
  */
 #include "field_impl.h"
+#include "zp_consts.h"
+#include "knobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +16,9 @@
 bool zp_field_adx;
 
 #if ZP_FIELD_HAVE_ASM
-const uint64_t zp_fp_asm_consts[7] = {
-	0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-	0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL,
-	0x89f3fffcfffcfffdULL /* -q^-1 mod 2^64 */ };
-const uint64_t zp_fr_asm_consts[5] = {
-	0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL,
-	0xfffffffeffffffffULL /* -r^-1 mod 2^64 */ };
+/* the modulus, then -m^-1 mod 2^64 (zp_consts.h) */
+const uint64_t zp_fp_asm_consts[7] = ZP_C64_FP_P_INV;
+const uint64_t zp_fr_asm_consts[5] = ZP_C64_FR_P_INV;
 
 bool zp_field_cpu_has_adx(void)
 {
@@ -30,9 +28,7 @@ bool zp_field_cpu_has_adx(void)
 
 __attribute__((constructor)) static void field_choose(void)
 {
-	const char *e = getenv("ZP_FIELD_PORTABLE");
-	bool forced_portable = e && strcmp(e, "1") == 0;
-	zp_field_adx = !forced_portable && zp_field_cpu_has_adx();
+	zp_field_adx = !zp_knobs()->field_portable && zp_field_cpu_has_adx();
 }
 #else
 bool zp_field_cpu_has_adx(void) { return false; }

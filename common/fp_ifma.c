@@ -7,6 +7,7 @@
  * only the low 52 bits of their multiplicands, so inputs must be normalized).
  */
 #include "fp_ifma.h"
+#include "knobs.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -90,8 +91,7 @@ void zp_fp8_unpack(zp_fp a[8], const zp_fp8 *r)
 
 bool zp_fp_ifma_available(void)
 {
-	const char *e = getenv("ZP_FIELD_PORTABLE");
-	if (e && *e == '1') return false;
+	if (zp_knobs()->field_portable) return false;
 	pthread_once(&once, init);
 	if (memcmp(P52, ZP_Q52, sizeof P52) || PINV52 != ZP_Q52_PINV) return false;   /* constants disagree: never */
 	__builtin_cpu_init();

@@ -14,13 +14,14 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "zp_consts.h"
+
 #define IFMA_FN __attribute__((target("avx512f,avx512ifma")))
 #define ZP_MASK52 ((1ull << 52) - 1)
 
 /* q in 52-bit limbs, and -q^-1 mod 2^52 (fp_ifma.c's init() checks them against ZP_FP_MODULUS) */
-static const uint64_t ZP_Q52[8] = { 0xeffffffffaaabull, 0xfeb153ffffb9full, 0x6b0f6241eabffull, 0x12bf6730d2a0full,
-                                    0x764774b84f385ull, 0x1ba7b6434bacdull, 0x1ea397fe69a4bull, 0x000000001a011ull };
-#define ZP_Q52_PINV 0x3fffcfffcfffdull
+static const uint64_t ZP_Q52[8] = ZP_C52_FP_P;
+#define ZP_Q52_PINV ZP_C52_FP_INV
 
 /* r = a·b·2^-416 mod q, lanes independent; a, b normalized (52-bit limbs) and < 2^400: r < 2q.
  * Interleaved on purpose: the same result as zp_v8_mulw + zp_v8_redc below (each m_i sees the same

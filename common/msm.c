@@ -12,6 +12,7 @@
  * windows are independent tasks; a negative digit adds -P (y negated) to bucket |d|.
  */
 #include "msm.h"
+#include "knobs.h"
 #include "fp_ifma.h"
 #include "field_impl.h"
 #include "par.h"
@@ -64,18 +65,15 @@ enum { BA_INF = 0, BA_AFF = 1, BA_BUSY = 2, BA_XYZZ = 3 };
 
 static bool msm_use_ba(size_t n, size_t min)
 {
-	const char *e = getenv("ZP_MSM_BA");
-	if (e && (e[0] == '0' || e[0] == '1'))
-		return e[0] == '1';
-	return n >= min;
+	int ba = zp_knobs()->msm_ba;
+	return ba >= 0 ? ba == 1 : n >= min;
 }
 
 /* Additions per shared inversion for 2^(c-1) buckets (ZP_MSM_BATCH overrides, tuning). */
 static size_t msm_batch(int c)
 {
-	const char *e = getenv("ZP_MSM_BATCH");
-	if (e && atoi(e) >= 1 && atoi(e) <= 65536)
-		return (size_t)atoi(e);
+	if (zp_knobs()->msm_batch)
+		return (size_t)zp_knobs()->msm_batch;
 	/* an eighth of the buckets: with the safegcd inversion, c = 13 measured /8 ~7 % faster than
 	 * /2 (fewer entries find their bucket busy and wait in the queue) */
 	size_t b = ((size_t)1 << (c - 1)) / 8;
@@ -85,9 +83,9 @@ static size_t msm_batch(int c)
 /* Window size for n scalars on the plain (ba = false) or batch-affine path. */
 static int msm_window(size_t n, bool ba)
 {
-	const char *e = getenv("ZP_MSM_WINDOW");   /* tuning experiments only */
-	if (e && atoi(e) >= 2 && atoi(e) <= MSM_MAX_C)
-		return atoi(e);
+	int kw = zp_knobs()->msm_window;   /* ZP_MSM_WINDOW: tuning experiments only */
+	if (kw >= 2 && kw <= MSM_MAX_C)
+		return kw;
 	/* cost in mixed additions: per window, n bucket additions plus about 2^(c-1)
 	 * buckets × 2 full additions (≈ 1.4 mixed ones each) in the running sum.
 	 * A batch-affine bucket addition costs about 0.65 mixed ones, and its running
@@ -198,8 +196,7 @@ static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
 static void ba_ifma_consts(void);
 static void ba_ifma_init(void)
 {
-	const char *e = getenv("ZP_MSM_IFMA");
-	ba_ifma_on = !(e && *e == '0') && zp_fp_ifma_available();
+	ba_ifma_on = zp_knobs()->msm_ifma && zp_fp_ifma_available();
 	zp_fp_from_u64(&ifma_two32, 1ull << 32);
 	zp_fp_mulc(&ifma_k2, &ifma_two32, &ifma_two32);
 	if (ba_ifma_on)

@@ -12,7 +12,9 @@
  */
 #include "ntt.h"
 
+#include "field_impl.h"
 #include "par.h"
+#include "zp_consts.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -33,12 +35,14 @@ enum { FWD = 0, INV = 1 };
 #define CHUNK 4096        /* elements per task in pointwise passes */
 #define MAX_SLOTS 64
 
-/* ---------- Fr arithmetic, inlined for the butterflies ----------
- * Same results as field.c (Montgomery, fully reduced). r's top limb is below 2^63 - 1, so the CIOS
- * running sum never needs a ninth word and a + b never carries out of 256 bits. */
-static const uint64_t P0 = 0xffffffff00000001ULL, P1 = 0x53bda402fffe5bfeULL,
-		      P2 = 0x3339d80809a1d805ULL, P3 = 0x73eda753299d7d48ULL;
-static const uint64_t PINV = 0xfffffffeffffffffULL;   /* -r^-1 mod 2^64 */
+/* ---------- Fr arithmetic for the butterflies ----------
+ * Additions inline here (same results as field.c: Montgomery, fully reduced; r's top limb is below
+ * 2^63 - 1, so a + b never carries out of 256 bits); the product is the field's own (f_mul below). */
+static const uint64_t FR_P[4] = ZP_C64_FR_P;   /* zp_consts.h, generated: constant-folded */
+#define P0 FR_P[0]
+#define P1 FR_P[1]
+#define P2 FR_P[2]
+#define P3 FR_P[3]
 
 INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
 {
@@ -82,93 +86,12 @@ INLINE void f_sub(zp_fr *r, const zp_fr *a, const zp_fr *b)
 	r->l[0] = o0; r->l[1] = o1; r->l[2] = o2; r->l[3] = o3;
 }
 
-/* One CIOS round: t += a·bi, then t = (t + m·r) / 2^64. */
-#define CIOS_ROUND(bi) do { \
-	u128 c; uint64_t t4, m; \
-	c = (u128)a0 * (bi) + t0; t0 = (uint64_t)c; \
-	c = (u128)a1 * (bi) + t1 + (uint64_t)(c >> 64); t1 = (uint64_t)c; \
-	c = (u128)a2 * (bi) + t2 + (uint64_t)(c >> 64); t2 = (uint64_t)c; \
-	c = (u128)a3 * (bi) + t3 + (uint64_t)(c >> 64); t3 = (uint64_t)c; t4 = (uint64_t)(c >> 64); \
-	m = t0 * PINV; \
-	c = (u128)m * P0 + t0; \
-	c = (u128)m * P1 + t1 + (uint64_t)(c >> 64); t0 = (uint64_t)c; \
-	c = (u128)m * P2 + t2 + (uint64_t)(c >> 64); t1 = (uint64_t)c; \
-	c = (u128)m * P3 + t3 + (uint64_t)(c >> 64); t2 = (uint64_t)c; \
-	t3 = t4 + (uint64_t)(c >> 64); \
-} while (0)
-
-INLINE void f_mul_c(zp_fr *r, const zp_fr *a, const zp_fr *b)
-{
-	uint64_t a0 = a->l[0], a1 = a->l[1], a2 = a->l[2], a3 = a->l[3];
-	uint64_t b0 = b->l[0], b1 = b->l[1], b2 = b->l[2], b3 = b->l[3];
-	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-	CIOS_ROUND(b0);
-	CIOS_ROUND(b1);
-	CIOS_ROUND(b2);
-	CIOS_ROUND(b3);
-	cond_sub(r->l, t0, t1, t2, t3);
-}
-
-#if defined(__x86_64__)
-/* The same CIOS with MULX and two carry chains (ADOX for the low words, ADCX for the high words); about
- * twice as fast as the portable version. Accumulator registers rotate instead of moving: after a round
- * T0 is zero (t0 + m·r0 = 0 mod 2^64) and serves as the next round's top word. */
-#define MX_ROUND(bi, T0, T1, T2, T3, T4) \
-	"movq " bi ", %%rdx\n\t" \
-	"xorl %%eax, %%eax\n\t" \
-	"mulxq 0(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" T0 "]\n\t" "adcxq %[hi], %[" T1 "]\n\t" \
-	"mulxq 8(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" T1 "]\n\t" "adcxq %[hi], %[" T2 "]\n\t" \
-	"mulxq 16(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" T2 "]\n\t" "adcxq %[hi], %[" T3 "]\n\t" \
-	"mulxq 24(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" T3 "]\n\t" "adcxq %[hi], %[" T4 "]\n\t" \
-	"adoxq %%rax, %[" T4 "]\n\t" \
-	"movq %[" T0 "], %%rdx\n\t" \
-	"imulq %[pinv], %%rdx\n\t" \
-	"xorl %%eax, %%eax\n\t" \
-	"mulxq %[p0], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T0 "]\n\t" "adcxq %[hi], %[" T1 "]\n\t" \
-	"mulxq %[p1], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T1 "]\n\t" "adcxq %[hi], %[" T2 "]\n\t" \
-	"mulxq %[p2], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T2 "]\n\t" "adcxq %[hi], %[" T3 "]\n\t" \
-	"mulxq %[p3], %[lo], %[hi]\n\t" "adoxq %[lo], %[" T3 "]\n\t" "adcxq %[hi], %[" T4 "]\n\t" \
-	"adoxq %%rax, %[" T4 "]\n\t"
-
-static const uint64_t MX_P[5] = { 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-				  0x73eda753299d7d48ULL, 0xfffffffeffffffffULL };
-
-INLINE void f_mul_mx(zp_fr *r, const zp_fr *a, const zp_fr *b)
-{
-	uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, lo, hi;
-	__asm__(MX_ROUND("0(%[b])", "x0", "x1", "x2", "x3", "x4")
-		MX_ROUND("8(%[b])", "x1", "x2", "x3", "x4", "x0")
-		MX_ROUND("16(%[b])", "x2", "x3", "x4", "x0", "x1")
-		MX_ROUND("24(%[b])", "x3", "x4", "x0", "x1", "x2")
-		: [x0] "+&r"(x0), [x1] "+&r"(x1), [x2] "+&r"(x2), [x3] "+&r"(x3), [x4] "+&r"(x4),
-		  [lo] "=&r"(lo), [hi] "=&r"(hi)
-		: [a] "r"(a->l), [b] "r"(b->l), "m"(*(const uint64_t(*)[4])a->l), "m"(*(const uint64_t(*)[4])b->l),
-		  [p0] "m"(MX_P[0]), [p1] "m"(MX_P[1]), [p2] "m"(MX_P[2]), [p3] "m"(MX_P[3]), [pinv] "m"(MX_P[4])
-		: "rax", "rdx", "cc");
-	cond_sub(r->l, x4, x0, x1, x2);
-}
-
-/* Chosen once at load: MULX/ADX when the CPU has them, unless ZP_NTT_PORTABLE=1 (tests use it to keep
- * the portable path checked). A predictable branch per multiplication. */
-static bool use_mx;
-
-__attribute__((constructor)) static void pick_mul(void)
-{
-	const char *e = getenv("ZP_NTT_PORTABLE");
-	__builtin_cpu_init();
-	use_mx = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx") && !(e && e[0] == '1');
-}
-
+/* The field's product (field_impl.h): MULX/ADX inline when the CPU has them, else field.c's portable
+ * CIOS; one dispatch for the whole library (ZP_FIELD_PORTABLE=1 forces the portable path). */
 INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b)
 {
-	if (__builtin_expect(use_mx, 1))
-		f_mul_mx(r, a, b);
-	else
-		f_mul_c(r, a, b);
+	zp_fr_mul_fast(r, a, b);
 }
-#else
-INLINE void f_mul(zp_fr *r, const zp_fr *a, const zp_fr *b) { f_mul_c(r, a, b); }
-#endif
 
 /* base^e for a public exponent e. */
 static void pow_u64(zp_fr *r, const zp_fr *base, uint64_t e)

@@ -1,4 +1,5 @@
 #include "par.h"
+#include "knobs.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -12,9 +13,8 @@ int zp_par_threads(void)
 	int f = atomic_load(&forced_threads);
 	if (f > 0)
 		return f;
-	const char *e = getenv("ZP_THREADS");
-	if (e && atoi(e) > 0)
-		return atoi(e);
+	if (zp_knobs()->threads > 0)
+		return zp_knobs()->threads;
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
 		return CPU_COUNT(&set);

@@ -3,6 +3,7 @@
  * sequence, lines on a fd and a JSON snapshot file.
  */
 #include "progress.h"
+#include "knobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +40,7 @@ static uint64_t mono_ns(void)
 /* Log lines every $ZKPIPE_PROGRESS_S seconds (default 5; fractions allowed, at least 0.05). */
 static uint64_t log_every(void)
 {
-	const char *e = getenv("ZKPIPE_PROGRESS_S");
+	const char *e = zp_knobs()->progress_s;
 	double s = e && *e ? strtod(e, NULL) : 5.0;
 	if (!(s >= 0.05))
 		s = 0.05;

@@ -11,16 +11,9 @@
 extern "C" {
 #include "zp_err.h"
 }
+#include "knobs.h"
+#include "cuda_try.h"   /* ZP_CUDA_TRY: the one error macro */
 
-/* Evaluate a CUDA runtime call; on failure record expr, file:line and CUDA's message, set
- * rc = ZP_ECUDA and jump to the function's err: label. */
-#define ZP_CUDA_TRY(expr) do { \
-	cudaError_t e_ = (expr); \
-	if (e_ != cudaSuccess) { \
-		rc = zp_err_set(ZP_ECUDA, "%s at %s:%d: %s", #expr, __FILE__, __LINE__, cudaGetErrorString(e_)); \
-		goto err; \
-	} \
-} while (0)
 /* After a kernel launch: catches launch-configuration errors at once. */
 #define ZP_CUDA_LAUNCHED() ZP_CUDA_TRY(cudaGetLastError())
 

@@ -44,19 +44,11 @@ struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) 
  * flat task (default 64: G2 2^24 c = 20 367 ms against 375 with 32). Read once. */
 static int msm_flat(void)
 {
-	static int v = -1;
-	if (v < 0) { const char *e = getenv("ZP_MSM_FLAT"); v = !(e && *e == '0'); }
-	return v;
+	return zp_knobs()->msm_flat;
 }
 static unsigned msm_k0(void)
 {
-	static unsigned v;
-	if (!v) {
-		const char *e = getenv("ZP_MSM_K0");
-		unsigned k = e ? (unsigned)atoi(e) : 64;
-		v = k == 32 || k == 128 ? k : 64;
-	}
-	return v;
+	return (unsigned)zp_knobs()->msm_k0;
 }
 
 /* Window bits by size, measured on an H200 (bench/RESULTS.md): G1 2^26 ran 660 ms at c = 20 against
@@ -392,7 +384,7 @@ static float prof_t[4];
 static void prof_mark(cudaStream_t st, int i)
 {
 	if (prof_on < 0) {
-		prof_on = getenv("ZP_MSM_PROFILE") != NULL;
+		prof_on = zp_knobs()->msm_profile;
 		for (int k = 0; prof_on && k < 5; k++) cudaEventCreate(&prof_ev[k]);
 	}
 	if (prof_on) cudaEventRecord(prof_ev[i], st);

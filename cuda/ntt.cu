@@ -404,8 +404,7 @@ bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 /* Natural order from bit-reversed (with the optional scale): tiles where the size allows. */
 static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st)
 {
-	static int tiles = -1;
-	if (tiles < 0) { const char *e = getenv("ZP_NTT_BITREV_TILES"); tiles = !(e && *e == '0'); }
+	int tiles = zp_knobs()->ntt_bitrev_tiles;
 	if (tiles && log_n >= 2 * BR_H)
 		bitrev_tiles<<<(unsigned)(1ull << (log_n - 2 * BR_H)), 1 << (2 * BR_H), 0, st>>>(x, log_n, plo, phi);
 	else
@@ -426,11 +425,8 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 	}
 	c->max_log = max_log;
 	c->roots = roots;
-	{
-		const char *e = getenv("ZP_NTT_OCC"), *t = getenv("ZP_NTT_PASS_TAB");
-		c->occ = !(e && *e == '0');
-		c->use_ptab = !(t && *t == '0');
-	}
+	c->occ = zp_knobs()->ntt_occ;
+	c->use_ptab = zp_knobs()->ntt_pass_tab;
 	{
 		const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
 		c->w32 = host_fr(roots == 7 ? W7 : W5);

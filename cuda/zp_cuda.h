@@ -34,6 +34,54 @@ typedef struct { zp_fp x[2], y[2], z[2]; } zp_cuda_g2_jac;
 /* Select the device for this thread; fills a one-line description if desc != NULL. */
 int zp_cuda_init(int device, char *desc, size_t desc_len);
 
+/* ---- runtime (cuda/runtime.c): the CUDA runtime calls the prover and setup make, behind C types ----
+ * Streams and events are void *. Every call returns 0 or a zp_err code (ZP_ECUDA with "expr at file:line:
+ * CUDA's message", -ENODEV for no device, -ENOMEM for device memory) unless it says otherwise. */
+/* The device this process uses: ZP_CUDA_DEVICE (common/knobs.h, parsed once; default 0), checked
+ * against the number of devices; -ENODEV "no CUDA GPU (or no NVIDIA driver)" or "ZP_CUDA_DEVICE=n but
+ * m CUDA device(s)" (a value that is not a number: -ENODEV too, naming it). */
+int zp_cuda_device(int *dev);
+/* How many CUDA devices this process sees (0 without a driver). */
+int zp_cuda_device_count(void);
+/* zp_cuda_device + zp_cuda_init: the device is usable and current on this thread (who: the message's prefix). */
+int zp_cuda_probe(const char *who, char *desc, size_t desc_len);
+int zp_cuda_set_device(int dev);
+int zp_cuda_device_sync(void);
+int zp_cuda_stream_create(void **st);          /* non-blocking with respect to the legacy stream */
+void zp_cuda_stream_destroy(void *st);         /* NULL: nothing */
+int zp_cuda_stream_sync(void *st);
+int zp_cuda_event_create(void **ev);           /* timing disabled */
+void zp_cuda_event_destroy(void *ev);
+int zp_cuda_event_record(void *ev, void *st);
+int zp_cuda_event_sync(void *ev);
+int zp_cuda_stream_wait(void *st, void *ev);   /* st waits for ev (no host wait) */
+/* Device memory, saying on failure how much was asked for and how much is free:
+ * "<who>: device memory for <what>: N bytes needed, F of T free (CUDA's message)". */
+int zp_cuda_alloc(void **d, size_t bytes, const char *who, const char *what);
+void zp_cuda_free(void *d);                    /* NULL: nothing */
+int zp_cuda_alloc_host(void **p, size_t bytes); /* page-locked */
+void zp_cuda_free_host(void *p);
+int zp_cuda_mem_info(size_t *free_b, size_t *total_b);
+/* Copies; st NULL: synchronous. */
+int zp_cuda_copy_to_dev(void *d, const void *h, size_t len, void *st);
+int zp_cuda_copy_to_host(void *h, const void *d, size_t len, void *st);
+/* Host ranges registered for direct DMA, at most 8 at a time, process-wide (gpud's arena):
+ * register fails with -EPERM under ZP_CUDA_NO_REGISTER (tests: the staging path), ZP_EFULL when 8 are
+ * held; a failed registration leaves no error behind. registered: whether [p, p + len) lies in one. */
+int zp_cuda_host_register(void *p, size_t len);
+void zp_cuda_host_unregister(void *p);
+int zp_cuda_host_registered(const void *p, size_t len);
+/* Read-only page-locking of a key's host array (key streaming), outside the table above: 0 when done;
+ * a refusal only makes copies slower, so it returns -1 and leaves no error behind. */
+int zp_cuda_host_pin_ro(const void *p, size_t len);
+void zp_cuda_host_unpin(const void *p);
+/* Sticky-error detection after a failed call: 1 when the context is unusable for good (every later
+ * call would fail the same way: gpud exits and is restarted), 0 after clearing a non-sticky error (out
+ * of memory, a bad launch) so that the next proof does not trip over it. */
+int zp_cuda_fatal(void);
+/* Clear a pending non-sticky error (a previous proof's), so that the next launch does not report it. */
+void zp_cuda_clear_error(void);
+
 /* ---- element-wise kernels (tests; host buffers of n elements) ---- */
 enum zp_cuda_op {
 	ZP_CUDA_FP_ADD, ZP_CUDA_FP_SUB, ZP_CUDA_FP_MUL, ZP_CUDA_FP_SQR,
@@ -108,6 +156,19 @@ int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, cons
                         size_t n, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                         size_t n, void *d_scratch, size_t scratch_size, void *stream);
+
+/* The chunked MSM driver (cuda/runtime.c): out (a zp_g1_jac, or zp_g2_jac when g2; common/ec.h) =
+ * Σ s_i·P_i over device bases and scalars, as bucket MSMs of at most `chunk` entries each, each with as
+ * many windows a pass as d_scratch holds, chunk results added on the host. What the CUDA prover's H MSM
+ * and gpud's supraseal partitions use. zp_cuda_msm_passes: the windows a pass of an n-entry MSM
+ * (parts > 1: a split MSM in that many parts) can take in len bytes of scratch: 0 = all of them,
+ * else the most that fit; -1 if not even one. */
+int zp_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr *d_scalars, size_t n, size_t chunk,
+                        void *d_scratch, size_t scratch_len, void *stream);
+int zp_cuda_msm_passes(int g2, size_t n, unsigned parts, size_t len);
+/* One bucket MSM of n entries (as many windows a pass as the scratch holds) added into acc on the host. */
+int zp_cuda_msm_add(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_scalars, size_t n,
+                    void *d_scratch, size_t scratch_len);
 
 /* ---- 0/1 split of a witness MSM (prover/backend_cuda.c) ----
  * Σ s_i·P_i = Σ_{s_i = 1} P_i + Σ_{s_i ∉ {0,1}} s_i·P_i. The first sum: zp_cuda_msm_g*_ones (the 0/1

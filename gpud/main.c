@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "knobs.h"
 #include "backends.h"
 #include "payload.h"
 #include "progress.h"
@@ -63,6 +64,7 @@ static int pick_gpu(struct gpud *g)
 		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 		setenv("CUDA_VISIBLE_DEVICES", dev, 1);
 		setenv("ZP_CUDA_DEVICE", "0", 1);
+		zp_knobs_reload();   /* ZP_CUDA_DEVICE is read once (common/knobs.h): read it again now */
 	}
 	snprintf(g->gpu_desc, sizeof g->gpu_desc, "%s", gr->gpu[i][0] ? gr->gpu[i] : "");
 	zp_log(g->d.who, "GPU %s%sordinal %d (CUDA_VISIBLE_DEVICES=%s), NUMA node %d", g->gpu_desc,
@@ -77,8 +79,7 @@ static int pick_backend(struct gpud *g)
 		zp_log(g->d.who, "%s", zp_err_msg());
 		return -1;
 	}
-	const char *pl = getenv("ZKPIPE_GPUD_PIPELINE");
-	if (g->be == &zp_g16_backend_cpu && pl && !strcmp(pl, "1")) {
+	if (g->be == &zp_g16_backend_cpu && zp_knobs()->gpud_pipeline) {
 		g->be = &zp_g16_backend_cpu_pipe;
 		zp_log(g->d.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}

@@ -17,6 +17,7 @@
  * Relative paths are taken from the config file's directory.
  */
 #include "pipe.h"
+#include "knobs.h"
 #include "synth.h"
 #include "zp_err.h"
 
@@ -235,7 +236,7 @@ static int gpu_list(struct zp_pipe_group *g, const char *v)
 
 const char *zp_pipe_sysfs_root(void)
 {
-	const char *e = getenv("ZKPIPE_SYSFS");
+	const char *e = zp_knobs()->sysfs;
 	return e && *e ? e : "/sys";
 }
 

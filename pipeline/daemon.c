@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include "daemon.h"
+#include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"
 
@@ -229,7 +230,7 @@ bool zp_daemon_cancelled(const struct zp_daemon *d, uint64_t arena_id)
 
 void zp_limit_memory(struct zp_daemon *d)
 {
-	const char *cg = getenv("ZKPIPE_MEMCG");
+	const char *cg = zp_knobs()->memcg;
 	if (!d->cfg.synthd_mem_limit || d->cfg.mem_mode == ZP_MEMLIMIT_OFF || (cg && *cg))
 		return;
 	if (d->cfg.mem_mode == ZP_MEMLIMIT_CGROUP)

@@ -1,13 +1,16 @@
 /*
  * backend_cuda.c — the CUDA backend (prover/groth16.h's ops table on cuda/zp_cuda.h).
  *
+ * The CUDA runtime itself (device, streams, events, memory, registration, sticky errors, the chunked
+ * MSM driver) is cuda/runtime.c's, the memory plan cuda/plan.c's pure functions (zp_cuda_plan.h):
+ * this file calls neither cudart nor anything but zp_cuda.h. Knobs: common/knobs.h.
  * create()   once per key: selects the device (ZP_CUDA_DEVICE, default 0); cu_key_upload() puts
  *            the key's A, B1, B2, C and H points (H: the odd-root points for ZP_H_SNARKJS, the
  *            coefficient query for ZP_H_COEFF) in device memory, resident — or, for a key made on
  *            the device (zp_g16_key.dev_points, prover/setup_cuda.h), adopts its arrays: no upload,
  *            freed by destroy; then cu_plan() allocates
  *            one device input set (w, a, b, c), the NTT twiddles (root family 5 in both H modes, as
- *            the CPU backend), the 0/1-split index list and, from what cudaMemGetInfo says is left
+ *            the CPU backend), the 0/1-split index list and, from what the device says is free
  *            (minus ZP_CUDA_MEM_MARGIN_MB, default 3072), a second input set when it fits beside a
  *            2^24-entry MSM, and one MSM scratch buffer: MSMs run in chunks of 2^k entries (k per
  *            group, the largest that fits; ZP_CUDA_MSM_CHUNK=k caps it, ZP_CUDA_BUFS=1|2 forces the
@@ -34,13 +37,13 @@
 #include <string.h>
 #include <time.h>
 
-#include <cuda_runtime_api.h>
-
 #include "backends.h"
 #include "groth16.h"
+#include "knobs.h"
 #include "ntt.h"
 #include "progress.h"
 #include "zp_cuda.h"
+#include "zp_cuda_plan.h"
 #include "zp_err.h"
 
 _Static_assert(sizeof(zp_cuda_g1_aff) == sizeof(zp_g1_affine), "G1 affine layouts differ");
@@ -49,13 +52,11 @@ _Static_assert(sizeof(zp_cuda_g1_jac) == sizeof(zp_g1_jac), "G1 Jacobian layouts
 _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts differ");
 
 #define CU_STAGE_BYTES ((size_t)64 << 20)
-#define CU_MIN_CHUNK_LOG 8u
-#define CU_PAIR_CHUNK_LOG 24u      /* a second input set only if an MSM of 2^24 still fits beside it */
-#define CU_SPLIT_MIN_LOG 20u       /* the split H MSM by default from this domain (G1 2^20 15.4 -> 11.6 ms, bench/RESULTS.md) */
+#define CU_WHO "CUDA backend"
 
 struct cubuf {
 	zp_fr *d_w, *d_abc;         /* nv, 3·dom scalars */
-	cudaEvent_t copied;         /* recorded on the copy stream after the set's last copy */
+	void *copied;               /* event recorded on the copy stream after the set's last copy */
 };
 
 struct cu {
@@ -79,13 +80,13 @@ struct cu {
 	size_t hchunk;              /* H MSM chunk entries (no gather: the whole scratch is the MSM's) */
 	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
-	cudaStream_t st, cst;       /* compute, copy */
+	void *st, *cst;             /* streams: compute, copy */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
-	cudaEvent_t pin_ev[2];
+	void *pin_ev[2];
 	int pin_i;
 	zp_g1_jac h;
 	/* key streaming (the key does not fit beside an input set, or ZP_CUDA_KEY_STREAM=1): the points
-	 * stay in host memory (page-locked when cudaHostRegister allows) and go up one staged range of
+	 * stay in host memory (page-locked where the system allows) and go up one staged range of
 	 * kst entries at a time; the H MSM and each witness MSM work range by range */
 	int kstream;
 	const void *h_pts[5];       /* A, B1, B2, C, H */
@@ -100,107 +101,28 @@ struct cu {
 	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
 	 * same way, and the entries neither 0 nor 1 go through in one chunk */
 	int wsplit;
+	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
+	zp_cuda_plan plan;
 };
-
-#define CU_TRY(expr, what) do { \
-		cudaError_t e_ = (expr); \
-		if (e_ != cudaSuccess) { \
-			rc = zp_err_set(ZP_ECUDA, "CUDA backend: %s: %s", what, cudaGetErrorString(e_)); \
-			goto err; \
-		} \
-	} while (0)
-
-/* Host ranges registered for direct DMA (host_register; set before the proving threads start). */
-static struct { char *p; size_t len; } regs[8];
-static int n_regs;
-static pthread_mutex_t regs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int registered(const void *p, size_t len)
-{
-	int yes = 0;
-	pthread_mutex_lock(&regs_lock);
-	for (int i = 0; i < n_regs && !yes; i++)
-		yes = (const char *)p >= regs[i].p && (const char *)p + len <= regs[i].p + regs[i].len;
-	pthread_mutex_unlock(&regs_lock);
-	return yes;
-}
 
 static int cu_host_register(void *p, size_t len)
 {
-	int rc = 0;
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	if (getenv("ZP_CUDA_NO_REGISTER")) /* tests: the staging fallback, as under a small memlock limit */
-		return zp_err_set(-EPERM, "CUDA backend: host registration disabled (ZP_CUDA_NO_REGISTER)");
-	if (n_regs == (int)(sizeof regs / sizeof regs[0]))
-		return zp_err_set(ZP_EFULL, "CUDA backend: %d host ranges registered already", n_regs);
-	CU_TRY(cudaSetDevice(ev ? atoi(ev) : 0), "cudaSetDevice");
-	CU_TRY(cudaHostRegister(p, len, cudaHostRegisterDefault), "cudaHostRegister (memlock limit? see ulimit -l)");
-	pthread_mutex_lock(&regs_lock);
-	regs[n_regs].p = p;
-	regs[n_regs].len = len;
-	n_regs++;
-	pthread_mutex_unlock(&regs_lock);
-	return 0;
-err:
-	cudaGetLastError(); /* not sticky: clear it */
-	return rc;
+	return zp_cuda_host_register(p, len);
 }
 
 static void cu_host_unregister(void *p)
 {
-	pthread_mutex_lock(&regs_lock);
-	for (int i = 0; i < n_regs; i++)
-		if (regs[i].p == p) {
-			cudaHostUnregister(p);
-			regs[i] = regs[--n_regs];
-			break;
-		}
-	pthread_mutex_unlock(&regs_lock);
+	zp_cuda_host_unregister(p);
 }
 
-/* Errors after which the CUDA context is unusable (every later call fails the same way). */
-static int sticky(cudaError_t e)
-{
-	switch (e) {
-	case cudaErrorIllegalAddress: case cudaErrorLaunchFailure: case cudaErrorHardwareStackError:
-	case cudaErrorIllegalInstruction: case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace:
-	case cudaErrorInvalidPc: case cudaErrorAssert: case cudaErrorECCUncorrectable: case cudaErrorLaunchTimeout:
-	case cudaErrorContextIsDestroyed: case cudaErrorDevicesUnavailable: case cudaErrorUnknown:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* After a failed call: whether the context is gone for good. A non-sticky error (out of memory,
- * a bad launch) is cleared here so that the next proof does not trip over it. */
 static int cu_fatal(void)
 {
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	cudaError_t e = cudaSetDevice(ev ? atoi(ev) : 0);
-	if (!sticky(e))
-		e = cudaGetLastError();
-	if (!sticky(e))
-		e = cudaDeviceSynchronize();
-	if (!sticky(e))
-		cudaGetLastError();
-	return sticky(e);
+	return zp_cuda_fatal();
 }
 
 int zp_g16_backend_cuda_probe(char *desc, size_t desc_len)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || (e == cudaSuccess && n == 0))
-		return zp_err_set(-ENODEV, "backend cuda: no CUDA GPU (or no NVIDIA driver) on this machine (%s)",
-				  e == cudaSuccess ? "no devices" : cudaGetErrorString(e));
-	if (e != cudaSuccess)
-		return zp_err_set(-ENODEV, "backend cuda: no usable CUDA GPU (%s)", cudaGetErrorString(e));
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	int dev = ev ? atoi(ev) : 0;
-	if (dev < 0 || dev >= n)
-		return zp_err_set(-ENODEV, "backend cuda: ZP_CUDA_DEVICE=%d but %d CUDA device(s)", dev, n);
-	return zp_cuda_init(dev, desc, desc_len);
+	return zp_cuda_probe("backend cuda", desc, desc_len);
 }
 
 /* Compact keys (bellperson .params: density bitmaps per proof) have their own state, below. Both
@@ -217,35 +139,26 @@ static void cu_destroy(void *state)
 		cud_destroy(state);
 		return;
 	}
-	cudaSetDevice(s->dev);
+	zp_cuda_set_device(s->dev);
 	if (s->st)
-		cudaStreamSynchronize(s->st);
+		zp_cuda_stream_sync(s->st);
 	if (s->cst)
-		cudaStreamSynchronize(s->cst);
+		zp_cuda_stream_sync(s->cst);
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
 	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
-			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch };
+			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
-		if (dev_ptrs[i])
-			cudaFree(dev_ptrs[i]);
+		zp_cuda_free(dev_ptrs[i]);
 	for (int i = 0; i < 2; i++) {
-		if (s->buf[i].copied)
-			cudaEventDestroy(s->buf[i].copied);
-		if (s->pin_ev[i])
-			cudaEventDestroy(s->pin_ev[i]);
-		if (s->pin[i])
-			cudaFreeHost(s->pin[i]);
+		zp_cuda_event_destroy(s->buf[i].copied);
+		zp_cuda_event_destroy(s->pin_ev[i]);
+		zp_cuda_free_host(s->pin[i]);
 	}
-	if (s->st)
-		cudaStreamDestroy(s->st);
-	if (s->cst)
-		cudaStreamDestroy(s->cst);
+	zp_cuda_stream_destroy(s->st);
+	zp_cuda_stream_destroy(s->cst);
 	for (int i = 0; i < 5; i++)
-		if (s->h_reg[i])
-			cudaHostUnregister(s->h_reg[i]);
-	if (s->d_kst)
-		cudaFree(s->d_kst);
+		zp_cuda_host_unpin(s->h_reg[i]);
 	free(s->h_idx);
 	free(s->h_one);
 	free(s);
@@ -261,49 +174,51 @@ static size_t align256(size_t x)
 	return (x + 255) & ~(size_t)255;
 }
 
-/* cudaMalloc that says, on failure, how much was asked for and how much is free. */
+/* Device memory that says, on failure, how much was asked for and how much is free. */
 static int dmalloc(void **p, size_t bytes, const char *what)
 {
-	cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
-	if (e == cudaSuccess)
-		return 0;
-	size_t fr = 0, tot = 0;
-	cudaGetLastError();
-	cudaMemGetInfo(&fr, &tot);
-	*p = NULL;
-	return zp_err_set(e == cudaErrorMemoryAllocation ? -ENOMEM : ZP_ECUDA,
-			  "CUDA backend: device memory for %s: %zu bytes needed, %zu of %zu free (%s)", what, bytes, fr,
-			  tot, cudaGetErrorString(e));
+	return zp_cuda_alloc(p, bytes, CU_WHO, what);
 }
 
-static int env_num(const char *name, long lo, long hi, long dflt, long *out);
-
-/* ZP_CUDA_VERBOSE: 1 plan and key placement, 2 also every proof's stage times (read once). */
+/* ZP_CUDA_VERBOSE: 1 plan and key placement, 2 also every proof's stage times. */
 static int verbose(void)
 {
-	static int v = -1;
-	if (v < 0) {
-		const char *e = getenv("ZP_CUDA_VERBOSE");
-		v = e ? (atoi(e) > 0 ? atoi(e) : 1) : 0;
-	}
-	return v;
+	return zp_knobs()->cuda_verbose;
 }
 
-/* The key's points, resident in device memory. (A key already made in device memory would be
- * adopted here instead of allocated and uploaded; destroy frees the pointers either way.) */
-/* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
-static int key_copy(void *d, const void *h, size_t len, const char *what)
+/* The plan's inputs: the key's sizes and the knobs (checked: a bad value fails create naming it). */
+static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *key)
 {
-	int rc = 0;
+	const zp_knobs_t *k = zp_knobs();
+	int rc;
+	if ((rc = zp_knob_get(&k->cuda_msm_chunk, CU_WHO)) || (rc = zp_knob_get(&k->cuda_bufs, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_mem_margin_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_stream, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)))
+		return rc;
+	*in = (zp_cuda_plan_in){ .nv = s->nv, .np = s->np, .dom = s->dom, .log_dom = s->log_dom,
+				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
+				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
+				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
+				 .split = k->cuda_split.v };
+	return 0;
+}
+
+/* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
+static int key_copy(void *d, const void *h, size_t len)
+{
+	int rc;
 	for (size_t off = 0, m; off < len; off += m) {
 		m = len - off < ((size_t)1 << 30) ? len - off : (size_t)1 << 30;
-		CU_TRY(cudaMemcpy((char *)d + off, (const char *)h + off, m, cudaMemcpyHostToDevice), what);
+		if ((rc = zp_cuda_copy_to_dev((char *)d + off, (const char *)h + off, m, NULL)))
+			return rc;
 		zp_progress_add(m);
 	}
-err:
-	return rc;
+	return 0;
 }
 
+/* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
+ * where the system allows. A key already made in device memory is adopted instead; destroy frees the
+ * pointers either way. */
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
@@ -318,33 +233,28 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		s->d_c = kd->c;
 		s->d_h = kd->h;
 		memset(kd, 0, sizeof *kd);
+		zp_cuda_plan_key(&s->plan, &s->in, 0, 0);
 		return 0;
 	}
 	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
-	/* resident if the key, one input set and 4 GiB of working room fit in what is free (less the
-	 * margin); else streamed from host memory */
-	size_t fr = 0, tot = 0, kb = s->nv * (2 * g1 + g2) + max2(s->naux, 1) * g1 + s->dom * g1;
-	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
-	long margin_mb = 3072, force = 0;
-	if ((rc = env_num("ZP_CUDA_MEM_MARGIN_MB", 0, 1 << 20, 3072, &margin_mb)) ||
-	    (rc = env_num("ZP_CUDA_KEY_STREAM", 0, 1, 0, &force)))
-		return rc;
-	CU_TRY(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
-	if (force || fr < kb + set_bytes + ((size_t)4 << 30) + ((size_t)margin_mb << 20)) {
+	size_t fr = 0, tot = 0;
+	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		goto err;
+	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
+	if (s->plan.kstream) {
 		const void *hp[5] = { k->a, k->b1, k->b2, k->c, hpts };
 		size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, s->naux * g1, s->dom * g1 };
 		s->kstream = 1;
 		for (int i = 0; i < 5; i++) {
 			s->h_pts[i] = hp[i];
-			if (hl[i] && cudaHostRegister((void *)hp[i], hl[i], cudaHostRegisterReadOnly) == cudaSuccess)
+			if (!zp_cuda_host_pin_ro(hp[i], hl[i]))
 				s->h_reg[i] = (void *)hp[i];
 		}
-		(void)cudaGetLastError(); /* a refused registration only makes the staging copies slower */
 		if (verbose())
 			fprintf(stderr, "CUDA backend: key of %zu bytes streamed from host memory (%zu bytes free of %zu%s)\n",
-				kb, fr, tot, force ? ", ZP_CUDA_KEY_STREAM=1" : "");
+				s->plan.key_bytes, fr, tot, s->in.key_stream ? ", ZP_CUDA_KEY_STREAM=1" : "");
 		return 0;
 	}
 	if ((rc = dmalloc((void **)&s->d_a, s->nv * g1, "the key's A")) ||
@@ -354,73 +264,13 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
 	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
-	if ((rc = key_copy(s->d_a, k->a, s->nv * g1, "upload A")) || (rc = key_copy(s->d_b1, k->b1, s->nv * g1, "upload B1")) ||
-	    (rc = key_copy(s->d_b2, k->b2, s->nv * g2, "upload B2")) || (rc = key_copy(s->d_c, k->c, s->naux * g1, "upload C")) ||
-	    (rc = key_copy(s->d_h, hpts, s->dom * g1, "upload H")))
+	if ((rc = key_copy(s->d_a, k->a, s->nv * g1)) || (rc = key_copy(s->d_b1, k->b1, s->nv * g1)) ||
+	    (rc = key_copy(s->d_b2, k->b2, s->nv * g2)) || (rc = key_copy(s->d_c, k->c, s->naux * g1)) ||
+	    (rc = key_copy(s->d_h, hpts, s->dom * g1)))
 		return rc;
 	return 0;
 err:
 	return rc;
-}
-
-/* Device bytes one MSM chunk of c entries needs, its bucket MSM run in passes of p windows: with
- * gather, room for the gathered scalars and bases (the non-0/1 part of a witness MSM) too; and the
- * bucket MSM's or the 0/1 kernel's scratch. */
-static size_t chunk_need(int g2, size_t c, unsigned p, int gather)
-{
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
-	size_t m = zp_cuda_msm_scratch_size_passes(g2, c, 0, p);
-	if (!m)
-		return SIZE_MAX;
-	return (gather ? align256(c * sizeof(zp_fr)) + align256(c * pt) : 0) + max2(m, zp_cuda_msm_bits_scratch_size(g2, c));
-}
-
-/* The windows a pass of an n-entry MSM can take in len bytes of scratch: all of them (0) if they
- * fit, else the most that do; -1 if not even one. */
-static size_t msm_bytes(int g2, size_t n, unsigned parts, unsigned p)
-{
-	size_t b = parts > 1 ? zp_cuda_msm_split_scratch_size(g2, n, parts, 0, p) : zp_cuda_msm_scratch_size_passes(g2, n, 0, p);
-	return b ? b : SIZE_MAX;
-}
-/* parts > 1: of the split MSM of n scalars in that many parts */
-static int passes_for(int g2, size_t n, unsigned parts, size_t len)
-{
-	unsigned w = parts > 1 ? zp_cuda_msm_split_windows(n, parts, 0) : zp_cuda_msm_windows(g2, n, 0);
-	if (w && msm_bytes(g2, n, parts, 0) <= len)
-		return 0;
-	for (unsigned p = w; p >= 1; p--)
-		if (msm_bytes(g2, n, parts, p) <= len)
-			return (int)p;
-	return -1;
-}
-
-/* The largest chunk 2^k (CU_MIN_CHUNK_LOG <= k <= cap) whose MSM fits the budget in passes of at
- * least 3 windows (fewer only for the smallest chunk): a pass re-reads every scalar, a chunk pays
- * a smaller window. 0 if none fits. */
-static size_t pick_chunk(int g2, unsigned cap, size_t budget, int gather)
-{
-	for (int k = (int)cap; k >= (int)CU_MIN_CHUNK_LOG; k--) {
-		size_t c = (size_t)1 << k;
-		unsigned w = zp_cuda_msm_windows(g2, c, 0), want = w < 3 ? w : 3;
-		if (chunk_need(g2, c, want, gather) <= budget || (k == (int)CU_MIN_CHUNK_LOG && chunk_need(g2, c, 1, gather) <= budget))
-			return c;
-	}
-	return 0;
-}
-
-static int env_num(const char *name, long lo, long hi, long dflt, long *out)
-{
-	const char *v = getenv(name);
-	char *end;
-	if (!v || !*v) {
-		*out = dflt;
-		return 0;
-	}
-	long x = strtol(v, &end, 10);
-	if (*end || x < lo || x > hi)
-		return zp_err_set(ZP_ERANGE, "CUDA backend: %s=%s: want an integer in [%ld, %ld]", name, v, lo, hi);
-	*out = x;
-	return 0;
 }
 
 static int buf_alloc(struct cu *s, int i)
@@ -429,13 +279,9 @@ static int buf_alloc(struct cu *s, int i)
 	if ((rc = dmalloc((void **)&s->buf[i].d_w, s->nv * sizeof(zp_fr), "w")) ||
 	    (rc = dmalloc((void **)&s->buf[i].d_abc, 3 * s->dom * sizeof(zp_fr), "a, b, c")))
 		return rc;
-	CU_TRY(cudaEventCreateWithFlags(&s->buf[i].copied, cudaEventDisableTiming), "event");
-	return 0;
-err:
-	return rc;
+	return zp_cuda_event_create(&s->buf[i].copied);
 }
 
-/* Everything but the key: input sets, twiddles, 0/1 split, MSM chunks and scratch. */
 /* Replace *d (len points) with the parts·len split bases 2^(256j/parts)·P_i made from it (tmp: their scratch). */
 static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts, void *tmp, size_t tmp_len,
 		      const char *what)
@@ -447,33 +293,49 @@ static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts
 		return rc;
 	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st)
 		: zp_cuda_msm_g1_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st);
-	if (!rc && cudaStreamSynchronize(s->st) != cudaSuccess)
-		rc = zp_err_set(ZP_ECUDA, "CUDA backend: making %s: %s", what, cudaGetErrorString(cudaGetLastError()));
+	if (!rc)
+		rc = zp_cuda_stream_sync(s->st);
 	if (rc) {
-		cudaFree(d4);
+		zp_cuda_free(d4);
 		return rc;
 	}
-	cudaFree(*d);
+	zp_cuda_free(*d);
 	*d = d4;
 	return 0;
 }
 
-/* Device bytes of the witness MSMs' split bucket part in one chunk of n entries: gathered scalars,
- * 4n gathered points, the split MSM's scratch. */
-static size_t wsplit_need(int g2, size_t n)
+/* The split bases the plan asks for: H in hsplit parts, and (wsplit) A, B1, B2, C in 4. */
+static int apply_split(struct cu *s)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), m = zp_cuda_msm_split_scratch_size(g2, n, 4, 0, 0);
-	return m ? align256(n * sizeof(zp_fr)) + align256(4 * n * pt) + m : SIZE_MAX;
+	const zp_cuda_plan *p = &s->plan;
+	void *tmp;
+	int rc;
+	if (!p->hsplit)
+		return 0;
+	if ((rc = dmalloc(&tmp, p->split_tmp, "scratch for the split bases")))
+		return rc;
+	rc = make_split(s, 0, (void **)&s->d_h, s->dom, (unsigned)p->hsplit, tmp, p->split_tmp,
+			p->hsplit == 4 ? "the split H bases" : "the split H bases (2 parts)");
+	if (!rc && p->wsplit && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, 4, tmp, p->split_tmp, "the split A bases")) &&
+	    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, 4, tmp, p->split_tmp, "the split B1 bases")) &&
+	    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, 4, tmp, p->split_tmp, "the split B2 bases")))
+		rc = make_split(s, 0, (void **)&s->d_c, max2(s->naux, 1), 4, tmp, p->split_tmp, "the split C bases");
+	zp_cuda_free(tmp);
+	if (rc)
+		return rc;
+	s->hsplit = p->hsplit;
+	s->hpass = p->hpass;
+	s->wsplit = p->wsplit;
+	return 0;
 }
 
-static int cu_plan(struct cu *s, const zp_g16_key *key)
+/* Everything but the key: the first input set, twiddles and the 0/1 split's lists, then what the
+ * pure plan (cuda/plan.c) makes of the memory left: a second input set, split bases, MSM chunks
+ * and scratch, the key's staging range when it streams. Nothing is allocated per proof. */
+static int cu_apply(struct cu *s, const zp_g16_key *key)
 {
+	zp_cuda_plan *p = &s->plan;
 	int rc;
-	long force_log = 30, bufs = 0, margin_mb = 3072;
-	if ((rc = env_num("ZP_CUDA_MSM_CHUNK", CU_MIN_CHUNK_LOG, 30, 30, &force_log)) ||
-	    (rc = env_num("ZP_CUDA_BUFS", 0, 2, 0, &bufs)) ||
-	    (rc = env_num("ZP_CUDA_MEM_MARGIN_MB", 0, 1 << 20, 3072, &margin_mb)))
-		return rc;
 	if ((rc = buf_alloc(s, 0)))
 		return rc;
 	s->nbuf = 1;
@@ -486,138 +348,49 @@ static int cu_plan(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
 	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
 		return rc;
-	s->ones_kernel = getenv("ZP_CUDA_ONES_KERNEL") && atoi(getenv("ZP_CUDA_ONES_KERNEL")) == 1;
+	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
 	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
-
-	size_t fr = 0, tot = 0, margin = (size_t)margin_mb << 20;
-	CU_TRY(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
-	size_t budget = fr > margin ? fr - margin : 0;
-	unsigned cap = 0;
-	while (((size_t)1 << cap) < max2(s->nv, s->dom))
-		cap++;
-	if (cap > (unsigned)force_log)
-		cap = (unsigned)force_log;
-	if (cap < CU_MIN_CHUNK_LOG)
-		cap = CU_MIN_CHUNK_LOG;
-	size_t set_bytes = s->nv * sizeof(zp_fr) + 3 * s->dom * sizeof(zp_fr);
-	if (s->kstream) {
-		/* a staging range of up to 2^24 points (G2 size), at most a quarter of what is left;
-		 * ZP_CUDA_KEY_STAGE=k caps it at 2^k (tests: several ranges on a small circuit) */
-		long stage_log = 24;
-		if ((rc = env_num("ZP_CUDA_KEY_STAGE", CU_MIN_CHUNK_LOG, 30, 24, &stage_log)))
-			return rc;
-		unsigned kl = cap < (unsigned)stage_log ? cap : (unsigned)stage_log;
-		while (kl > CU_MIN_CHUNK_LOG && ((size_t)sizeof(zp_g2_affine) << kl) > budget / 4)
-			kl--;
-		s->kst = (size_t)1 << kl;
+	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage, CU_WHO)))
+		return rc;
+	size_t fr = 0, tot = 0;
+	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		goto err;
+	if ((rc = zp_cuda_plan_make(p, &s->in, &zp_cuda_sizes_device, fr, tot)))
+		return rc;
+	if (p->kstream) {
+		s->kst = p->kst;
 		if ((rc = dmalloc(&s->d_kst, s->kst * sizeof(zp_g2_affine), "the key's staging range")))
 			return rc;
-		budget = budget > s->kst * sizeof(zp_g2_affine) ? budget - s->kst * sizeof(zp_g2_affine) : 0;
-		cap = kl;             /* every MSM works within one staged range */
 	}
-	unsigned pair_log = cap < CU_PAIR_CHUNK_LOG ? cap : CU_PAIR_CHUNK_LOG;
-	size_t min_need = chunk_need(1, (size_t)1 << CU_MIN_CHUNK_LOG, 1, 1);
-	int two = bufs == 2 || (bufs == 0 && budget > set_bytes && chunk_need(1, (size_t)1 << pair_log, 0, 1) <= budget - set_bytes);
-	if (two) {
-		if (budget < set_bytes + min_need)
-			return zp_err_set(-ENOMEM, "CUDA backend: ZP_CUDA_BUFS=2: a second input set (%zu bytes) and the "
-					  "smallest MSM chunk (%zu bytes) need %zu bytes, %zu free (margin %zu of %zu)",
-					  set_bytes, min_need, set_bytes + min_need, fr, margin, tot);
+	if (p->nbuf == 2) {
 		if ((rc = buf_alloc(s, 1)))
 			return rc;
 		s->nbuf = 2;
-		budget -= set_bytes;
 	}
-	/* the split H MSM (ZP_CUDA_SPLIT: 0 off, 1 whenever it fits, default from a domain of 2^CU_SPLIT_MIN_LOG):
-	 * in 4 parts, 3·dom more H bases resident (4·dom while they are made) and its scratch in one piece;
-	 * else in 2 parts (below) */
-	long split = -1;
-	size_t hsplit_ss = 0, h4_bytes = 4 * s->dom * sizeof(zp_g1_affine);
-	size_t tmp_len = zp_cuda_msm_split_bases_scratch_size(0, max2(s->dom / 8, 32));   /* 8 launches */
-	if ((rc = env_num("ZP_CUDA_SPLIT", 0, 1, -1, &split)))
+	if ((rc = apply_split(s)))
 		return rc;
-	size_t g1b = sizeof(zp_g1_affine), g2b = sizeof(zp_g2_affine), naux1 = max2(s->naux, 1);
-	size_t wkey = 3 * (s->nv * (2 * g1b + g2b) + naux1 * g1b), wneed = max2(wsplit_need(0, s->nv), wsplit_need(1, s->nv));
-	if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG) &&
-	    (hsplit_ss = zp_cuda_msm_split_scratch_size(0, s->dom, 4, 0, 0)) && budget > h4_bytes + tmp_len &&
-	    budget - 3 * s->dom * g1b > hsplit_ss) {
-		void *tmp;
-		/* the witness MSMs too if their 3× more points (one array's 4× while it is made) and the
-		 * one-chunk split scratch fit as well */
-		int w = wneed != SIZE_MAX && budget > 3 * s->dom * g1b + wkey + 4 * s->nv * g2b + tmp_len &&
-			budget - 3 * s->dom * g1b - wkey > max2(wneed, hsplit_ss);
-		if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
-			return rc;
-		rc = make_split(s, 0, (void **)&s->d_h, s->dom, 4, tmp, tmp_len, "the split H bases");
-		if (!rc && w && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, 4, tmp, tmp_len, "the split A bases")) &&
-		    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, 4, tmp, tmp_len, "the split B1 bases")) &&
-		    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, 4, tmp, tmp_len, "the split B2 bases")))
-			rc = make_split(s, 0, (void **)&s->d_c, naux1, 4, tmp, tmp_len, "the split C bases");
-		cudaFree(tmp);
-		if (rc)
-			return rc;
-		s->hsplit = 4;
-		s->wsplit = w;
-		budget -= 3 * s->dom * g1b + (w ? wkey : 0);   /* each query is the first quarter of its array */
-	} else if (!s->kstream && split != 0 && (split == 1 || s->log_dom >= CU_SPLIT_MIN_LOG)) {
-		/* in 2 parts (2·dom H bases, half the memory, the same bucket entries), as many windows a pass as
-		 * fit: what a 2^27 PoRep key leaves room for. The making needs 2·dom more for a moment (the
-		 * scratch is not there yet), the MSM then dom more beside its scratch. */
-		unsigned W = zp_cuda_msm_split_windows(s->dom, 2, 0), P = 0;
-		for (unsigned p = W; p >= 1 && !P && budget > 2 * s->dom * g1b + tmp_len; p--) {
-			size_t ss = zp_cuda_msm_split_scratch_size(0, s->dom, 2, 0, p == W ? 0 : p);
-			if (ss && budget - s->dom * g1b > ss)
-				P = p, hsplit_ss = ss;
-		}
-		if (P) {
-			void *tmp;
-			if ((rc = dmalloc(&tmp, tmp_len, "scratch for the split bases")))
-				return rc;
-			rc = make_split(s, 0, (void **)&s->d_h, s->dom, 2, tmp, tmp_len, "the split H bases (2 parts)");
-			cudaFree(tmp);
-			if (rc)
-				return rc;
-			s->hsplit = 2;
-			s->hpass = P == W ? 0 : P;
-			budget -= s->dom * g1b;   /* the H query is the first half */
-		}
-	}
-	s->chunk[0] = pick_chunk(0, cap, budget, 1);
-	s->chunk[1] = pick_chunk(1, cap, budget, 1);
-	s->hchunk = pick_chunk(0, cap, budget, 0);
-	if (!s->chunk[0] || !s->chunk[1] || !s->hchunk)
-		return zp_err_set(-ENOMEM, "CUDA backend: MSM scratch needs at least %zu bytes (a 2^%u chunk) on top of "
-				  "the key and the input buffers; %zu bytes of %zu are free (margin %zu, "
-				  "ZP_CUDA_MEM_MARGIN_MB)", min_need, CU_MIN_CHUNK_LOG, fr, tot, margin);
-	/* the scratch: all the budget the chunks can use (more windows a pass, fewer passes) */
-	s->scratch_len = max2(chunk_need(0, s->chunk[0], 0, 1), chunk_need(1, s->chunk[1], 0, 1));
-	s->scratch_len = max2(s->scratch_len, chunk_need(0, s->hchunk, 0, 0));
-	if (s->hsplit)
-		s->scratch_len = max2(s->scratch_len, hsplit_ss);
-	if (s->wsplit)
-		s->scratch_len = max2(s->scratch_len, wneed);
-	if (s->scratch_len > budget)
-		s->scratch_len = budget;
-	for (int g = 0; g < 2; g++) {
-		s->ones_chunk[g] = s->chunk[g];
-		while (s->ones_chunk[g] < ((size_t)1 << cap) &&
-		       zp_cuda_msm_bits_scratch_size(g, 2 * s->ones_chunk[g]) <= s->scratch_len)
-			s->ones_chunk[g] *= 2;
-	}
+	memcpy(s->chunk, p->chunk, sizeof s->chunk);
+	s->hchunk = p->hchunk;
+	memcpy(s->ones_chunk, p->ones_chunk, sizeof s->ones_chunk);
+	s->scratch_len = p->scratch_len;
 	if ((rc = dmalloc(&s->d_scratch, s->scratch_len, "MSM scratch")))
 		return rc;
 	for (int i = 0; i < 2; i++) {
-		CU_TRY(cudaMallocHost((void **)&s->pin[i], CU_STAGE_BYTES), "pinned staging buffer");
-		CU_TRY(cudaEventCreateWithFlags(&s->pin_ev[i], cudaEventDisableTiming), "event");
+		if ((rc = zp_cuda_alloc_host((void **)&s->pin[i], CU_STAGE_BYTES)))
+			goto err;
+		if ((rc = zp_cuda_event_create(&s->pin_ev[i])))
+			goto err;
 	}
 	if (verbose())
 		fprintf(stderr, "CUDA backend: %zu wires, domain %zu: %d input set(s), MSM chunks G1 %zu G2 %zu H %zu "
 			"(windows a pass: %d / %d / %d, 0 = all; 0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu "
 			"bytes were free before the second set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf,
-			s->chunk[0], s->chunk[1], s->hchunk, passes_for(0, s->chunk[0], 1, s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
-			passes_for(1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
-			passes_for(0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len, fr, tot, margin);
+			s->chunk[0], s->chunk[1], s->hchunk,
+			zp_cuda_msm_passes(0, s->chunk[0], 1, s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
+			zp_cuda_msm_passes(1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
+			zp_cuda_msm_passes(0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
+			fr, tot, p->margin);
 	if (verbose() && s->hsplit)
 		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
 			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
@@ -639,8 +412,7 @@ static int cu_create(void **state, const zp_g16_key *key)
 	struct cu *s = calloc(1, sizeof(*s));
 	if (!s)
 		return zp_err_set(-ENOMEM, "CUDA backend state");
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	s->dev = ev ? atoi(ev) : 0;
+	s->dev = (int)zp_knobs()->cuda_device.v;   /* checked by the probe */
 	s->key = key;
 	s->nv = k->n_vars;
 	s->np = k->n_public;
@@ -655,10 +427,15 @@ static int cu_create(void **state, const zp_g16_key *key)
 		goto err;
 	}
 	s->naux = s->nv - s->np - 1;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	CU_TRY(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking), "stream");
-	CU_TRY(cudaStreamCreateWithFlags(&s->cst, cudaStreamNonBlocking), "copy stream");
-	if ((rc = cu_key_upload(s, key)) || (rc = cu_plan(s, key)))
+	if ((rc = plan_in(&s->in, s, key)))
+		goto err;
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_stream_create(&s->st)))
+		goto err;
+	if ((rc = zp_cuda_stream_create(&s->cst)))
+		goto err;
+	if ((rc = cu_key_upload(s, key)) || (rc = cu_apply(s, key)))
 		goto err;
 	*state = s;
 	return 0;
@@ -677,18 +454,22 @@ static int cu_nbufs(void *state)
 static int copy_in(struct cu *s, void *dst, const void *src, size_t len)
 {
 	int rc = 0;
-	if (registered(src, len)) {
-		CU_TRY(cudaMemcpyAsync(dst, src, len, cudaMemcpyHostToDevice, s->cst), "copy to the device");
+	if (zp_cuda_host_registered(src, len)) {
+		if ((rc = zp_cuda_copy_to_dev(dst, src, len, s->cst)))
+			goto err;
 		return 0;
 	}
 	for (size_t off = 0; off < len; off += CU_STAGE_BYTES) {
 		size_t m = len - off < CU_STAGE_BYTES ? len - off : CU_STAGE_BYTES;
 		int j = s->pin_i;
 		s->pin_i ^= 1;
-		CU_TRY(cudaEventSynchronize(s->pin_ev[j]), "staging buffer wait");
+		if ((rc = zp_cuda_event_sync(s->pin_ev[j])))
+			goto err;
 		memcpy(s->pin[j], (const char *)src + off, m);
-		CU_TRY(cudaMemcpyAsync((char *)dst + off, s->pin[j], m, cudaMemcpyHostToDevice, s->cst), "copy to the device");
-		CU_TRY(cudaEventRecord(s->pin_ev[j], s->cst), "event");
+		if ((rc = zp_cuda_copy_to_dev((char *)dst + off, s->pin[j], m, s->cst)))
+			goto err;
+		if ((rc = zp_cuda_event_record(s->pin_ev[j], s->cst)))
+			goto err;
 	}
 	return 0;
 err:
@@ -703,11 +484,13 @@ static int cu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, c
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
 	struct cubuf *u = &s->buf[b];
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
 	if ((rc = copy_in(s, u->d_w, w, s->nv * fr)) || (rc = copy_in(s, u->d_abc, a, d)) ||
 	    (rc = copy_in(s, (char *)u->d_abc + d, bb, d)) || (rc = copy_in(s, (char *)u->d_abc + 2 * d, c, d)))
 		return rc;
-	CU_TRY(cudaEventRecord(u->copied, s->cst), "event");
+	if ((rc = zp_cuda_event_record(u->copied, s->cst)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -719,8 +502,10 @@ static int cu_upload_wait(void *state, int b)
 	int rc = 0;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	CU_TRY(cudaEventSynchronize(s->buf[b].copied), "copy to the device");
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_event_sync(s->buf[b].copied)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -758,62 +543,14 @@ static void add_res(int g2, void *acc, const cu_res *r)
 		add_g1(acc, &r->g1);
 }
 
-/* One general MSM of n entries added into acc (host add). */
-static int msm_general_on(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
-			  void *scratch, size_t len)
-{
-	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
-	int rc, p = passes_for(g2, n, 1, len);
-	if (p < 0)
-		return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu entries", len, n);
-	o.pass_windows = (unsigned)p;
-	if (g2) {
-		zp_cuda_g2_jac r;
-		if ((rc = zp_cuda_msm_g2(&r, d_bases, d_sc, n, scratch, len, &o)))
-			return rc;
-		add_g2(acc, &r);
-	} else {
-		zp_cuda_g1_jac r;
-		if ((rc = zp_cuda_msm_g1(&r, d_bases, d_sc, n, scratch, len, &o)))
-			return rc;
-		add_g1(acc, &r);
-	}
-	return 0;
-}
-
-static int msm_general(struct cu *s, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
-		       void *scratch, size_t len)
-{
-	return msm_general_on(s->st, g2, acc, d_bases, d_sc, n, scratch, len);
-}
-
-int zp_g16_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr *d_sc, size_t n, size_t chunk,
-			    void *scratch, size_t len, void *stream)
-{
-	size_t esz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
-	int rc;
-	if (g2)
-		zp_g2_jac_set_inf(out);
-	else
-		zp_g1_jac_set_inf(out);
-	if (!chunk)
-		return zp_err_set(ZP_ERANGE, "msm: chunk of 0 entries");
-	for (size_t off = 0; off < n; off += chunk) {
-		size_t m = n - off < chunk ? n - off : chunk;
-		if ((rc = msm_general_on(stream, g2, out, (const uint8_t *)d_bases + off * esz, d_sc + off, m, scratch, len)))
-			return rc;
-	}
-	return 0;
-}
-
 /* Points [first, first + m) of the key's array `which` (0 A, 1 B1, 2 B2, 3 C, 4 H) from host
  * memory into the staging range (key streaming), on the compute stream. */
 static int stage_key(struct cu *s, int which, size_t first, size_t m)
 {
 	int rc = 0;
 	size_t pt = which == 2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
-	CU_TRY(cudaMemcpyAsync(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, cudaMemcpyHostToDevice, s->st),
-	       "stage the key's points");
+	if ((rc = zp_cuda_copy_to_dev(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, s->st)))
+		goto err;
 	return 0;
 err:
 	return rc;
@@ -823,14 +560,14 @@ err:
 static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
 {
 	if (!s->kstream)
-		return zp_g16_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
+		return zp_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
 	zp_g1_jac_set_inf(out);
 	for (size_t off = 0; off < n; off += s->kst) {
 		size_t m = n - off < s->kst ? n - off : s->kst;
 		zp_g1_jac part;
 		int rc;
 		if ((rc = stage_key(s, 4, off, m)) ||
-		    (rc = zp_g16_cuda_msm_chunked(0, &part, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch, s->scratch_len, s->st)))
+		    (rc = zp_cuda_msm_chunked(0, &part, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch, s->scratch_len, s->st)))
 			return rc;
 		add_g1(out, (const zp_cuda_g1_jac *)&part);
 	}
@@ -878,7 +615,7 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-		int p = passes_for(g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
+		int p = zp_cuda_msm_passes(g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
 		                                             outgrows the one sized for nv entries */
 		if (p < 0)
 			return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu split entries",
@@ -896,7 +633,7 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 		size_t m = n - j < c ? n - j : c;
 		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
 		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->st)) ||
-		    (rc = msm_general(s, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
+		    (rc = zp_cuda_msm_add(s->st, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
 			return rc;
 	}
 	return 0;
@@ -948,7 +685,7 @@ static void stage(struct cu *s, const char *what)
 	if (verbose() < 2)
 		return;
 	struct timespec ts;
-	cudaStreamSynchronize(s->st);
+	zp_cuda_stream_sync(s->st);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	double t = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 	if (what)
@@ -960,9 +697,11 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 {
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	cudaGetLastError(); /* a previous proof's non-sticky error must not fail this one's first launch */
-	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	zp_cuda_clear_error(); /* a previous proof's non-sticky error must not fail this one's first launch */
+	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+		goto err;
 	stage(s, NULL);
 	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
@@ -994,8 +733,10 @@ static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
 	if (head) {
-		CU_TRY(cudaMemcpyAsync(h, d, head * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->st), "index copy");
-		CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->st)))
+			goto err;
+		if ((rc = zp_cuda_stream_sync(s->st)))
+			goto err;
 	}
 	for (*below = 0; *below < head && h[*below] < s->np + 1;)
 		++*below;
@@ -1009,8 +750,10 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	int rc = 0;
 	const zp_fr *dw = s->buf[b].d_w;
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
-	CU_TRY(cudaSetDevice(s->dev), "cudaSetDevice");
-	CU_TRY(cudaStreamWaitEvent(s->st, s->buf[b].copied, 0), "wait for the copy");
+	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+		goto err;
 	if (s->kstream) {
 		if ((rc = msm_split_streamed(s, 0, 0, &out->a, dw, 0)) || (rc = msm_split_streamed(s, 0, 1, &out->b1, dw, 0)) ||
 		    (rc = msm_split_streamed(s, 1, 2, &out->b2, dw, 0)))
@@ -1044,7 +787,8 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	stage(s, "C");
 	if (verbose() >= 2)
 		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
-	CU_TRY(cudaStreamSynchronize(s->st), "synchronize");
+	if ((rc = zp_cuda_stream_sync(s->st)))
+		goto err;
 	return 0;
 err:
 	return rc;

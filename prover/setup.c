@@ -396,13 +396,13 @@ static int cpu_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, siz
 	return 0;
 }
 
+/* setup_cuda.c's, in programs that link the CUDA prover (prover/backends.c says why weakly). */
+int zp_setup_cuda_available(void) __attribute__((weak));
+int zp_setup_cuda_host(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o) __attribute__((weak));
+
 int zp_setup_gpu_available(void)
 {
-#ifdef ZP_HAVE_CUDA
-	return zp_setup_cuda_available();
-#else
-	return 0;
-#endif
+	return zp_setup_cuda_available ? zp_setup_cuda_available() : 0;
 }
 
 int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
@@ -416,14 +416,11 @@ int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 	if (o->device < -1 || o->device > 1)
 		return zp_err_set(ZP_ERANGE, "setup: device %d (-1 auto, 0 CPU, 1 CUDA)", o->device);
 	if (o->device) {
-#ifdef ZP_HAVE_CUDA
-		if (o->device == 1 || zp_setup_cuda_available())
+		if (zp_setup_cuda_host && (o->device == 1 || zp_setup_cuda_available()))
 			return zp_setup_cuda_host(k, c, o);
-#else
 		if (o->device == 1)
 			return zp_err_set(-ENOTSUP, "setup on the GPU: this build has no CUDA (meson setup -Dcuda=enabled, "
 					  "nvcc on PATH)");
-#endif
 	}
 	if ((rc = zp_setup_header(&h, c, o)) || (rc = zp_pkey_alloc(k, &h)))
 		return rc;

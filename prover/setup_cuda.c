@@ -2,14 +2,13 @@
  * setup_cuda.c — the setup's points on the GPU (setup.h, setup_cuda.h): a zp_setup_sink that
  * uploads each query's scalars in chunks, runs cuda/setup.cu's fixed-base kernels and either
  * downloads the points into the zp_pkey (zp_setup with opts.device) or leaves them in device
- * arrays (zp_setup_device). Everything runs on the legacy default stream, in order.
+ * arrays (zp_setup_device). Everything runs on the legacy default stream, in order. The CUDA
+ * runtime is cuda/runtime.c's (zp_cuda.h): this file makes no cudart call of its own.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cuda_runtime_api.h>
 
 #include "progress.h"
 #include "setup_cuda.h"
@@ -30,41 +29,32 @@ struct cu_sink {
 	size_t scr_len;
 };
 
-#define CS_TRY(expr, what) do { \
-		cudaError_t e_ = (expr); \
-		if (e_ != cudaSuccess) \
-			return zp_err_set(ZP_ECUDA, "setup on the GPU: %s: %s", what, cudaGetErrorString(e_)); \
-	} while (0)
+#define CS_WHO "setup on the GPU"
 
 int zp_setup_cuda_available(void)
 {
-	int n = 0;
-	return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+	return zp_cuda_device_count() > 0;
 }
 
+/* ZP_CUDA_DEVICE, checked, current on this thread. */
 static int select_device(void)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n == 0)
-		return zp_err_set(-ENODEV, "setup on the GPU: no CUDA GPU (%s)", e == cudaSuccess ? "no devices"
-						 : cudaGetErrorString(e));
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	int dev = ev ? atoi(ev) : 0;
-	if (dev < 0 || dev >= n)
-		return zp_err_set(-ENODEV, "setup on the GPU: ZP_CUDA_DEVICE=%d but %d CUDA device(s)", dev, n);
-	CS_TRY(cudaSetDevice(dev), "cudaSetDevice");
-	return 0;
+	return zp_cuda_probe(CS_WHO, NULL, 0);
 }
 
 static int cs_begin(zp_setup_sink *s)
 {
 	struct cu_sink *c = (struct cu_sink *)s;
 	size_t b1 = s->t1_len * sizeof(zp_g1_affine), b2 = s->t2_len * sizeof(zp_g2_affine);
-	CS_TRY(cudaMalloc((void **)&c->d_t1, b1), "device memory for the G1 table");
-	CS_TRY(cudaMalloc((void **)&c->d_t2, b2), "device memory for the G2 table");
-	CS_TRY(cudaMemcpy(c->d_t1, s->t1, b1, cudaMemcpyHostToDevice), "upload the G1 table");
-	CS_TRY(cudaMemcpy(c->d_t2, s->t2, b2, cudaMemcpyHostToDevice), "upload the G2 table");
+	int rc;
+	if ((rc = zp_cuda_alloc((void **)&c->d_t1, b1, CS_WHO, "the G1 table")))
+		return rc;
+	if ((rc = zp_cuda_alloc((void **)&c->d_t2, b2, CS_WHO, "the G2 table")))
+		return rc;
+	if ((rc = zp_cuda_copy_to_dev(c->d_t1, s->t1, b1, NULL)))
+		return rc;
+	if ((rc = zp_cuda_copy_to_dev(c->d_t2, s->t2, b2, NULL)))
+		return rc;
 	return 0;
 }
 
@@ -93,17 +83,20 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 	for (size_t i = 0; i < n; i += DCHUNK) {
 		size_t len = n - i < DCHUNK ? n - i : DCHUNK;
 		void *out = on_dev ? dst + (off + i) * ps : c->d_out;
-		CS_TRY(cudaMemcpy(c->d_k, k + i, len * sizeof(zp_fr), cudaMemcpyHostToDevice), "upload scalars");
+		if ((rc = zp_cuda_copy_to_dev(c->d_k, k + i, len * sizeof(zp_fr), NULL)))
+			return rc;
 		rc = g2 ? zp_cuda_g2_fixed_base(out, c->d_k, len, c->d_t2, (unsigned)s->w2, c->d_scr, c->scr_len, NULL)
 			: zp_cuda_g1_fixed_base(out, c->d_k, len, c->d_t1, (unsigned)s->w1, c->d_scr, c->scr_len, NULL);
 		if (rc)
 			return rc;
 		if (!on_dev)
-			CS_TRY(cudaMemcpy(dst + (off + i) * ps, out, len * ps, cudaMemcpyDeviceToHost), "download points");
+			if ((rc = zp_cuda_copy_to_host(dst + (off + i) * ps, out, len * ps, NULL)))
+				return rc;
 		zp_progress_add(len); /* the next chunk's scalar upload waits for this one's kernel: at most a chunk ahead */
 	}
 	if (on_dev)
-		CS_TRY(cudaDeviceSynchronize(), "fixed-base kernels");
+		if ((rc = zp_cuda_device_sync()))
+			return rc;
 	return 0;
 }
 
@@ -111,12 +104,16 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
  * chunk of G2 for a host key; for a device key only IC comes back) */
 static int cs_alloc(struct cu_sink *c, size_t out_bytes)
 {
+	int rc;
 	c->s.begin = cs_begin;
 	c->s.points = cs_points;
 	c->scr_len = zp_cuda_fixed_base_scratch_size(1, DCHUNK);
-	CS_TRY(cudaMalloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr)), "device memory for scalars");
-	CS_TRY(cudaMalloc(&c->d_scr, c->scr_len), "fixed-base scratch");
-	CS_TRY(cudaMalloc(&c->d_out, out_bytes), "device memory for points");
+	if ((rc = zp_cuda_alloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr), CS_WHO, "scalars")))
+		return rc;
+	if ((rc = zp_cuda_alloc(&c->d_scr, c->scr_len, CS_WHO, "the fixed-base scratch")))
+		return rc;
+	if ((rc = zp_cuda_alloc(&c->d_out, out_bytes, CS_WHO, "points")))
+		return rc;
 	return 0;
 }
 
@@ -124,8 +121,7 @@ static void cs_free(struct cu_sink *c)
 {
 	void *p[] = { c->d_t1, c->d_t2, c->d_k, c->d_out, c->d_scr };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-		if (p[i])
-			cudaFree(p[i]);
+		zp_cuda_free(p[i]);
 	c->d_t1 = NULL;
 	c->d_t2 = NULL;
 	c->d_k = NULL;
@@ -183,14 +179,12 @@ int zp_setup_device(zp_cuda_key_dev *kd, zp_zkey *z, const zp_circuit *c, const 
 		rc = zp_err_set(-ENOMEM, "device setup: IC");
 		goto err;
 	}
-	cudaError_t e;
-	if ((e = cudaMalloc((void **)&kd->a, nv * g1)) || (e = cudaMalloc((void **)&kd->b1, nv * g1)) ||
-	    (e = cudaMalloc((void **)&kd->b2, nv * g2)) || (e = cudaMalloc((void **)&kd->c, (naux ? naux : 1) * g1)) ||
-	    (e = cudaMalloc((void **)&kd->h, n * g1))) {
-		rc = zp_err_set(ZP_ECUDA, "device setup: device memory for the key (%.1f GiB): %s",
-				((3 * nv + naux + n) * g1 + nv * g2) / 1073741824.0, cudaGetErrorString(e));
+	if ((rc = zp_cuda_alloc((void **)&kd->a, nv * g1, CS_WHO, "the key's A")) ||
+	    (rc = zp_cuda_alloc((void **)&kd->b1, nv * g1, CS_WHO, "the key's B1")) ||
+	    (rc = zp_cuda_alloc((void **)&kd->b2, nv * g2, CS_WHO, "the key's B2")) ||
+	    (rc = zp_cuda_alloc((void **)&kd->c, (naux ? naux : 1) * g1, CS_WHO, "the key's C")) ||
+	    (rc = zp_cuda_alloc((void **)&kd->h, n * g1, CS_WHO, "the key's H")))
 		goto err;
-	}
 	s.kd = kd;
 	s.ic = z->ic;
 	if (!(rc = cs_alloc(&s, (np + 1 < DCHUNK ? np + 1 : DCHUNK) * g1)))

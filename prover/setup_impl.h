@@ -27,10 +27,8 @@ typedef struct zp_setup_sink {
 int zp_setup_header(zp_pkey_header *h, const zp_circuit *c, const zp_setup_opts *o);
 int zp_setup_run(zp_zkey *fixed, const zp_circuit *c, const zp_setup_opts *o, zp_setup_sink *sink);
 
-#ifdef ZP_HAVE_CUDA
-/* setup_cuda.c: the points of a host key on the GPU (opts->device = 1). */
+/* setup_cuda.c (the CUDA prover library): the points of a host key on the GPU (opts->device = 1). */
 int zp_setup_cuda_host(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o);
 int zp_setup_cuda_available(void);
-#endif
 
 #endif

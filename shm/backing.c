@@ -5,6 +5,7 @@
  * so a short pool is an error at creation, never a SIGBUS on first touch.
  */
 #include "arena_impl.h"
+#include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"
 
@@ -66,7 +67,7 @@ const char *zp_hugetlbfs_dir(const char *hdir)
 {
 	if (hdir && *hdir)
 		return hdir;
-	const char *env = getenv("ZKPIPE_HUGETLBFS");
+	const char *env = zp_knobs()->hugetlbfs;
 	if (env && *env)
 		return env;
 	if (!getenv("HUGETLB_VERBOSE"))

@@ -20,6 +20,7 @@
  * them in; a caller never holds more than one slot FILLING.
  */
 #include "supraseal_abi.h"
+#include "knobs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -151,7 +152,7 @@ static zp_ss_error connect_pipeline(void)
 		pthread_mutex_unlock(&C.mu);
 		return e;
 	}
-	const char *cfgp = getenv("ZKPIPE_CONFIG");
+	const char *cfgp = zp_knobs()->config;
 	if (!cfgp || !cfgp[0]) {
 		e = ss_err(EINVAL, "ZKPIPE_CONFIG is not set: it must name the zkpipe supervisor's config file");
 		goto out;
@@ -162,7 +163,7 @@ static zp_ss_error connect_pipeline(void)
 		e = ss_err(errno_of(r), "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		goto out;
 	}
-	const char *gname = getenv("ZKPIPE_GROUP");
+	const char *gname = zp_knobs()->group;
 	int g = gname && gname[0] ? zp_pipe_group_find(&C.cfg, gname) : 0;
 	if (g < 0) {
 		e = ss_err(EINVAL, "ZKPIPE_GROUP=%s: no such group in %s", gname, C.cfg.path);
@@ -459,7 +460,7 @@ static void pcopy_task(void *vc, size_t i, int w)
 }
 static void pcopy_all(struct pcopy *c)
 {
-	const char *e = getenv("ZKPIPE_SS_COPY"); /* "memcpy": plain copies (bench comparison) */
+	const char *e = zp_knobs()->ss_copy; /* "memcpy": plain copies (bench comparison) */
 	bool nt = !(e && !strcmp(e, "memcpy")) && __builtin_cpu_supports("avx2");
 	c->copy = nt ? copy_stream : copy_plain;
 	size_t total = 0;
@@ -580,7 +581,7 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 	}
 	char inputs[64];
 	snprintf(inputs, sizeof inputs, ZP_SS_INPUT_PREFIX "%d:%llu", (int)getpid(), (unsigned long long)C.my_start);
-	const char *pr = getenv("ZKPIPE_PRIORITY");
+	const char *pr = zp_knobs()->priority;
 	struct zp_job_spec spec = { .key_id = s->id, .nparts = (uint32_t)n, .priority = pr ? (uint32_t)atoi(pr) : 0,
 				    .inputs = inputs, .output = pd->out, .flags = ZP_JOB_EXTERNAL };
 	zp_err_clear();
@@ -698,7 +699,7 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 	bool *got = calloc(pd->n, sizeof(bool));
 	uint32_t have = 0;
 	char err[ZP_ERRTXT_MAX + 1];
-	long wait_s = getenv("ZKPIPE_WAIT_S") ? atol(getenv("ZKPIPE_WAIT_S")) : 120;
+	long wait_s = zp_knobs()->wait_s ? atol(zp_knobs()->wait_s) : 120;
 	uint64_t last_gpud = zp_mono_ms(), last_check = 0;
 	if (!got) {
 		e = ss_err(ENOMEM, "wait state");

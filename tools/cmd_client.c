@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "knobs.h"
 #include "pipe.h"
 #include "progress.h"
 #include "zp_err.h"
@@ -51,7 +52,7 @@ static int conn_default(void)
 {
 	if (url[0])
 		return 0;
-	const char *u = getenv("ZKPIPE_URL"), *c = getenv("ZKPIPE_CONFIG");
+	const char *u = zp_knobs()->url, *c = zp_knobs()->config;
 	if (u && *u)
 		return snprintf(url, sizeof url, "%s", u), 0;
 	if (c && *c)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "knobs.h"
 #include "cmds.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -64,7 +65,7 @@ static int locate(struct demo *d)
 	if (!d->circuit[0]) {
 		snprintf(a, sizeof a, "%s/../../examples/chain", d->self);
 		snprintf(b, sizeof b, "%s/../share/zkpipe/examples/chain", d->self);
-		const char *cands[] = { getenv("ZKPIPE_EXAMPLES"), a, b };
+		const char *cands[] = { zp_knobs()->examples, a, b };
 		if (find_file(d->circuit, cands, 3))
 			return fprintf(stderr, "zkpipe demo: cannot find examples/chain (give --circuit DIR)\n"), -1;
 	}
@@ -153,8 +154,10 @@ static int progress(struct demo *d, json_t **last)
 {
 	int total = d->jobs * d->parts;
 	long long shown = 0;
-	if (!getenv("ZKPIPE_PROGRESS_S"))
+	if (!zp_knobs()->progress_s) {
 		setenv("ZKPIPE_PROGRESS_S", "1", 1);
+		zp_knobs_reload();   /* knobs are read once (common/knobs.h) */
+	}
 	zp_progress_begin("zkpipe demo", 1, NULL);
 	zp_progress_stage("partitions proved", (uint64_t)total, "items");
 	for (;;) {

@@ -9,6 +9,7 @@
  *   shm_bench [--results bench/RESULTS.md] [--seconds S]
  */
 #include "arena.h"
+#include "knobs.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
 	int pages = SLOTS * SLOT_MB / 2 + 2;
 	bool mounted = geteuid() == 0 && mkdtemp(dir) && zp_hugetlbfs_prepare(dir, (uint64_t)pages, &old_nr) == 0;
 	if (mounted)
-		setenv("ZKPIPE_HUGETLBFS", dir, 1);
+		setenv("ZKPIPE_HUGETLBFS", dir, 1), zp_knobs_reload();
 	run(&rows[0], ZP_BACKING_HUGETLBFS, mounted ? dir : NULL, secs);
 	run(&rows[1], ZP_BACKING_MEMFD, NULL, secs);
 	/* THP for shmem is off by default; as root, allow it (madvise) for this run. */

@@ -11,16 +11,20 @@ what=${1:-all}; [ $# -gt 0 ] && shift
 if [ -z "${BIN:-}" ]; then
   export PATH=/usr/local/cuda/bin:$PATH
   [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled -Dgpu-tests=true >/dev/null
-  ninja -C build-gpu tests/cuda/gpu_test bench/cuda/gpu_bench >/dev/null
-  BIN_TEST=build-gpu/tests/cuda/gpu_test; BIN_BENCH=build-gpu/bench/cuda/gpu_bench
+  ninja -C build-gpu tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/plan_test >/dev/null
+  BIN_TEST=build-gpu/tests/cuda/gpu_test; BIN_BENCH=build-gpu/bench/cuda/gpu_bench; BIN_PLAN=build-gpu/tests/cuda/plan_test
 else
-  BIN_TEST=$BIN/gpu_test; BIN_BENCH=$BIN/gpu_bench
+  BIN_TEST=$BIN/gpu_test; BIN_BENCH=$BIN/gpu_bench; BIN_PLAN=$BIN/plan_test
 fi
 LOG=${LOG:-$(mktemp -d)}
 rc=0
 if [ "$what" = test ] || [ "$what" = all ]; then
   $BIN_TEST ${TEST_ARGS:-20 18 22} >"$LOG/gpu_test.log" 2>&1 || rc=$?
   cat "$LOG/gpu_test.log"
+  # the memory plan's CI test runs on scratch sizes recorded here: are they still the kernels'?
+  if [ -x "$BIN_PLAN" ]; then
+    $BIN_PLAN live tests/cuda/plan_sizes.txt 2>&1 | tee "$LOG/plan_live.log"; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  fi
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "# $(date -u +%F) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null); $BIN_BENCH $*"

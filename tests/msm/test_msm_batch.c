@@ -6,6 +6,7 @@
  * (Σ k_i·log_i)·G, computed in Fr. Each case runs with the batch path forced
  * (ZP_MSM_BA=1), forced off (ZP_MSM_BA=0) and by default, on 1 and 2 threads. */
 #include "ec.h"
+#include "knobs.h"
 #include "field.h"
 #include "msm.h"
 #include "par.h"
@@ -122,6 +123,7 @@ POINTS(g2, ZP_G2_GEN)
 				setenv("ZP_MSM_BA", modes[mi], 1);                          \
 			else                                                                \
 				unsetenv("ZP_MSM_BA");                                      \
+			zp_knobs_reload(); /* knobs are read once: again now */     \
 			for (int th = 1; th <= 2; th++) {                                   \
 				zp_par_set_threads(th);                                     \
 				size_t sz = zp_msm_##GN##_scratch_size(n);                  \
@@ -139,6 +141,7 @@ POINTS(g2, ZP_G2_GEN)
 			}                                                                   \
 		}                                                                           \
 		unsetenv("ZP_MSM_BA");                                                      \
+		zp_knobs_reload();                                                          \
 		free(p); free(s); free(logs); free(inf);                                    \
 	} while (0)
 

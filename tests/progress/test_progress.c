@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/zp_test.h"
+#include "knobs.h"
 #include "progress.h"
 
 static void sleep_ms(int ms) { usleep((useconds_t)ms * 1000); }
@@ -48,6 +49,7 @@ static void test_log(const char *json)
 	int p[2];
 	CHECK(pipe(p) == 0, "pipe");
 	setenv("ZKPIPE_PROGRESS_S", "0.05", 1);
+	zp_knobs_reload();   /* knobs are read once */
 	zp_progress_begin("test", p[1], json);
 	zp_progress_stage("loading x", 100u << 20, "bytes");
 	for (int i = 0; i < 20; i++) {
@@ -141,6 +143,7 @@ static void test_silent_stage(void)
 	int p[2];
 	CHECK(pipe(p) == 0, "pipe");
 	setenv("ZKPIPE_PROGRESS_S", "0.1", 1);
+	zp_knobs_reload();
 	zp_progress_begin("quiet", p[1], NULL);
 	zp_progress_stage("converting", 0, "items");
 	sleep_ms(650);

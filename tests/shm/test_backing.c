@@ -9,6 +9,7 @@
  * Exit 77 only when no kind at all can be exercised.
  */
 #include "tshm.h"
+#include "knobs.h"
 
 #include <stdbool.h>
 #include <sys/mount.h>
@@ -76,6 +77,7 @@ static void hugetlb_cases(const char *name)
 		goto out;
 	}
 	setenv("ZKPIPE_HUGETLBFS", dir, 1); /* for the exec'd verifier */
+	zp_knobs_reload();
 	run_kind(ZP_BACKING_HUGETLBFS, dir, name);
 	run_kind(ZP_BACKING_MEMFD, dir, name);
 
@@ -108,6 +110,7 @@ static void hugetlb_cases(const char *name)
 		zp_arena_destroy(name, dir);
 	}
 	unsetenv("ZKPIPE_HUGETLBFS");
+	zp_knobs_reload();
 out:
 	umount(dir);
 	rmdir(dir);

@@ -1,0 +1,89 @@
+/*
+ * zp_cuda_plan.h — the CUDA prover's device-memory plan as pure functions (cuda/plan.c): from the
+ * device's free memory, the key's sizes and the knobs to a plan struct; prover/backend_cuda.c applies
+ * it (allocates what it says). No CUDA runtime here: CI tests it without nvcc or a GPU
+ * (tests/cuda/plan_test.c, with the kernels' scratch sizes recorded on an H200).
+ *
+ * Two steps, because the backend measures free memory twice:
+ *   zp_cuda_plan_key(): before anything is allocated: is the key resident or streamed from host memory?
+ *   zp_cuda_plan_make(): after the key, the first input set, the NTT twiddles and the 0/1 split's lists
+ *     are allocated: a second input set, the split H / witness MSMs, MSM chunks and scratch.
+ * Policy (docs/DESIGN.md, "Scale"): resident when the key, one input set and 4 GiB of working room fit
+ * in what is free less the margin (ZP_CUDA_MEM_MARGIN_MB); a second input set when a 2^24-entry G2 MSM
+ * still fits beside it; the split H MSM from a 2^20 domain, in 4 parts (and the witness MSMs too) when
+ * that fits, else in 2 with as many windows a pass as fit; chunks the largest 2^k that fit in passes of
+ * >= 3 windows; the scratch all the budget the chunks can use.
+ */
+#ifndef ZP_CUDA_PLAN_H
+#define ZP_CUDA_PLAN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernels' scratch sizes (zp_cuda.h; zp_cuda_sizes_device in cuda/runtime.c is the real one). */
+typedef struct {
+	size_t (*msm_scratch)(int g2, size_t n, unsigned window, unsigned pass_windows);
+	unsigned (*msm_windows)(int g2, size_t n, unsigned window);
+	size_t (*split_scratch)(int g2, size_t n, unsigned parts, unsigned window, unsigned pass_windows);
+	unsigned (*split_windows)(size_t n, unsigned parts, unsigned window);
+	size_t (*split_bases_scratch)(int g2, size_t n);
+	size_t (*bits_scratch)(int g2, size_t n);
+	size_t (*nonbits_temp)(size_t n);   /* not used by the plan: what the 0/1 lists take before it (tests) */
+} zp_cuda_sizes;
+/* The kernels' own (cuda/runtime.c; CUDA builds only). */
+extern const zp_cuda_sizes zp_cuda_sizes_device;
+
+#define ZP_CUDA_PLAN_MIN_CHUNK_LOG 8u
+#define ZP_CUDA_PLAN_PAIR_CHUNK_LOG 24u   /* a second input set only if an MSM of 2^24 still fits beside it */
+#define ZP_CUDA_PLAN_SPLIT_MIN_LOG 20u    /* the split H MSM by default from this domain */
+
+typedef struct {
+	size_t nv, np, dom;        /* wires, public inputs, domain (2^log_dom) */
+	unsigned log_dom;
+	int key_on_device;         /* the key was made in device memory (adopted: never streamed) */
+	/* knobs (common/knobs.h), already checked: */
+	long msm_chunk_log;        /* ZP_CUDA_MSM_CHUNK, 30 = no cap */
+	long bufs;                 /* ZP_CUDA_BUFS: 0 by memory, 1 or 2 forced */
+	long margin_mb;            /* ZP_CUDA_MEM_MARGIN_MB */
+	long key_stream;           /* ZP_CUDA_KEY_STREAM=1 forces streaming */
+	long key_stage_log;        /* ZP_CUDA_KEY_STAGE: cap of the staging range, 2^k points */
+	long split;                /* ZP_CUDA_SPLIT: -1 by domain, 0 off, 1 whenever it fits */
+} zp_cuda_plan_in;
+
+typedef struct {
+	int kstream;               /* the key streams from host memory */
+	size_t key_bytes, set_bytes;   /* the key's points; one input set (w, a, b, c) */
+	size_t kst;                /* streaming: staging range, points (G2-sized) */
+	int nbuf;                  /* input sets: 1 or 2 */
+	int hsplit;                /* H MSM split in 4 or 2 parts; 0 plain */
+	unsigned hpass;            /* its windows a pass, 0 = all */
+	int wsplit;                /* the witness MSMs split in 4 too */
+	size_t split_tmp;          /* scratch for making split bases (hsplit) */
+	size_t chunk[2];           /* witness-MSM chunk entries, G1 / G2 */
+	size_t hchunk;             /* H MSM chunk entries */
+	size_t ones_chunk[2];      /* 0/1-kernel chunk entries */
+	size_t scratch_len;        /* the MSM scratch */
+	size_t budget;             /* what the chunks and scratch were fitted in (free − margin − the plan's other allocations) */
+	unsigned cap;              /* log2 of the largest chunk considered */
+	size_t free_b, total_b, margin;   /* what zp_cuda_plan_make saw (messages, verbose) */
+} zp_cuda_plan;
+
+/* Step 1: the key's placement from the device's free memory before the key. Fills kstream,
+ * key_bytes, set_bytes; never fails. */
+void zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b);
+/* Step 2: the rest from what is free after the key, one input set, twiddles and the 0/1 lists:
+ * 0, or -ENOMEM naming bytes needed against free ("ZP_CUDA_BUFS=2: ..." or "MSM scratch needs ..."). */
+int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t free_b,
+		      size_t total_b);
+/* Device bytes one witness-MSM chunk of c entries needs, in passes of pass windows (gather: with room
+ * for the gathered scalars and bases), and the witness split MSM's one chunk of n entries. */
+size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsigned pass, int gather);
+size_t zp_cuda_plan_wsplit_need(const zp_cuda_sizes *sz, int g2, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,355 @@
+/*
+ * plan_test.c — the CUDA prover's device-memory plan (cuda/plan.c) without a GPU, at 2^20 … 2^27
+ * with made-up free-memory figures: invariants (fits, chunk choices, split parts, streaming) and
+ * today's decisions for an H200 at 2^27 pinned (docs/DESIGN.md, "Scale").
+ *
+ *   plan_test TABLE           check, with the kernels' scratch sizes read from TABLE
+ *   plan_test record TABLE    (CUDA builds, on a GPU) run the same scenarios with the real size
+ *                             functions and write every value they were asked for to TABLE
+ *   plan_test live TABLE      (CUDA builds, on a GPU) every value in TABLE against the real functions:
+ *                             exit 1 naming the first that differs (the table is stale)
+ *
+ * The sizes come from CUB's temp-storage queries, which need the device's architecture: so they are
+ * recorded once on an H200 (tests/cuda/plan_sizes.txt; re-record when msm.cu's plan changes:
+ * run-gpu-tests.sh checks the table against the live functions). A size the table lacks fails the test
+ * naming the call.
+ * free after the plan's first allocations (key, first input set, twiddles, 0/1 lists) is modelled as
+ * the free figure less their bytes; the twiddles as 2^(log+1)/2 + 2^17 elements (ntt.cu's table and
+ * slots, rounded up).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_cuda_plan.h"
+#include "zp_err.h"
+#ifdef ZP_HAVE_CUDA
+#include "zp_cuda.h"
+#endif
+
+#define GIB ((size_t)1 << 30)
+#define MIB ((size_t)1 << 20)
+
+static int fails;
+#define CHECK(c, ...) do { if (!(c)) { fails++; fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+/* ---- the size table: "fn a b c d value" per line ---- */
+enum { F_MSM, F_WIN, F_SPLIT, F_SWIN, F_SBASES, F_BITS, F_NONBITS, NF };
+static const char *fname[NF] = { "msm", "win", "split", "swin", "sbases", "bits", "nonbits" };
+struct ent { int f; uint64_t a, b, c, d, v; };
+static struct ent *tab;
+static size_t ntab, cap;
+static int recording;
+static const zp_cuda_sizes *live;
+
+static struct ent *find(int f, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	for (size_t i = 0; i < ntab; i++)
+		if (tab[i].f == f && tab[i].a == a && tab[i].b == b && tab[i].c == c && tab[i].d == d)
+			return &tab[i];
+	return NULL;
+}
+
+static uint64_t real(int f, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	switch (f) {
+	case F_MSM: return live->msm_scratch((int)a, b, (unsigned)c, (unsigned)d);
+	case F_WIN: return live->msm_windows((int)a, b, (unsigned)c);
+	case F_SPLIT: return live->split_scratch((int)a, b, (unsigned)(c >> 32), (unsigned)(c & 0xffffffff), (unsigned)d);
+	case F_SWIN: return live->split_windows(a, (unsigned)b, (unsigned)c);
+	case F_SBASES: return live->split_bases_scratch((int)a, b);
+	case F_BITS: return live->bits_scratch((int)a, b);
+	default: return live->nonbits_temp(a);
+	}
+}
+
+static uint64_t look(int f, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	struct ent *e = find(f, a, b, c, d);
+	if (e)
+		return e->v;
+	if (!recording) {
+		fprintf(stderr, "plan_test: %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " not in the size table "
+			"(re-record it on a GPU: plan_test record)\n", fname[f], a, b, c, d);
+		exit(1);
+	}
+	if (ntab == cap && !(tab = realloc(tab, (cap = cap ? 2 * cap : 1024) * sizeof *tab)))
+		exit(1);
+	tab[ntab] = (struct ent){ f, a, b, c, d, real(f, a, b, c, d) };
+	return tab[ntab++].v;
+}
+
+static size_t t_msm(int g2, size_t n, unsigned w, unsigned p) { return look(F_MSM, g2, n, w, p); }
+static unsigned t_win(int g2, size_t n, unsigned w) { return (unsigned)look(F_WIN, g2, n, w, 0); }
+static size_t t_split(int g2, size_t n, unsigned parts, unsigned w, unsigned p)
+{
+	return look(F_SPLIT, g2, n, (uint64_t)parts << 32 | w, p);
+}
+static unsigned t_swin(size_t n, unsigned parts, unsigned w) { return (unsigned)look(F_SWIN, n, parts, w, 0); }
+static size_t t_sbases(int g2, size_t n) { return look(F_SBASES, g2, n, 0, 0); }
+static size_t t_bits(int g2, size_t n) { return look(F_BITS, g2, n, 0, 0); }
+static size_t t_nonbits(size_t n) { return look(F_NONBITS, n, 0, 0, 0); }
+static const zp_cuda_sizes sizes = { t_msm, t_win, t_split, t_swin, t_sbases, t_bits, t_nonbits };
+
+static int load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char name[16];
+	struct ent e;
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%15s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &e.a, &e.b, &e.c, &e.d,
+		      &e.v) == 6) {
+		for (e.f = 0; e.f < NF && strcmp(name, fname[e.f]); e.f++)
+			;
+		if (e.f == NF || (ntab == cap && !(tab = realloc(tab, (cap = cap ? 2 * cap : 1024) * sizeof *tab))))
+			return -EINVAL;
+		tab[ntab++] = e;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* ---- scenarios ---- */
+static zp_cuda_plan_in in_for(unsigned lg)
+{
+	/* PoRep-shaped: 130.3M wires at 2^27 (0.971 of the domain), a few public inputs */
+	size_t dom = (size_t)1 << lg;
+	return (zp_cuda_plan_in){ .nv = dom / 1000 * 971, .np = 8, .dom = dom, .log_dom = lg, .msm_chunk_log = 30,
+				  .bufs = 0, .margin_mb = 3072, .key_stream = 0, .key_stage_log = 24, .split = -1 };
+}
+
+/* free after the key (when resident), the first input set, twiddles and the 0/1 lists */
+static size_t free_after_fixed(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1)
+{
+	size_t tw = (((size_t)1 << (in->log_dom + 1)) / 2 + ((size_t)1 << 17)) * 32;
+	size_t fixed = (p->kstream ? 0 : p->key_bytes) + p->set_bytes + tw + 2 * in->nv * 4 + sizes.nonbits_temp(in->nv);
+	return free1 > fixed ? free1 - fixed : 0;
+}
+
+static int plan(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, size_t total)
+{
+	zp_cuda_plan_key(p, in, free1, total);
+	return zp_cuda_plan_make(p, in, &sizes, free_after_fixed(p, in, free1), total);
+}
+
+static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
+
+/* What every plan must satisfy. */
+static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
+{
+	size_t free2 = free_after_fixed(p, in, free1), margin = (size_t)in->margin_mb << 20;
+	size_t g1 = 96, g2 = 192, naux1 = in->nv - in->np - 1;
+	/* fits: what step 2 allocates, steady state and while split bases are made, within free − margin */
+	size_t extra_h = p->hsplit ? ((size_t)p->hsplit - 1) * in->dom * g1 : 0;
+	size_t extra_w = p->wsplit ? 3 * (in->nv * (2 * g1 + g2) + naux1 * g1) : 0;
+	size_t steady = (size_t)(p->nbuf - 1) * p->set_bytes + p->kst * g2 + extra_h + extra_w + p->scratch_len;
+	CHECK(steady <= free2 - margin, "%s: %zu bytes planned, %zu free less the margin", what, steady, free2 - margin);
+	if (p->hsplit)
+		CHECK((size_t)(p->nbuf - 1) * p->set_bytes + (size_t)p->hsplit * in->dom * g1 + p->split_tmp <= free2 - margin,
+		      "%s: making the split H bases does not fit", what);
+	CHECK(p->scratch_len <= p->budget, "%s: scratch %zu > budget %zu", what, p->scratch_len, p->budget);
+	/* chunks: powers of two in [2^8, 2^cap], each the largest that fits in passes of >= 3 windows */
+	for (int g = 0; g < 2; g++) {
+		size_t c = p->chunk[g];
+		CHECK(is_pow2(c) && c >= 256 && c <= ((size_t)1 << p->cap), "%s: chunk[%d] = %zu (cap 2^%u)", what, g, c, p->cap);
+		unsigned w = sizes.msm_windows(g, c, 0);
+		CHECK(zp_cuda_plan_chunk_need(&sizes, g, c, w < 3 ? w : 3, 1) <= p->budget || c == 256,
+		      "%s: chunk[%d] %zu does not fit", what, g, c);
+		if (c < ((size_t)1 << p->cap)) {
+			unsigned w2 = sizes.msm_windows(g, 2 * c, 0);
+			CHECK(zp_cuda_plan_chunk_need(&sizes, g, 2 * c, w2 < 3 ? w2 : 3, 1) > p->budget,
+			      "%s: chunk[%d] %zu is not the largest that fits", what, g, c);
+		}
+		CHECK(is_pow2(p->ones_chunk[g]) && p->ones_chunk[g] >= c && p->ones_chunk[g] <= ((size_t)1 << p->cap),
+		      "%s: ones_chunk[%d] = %zu", what, g, p->ones_chunk[g]);
+		CHECK(p->ones_chunk[g] == c || sizes.bits_scratch(g, p->ones_chunk[g]) <= p->scratch_len,
+		      "%s: ones_chunk[%d] outgrows the scratch", what, g);
+	}
+	CHECK(is_pow2(p->hchunk) && p->hchunk >= 256 && p->hchunk <= ((size_t)1 << p->cap), "%s: hchunk %zu", what, p->hchunk);
+	CHECK(p->hchunk >= p->chunk[0], "%s: H chunk (no gather) smaller than the witness chunk", what);
+	/* split parts */
+	CHECK(p->hsplit == 0 || p->hsplit == 2 || p->hsplit == 4, "%s: hsplit %d", what, p->hsplit);
+	CHECK(!p->wsplit || p->hsplit == 4, "%s: witness split without the 4-part H split", what);
+	CHECK(!(p->kstream && p->hsplit), "%s: split bases with a streamed key", what);
+	CHECK(in->split == 1 || in->log_dom >= ZP_CUDA_PLAN_SPLIT_MIN_LOG || !p->hsplit, "%s: split below 2^20", what);
+	CHECK(p->hpass == 0 || p->hsplit == 2, "%s: hpass %u", what, p->hpass);
+	CHECK(p->nbuf == 1 || p->nbuf == 2, "%s: nbuf %d", what, p->nbuf);
+	/* streaming: exactly when the key, a set and 4 GiB of room do not fit */
+	CHECK(p->kstream == (free1 < p->key_bytes + p->set_bytes + 4 * GIB + margin), "%s: streaming decision", what);
+	CHECK(!p->kstream || (is_pow2(p->kst) && p->kst <= ((size_t)1 << in->key_stage_log)), "%s: kst %zu", what, p->kst);
+}
+
+/* devices: total, free before the key. The H200's total and free are nvidia-smi's on the H200 this
+ * was recorded on (143771 / 143156 MiB, 2026-12-01) less ~0.5 GiB for the process's CUDA context; the
+ * others are made up. */
+static const struct dev { const char *name; size_t total, free; } devs[] = {
+	{ "H200", 143771 * MIB, 142600 * MIB },
+	{ "H100-80", 81559 * MIB, 81000 * MIB },
+	{ "A10-24", 24 * GIB, 23 * GIB },
+	{ "8G", 8 * GIB, 7 * GIB },
+	{ "2G", 2 * GIB, 1800 * MIB },
+};
+
+static void sweep(void)
+{
+	char what[96];
+	for (unsigned lg = 20; lg <= 27; lg++) {
+		zp_cuda_plan_in in = in_for(lg);
+		zp_cuda_plan prev = { 0 };
+		int have_prev = 0;
+		/* ascending memory: more never gives fewer input sets, smaller chunks or streaming back */
+		for (int d = (int)(sizeof devs / sizeof devs[0]) - 1; d >= 0; d--) {
+			zp_cuda_plan p;
+			snprintf(what, sizeof what, "2^%u on %s", lg, devs[d].name);
+			int rc = plan(&p, &in, devs[d].free, devs[d].total);
+			if (rc) {
+				CHECK(rc == -ENOMEM, "%s: rc %d (%s)", what, rc, zp_err_msg());
+				CHECK(!have_prev, "%s: fails though less memory planned", what);
+				continue;
+			}
+			invariants(&p, &in, devs[d].free, what);
+			if (have_prev && p.kstream == prev.kstream) {
+				CHECK(p.nbuf >= prev.nbuf, "%s: fewer input sets with more memory", what);
+				CHECK(p.chunk[0] >= prev.chunk[0] || p.hsplit > prev.hsplit || p.nbuf > prev.nbuf,
+				      "%s: smaller chunk with more memory", what);
+			}
+			if (have_prev)
+				CHECK(!(p.kstream && !prev.kstream), "%s: streams though less memory did not", what);
+			prev = p;
+			have_prev = 1;
+		}
+		CHECK(have_prev, "2^%u: no device plans it", lg);
+	}
+}
+
+/* The knobs do what docs/knobs.md says. */
+static void knobs(void)
+{
+	const struct dev *h = &devs[0], *s = &devs[3];
+	zp_cuda_plan p;
+	zp_cuda_plan_in in = in_for(22);
+	in.bufs = 1;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.nbuf == 1, "ZP_CUDA_BUFS=1");
+	in = in_for(27);
+	in.bufs = 2;
+	CHECK(plan(&p, &in, s->free, s->total) == -ENOMEM || p.nbuf == 2, "ZP_CUDA_BUFS=2 on 8 GB");
+	in = in_for(24);
+	in.msm_chunk_log = 12;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.chunk[0] <= 4096 && p.chunk[1] <= 4096 && p.hchunk <= 4096,
+	      "ZP_CUDA_MSM_CHUNK=12");
+	invariants(&p, &in, h->free, "ZP_CUDA_MSM_CHUNK=12");
+	in = in_for(24);
+	in.split = 0;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.hsplit == 0, "ZP_CUDA_SPLIT=0");
+	in = in_for(16 + 4);
+	in.log_dom = 16, in.dom = 1 << 16, in.nv = 60000, in.split = 1;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.hsplit == 4, "ZP_CUDA_SPLIT=1 at 2^16");
+	in = in_for(16 + 4);
+	in.log_dom = 16, in.dom = 1 << 16, in.nv = 60000;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.hsplit == 0, "no split below 2^20 by default");
+	in = in_for(22);
+	in.key_stream = 1, in.key_stage_log = 12;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.kstream && p.kst == 4096 && p.chunk[1] <= 4096, "ZP_CUDA_KEY_STREAM=1");
+	in = in_for(22);
+	in.margin_mb = 200000;   /* a margin past the device: not even a 2^8 chunk */
+	CHECK(plan(&p, &in, h->free, h->total) == -ENOMEM, "margin past the device memory");
+	in = in_for(22);
+	in.key_on_device = 1;
+	zp_cuda_plan_key(&p, &in, 0, 0);
+	CHECK(!p.kstream, "a key made on the device is never streamed");
+}
+
+/* Today's decisions on an H200 (docs/DESIGN.md; as gpud logged them at 2^27 on 2026-11-30,
+ * bench/RESULTS.md "split H MSM (2 parts)"): resident key, two input sets, the H MSM split in 2 parts at
+ * one window a pass, so the witness chunks drop to G1 2^26 / G2 2^25; at 2^24 the 4-part split. */
+static void pinned(void)
+{
+	zp_cuda_plan p;
+	zp_cuda_plan_in in = in_for(27);
+	int rc = plan(&p, &in, devs[0].free, devs[0].total);
+	CHECK(!rc, "H200 2^27 plans");
+	CHECK(!p.kstream, "H200 2^27: key resident");
+	CHECK(p.nbuf == 2, "H200 2^27: two input sets (%d)", p.nbuf);
+	CHECK(p.hsplit == 2 && p.hpass == 1 && !p.wsplit, "H200 2^27: H split in 2 parts, 1 window a pass (%d, %u, %d)",
+	      p.hsplit, p.hpass, p.wsplit);
+	CHECK(p.chunk[0] == (size_t)1 << 26 && p.chunk[1] == (size_t)1 << 25, "H200 2^27: chunks G1 2^26 / G2 2^25 (%zu / %zu)",
+	      p.chunk[0], p.chunk[1]);
+	in = in_for(24);
+	rc = plan(&p, &in, devs[0].free, devs[0].total);
+	CHECK(!rc && p.nbuf == 2 && p.hsplit == 4 && p.wsplit, "H200 2^24: two sets, H and witness MSMs split in 4 "
+	      "(%d, %d, %d)", p.nbuf, p.hsplit, p.wsplit);
+	in = in_for(27);
+	rc = plan(&p, &in, devs[1].free, devs[1].total);
+	CHECK(!rc && p.kstream, "H100-80 2^27: the ~70 GiB key streams from host memory");
+}
+
+/* Every recorded size against the live function. */
+#ifdef ZP_HAVE_CUDA
+static int check_live(void)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < ntab; i++) {
+		uint64_t v = real(tab[i].f, tab[i].a, tab[i].b, tab[i].c, tab[i].d);
+		if (v != tab[i].v && bad++ < 5)
+			fprintf(stderr, "plan_test: %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ": table %" PRIu64
+				", live %" PRIu64 "\n", fname[tab[i].f], tab[i].a, tab[i].b, tab[i].c, tab[i].d, tab[i].v, v);
+	}
+	printf("plan_test: %zu of %zu recorded sizes differ from the kernels' (%s)\n", bad, ntab,
+	       bad ? "re-record: plan_test record" : "the table is current");
+	return bad ? 1 : 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	const char *path = argc == 3 && (!strcmp(argv[1], "record") || !strcmp(argv[1], "live")) ? argv[2]
+			 : argc == 2 ? argv[1] : NULL;
+	if (!path) {
+		fprintf(stderr, "usage: plan_test TABLE | plan_test record TABLE | plan_test live TABLE\n");
+		return 2;
+	}
+	if (argc == 3 && !strcmp(argv[1], "live")) {
+#ifdef ZP_HAVE_CUDA
+		live = &zp_cuda_sizes_device;
+		if (load(path)) {
+			fprintf(stderr, "plan_test: cannot read %s\n", path);
+			return 1;
+		}
+		return check_live();
+#else
+		fprintf(stderr, "plan_test: live needs a CUDA build\n");
+		return 2;
+#endif
+	}
+	if (argc == 3) {
+#ifdef ZP_HAVE_CUDA
+		recording = 1;
+		live = &zp_cuda_sizes_device;
+#else
+		fprintf(stderr, "plan_test: record needs a CUDA build\n");
+		return 2;
+#endif
+	} else if (load(path)) {
+		fprintf(stderr, "plan_test: cannot read %s\n", path);
+		return 1;
+	}
+	sweep();
+	knobs();
+	pinned();
+	if (recording) {
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return 1;
+		for (size_t i = 0; i < ntab; i++)
+			fprintf(f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", fname[tab[i].f], tab[i].a,
+				tab[i].b, tab[i].c, tab[i].d, tab[i].v);
+		fclose(f);
+		printf("plan_test: %zu sizes recorded in %s\n", ntab, path);
+	}
+	printf("plan_test: %d failure(s)\n", fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The map check fails on forbidden arrows: on a copy of the tree, each injected violation must make
+# map_check.py exit 1 with a line naming the file and the arrow; the untouched copy must pass.
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+# one copy; each case edits one file (inject FILE) and the next case puts it back first
+mkdir -p "$tmp/t"
+(cd "$src" && tar --exclude=./build --exclude=./.git --exclude='./build-*' --exclude=node_modules -cf - .) | tar -C "$tmp/t" -xf -
+last=""
+copy() { [ -z "$last" ] || { rm -f "$tmp/t/$last"; [ -e "$src/$last" ] && cp -p "$src/$last" "$tmp/t/$last"; }; last=""; }
+inject() { copy; last=$1; }
+expect() {   # expect WHAT PATTERN: map_check fails and prints PATTERN
+  out=$(python3 "$src/tests/map/map_check.py" "$tmp/t" 2>&1); rc=$?
+  if [ $rc -ne 1 ] || ! grep -qF -- "$2" <<<"$out"; then
+    echo "FAIL $1: rc $rc, want a line with: $2"; echo "$out" | tail -5; fails=$((fails + 1))
+  fi
+}
+copy
+python3 "$src/tests/map/map_check.py" "$tmp/t" >/dev/null || { echo "FAIL: the clean tree does not pass"; fails=$((fails + 1)); }
+inject synthd/synthd.c; echo '#include "keyload.h"' >> "$tmp/t/synthd/synthd.c"
+expect "synthd includes gpud" "synthd/synthd.c: synthd -> gpud"
+inject common/par.c; echo '#include "arena.h"' >> "$tmp/t/common/par.c"
+expect "common includes shm" "common/par.c: common -> shm"
+inject shm/slot.c; echo '#include "daemon.h"' >> "$tmp/t/shm/slot.c"
+expect "shm includes a daemon's header" "shm/slot.c: shm -> pipeline"
+inject prover/backend_cpu.c; echo 'static void f(void) { void *p; cudaMalloc(&p, 1); }' >> "$tmp/t/prover/backend_cpu.c"
+expect "the CUDA runtime outside cuda/" "prover/backend_cpu.c: prover -> the CUDA runtime (cudaMalloc)"
+inject pipeline/sys.c; echo '#include <cuda_runtime_api.h>' >> "$tmp/t/pipeline/sys.c"
+expect "the CUDA runtime's header outside cuda/" "pipeline/sys.c: pipeline -> the CUDA runtime"
+inject pipeline/sys.c; echo '/* cudaMalloc in a comment is no call */' >> "$tmp/t/pipeline/sys.c"
+python3 "$src/tests/map/map_check.py" "$tmp/t" >/dev/null || { echo "FAIL: a comment counted as a call"; fails=$((fails + 1)); }
+inject pipeline/sys.c; echo 'static const char *f(void) { return getenv("ZP_SOMETHING"); }' >> "$tmp/t/pipeline/sys.c"
+expect "a knob read outside knobs.c" "pipeline/sys.c: reads ZP_SOMETHING with getenv"
+inject common/knobs.c; sed -i 's/"ZP_THREADS"/"ZP_THREADZ"/' "$tmp/t/common/knobs.c"
+expect "a knob without a row" "docs/knobs.md: no row for ZP_THREADZ"
+inject shm/meson.build; echo 'x = [pipe_dep]' >> "$tmp/t/shm/meson.build"
+expect "a meson arrow" "shm/meson.build: shm -> pipeline (meson pipe_dep)"
+# an exception whose file is gone fails as stale (the first allow: line of the map, if any is left)
+allow=$(sed -n 's/^allow: *\([^ #]*\) *\([^ #]*\).*/\1 \2/p' "$src/docs/DESIGN.md" | head -1)
+if [ -n "$allow" ]; then
+  inject "${allow%% *}"; rm -f "$tmp/t/${allow%% *}"
+  expect "a stale exception" "'allow: $allow' no longer occurs"
+fi
+[ $fails -eq 0 ] && echo "map_check_test: all passed"
+exit $((fails > 0))
