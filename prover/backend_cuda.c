@@ -840,8 +840,8 @@ struct cud {
 	void *scratch;
 	size_t scratch_len, chunk;       /* at most chunk points per MSM call */
 	zp_cuda_ntt_ctx *ntt;
-	cudaStream_t st;
-	cudaEvent_t ev;                  /* after the popcounts' copy to tot_h */
+	void *st;
+	void *ev;                        /* after the popcounts' copy to tot_h */
 	uint64_t *bits;                  /* a_aux | b_inp | b_aux words */
 	uint32_t *idx;                   /* index lists: a_aux (aux entries) | b_inp (inp) | b_aux (aux) */
 	uint32_t *tot, *tot_h;           /* the three lists' lengths: device, page-locked host */
@@ -858,25 +858,20 @@ static void cud_destroy(void *state)
 	struct cud *c = state;
 	if (!c)
 		return;
-	cudaSetDevice(c->dev);
+	zp_cuda_set_device(c->dev);
 	if (c->st)
-		cudaStreamSynchronize(c->st);
+		zp_cuda_stream_sync(c->st);
 	if (c->ntt)
 		zp_cuda_ntt_destroy(c->ntt);
 	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch, c->bits, c->idx, c->tot,
 		       c->itmp };
 	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
-		if (dp[i])
-			cudaFree(dp[i]);
+		zp_cuda_free(dp[i]);
 	for (int i = 0; i < 2; i++)
-		if (c->reg[i])
-			cudaHostUnregister(c->reg[i]);
-	if (c->tot_h)
-		cudaFreeHost(c->tot_h);
-	if (c->ev)
-		cudaEventDestroy(c->ev);
-	if (c->st)
-		cudaStreamDestroy(c->st);
+		zp_cuda_host_unpin(c->reg[i]);
+	zp_cuda_free_host(c->tot_h);
+	zp_cuda_event_destroy(c->ev);
+	zp_cuda_stream_destroy(c->st);
 	free(c->hw);
 	free(c->habc);
 	free(c->hbits);
@@ -892,8 +887,6 @@ static int cud_create(void **state, const zp_g16_key *key)
 	struct cud *c = calloc(1, sizeof *c);
 	if (!c)
 		return zp_err_set(-ENOMEM, "CUDA backend state");
-	const char *ev = getenv("ZP_CUDA_DEVICE");
-	c->dev = ev ? atoi(ev) : 0;
 	c->key = key;
 	c->n_ic = (uint64_t)k->n_public + 1;
 	c->n_l = k->n_vars - c->n_ic;
@@ -904,52 +897,38 @@ static int cud_create(void **state, const zp_g16_key *key)
 	c->log_domain = k->log_domain;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = c->domain;
 	uint64_t nw = k->n_vars;
-	CU_TRY(cudaSetDevice(c->dev), "cudaSetDevice");
-	CU_TRY(cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking), "stream");
+	if ((rc = zp_cuda_device(&c->dev)) || (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)))
+		goto err;
 	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
 		{ (void **)&c->h, key->h_coeff, c->n_h * g1, "h" }, { (void **)&c->l, k->c, c->n_l * g1, "l" },
 		{ (void **)&c->a, k->a, c->n_a * g1, "a" }, { (void **)&c->b1, k->b1, c->n_b * g1, "b_g1" },
 		{ (void **)&c->b2, k->b2, c->n_b * g2, "b_g2" },
 	};
-	for (size_t i = 0; i < sizeof up / sizeof *up; i++) {
-		CU_TRY(cudaMalloc(up[i].dst, up[i].bytes + 64), up[i].what);
-		CU_TRY(cudaMemcpy(*up[i].dst, up[i].src, up[i].bytes, cudaMemcpyHostToDevice), up[i].what);
-	}
-	CU_TRY(cudaMalloc((void **)&c->w, nw * fr + 64), "w");
-	CU_TRY(cudaMalloc((void **)&c->abc, 3 * d * fr), "a, b, c");
-	CU_TRY(cudaMalloc((void **)&c->sa, c->n_a * fr + 64), "A scalars");
-	CU_TRY(cudaMalloc((void **)&c->sb, c->n_b * fr + 64), "B scalars");
+	for (size_t i = 0; i < sizeof up / sizeof *up; i++)
+		if ((rc = dmalloc(up[i].dst, up[i].bytes + 64, up[i].what)) ||
+		    (rc = zp_cuda_copy_to_dev(*up[i].dst, up[i].src, up[i].bytes, NULL)))
+			goto err;
+	if ((rc = dmalloc((void **)&c->w, nw * fr + 64, "w")) || (rc = dmalloc((void **)&c->abc, 3 * d * fr, "a, b, c")) ||
+	    (rc = dmalloc((void **)&c->sa, c->n_a * fr + 64, "A scalars")) ||
+	    (rc = dmalloc((void **)&c->sb, c->n_b * fr + 64, "B scalars")))
+		goto err;
 	/* the density gather: bitmaps, index lists, their totals, the index step's temp */
 	size_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
 	size_t t1 = zp_cuda_bits_index_temp_size(c->n_l), t2 = zp_cuda_bits_index_temp_size(c->n_ic);
 	c->itmp_len = t1 > t2 ? t1 : t2;
-	CU_TRY(cudaMalloc((void **)&c->bits, (2 * wa + wi) * 8 + 64), "density bitmaps");
-	CU_TRY(cudaMalloc((void **)&c->idx, (2 * c->n_l + c->n_ic) * 4 + 64), "density index lists");
-	CU_TRY(cudaMalloc((void **)&c->tot, 64), "density totals");
-	CU_TRY(cudaMallocHost((void **)&c->tot_h, 64), "density totals (host)");
-	CU_TRY(cudaMalloc(&c->itmp, c->itmp_len), "density index temp");
-	CU_TRY(cudaEventCreateWithFlags(&c->ev, cudaEventDisableTiming), "event");
-	if ((rc = zp_cuda_ntt_create(&c->ntt, c->log_domain, zp_g16_key_roots(key))))
+	if ((rc = dmalloc((void **)&c->bits, (2 * wa + wi) * 8 + 64, "density bitmaps")) ||
+	    (rc = dmalloc((void **)&c->idx, (2 * c->n_l + c->n_ic) * 4 + 64, "density index lists")) ||
+	    (rc = dmalloc((void **)&c->tot, 64, "density totals")) || (rc = zp_cuda_alloc_host((void **)&c->tot_h, 64)) ||
+	    (rc = dmalloc(&c->itmp, c->itmp_len, "density index temp")) || (rc = zp_cuda_event_create(&c->ev)) ||
+	    (rc = zp_cuda_ntt_create(&c->ntt, c->log_domain, zp_g16_key_roots(key))))
 		goto err;
-	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits */
-	size_t nmax = max2(max2(c->n_h, c->n_l), max2(c->n_a, c->n_b));
-	size_t fre = 0, tot = 0;
-	CU_TRY(cudaMemGetInfo(&fre, &tot), "cudaMemGetInfo");
-	size_t avail = fre > ((size_t)2 << 30) ? fre - ((size_t)2 << 30) : 0;
-	size_t n2 = c->n_b > nmax ? c->n_b : nmax;
-	c->chunk = n2 ? n2 : 1;
-	for (;;) {
-		size_t s1 = zp_cuda_msm_scratch_size(0, c->chunk < nmax ? c->chunk : nmax, 0);
-		size_t s2 = zp_cuda_msm_scratch_size(1, c->chunk < c->n_b ? c->chunk : c->n_b, 0);
-		c->scratch_len = s1 > s2 ? s1 : s2;
-		if (c->scratch_len <= avail || c->chunk <= ((size_t)1 << 16))
-			break;
-		size_t p = 1;
-		while (p * 2 < c->chunk)
-			p *= 2;
-		c->chunk = p;
-	}
-	CU_TRY(cudaMalloc(&c->scratch, c->scratch_len), "MSM scratch");
+	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits (cuda/plan.c) */
+	size_t nmax = max2(max2(c->n_h, c->n_l), max2(c->n_a, c->n_b)), fre = 0, tot = 0;
+	if ((rc = zp_cuda_mem_info(&fre, &tot)))
+		goto err;
+	zp_cuda_plan_compact(&zp_cuda_sizes_device, nmax, c->n_b, fre, &c->chunk, &c->scratch_len);
+	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")))
+		goto err;
 	*state = c;
 	return 0;
 err:
@@ -968,22 +947,22 @@ static int cud_copy(struct cud *c, const struct cud_src *s, uint64_t abc_len)
 {
 	size_t fr = sizeof(zp_fr), d = c->domain;
 	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
-	int rc = 0;
-	CU_TRY(cudaMemcpyAsync(c->w, s->inp, c->n_ic * fr, cudaMemcpyHostToDevice, c->st), "upload inputs");
-	CU_TRY(cudaMemcpyAsync(c->w + c->n_ic, s->aux, c->n_l * fr, cudaMemcpyHostToDevice, c->st), "upload aux");
+	int rc;
+	if ((rc = zp_cuda_copy_to_dev(c->w, s->inp, c->n_ic * fr, c->st)) ||
+	    (rc = zp_cuda_copy_to_dev(c->w + c->n_ic, s->aux, c->n_l * fr, c->st)))
+		return rc;
 	for (int m = 0; m < 3; m++) {
 		zp_fr *dst = c->abc + m * d;
-		CU_TRY(cudaMemcpyAsync(dst, s->abc[m], abc_len * fr, cudaMemcpyHostToDevice, c->st), "upload a, b, c");
-		if (d > abc_len)
-			CU_TRY(cudaMemsetAsync(dst + abc_len, 0, (d - abc_len) * fr, c->st), "zero a, b, c up to the domain");
+		if ((rc = zp_cuda_copy_to_dev(dst, s->abc[m], abc_len * fr, c->st)))
+			return rc;
+		if (d > abc_len && (rc = zp_cuda_zero(dst + abc_len, (d - abc_len) * fr, c->st)))  /* up to the domain */
+			return rc;
 	}
 	uint64_t nw[3] = { wa, wi, wa }, at = 0;
 	for (int i = 0; i < 3; at += nw[i], i++)
-		CU_TRY(cudaMemcpyAsync(c->bits + at, s->bits[i], nw[i] * 8, cudaMemcpyHostToDevice, c->st),
-		       "upload density bitmaps");
+		if ((rc = zp_cuda_copy_to_dev(c->bits + at, s->bits[i], nw[i] * 8, c->st)))
+			return rc;
 	return 0;
-err:
-	return rc;
 }
 
 /* The fallback's host buffers (w, abc, bits), once, page-locked when the limit allows. */
@@ -1005,9 +984,8 @@ static int cud_host_bufs(struct cud *c)
 	void *hb[2] = { c->hw, c->habc };
 	size_t hl[2] = { nw * 32, 3 * d * 32 };
 	for (int i = 0; i < 2; i++)
-		if (cudaHostRegister(hb[i], hl[i], cudaHostRegisterDefault) == cudaSuccess)
+		if (!zp_cuda_host_pin(hb[i], hl[i])) /* a refused registration is not an error: pageable copies */
 			c->reg[i] = hb[i];
-	(void)cudaGetLastError(); /* a refused registration is not an error: pageable copies */
 	return 0;
 }
 
@@ -1031,9 +1009,9 @@ static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
 	if (in->abc_len > c->domain)
 		return zp_err_set(ZP_EMISMATCH, "CUDA backend: %llu a/b/c rows, domain %llu", (unsigned long long)in->abc_len,
 				  (unsigned long long)c->domain);
-	CU_TRY(cudaSetDevice(c->dev), "cudaSetDevice");
 	/* a previous upload whose proof was never run (its job ended) may still read the host buffers */
-	CU_TRY(cudaStreamSynchronize(c->st), "synchronize");
+	if ((rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_sync(c->st)))
+		return rc;
 	c->pop[0] = in->a_aux_pop;
 	c->pop[1] = in->b_inp_pop;
 	c->pop[2] = in->b_aux_pop;
@@ -1057,17 +1035,13 @@ static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
 		return cud_copy(c, &s, d);  /* the stream orders them before dens_prove's work */
 	}
 	rc = cud_copy(c, &s, in->abc_len);
-	cudaError_t e = cudaStreamSynchronize(c->st); /* the caller's memory is read until here */
-	if (!rc && e != cudaSuccess)
-		rc = zp_err_set(ZP_ECUDA, "CUDA backend: copy from the caller's memory: %s", cudaGetErrorString(e));
-	return rc;
-err:
-	return rc;
+	int e = zp_cuda_stream_sync(c->st); /* the caller's memory is read until here */
+	return rc ? rc : e;
 }
 
 static int cud_msm(struct cud *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
 {
-	return zp_g16_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
+	return zp_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
 }
 
 /* Density index lists (their totals checked against the caller's popcounts before any gather
@@ -1080,25 +1054,27 @@ static int cud_dens_prove(void *state, zp_g16_msm_out *mo)
 	uint32_t *ia = c->idx, *ii = c->idx + naux, *ib = c->idx + naux + ninp;
 	const zp_fr *inp = c->w, *aux = c->w + ninp;
 	int rc = 0;
-	CU_TRY(cudaSetDevice(c->dev), "cudaSetDevice");
-	if ((rc = zp_cuda_bits_index(ia, c->tot, c->bits, naux, c->itmp, c->itmp_len, c->st)) ||
+	if ((rc = zp_cuda_set_device(c->dev)) ||
+	    (rc = zp_cuda_bits_index(ia, c->tot, c->bits, naux, c->itmp, c->itmp_len, c->st)) ||
 	    (rc = zp_cuda_bits_index(ii, c->tot + 1, c->bits + wa, ninp, c->itmp, c->itmp_len, c->st)) ||
 	    (rc = zp_cuda_bits_index(ib, c->tot + 2, c->bits + wa + wi, naux, c->itmp, c->itmp_len, c->st)))
 		goto err;
-	CU_TRY(cudaMemcpyAsync(c->tot_h, c->tot, 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->st), "popcounts");
-	CU_TRY(cudaEventRecord(c->ev, c->st), "event");
+	if ((rc = zp_cuda_copy_to_host(c->tot_h, c->tot, 3 * sizeof(uint32_t), c->st)) ||
+	    (rc = zp_cuda_event_record(c->ev, c->st)))
+		goto err;
 	/* the H step runs while the host checks the popcounts */
 	if ((rc = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, c->log_domain, ZP_CUDA_H_BELLPERSON, c->st)))
 		goto err;
-	CU_TRY(cudaEventSynchronize(c->ev), "popcounts");
+	if ((rc = zp_cuda_event_sync(c->ev)))
+		goto err;
 	if (c->tot_h[0] != c->pop[0] || c->tot_h[1] != c->pop[1] || c->tot_h[2] != c->pop[2] ||
 	    ninp + c->pop[0] != c->n_a || c->pop[1] + c->pop[2] != c->n_b) {
 		rc = zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
 		goto err;
 	}
 	/* A: every input, then aux in A; B: inputs in B, then aux in B */
-	CU_TRY(cudaMemcpyAsync(c->sa, inp, ninp * fr, cudaMemcpyDeviceToDevice, c->st), "A scalars");
-	if ((rc = zp_cuda_gather(c->sa + ninp, aux, fr, ia, c->pop[0], 0, c->st)) ||
+	if ((rc = zp_cuda_copy_on_dev(c->sa, inp, ninp * fr, c->st)) ||
+	    (rc = zp_cuda_gather(c->sa + ninp, aux, fr, ia, c->pop[0], 0, c->st)) ||
 	    (rc = zp_cuda_gather(c->sb, inp, fr, ii, c->pop[1], 0, c->st)) ||
 	    (rc = zp_cuda_gather(c->sb + c->pop[1], aux, fr, ib, c->pop[2], 0, c->st)) ||
 	    (rc = cud_msm(c, 0, &mo->h, c->h, c->abc, c->n_h)) ||
@@ -1107,10 +1083,11 @@ static int cud_dens_prove(void *state, zp_g16_msm_out *mo)
 	    (rc = cud_msm(c, 0, &mo->b1, c->b1, c->sb, c->n_b)) ||
 	    (rc = cud_msm(c, 1, &mo->b2, c->b2, c->sb, c->n_b)))
 		goto err;
-	CU_TRY(cudaStreamSynchronize(c->st), "synchronize");
+	if ((rc = zp_cuda_stream_sync(c->st)))
+		goto err;
 	return 0;
 err:
-	(void)cudaStreamSynchronize(c->st); /* nothing queued reads the host buffers after this */
+	(void)zp_cuda_stream_sync(c->st); /* nothing queued reads the host buffers after this */
 	return rc;
 }
 
