@@ -858,9 +858,10 @@ static void cud_destroy(void *state)
 	struct cud *c = state;
 	if (!c)
 		return;
-	zp_cuda_set_device(c->dev);
-	if (c->st)
+	if (c->st) { /* else no device was chosen (and nothing allocated): keep the error that said why */
+		zp_cuda_set_device(c->dev);
 		zp_cuda_stream_sync(c->st);
+	}
 	if (c->ntt)
 		zp_cuda_ntt_destroy(c->ntt);
 	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch, c->bits, c->idx, c->tot,
@@ -994,10 +995,10 @@ static int cud_dma_ok(const struct cud *c, const zp_g16_dens_in *in)
 {
 	size_t fr = sizeof(zp_fr);
 	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
-	return registered(in->inp, c->n_ic * fr) && registered(in->aux, c->n_l * fr) &&
-	       registered(in->abc[0], in->abc_len * fr) && registered(in->abc[1], in->abc_len * fr) &&
-	       registered(in->abc[2], in->abc_len * fr) && registered(in->a_aux, wa * 8) &&
-	       registered(in->b_inp, wi * 8) && registered(in->b_aux, wa * 8);
+	return zp_cuda_host_registered(in->inp, c->n_ic * fr) && zp_cuda_host_registered(in->aux, c->n_l * fr) &&
+	       zp_cuda_host_registered(in->abc[0], in->abc_len * fr) && zp_cuda_host_registered(in->abc[1], in->abc_len * fr) &&
+	       zp_cuda_host_registered(in->abc[2], in->abc_len * fr) && zp_cuda_host_registered(in->a_aux, wa * 8) &&
+	       zp_cuda_host_registered(in->b_inp, wi * 8) && zp_cuda_host_registered(in->b_aux, wa * 8);
 }
 
 static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
