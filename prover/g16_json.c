@@ -104,10 +104,11 @@ int zp_g16_vk_write_json(const char *path, const zp_g16_vk *vk)
 }
 
 /* ---- reading ---- */
-static int load(json_t **j, const char *path)
+/* From the file path, or from text when it is not NULL (path then names it in messages). */
+static int load(json_t **j, const char *path, const char *text)
 {
 	json_error_t e;
-	*j = json_load_file(path, 0, &e);
+	*j = text ? json_loads(text, 0, &e) : json_load_file(path, 0, &e);
 	if (!*j)
 		return zp_err_set(ZP_EFORMAT, "%s: line %d: %s", path, e.line, e.text);
 	return 0;
@@ -191,10 +192,10 @@ static int check_curve(json_t *j, const char *path)
 	return 0;
 }
 
-int zp_g16_proof_read_json(zp_g16_proof *p, const char *path)
+static int proof_read(zp_g16_proof *p, const char *path, const char *text)
 {
 	json_t *j;
-	int rc = load(&j, path);
+	int rc = load(&j, path, text);
 	if (rc)
 		return rc;
 	if (!json_is_object(j)) {
@@ -210,12 +211,12 @@ out:
 	return rc;
 }
 
-int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path)
+static int public_read(zp_fr **pub, uint32_t *n, const char *path, const char *text)
 {
 	json_t *j;
 	*pub = NULL;
 	*n = 0;
-	int rc = load(&j, path);
+	int rc = load(&j, path, text);
 	if (rc)
 		return rc;
 	if (!json_is_array(j)) {
@@ -249,11 +250,11 @@ out:
 	return rc;
 }
 
-int zp_g16_vk_read_json(zp_g16_vk *vk, const char *path)
+static int vk_read(zp_g16_vk *vk, const char *path, const char *text)
 {
 	json_t *j;
 	memset(vk, 0, sizeof(*vk));
-	int rc = load(&j, path);
+	int rc = load(&j, path, text);
 	if (rc)
 		return rc;
 	json_t *ic = json_object_get(j, "IC"), *np = json_object_get(j, "nPublic");
@@ -290,3 +291,13 @@ out:
 	json_decref(j);
 	return rc;
 }
+
+int zp_g16_proof_read_json(zp_g16_proof *p, const char *path) { return proof_read(p, path, NULL); }
+int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path) { return public_read(pub, n, path, NULL); }
+int zp_g16_vk_read_json(zp_g16_vk *vk, const char *path) { return vk_read(vk, path, NULL); }
+int zp_g16_proof_loads(zp_g16_proof *p, const char *text, const char *name) { return proof_read(p, name, text); }
+int zp_g16_public_loads(zp_fr **pub, uint32_t *n, const char *text, const char *name)
+{
+	return public_read(pub, n, name, text);
+}
+int zp_g16_vk_loads(zp_g16_vk *vk, const char *text, const char *name) { return vk_read(vk, name, text); }

@@ -26,5 +26,9 @@ int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path);
 int zp_g16_vk_read_json(zp_g16_vk *vk, const char *path);
 /* The same fields (no vk_alphabeta_12: snarkjs's verifier recomputes it; zkpipe's ignores it). */
 int zp_g16_vk_write_json(const char *path, const zp_g16_vk *vk);
+/* The three readers on a NUL-terminated text held in memory (name stands for the file in messages). */
+int zp_g16_proof_loads(zp_g16_proof *p, const char *text, const char *name);
+int zp_g16_public_loads(zp_fr **pub, uint32_t *n, const char *text, const char *name);
+int zp_g16_vk_loads(zp_g16_vk *vk, const char *text, const char *name);
 
 #endif

@@ -232,21 +232,29 @@ int zp_zkey_read(zp_zkey *k, const char *path)
 	return rc;
 }
 
+int zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
+{
+	zp_bin b;
+	memset(k, 0, sizeof(*k));
+	int rc = zp_bin_parse(&b, data, len, name, "zkey");
+	if (rc)
+		return rc;
+	rc = read_header(k, &b);
+	zp_bin_free(&b);
+	if (rc)
+		memset(k, 0, sizeof(*k));
+	return rc;
+}
+
 int zp_zkey_probe(zp_zkey *k, const char *path)
 {
 	zp_bin_map m;
-	zp_bin b;
 	memset(k, 0, sizeof(*k));
 	int rc = zp_bin_map_file(&m, path);
 	if (rc)
 		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
-		rc = read_header(k, &b);
-		zp_bin_free(&b);
-	}
+	rc = zp_zkey_probe_buf(k, m.data, m.len, path);
 	zp_bin_unmap(&m);
-	if (rc)
-		memset(k, 0, sizeof(*k));
 	return rc;
 }
 

@@ -52,6 +52,7 @@ void zp_zkey_free(zp_zkey *k);
  * fills n_vars, n_public, domain_size, log_domain and the fixed points; nothing to free.
  * Cheap (the file is mapped, not read): what the supervisor checks before it serves a key. */
 int  zp_zkey_probe(zp_zkey *k, const char *path);
+int  zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name);
 
 /* Only what a verifier needs (§1, §2, §3) from a .zkey file, without loading the proving key. */
 int  zp_zkey_read_vk(zp_g16_vk *vk, const char *path);

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Oracle test against circom2 + snarkjs for one circuit:
-#   oracle.sh ZKPIPE FIXTURE_DIR CIRCUIT OTHER_CIRCUIT
+#   oracle.sh [--prime bn128] ZKPIPE FIXTURE_DIR CIRCUIT OTHER_CIRCUIT
+# (--prime: the circuits' curve, bls12381 by default; one FIXTURE_DIR per curve)
 # zkpipe's proofs (both H conventions, random and fixed r,s) pass `snarkjs groth16 verify`;
 # snarkjs's proof passes `zkpipe verify` (from vk.json and from the zkey); a tampered proof and
 # a wrong public input fail both; a witness of another circuit, an unsatisfying witness and an
 # r1cs of another circuit stop `zkpipe prove` with the documented exit codes and no output.
 set -uo pipefail
+prime=bls12381
+[ "${1:-}" = --prime ] && { prime="$2"; shift 2; }
 zkpipe="$1"; fx="$2"; c="$3"; other="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
-bash "$here/../oracle/fixtures.sh" "$fx" "$c" "$other"; rc=$?
+bash "$here/../oracle/fixtures.sh" --prime "$prime" "$fx" "$c" "$other"; rc=$?
 [ $rc = 77 ] && exit 77
 [ $rc = 0 ] || { echo "fixtures failed"; exit 1; }
 sj="$here/../oracle/node_modules/.bin/snarkjs"

@@ -27,4 +27,17 @@ LD_LIBRARY_PATH=$L ldd "$T/tiny" | grep -q "$L/libzkpipe.so" || fail "tiny does 
 out=$(LD_LIBRARY_PATH=$L ZP_THREADS=1 "$T/tiny" "$SRC/examples/chain/chain.zkey" "$SRC/examples/chain/w0.wtns" \
   "$SRC/examples/chain/vk.json") || fail "tiny: $out"
 [ "$out" = "OK REJECTED-WRONG" ] || fail "tiny printed '$out'"
-echo "PASS: installed libzkpipe + headers + zkpipe.pc; a program built with pkg-config proves and verifies"
+# libzkpipe-rapidsnark: rapidsnark's headers and library, found by pkg-config; tests/rapidsnark/rs_api.c
+# (written against rapidsnark's prover.h / verifier.h only) builds against them and loads the installed copy
+ls "$L"/libzkpipe-rapidsnark.so.0* >/dev/null 2>&1 || fail "no libzkpipe-rapidsnark.so.0 under $L"
+for h in prover.h verifier.h; do
+  [ -f "$T/root$prefix/include/zkpipe-rapidsnark/$h" ] || fail "no include/zkpipe-rapidsnark/$h"
+done
+flags=$(pkg-config --cflags --libs zkpipe-rapidsnark) || fail "pkg-config zkpipe-rapidsnark"
+cc -std=gnu11 -O1 -o "$T/rs_api" "$SRC/tests/rapidsnark/rs_api.c" $flags -lpthread 2>"$T/cc.log" ||
+  { cat "$T/cc.log"; fail "compile rs_api.c against the installed rapidsnark headers"; }
+LD_LIBRARY_PATH=$L ldd "$T/rs_api" | grep -q "$L/libzkpipe-rapidsnark.so" || fail "rs_api does not load the installed library"
+out=$(LD_LIBRARY_PATH=$L "$T/rs_api" verify /dev/null /dev/null /dev/null); rc=$?
+[ $rc = 2 ] || fail "groth16_verify on empty texts: code $rc, want VERIFIER_ERROR (2): $out"
+echo "PASS: installed libzkpipe + headers + zkpipe.pc; a program built with pkg-config proves and verifies;"
+echo "      libzkpipe-rapidsnark, its headers and zkpipe-rapidsnark.pc build a rapidsnark program"
