@@ -3,54 +3,74 @@
  *
  * Proves in place in the caller's a, b, c (no private copy: DESIGN "release early"), with
  * common/'s NTT domain and MSM; create() allocates everything a proof needs (NTT tables, MSM
- * scratch for the largest query), so the stages allocate nothing.
+ * scratch for the largest query), so the stages allocate nothing. Both curves: backend_cpu_tmpl.h once per
+ * curve, the key's curve chosen in create().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "groth16.h"
+#include "bn254_msm.h"
+#include "bn254_ntt.h"
 #include "msm.h"
 #include "ntt.h"
 #include "zp_err.h"
 
+#define S(x) x##_bls
+#define FR zp_fr
+#define G1J zp_g1_jac
+#define KP(k) (k)
+#define MO(m) (m)
+#define NTT(x) zp_ntt_##x
+#define MSM(x) zp_msm_##x
+#define HAS_COEFF
+#include "backend_cpu_tmpl.h"
+#undef S
+#undef FR
+#undef G1J
+#undef KP
+#undef MO
+#undef NTT
+#undef MSM
+#undef HAS_COEFF
+#define S(x) x##_bn
+#define FR zp_bn254_fr
+#define G1J zp_bn254_g1_jac
+#define KP(k) (&(k)->bn)
+#define MO(m) (&(m)->bn)
+#define NTT(x) zp_bn254_ntt_##x
+#define MSM(x) zp_msm_bn254_##x
+#include "backend_cpu_tmpl.h"
+
+/* One table for both curves: create() picks the key's curve's stages and every later call follows its
+ * state's first member (the stage set), so the prover sees one backend. */
 struct cpu {
-	const zp_g16_key *key;
-	const zp_fr *w;
-	zp_fr *a, *b, *c;
-	zp_g1_jac h;
-	zp_ntt_domain dom;
-	void *scratch;
-	size_t scratch_len;
+	const struct stages *st;
+	void *inner;
 };
 
-static void cpu_destroy(void *state)
-{
-	struct cpu *s = state;
-	zp_ntt_domain_free(&s->dom);
-	free(s->scratch);
-	free(s);
-}
+struct stages {
+	int (*create)(void **, const zp_g16_key *);
+	int (*upload)(void *, const zp_fr *, zp_fr *, zp_fr *, zp_fr *);
+	int (*h)(void *);
+	int (*msm)(void *, zp_g16_msm_out *);
+	void (*destroy)(void *);
+};
+
+static const struct stages stages_bls = { cpu_create_bls, cpu_upload_bls, cpu_h_bls, cpu_msm_bls, cpu_destroy_bls };
+static const struct stages stages_bn = { cpu_create_bn, cpu_upload_bn, cpu_h_bn, cpu_msm_bn, cpu_destroy_bn };
 
 static int cpu_create(void **state, const zp_g16_key *key)
 {
-	const zp_zkey *k = key->zkey;
-	if (key->dev_points || !k->a)
-		return zp_err_set(ZP_ERANGE, "CPU backend: the key's points are in GPU memory (setup = device), not on "
-				  "the host: prove it with backend = cuda");
 	struct cpu *s = calloc(1, sizeof(*s));
 	if (!s)
 		return zp_err_set(-ENOMEM, "CPU backend state");
-	s->key = key;
-	size_t nmax = k->n_vars > k->domain_size ? k->n_vars : k->domain_size;
-	size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(k->n_vars);
-	s->scratch_len = g1 > g2 ? g1 : g2;
-	s->scratch = aligned_alloc(64, (s->scratch_len + 63) / 64 * 64);
-	int rc = s->scratch ? zp_ntt_domain_init(&s->dom, k->log_domain) : -ENOMEM;
+	s->st = zp_zkey_is_bn254(key->zkey) ? &stages_bn : &stages_bls;
+	int rc = s->st->create(&s->inner, key);
 	if (rc) {
-		size_t len = s->scratch_len;
-		cpu_destroy(s);
-		return zp_err_set(rc, "CPU backend: NTT domain 2^%u and MSM scratch (%zu bytes)", k->log_domain, len);
+		free(s);
+		return rc;
 	}
 	*state = s;
 	return 0;
@@ -59,42 +79,26 @@ static int cpu_create(void **state, const zp_g16_key *key)
 static int cpu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
 {
 	struct cpu *s = state;
-	s->w = w;
-	s->a = a;
-	s->b = b;
-	s->c = c;
-	return 0;
+	return s->st->upload(s->inner, w, a, b, c);
 }
 
 static int cpu_h(void *state)
 {
 	struct cpu *s = state;
-	const zp_zkey *k = s->key->zkey;
-	int rc;
-	if (s->key->h_mode == ZP_H_SNARKJS) {
-		if ((rc = zp_ntt_h_snarkjs(&s->dom, s->a, s->b, s->c)))
-			return zp_err_set(rc, "H (snarkjs convention)");
-		return zp_msm_g1(&s->h, k->h, s->a, k->domain_size, s->scratch, s->scratch_len);
-	}
-	if ((rc = zp_ntt_h_bellperson(&s->dom, s->a, s->b, s->c)))
-		return zp_err_set(rc, "H (coefficient convention)");
-	return zp_msm_g1(&s->h, s->key->h_coeff, s->a, k->domain_size, s->scratch, s->scratch_len);
+	return s->st->h(s->inner);
 }
 
 static int cpu_msm(void *state, zp_g16_msm_out *out)
 {
 	struct cpu *s = state;
-	const zp_zkey *k = s->key->zkey;
-	size_t nv = k->n_vars, np = k->n_public;
-	void *sc = s->scratch;
-	size_t sl = s->scratch_len;
-	int rc;
-	if ((rc = zp_msm_g1(&out->a, k->a, s->w, nv, sc, sl)) || (rc = zp_msm_g1(&out->b1, k->b1, s->w, nv, sc, sl)) ||
-	    (rc = zp_msm_g2(&out->b2, k->b2, s->w, nv, sc, sl)) ||
-	    (rc = zp_msm_g1(&out->c, k->c, s->w + np + 1, nv - np - 1, sc, sl)))
-		return zp_err_set(rc, "MSM");
-	out->h = s->h;
-	return 0;
+	return s->st->msm(s->inner, out);
+}
+
+static void cpu_destroy(void *state)
+{
+	struct cpu *s = state;
+	s->st->destroy(s->inner);
+	free(s);
 }
 
 const zp_g16_backend_ops zp_g16_backend_cpu = {

@@ -36,7 +36,7 @@ fi
 
 for c in ${circuits[@]}; do
   src="$here/circuits/$c.circom"
-  stamp="$(cat "$src" "$here/circuits/$c.input.json" "$here/package-lock.json" | sha256sum | cut -c1-16)-$power${prime#bls12381}"
+  stamp="$(cat "$src" "$here/circuits/$c.input.json" "$here/package-lock.json" | sha256sum | cut -c1-16)-$power-$prime"
   d="$out/$c"
   [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ] && continue
   rm -rf "$d"; mkdir -p "$d"
