@@ -200,11 +200,11 @@ static char *rs_dumps(char *snarkjs_text)
 
 static bool rs_is_bn254(const rs_prover *p)
 {
-	(void)p;
-	return false;   /* BLS12-381 only until the prover is curve-generic */
+	return zp_zkey_is_bn254(&p->zk);
 }
 
-/* The witness checks rapidsnark makes, with its code for a count that differs from the key's. */
+/* The witness checks rapidsnark makes, with its code for a count that differs from the key's. The curve
+ * is checked first: a witness of the other curve is a wrong input, not a wrong length. */
 static int read_witness(zp_wtns *w, const rs_prover *p, const void *buf, unsigned long long len,
 			char *error_msg, unsigned long long max)
 {
@@ -212,6 +212,12 @@ static int read_witness(zp_wtns *w, const rs_prover *p, const void *buf, unsigne
 				: zp_wtns_parse(w, buf, (size_t)len, "wtns");
 	if (rc) {
 		msg_rc(error_msg, max, rc);
+		return PROVER_ERROR;
+	}
+	const zp_curve *kc = zp_curve_of(p->zk.curve), *wc = zp_curve_of(w->curve);
+	if (kc != wc) {
+		msg(error_msg, max, "wtns: a %s witness, the zkey is a %s key: the curves differ", wc->name, kc->name);
+		zp_wtns_free(w);
 		return PROVER_ERROR;
 	}
 	if (w->n != p->zk.n_vars) {
@@ -285,7 +291,7 @@ EXPORT int groth16_prover_prove(void *prover_object, const void *wtns_buffer, un
 		ret = PROVER_ERROR;
 	} else {
 		char *tp = rs_dumps(zp_g16_proof_dumps(&proof));
-		char *tu = rs_dumps(zp_g16_public_dumps(w.w + 1, p->zk.n_public));
+		char *tu = rs_dumps(zp_g16_public_dumps_curve(p->zk.curve, w.w + 1, p->zk.n_public));
 		ret = deliver(p, tp, tu, proof_buffer, proof_size, public_buffer, public_size, error_msg,
 			      error_msg_maxsize);
 		free(tp);
@@ -336,6 +342,24 @@ static int verify_code(int rc)
 									       : VERIFIER_ERROR;
 }
 
+/* rapidsnark's proofs carry no "curve" (zkpipe's reader takes that as BLS12-381): the verification key's
+ * is given to a proof that names none. A proof that names another curve keeps it and is refused by
+ * zp_g16_verify (ZP_EMISMATCH naming both). */
+static int proof_loads(zp_g16_proof *pf, const char *text, const zp_curve *cv)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+	if (!j)
+		return zp_err_set(ZP_EFORMAT, "proof: line %d: %s", e.line, e.text);
+	if (json_is_object(j) && !json_object_get(j, "curve"))
+		json_object_set_new(j, "curve", json_string(zp_curve_of(cv)->snarkjs_name));
+	char *t = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	int rc = t ? zp_g16_proof_loads(pf, t, "proof") : zp_err_set(-ENOMEM, "proof");
+	free(t);
+	return rc;
+}
+
 EXPORT int groth16_verify(const char *proof, const char *inputs, const char *verification_key, char *error_msg,
 			  unsigned long error_msg_maxsize)
 {
@@ -352,8 +376,8 @@ EXPORT int groth16_verify(const char *proof, const char *inputs, const char *ver
 		msg_rc(error_msg, error_msg_maxsize, rc);
 		return VERIFIER_ERROR;   /* a key with a bad point is unusable, not a failed proof */
 	}
-	if ((rc = zp_g16_proof_loads(&pf, proof, "proof")) ||
-	    (rc = zp_g16_public_loads(&pub, &n, inputs, "inputs")))
+	if ((rc = proof_loads(&pf, proof, vk.curve)) ||
+	    (rc = zp_g16_public_loads_curve(vk.curve, &pub, &n, inputs, "inputs")))
 		goto out_vk;
 	if (n == 0 || n != vk.n_public)
 		rc = zp_err_set(ZP_EMISMATCH, "inputs: %u public inputs, the verification key has %u", n, vk.n_public);
