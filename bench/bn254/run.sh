@@ -8,9 +8,9 @@
 # RAPIDSNARK_PROVER is iden3 rapidsnark's `prover` binary, built beside the project from its public
 # source (never part of this repository). Per size k: a Poseidon chain (bench/bn254/poseidon_chain.circom.in,
 # h_{i+1} = Poseidon(h_i, x): as many hashes as fill a domain of 2^k) compiled by circom2 --prime bn128,
-# its witness from circom's WebAssembly generator, and a development key (`zkpipe setup` + `zkpipe key
-# convert` to a snarkjs .zkey: single-party toxic waste, INSECURE, fine for timing; snarkjs's own
-# ceremony takes hours past 2^16 here). Everything is cached under build-bench/bn254-k<k>/.
+# its witness from circom's WebAssembly generator, and a snarkjs-format development key from
+# bench/groth16/devkey.c (seeded toxic waste, INSECURE, fine for timing; snarkjs's own ceremony takes
+# hours past 2^16 here). Everything is cached under build-bench/bn254-k<k>/.
 # Threads: ZP_THREADS for zkpipe, OMP_NUM_THREADS for rapidsnark, both = THREADS (default: nproc);
 # snarkjs uses one worker per CPU. Each command is timed whole (load + prove + write), best of 2
 # (once from 2^20); every proof must pass `snarkjs groth16 verify`, and the three public.json must be
@@ -55,8 +55,7 @@ while True:
   [ $((m + 2)) -le $((1 << k)) ] && [ $((m + 2)) -gt $((1 << (k - 1))) ] ||
     { echo "2^$k: $m constraints do not fill the domain (Poseidon(2) is no longer $per_hash constraints?)" >&2; exit 1; }
   if [ ! -f $d/pc.zkey ]; then
-    $zk setup --r1cs $d/pc.r1cs --out $d/pc.zpk >/dev/null 2>&1
-    $zk key convert --from $d/pc.zpk --to $d/pc.zkey.tmp --r1cs $d/pc.r1cs >/dev/null
+    build/bench/groth16/g16_devkey $d/pc.r1cs $d/pc.zkey.tmp >/dev/null
     mv $d/pc.zkey.tmp $d/pc.zkey
     $sj zkey export verificationkey $d/pc.zkey $d/vk.json >/dev/null
   fi
@@ -91,7 +90,7 @@ commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/RESULT
   echo "rapidsnark's \`prover pc.zkey pc.wtns proof.json public.json\` (iden3/rapidsnark master, built beside the project"
   echo "with its committed x86-64 field assembly, GMP, OpenMP) and \`snarkjs groth16 prove\`, each timed whole (load + prove + write;"
   echo "best of 2, once from 2^20). Circuit: Poseidon chain (circomlib Poseidon(2), $per_hash constraints each), circom2 --prime bn128;"
-  echo "key: zkpipe setup (development) converted to a snarkjs .zkey. Every proof passed snarkjs groth16 verify; public.json equal."
+  echo "key: bench/groth16/devkey.c (snarkjs format, development). Every proof passed snarkjs groth16 verify; public.json equal."
   echo
   echo "Times are wall / CPU seconds (CPU = user + sys of all threads)."
   echo

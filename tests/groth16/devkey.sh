@@ -2,9 +2,19 @@
 # A key made by g16_devkey (bench/groth16/devkey.c: from the r1cs and seeded toxic waste, an
 # independent route to a snarkjs-format key) proves and verifies with zkpipe; when snarkjs is
 # installed, snarkjs accepts zkpipe's proof and zkpipe accepts snarkjs's.
-#   devkey.sh G16_DEVKEY ZKPIPE DATA_DIR
+#   devkey.sh G16_DEVKEY ZKPIPE DATA_DIR [--prime bn128]
+# DATA_DIR holds mul.r1cs, mul.wtns and a snarkjs proof.json/public.json of another key; with --prime
+# bn128 it is made by tests/oracle/fixtures.sh (circom2 --prime bn128, snarkjs's key), so the BN254
+# instantiation of g16_devkey is checked the same way.
 set -euo pipefail
 devkey="$1"; zk="$2"; data="$3"
+if [ "${4:-}" = --prime ]; then
+  here="$(cd "$(dirname "$0")" && pwd)"
+  rc=0; bash "$here/../oracle/fixtures.sh" --prime "$5" "$data" mul || rc=$?
+  [ $rc = 77 ] && exit 77
+  [ $rc = 0 ] || { echo "fixtures failed"; exit 1; }
+  data="$data/mul"; ln -sf snarkjs_proof.json "$data/proof.json"
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 o=$(mktemp -d); trap 'rm -rf "$o"' EXIT
 "$devkey" "$data/mul.r1cs" "$o/k.zkey" 77
