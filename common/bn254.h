@@ -66,6 +66,8 @@ extern const zp_bn254_fp12 ZP_BN254_FP12_ONE;
 ZP_BN254_FIELD_API(fp, zp_bn254_fp)
 ZP_BN254_FIELD_API(fr, zp_bn254_fr)
 bool zp_bn254_fp_sqrt(zp_bn254_fp *r, const zp_bn254_fp *a);   /* false if a is not a square */
+/* zp_bn254_fp_inv, faster (safegcd, field.c); time depends on a: for the MSM, never for secrets */
+void zp_bn254_fp_inv_vartime(zp_bn254_fp *r, const zp_bn254_fp *a);
 
 /* ---- Fp2 ---- */
 void zp_bn254_fp2_add(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b);

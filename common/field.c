@@ -451,179 +451,28 @@ int zp_fr_random_secure(zp_fr *r)
 	return 0;
 }
 
-/*
- * zp_fp_inv_vartime: Bernstein–Yang "safegcd" (https://eprint.iacr.org/2019/266) in its
- * variable-time form. Start with f = q, g = x (the raw Montgomery limbs, x = a·R), d = 0, e = 1.
- * Each round runs 62 divsteps on the low 64 bits of f and g alone, which yields a 2×2 integer
- * matrix t (the divsteps' effect scaled by 2^62); applying t to the full f, g and dividing by 2^62
- * is exact, and applying it to d, e is done modulo q (a multiple of q is added first so that the
- * low 62 bits vanish). That keeps d·x ≡ f and e·x ≡ g (mod q) throughout. When g reaches 0,
- * f = ±gcd(q, x) = ±1, so ±d = x^-1 = a^-1·R^-1; one Montgomery product by R^3 makes it a^-1·R.
- * Numbers are signed, in seven 62-bit limbs (limbs 0..5 in [0, 2^62), limb 6 signed); d, e stay
- * in (−2q, q).
- */
-typedef struct { int64_t v[7]; } s62;
+/* zp_fp_inv_vartime, zp_bn254_fp_inv_vartime: Bernstein–Yang "safegcd", one template (safegcd_tmpl.h) */
 typedef __int128 i128;
 #define M62 ((uint64_t)-1 >> 2)
-static const s62 Q62 = { ZP_C62_FP_P };
-static const uint64_t Q62_INV = ZP_C62_FP_INV;   /* q^-1 mod 2^62 */
-/* R^3 mod q (R = 2^384): Montgomery-multiplying (x·R)^-1 by it gives x^-1·R */
-static const zp_fp FP_R3 = { ZP_C64_FP_R3 };
 
-/* 62 divsteps on (f, g) given their low bits; returns the new eta, the matrix in t (u v q r) */
-static int64_t divsteps62_var(int64_t eta, uint64_t f, uint64_t g, int64_t t[4])
-{
-	uint64_t u = 1, v = 0, q = 0, r = 1;
-	int i = 62;
-	for (;;) {
-		int zeros = __builtin_ctzll(g | (~0ull << i));   /* g's zero bits, at most i */
-		g >>= zeros;
-		u <<= zeros;
-		v <<= zeros;
-		eta -= zeros;
-		i -= zeros;
-		if (i == 0)
-			break;
-		/* g odd now */
-		uint64_t w;
-		int limit;
-		if (eta < 0) {   /* swap: (f, g) = (g, −f) */
-			uint64_t tmp;
-			eta = -eta;
-			tmp = f; f = g; g = 0 - tmp;
-			tmp = u; u = q; q = 0 - tmp;
-			tmp = v; v = r; r = 0 - tmp;
-			limit = (int)eta + 1 > i ? i : (int)eta + 1;
-			/* w = −g/f mod 2^min(limit, 6) (f·(f² − 2) = −f^-1 mod 64 for odd f), so that
-			 * g + w·f loses that many low bits */
-			uint64_t m = (~0ull >> (64 - limit)) & 63u;
-			w = (f * g * (f * f - 2)) & m;
-		} else {
-			limit = (int)eta + 1 > i ? i : (int)eta + 1;
-			uint64_t m = (~0ull >> (64 - limit)) & 15u;
-			w = f + (((f + 1) & 4) << 1);   /* f^-1 mod 16 */
-			w = (0 - w * g) & m;            /* −g/f mod 2^min(limit, 4) */
-		}
-		g += f * w;
-		q += u * w;
-		r += v * w;
-	}
-	t[0] = (int64_t)u;
-	t[1] = (int64_t)v;
-	t[2] = (int64_t)q;
-	t[3] = (int64_t)r;
-	return eta;
-}
+#define SG(x) bls_##x
+#define SG_N 7
+#define SG_W 6
+#define SG_FE zp_fp
+#define SG_Q62_INIT ZP_C62_FP_P
+#define SG_QINV ZP_C62_FP_INV
+#define SG_R3_INIT ZP_C64_FP_R3
+#define SG_MUL zp_fp_mul
+#define SG_NAME zp_fp_inv_vartime
+#include "safegcd_tmpl.h"
 
-/* (d, e) = t·(d, e) / 2^62 mod q, kept in (−2q, q) */
-static void update_de62(s62 *d, s62 *e, const int64_t t[4])
-{
-	const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
-	int64_t sd = d->v[6] >> 63, se = e->v[6] >> 63;
-	int64_t md = (u & sd) + (v & se), me = (q & sd) + (r & se);
-	i128 cd = (i128)u * d->v[0] + (i128)v * e->v[0];
-	i128 ce = (i128)q * d->v[0] + (i128)r * e->v[0];
-	md -= (int64_t)((Q62_INV * (uint64_t)cd + (uint64_t)md) & M62);
-	me -= (int64_t)((Q62_INV * (uint64_t)ce + (uint64_t)me) & M62);
-	cd += (i128)Q62.v[0] * md;
-	ce += (i128)Q62.v[0] * me;
-	cd >>= 62;
-	ce >>= 62;
-	for (int i = 1; i < 7; i++) {
-		cd += (i128)u * d->v[i] + (i128)v * e->v[i] + (i128)Q62.v[i] * md;
-		ce += (i128)q * d->v[i] + (i128)r * e->v[i] + (i128)Q62.v[i] * me;
-		d->v[i - 1] = (int64_t)((uint64_t)cd & M62);
-		e->v[i - 1] = (int64_t)((uint64_t)ce & M62);
-		cd >>= 62;
-		ce >>= 62;
-	}
-	d->v[6] = (int64_t)cd;
-	e->v[6] = (int64_t)ce;
-}
-
-/* (f, g) = t·(f, g) / 2^62 (exact) */
-static void update_fg62(s62 *f, s62 *g, const int64_t t[4])
-{
-	const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
-	i128 cf = (i128)u * f->v[0] + (i128)v * g->v[0];
-	i128 cg = (i128)q * f->v[0] + (i128)r * g->v[0];
-	cf >>= 62;
-	cg >>= 62;
-	for (int i = 1; i < 7; i++) {
-		cf += (i128)u * f->v[i] + (i128)v * g->v[i];
-		cg += (i128)q * f->v[i] + (i128)r * g->v[i];
-		f->v[i - 1] = (int64_t)((uint64_t)cf & M62);
-		g->v[i - 1] = (int64_t)((uint64_t)cg & M62);
-		cf >>= 62;
-		cg >>= 62;
-	}
-	f->v[6] = (int64_t)cf;
-	g->v[6] = (int64_t)cg;
-}
-
-/* a += s·q (s = ±1), then the limbs carried back to [0, 2^62) (limb 6 signed) */
-static void s62_addq(s62 *a, int s)
-{
-	i128 c = 0;
-	for (int i = 0; i < 7; i++) {
-		c += (i128)a->v[i] + (i128)s * Q62.v[i];
-		if (i < 6) {
-			a->v[i] = (int64_t)((uint64_t)c & M62);
-			c >>= 62;
-		} else {
-			a->v[i] = (int64_t)c;
-		}
-	}
-}
-
-static bool s62_ge_q(const s62 *a)
-{
-	if (a->v[6] != Q62.v[6])
-		return a->v[6] > Q62.v[6];
-	for (int i = 5; i >= 0; i--)
-		if (a->v[i] != Q62.v[i])
-			return a->v[i] > Q62.v[i];
-	return true;
-}
-
-void zp_fp_inv_vartime(zp_fp *r, const zp_fp *a)
-{
-	const uint64_t *x = a->l;
-	if ((x[0] | x[1] | x[2] | x[3] | x[4] | x[5]) == 0) {
-		memset(r, 0, sizeof(*r));
-		return;
-	}
-	s62 f = Q62, d = { { 0 } }, e = { { 1 } };
-	s62 g = { { (int64_t)(x[0] & M62), (int64_t)((x[0] >> 62 | x[1] << 2) & M62), (int64_t)((x[1] >> 60 | x[2] << 4) & M62),
-	            (int64_t)((x[2] >> 58 | x[3] << 6) & M62), (int64_t)((x[3] >> 56 | x[4] << 8) & M62),
-	            (int64_t)((x[4] >> 54 | x[5] << 10) & M62), (int64_t)(x[5] >> 52) } };
-	int64_t eta = -1, t[4];
-	for (;;) {
-		eta = divsteps62_var(eta, (uint64_t)f.v[0], (uint64_t)g.v[0], t);
-		update_de62(&d, &e, t);
-		update_fg62(&f, &g, t);
-		if ((g.v[0] | g.v[1] | g.v[2] | g.v[3] | g.v[4] | g.v[5] | g.v[6]) == 0)
-			break;
-	}
-	/* f = ±1: d·x ≡ f, so the inverse is ±d; bring it into [0, q) */
-	if (f.v[6] < 0) {
-		i128 c = 0;
-		for (int i = 0; i < 7; i++) {
-			c -= d.v[i];
-			if (i < 6) {
-				d.v[i] = (int64_t)((uint64_t)c & M62);
-				c >>= 62;
-			} else {
-				d.v[i] = (int64_t)c;
-			}
-		}
-	}
-	while (d.v[6] < 0)
-		s62_addq(&d, 1);
-	while (s62_ge_q(&d))
-		s62_addq(&d, -1);
-	zp_fp raw = { { (uint64_t)d.v[0] | (uint64_t)d.v[1] << 62, (uint64_t)d.v[1] >> 2 | (uint64_t)d.v[2] << 60,
-	                (uint64_t)d.v[2] >> 4 | (uint64_t)d.v[3] << 58, (uint64_t)d.v[3] >> 6 | (uint64_t)d.v[4] << 56,
-	                (uint64_t)d.v[4] >> 8 | (uint64_t)d.v[5] << 54, (uint64_t)d.v[5] >> 10 | (uint64_t)d.v[6] << 52 } };
-	zp_fp_mul(r, &raw, &FP_R3);   /* (x·R)^-1 · R^3 / R = x^-1·R */
-}
+#define SG(x) bn254_##x
+#define SG_N 5
+#define SG_W 4
+#define SG_FE zp_bn254_fp
+#define SG_Q62_INIT ZP_C62_BN_FP_P
+#define SG_QINV ZP_C62_BN_FP_INV
+#define SG_R3_INIT ZP_C64_BN_FP_R3
+#define SG_MUL zp_bn254_fp_mul
+#define SG_NAME zp_bn254_fp_inv_vartime
+#include "safegcd_tmpl.h"

@@ -149,6 +149,12 @@ def bn254():
         out.append(f64("ZP_C64_BN_%s_RR" % nm, R*R % m, 4))
         out.append("#define ZP_C64_BN_%s_INV 0x%016xULL" % (nm, inv64))
         out.append(f64("ZP_C64_BN_%s_P_INV" % nm, m + (inv64 << 256), 5))
+    # the variable-time safegcd inversion (field.c, safegcd_tmpl.h): p in five signed 62-bit limbs, p^-1 mod
+    # 2^62, and R^3 mod p (Montgomery-multiplying (x·R)^-1 by it gives x^-1·R)
+    assert p < 2**(62*5 - 2)
+    out.append("#define ZP_C62_BN_FP_P { %s }" % ", ".join("0x%xLL" % w for w in limbs(p, 5, 62)))
+    out.append("#define ZP_C62_BN_FP_INV 0x%xull" % pow(p, -1, 2**62))
+    out.append(f64("ZP_C64_BN_FP_R3", R**3 % p, 4))
     # Fr 2-adicity and the root
     s = 0
     while (r - 1) % 2**(s+1) == 0: s += 1

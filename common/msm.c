@@ -914,7 +914,7 @@ BA_IFMA_ENTRY(g2, zp_g2_xyzz, 1)
  * BN254 (bn254_msm.h): the same Pippenger, XYZZ and scalar batch-affine paths over BN254's Fp and Fp2,
  * with BN254's Fr scalars (254 bits, read as 256 like BLS12-381's). No AVX-512 IFMA batch yet (its lane
  * arithmetic is written for BLS12-381's 381-bit q in 8 × 52-bit limbs): BA_SCALAR_ENTRY. The crossovers
- * are BLS12-381's; the inversion is the constant-time power (one per batch of additions).
+ * are BLS12-381's; the inversion is safegcd's variable-time one (one per batch of additions), as BLS12-381's.
  */
 static inline void bn_fp_add(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b)
 {
@@ -944,7 +944,7 @@ static inline void bn_fp_sqr(zp_bn254_fp *r, const zp_bn254_fp *a) { zp_bn254_fp
 #define fe_neg bn_fp_neg
 #define fe_is_zero bn_fp_is_zero
 #define fe_one ZP_BN254_FP_ONE
-#define fe_inv zp_bn254_fp_inv
+#define fe_inv zp_bn254_fp_inv_vartime
 #define BA_MIN MSM_BA_MIN_G1
 #include "msm_tmpl.h"
 BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
@@ -963,6 +963,19 @@ BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
 #undef fe_inv
 #undef BA_MIN
 
+/* 1/(a0 + a1 u) = (a0 - a1 u) / (a0² + a1²), the norm inverted by safegcd */
+static void bn_fp2_inv_vt(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
+{
+	zp_bn254_fp t0, t1;
+	bn_fp_sqr(&t0, &a->c0);
+	bn_fp_sqr(&t1, &a->c1);
+	bn_fp_add(&t0, &t0, &t1);
+	zp_bn254_fp_inv_vartime(&t0, &t0);
+	zp_bn254_fp_mul_fast(&r->c0, &a->c0, &t0);
+	zp_bn254_fp_mul_fast(&t1, &a->c1, &t0);
+	bn_fp_neg(&r->c1, &t1);
+}
+
 #define G(x) bn254_g2_##x
 #define FE zp_bn254_fp2
 #define AFF zp_bn254_g2_affine
@@ -975,7 +988,7 @@ BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
 #define fe_neg zp_bn254_fp2_neg
 #define fe_is_zero zp_bn254_fp2_is_zero
 #define fe_one ZP_BN254_FP2_ONE
-#define fe_inv zp_bn254_fp2_inv
+#define fe_inv bn_fp2_inv_vt
 #define BA_MIN MSM_BA_MIN_G2
 #include "msm_tmpl.h"
 BA_SCALAR_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
