@@ -153,6 +153,7 @@ void zp_g16_key_free(zp_g16_key *key)
 /* ---- finish and verify: the curve's instance ---- */
 void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *k, const zp_g16_msm_out *m, const zp_fr *r, const zp_fr *s)
 {
+	memset(proof, 0, sizeof(*proof));   /* the other curve's members too: a proof is its bytes */
 	if (zp_zkey_is_bn254(k))
 		finish_bn(proof, k, m, r, s);
 	else
