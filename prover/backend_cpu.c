@@ -224,6 +224,7 @@ static int cpu_dens_prove(void *state, zp_g16_msm_out *mo)
 
 const zp_g16_backend_ops zp_g16_backend_cpu = {
 	.name = "cpu",
+	.curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254,
 	.create = cpu_create,
 	.upload = cpu_upload,
 	.h = cpu_h,

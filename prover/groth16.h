@@ -117,6 +117,9 @@ typedef struct {
 
 typedef struct zp_g16_backend_ops {
 	const char *name;
+	/* The curves it proves: bit 1 << zp_curve_id each; 0 = BLS12-381 only (backends from before curves).
+	 * zp_g16_backend_supports() checks a key against it before create(). */
+	unsigned curves;
 	int  (*create)(void **state, const zp_g16_key *key);
 	int  (*upload)(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c);
 	int  (*h)(void *state);
@@ -161,6 +164,11 @@ static inline enum zp_ntt_roots zp_g16_key_roots(const zp_g16_key *key)
 {
 	return key->roots == 7 ? ZP_NTT_ROOT7 : ZP_NTT_ROOT5;
 }
+
+/* 0 when backend be proves key's curve, else ZP_ERANGE naming the backend and the curve (the CUDA
+ * backend: BLS12-381 until it declares BN254 in curves). zp_g16_prover_init calls it; so must any caller
+ * of be->create(). */
+int  zp_g16_backend_supports(const zp_g16_backend_ops *be, const zp_g16_key *key);
 
 /* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;
  * n log n scalar multiplications — for tests and conversions, not the hot path). */
