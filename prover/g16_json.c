@@ -163,13 +163,13 @@ static void hex256(char *out, size_t n, const char *dec)
 			carry = v >> 8;
 		}
 	}
-	int first = 0;
-	while (first < 16 && !be[first])  /* at least 32 bytes = 64 digits */
+	char digits[97];
+	for (int i = 0; i < 48; i++)
+		snprintf(digits + 2 * i, 3, "%02x", be[i]);
+	int first = 0;   /* as JavaScript's toString(16) padded to 64: no leading zeros beyond those */
+	while (first < 96 - 64 && digits[first] == '0')
 		first++;
-	size_t k = (size_t)snprintf(out, n, "\"0x");
-	for (int i = first; i < 48 && k + 3 < n; i++)
-		k += (size_t)snprintf(out + k, n - k, "%02x", be[i]);
-	snprintf(out + k, n - k, "\"");
+	snprintf(out, n, "\"0x%s\"", digits + first);
 }
 
 /* a growing string; s NULL once out of memory */

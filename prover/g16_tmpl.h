@@ -59,7 +59,7 @@ static void S(finish)(zp_g16_proof *proof, const zp_zkey *zk, const zp_g16_msm_o
 	F(g1_jac_to_affine)(&PP(proof)->a, &a);
 	F(g2_jac_to_affine)(&PP(proof)->b, &b2);
 	F(g1_jac_to_affine)(&PP(proof)->c, &c);
-	proof->curve = zk->curve;
+	proof->curve = zp_curve_of(zk->curve);   /* never NULL in a proof: its bytes compare */
 	explicit_bzero(&r, sizeof r);
 	explicit_bzero(&s, sizeof s);
 	explicit_bzero(&rs, sizeof rs);

@@ -129,6 +129,7 @@ int zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode)
 	memset(key, 0, sizeof(*key));
 	key->zkey = zkey;
 	key->h_mode = mode;
+	key->roots = 5;            /* a snarkjs key's family; the coefficient query below is derived in it */
 	if (mode != ZP_H_COEFF)
 		return 0;
 	if (zp_zkey_is_bn254(zkey))
@@ -152,6 +153,7 @@ void zp_g16_key_free(zp_g16_key *key)
 /* ---- finish and verify: the curve's instance ---- */
 void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *k, const zp_g16_msm_out *m, const zp_fr *r, const zp_fr *s)
 {
+	memset(proof, 0, sizeof(*proof));   /* the other curve's members too: a proof is its bytes */
 	if (zp_zkey_is_bn254(k))
 		finish_bn(proof, k, m, r, s);
 	else
@@ -203,7 +205,8 @@ int zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_bac
 	p->be = backend ? backend : &zp_g16_backend_cpu;
 	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
 		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
-	return p->be->create(&p->state, key);
+	int rc = zp_g16_backend_supports(p->be, key);
+	return rc ? rc : p->be->create(&p->state, key);
 }
 
 void zp_g16_prover_free(zp_g16_prover *p)
@@ -290,6 +293,16 @@ int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *c
 	if (rc)
 		memset(proof, 0, sizeof(*proof));
 	return rc;
+}
+
+int zp_g16_backend_supports(const zp_g16_backend_ops *be, const zp_g16_key *key)
+{
+	const zp_curve *cv = zp_curve_of(key->zkey->curve);
+	unsigned m = be->curves ? be->curves : 1u << ZP_CURVE_BLS12_381;
+	if (m & (1u << cv->id))
+		return 0;
+	return zp_err_set(ZP_ERANGE, "the %s backend does not prove %s keys yet (it proves BLS12-381): this key is %s; "
+			  "use backend = cpu", be->name, cv->name, cv->name);
 }
 
 int zp_g16_check_witness(const zp_zkey *k, const zp_wtns *w, const char *name)
