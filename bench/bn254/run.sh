@@ -57,8 +57,8 @@ while True:
   if [ ! -f $d/pc.zkey ]; then
     build/bench/groth16/g16_devkey $d/pc.r1cs $d/pc.zkey.tmp >/dev/null
     mv $d/pc.zkey.tmp $d/pc.zkey
-    $sj zkey export verificationkey $d/pc.zkey $d/vk.json >/dev/null
   fi
+  [ -f $d/vk.json ] || $sj zkey export verificationkey $d/pc.zkey $d/vk.json >/dev/null
   runs=2; [ $k -ge 20 ] && runs=1
   z=$(for i in $(seq $runs); do ZP_THREADS=$threads secs $zk prove --zkey $d/pc.zkey --wtns $d/pc.wtns \
         --proof $d/zkpipe_proof.json --public $d/zkpipe_public.json; done | best)
