@@ -282,8 +282,10 @@ static int cmd_prove(int argc, char **argv)
 		if (er == 2)
 			goto next;
 		for (size_t i = 0; i < K; i++) {
-			zp_g16_proof pf;
-			memcpy(&pf, &proofs[i], sizeof pf);
+			/* zp_g16_proof starts with the 384 bytes of a BLS12-381 proof (a, b, c) and has grown since
+			 * (curve, bn): copy only those, the rest zero (curve NULL = BLS12-381) */
+			zp_g16_proof pf = { 0 };
+			memcpy(&pf, &proofs[i], sizeof proofs[i]);
 			int v = zp_g16_verify(&vk, &pf, P[i].inp + 1, pub);
 			if (v) {
 				fprintf(stderr, "FAIL: call %d partition %zu: proof does not verify (%s)\n", rep, i, zp_strerror(v));
