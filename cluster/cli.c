@@ -17,7 +17,9 @@
 
 #include "zp_exit.h"
 #include "cluster.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
+#include "sys.h"
 #include "wtns.h"
 #include "zp_err.h"
 

@@ -3,6 +3,11 @@
  */
 #include <stdarg.h>
 #include "daemon.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "rundir.h"
+#include "sys.h"
 #include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"

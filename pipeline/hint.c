@@ -9,7 +9,8 @@
  * the connection: the client would only see silence). Past the hard cap that is still what
  * happens; the cap bounds the memory one request can take.
  */
-#include "pipe.h"
+#include "hint.h"
+#include "rundir.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <nanomsg/pubsub.h>
 #include <nanomsg/reqrep.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include "sup.h"
+#include "config.h"
+#include "health.h"
+#include "sys.h"
 #include "zp_err.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

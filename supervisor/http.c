@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sup.h"
+#include "sys.h"
 #include "zp_err.h"
 
 static struct MHD_Daemon *mhd;

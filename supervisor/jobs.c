@@ -17,6 +17,12 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "paths.h"
+#include "rundir.h"
+#include "sys.h"
 #include "synth.h"
 #include "wtns.h"
 #include "zp_err.h"

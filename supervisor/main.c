@@ -31,6 +31,12 @@
 
 #include "progress.h"
 #include "sup.h"
+#include "config.h"
+#include "files.h"
+#include "health.h"
+#include "hint.h"
+#include "rundir.h"
+#include "sys.h"
 #include "zp_err.h"
 #include "zp_exit.h"
 #include <jansson.h>

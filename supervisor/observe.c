@@ -19,6 +19,9 @@
 
 #include "stages.h"
 #include "sup.h"
+#include "config.h"
+#include "rundir.h"
+#include "sys.h"
 
 /* Upper bounds in seconds: a 2^27 partition's stages are around a second, a small circuit's
  * around a millisecond, a queue at peak minutes. */

@@ -25,6 +25,10 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "config.h"
+#include "files.h"
+#include "rundir.h"
+#include "sys.h"
 #include "zp_err.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"

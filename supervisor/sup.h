@@ -14,7 +14,8 @@
 #include <sys/types.h>
 
 #include "arena.h"
-#include "pipe.h"
+#include "config.h"
+#include "health.h"
 
 #define SUP_MAX_CHILDREN 256
 

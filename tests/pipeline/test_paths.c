@@ -4,7 +4,8 @@
  * (zp_path_open_dir / zp_path_open_input: a swapped component, a FIFO, a directory) and
  * zp_write_atomic_at with symlinks planted at the final and the temporary name.
  */
-#include "pipe.h"
+#include "files.h"
+#include "paths.h"
 #include "zp_err.h"
 
 #include <errno.h>
