@@ -27,10 +27,10 @@ void zp_hint_close(int s);
 #define ZP_API_MAX_MSG (1u << 20)
 #define ZP_API_RCV_HARD (64u << 20)
 int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms);
-/* Server side: bind a REP socket; serve every queued request through fn (returns a
+/* Server side: bind a REP socket; serve every queued request through fn(ctx, ...) (returns a
  * malloc'ed reply). serve_one returns 1 when it served one, 0 when none was waiting. */
 int zp_api_rep(const char *url);
-int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len));
+int zp_api_serve_one(int s, char *(*fn)(void *ctx, const char *req, size_t len), void *ctx);
 /* Default API url for a run directory. */
 int zp_api_default_url(char *buf, size_t n, const char *run_dir);
 
