@@ -172,7 +172,7 @@ static bool supervisor_alive(struct zp_daemon *d)
 	const struct zp_arena_hdr *h = zp_arena_hdr(d->arena);
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(d->arena, i);
-		uint64_t w = atomic_load_explicit(&((struct zp_arena_proc *)p)->word, memory_order_acquire);
+		uint64_t w = zp_arena_load64(&p->word);
 		if (zp_word_state(w) == ZP_PROC_ALIVE && p->role == ZP_ROLE_SUPERVISOR &&
 		    zp_arena_proc_alive(d->arena, i) == 1)
 			return true;

@@ -50,8 +50,8 @@ static char *metrics(struct sup *sup, size_t *len)
 		return NULL;
 #define ZP_X(nm, help) put(&b, "# HELP zkpipe_%s %s\n# TYPE zkpipe_%s counter\n", #nm, help, #nm); \
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++) \
-		put(&b, "zkpipe_%s{group=\"%s\"} %llu\n", #nm, sup->cfg.groups[g].name, (unsigned long long)atomic_load( \
-			&((struct zp_arena_hdr *)zp_arena_hdr(sup->g[g].a))->counters.nm));
+		put(&b, "zkpipe_%s{group=\"%s\"} %llu\n", #nm, sup->cfg.groups[g].name, \
+		    (unsigned long long)zp_arena_load64(&zp_arena_hdr(sup->g[g].a)->counters.nm));
 	ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
 	put(&b, "# HELP zkpipe_slots slots by state\n# TYPE zkpipe_slots gauge\n");
@@ -59,7 +59,7 @@ static char *metrics(struct sup *sup, size_t *len)
 		const struct zp_arena_hdr *h = zp_arena_hdr(sup->g[g].a);
 		unsigned n[4] = { 0 };
 		for (uint32_t i = 0; i < h->slot_count; i++)
-			n[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_slot_rec(sup->g[g].a, i)->word)) & 3]++;
+			n[zp_word_state(zp_arena_load64(&zp_arena_slot_rec(sup->g[g].a, i)->word)) & 3]++;
 		for (unsigned s = 0; s < 4; s++)
 			put(&b, "zkpipe_slots{group=\"%s\",state=\"%s\"} %u\n", sup->cfg.groups[g].name, zp_slot_state_name(s), n[s]);
 	}

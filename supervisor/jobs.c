@@ -31,14 +31,14 @@
 void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	json_t *parts = json_array();
 	for (uint32_t p = 0; p < r->nparts; p++) {
 		const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
-		uint64_t pw = atomic_load((_Atomic uint64_t *)&pr->word);
+		uint64_t pw = zp_arena_load64(&pr->word);
 		json_t *ts = json_object();
 		for (unsigned s = 0; s < ZP_TS_COUNT; s++) {
-			uint64_t t = atomic_load((_Atomic uint64_t *)&pr->ts[s]);
+			uint64_t t = zp_arena_load64(&pr->ts[s]);
 			if (t)
 				json_object_set_new(ts, zp_stage_name(s), json_integer((json_int_t)t));
 		}
@@ -48,10 +48,10 @@ void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 	return json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
 			 "job", (json_int_t)sup_client_id(g, r->id), "group", sup->cfg.groups[g].name,
 			 "state", zp_job_state_name(zp_word_state(w)), "key", r->key_id, "parts", (int)r->nparts,
-			 "done", (int)atomic_load((_Atomic uint32_t *)&r->parts_done),
-			 "failed", (int)atomic_load((_Atomic uint32_t *)&r->parts_failed), "priority", (int)r->priority,
+			 "done", (int)zp_arena_load32(&r->parts_done),
+			 "failed", (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority,
 			 "output", r->output, "error", r->error, "submit_ns", (json_int_t)r->submit_ns,
-			 "done_ns", (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "partitions", parts);
+			 "done_ns", (json_int_t)zp_arena_load64(&r->done_ns), "partitions", parts);
 }
 #define job_json(g, j) sup_job_json(sup, sup->g[g].a, g, j)
 
@@ -119,7 +119,7 @@ int sup_record_write(struct sup *sup, uint64_t cid, void *js)
 int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, bool now)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	if (zp_word_state(w) != ZP_JOB_DONE && zp_word_state(w) != ZP_JOB_FAILED)
 		return -EAGAIN;
 	zp_job_h h = { j, zp_word_gen(w) };
@@ -133,7 +133,7 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 			snprintf(why, sizeof why, "proofs.json not written: %s", zp_err_msg());
 			if (zp_arena_job_fail_done(a, h, why) == 0)
 				zp_log("supervisor", "job %llu: FAILED, %s", (unsigned long long)cid, why);
-			w = atomic_load((_Atomic uint64_t *)&r->word);
+			w = zp_arena_load64(&r->word);
 		}
 		if (zp_word_state(w) == ZP_JOB_FAILED && !out_has(sup, r, "error.txt")) { /* best effort: results/ has it too */
 			char msg[ZP_ERRTXT_MAX + 2];
@@ -156,7 +156,7 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
-	uint64_t done = atomic_load((_Atomic uint64_t *)&r->done_ns);
+	uint64_t done = zp_arena_load64(&r->done_ns);
 	if (!now && zp_now_ns() < done + (uint64_t)sup->cfg.retain_s * 1000000000ull)
 		return 0;
 	char man[ZP_PATH_MAX];
@@ -246,8 +246,8 @@ static unsigned pending_parts(struct sup *sup, unsigned g)
 	unsigned n = 0;
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) == ZP_JOB_ACTIVE)
-			n += r->nparts - atomic_load((_Atomic uint32_t *)&r->parts_done);
+		if (zp_word_state(zp_arena_load64(&r->word)) == ZP_JOB_ACTIVE)
+			n += r->nparts - zp_arena_load32(&r->parts_done);
 	}
 	return n;
 }
@@ -257,11 +257,11 @@ static unsigned pending_parts(struct sup *sup, unsigned g)
 static bool job_writes(struct zp_arena *a, uint32_t j)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+	unsigned st = zp_word_state(zp_arena_load64(&r->word));
 	if (st == ZP_JOB_ACTIVE)
 		return true;
 	for (uint32_t p = 0; st == ZP_JOB_FAILED && p < r->nparts; p++)
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
+		if (zp_word_state(zp_arena_load64(&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
 			return true;
 	return false;
 }
@@ -605,13 +605,13 @@ void *sup_status_json(struct sup *sup)
 		const struct zp_arena_hdr *h = zp_arena_hdr(a);
 		unsigned slots[4] = { 0 }, jobs[5] = { 0 };
 		for (uint32_t i = 0; i < h->slot_count; i++)
-			slots[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_slot_rec(a, i)->word)) & 3]++;
+			slots[zp_word_state(zp_arena_load64(&zp_arena_slot_rec(a, i)->word)) & 3]++;
 		for (uint32_t j = 0; j < h->job_count; j++) {
-			unsigned s = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(a, j)->word));
+			unsigned s = zp_word_state(zp_arena_load64(&zp_arena_job_rec(a, j)->word));
 			jobs[s < 5 ? s : 0]++;
 		}
 		json_t *cnt = json_object(), *sl = json_object(), *jb = json_object();
-#define ZP_X(nm, help) json_object_set_new(cnt, #nm, json_integer((json_int_t)atomic_load(&((struct zp_arena_hdr *)h)->counters.nm)));
+#define ZP_X(nm, help) json_object_set_new(cnt, #nm, json_integer((json_int_t)zp_arena_load64(&h->counters.nm)));
 		ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
 		for (unsigned s = 0; s < 4; s++)

@@ -292,7 +292,7 @@ static int child_proc(struct sup *sup, const struct child *c, zp_proc_h *h)
 	snprintf(name, sizeof name, "%s.%u", role_dir(c->role), c->index);
 	for (uint32_t i = 0; i < zp_arena_hdr(a)->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&p->word);
+		uint64_t w = zp_arena_load64(&p->word);
 		unsigned st = zp_word_state(w);
 		if ((st == ZP_PROC_ALIVE || st == ZP_PROC_DEAD) && p->pid == c->pid && p->role == c->role &&
 		    !strncmp(p->name, name, sizeof name)) {
@@ -390,7 +390,7 @@ static void adopt(struct sup *sup, unsigned g)
 	struct zp_arena *a = sup->g[g].a;
 	for (uint32_t i = 0; i < zp_arena_hdr(a)->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&p->word);
+		uint64_t w = zp_arena_load64(&p->word);
 		if (zp_word_state(w) != ZP_PROC_ALIVE || zp_arena_proc_alive(a, i) != 1 ||
 		    (p->role != ZP_ROLE_SYNTHD && p->role != ZP_ROLE_GPUD))
 			continue;
@@ -508,7 +508,7 @@ static void watchdog(struct sup *sup)
 		zp_proc_h h;
 		if (!c->pid || c->stuck_ms || child_proc(sup, c, &h))
 			continue;
-		uint64_t hb = atomic_load(&((struct zp_arena_proc *)zp_arena_proc_rec(sup->g[c->group].a, h.idx))->heartbeat_ns);
+		uint64_t hb = zp_arena_load64(&zp_arena_proc_rec(sup->g[c->group].a, h.idx)->heartbeat_ns);
 		if (hb >= now || now - hb <= limit)
 			continue;
 		c->stuck_ms = (now - hb) / 1000000;

@@ -77,8 +77,8 @@ void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j
 		const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
 		uint64_t ts[ZP_TS_COUNT], t0, t1;
 		for (unsigned s = 0; s < ZP_TS_COUNT; s++)
-			ts[s] = atomic_load((_Atomic uint64_t *)&pr->ts[s]);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&pr->word)) != ZP_PART_DONE)
+			ts[s] = zp_arena_load64(&pr->ts[s]);
+		if (zp_word_state(zp_arena_load64(&pr->word)) != ZP_PART_DONE)
 			continue; /* only partitions that went the whole way: a failed one's stages are partial */
 		for (unsigned s = 0; s < ZP_SPAN_COUNT; s++)
 			if (zp_span_bounds(s, ts, r->submit_ns, &t0, &t1))
@@ -134,7 +134,7 @@ static uint64_t proved_now(struct sup *sup)
 {
 	uint64_t n = 0;
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
-		n += atomic_load(&((struct zp_arena_hdr *)zp_arena_hdr(sup->g[g].a))->counters.parts_proved);
+		n += zp_arena_load64(&zp_arena_hdr(sup->g[g].a)->counters.parts_proved);
 	return n;
 }
 
@@ -172,15 +172,15 @@ static json_t *throughput_json(void)
 static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, uint64_t now)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	unsigned st = zp_word_state(w), cnt[ZP_PART_FAILED + 1] = { 0 };
 	for (uint32_t p = 0; p < r->nparts && p < ZP_ARENA_MAX_PARTS; p++)
-		cnt[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) % (ZP_PART_FAILED + 1)]++;
+		cnt[zp_word_state(zp_arena_load64(&zp_arena_part_rec(a, j, p)->word)) % (ZP_PART_FAILED + 1)]++;
 	json_t *ps = json_object();
 	for (unsigned s = 0; s <= ZP_PART_FAILED; s++)
 		json_object_set_new(ps, zp_part_state_name(s), json_integer(cnt[s]));
-	uint32_t done = atomic_load((_Atomic uint32_t *)&r->parts_done);
-	uint64_t end = st == ZP_JOB_ACTIVE ? now : atomic_load((_Atomic uint64_t *)&r->done_ns);
+	uint32_t done = zp_arena_load32(&r->parts_done);
+	uint64_t end = st == ZP_JOB_ACTIVE ? now : zp_arena_load64(&r->done_ns);
 	double age = end > r->submit_ns ? (double)(end - r->submit_ns) / 1e9 : 0;
 	/* ETA at the job's own pace so far; unknown until its first partition is done */
 	double eta = st == ZP_JOB_ACTIVE && done ? age / done * (r->nparts - done) : st == ZP_JOB_ACTIVE ? -1 : 0;
@@ -189,9 +189,9 @@ static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32
 	return json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
 			 (json_int_t)sup_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
 			 zp_job_state_name(st), "parts", (int)r->nparts, "done", (int)done, "failed",
-			 (int)atomic_load((_Atomic uint32_t *)&r->parts_failed), "priority", (int)r->priority, "error", err,
+			 (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority, "error", err,
 			 "submit_ns", (json_int_t)r->submit_ns, "done_ns",
-			 (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "age_s", age, "eta_s", eta,
+			 (json_int_t)zp_arena_load64(&r->done_ns), "age_s", age, "eta_s", eta,
 			 "partition_states", ps);
 }
 
@@ -219,7 +219,7 @@ static json_t *jobs_json(struct sup *sup, uint64_t now)
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
 		for (uint32_t j = 0; j < zp_arena_hdr(sup->g[g].a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st == ZP_JOB_ACTIVE || st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
 				l[n++] = (struct listed){ r->submit_ns, (long long)sup_client_id(g, r->id), g, j, NULL };
 		}
@@ -252,7 +252,7 @@ static json_t *slots_json(struct sup *sup, unsigned g, uint64_t now)
 	json_t *out = json_array();
 	for (uint32_t i = 0; i < zp_arena_hdr(a)->slot_count && i < SLOTS_SHOWN; i++) {
 		const struct zp_arena_slot *s = zp_arena_slot_rec(a, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&s->word), t = atomic_load((_Atomic uint64_t *)&s->state_ns);
+		uint64_t w = zp_arena_load64(&s->word), t = zp_arena_load64(&s->state_ns);
 		json_t *o = json_pack("{s:i, s:s, s:f}", "index", (int)i, "state", zp_slot_state_name(zp_word_state(w) & 3),
 				      "age_s", t && now > t ? (double)(now - t) / 1e9 : 0.0);
 		if (zp_word_state(w) != ZP_SLOT_FREE) { /* racy display read: job and part are the filler's */

@@ -92,7 +92,7 @@ static bool record_of_token(struct sup *sup, const char *tok, unsigned *gout, ui
 		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; a && j < zp_arena_hdr(a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			const char *t = token_of(sup, r);
 			if (st >= ZP_JOB_ACTIVE && st <= ZP_JOB_FAILED && t && !strcmp(t, tok)) {
 				*gout = g, *jout = j;
@@ -245,7 +245,7 @@ static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
 		bool hard = zp_mono_ms() - t0 > 10000;
 		for (uint32_t i = 0; i < h->proc_count; i++) {
 			const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-			if (zp_word_state(atomic_load((_Atomic uint64_t *)&p->word)) != ZP_PROC_ALIVE ||
+			if (zp_word_state(zp_arena_load64(&p->word)) != ZP_PROC_ALIVE ||
 			    zp_arena_proc_alive(a, i) != 1 || p->pid == getpid())
 				continue;
 			if (p->role != ZP_ROLE_SYNTHD && p->role != ZP_ROLE_GPUD) {
@@ -285,7 +285,7 @@ static json_t *plan_jobs(struct sup *sup, struct zp_arena *a, unsigned g, const 
 	unsigned active = 0;
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) != ZP_JOB_ACTIVE)
+		if (zp_word_state(zp_arena_load64(&r->word)) != ZP_JOB_ACTIVE)
 			continue;
 		uint64_t cid = sup_client_id(g, r->id);
 		active++;
@@ -300,7 +300,7 @@ static json_t *plan_jobs(struct sup *sup, struct zp_arena *a, unsigned g, const 
 				 (unsigned long long)cid, r->key_id);
 		json_t *done = json_array();
 		for (uint32_t q = 0; q < r->nparts; q++) {
-			uint64_t w = atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, q)->word);
+			uint64_t w = zp_arena_load64(&zp_arena_part_rec(a, j, q)->word);
 			json_array_append_new(done, json_boolean(zp_word_state(w) == ZP_PART_DONE));
 		}
 		json_array_append_new(jobs, json_pack("{s:I, s:s, s:i, s:i, s:s, s:s, s:o}", "id", (json_int_t)r->id,
@@ -526,7 +526,7 @@ void sup_records_start(struct sup *sup)
 		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st < ZP_JOB_ACTIVE || st > ZP_JOB_FAILED)
 				continue;
 			rm_output_tmps(sup, r);
@@ -544,7 +544,7 @@ void sup_drop_jobs(struct sup *sup, unsigned g)
 	struct zp_arena *a = sup->g[g].a;
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+		unsigned st = zp_word_state(zp_arena_load64(&r->word));
 		uint64_t cid = sup_client_id(g, r->id);
 		if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED) /* still here: its record could not be written */
 			zp_log(WHO, "WARNING: job %llu (%s) is lost with the arena (keep_arena = no): its record could "
