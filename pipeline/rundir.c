@@ -38,3 +38,15 @@ int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char
 	va_end(ap);
 	return r;
 }
+
+bool zp_token_ok(const char *t)
+{
+	size_t n = strlen(t);
+	if (!n || n > ZP_TOKEN_MAX)
+		return false;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
+		      *t == '_'))
+			return false;
+	return true;
+}

@@ -7,6 +7,7 @@
  *   <group>.g<i>            gpud i PULL <- synthd PUSH: "a slot is READY"
  *   <group>.sup             supervisor PULL <- gpud PUSH: "a partition/job finished"
  *   in/<token>              job manifest: one witness path per line, partition order (files.h)
+ *   tokens/<token>          the client id a submit token became (supervisor/records.c)
  *   results/<job>.json      a finished job's record (written before its arena record is freed)
  *   cancel/<job>            exists = the client cancelled the job
  *   health/<group>.gpud<i>.json  gpud's health (health.h)
@@ -20,6 +21,7 @@
 #ifndef ZP_PIPE_RUNDIR_H
 #define ZP_PIPE_RUNDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define ZP_IPC_PATH_MAX 107
@@ -32,5 +34,9 @@ int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char 
 /* "<run>/<leaf>" */
 int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A client's submit token: 1 to ZP_TOKEN_MAX of [A-Za-z0-9_-], so that it is a file name in
+ * in/ and tokens/ as it stands (no '/', no '.', nothing to escape). */
+#define ZP_TOKEN_MAX 64
+bool zp_token_ok(const char *t);
 
 #endif

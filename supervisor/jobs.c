@@ -208,18 +208,6 @@ static char *error_reply_code(const char *code, const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- submit */
-static bool token_ok(const char *t)
-{
-	size_t n = strlen(t);
-	if (!n || n > 64)
-		return false;
-	for (; *t; t++)
-		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
-		      *t == '_'))
-			return false;
-	return true;
-}
-
 /* Wires the key's circuit has (the r1cs's nWires when configured: that is what synthd
  * evaluates; else the zkey's nVars), for a cheap witness check at submit. */
 static int key_wires(struct sup *sup, const struct zp_pipe_key *k, uint32_t *n)
@@ -471,7 +459,7 @@ static char *submit(struct sup *sup, json_t *req)
 		return error_reply("submit: \"output\" (a directory) is required");
 	if (prio < 0 || prio > 1000000)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
-	if (tok && !token_ok(tok))
+	if (tok && !zp_token_ok(tok))
 		return error_reply("submit: token must be 1-64 of [A-Za-z0-9_-]");
 	char tbuf[65];
 	if (!tok) {
