@@ -106,7 +106,8 @@ void sup_keys_fit(struct sup *sup)
 
 /* One gpud's view of key i: KH_* (and its reason when failed; while loading, the key's bytes
  * and the seconds since this gpud began it, when it has). */
-static int gpud_view(struct sup *sup, const struct child *c, unsigned i, char *why, size_t n, uint64_t *bytes, double *secs)
+static int gpud_view(struct sup *sup, const struct child *c, unsigned i, char *why, size_t n, uint64_t *bytes,
+		     double *secs)
 {
 	if (c->given_up) {
 		snprintf(why, n, "%s.%u@%s %s", "gpud", c->index, sup->cfg.groups[c->group].name, c->give_up_reason);

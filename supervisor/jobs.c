@@ -300,18 +300,28 @@ static unsigned control_char(const char *p)
 	return 0;
 }
 
-/* One witness file: confined, opened without blocking or following a symlink, a regular file,
- * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
-static char *check_wtns(struct sup *sup, size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires, char *canon)
+/* inputs[i] = p confined (canon gets the canonical path) and opened by the walk from its allowed
+ * root, without blocking or following a symlink: *fd, or the error reply. */
+static char *open_input(struct sup *sup, size_t i, const char *p, char *canon, int *fd)
 {
 	zp_err_clear();
 	if (!sup->cfg.n_in)
 		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
 	if (zp_path_allowed(sup->cfg.allow_in, sup->cfg.n_in, p, canon, false))
 		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
-	int fd = zp_path_open_input(sup->cfg.allow_in, sup->cfg.n_in, canon);
-	if (fd < 0)
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	*fd = zp_path_open_input(sup->cfg.allow_in, sup->cfg.n_in, canon);
+	return *fd < 0 ? error_reply("inputs[%zu]: %s", i, zp_err_msg()) : NULL;
+}
+
+/* One witness file: confined, opened without blocking or following a symlink, a regular file,
+ * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
+static char *check_wtns(struct sup *sup, size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires,
+			char *canon)
+{
+	int fd = -1;
+	char *err = open_input(sup, i, p, canon, &fd);
+	if (err)
+		return err;
 	uint32_t nw = 0;
 	int r = zp_wtns_check_fd(fd, canon, &nw);
 	close(fd);
@@ -337,15 +347,11 @@ static char *check_json_input(struct sup *sup, size_t i, const char *p, const st
 	if (!k->wasm[0] && !k->witness_bin[0])
 		return error_reply("inputs[%zu]: %s is an input.json, but key %s names no witness generator "
 				   "([key %s] wasm = or witness_bin =); give .wtns files", i, p, k->name, k->name);
-	zp_err_clear();
-	if (!sup->cfg.n_in)
-		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
-	if (zp_path_allowed(sup->cfg.allow_in, sup->cfg.n_in, p, canon, false))
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
-	int fd = zp_path_open_input(sup->cfg.allow_in, sup->cfg.n_in, canon);
+	int fd = -1;
+	char *err = open_input(sup, i, p, canon, &fd);
+	if (err)
+		return err;
 	struct stat st;
-	if (fd < 0)
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
 		close(fd);
 		return error_reply("inputs[%zu]: %s: not a regular file of at most 64 MiB", i, p);
@@ -362,8 +368,8 @@ static char *check_json_input(struct sup *sup, size_t i, const char *p, const st
 }
 
 /* paths[i] = the manifest line: the canonical path (what synthd opens by the same walk). */
-static char *check_inputs(struct sup *sup, json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, char (*paths)[PATH_MAX],
-			  size_t n)
+static char *check_inputs(struct sup *sup, json_t *inputs, const struct zp_pipe_key *k, uint32_t wires,
+			  char (*paths)[PATH_MAX], size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *p = json_string_value(json_array_get(inputs, i));
