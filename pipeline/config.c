@@ -600,7 +600,7 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 			ctx_err(x, "[%s] %s: unknown setting (known in this section: %s)", sec, k, kn);
 		else
 			ctx_err(x, "[%s]: unknown section (known: [run], [limits], [topology], [key NAME], "
-				"[group NAME], [debug])", sec);
+				"[group NAME], [debug], [cluster])", sec);
 	} else if (r == -E2BIG) {
 		ctx_err(x, "[%s]: too many such sections (at most %d keys, %d groups) or a bad name "
 			"(letters, digits, '_' and '-'; keys up to %d, groups up to %d characters)", sec,
