@@ -270,7 +270,7 @@ void zp_daemon_fail_part(struct zp_daemon *d, zp_part_h ph, int retry, const cha
 
 uint64_t zp_daemon_client_id(const struct zp_daemon *d, uint64_t arena_id)
 {
-	return arena_id << 8 | d->group;
+	return zp_job_client_id(d->group, arena_id);
 }
 
 bool zp_daemon_cancelled(const struct zp_daemon *d, uint64_t arena_id)

@@ -16,17 +16,21 @@
  *   supervisor.lock/.pid    one supervisor per run directory (flock)
  * ipc paths must stay under 107 bytes (nanomsg aborts otherwise): the config loader checks.
  *
- * JOB IDS seen by clients: arena_id << 8 | group index (group index < 256).
+ * JOB IDS seen by clients: arena_id << 8 | group index (group index < 256): zp_job_client_id.
  */
 #ifndef ZP_PIPE_RUNDIR_H
 #define ZP_PIPE_RUNDIR_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ZP_IPC_PATH_MAX 107
 
 struct zp_pipe_config;
+
+/* The id a client sees for job arena_id of group g (the names results/<id>.json, cancel/<id>). */
+static inline uint64_t zp_job_client_id(unsigned g, uint64_t arena_id) { return arena_id << 8 | g; }
 
 /* "ipc://<run>/<leaf>" into buf; -ENAMETOOLONG past the ipc limit. */
 int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)

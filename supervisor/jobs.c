@@ -46,7 +46,7 @@ void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 						       "attempts", (int)zp_part_attempts(pw), "ts", ts));
 	}
 	return json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
-			 "job", (json_int_t)sup_client_id(g, r->id), "group", sup->cfg.groups[g].name,
+			 "job", (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name,
 			 "state", zp_job_state_name(zp_word_state(w)), "key", r->key_id, "parts", (int)r->nparts,
 			 "done", (int)zp_arena_load32(&r->parts_done),
 			 "failed", (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority,
@@ -123,7 +123,7 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 	if (zp_word_state(w) != ZP_JOB_DONE && zp_word_state(w) != ZP_JOB_FAILED)
 		return -EAGAIN;
 	zp_job_h h = { j, zp_word_gen(w) };
-	uint64_t cid = sup_client_id(g, r->id);
+	uint64_t cid = zp_job_client_id(g, r->id);
 	char res[PATH_MAX];
 	result_path(sup, res, sizeof res, cid);
 	if (access(res, F_OK) != 0) {
@@ -525,7 +525,7 @@ static char *submit(struct sup *sup, json_t *req)
 	/* The arena record names in/<token>: a crash from here on leaves the token recoverable
 	 * (sup_token_lookup, sup_records_start), so a retry finds this job, never a second one. */
 	sup_debug_point(sup, "submit-before-token");
-	uint64_t cid = sup_client_id(g, id);
+	uint64_t cid = zp_job_client_id(g, id);
 	if (sup_token_ensure(sup, g, zp_arena_job_rec(sup->g[g].a, h.idx)))
 		zp_log("supervisor", "job %llu: %s (kept in the arena record; written again before it is freed)",
 		       (unsigned long long)cid, zp_err_msg());

@@ -46,7 +46,6 @@
 
 static const char *WHO = "supervisor";
 
-uint64_t sup_client_id(unsigned group, uint64_t arena_id) { return arena_id << 8 | group; }
 
 static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 

@@ -187,7 +187,7 @@ static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32
 	char err[ZP_ERRTXT_MAX + 1];
 	snprintf(err, sizeof err, "%.*s", ZP_ERRTXT_MAX, r->error);
 	return json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
-			 (json_int_t)sup_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
+			 (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
 			 zp_job_state_name(st), "parts", (int)r->nparts, "done", (int)done, "failed",
 			 (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority, "error", err,
 			 "submit_ns", (json_int_t)r->submit_ns, "done_ns",
@@ -221,7 +221,7 @@ static json_t *jobs_json(struct sup *sup, uint64_t now)
 			const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
 			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st == ZP_JOB_ACTIVE || st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
-				l[n++] = (struct listed){ r->submit_ns, (long long)sup_client_id(g, r->id), g, j, NULL };
+				l[n++] = (struct listed){ r->submit_ns, (long long)zp_job_client_id(g, r->id), g, j, NULL };
 		}
 	size_t arena_n = n;
 	pthread_mutex_lock(&O.mu);
@@ -256,7 +256,7 @@ static json_t *slots_json(struct sup *sup, unsigned g, uint64_t now)
 		json_t *o = json_pack("{s:i, s:s, s:f}", "index", (int)i, "state", zp_slot_state_name(zp_word_state(w) & 3),
 				      "age_s", t && now > t ? (double)(now - t) / 1e9 : 0.0);
 		if (zp_word_state(w) != ZP_SLOT_FREE) { /* racy display read: job and part are the filler's */
-			json_object_set_new(o, "job", json_integer((json_int_t)sup_client_id(g, s->job_id)));
+			json_object_set_new(o, "job", json_integer((json_int_t)zp_job_client_id(g, s->job_id)));
 			json_object_set_new(o, "part", json_integer((json_int_t)s->part));
 		}
 		json_array_append_new(out, o);

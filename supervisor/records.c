@@ -78,7 +78,7 @@ int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r)
 	if (!tok)
 		return 0; /* not submitted through the API (libzkpipe-supraseal): no token */
 	zp_pipe_path(path, sizeof path, &sup->cfg, "tokens/%s", tok);
-	uint64_t cid = sup_client_id(g, r->id);
+	uint64_t cid = zp_job_client_id(g, r->id);
 	if (read_u64_file(path, &have) == 0 && have == cid)
 		return 0;
 	int n = snprintf(txt, sizeof txt, "%llu\n", (unsigned long long)cid);
@@ -114,7 +114,7 @@ int sup_token_lookup(struct sup *sup, const char *tok, uint64_t *cid)
 	if (!record_of_token(sup, tok, &g, &j))
 		return 0;
 	const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
-	*cid = sup_client_id(g, r->id);
+	*cid = zp_job_client_id(g, r->id);
 	if (sup_token_ensure(sup, g, r))
 		zp_log(WHO, "token %s: %s", tok, zp_err_msg());
 	return 1;
@@ -287,7 +287,7 @@ static json_t *plan_jobs(struct sup *sup, struct zp_arena *a, unsigned g, const 
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 		if (zp_word_state(zp_arena_load64(&r->word)) != ZP_JOB_ACTIVE)
 			continue;
-		uint64_t cid = sup_client_id(g, r->id);
+		uint64_t cid = zp_job_client_id(g, r->id);
 		active++;
 		if (r->nparts > p->max_parts)
 			snprintf(why + strlen(why), n - strlen(why), "; job %llu has %u partitions (new max_parts %u)",
@@ -349,7 +349,7 @@ static int reshape(struct sup *sup, unsigned g, const struct zp_arena_params *p,
 	for (uint32_t j = 0; !why[0] && j < zp_arena_hdr(old)->job_count; j++)
 		if ((r = sup_finish_job(sup, old, g, j, true)) && r != -EAGAIN)
 			snprintf(why + strlen(why), sizeof why - strlen(why), "; job %llu's record cannot be written (%s)",
-				 (unsigned long long)sup_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
+				 (unsigned long long)zp_job_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
 	jobs = why[0] ? NULL : plan_jobs(sup, old, g, p, why, sizeof why);
 	if (why[0]) {
 		json_decref(jobs);
@@ -404,7 +404,7 @@ static int migrate_resume(struct sup *sup, unsigned g)
 			.inputs = json_string_value(json_object_get(jb, "inputs")),
 			.output = json_string_value(json_object_get(jb, "output")), .id = id, .done = done };
 		int r = zp_arena_submit_job(a, &spec, &h, NULL);
-		uint64_t cid = sup_client_id(g, id);
+		uint64_t cid = zp_job_client_id(g, id);
 		if (r) {
 			zp_log(WHO, "group %s: job %llu could not be migrated: %s", sup->cfg.groups[g].name,
 			       (unsigned long long)cid, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
@@ -441,7 +441,7 @@ int sup_arena_open(struct sup *sup, unsigned g, const struct zp_arena_params *p)
 	zp_arena_job_ids_from(G->a, hw + 1);
 	if (hw && G->created)
 		zp_log(WHO, "group %s: new arena; job ids continue after %llu (the run directory's highest)",
-		       sup->cfg.groups[g].name, (unsigned long long)sup_client_id(g, hw));
+		       sup->cfg.groups[g].name, (unsigned long long)zp_job_client_id(g, hw));
 	return migrate_resume(sup, g);
 }
 
@@ -545,7 +545,7 @@ void sup_drop_jobs(struct sup *sup, unsigned g)
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
 		unsigned st = zp_word_state(zp_arena_load64(&r->word));
-		uint64_t cid = sup_client_id(g, r->id);
+		uint64_t cid = zp_job_client_id(g, r->id);
 		if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED) /* still here: its record could not be written */
 			zp_log(WHO, "WARNING: job %llu (%s) is lost with the arena (keep_arena = no): its record could "
 			       "not be written to results/", (unsigned long long)cid, zp_job_state_name(st));

@@ -135,7 +135,4 @@ void sup_observe_status(struct sup *sup, void *status_json);
 int  sup_http_start(struct sup *sup);
 void sup_http_stop(struct sup *sup);
 
-/* main.c */
-uint64_t sup_client_id(unsigned group, uint64_t arena_id);
-
 #endif
