@@ -73,7 +73,7 @@ static int proofs_complete(struct sup *sup, const struct zp_arena_job *r, uint64
 }
 
 /* A job's output: a client's directory under allow_output, reached by the confined walk
- * (pipe.h); a libzkpipe-supraseal job's is the run directory's own (ss/), written by path. */
+ * (paths.h); a libzkpipe-supraseal job's is the run directory's own (ss/), written by path. */
 static bool out_has(struct sup *sup, const struct zp_arena_job *r, const char *name)
 {
 	char f[PATH_MAX + 32];

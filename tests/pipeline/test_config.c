@@ -245,9 +245,7 @@ static void errors(void)
 
 int main(void)
 {
-	char tmpl[] = "/tmp/zp_config.XXXXXX";
-	if (!mkdtemp(tmpl) || !realpath(tmpl, T))
-		return perror("mkdtemp"), 1;
+	zp_test_tmpdir("zp_config", T);
 	char d[PATH_MAX + 8];
 	snprintf(d, sizeof d, "%s/in", T);
 	mkdir(d, 0700);
@@ -257,12 +255,5 @@ int main(void)
 	values();
 	sizes();
 	errors();
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", T);
-	if (system(cmd)) {}
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("config: all checks passed\n");
-	return failures != 0;
+	return zp_test_done("config", T);
 }

@@ -200,9 +200,7 @@ static void payload(void)
 int main(void)
 {
 	umask(022); /* the modes below are the files' own, not narrowed by ours */
-	char tmpl[] = "/tmp/zp_files.XXXXXX";
-	if (!mkdtemp(tmpl) || !realpath(tmpl, T))
-		return perror("mkdtemp"), 1;
+	zp_test_tmpdir("zp_files", T);
 	mkdir(at("out"), 0700);
 	mkdir(at("out/j1"), 0700);
 	mkdir(at("outside"), 0700);
@@ -212,12 +210,5 @@ int main(void)
 	outputs();
 	assembly();
 	payload();
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", T);
-	if (system(cmd)) {}
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("files: all checks passed\n");
-	return failures != 0;
+	return zp_test_done("files", T);
 }

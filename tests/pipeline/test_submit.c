@@ -235,9 +235,7 @@ int main(void)
 {
 	umask(022);
 	sup->g[0].pub = -1;
-	char tmpl[] = "/tmp/zp_submit.XXXXXX";
-	if (!mkdtemp(tmpl) || !realpath(tmpl, T))
-		return perror("mkdtemp"), 1;
+	zp_test_tmpdir("zp_submit", T);
 	int rc = setup();
 	if (rc == 0) {
 		accepted();
@@ -249,14 +247,5 @@ int main(void)
 	}
 	if (sup->g[0].pub >= 0)
 		zp_hint_close(sup->g[0].pub);
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", T);
-	if (system(cmd)) {}
-	if (rc)
-		return 1;
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("submit: all checks passed\n");
-	return failures != 0;
+	return zp_test_done("submit", T) || rc;
 }
