@@ -282,9 +282,8 @@ static int cmd_prove(int argc, char **argv)
 		if (er == 2)
 			goto next;
 		for (size_t i = 0; i < K; i++) {
-			/* zp_g16_proof starts with the 384 bytes of a BLS12-381 proof (a, b, c) and has grown since
-			 * (curve, bn): copy only those, the rest zero (curve NULL = BLS12-381) */
-			zp_g16_proof pf = { 0 };
+			zp_g16_proof pf;
+			memset(&pf, 0, sizeof pf);   /* a BLS12-381 proof (curve NULL) */
 			memcpy(&pf, &proofs[i], sizeof proofs[i]);
 			int v = zp_g16_verify(&vk, &pf, P[i].inp + 1, pub);
 			if (v) {
