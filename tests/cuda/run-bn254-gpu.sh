@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# BN254 on the GPU, in one run on the device machine (builds nothing there):
+#   1. bn254_gpu_test test: BN254 field, point, NTT, MSM (G1, G2, 0/1 paths, split) = CPU bit for bit
+#   2. gpu_test: BLS12-381's checks, unchanged (the kernels are now templates: non-regression)
+#   3. g16_backend_cmp bn254 (if built with it): whole BN254 proofs, CUDA backend = CPU backend, same bytes
+#   4. bn254_gpu_test bench: MSM G1 2^20/2^24/2^26, G2 2^24, NTT 2^24/2^27 (median of 7, CUDA events);
+#      gpu_bench (BLS12-381) g1:24 g2:24 ntt:24 beside it, to compare with bench/RESULTS.md's earlier rows
+# then prints a summary table last. Usage:
+#   tests/cuda/run-bn254-gpu.sh [BIN_DIR]     BIN_DIR: bn254_gpu_test, gpu_test, optionally gpu_bench and
+#                                            g16_backend_cmp (default build/tests/cuda + build/bench/cuda)
+#   TEST_ARGS="20 20 22"  bn254_gpu_test's max_log G1, G2, NTT;  BLS_ARGS="20 18 22"  gpu_test's
+#   SKIP="bench ..."      parts to leave out (test bls proofs bench);  LOG=dir  logs there too
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${1:-}
+pick() { # name: the binary from BIN, else the build tree
+  if [ -n "$BIN" ]; then [ -x "$BIN/$1" ] && echo "$BIN/$1"; return; fi
+  for d in build/tests/cuda build/bench/cuda; do [ -x "$d/$1" ] && { echo "$d/$1"; return; }; done
+}
+T=$(pick bn254_gpu_test); G=$(pick gpu_test); B=$(pick gpu_bench); C=$(pick g16_backend_cmp)
+LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"
+SKIP=" ${SKIP:-} "
+declare -a SUM
+echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null); $(nproc) CPUs; commit $(git rev-parse --short HEAD 2>/dev/null)"
+part() { # name timeout cmd...: run, show, record "name | exit | seconds | checks"
+  local name=$1 t=$2; shift 2
+  case "$SKIP" in *" $name "*) SUM+=("| $name | skipped | | |"); return;; esac
+  if [ -z "$1" ]; then SUM+=("| $name | not built | | |"); return; fi
+  local s=$(date +%s)
+  timeout "$t" "$@" >"$LOG/$name.log" 2>&1; local rc=$?
+  cat "$LOG/$name.log"
+  local pass=$(grep -c '| PASS |' "$LOG/$name.log") fail=$(grep -c '| FAIL |' "$LOG/$name.log")
+  SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
+}
+part test 900 $T test ${TEST_ARGS:-20 20 22}
+part bls 900 $G ${BLS_ARGS:-20 18 22}
+if [ -n "$C" ] && $C help 2>&1 | grep -q bn254; then
+  part proofs 600 $C bn254
+else
+  SUM+=("| proofs | not built (g16_backend_cmp without bn254) | | |")
+fi
+part bench 900 $T bench
+[ -n "$B" ] && part bls-bench 600 $B g1:24 g2:24 ntt:24
+echo
+echo "## summary (logs in $LOG)"
+echo "| part | result | time | checks |"
+echo "|---|---|---|---|"
+printf '%s\n' "${SUM[@]}"
+echo
+grep -h '^| \(MSM\|NTT\|BN254 bench\)' "$LOG/bench.log" 2>/dev/null
+grep -h '^|' "$LOG/bls-bench.log" 2>/dev/null | head -8
