@@ -8,7 +8,7 @@
 # then prints a summary table last. Usage:
 #   tests/cuda/run-bn254-gpu.sh [BIN_DIR]     BIN_DIR: bn254_gpu_test, gpu_test, optionally gpu_bench and
 #                                            g16_backend_cmp (default build/tests/cuda + build/bench/cuda)
-#   TEST_ARGS="20 20 22"  bn254_gpu_test's max_log G1, G2, NTT;  BLS_ARGS="20 18 22"  gpu_test's
+#   TEST_ARGS="20 20 22"  bn254_gpu_test's max_log G1, G2, NTT;  BLS_ARGS="18 16 20"  gpu_test's
 #   SKIP="bench ..."      parts to leave out (test bls proofs bench);  LOG=dir  logs there too
 set -u
 cd "$(dirname "$0")/../.."
@@ -33,7 +33,7 @@ part() { # name timeout cmd...: run, show, record "name | exit | seconds | check
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
 part test 900 $T test ${TEST_ARGS:-20 20 22}
-part bls 900 $G ${BLS_ARGS:-20 18 22}
+part bls 900 $G ${BLS_ARGS:-18 16 20}
 if [ -n "$C" ] && $C help 2>&1 | grep -q bn254; then
   part proofs 600 $C bn254
 else
