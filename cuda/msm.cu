@@ -28,6 +28,11 @@
 #include <thrust/iterator/counting_iterator.h>
 #include "cuda_impl.h"
 #include "ec.cuh"
+#include "zp_cuda_plan.h"
+extern "C" {
+#include "ec.h"
+#include "bn254.h"
+}
 
 #define MSM_K 32      /* entries per accumulation task */
 #define MSM_KB 64     /* points per task on the 0/1 path */
@@ -867,7 +872,41 @@ template <class Cv> struct msm_curve {
 	}
 };
 
-#define ZP_CUDA_CURVE_TABLE(cv, ID, NAME, NS)                                                                   \
+/* host: the CPU's Jacobian arithmetic, the chunk sums of zp_cuda_curve_msm_add */
+static void bls_jac_set_inf(int g2, void *p) { if (g2) zp_g2_jac_set_inf((zp_g2_jac *)p); else zp_g1_jac_set_inf((zp_g1_jac *)p); }
+static void bls_jac_add(int g2, void *acc, const void *b)
+{
+	if (g2) { zp_g2_jac t; zp_g2_jac_add(&t, (const zp_g2_jac *)acc, (const zp_g2_jac *)b); *(zp_g2_jac *)acc = t; }
+	else { zp_g1_jac t; zp_g1_jac_add(&t, (const zp_g1_jac *)acc, (const zp_g1_jac *)b); *(zp_g1_jac *)acc = t; }
+}
+static void bn_jac_set_inf(int g2, void *p)
+{
+	if (g2) zp_bn254_g2_jac_set_inf((zp_bn254_g2_jac *)p); else zp_bn254_g1_jac_set_inf((zp_bn254_g1_jac *)p);
+}
+static void bn_jac_add(int g2, void *acc, const void *b)
+{
+	if (g2) {
+		zp_bn254_g2_jac t;
+		zp_bn254_g2_jac_add(&t, (const zp_bn254_g2_jac *)acc, (const zp_bn254_g2_jac *)b);
+		*(zp_bn254_g2_jac *)acc = t;
+	} else {
+		zp_bn254_g1_jac t;
+		zp_bn254_g1_jac_add(&t, (const zp_bn254_g1_jac *)acc, (const zp_bn254_g1_jac *)b);
+		*(zp_bn254_g1_jac *)acc = t;
+	}
+}
+static_assert(sizeof(jac_t<fp_t>) == sizeof(zp_g1_jac) && sizeof(jac_t<fp2_t>) == sizeof(zp_g2_jac), "BLS12-381 jac");
+static_assert(sizeof(jac_t<bn_fp_t>) == sizeof(zp_bn254_g1_jac) && sizeof(jac_t<bn_fp2_t>) == sizeof(zp_bn254_g2_jac),
+              "BN254 jac");
+static_assert(sizeof(affine_t<bn_fp_t>) == sizeof(zp_bn254_g1_affine) &&
+              sizeof(affine_t<bn_fp2_t>) == sizeof(zp_bn254_g2_affine), "BN254 affine");
+/* the memory plan's view of BN254 (BLS12-381's: zp_cuda_sizes_device, cuda/runtime.c) */
+static const zp_cuda_sizes bn_sizes = {
+	msm_curve<bn254>::scratch, msm_curve<bn254>::windows, msm_curve<bn254>::split_scratch, zp_cuda_msm_split_windows,
+	zp_cuda_bn_split_bases_scratch, msm_curve<bn254>::bits_scratch, zp_cuda_nonbits_temp_size,
+	{ sizeof(affine_t<bn_fp_t>), sizeof(affine_t<bn_fp2_t>) } };
+
+#define ZP_CUDA_CURVE_TABLE(cv, ID, NAME, NS, SIZES, HOST)                                                     \
 	{ .id = ID, .name = NAME, .fr_bytes = sizeof(cv::fr),                                                   \
 	  .aff_bytes = { sizeof(affine_t<cv::fp>), sizeof(affine_t<cv::fp2>) },                                 \
 	  .jac_bytes = { sizeof(jac_t<cv::fp>), sizeof(jac_t<cv::fp2>) },                                       \
@@ -877,10 +916,12 @@ template <class Cv> struct msm_curve {
 	  .msm_split = msm_curve<cv>::msm_split, .bits_scratch = msm_curve<cv>::bits_scratch,                    \
 	  .msm_bits = msm_curve<cv>::msm_bits, .msm_ones = msm_curve<cv>::msm_ones,                             \
 	  .nonbits = msm_curve<cv>::nonbits, .ones = msm_curve<cv>::ones, .msm_sum_idx = msm_curve<cv>::sum_idx, \
-	  .elementwise = NS##_elementwise, .ntt_create = NS##_ntt_create }
+	  .elementwise = NS##_elementwise, .ntt_create = NS##_ntt_create, .sizes = SIZES,                         \
+	  .jac_set_inf = HOST##_jac_set_inf, .jac_add = HOST##_jac_add }
 extern "C" const zp_cuda_curve zp_cuda_curve_bls12_381 =
-	ZP_CUDA_CURVE_TABLE(bls12_381, ZP_CURVE_BLS12_381, "bls12-381", zp_cuda_bls);
-extern "C" const zp_cuda_curve zp_cuda_curve_bn254 = ZP_CUDA_CURVE_TABLE(bn254, ZP_CURVE_BN254, "bn254", zp_cuda_bn);
+	ZP_CUDA_CURVE_TABLE(bls12_381, ZP_CURVE_BLS12_381, "bls12-381", zp_cuda_bls, &zp_cuda_sizes_device, bls);
+extern "C" const zp_cuda_curve zp_cuda_curve_bn254 =
+	ZP_CUDA_CURVE_TABLE(bn254, ZP_CURVE_BN254, "bn254", zp_cuda_bn, &bn_sizes, bn);
 extern "C" const zp_cuda_curve *zp_cuda_curve_of(int id)
 {
 	return id == ZP_CURVE_BLS12_381 ? &zp_cuda_curve_bls12_381 : id == ZP_CURVE_BN254 ? &zp_cuda_curve_bn254 : NULL;

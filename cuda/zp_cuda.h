@@ -270,7 +270,17 @@ typedef struct zp_cuda_curve {
 	                   void *d_scratch, size_t len, void *stream);
 	int (*elementwise)(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n);
 	int (*ntt_create)(zp_cuda_ntt_ctx **ctx, unsigned max_log, int roots);
+	const struct zp_cuda_sizes *sizes;   /* the same size functions for the memory plan (zp_cuda_plan.h) */
+	/* host side, the CPU's Jacobian arithmetic of the curve (common/ec.h, bn254.h): chunk sums */
+	void (*jac_set_inf)(int g2, void *p);
+	void (*jac_add)(int g2, void *acc, const void *b);   /* acc += b */
 } zp_cuda_curve;
+/* The chunked MSM driver (zp_cuda_msm_chunked, zp_cuda_msm_add, zp_cuda_msm_passes) for either curve. */
+int zp_cuda_curve_msm_chunked(const zp_cuda_curve *cc, int g2, void *out, const void *d_bases, const void *d_scalars,
+                              size_t n, size_t chunk, void *d_scratch, size_t scratch_len, void *stream);
+int zp_cuda_curve_msm_add(const zp_cuda_curve *cc, void *stream, int g2, void *acc, const void *d_bases,
+                          const void *d_scalars, size_t n, void *d_scratch, size_t scratch_len);
+int zp_cuda_curve_msm_passes(const zp_cuda_curve *cc, int g2, size_t n, unsigned parts, size_t len);
 extern const zp_cuda_curve zp_cuda_curve_bls12_381, zp_cuda_curve_bn254;
 /* By zp_curve_id; NULL for an unknown id. */
 const zp_cuda_curve *zp_cuda_curve_of(int id);
