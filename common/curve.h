@@ -35,6 +35,14 @@ typedef struct zp_curve {
 	const void *g1_gen, *g2_gen;                /* affine generators */
 
 	int (*fr_from_dec)(void *r, const char *s); /* ZP_EFORMAT / ZP_ENONCANON */
+	int (*fr_to_dec)(char *buf, size_t n, const void *a);  /* normal form, n >= 80 */
+	int (*fr_from_le)(void *r, const uint8_t *le);         /* fr_bytes normal form; ZP_ENONCANON if >= r */
+	void (*fr_to_le)(uint8_t *le, const void *a);
+	void (*fr_from_mont)(uint64_t *raw, const void *a);    /* fr_limbs limbs: a·R^-1 */
+	int (*fr_random_secure)(void *r);                       /* uniform in [0, r) from getrandom(2) */
+	const void *fr_one;                                     /* Montgomery 1 */
+	int (*fp_from_dec)(void *r, const char *s);
+	int (*fp_to_dec)(char *buf, size_t n, const void *a);
 	int (*g1_check)(const void *p);             /* 0 | ZP_EINVAL_POINT | ZP_ESUBGROUP */
 	int (*g2_check)(const void *p);
 	void (*g1_neg)(void *r, const void *p);     /* affine */
@@ -56,5 +64,16 @@ extern const zp_curve zp_curve_bls12_381, zp_curve_bn254;
 const zp_curve *zp_curve_by_name(const char *name);
 /* By the scalar field's modulus as little-endian bytes (how .zkey/.wtns/.r1cs headers carry it). */
 const zp_curve *zp_curve_by_fr_modulus(const uint8_t *le, size_t n);
+/* The same by the base field's modulus (a .zkey's q). */
+const zp_curve *zp_curve_by_fp_modulus(const uint8_t *le, size_t n);
+/* The curve by its id (a key file's curve field); NULL if unknown. NULL in means BLS12-381
+ * (structs made before curves existed, zero-initialised): zp_curve_of(NULL) = &zp_curve_bls12_381. */
+const zp_curve *zp_curve_by_id(uint32_t id);
+static inline const zp_curve *zp_curve_of(const zp_curve *c)
+{
+	return c ? c : &zp_curve_bls12_381;
+}
+/* a < m for a little-endian byte string a and m's n limbs (canonicity checks of encodings). */
+bool zp_curve_lt_limbs(const uint8_t *a, const uint64_t *m, unsigned n);
 
 #endif

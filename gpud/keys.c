@@ -209,7 +209,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		zp_daemon_long_stage(&g->d, true); /* a key load while serving: the watchdog allows start_timeout_s */
 	int r = k->fmt->load(g, k, &len);
 	bool loaded = !r;
-	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk))) {
+	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)) && !(r = zp_g16_backend_supports(g->be, &k->gk))) {
 		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
 			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
 		r = g->be->create(&k->be_state, &k->gk);
@@ -244,8 +244,9 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		g->max_vars = k->zk.n_vars;
 	if (k->zk.domain_size > g->max_domain)
 		g->max_domain = k->zk.domain_size;
-	zp_log(g->d.who, "key %s: %u vars, domain %u, %zu bytes in %llu ms (%s)", k->name, k->zk.n_vars,
-	       k->zk.domain_size, len, (unsigned long long)(zp_mono_ms() - t0), k->fmt->how);
+	zp_log(g->d.who, "key %s: %s, %u vars, domain %u, %zu bytes in %llu ms (%s)", k->name,
+	       zp_curve_of(k->zk.curve)->name, k->zk.n_vars, k->zk.domain_size, len,
+	       (unsigned long long)(zp_mono_ms() - t0), k->fmt->how);
 }
 
 void gpud_keys_load(struct gpud *g)

@@ -43,6 +43,12 @@ static int zp_check(struct gpud *g, const uint8_t *slot, struct gpud_part *pp)
 			 p.n_vars, p.domain, k->name, k->zk.n_vars, k->zk.domain_size);
 		return -1;
 	}
+	const zp_curve *pc = p.curve ? zp_curve_by_id(p.curve) : &zp_curve_bls12_381, *kc = zp_curve_of(k->zk.curve);
+	if (pc != kc) {
+		snprintf(pp->why, sizeof pp->why, "gpud: a %s partition (slot payload curve %u) for key %s, a %s key: the "
+			 "curves differ", pc ? pc->name : "unknown-curve", p.curve, k->name, kc->name);
+		return -1;
+	}
 	if (memcmp(p.fingerprint, k->zk.circuit.fingerprint, 16)) {
 		snprintf(pp->why, sizeof pp->why,
 			 "gpud: circuit fingerprint differs from key %s's: the r1cs is not this key's circuit", k->name);
@@ -147,7 +153,7 @@ static int write_gpu_record(struct gpud *g, const char *out, uint32_t part, uint
 static int write_proof(struct gpud *g, const char *out, uint32_t part, const zp_g16_proof *proof, const zp_fr *pub,
 		       uint32_t np)
 {
-	char name[64], *txt = zp_g16_public_dumps(pub, np);
+	char name[64], *txt = zp_g16_public_dumps_curve(proof->curve, pub, np);
 	snprintf(name, sizeof name, "part-%u.public.json", part);
 	int r = txt ? zp_out_write(&g->d.cfg, out, name, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", name);
 	free(txt);

@@ -8,6 +8,7 @@
 #include "pipe.h"
 #include "binfile.h"
 #include "field.h"
+#include "zkey.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -52,7 +53,30 @@ uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t 
 }
 
 int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
-int zp_peek_zkey(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "zkey", 2, 4 + 48 + 4 + 32, n); }
+/* nVars follows q, whose size says the curve: the header probe reads it for either */
+int zp_peek_zkey(const char *path, uint32_t *n)
+{
+	zp_zkey z;
+	int rc = zp_zkey_probe(&z, path);
+	*n = rc ? 0 : z.n_vars;
+	return rc;
+}
+
+int zp_peek_r1cs_curve(const char *path, uint32_t *n, const zp_curve **curve)
+{
+	zp_bin_map m;
+	zp_bin b;
+	zp_bin_cur c;
+	int rc = zp_bin_map_file(&m, path);
+	if (rc)
+		return rc;
+	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "r1cs")) && !(rc = zp_bin_section_cur(&b, 1, UINT64_MAX, &c)) &&
+	    !(rc = zp_bin_read_fr_prime(&c, curve)))
+		rc = zp_bin_get_u32(&c, n, "nWires");
+	zp_bin_free(&b);
+	zp_bin_unmap(&m);
+	return rc;
+}
 
 /* ---------------------------------------------------------------- confined paths */
 static bool control_chars(const char *p)

@@ -69,6 +69,7 @@ int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s)
 		if ((r = zp_domain_for((uint64_t)sp.n_constraints + sp.n_public + 1, &s->domain, &s->log_domain)))
 			return zp_err_wrap(r, "key %s: synth", k->name);
 		snprintf(s->kind, sizeof s->kind, "%s", k->setup_device ? "synth, setup = device" : "synth");
+		s->curve = &zp_curve_bls12_381;   /* synthetic circuits are BLS12-381's */
 	}
 	if (k->zkey[0] && ends_with(k->zkey, ".zpk")) {
 		zp_pkey_header h;
@@ -78,6 +79,7 @@ int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s)
 			return zp_err_set(ZP_EMISMATCH, "key %s: %s has %u vars, domain %u; synth = %s has %u vars, domain %u",
 					  k->name, k->zkey, h.n_vars, h.domain_size, k->synth, s->n_vars, s->domain);
 		s->n_vars = h.n_vars, s->n_public = h.n_public, s->domain = h.domain_size, s->log_domain = h.log_domain;
+		s->curve = h.curve ? zp_curve_by_id(h.curve) : &zp_curve_bls12_381;  /* probe checked it */
 		snprintf(s->kind, sizeof s->kind, "zpk");
 		if (!k->synth[0] && !k->r1cs[0]) /* synthd builds a, b, c from the circuit, which a .zpk lacks */
 			return zp_err_set(-EINVAL, "key %s: %s is a .zpk, which holds no circuit: give r1cs = (or synth =)",
@@ -87,12 +89,17 @@ int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s)
 		if ((r = zp_zkey_probe(&z, k->zkey)))
 			return zp_err_wrap(r, "key %s", k->name);
 		s->n_vars = z.n_vars, s->n_public = z.n_public, s->domain = z.domain_size, s->log_domain = z.log_domain;
+		s->curve = z.curve;
 		snprintf(s->kind, sizeof s->kind, "zkey");
 	}
 	if (k->r1cs[0]) {
 		uint32_t wires;
-		if ((r = zp_peek_r1cs(k->r1cs, &wires)))
+		const zp_curve *rc_cv;
+		if ((r = zp_peek_r1cs_curve(k->r1cs, &wires, &rc_cv)))
 			return zp_err_wrap(r, "key %s: r1cs", k->name);
+		if (s->curve && rc_cv != s->curve)
+			return zp_err_set(ZP_EMISMATCH, "key %s: %s is a %s circuit, %s a %s key: the curves differ", k->name,
+					  k->r1cs, rc_cv->name, k->zkey, s->curve->name);
 		/* a warning, not a failure: partitions fail with the mismatch (synthd's fingerprint check), and
 		 * tests use such a pair to drive a synthd past its memory limit (tests/pipeline/memlimit.sh) */
 		if (wires != s->n_vars)

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "curve.h"
 
 #define ZP_PIPE_MAX_KEYS   16
 #define ZP_PIPE_MAX_GROUPS 8
@@ -165,13 +166,15 @@ const char *zp_pipe_sysfs_root(void);
 /* A key's shape, read from its header (or synth parameters) without loading it. */
 struct zp_key_shape {
 	uint32_t n_vars, n_public, domain, log_domain;
+	const zp_curve *curve;     /* the key's (zkey q/r, .zpk header; synthetic circuits: BLS12-381) */
 	uint64_t slot_bytes;       /* one partition's payload: the smallest slot_size that holds it */
 	char kind[24];             /* "zkey", "zpk", "synth", "synth, setup = device" */
 	char warning[PATH_MAX + 96];/* served, but something is off (an r1cs of another circuit) */
 };
 /* Validate a configured key as far as can be done without loading it: the zkey/zpk header
- * (protocol, BLS12-381 curve and prime, counts), the r1cs (readable; its wires against the key's
- * vars: a mismatch is s->warning), the witness generator's files. The error names the key and
+ * (protocol, curve and prime — BLS12-381 or BN254 —, counts), the r1cs (readable; of the key's curve, else
+ * an error naming both; its wires against the key's vars: a mismatch is s->warning), the witness
+ * generator's files. The error names the key and
  * the file. */
 int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s);
 /* slot_size = auto: the largest key need, rounded up to 2 MiB; sets groups[g].slot_size.
@@ -217,7 +220,8 @@ struct zp_slot_payload {
 	uint8_t fingerprint[16];
 	char key_id[ZP_KEY_ID_MAX];
 	uint64_t off_w, off_a, off_b, off_c, bytes;
-	uint32_t has_c, _pad;
+	uint32_t has_c;
+	uint32_t curve;           /* zp_curve_id of the key's circuit (w, a, b, c are its Fr); 0 = BLS12-381 */
 };
 /* Layout w | a | b | c after a 4 KiB header; returns total bytes. */
 uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t domain);
@@ -227,6 +231,8 @@ uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t 
  * Witnesses are read by prover/wtns.h (zp_wtns_check_fd at submit, zp_wtns_read_fd in synthd). */
 int zp_peek_r1cs(const char *path, uint32_t *n_wires);
 int zp_peek_zkey(const char *path, uint32_t *n_vars);
+/* The r1cs's nWires and curve (from its prime: BLS12-381 or BN254). */
+int zp_peek_r1cs_curve(const char *path, uint32_t *n_wires, const zp_curve **curve);
 
 /* Job manifest: write lines atomically; read line `part`. */
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);

@@ -8,7 +8,9 @@
  * Compact keys (bellperson .params, zp_g16_key.compact): dens_upload copies the proof's input into
  * buffers create() made for it (a/b/c zero-padded to the domain), dens_prove checks the popcounts,
  * gathers the A and B scalars through the density bitmaps (A: every input, then the aux wires in A;
- * B: inputs in B, then aux in B) and runs H and the five MSMs on them.
+ * B: inputs in B, then aux in B) and runs H and the five MSMs on them (BLS12-381 keys: .params).
+ *
+ * Both curves: backend_cpu_tmpl.h once per curve; create() picks the key's curve's stages.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,20 +18,11 @@
 
 #include "density.h"
 #include "groth16.h"
+#include "bn254_msm.h"
+#include "bn254_ntt.h"
 #include "msm.h"
 #include "ntt.h"
 #include "zp_err.h"
-
-struct cpu {
-	const zp_g16_key *key;
-	const zp_fr *w;
-	zp_fr *a, *b, *c;
-	zp_g1_jac h;
-	zp_ntt_domain dom;
-	void *scratch;
-	size_t scratch_len;
-	struct cpu_dens *dens;     /* compact keys: the proof's input, copied (dens_upload) */
-};
 
 struct cpu_dens {
 	zp_fr *w, *abc, *sa, *sb;  /* inputs ++ aux; a | b | c over the domain; A and B scalars */
@@ -55,14 +48,14 @@ static void *aligned_fr(uint64_t n)
 }
 
 /* Buffers for one proof of a compact key (inputs + aux wires, a/b/c over the domain, gathers). */
-static int dens_alloc(struct cpu *s, const zp_g16_key *key)
+static int dens_alloc(struct cpu_dens **dp, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
 	uint64_t nv = k->n_vars, ninp = (uint64_t)k->n_public + 1, d = k->domain_size;
 	struct cpu_dens *b = calloc(1, sizeof *b);
 	if (!b)
 		return -ENOMEM;
-	s->dens = b;
+	*dp = b;
 	b->w = aligned_fr(nv);
 	b->abc = aligned_fr(3 * d);
 	b->sa = aligned_fr(key->n_a);
@@ -71,98 +64,38 @@ static int dens_alloc(struct cpu *s, const zp_g16_key *key)
 	return b->w && b->abc && b->sa && b->sb && b->bits ? 0 : -ENOMEM;
 }
 
-static void cpu_destroy(void *state)
-{
-	struct cpu *s = state;
-	zp_ntt_domain_free(&s->dom);
-	free(s->scratch);
-	dens_free(s->dens);
-	free(s);
-}
+#define S(x) x##_bls
+#define FR zp_fr
+#define G1J zp_g1_jac
+#define KP(k) (k)
+#define MO(m) (m)
+#define NTT(x) zp_ntt_##x
+#define NTT_INIT(d, lg, key) zp_ntt_domain_init_ex(d, lg, zp_g16_key_roots(key), 0)
+#define MSM(x) zp_msm_##x
+#define BLS
+#include "backend_cpu_tmpl.h"
+#undef S
+#undef FR
+#undef G1J
+#undef KP
+#undef MO
+#undef NTT
+#undef NTT_INIT
+#undef MSM
+#undef BLS
+#define S(x) x##_bn
+#define FR zp_bn254_fr
+#define G1J zp_bn254_g1_jac
+#define KP(k) (&(k)->bn)
+#define MO(m) (&(m)->bn)
+#define NTT(x) zp_bn254_ntt_##x
+#define NTT_INIT(d, lg, key) zp_bn254_ntt_domain_init(d, lg)   /* snarkjs's roots (family 5) */
+#define MSM(x) zp_msm_bn254_##x
+#include "backend_cpu_tmpl.h"
 
-static int cpu_create(void **state, const zp_g16_key *key)
+static int cpu_dens_upload_bls(void *state, const zp_g16_dens_in *in)
 {
-	const zp_zkey *k = key->zkey;
-	if (key->dev_points || !k->a)
-		return zp_err_set(ZP_ERANGE, "CPU backend: the key's points are in GPU memory (setup = device), not on "
-				  "the host: prove it with backend = cuda");
-	struct cpu *s = calloc(1, sizeof(*s));
-	if (!s)
-		return zp_err_set(-ENOMEM, "CPU backend state");
-	if (key->compact && key->h_mode != ZP_H_COEFF)
-		return zp_err_set(ZP_ERANGE, "CPU backend: a compact key needs the coefficient H query");
-	s->key = key;
-	size_t nmax = k->n_vars > k->domain_size ? k->n_vars : k->domain_size;
-	size_t g1 = zp_msm_g1_scratch_size(nmax), g2 = zp_msm_g2_scratch_size(k->n_vars);
-	if (key->compact) { /* the largest of H (domain − 1), L, A, B1; G2: B2 */
-		size_t nl = (size_t)k->n_vars - k->n_public - 1, nh = (size_t)k->domain_size - 1;
-		nmax = nh > nl ? nh : nl;
-		nmax = nmax > key->n_a ? nmax : key->n_a;
-		nmax = nmax > key->n_b ? nmax : key->n_b;
-		g1 = zp_msm_g1_scratch_size(nmax);
-		g2 = zp_msm_g2_scratch_size(key->n_b);
-	}
-	s->scratch_len = g1 > g2 ? g1 : g2;
-	s->scratch = aligned_alloc(64, (s->scratch_len + 63) / 64 * 64);
-	/* the key's own root family: the H step must evaluate on the domain its Lagrange basis used */
-	int rc = s->scratch ? zp_ntt_domain_init_ex(&s->dom, k->log_domain, zp_g16_key_roots(key), 0) : -ENOMEM;
-	if (!rc && key->compact)
-		rc = dens_alloc(s, key);
-	if (rc) {
-		size_t len = s->scratch_len;
-		cpu_destroy(s);
-		return zp_err_set(rc, "CPU backend: NTT domain 2^%u and MSM scratch (%zu bytes)", k->log_domain, len);
-	}
-	*state = s;
-	return 0;
-}
-
-static int cpu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
-{
-	struct cpu *s = state;
-	if (s->key->compact)
-		return zp_err_set(ZP_ERANGE, "CPU backend: a compact key proves through dens_upload");
-	s->w = w;
-	s->a = a;
-	s->b = b;
-	s->c = c;
-	return 0;
-}
-
-static int cpu_h(void *state)
-{
-	struct cpu *s = state;
-	const zp_zkey *k = s->key->zkey;
-	int rc;
-	if (s->key->h_mode == ZP_H_SNARKJS) {
-		if ((rc = zp_ntt_h_snarkjs(&s->dom, s->a, s->b, s->c)))
-			return zp_err_set(rc, "H (snarkjs convention)");
-		return zp_msm_g1(&s->h, k->h, s->a, k->domain_size, s->scratch, s->scratch_len);
-	}
-	if ((rc = zp_ntt_h_bellperson(&s->dom, s->a, s->b, s->c)))
-		return zp_err_set(rc, "H (coefficient convention)");
-	return zp_msm_g1(&s->h, s->key->h_coeff, s->a, k->domain_size, s->scratch, s->scratch_len);
-}
-
-static int cpu_msm(void *state, zp_g16_msm_out *out)
-{
-	struct cpu *s = state;
-	const zp_zkey *k = s->key->zkey;
-	size_t nv = k->n_vars, np = k->n_public;
-	void *sc = s->scratch;
-	size_t sl = s->scratch_len;
-	int rc;
-	if ((rc = zp_msm_g1(&out->a, k->a, s->w, nv, sc, sl)) || (rc = zp_msm_g1(&out->b1, k->b1, s->w, nv, sc, sl)) ||
-	    (rc = zp_msm_g2(&out->b2, k->b2, s->w, nv, sc, sl)) ||
-	    (rc = zp_msm_g1(&out->c, k->c, s->w + np + 1, nv - np - 1, sc, sl)))
-		return zp_err_set(rc, "MSM");
-	out->h = s->h;
-	return 0;
-}
-
-static int cpu_dens_upload(void *state, const zp_g16_dens_in *in)
-{
-	struct cpu *s = state;
+	struct cpu_bls *s = state;
 	struct cpu_dens *b = s->dens;
 	const zp_zkey *k = s->key->zkey;
 	uint64_t ninp = (uint64_t)k->n_public + 1, naux = k->n_vars - ninp, d = k->domain_size, fr = sizeof(zp_fr);
@@ -188,9 +121,9 @@ static int cpu_dens_upload(void *state, const zp_g16_dens_in *in)
 }
 
 /* Popcounts, gathers, H and the five MSMs on the host from the copied input. */
-static int cpu_dens_prove(void *state, zp_g16_msm_out *mo)
+static int cpu_dens_prove_bls(void *state, zp_g16_msm_out *mo)
 {
-	struct cpu *s = state;
+	struct cpu_bls *s = state;
 	struct cpu_dens *b = s->dens;
 	const zp_g16_key *key = s->key;
 	const zp_zkey *k = key->zkey;
@@ -217,8 +150,81 @@ static int cpu_dens_prove(void *state, zp_g16_msm_out *mo)
 	return r;
 }
 
+/* One table for both curves: create() picks the key's curve's stages, every later call follows them. */
+struct stages {
+	int (*create)(void **, const zp_g16_key *);
+	int (*upload)(void *, const zp_fr *, zp_fr *, zp_fr *, zp_fr *);
+	int (*h)(void *);
+	int (*msm)(void *, zp_g16_msm_out *);
+	void (*destroy)(void *);
+};
+
+static const struct stages stages_bls = { cpu_create_bls, cpu_upload_bls, cpu_h_bls, cpu_msm_bls, cpu_destroy_bls };
+static const struct stages stages_bn = { cpu_create_bn, cpu_upload_bn, cpu_h_bn, cpu_msm_bn, cpu_destroy_bn };
+
+struct cpu {
+	const struct stages *st;
+	void *inner;
+};
+
+static int cpu_create(void **state, const zp_g16_key *key)
+{
+	struct cpu *s = calloc(1, sizeof(*s));
+	if (!s)
+		return zp_err_set(-ENOMEM, "CPU backend state");
+	s->st = zp_zkey_is_bn254(key->zkey) ? &stages_bn : &stages_bls;
+	int rc = s->st->create(&s->inner, key);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*state = s;
+	return 0;
+}
+
+static int cpu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
+{
+	struct cpu *s = state;
+	return s->st->upload(s->inner, w, a, b, c);
+}
+
+static int cpu_h(void *state)
+{
+	struct cpu *s = state;
+	return s->st->h(s->inner);
+}
+
+static int cpu_msm(void *state, zp_g16_msm_out *out)
+{
+	struct cpu *s = state;
+	return s->st->msm(s->inner, out);
+}
+
+static void cpu_destroy(void *state)
+{
+	struct cpu *s = state;
+	s->st->destroy(s->inner);
+	free(s);
+}
+
+/* compact keys are bellperson's, BLS12-381 only (create() refused any other) */
+static int cpu_dens_upload(void *state, const zp_g16_dens_in *in)
+{
+	struct cpu *s = state;
+	return s->st == &stages_bls ? cpu_dens_upload_bls(s->inner, in)
+				    : zp_err_set(ZP_ERANGE, "CPU backend: compact keys are BLS12-381 keys");
+}
+
+static int cpu_dens_prove(void *state, zp_g16_msm_out *mo)
+{
+	struct cpu *s = state;
+	return s->st == &stages_bls ? cpu_dens_prove_bls(s->inner, mo)
+				    : zp_err_set(ZP_ERANGE, "CPU backend: compact keys are BLS12-381 keys");
+}
+
 const zp_g16_backend_ops zp_g16_backend_cpu = {
 	.name = "cpu",
+	.curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254,
 	.create = cpu_create,
 	.upload = cpu_upload,
 	.h = cpu_h,

@@ -98,7 +98,7 @@ static int pipe_dens_prove(void *state, zp_g16_msm_out *out)
 }
 
 const zp_g16_backend_ops zp_g16_backend_cpu_pipe = {
-	.name = "cpu", .create = pipe_create, .destroy = pipe_destroy, .nbufs = pipe_nbufs,
+	.name = "cpu", .curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254, .create = pipe_create, .destroy = pipe_destroy, .nbufs = pipe_nbufs,
 	.upload_async = pipe_upload_async, .upload_wait = pipe_upload_wait, .prove_buf = pipe_prove_buf,
 	.dens_upload = pipe_dens_upload, .dens_prove = pipe_dens_prove,
 };

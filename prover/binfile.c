@@ -277,7 +277,7 @@ static int lt_limbs(const uint8_t *a, const uint64_t *m, int n)
 int zp_bin_fp_canonical(const uint8_t *le48) { return lt_limbs(le48, ZP_FP_MODULUS, ZP_FP_LIMBS); }
 int zp_bin_fr_canonical(const uint8_t *le32) { return lt_limbs(le32, ZP_FR_MODULUS, ZP_FR_LIMBS); }
 
-int zp_bin_check_fr_prime(zp_bin_cur *c)
+int zp_bin_read_fr_prime(zp_bin_cur *c, const zp_curve **curve)
 {
 	uint32_t n8;
 	const uint8_t *q;
@@ -285,14 +285,29 @@ int zp_bin_check_fr_prime(zp_bin_cur *c)
 	if (rc)
 		return rc;
 	if (n8 != 32)
-		return zp_err_set(ZP_EMISMATCH, "%s: section %u: field size n8 = %u, expected 32 (BLS12-381 Fr)",
+		return zp_err_set(ZP_EMISMATCH, "%s: section %u: field size n8 = %u, expected 32 (BLS12-381 or BN254 Fr)",
 				  c->file, c->sec, n8);
 	if ((rc = zp_bin_get_bytes(c, &q, 32, "prime")))
 		return rc;
-	for (int i = 0; i < 4; i++)
-		if (ld64(q + 8 * i) != ZP_FR_MODULUS[i])
-			return zp_err_set(ZP_EMISMATCH,
-					  "%s: section %u: prime is not the BLS12-381 scalar field r "
-					  "(compile with circom --prime bls12381)", c->file, c->sec);
+	if (!(*curve = zp_curve_by_fr_modulus(q, 32)))
+		return zp_err_set(ZP_EMISMATCH,
+				  "%s: section %u: prime is neither the BLS12-381 nor the BN254 scalar field r "
+				  "(compile with circom --prime bls12381 or --prime bn128)", c->file, c->sec);
 	return 0;
+}
+
+int zp_bin_fr_canonical_of(const zp_curve *cv, const uint8_t *le)
+{
+	return zp_curve_lt_limbs(le, cv->fr_modulus, cv->fr_limbs);
+}
+
+int zp_bin_fp_canonical_of(const zp_curve *cv, const uint8_t *le)
+{
+	return zp_curve_lt_limbs(le, cv->fp_modulus, cv->fp_limbs);
+}
+
+int zp_bin_curve_mismatch(const char *what, const zp_curve *have, const char *whose, const zp_curve *want)
+{
+	return zp_err_set(ZP_EMISMATCH, "%s is a %s %s, %s is %s: the curves differ", what, zp_curve_of(have)->name,
+			  "file", whose, zp_curve_of(want)->name);
 }

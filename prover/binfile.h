@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "curve.h"
+
 #include "field.h"
 
 typedef struct {
@@ -82,8 +84,14 @@ int  zp_bin_get_bytes(zp_bin_cur *c, const uint8_t **p, uint64_t n, const char *
 /* The section must be fully consumed (ZP_EFORMAT "trailing bytes" otherwise). */
 int  zp_bin_expect_end(const zp_bin_cur *c);
 
-/* Field header shared by r1cs and wtns: u32 n8 (must be 32) then prime[32] (must be r). */
-int  zp_bin_check_fr_prime(zp_bin_cur *c);
+/* Field header shared by r1cs, wtns and zkey: u32 n8 (must be 32) then prime[32], the scalar field r of
+ * BLS12-381 or of BN254: *curve says which (anything else is ZP_EMISMATCH). */
+int  zp_bin_read_fr_prime(zp_bin_cur *c, const zp_curve **curve);
+/* le < the curve's r / q (fr_bytes / fp_bytes little-endian). */
+int  zp_bin_fr_canonical_of(const zp_curve *cv, const uint8_t *le);
+int  zp_bin_fp_canonical_of(const zp_curve *cv, const uint8_t *le);
+/* ZP_EMISMATCH naming both curves: "<what> is a <have> file, <whose> is <want>: the curves differ". */
+int  zp_bin_curve_mismatch(const char *what, const zp_curve *have, const char *whose, const zp_curve *want);
 
 /* Little-endian 6-limb / 4-limb integer < modulus, without conversion (Montgomery bytes
  * are loaded by memcpy after this check). */

@@ -1,4 +1,5 @@
 #include "circuit.h"
+#include "bn254.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -230,7 +231,7 @@ static int density(const zp_csr *m, uint32_t n_vars, uint64_t **bits, uint64_t *
 	return 0;
 }
 
-static void hash_csr(XXH3_state_t *st, const zp_csr *m)
+static void hash_csr(XXH3_state_t *st, const zp_csr *m, const zp_curve *cv)
 {
 	/* hash rows as (length, cols, values in normal form) so the hash is independent of
 	 * how the CSR arrays happen to be laid out */
@@ -240,7 +241,7 @@ static void hash_csr(XXH3_state_t *st, const zp_csr *m)
 		XXH3_128bits_update(st, &n, sizeof(n));
 		for (uint64_t k = b; k < b + n; k++) {
 			uint8_t le[32];
-			zp_fr_to_le(le, zp_csr_coef(m, k));
+			cv->fr_to_le(le, m->val ? &m->val[k] : zp_csr_coef(m, k));
 			XXH3_128bits_update(st, &m->col[k], sizeof(uint32_t));
 			XXH3_128bits_update(st, le, 32);
 		}
@@ -258,13 +259,18 @@ int zp_circuit_finish(zp_circuit *c)
 	XXH3_128bits_reset(st);
 	uint32_t hdr[4] = { 0x7a703136 /* "zp16" */, c->n_vars, c->n_public, c->domain_size };
 	XXH3_128bits_update(st, hdr, sizeof(hdr));
-	hash_csr(st, &c->m[ZP_MAT_A]);
-	hash_csr(st, &c->m[ZP_MAT_B]);
+	const zp_curve *cv = zp_curve_of(c->curve);
+	if (cv->id != ZP_CURVE_BLS12_381) /* the curve is part of the circuit: same matrices, other field */
+		XXH3_128bits_update(st, &cv->id, sizeof(cv->id));
+	hash_csr(st, &c->m[ZP_MAT_A], cv);
+	hash_csr(st, &c->m[ZP_MAT_B], cv);
 	XXH128_hash_t h = XXH3_128bits_digest(st);
 	XXH3_freeState(st);
 	XXH128_canonical_t can;
 	XXH128_canonicalFromHash(&can, h);
 	memcpy(c->fingerprint, can.digest, 16);
+	if (cv->id != ZP_CURVE_BLS12_381)
+		return 0; /* the codes' table is BLS12-381's Fr: BN254 circuits read val */
 	for (int k = 0; k < 3; k++)
 		if (zp_csr_code(&c->m[k]))
 			return zp_err_set(-ENOMEM, "circuit coefficient codes");
@@ -331,6 +337,10 @@ static void eval_task(void *vctx, size_t t, int worker)
 
 void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
 {
+	if (c->curve && c->curve->id == ZP_CURVE_BN254) {
+		zp_circuit_eval_bn254(c, w, a, b, cc);
+		return;
+	}
 	struct eval_ctx e = { c, w, { a, b, cc } };
 	zp_coef_values();
 	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, eval_task, &e);
@@ -338,10 +348,14 @@ void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp
 
 void zp_circuit_eval_ref(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
 {
+	if (c->curve && c->curve->id == ZP_CURVE_BN254) {
+		zp_circuit_eval_bn254(c, w, a, b, cc);
+		return;
+	}
 	eval_with(zp_csr_mul_ref, c, w, a, b, cc);
 }
 
-struct check_ctx { const zp_fr *a, *b, *c; size_t n; uint64_t *first; };
+struct check_ctx { const zp_fr *a, *b, *c; size_t n; uint64_t *first; bool bn; };
 
 static void check_task(void *vctx, size_t t, int worker)
 {
@@ -349,8 +363,11 @@ static void check_task(void *vctx, size_t t, int worker)
 	size_t i0 = t * ROWS_PER_TASK, i1 = i0 + ROWS_PER_TASK < k->n ? i0 + ROWS_PER_TASK : k->n;
 	for (size_t i = i0; i < i1; i++) {
 		zp_fr p;
-		zp_fr_mul(&p, &k->a[i], &k->b[i]);
-		if (!zp_fr_eq(&p, &k->c[i])) {
+		if (k->bn)
+			zp_circuit_mul_bn254(&p, &k->a[i], &k->b[i]);
+		else
+			zp_fr_mul(&p, &k->a[i], &k->b[i]);
+		if (memcmp(&p, &k->c[i], sizeof p)) {   /* reduced values: equal iff the bytes are */
 			k->first[t] = i;
 			return;
 		}
@@ -367,7 +384,7 @@ int zp_circuit_check(const zp_circuit *c, const zp_fr *a, const zp_fr *b, const 
 		return zp_err_set(-ENOMEM, "constraint check");
 	for (size_t t = 0; t < tasks; t++)
 		first[t] = UINT64_MAX;
-	struct check_ctx k = { a, b, cc, c->domain_size, first };
+	struct check_ctx k = { a, b, cc, c->domain_size, first, c->curve && c->curve->id == ZP_CURVE_BN254 };
 	zp_par_for(tasks, check_task, &k);
 	uint64_t bad = UINT64_MAX;
 	for (size_t t = 0; t < tasks && bad == UINT64_MAX; t++)
@@ -379,4 +396,65 @@ int zp_circuit_check(const zp_circuit *c, const zp_fr *a, const zp_fr *b, const 
 		return zp_err_set(ZP_EUNSAT, "constraint %llu (0-based, r1cs order) is not satisfied: A·w × B·w ≠ C·w",
 				  (unsigned long long)bad);
 	return zp_err_set(ZP_EUNSAT, "row %llu (public-input binding row) is not satisfied", (unsigned long long)bad);
+}
+
+/* ---- BN254 circuits: the plain row sums (one modular add per term, the 0/1 shortcuts of zp_lc_term)
+ * with BN254's Fr; the codes and lazy sums above are BLS12-381's. A·w is small next to the MSMs. ---- */
+static void bn_term(zp_bn254_fr *acc, const zp_bn254_fr *coef, const zp_bn254_fr *x)
+{
+	const uint64_t *v = x->l, *one = ZP_BN254_FR_ONE.l;
+	if (!(v[0] | v[1] | v[2] | v[3]))
+		return;
+	if (!((v[0] ^ one[0]) | (v[1] ^ one[1]) | (v[2] ^ one[2]) | (v[3] ^ one[3]))) {
+		zp_bn254_fr_add(acc, acc, coef);
+		return;
+	}
+	zp_bn254_fr p;
+	zp_bn254_fr_mul(&p, coef, x);
+	zp_bn254_fr_add(acc, acc, &p);
+}
+
+void zp_circuit_mul_bn254(zp_fr *r, const zp_fr *a, const zp_fr *b)
+{
+	zp_bn254_fr x, y, z;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	zp_bn254_fr_mul(&z, &x, &y);
+	memcpy(r, &z, sizeof z);
+}
+
+static void bn_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uint64_t r1)
+{
+	if (r1 > m->rows)
+		r1 = m->rows;
+	for (uint64_t r = r0; r < r1; r++) {
+		zp_bn254_fr acc = ZP_BN254_FR_ZERO, cf, x;
+		for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+			memcpy(&cf, &m->val[k], sizeof cf);
+			memcpy(&x, &w[m->col[k]], sizeof x);
+			bn_term(&acc, &cf, &x);
+		}
+		memcpy(&y[r], &acc, sizeof acc);
+	}
+}
+
+static void bn_eval_task(void *vctx, size_t t, int worker)
+{
+	struct eval_ctx *e = vctx;
+	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
+	for (int k = 0; k < 3; k++)
+		if (k < 2 || e->c->has_c)
+			bn_rows(&e->c->m[k], e->w, e->y[k], r0, r1);
+	if (!e->c->has_c) {
+		if (r1 > e->c->domain_size)
+			r1 = e->c->domain_size;
+		for (uint64_t i = r0; i < r1; i++)
+			zp_circuit_mul_bn254(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
+	}
+}
+
+void zp_circuit_eval_bn254(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
+{
+	struct eval_ctx e = { c, w, { a, b, cc } };
+	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, bn_eval_task, &e);
 }

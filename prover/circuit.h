@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "curve.h"
 #include "field.h"
 
 typedef struct {
@@ -66,6 +67,9 @@ typedef struct {
 	uint64_t *a_vars, *b_vars;   /* bitmaps, n_vars bits */
 	uint64_t a_count, b_count;
 	uint8_t fingerprint[16];     /* XXH3-128 over n_vars, n_public, domain, A, B */
+	const zp_curve *curve;       /* the values' field: NULL = BLS12-381 (every path above); BN254
+	                              * circuits have val (no codes) and evaluate with BN254's Fr
+	                              * (zp_circuit_eval / _check dispatch; zp_csr_mul is BLS12-381's) */
 } zp_circuit;
 
 /* Smallest power of two >= n; log in *lg. ZP_ERANGE beyond 2^28 (Fr's 2-adicity is 32,
@@ -89,6 +93,10 @@ void zp_circuit_fingerprint_hex(const zp_circuit *c, char buf[33]);
 
 /* a = A·w, b = B·w, c = C·w (or a o b without C); each domain_size long. */
 void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc);
+/* BN254 circuits' evaluation (zp_circuit_eval calls it for them) and one BN254 Fr product on zp_fr
+ * containers. */
+void zp_circuit_eval_bn254(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc);
+void zp_circuit_mul_bn254(zp_fr *r, const zp_fr *a, const zp_fr *b);
 /* The same with zp_csr_mul_ref (tests and benchmarks: old vs new, same bytes). */
 void zp_circuit_eval_ref(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc);
 /* a o b == c on every row; ZP_EUNSAT naming the first failing constraint otherwise.

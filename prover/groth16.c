@@ -5,10 +5,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bn254.h"
 #include "ntt.h"
 #include "pairing.h"
 #include "par.h"
 #include "zp_err.h"
+
+/* ---- the curve-typed parts, once per curve ---- */
+#define KP(k) (k)
+#define PP(p) (p)
+#define MO(m) (m)
+#define VP(v) (v)
+#define S(x) x##_bls
+#define FR zp_fr
+#define G1A zp_g1_affine
+#define G1J zp_g1_jac
+#define G2A zp_g2_affine
+#define G2J zp_g2_jac
+#define F(x) zp_##x
+#define PAIRING zp_pairing_check
+#include "g16_tmpl.h"
+#undef KP
+#undef PP
+#undef MO
+#undef VP
+#undef S
+#undef FR
+#undef G1A
+#undef G1J
+#undef G2A
+#undef G2J
+#undef F
+#undef PAIRING
+#define KP(k) (&(k)->bn)
+#define PP(p) (&(p)->bn)
+#define MO(m) (&(m)->bn)
+#define VP(v) (&(v)->bn)
+#define S(x) x##_bn
+#define FR zp_bn254_fr
+#define G1A zp_bn254_g1_affine
+#define G1J zp_bn254_g1_jac
+#define G2A zp_bn254_g2_affine
+#define G2J zp_bn254_g2_jac
+#define F(x) zp_bn254_##x
+#define PAIRING zp_bn254_pairing_check
+#include "g16_tmpl.h"
 
 /* ---- coefficient H query from snarkjs's odd-root H points ----
  * snarkjs's H_j satisfy Σ_j d_j·H_j = h(τ)Z(τ)/δ for d_j = (ab−c)(x_j), x_j = ω_2n^(2j+1), and
@@ -24,12 +65,7 @@ static uint32_t bitrev(uint32_t x, uint32_t lg)
 	return lg ? x >> (32 - lg) : 0;
 }
 
-static void g1_mul_fr(zp_g1_jac *r, const zp_g1_jac *p, const zp_fr *k)
-{
-	uint64_t raw[4];
-	zp_fr_from_mont(raw, k);
-	zp_g1_jac_mul_u64(r, p, raw, 4);
-}
+#define g1_mul_fr g1_mul_fr_bls
 
 struct pdft_ctx { zp_g1_jac *v; const zp_fr *tw; uint32_t half, step; };
 
@@ -96,6 +132,9 @@ int zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode)
 	key->roots = 5;            /* a snarkjs key's family; the coefficient query below is derived in it */
 	if (mode != ZP_H_COEFF)
 		return 0;
+	if (zp_zkey_is_bn254(zkey))
+		return zp_err_set(ZP_ERANGE, "H mode coeff (bellperson's H query) is for BLS12-381 keys; this key is %s: "
+				  "use the snarkjs H mode", zkey->curve->name);
 	key->h_coeff = malloc((size_t)zkey->domain_size * sizeof(zp_g1_affine));
 	if (!key->h_coeff)
 		return zp_err_set(-ENOMEM, "coefficient H query");
@@ -111,72 +150,25 @@ void zp_g16_key_free(zp_g16_key *key)
 	key->h_coeff = NULL;
 }
 
-/* ---- finish: blinding, constant time in r and s ---- */
+/* ---- finish and verify: the curve's instance ---- */
 void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *k, const zp_g16_msm_out *m, const zp_fr *r, const zp_fr *s)
 {
-	zp_g1_jac a, b1, c, t, d1, rs_d;
-	zp_g2_jac b2, t2, d2;
-	zp_fr rs;
-
-	zp_g1_jac_from_affine(&d1, &k->delta1);
-	zp_g2_jac_from_affine(&d2, &k->delta2);
-	/* A = α1 + ΣwA + r·δ1 */
-	zp_g1_jac_add_affine(&a, &m->a, &k->alpha1);
-	zp_g1_jac_mul(&t, &d1, r);
-	zp_g1_jac_add(&a, &a, &t);
-	/* B = β2 + ΣwB2 + s·δ2 ; B1 = β1 + ΣwB1 + s·δ1 */
-	zp_g2_jac_add_affine(&b2, &m->b2, &k->beta2);
-	zp_g2_jac_mul(&t2, &d2, s);
-	zp_g2_jac_add(&b2, &b2, &t2);
-	zp_g1_jac_add_affine(&b1, &m->b1, &k->beta1);
-	zp_g1_jac_mul(&t, &d1, s);
-	zp_g1_jac_add(&b1, &b1, &t);
-	/* C = ΣwC + H + s·A + r·B1 − r·s·δ1 */
-	zp_g1_jac_add(&c, &m->c, &m->h);
-	zp_g1_jac_mul(&t, &a, s);
-	zp_g1_jac_add(&c, &c, &t);
-	zp_g1_jac_mul(&t, &b1, r);
-	zp_g1_jac_add(&c, &c, &t);
-	zp_fr_mul(&rs, r, s);
-	zp_g1_jac_mul(&rs_d, &d1, &rs);
-	zp_g1_jac_neg(&rs_d, &rs_d);
-	zp_g1_jac_add(&c, &c, &rs_d);
-
-	zp_g1_jac_to_affine(&proof->a, &a);
-	zp_g2_jac_to_affine(&proof->b, &b2);
-	zp_g1_jac_to_affine(&proof->c, &c);
+	memset(proof, 0, sizeof(*proof));   /* the other curve's members too: a proof is its bytes */
+	if (zp_zkey_is_bn254(k))
+		finish_bn(proof, k, m, r, s);
+	else
+		finish_bls(proof, k, m, r, s);
 }
 
-/* ---- verify ---- */
 int zp_g16_verify(const zp_g16_vk *vk, const zp_g16_proof *proof, const zp_fr *pub, uint32_t n_pub)
 {
-	int rc;
+	const zp_curve *kc = zp_curve_of(vk->curve), *pc = zp_curve_of(proof->curve);
+	if (kc != pc)
+		return zp_err_set(ZP_EMISMATCH, "the proof is a %s proof, the verification key is a %s key: the curves differ",
+				  pc->name, kc->name);
 	if (n_pub != vk->n_public)
 		return zp_err_set(ZP_EMISMATCH, "%u public inputs, the verification key expects %u", n_pub, vk->n_public);
-	if ((rc = zp_g1_affine_check(&proof->a)))
-		return zp_err_set(rc, "proof: pi_a");
-	if ((rc = zp_g2_affine_check(&proof->b)))
-		return zp_err_set(rc, "proof: pi_b");
-	if ((rc = zp_g1_affine_check(&proof->c)))
-		return zp_err_set(rc, "proof: pi_c");
-	/* vk_x = IC_0 + Σ pub_i·IC_i (public data: variable-time is fine) */
-	zp_g1_jac x, t;
-	zp_g1_jac_from_affine(&x, &vk->ic[0]);
-	for (uint32_t i = 0; i < n_pub; i++) {
-		zp_g1_jac_from_affine(&t, &vk->ic[i + 1]);
-		g1_mul_fr(&t, &t, &pub[i]);
-		zp_g1_jac_add(&x, &x, &t);
-	}
-	/* e(−A, B)·e(α, β)·e(vk_x, γ)·e(C, δ) == 1 */
-	zp_g1_affine p[4];
-	zp_g2_affine q[4] = { proof->b, vk->beta2, vk->gamma2, vk->delta2 };
-	zp_g1_affine_neg(&p[0], &proof->a);
-	p[1] = vk->alpha1;
-	zp_g1_jac_to_affine(&p[2], &x);
-	p[3] = proof->c;
-	if (zp_pairing_check(p, q, 4) != 0)
-		return zp_err_set(ZP_EVERIFY, "pairing check failed");
-	return 0;
+	return kc->id == ZP_CURVE_BN254 ? verify_bn(vk, proof, pub, n_pub) : verify_bls(vk, proof, pub, n_pub);
 }
 
 /* ---- prove ---- */
@@ -186,6 +178,9 @@ static int check_inputs(const zp_g16_key *key, const zp_circuit *circ, uint32_t 
 	if (n_w != k->n_vars)
 		return zp_err_set(ZP_EMISMATCH, "witness has %u values, the key's circuit has %u wires (nVars): "
 				  "the witness is not for this circuit", n_w, k->n_vars);
+	if (zp_curve_of(circ->curve) != zp_curve_of(k->curve))
+		return zp_err_set(ZP_EMISMATCH, "the circuit (r1cs) is a %s circuit, the key is a %s key: the curves differ",
+				  zp_curve_of(circ->curve)->name, zp_curve_of(k->curve)->name);
 	if (circ != &k->circuit && memcmp(circ->fingerprint, k->circuit.fingerprint, 16) != 0) {
 		char a[33], b[33];
 		zp_circuit_fingerprint_hex(circ, a);
@@ -210,7 +205,8 @@ int zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_bac
 	p->be = backend ? backend : &zp_g16_backend_cpu;
 	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
 		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
-	return p->be->create(&p->state, key);
+	int rc = zp_g16_backend_supports(p->be, key);
+	return rc ? rc : p->be->create(&p->state, key);
 }
 
 void zp_g16_prover_free(zp_g16_prover *p)
@@ -237,7 +233,8 @@ int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *
 	if (opts->r) {
 		r = *opts->r;
 		s = *opts->s;
-	} else if ((rc = zp_fr_random_secure(&r)) || (rc = zp_fr_random_secure(&s))) {
+	} else if ((rc = zp_curve_of(k->curve)->fr_random_secure(&r)) ||
+		   (rc = zp_curve_of(k->curve)->fr_random_secure(&s))) {
 		return zp_err_set(rc, "getrandom for r and s");
 	}
 	if ((rc = p->be->upload(p->state, w, a, b, c)) || (rc = p->be->h(p->state)) ||
@@ -246,7 +243,8 @@ int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *
 	zp_g16_finish(proof, k, &mo, &r, &s);
 	if (!opts->skip_verify) {
 		zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
-				 .n_public = k->n_public, .ic = k->ic };
+				 .n_public = k->n_public, .ic = k->ic, .curve = k->curve,
+				 .bn = { k->bn.alpha1, k->bn.beta2, k->bn.gamma2, k->bn.delta2, k->bn.ic } };
 		/* any failure here (pairing, or a proof point off the curve: a damaged key point
 		 * propagates into the proof) means the same thing: no proof */
 		if ((rc = zp_g16_verify(&vk, proof, w + 1, k->n_public)) != 0) {
@@ -295,4 +293,26 @@ int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *c
 	if (rc)
 		memset(proof, 0, sizeof(*proof));
 	return rc;
+}
+
+int zp_g16_backend_supports(const zp_g16_backend_ops *be, const zp_g16_key *key)
+{
+	const zp_curve *cv = zp_curve_of(key->zkey->curve);
+	unsigned m = be->curves ? be->curves : 1u << ZP_CURVE_BLS12_381;
+	if (m & (1u << cv->id))
+		return 0;
+	return zp_err_set(ZP_ERANGE, "the %s backend does not prove %s keys yet (it proves BLS12-381): this key is %s; "
+			  "use backend = cpu", be->name, cv->name, cv->name);
+}
+
+int zp_g16_check_witness(const zp_zkey *k, const zp_wtns *w, const char *name)
+{
+	const zp_curve *kc = zp_curve_of(k->curve), *wc = zp_curve_of(w->curve);
+	if (kc != wc)
+		return zp_err_set(ZP_EMISMATCH, "%s is a %s witness, the key is a %s key: the curves differ", name,
+				  wc->name, kc->name);
+	if (w->n != k->n_vars)
+		return zp_err_set(ZP_EMISMATCH, "%s has %u values, the key's circuit has %u wires (nVars): "
+				  "the witness is not for this circuit", name, w->n, k->n_vars);
+	return 0;
 }

@@ -1,5 +1,11 @@
 /*
- * groth16.h — Groth16 proofs over BLS12-381: prover (behind a backend ops table) and verifier.
+ * groth16.h — Groth16 proofs over BLS12-381 and BN254: prover (behind a backend ops table) and verifier.
+ *
+ * Curves (docs/DESIGN.md "Curves"): the key says the curve (zp_zkey.curve); a BN254 key's, proof's,
+ * vk's and MSM outputs' points are their .bn members (BN254 types, same names), the BLS12-381 ones the
+ * top-level members. Scalars (witness, a, b, c, r, s, public inputs) are zp_fr containers holding the
+ * key's curve's Fr in Montgomery form. zp_g16_finish / zp_g16_verify dispatch on the curve; a backend
+ * refuses a curve it cannot prove in create() (ZP_ERANGE naming it). A NULL curve is BLS12-381.
  *
  * Proving is four stages, each a backend op, so a device backend (CUDA) plugs in by
  * providing its own table:
@@ -36,24 +42,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bn254.h"
 #include "circuit.h"
+#include "curve.h"
 #include "ec.h"
 #include "field.h"
 #include "ntt.h"
+#include "wtns.h"
 #include "zkey.h"
+
+typedef struct {
+	zp_bn254_g1_affine a;
+	zp_bn254_g2_affine b;
+	zp_bn254_g1_affine c;
+} zp_g16_proof_bn254;
 
 typedef struct {
 	zp_g1_affine a;
 	zp_g2_affine b;
 	zp_g1_affine c;
+	const zp_curve *curve;  /* NULL = BLS12-381 (a, b, c); BN254: the points are bn's */
+	zp_g16_proof_bn254 bn;
 } zp_g16_proof;
 
 typedef enum { ZP_H_SNARKJS = 0, ZP_H_COEFF = 1 } zp_h_mode;
 
-/* What the MSM stages produce (Jacobian, unblinded). */
+/* What the MSM stages produce (Jacobian, unblinded); a BN254 key's in bn. */
+typedef struct {
+	zp_bn254_g1_jac a, b1, c, h;
+	zp_bn254_g2_jac b2;
+} zp_g16_msm_out_bn254;
+
 typedef struct {
 	zp_g1_jac a, b1, c, h;
 	zp_g2_jac b2;
+	zp_g16_msm_out_bn254 bn;
 } zp_g16_msm_out;
 
 /* A proving key as the backends see it: the zkey plus, for ZP_H_COEFF, the coefficient
@@ -94,6 +117,9 @@ typedef struct {
 
 typedef struct zp_g16_backend_ops {
 	const char *name;
+	/* The curves it proves: bit 1 << zp_curve_id each; 0 = BLS12-381 only (backends from before curves).
+	 * zp_g16_backend_supports() checks a key against it before create(). */
+	unsigned curves;
 	int  (*create)(void **state, const zp_g16_key *key);
 	int  (*upload)(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c);
 	int  (*h)(void *state);
@@ -139,6 +165,11 @@ static inline enum zp_ntt_roots zp_g16_key_roots(const zp_g16_key *key)
 	return key->roots == 7 ? ZP_NTT_ROOT7 : ZP_NTT_ROOT5;
 }
 
+/* 0 when backend be proves key's curve, else ZP_ERANGE naming the backend and the curve (the CUDA
+ * backend: BLS12-381 until it declares BN254 in curves). zp_g16_prover_init calls it; so must any caller
+ * of be->create(). */
+int  zp_g16_backend_supports(const zp_g16_backend_ops *be, const zp_g16_key *key);
+
 /* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;
  * n log n scalar multiplications — for tests and conversions, not the hot path). */
 int  zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode);
@@ -183,9 +214,13 @@ int  zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *
 void zp_g16_finish(zp_g16_proof *proof, const zp_zkey *key, const zp_g16_msm_out *m,
 		   const zp_fr *r, const zp_fr *s);
 
+/* The witness w fits key k: same curve (ZP_EMISMATCH naming both curves), n = nVars. name: for messages. */
+int  zp_g16_check_witness(const zp_zkey *k, const zp_wtns *w, const char *name);
+
 /* Verify: e(A,B) = e(α,β)·e(Σ pub·IC, γ)·e(C, δ). Points of the proof are checked on the curve
  * and in the subgroup, public inputs must be < r (they are zp_fr, so they are). Returns 0
- * when valid, ZP_EVERIFY when not, another code for malformed input. */
+ * when valid, ZP_EVERIFY when not, another code for malformed input; a proof of the other curve than
+ * vk's is ZP_EMISMATCH naming both. */
 int  zp_g16_verify(const zp_g16_vk *vk, const zp_g16_proof *proof, const zp_fr *pub, uint32_t n_pub);
 
 #endif

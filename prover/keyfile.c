@@ -32,7 +32,12 @@
 
 static const char *const sec_name[ZP_PKS_N] = { "FIXED", "IC", "A", "B1", "B2", "C", "H" };
 
-#define FIXED_BYTES (3 * sizeof(zp_g1_affine) + 3 * sizeof(zp_g2_affine))
+/* The header's curve field: 0 (files from before curves, and every BLS12-381 key written now, so BLS12-381
+ * files are unchanged) or ZP_CURVE_BLS12_381 = BLS12-381, ZP_CURVE_BN254 = BN254. */
+static const zp_curve *hdr_curve(const zp_pkey_header *h)
+{
+	return h->curve == 0 ? &zp_curve_bls12_381 : zp_curve_by_id(h->curve);
+}
 
 static uint64_t align_up(uint64_t x)
 {
@@ -40,6 +45,12 @@ static uint64_t align_up(uint64_t x)
 }
 
 int zp_pkey_layout(zp_pkey_header *h, uint32_t n_vars, uint32_t n_public, uint32_t domain_size)
+{
+	return zp_pkey_layout_curve(h, &zp_curve_bls12_381, n_vars, n_public, domain_size);
+}
+
+int zp_pkey_layout_curve(zp_pkey_header *h, const zp_curve *cv, uint32_t n_vars, uint32_t n_public,
+			 uint32_t domain_size)
 {
 	uint32_t ds, lg;
 	if (n_vars < (uint64_t)n_public + 1 || domain_size < 2 || zp_domain_for(domain_size, &ds, &lg) ||
@@ -56,9 +67,11 @@ int zp_pkey_layout(zp_pkey_header *h, uint32_t n_vars, uint32_t n_public, uint32
 	h->n_public = n_public;
 	h->domain_size = domain_size;
 	h->log_domain = lg;
+	h->curve = cv->id == ZP_CURVE_BLS12_381 ? 0 : cv->id;
+	const uint32_t g1 = (uint32_t)cv->g1_bytes, g2 = (uint32_t)cv->g2_bytes;
 	const uint64_t cnt[ZP_PKS_N] = { 1, (uint64_t)n_public + 1, n_vars, n_vars, n_vars,
 					 (uint64_t)n_vars - n_public - 1, domain_size };
-	const uint32_t el[ZP_PKS_N] = { FIXED_BYTES, 96, 96, 96, 192, 96, 96 };
+	const uint32_t el[ZP_PKS_N] = { 3 * g1 + 3 * g2, g1, g1, g1, g2, g1, g1 };
 	uint64_t off = ZP_PKEY_ALIGN;
 	for (int i = 0; i < ZP_PKS_N; i++) {
 		h->sec[i] = (zp_pkey_section){ .id = (uint32_t)i + 1, .elem_bytes = el[i], .offset = off,
@@ -68,6 +81,25 @@ int zp_pkey_layout(zp_pkey_header *h, uint32_t n_vars, uint32_t n_public, uint32
 	h->file_bytes = off;
 	return 0;
 }
+
+/* the zkey view's point members: BLS12-381's at the top, BN254's in bn (zkey.h) */
+#define BIND_POINTS(Z, G1A, G2A)                                                 \
+	do {                                                                     \
+		const G1A *f1 = (const G1A *)(m + h->sec[0].offset);             \
+		const G2A *f2 = (const G2A *)(f1 + 3);                           \
+		(Z)->alpha1 = f1[0];                                             \
+		(Z)->beta1 = f1[1];                                              \
+		(Z)->delta1 = f1[2];                                             \
+		(Z)->beta2 = f2[0];                                              \
+		(Z)->gamma2 = f2[1];                                             \
+		(Z)->delta2 = f2[2];                                             \
+		(Z)->ic = (G1A *)(m + h->sec[ZP_PKS_IC - 1].offset);             \
+		(Z)->a = (G1A *)(m + h->sec[ZP_PKS_A - 1].offset);               \
+		(Z)->b1 = (G1A *)(m + h->sec[ZP_PKS_B1 - 1].offset);             \
+		(Z)->b2 = (G2A *)(m + h->sec[ZP_PKS_B2 - 1].offset);             \
+		(Z)->c = (G1A *)(m + h->sec[ZP_PKS_C - 1].offset);               \
+		(Z)->h = h->h_mode == ZP_H_SNARKJS ? (G1A *)hq : NULL;           \
+	} while (0)
 
 static void bind_views(zp_pkey *k)
 {
@@ -79,42 +111,42 @@ static void bind_views(zp_pkey *k)
 	z->n_public = h->n_public;
 	z->domain_size = h->domain_size;
 	z->log_domain = h->log_domain;
-	const zp_g1_affine *f1 = (const zp_g1_affine *)(m + h->sec[0].offset);
-	const zp_g2_affine *f2 = (const zp_g2_affine *)(f1 + 3);
-	z->alpha1 = f1[0];
-	z->beta1 = f1[1];
-	z->delta1 = f1[2];
-	z->beta2 = f2[0];
-	z->gamma2 = f2[1];
-	z->delta2 = f2[2];
-	z->ic = (zp_g1_affine *)(m + h->sec[ZP_PKS_IC - 1].offset);
-	z->a = (zp_g1_affine *)(m + h->sec[ZP_PKS_A - 1].offset);
-	z->b1 = (zp_g1_affine *)(m + h->sec[ZP_PKS_B1 - 1].offset);
-	z->b2 = (zp_g2_affine *)(m + h->sec[ZP_PKS_B2 - 1].offset);
-	z->c = (zp_g1_affine *)(m + h->sec[ZP_PKS_C - 1].offset);
-	zp_g1_affine *hq = (zp_g1_affine *)(m + h->sec[ZP_PKS_H - 1].offset);
-	z->h = h->h_mode == ZP_H_SNARKJS ? hq : NULL;
+	z->curve = hdr_curve(h);
+	void *hq = m + h->sec[ZP_PKS_H - 1].offset;
+	if (z->curve->id == ZP_CURVE_BN254)
+		BIND_POINTS(&z->bn, zp_bn254_g1_affine, zp_bn254_g2_affine);
+	else
+		BIND_POINTS(z, zp_g1_affine, zp_g2_affine);
 	zp_circuit *c = &z->circuit;
 	c->n_vars = h->n_vars;
 	c->n_public = h->n_public;
 	c->n_constraints = h->n_constraints;
 	c->domain_size = h->domain_size;
 	c->log_domain = h->log_domain;
+	c->curve = z->curve;
 	memcpy(c->fingerprint, h->fingerprint, 16);
 	k->g16 = (zp_g16_key){ .zkey = z, .h_mode = (zp_h_mode)h->h_mode, .roots = h->roots, .h_coeff = h->h_mode == ZP_H_COEFF ? hq : NULL };
 }
 
 /* Write the fixed points from the zkey view back into the FIXED section. */
+#define STORE_FIXED(Z, G1A, G2A)                                                          \
+	do {                                                                              \
+		G1A *f1 = (G1A *)((uint8_t *)k->mem + k->hdr->sec[0].offset);             \
+		G2A *f2 = (G2A *)(f1 + 3);                                                \
+		f1[0] = (Z)->alpha1;                                                      \
+		f1[1] = (Z)->beta1;                                                       \
+		f1[2] = (Z)->delta1;                                                      \
+		f2[0] = (Z)->beta2;                                                       \
+		f2[1] = (Z)->gamma2;                                                      \
+		f2[2] = (Z)->delta2;                                                      \
+	} while (0)
+
 static void store_fixed(zp_pkey *k)
 {
-	zp_g1_affine *f1 = (zp_g1_affine *)((uint8_t *)k->mem + k->hdr->sec[0].offset);
-	zp_g2_affine *f2 = (zp_g2_affine *)(f1 + 3);
-	f1[0] = k->zk.alpha1;
-	f1[1] = k->zk.beta1;
-	f1[2] = k->zk.delta1;
-	f2[0] = k->zk.beta2;
-	f2[1] = k->zk.gamma2;
-	f2[2] = k->zk.delta2;
+	if (zp_zkey_is_bn254(&k->zk))
+		STORE_FIXED(&k->zk.bn, zp_bn254_g1_affine, zp_bn254_g2_affine);
+	else
+		STORE_FIXED(&k->zk, zp_g1_affine, zp_g2_affine);
 }
 
 int zp_pkey_alloc(zp_pkey *k, const zp_pkey_header *h)
@@ -226,7 +258,10 @@ static int check_header(const zp_pkey_header *h, const char *name, uint64_t file
 	    (h->roots != 5 && h->roots != 7))
 		return zp_err_set(ZP_EFORMAT, "%s: header: header size %u, %u sections, H mode %u, roots %u not understood",
 				  name, h->header_bytes, h->n_sections, h->h_mode, h->roots);
-	if (zp_pkey_layout(&want, h->n_vars, h->n_public, h->domain_size))
+	if (!hdr_curve(h))
+		return zp_err_set(ZP_EFORMAT, "%s: header: curve %u not understood (0 or 1: BLS12-381, 2: BN254)", name,
+				  h->curve);
+	if (zp_pkey_layout_curve(&want, hdr_curve(h), h->n_vars, h->n_public, h->domain_size))
 		return zp_err_set(ZP_EFORMAT, "%s: header: impossible counts (%u wires, %u public, domain %u)", name,
 				  h->n_vars, h->n_public, h->domain_size);
 	for (int i = 0; i < ZP_PKS_N; i++) {
@@ -259,22 +294,46 @@ static int check_sums(const zp_pkey_header *h, const uint64_t got[ZP_PKS_N], con
 	return 0;
 }
 
+/* every point of n at p (elem bytes each) through the curve's check; *bad = the first failing one */
+static int check_points_cv(const zp_curve *cv, const uint8_t *p, size_t n, bool g2, size_t *bad)
+{
+	size_t el = g2 ? cv->g2_bytes : cv->g1_bytes;
+	for (size_t i = 0; i < n; i++) {
+		int rc = g2 ? cv->g2_check(p + i * el) : cv->g1_check(p + i * el);
+		if (rc) {
+			*bad = i;
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static int check_fixed_and_points(zp_pkey *k, const char *name, bool all)
 {
 	const zp_zkey *z = &k->zk;
+	const zp_curve *cv = z->curve;
+	const zp_pkey_header *h = k->hdr;
 	int rc;
 	size_t bad;
-	if ((rc = zp_g1_affine_check_array(&z->alpha1, 1, 0, NULL)) || (rc = zp_g1_affine_check_array(&z->beta1, 1, 0, NULL)) ||
-	    (rc = zp_g1_affine_check_array(&z->delta1, 1, 0, NULL)) || (rc = zp_g2_affine_check_array(&z->beta2, 1, 0, NULL)) ||
-	    (rc = zp_g2_affine_check_array(&z->gamma2, 1, 0, NULL)) || (rc = zp_g2_affine_check_array(&z->delta2, 1, 0, NULL)))
+	if (cv->id == ZP_CURVE_BN254) {
+		const uint8_t *f = (const uint8_t *)k->mem + h->sec[0].offset;
+		if ((rc = check_points_cv(cv, f, 3, false, &bad)) || (rc = check_points_cv(cv, f + 3 * cv->g1_bytes, 3, true, &bad)))
+			return zp_err_set(rc, "%s: section 1 (FIXED): a point is not in G1/G2", name);
+	} else if ((rc = zp_g1_affine_check_array(&z->alpha1, 1, 0, NULL)) || (rc = zp_g1_affine_check_array(&z->beta1, 1, 0, NULL)) ||
+		   (rc = zp_g1_affine_check_array(&z->delta1, 1, 0, NULL)) || (rc = zp_g2_affine_check_array(&z->beta2, 1, 0, NULL)) ||
+		   (rc = zp_g2_affine_check_array(&z->gamma2, 1, 0, NULL)) || (rc = zp_g2_affine_check_array(&z->delta2, 1, 0, NULL))) {
 		return zp_err_set(rc, "%s: section 1 (FIXED): a point is not in G1/G2", name);
+	}
 	if (!all)
 		return 0;
-	const zp_pkey_header *h = k->hdr;
 	for (int i = 1; i < ZP_PKS_N; i++) {
 		const void *p = (const uint8_t *)k->mem + h->sec[i].offset;
-		rc = h->sec[i].elem_bytes == 192 ? zp_g2_affine_check_array(p, h->sec[i].count, 0, &bad)
-						 : zp_g1_affine_check_array(p, h->sec[i].count, 0, &bad);
+		bool g2 = h->sec[i].elem_bytes == cv->g2_bytes;
+		if (cv->id == ZP_CURVE_BN254)
+			rc = check_points_cv(cv, p, h->sec[i].count, g2, &bad);
+		else
+			rc = g2 ? zp_g2_affine_check_array(p, h->sec[i].count, 0, &bad)
+				: zp_g1_affine_check_array(p, h->sec[i].count, 0, &bad);
 		if (rc)
 			return zp_err_set(rc, "%s: section %d (%s): point %zu: %s", name, i + 1, sec_name[i], bad,
 					  zp_strerror(rc));
@@ -300,6 +359,9 @@ int zp_pkey_check_circuit(const zp_pkey *k, const zp_circuit *c, const char *nam
 {
 	if (!memcmp(c->fingerprint, k->hdr->fingerprint, 16))
 		return 0;
+	if (c->curve && c->curve != k->zk.curve)   /* (a circuit made from a file always knows its curve) */
+		return zp_err_set(ZP_EMISMATCH, "%s: the key is a %s key, the circuit a %s circuit: the curves differ",
+				  name ? name : "key", k->zk.curve->name, c->curve->name);
 	char a[33], b[33];
 	zp_circuit_fingerprint_hex(c, a);
 	zp_circuit_fingerprint_hex(&k->zk.circuit, b);
@@ -594,7 +656,11 @@ int zp_pkey_from_zkey(zp_pkey *k, const zp_zkey *z, zp_h_mode mode)
 	zp_pkey_header h;
 	zp_g16_key gk;
 	int rc;
-	if ((rc = zp_pkey_layout(&h, z->n_vars, z->n_public, z->domain_size)))
+	const zp_curve *cv = zp_curve_of(z->curve);
+	if (cv->id == ZP_CURVE_BN254 && mode != ZP_H_SNARKJS)
+		return zp_err_set(ZP_ERANGE, "H mode coeff (bellperson's H query) is for BLS12-381 keys; this key is %s",
+				  cv->name);
+	if ((rc = zp_pkey_layout_curve(&h, cv, z->n_vars, z->n_public, z->domain_size)))
 		return rc;
 	h.h_mode = mode;
 	h.n_constraints = z->circuit.n_constraints;
@@ -603,6 +669,24 @@ int zp_pkey_from_zkey(zp_pkey *k, const zp_zkey *z, zp_h_mode mode)
 	if ((rc = zp_pkey_alloc(k, &h)))
 		return rc;
 	zp_zkey *d = &k->zk;
+	size_t g1 = cv->g1_bytes, g2 = cv->g2_bytes, nv = z->n_vars, np = z->n_public;
+	if (cv->id == ZP_CURVE_BN254) {
+		d->bn.alpha1 = z->bn.alpha1;
+		d->bn.beta1 = z->bn.beta1;
+		d->bn.delta1 = z->bn.delta1;
+		d->bn.beta2 = z->bn.beta2;
+		d->bn.gamma2 = z->bn.gamma2;
+		d->bn.delta2 = z->bn.delta2;
+		store_fixed(k);
+		memcpy(d->bn.ic, z->bn.ic, (np + 1) * g1);
+		memcpy(d->bn.a, z->bn.a, nv * g1);
+		memcpy(d->bn.b1, z->bn.b1, nv * g1);
+		memcpy(d->bn.b2, z->bn.b2, nv * g2);
+		memcpy(d->bn.c, z->bn.c, (nv - np - 1) * g1);
+		memcpy(d->bn.h, z->bn.h, (size_t)z->domain_size * g1);
+		zp_pkey_seal(k);
+		return 0;
+	}
 	d->alpha1 = z->alpha1;
 	d->beta1 = z->beta1;
 	d->delta1 = z->delta1;
@@ -660,8 +744,17 @@ int zp_pkey_write_zkey(const zp_pkey *k, const zp_circuit *c, const char *path)
 	if (ncoef > UINT32_MAX)
 		return zp_err_set(ZP_ERANGE, "%s: %" PRIu64 " coefficients do not fit a .zkey", path, ncoef);
 	uint64_t nv = h->n_vars, np = h->n_public, ds = h->domain_size;
-	uint64_t sz[10] = { 4, 4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192, (np + 1) * 96, 4 + ncoef * 44, nv * 96, nv * 96,
-			    nv * 192, (nv - np - 1) * 96, ds * 96, 64 + 4 };
+	const zp_curve *cv = zp_curve_of(z->curve);
+	bool bn = cv->id == ZP_CURVE_BN254;
+	uint64_t q8 = cv->fp_bytes, g1 = cv->g1_bytes, g2 = cv->g2_bytes;
+	uint64_t sz[10] = { 4, 4 + q8 + 4 + 32 + 12 + 3 * g1 + 3 * g2, (np + 1) * g1, 4 + ncoef * 44, nv * g1, nv * g1,
+			    nv * g2, (nv - np - 1) * g1, ds * g1, 64 + 4 };
+	/* the point sections are the key file's own bytes (same in-memory form as a .zkey's); the fixed
+	 * points the zkey view's (the members of its curve) */
+	const uint8_t *m = k->mem;
+	const void *fx[6] = { &z->alpha1, &z->beta1, &z->beta2, &z->gamma2, &z->delta1, &z->delta2 };
+	const void *fxb[6] = { &z->bn.alpha1, &z->bn.beta1, &z->bn.beta2, &z->bn.gamma2, &z->bn.delta1, &z->bn.delta2 };
+	const void *const *fix = bn ? fxb : fx;
 	uint64_t total = 12;
 	for (int i = 0; i < 10; i++)
 		total += 12 + sz[i];
@@ -677,39 +770,38 @@ int zp_pkey_write_zkey(const zp_pkey *k, const zp_circuit *c, const char *path)
 		switch (s) {
 		case 1: put32(&p, 1); break;
 		case 2:
-			put32(&p, 48);
-			putb(&p, ZP_FP_MODULUS, 48);
+			put32(&p, (uint32_t)q8);
+			putb(&p, cv->fp_modulus, q8);
 			put32(&p, 32);
-			putb(&p, ZP_FR_MODULUS, 32);
+			putb(&p, cv->fr_modulus, 32);
 			put32(&p, (uint32_t)nv);
 			put32(&p, (uint32_t)np);
 			put32(&p, (uint32_t)ds);
-			putb(&p, &z->alpha1, 96);
-			putb(&p, &z->beta1, 96);
-			putb(&p, &z->beta2, 192);
-			putb(&p, &z->gamma2, 192);
-			putb(&p, &z->delta1, 96);
-			putb(&p, &z->delta2, 192);
+			for (int i = 0; i < 6; i++)
+				putb(&p, fix[i], i == 2 || i == 3 || i == 5 ? g2 : g1);
 			break;
-		case 3: putb(&p, z->ic, sz[2]); break;
+		case 3: putb(&p, m + h->sec[ZP_PKS_IC - 1].offset, sz[2]); break;
 		case 4:
 			put32(&p, (uint32_t)ncoef);
 			for (uint32_t m = 0; m < 2; m++)
 				for (uint32_t r = 0; r < c->m[m].rows; r++)
 					for (uint64_t e = c->m[m].row_ptr[r]; e < c->m[m].row_ptr[r + 1]; e++) {
 						zp_fr v;   /* coef·R² as plain limbs: Montgomery form of the integer coef·R */
-						zp_fr_to_mont(&v, zp_csr_coef(&c->m[m], e)->l);
+						if (bn)
+							zp_bn254_fr_to_mont((zp_bn254_fr *)&v, zp_csr_coef(&c->m[m], e)->l);
+						else
+							zp_fr_to_mont(&v, zp_csr_coef(&c->m[m], e)->l);
 						put32(&p, m);
 						put32(&p, r);
 						put32(&p, c->m[m].col[e]);
 						putb(&p, &v, 32);
 					}
 			break;
-		case 5: putb(&p, z->a, sz[4]); break;
-		case 6: putb(&p, z->b1, sz[5]); break;
-		case 7: putb(&p, z->b2, sz[6]); break;
-		case 8: putb(&p, z->c, sz[7]); break;
-		case 9: putb(&p, z->h, sz[8]); break;
+		case 5: putb(&p, m + h->sec[ZP_PKS_A - 1].offset, sz[4]); break;
+		case 6: putb(&p, m + h->sec[ZP_PKS_B1 - 1].offset, sz[5]); break;
+		case 7: putb(&p, m + h->sec[ZP_PKS_B2 - 1].offset, sz[6]); break;
+		case 8: putb(&p, m + h->sec[ZP_PKS_C - 1].offset, sz[7]); break;
+		case 9: putb(&p, m + h->sec[ZP_PKS_H - 1].offset, sz[8]); break;
 		case 10: memset(p, 0, 68); p += 68; break;
 		}
 	}

@@ -7,7 +7,7 @@
  *
  *   [0, 4096)        header (zp_pkey_header, exactly one page; its last 8 bytes are XXH64 of
  *                    the 4088 before them)
- *   sec 1 FIXED      alpha1, beta1, delta1 (G1), beta2, gamma2, delta2 (G2)      864 B
+ *   sec 1 FIXED      alpha1, beta1, delta1 (G1), beta2, gamma2, delta2 (G2)      864 B (BN254: 576 B)
  *   sec 2 IC         n_public + 1 G1
  *   sec 3 A          n_vars G1         u_i(τ)
  *   sec 4 B1         n_vars G1         v_i(τ)
@@ -15,6 +15,9 @@
  *   sec 6 C          n_vars − n_public − 1 G1   (β·u_i + α·v_i + w_i)/δ for the private wires
  *   sec 7 H          domain_size G1    ZP_H_SNARKJS: L^(2n)_(2j+1)(τ)/δ;  ZP_H_COEFF: τ^i·Z(τ)/δ
  *   each section starts on a 4096 boundary, the gap after it is zero, the file ends on one.
+ *
+ * Curve: the header's curve field (0 = absent = BLS12-381, 2 = BN254; docs/keys.md) sets the point sizes
+ * (G1/G2 96/192 bytes for BLS12-381, 64/128 for BN254) and which zkey members the views bind (zkey.h).
  *
  * Points are in the in-memory form (ec.h: affine, Montgomery, infinity = all zero; identical
  * to a .zkey's), so a loaded or mapped file is used in place: zp_pkey's zkey view points into
@@ -56,7 +59,8 @@ typedef struct {
 	char magic[8];
 	uint32_t version, header_bytes;
 	uint32_t flags, h_mode, roots, n_sections;
-	uint32_t n_vars, n_public, domain_size, log_domain, n_constraints, reserved0;
+	uint32_t n_vars, n_public, domain_size, log_domain, n_constraints;
+	uint32_t curve;                  /* 0 (absent: files from before curves) or 1: BLS12-381; 2: BN254 */
 	uint8_t fingerprint[16];
 	uint64_t file_bytes;
 	zp_pkey_section sec[ZP_PKS_N];   /* sec[i].id = i + 1 */
@@ -98,6 +102,10 @@ typedef struct {
 /* Fill h's geometry (magic, version, counts, section table, file_bytes) for a key of these
  * counts; checksums are left zero. ZP_ERANGE for impossible counts. */
 int  zp_pkey_layout(zp_pkey_header *h, uint32_t n_vars, uint32_t n_public, uint32_t domain_size);
+/* The same for a curve's key (points of cv's sizes; h->curve set: 0 for BLS12-381, so its files are
+ * unchanged, ZP_CURVE_BN254 for BN254). */
+int  zp_pkey_layout_curve(zp_pkey_header *h, const zp_curve *cv, uint32_t n_vars, uint32_t n_public,
+			  uint32_t domain_size);
 /* Allocate a zeroed key of h's geometry (header copied) and bind the views. */
 int  zp_pkey_alloc(zp_pkey *k, const zp_pkey_header *h);
 /* Compute every section's checksum and the header's (call after filling the points). */

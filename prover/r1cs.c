@@ -11,7 +11,7 @@ static int read_header(zp_r1cs *r, const zp_bin *b)
 {
 	zp_bin_cur c;
 	int rc;
-	if ((rc = zp_bin_section_cur(b, 1, 4 + 32 + 4 * 4 + 8 + 4, &c)) || (rc = zp_bin_check_fr_prime(&c)))
+	if ((rc = zp_bin_section_cur(b, 1, 4 + 32 + 4 * 4 + 8 + 4, &c)) || (rc = zp_bin_read_fr_prime(&c, &r->curve)))
 		return rc;
 	if ((rc = zp_bin_get_u32(&c, &r->n_wires, "nWires")) ||
 	    (rc = zp_bin_get_u32(&c, &r->n_outputs, "nOutputs")) ||
@@ -60,12 +60,12 @@ static int walk_constraints(zp_r1cs *r, const zp_bin *b, int fill)
 				if (fill) {
 					zp_csr *m = &r->m[k];
 					m->col[pos[k]] = wire;
-					zp_fr_from_le(&m->val[pos[k]], p);
+					r->curve->fr_from_le(&m->val[pos[k]], p);
 				} else {
 					if (wire >= r->n_wires)
 						return zp_err_set(ZP_EFORMAT, "%s: section 2: constraint %u, %s term %u: wire %u >= nWires %u",
 								  b->name, i, lc_name[k], t, wire, r->n_wires);
-					if (!zp_bin_fr_canonical(p))
+					if (!zp_bin_fr_canonical_of(r->curve, p))
 						return zp_err_set(ZP_ENONCANON, "%s: section 2: constraint %u, %s term %u: coefficient >= r",
 								  b->name, i, lc_name[k], t);
 				}
@@ -151,7 +151,8 @@ void zp_r1cs_free(zp_r1cs *r)
 }
 
 /* Copy src's rows into dst (domain rows), then the public-input rows into A. */
-static int widen(zp_csr *dst, const zp_csr *src, uint32_t rows, uint32_t extra_from, uint32_t n_extra)
+static int widen(zp_csr *dst, const zp_csr *src, uint32_t rows, uint32_t extra_from, uint32_t n_extra,
+		 const zp_curve *cv)
 {
 	int rc = alloc_csr(dst, rows, src->cols, src->nnz + n_extra);
 	if (rc)
@@ -163,7 +164,7 @@ static int widen(zp_csr *dst, const zp_csr *src, uint32_t rows, uint32_t extra_f
 	for (uint32_t i = src->rows; i < rows; i++) {
 		if (i >= extra_from && i < extra_from + n_extra) {
 			dst->col[pos] = i - extra_from;
-			dst->val[pos] = ZP_FR_ONE;
+			memcpy(&dst->val[pos], cv->fr_one, sizeof(zp_fr));
 			pos++;
 		}
 		dst->row_ptr[i + 1] = pos;
@@ -178,13 +179,14 @@ int zp_circuit_from_r1cs(zp_circuit *c, const zp_r1cs *r)
 	c->n_public = r->n_outputs + r->n_pub_inputs;
 	c->n_constraints = r->n_constraints;
 	c->has_c = true;
+	c->curve = r->curve;
 	int rc = zp_domain_for((uint64_t)r->n_constraints + c->n_public + 1, &c->domain_size, &c->log_domain);
 	if (rc)
 		return zp_err_set(rc, "circuit with %u constraints and %u public values: domain too large",
 				  r->n_constraints, c->n_public);
 	for (int k = 0; k < 3; k++) {
 		uint32_t n_extra = k == ZP_MAT_A ? c->n_public + 1 : 0;
-		if ((rc = widen(&c->m[k], &r->m[k], c->domain_size, r->n_constraints, n_extra)))
+		if ((rc = widen(&c->m[k], &r->m[k], c->domain_size, r->n_constraints, n_extra, zp_curve_of(r->curve))))
 			goto err;
 	}
 	if ((rc = zp_circuit_finish(c)))

@@ -21,7 +21,8 @@
 typedef struct {
 	uint32_t n_wires, n_outputs, n_pub_inputs, n_prv_inputs, n_constraints;
 	uint64_t n_labels;
-	zp_csr m[3];
+	zp_csr m[3];            /* values in Montgomery form of curve's Fr */
+	const zp_curve *curve;  /* from §1's prime: BLS12-381 or BN254 */
 } zp_r1cs;
 
 int  zp_r1cs_parse(zp_r1cs *r, const uint8_t *data, size_t len, const char *name);

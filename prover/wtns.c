@@ -19,12 +19,13 @@ static int wtns_layout(const zp_bin *b, const zp_bin_section **s1)
 	return zp_bin_section_find(b, 1, 4 + 32 + 4, s1);
 }
 
-/* §1's 40 bytes: n8 and the prime must be BLS12-381 r, nWitness > 0, §2 exactly nWitness values. */
-static int wtns_sec1(const zp_bin *b, const uint8_t *p1, uint32_t *n, const zp_bin_section **s2)
+/* §1's 40 bytes: n8 and the prime (BLS12-381's or BN254's r: *cv), nWitness > 0, §2 exactly nWitness
+ * values. */
+static int wtns_sec1(const zp_bin *b, const uint8_t *p1, uint32_t *n, const zp_curve **cv, const zp_bin_section **s2)
 {
 	zp_bin_cur c = { .p = p1, .left = 40, .file = b->name, .sec = 1 };
 	int rc;
-	if ((rc = zp_bin_check_fr_prime(&c)) || (rc = zp_bin_get_u32(&c, n, "nWitness")))
+	if ((rc = zp_bin_read_fr_prime(&c, cv)) || (rc = zp_bin_get_u32(&c, n, "nWitness")))
 		return rc;
 	if (*n == 0)
 		return zp_err_set(ZP_EFORMAT, "%s: section 1: nWitness is 0", b->name);
@@ -33,15 +34,17 @@ static int wtns_sec1(const zp_bin *b, const uint8_t *p1, uint32_t *n, const zp_b
 
 /* n normal-form little-endian values at src (src may be w itself) into w, Montgomery form;
  * `first` is the index of w[0] in the file (w[0] = 1 is checked when first == 0). */
-static int wtns_values(zp_fr *w, const uint8_t *src, uint32_t n, uint32_t first, const char *name)
+static int wtns_values(const zp_curve *cv, zp_fr *w, const uint8_t *src, uint32_t n, uint32_t first,
+		       const char *name)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t le[32];
 		memcpy(le, src + (size_t)i * 32, 32);
-		if (zp_fr_from_le(&w[i], le) != 0)
-			return zp_err_set(ZP_ENONCANON, "%s: section 2: witness value %u is >= r", name, first + i);
+		if (cv->fr_from_le(&w[i], le) != 0)
+			return zp_err_set(ZP_ENONCANON, "%s: section 2: witness value %u is >= r (%s)", name, first + i,
+					  cv->name);
 	}
-	if (first == 0 && n && !zp_fr_eq(&w[0], &ZP_FR_ONE))
+	if (first == 0 && n && memcmp(&w[0], cv->fr_one, 32))
 		return zp_err_set(ZP_EFORMAT, "%s: section 2: w[0] must be 1 (the ONE wire)", name);
 	return 0;
 }
@@ -52,14 +55,14 @@ int zp_wtns_parse(zp_wtns *w, const uint8_t *data, size_t len, const char *name)
 	const zp_bin_section *s1, *s2;
 	memset(w, 0, sizeof(*w));
 	int rc = zp_bin_parse(&b, data, len, name, "wtns");
-	if (rc || (rc = wtns_layout(&b, &s1)) || (rc = wtns_sec1(&b, data + s1->off, &w->n, &s2)))
+	if (rc || (rc = wtns_layout(&b, &s1)) || (rc = wtns_sec1(&b, data + s1->off, &w->n, &w->curve, &s2)))
 		goto out;
 	w->w = malloc((size_t)w->n * sizeof(zp_fr));
 	if (!w->w) {
 		rc = zp_err_set(-ENOMEM, "%s: %u witness values", name, w->n);
 		goto out;
 	}
-	rc = wtns_values(w->w, data + s2->off, w->n, 0, name);
+	rc = wtns_values(w->curve, w->w, data + s2->off, w->n, 0, name);
 out:
 	zp_bin_free(&b);
 	if (rc)
@@ -68,7 +71,7 @@ out:
 }
 
 /* The header checks on an open file; *off = where §2's values start. */
-static int wtns_header_fd(int fd, const char *name, uint32_t *n, uint64_t *off)
+static int wtns_header_fd(int fd, const char *name, uint32_t *n, const zp_curve **cv, uint64_t *off)
 {
 	zp_bin b;
 	const zp_bin_section *s1, *s2;
@@ -77,42 +80,57 @@ static int wtns_header_fd(int fd, const char *name, uint32_t *n, uint64_t *off)
 	if (!rc && !(rc = wtns_layout(&b, &s1))) {
 		if ((rc = zp_bin_pread(fd, p1, sizeof p1, s1->off)))
 			rc = zp_err_set(rc, "%s: section 1: cannot read", name);
-		else if (!(rc = wtns_sec1(&b, p1, n, &s2)))
+		else if (!(rc = wtns_sec1(&b, p1, n, cv, &s2)))
 			*off = s2->off;
 	}
 	zp_bin_free(&b);
 	return rc;
 }
 
-int zp_wtns_check_fd(int fd, const char *name, uint32_t *n)
+int zp_wtns_check_fd_curve(int fd, const char *name, uint32_t *n, const zp_curve **curve)
 {
 	uint64_t off = 0;
 	zp_fr w0;
-	int rc = wtns_header_fd(fd, name, n, &off);
+	int rc = wtns_header_fd(fd, name, n, curve, &off);
 	if (!rc && (rc = zp_bin_pread(fd, &w0, 32, off)))
 		rc = zp_err_set(rc, "%s: section 2: cannot read", name);
-	return rc ? rc : wtns_values(&w0, (const uint8_t *)&w0, 1, 0, name);
+	return rc ? rc : wtns_values(*curve, &w0, (const uint8_t *)&w0, 1, 0, name);
+}
+
+int zp_wtns_check_fd(int fd, const char *name, uint32_t *n)
+{
+	const zp_curve *cv;
+	return zp_wtns_check_fd_curve(fd, name, n, &cv);
 }
 
 /* §2's n values at off, straight into w (a slot, for synthd), converted in place. */
-static int wtns_values_fd(int fd, const char *name, zp_fr *w, uint32_t n, uint64_t off)
+static int wtns_values_fd(const zp_curve *cv, int fd, const char *name, zp_fr *w, uint32_t n, uint64_t off)
 {
 	int rc = zp_bin_pread(fd, w, (size_t)n * 32, off);
 	if (rc)
 		return zp_err_set(rc, "%s: section 2: cannot read %u values", name, n);
-	return wtns_values(w, (const uint8_t *)w, n, 0, name);
+	return wtns_values(cv, w, (const uint8_t *)w, n, 0, name);
+}
+
+int zp_wtns_read_fd_curve(int fd, const char *name, const zp_curve *want, zp_fr *w, uint32_t n)
+{
+	uint32_t have = 0;
+	uint64_t off = 0;
+	const zp_curve *cv;
+	int rc = wtns_header_fd(fd, name, &have, &cv, &off);
+	if (rc)
+		return rc;
+	if (cv != zp_curve_of(want))
+		return zp_err_set(ZP_EMISMATCH, "%s: a %s witness; the key is a %s key: the curves differ", name,
+				  cv->name, zp_curve_of(want)->name);
+	if (have != n)
+		return zp_err_set(ZP_EMISMATCH, "%s: %u values; the key's circuit has %u wires", name, have, n);
+	return wtns_values_fd(cv, fd, name, w, n, off);
 }
 
 int zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n)
 {
-	uint32_t have = 0;
-	uint64_t off = 0;
-	int rc = wtns_header_fd(fd, name, &have, &off);
-	if (rc)
-		return rc;
-	if (have != n)
-		return zp_err_set(ZP_EMISMATCH, "%s: %u values; the key's circuit has %u wires", name, have, n);
-	return wtns_values_fd(fd, name, w, n, off);
+	return zp_wtns_read_fd_curve(fd, name, &zp_curve_bls12_381, w, n);
 }
 
 int zp_wtns_read(zp_wtns *w, const char *path)
@@ -122,11 +140,11 @@ int zp_wtns_read(zp_wtns *w, const char *path)
 	if (fd < 0)
 		return fd;
 	uint64_t off = 0;
-	int rc = wtns_header_fd(fd, path, &w->n, &off);
+	int rc = wtns_header_fd(fd, path, &w->n, &w->curve, &off);
 	if (!rc && !(w->w = malloc((size_t)w->n * sizeof(zp_fr))))
 		rc = zp_err_set(-ENOMEM, "%s: %u witness values", path, w->n);
 	if (!rc)
-		rc = wtns_values_fd(fd, path, w->w, w->n, off);
+		rc = wtns_values_fd(w->curve, fd, path, w->w, w->n, off);
 	close(fd);
 	if (rc)
 		zp_wtns_free(w);
@@ -138,4 +156,5 @@ void zp_wtns_free(zp_wtns *w)
 	free(w->w);
 	w->w = NULL;
 	w->n = 0;
+	w->curve = NULL;
 }

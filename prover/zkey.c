@@ -9,37 +9,60 @@
 #include "progress.h"
 #include "zp_err.h"
 
-/* Copy n points of nfp coordinates each from the cursor, checking each coordinate < q. */
-static int load_points(void *dst, zp_bin_cur *c, uint64_t n, int nfp, const char *what)
+/* Copy n points of nfp coordinates each from the cursor, checking each coordinate < q (cv's). */
+static int load_points(const zp_curve *cv, void *dst, zp_bin_cur *c, uint64_t n, int nfp, const char *what)
 {
 	const uint8_t *p;
-	int rc = zp_bin_get_bytes(c, &p, n * nfp * ZP_FP_BYTES, what);
+	size_t fb = cv->fp_bytes;
+	int rc = zp_bin_get_bytes(c, &p, n * nfp * fb, what);
 	if (rc)
 		return rc;
 	for (uint64_t i = 0; i < n * nfp; i++) {
-		if (!zp_bin_fp_canonical(p + i * ZP_FP_BYTES))
+		if (!zp_bin_fp_canonical_of(cv, p + i * fb))
 			return zp_err_set(ZP_ENONCANON, "%s: section %u: %s point %llu: coordinate >= q", c->file,
 					  c->sec, what, (unsigned long long)(i / nfp));
 		if ((i & 0xffff) == 0xffff)
-			zp_progress_add(0x10000 * ZP_FP_BYTES);
+			zp_progress_add(0x10000 * fb);
 	}
-	zp_progress_add((n * nfp & 0xffff) * ZP_FP_BYTES);
-	memcpy(dst, p, n * nfp * ZP_FP_BYTES);
+	zp_progress_add((n * nfp & 0xffff) * fb);
+	memcpy(dst, p, n * nfp * fb);
 	return 0;
 }
 
-static int load_section(const zp_bin *b, uint32_t id, void **dst, uint64_t n, int nfp, const char *what)
+static int load_section(const zp_curve *cv, const zp_bin *b, uint32_t id, void **dst, uint64_t n, int nfp,
+			const char *what)
 {
 	zp_bin_cur c;
-	int rc = zp_bin_section_cur(b, id, n * nfp * ZP_FP_BYTES, &c);
+	size_t fb = cv->fp_bytes;
+	int rc = zp_bin_section_cur(b, id, n * nfp * fb, &c);
 	if (rc)
-		return zp_err_set(rc, "%s: section %u (%s): expected %llu points of %d bytes", b->name, id, what,
-				  (unsigned long long)n, nfp * ZP_FP_BYTES);
-	*dst = aligned_alloc(64, ((n * nfp * sizeof(zp_fp)) + 63) / 64 * 64 + 64);
+		return zp_err_set(rc, "%s: section %u (%s): expected %llu points of %zu bytes", b->name, id, what,
+				  (unsigned long long)n, nfp * fb);
+	*dst = aligned_alloc(64, ((n * nfp * fb) + 63) / 64 * 64 + 64);
 	if (!*dst)
 		return zp_err_set(-ENOMEM, "%s: section %u (%s): %llu points", b->name, id, what, (unsigned long long)n);
-	return load_points(*dst, &c, n, nfp, what);
+	return load_points(cv, *dst, &c, n, nfp, what);
 }
+
+/* the fixed points of §2 into the curve's members, each checked fully (curve and subgroup: they are few) */
+#define LOAD_FIXED(cv, c, K, CHK1, CHK2)                                                                       \
+	do {                                                                                                  \
+		if ((rc = load_points(cv, &(K)->alpha1, c, 1, 2, "alpha1")) ||                                \
+		    (rc = load_points(cv, &(K)->beta1, c, 1, 2, "beta1")) ||                                  \
+		    (rc = load_points(cv, &(K)->beta2, c, 1, 4, "beta2")) ||                                  \
+		    (rc = load_points(cv, &(K)->gamma2, c, 1, 4, "gamma2")) ||                                \
+		    (rc = load_points(cv, &(K)->delta1, c, 1, 2, "delta1")) ||                                \
+		    (rc = load_points(cv, &(K)->delta2, c, 1, 4, "delta2")))                                  \
+			return rc;                                                                            \
+		const struct { const char *n; int rc; } chk[] = {                                             \
+			{ "alpha1", CHK1(&(K)->alpha1) }, { "beta1", CHK1(&(K)->beta1) },                     \
+			{ "delta1", CHK1(&(K)->delta1) }, { "beta2", CHK2(&(K)->beta2) },                     \
+			{ "gamma2", CHK2(&(K)->gamma2) }, { "delta2", CHK2(&(K)->delta2) },                   \
+		};                                                                                            \
+		for (size_t i = 0; i < sizeof(chk) / sizeof(chk[0]); i++)                                    \
+			if (chk[i].rc)                                                                        \
+				return zp_err_set(chk[i].rc, "%s: section 2: %s", b->name, chk[i].n);         \
+	} while (0)
 
 static int read_header(zp_zkey *k, const zp_bin *b)
 {
@@ -51,20 +74,24 @@ static int read_header(zp_zkey *k, const zp_bin *b)
 		return rc;
 	if (v != 1)
 		return zp_err_set(ZP_EFORMAT, "%s: section 1: protocol %u, expected 1 (groth16)", b->name, v);
-	if ((rc = zp_bin_section_cur(b, 2, 4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192, &c)))
-		return zp_err_set(rc, "%s: section 2: not a BLS12-381 Groth16 header (expected 952 bytes)", b->name);
-	zp_bin_get_u32(&c, &n8, "n8q");
-	zp_bin_get_bytes(&c, &q, 48, "q");
-	if (n8 != 48)
-		return zp_err_set(ZP_EMISMATCH, "%s: section 2: n8q = %u, expected 48 (BLS12-381)", b->name, n8);
-	for (int i = 0; i < 6; i++) {
-		uint64_t limb;
-		memcpy(&limb, q + 8 * i, 8);
-		if (limb != ZP_FP_MODULUS[i])
-			return zp_err_set(ZP_EMISMATCH, "%s: section 2: base field is not BLS12-381's q", b->name);
-	}
-	if ((rc = zp_bin_check_fr_prime(&c)))
+	if ((rc = zp_bin_section_cur(b, 2, UINT64_MAX, &c)) || (rc = zp_bin_get_u32(&c, &n8, "n8q")))
 		return rc;
+	if (n8 != 48 && n8 != 32)
+		return zp_err_set(ZP_EMISMATCH, "%s: section 2: n8q = %u, expected 48 (BLS12-381) or 32 (BN254)", b->name, n8);
+	if ((rc = zp_bin_get_bytes(&c, &q, n8, "q")))
+		return rc;
+	const zp_curve *cv = zp_curve_by_fp_modulus(q, n8), *cr;
+	if (!cv)
+		return zp_err_set(ZP_EMISMATCH, "%s: section 2: base field q is neither BLS12-381's nor BN254's", b->name);
+	/* the rest: n8r, r, 3 counts, 3 G1 and 3 G2 points */
+	if (c.left != 4 + 32 + 12 + 3 * 2 * n8 + 3 * 4 * n8)
+		return zp_err_set(ZP_EFORMAT, "%s: section 2: %llu bytes after q, a %s Groth16 header has %u", b->name,
+				  (unsigned long long)c.left, cv->name, 4 + 32 + 12 + 18 * n8);
+	if ((rc = zp_bin_read_fr_prime(&c, &cr)))
+		return rc;
+	if (cr != cv)
+		return zp_err_set(ZP_EMISMATCH, "%s: section 2: q is %s's, r is %s's", b->name, cv->name, cr->name);
+	k->curve = cv;
 	zp_bin_get_u32(&c, &k->n_vars, "nVars");
 	zp_bin_get_u32(&c, &k->n_public, "nPublic");
 	zp_bin_get_u32(&c, &k->domain_size, "domainSize");
@@ -78,19 +105,10 @@ static int read_header(zp_zkey *k, const zp_bin *b)
 		return zp_err_set(ZP_EFORMAT, "%s: section 2: domainSize %u < nPublic %u + 1", b->name,
 				  k->domain_size, k->n_public);
 	k->log_domain = lg;
-	if ((rc = load_points(&k->alpha1, &c, 1, 2, "alpha1")) || (rc = load_points(&k->beta1, &c, 1, 2, "beta1")) ||
-	    (rc = load_points(&k->beta2, &c, 1, 4, "beta2")) || (rc = load_points(&k->gamma2, &c, 1, 4, "gamma2")) ||
-	    (rc = load_points(&k->delta1, &c, 1, 2, "delta1")) || (rc = load_points(&k->delta2, &c, 1, 4, "delta2")))
-		return rc;
-	/* the key's fixed points are few: check them fully (curve and subgroup) */
-	const struct { const char *n; int rc; } chk[] = {
-		{ "alpha1", zp_g1_affine_check(&k->alpha1) }, { "beta1", zp_g1_affine_check(&k->beta1) },
-		{ "delta1", zp_g1_affine_check(&k->delta1) }, { "beta2", zp_g2_affine_check(&k->beta2) },
-		{ "gamma2", zp_g2_affine_check(&k->gamma2) }, { "delta2", zp_g2_affine_check(&k->delta2) },
-	};
-	for (size_t i = 0; i < sizeof(chk) / sizeof(chk[0]); i++)
-		if (chk[i].rc)
-			return zp_err_set(chk[i].rc, "%s: section 2: %s", b->name, chk[i].n);
+	if (cv->id == ZP_CURVE_BN254)
+		LOAD_FIXED(cv, &c, &k->bn, zp_bn254_g1_affine_check, zp_bn254_g2_affine_check);
+	else
+		LOAD_FIXED(cv, &c, k, zp_g1_affine_check, zp_g2_affine_check);
 	return 0;
 }
 
@@ -121,7 +139,7 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 		if (row >= k->domain_size || wire >= k->n_vars)
 			return zp_err_set(ZP_EFORMAT, "%s: section 4: coefficient %u: row %u / wire %u outside domain %u x nVars %u",
 					  b->name, i, row, wire, k->domain_size, k->n_vars);
-		if (!zp_bin_fr_canonical(p + 12))
+		if (!zp_bin_fr_canonical_of(k->curve, p + 12))
 			return zp_err_set(ZP_ENONCANON, "%s: section 4: coefficient %u: value >= r", b->name, i);
 		cnt[mat]++;
 	}
@@ -165,7 +183,7 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 		zp_fr v;
 		uint64_t raw[4];
 		memcpy(&v, p + 12, 32);
-		zp_fr_from_mont(raw, &v);  /* (coef·R²)·R⁻¹ = coef·R: the Montgomery form of coef */
+		k->curve->fr_from_mont(raw, &v);  /* (coef·R²)·R⁻¹ = coef·R: the Montgomery form of coef */
 		uint64_t at = next[mat][row]++;
 		ci->m[mat].col[at] = wire;
 		memcpy(&ci->m[mat].val[at], raw, 32);
@@ -192,21 +210,24 @@ int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 	char st[ZP_PROGRESS_STAGE_MAX];
 	snprintf(st, sizeof st, "checking the points of %s", name);
 	uint64_t nv = k->n_vars, np = k->n_public;
+	const zp_curve *cv = k->curve;
+	bool bn = cv->id == ZP_CURVE_BN254;
 	/* the coordinates load_points checks: IC, A, B1 (2 each), B2 (4), C, H (2) */
-	zp_progress_stage(st, ((np + 1) * 2 + nv * 8 + (nv > np ? nv - np - 1 : 0) * 2 + (uint64_t)k->domain_size * 2) * ZP_FP_BYTES,
+	zp_progress_stage(st, ((np + 1) * 2 + nv * 8 + (nv > np ? nv - np - 1 : 0) * 2 + (uint64_t)k->domain_size * 2) * cv->fp_bytes,
 			  "bytes");
-	if ((rc = load_section(&b, 3, (void **)&k->ic, np + 1, 2, "IC")) ||
-	    (rc = load_section(&b, 5, (void **)&k->a, nv, 2, "A")) ||
-	    (rc = load_section(&b, 6, (void **)&k->b1, nv, 2, "B1")) ||
-	    (rc = load_section(&b, 7, (void **)&k->b2, nv, 4, "B2")) ||
-	    (rc = load_section(&b, 8, (void **)&k->c, nv - np - 1, 2, "C")) ||
-	    (rc = load_section(&b, 9, (void **)&k->h, k->domain_size, 2, "H")))
+	if ((rc = load_section(cv, &b, 3, bn ? (void **)&k->bn.ic : (void **)&k->ic, np + 1, 2, "IC")) ||
+	    (rc = load_section(cv, &b, 5, bn ? (void **)&k->bn.a : (void **)&k->a, nv, 2, "A")) ||
+	    (rc = load_section(cv, &b, 6, bn ? (void **)&k->bn.b1 : (void **)&k->b1, nv, 2, "B1")) ||
+	    (rc = load_section(cv, &b, 7, bn ? (void **)&k->bn.b2 : (void **)&k->b2, nv, 4, "B2")) ||
+	    (rc = load_section(cv, &b, 8, bn ? (void **)&k->bn.c : (void **)&k->c, nv - np - 1, 2, "C")) ||
+	    (rc = load_section(cv, &b, 9, bn ? (void **)&k->bn.h : (void **)&k->h, k->domain_size, 2, "H")))
 		goto out;
 	zp_circuit *ci = &k->circuit;
 	ci->n_vars = k->n_vars;
 	ci->n_public = k->n_public;
 	ci->domain_size = k->domain_size;
 	ci->log_domain = k->log_domain;
+	ci->curve = k->curve;
 	snprintf(st, sizeof st, "reading the circuit of %s (coefficients, fingerprint)", name);
 	zp_progress_stage(st, 0, "items");
 	if ((rc = read_coefs(k, &b)) || (rc = zp_csr_sort_rows(&ci->m[0])) || (rc = zp_csr_sort_rows(&ci->m[1])) ||
@@ -232,21 +253,29 @@ int zp_zkey_read(zp_zkey *k, const char *path)
 	return rc;
 }
 
+int zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
+{
+	zp_bin b;
+	memset(k, 0, sizeof(*k));
+	int rc = zp_bin_parse(&b, data, len, name, "zkey");
+	if (rc)
+		return rc;
+	rc = read_header(k, &b);
+	zp_bin_free(&b);
+	if (rc)
+		memset(k, 0, sizeof(*k));
+	return rc;
+}
+
 int zp_zkey_probe(zp_zkey *k, const char *path)
 {
 	zp_bin_map m;
-	zp_bin b;
 	memset(k, 0, sizeof(*k));
 	int rc = zp_bin_map_file(&m, path);
 	if (rc)
 		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
-		rc = read_header(k, &b);
-		zp_bin_free(&b);
-	}
+	rc = zp_zkey_probe_buf(k, m.data, m.len, path);
 	zp_bin_unmap(&m);
-	if (rc)
-		memset(k, 0, sizeof(*k));
 	return rc;
 }
 
@@ -258,6 +287,12 @@ void zp_zkey_free(zp_zkey *k)
 	free(k->b2);
 	free(k->c);
 	free(k->h);
+	free(k->bn.ic);
+	free(k->bn.a);
+	free(k->bn.b1);
+	free(k->bn.b2);
+	free(k->bn.c);
+	free(k->bn.h);
 	zp_circuit_free(&k->circuit);
 	memset(k, 0, sizeof(*k));
 }
@@ -276,11 +311,13 @@ int zp_zkey_read_vk(zp_g16_vk *vk, const char *path)
 		if (b.version != 1)
 			rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", path, b.version);
 		else if (!(rc = read_header(&k, &b)) &&
-			 !(rc = load_section(&b, 3, (void **)&k.ic, (uint64_t)k.n_public + 1, 2, "IC")))
+			 !(rc = load_section(k.curve, &b, 3, zp_zkey_is_bn254(&k) ? (void **)&k.bn.ic : (void **)&k.ic,
+					     (uint64_t)k.n_public + 1, 2, "IC")))
 			rc = zp_zkey_vk(vk, &k);
 	}
 	zp_bin_free(&b);
 	free(k.ic);
+	free(k.bn.ic);
 	zp_bin_unmap(&m);
 	return rc;
 }
@@ -288,20 +325,34 @@ int zp_zkey_read_vk(zp_g16_vk *vk, const char *path)
 int zp_zkey_vk(zp_g16_vk *vk, const zp_zkey *k)
 {
 	memset(vk, 0, sizeof(*vk));
+	vk->n_public = k->n_public;
+	vk->curve = k->curve;
+	size_t n = (size_t)k->n_public + 1;
+	if (zp_zkey_is_bn254(k)) {
+		vk->bn.alpha1 = k->bn.alpha1;
+		vk->bn.beta2 = k->bn.beta2;
+		vk->bn.gamma2 = k->bn.gamma2;
+		vk->bn.delta2 = k->bn.delta2;
+		if (!(vk->bn.ic = malloc(n * sizeof(zp_bn254_g1_affine))))
+			return -ENOMEM;
+		memcpy(vk->bn.ic, k->bn.ic, n * sizeof(zp_bn254_g1_affine));
+		return 0;
+	}
 	vk->alpha1 = k->alpha1;
 	vk->beta2 = k->beta2;
 	vk->gamma2 = k->gamma2;
 	vk->delta2 = k->delta2;
-	vk->n_public = k->n_public;
-	vk->ic = malloc(((size_t)k->n_public + 1) * sizeof(zp_g1_affine));
+	vk->ic = malloc(n * sizeof(zp_g1_affine));
 	if (!vk->ic)
 		return -ENOMEM;
-	memcpy(vk->ic, k->ic, ((size_t)k->n_public + 1) * sizeof(zp_g1_affine));
+	memcpy(vk->ic, k->ic, n * sizeof(zp_g1_affine));
 	return 0;
 }
 
 void zp_g16_vk_free(zp_g16_vk *vk)
 {
 	free(vk->ic);
+	free(vk->bn.ic);
 	vk->ic = NULL;
+	vk->bn.ic = NULL;
 }

@@ -85,8 +85,9 @@ void sup_keys_fit(void)
 		unsigned n_fit = 0;
 		for (unsigned g = 0; g < S.cfg.n_groups; g++)
 			n_fit += fits(g, i);
-		zp_log("supervisor", "key %s: %s, %u vars, %u public, domain 2^%u: a partition needs a slot of %s "
-		       "(%llu bytes)", kc->name, k->shape.kind, k->shape.n_vars, k->shape.n_public, k->shape.log_domain,
+		zp_log("supervisor", "key %s: %s, %s, %u vars, %u public, domain 2^%u: a partition needs a slot of %s "
+		       "(%llu bytes)", kc->name, k->shape.kind, zp_curve_of(k->shape.curve)->name, k->shape.n_vars,
+		       k->shape.n_public, k->shape.log_domain,
 		       need, (unsigned long long)k->shape.slot_bytes);
 		if (k->shape.warning[0])
 			zp_log("supervisor", "key %s: WARNING: %s", kc->name, k->shape.warning);
@@ -215,7 +216,8 @@ void *sup_keys_json(void)
 		if (k->valid && k->shape.warning[0])
 			json_object_set_new(o, "warning", json_string(k->shape.warning));
 		if (k->valid)
-			json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:i, s:I}", "kind", k->shape.kind, "n_vars",
+			json_object_update_new(o, json_pack("{s:s, s:s, s:i, s:i, s:i, s:I}", "kind", k->shape.kind,
+							    "curve", zp_curve_of(k->shape.curve)->name, "n_vars",
 							    (int)k->shape.n_vars, "n_public", (int)k->shape.n_public,
 							    "domain", (int)k->shape.domain, "slot_bytes",
 							    (json_int_t)k->shape.slot_bytes));

@@ -234,6 +234,15 @@ static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 	return zp_peek_zkey(k->zkey, n);
 }
 
+/* The key's curve as validated at start (NULL when not known: the check is then synthd's). */
+static const zp_curve *key_curve(const struct zp_pipe_key *k)
+{
+	for (unsigned i = 0; i < S.cfg.n_keys; i++)
+		if (&S.cfg.keys[i] == k && S.keys[i].valid)
+			return S.keys[i].shape.curve;
+	return NULL;
+}
+
 static unsigned pending_parts(unsigned g)
 {
 	struct zp_arena *a = S.g[g].a;
@@ -319,10 +328,14 @@ static char *check_wtns(size_t i, const char *p, const struct zp_pipe_key *k, ui
 	if (fd < 0)
 		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
 	uint32_t nw = 0;
-	int r = zp_wtns_check_fd(fd, canon, &nw);
+	const zp_curve *wc = NULL, *kc = key_curve(k);
+	int r = zp_wtns_check_fd_curve(fd, canon, &nw, &wc);
 	close(fd);
 	if (r)
 		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	if (kc && wc != kc)
+		return error_reply("inputs[%zu]: %s is a %s witness; key %s is a %s key: the curves differ", i, p, wc->name,
+				   k->name, kc->name);
 	if (nw != wires)
 		return error_reply("inputs[%zu]: %s has %u values; key %s's circuit has %u wires", i, p, nw, k->name,
 				   wires);

@@ -1,7 +1,8 @@
 /*
  * zkpipe-synthd — synthesizer: claims a PENDING partition, owns a FREE slot before it
  * computes anything, writes the assignment w (read from the partition's witness source
- * straight into the slot) and a = A·w, b = B·w, c = C·w (or a∘b) into the same slot,
+ * straight into the slot; a witness of another curve than the key's circuit fails the partition, naming
+ * both; the payload records the curve, its values are that curve's Fr) and a = A·w, b = B·w, c = C·w (or a∘b) into the same slot,
  * checks satisfiability, marks the slot READY and hints the gpuds.
  *
  *   zkpipe-synthd --config FILE --group NAME --index I
@@ -63,7 +64,7 @@ static int wtns_fill(const char *spec, void *w, const struct circ_entry *e, zp_f
 	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, spec);
 	if (fd < 0)
 		return fd;
-	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	int r = zp_wtns_read_fd_curve(fd, spec, e->c.curve, w, e->c.n_vars);
 	close(fd);
 	return r;
 }
@@ -88,7 +89,7 @@ static int witgen_fill(const char *spec, void *w, const struct circ_entry *e, zp
 	int fd = open(spec, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return zp_err_set(-errno, "generated witness %s", spec);
-	int r = zp_wtns_read_fd(fd, spec, w, e->c.n_vars);
+	int r = zp_wtns_read_fd_curve(fd, spec, e->c.curve, w, e->c.n_vars);
 	close(fd);
 	return r;
 }
@@ -297,7 +298,7 @@ static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key
 {
 	int r;
 	struct zp_slot_payload hdr = { .job_id = job_id, .part = ph.part, .n_public = e->c.n_public,
-				       .has_c = e->c.has_c };
+				       .has_c = e->c.has_c, .curve = zp_curve_of(e->c.curve)->id };
 	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", key);
 	memcpy(hdr.fingerprint, e->c.fingerprint, 16);
 	uint64_t need = zp_payload_layout(&hdr, e->c.n_vars, e->c.domain_size);

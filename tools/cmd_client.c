@@ -387,6 +387,8 @@ static void print_summary(json_t *rep)
 	json_array_foreach(json_object_get(rep, "keys"), i, p) {
 		const char *st = json_string_value(json_object_get(p, "state"));
 		printf("key %s: %s", json_string_value(json_object_get(p, "name")), st);
+		if (json_is_string(json_object_get(p, "curve")))
+			printf(", %s", json_string_value(json_object_get(p, "curve")));
 		if (json_object_get(p, "slot_bytes"))
 			printf(" (%lld/%lld gpud(s) ready; a partition needs %lld bytes of slot)",
 			       json_integer_value(json_object_get(p, "gpuds_ready")),

@@ -71,6 +71,9 @@ static int convert(const char *from, const char *to, const char *r1cs, const cha
 		zp_progress_stage("checking the key against the circuit", 0, "items");
 		rc = zp_pkey_check_circuit(&k, &circ, from);
 	}
+	if (!rc && k.zk.curve->id != ZP_CURVE_BLS12_381 && is(to, "params"))
+		rc = zp_err_set(ZP_ERANGE, "%s: .params (bellperson) keys are BLS12-381 keys; %s is a %s key", to, from,
+				k.zk.curve->name);
 	if (rc)
 		goto out;
 	if (is(to, "zpk"))
@@ -108,7 +111,8 @@ static int info_zkey(const char *path)
 	int rc = zp_zkey_probe(&z, path);
 	if (rc)
 		return cx_fail("key info", rc);
-	printf("file:         %s (snarkjs Groth16 .zkey, BLS12-381; header checked, points not read)\n", path);
+	printf("file:         %s (snarkjs Groth16 .zkey; header checked, points not read)\n", path);
+	printf("curve:        %s (snarkjs: %s)\n", z.curve->name, z.curve->snarkjs_name);
 	printf("circuit:      %u wires, %u public, domain 2^%u\n", z.n_vars, z.n_public, z.log_domain);
 	print_slot(z.n_vars, z.domain_size);
 	return CX_OK;
@@ -127,6 +131,7 @@ static int info(const char *path)
 	zp_circuit_fingerprint_hex(&k.zk.circuit, fp);
 	printf("file:         %s (%" PRIu64 " bytes, format version %u, all checksums good)\n", path, h->file_bytes,
 	       h->version);
+	printf("curve:        %s (snarkjs: %s)\n", k.zk.curve->name, k.zk.curve->snarkjs_name);
 	printf("security:     %s\n", h->flags & ZP_PKEY_INSECURE ? "INSECURE development key (zkpipe setup)" : "not flagged");
 	printf("origin:       %s\n", h->origin);
 	printf("circuit:      %s, %u constraints, %u wires, %u public, domain 2^%u\n", fp, h->n_constraints, h->n_vars,

@@ -143,6 +143,12 @@ static int circuit_of(zp_circuit *cr, const struct loaded_key *L, const char *r1
 	int rc;
 	if ((rc = zp_r1cs_read(&r1, r1cs)))
 		return rc;
+	if (r1.curve != zp_curve_of(L->zk.curve)) {
+		rc = zp_err_set(ZP_EMISMATCH, "%s is a %s circuit, %s is a %s key: the curves differ", r1cs,
+				r1.curve->name, zkey, zp_curve_of(L->zk.curve)->name);
+		zp_r1cs_free(&r1);
+		return rc;
+	}
 	if (r1.n_wires != L->zk.n_vars || r1.n_outputs + r1.n_pub_inputs != L->zk.n_public) {
 		rc = zp_err_set(ZP_EMISMATCH, "%s has %u wires and %u public values, %s has nVars %u and nPublic %u: "
 				"the r1cs is not the circuit of this key", r1cs, r1.n_wires,
@@ -202,6 +208,11 @@ static int prove_run(const struct prove_args *a)
 		ex = fail("prove", rc);
 		goto out_k;
 	}
+	const zp_curve *cv = zp_curve_of(L.zk.curve);
+	if (w.curve != cv) {   /* before anything else about it: the numbers mean nothing in the other field */
+		ex = fail("prove", zp_g16_check_witness(&L.zk, &w, a->input ? "the generated witness" : a->wtns));
+		goto out_w;
+	}
 	double tw = now();
 	circ = &L.zk.circuit;
 	if (a->r1cs) {
@@ -212,8 +223,8 @@ static int prove_run(const struct prove_args *a)
 		circ = &cr;
 	}
 	if (a->r) {
-		if (zp_fr_from_dec(&r, a->r) || zp_fr_from_dec(&s, a->s)) {
-			fprintf(stderr, "zkpipe prove: --r/--s must be decimal integers < r\n");
+		if (cv->fr_from_dec(&r, a->r) || cv->fr_from_dec(&s, a->s)) {
+			fprintf(stderr, "zkpipe prove: --r/--s must be decimal integers < r (%s)\n", cv->name);
 			ex = EX_USAGE;
 			goto out_c;
 		}
@@ -228,14 +239,14 @@ static int prove_run(const struct prove_args *a)
 		goto out_c;
 	}
 	if ((rc = zp_g16_proof_write_json(a->proof, &proof)) ||
-	    (rc = zp_g16_public_write_json(a->pub, w.w + 1, L.zk.n_public))) {
+	    (rc = zp_g16_public_write_json_curve(a->pub, cv, w.w + 1, L.zk.n_public))) {
 		fail("prove", rc);
 		ex = EX_OUTPUT;
 		goto out_c;
 	}
 	if (!a->quiet)
-		fprintf(stderr, "zkpipe prove: ok: %u wires, domain 2^%u, load %.3f s, %s %.3f s, prove %.3f s "
-			"(%s backend, %d threads)\n", L.zk.n_vars, L.zk.log_domain, t1 - t0,
+		fprintf(stderr, "zkpipe prove: ok: %s, %u wires, domain 2^%u, load %.3f s, %s %.3f s, prove %.3f s "
+			"(%s backend, %d threads)\n", cv->name, L.zk.n_vars, L.zk.log_domain, t1 - t0,
 			a->input ? "witness (generator)" : "witness", tw - t1, t3 - t2, o.backend->name, zp_par_threads());
 	ex = EX_OK;
 out_c:
@@ -317,8 +328,9 @@ static int cmd_prove(int argc, char **argv)
 /* ---- verify ---- */
 static const char verify_help[] =
 	"usage: zkpipe verify (--vk verification_key.json | --zkey K) --proof proof.json --public public.json\n"
-	"  Checks a snarkjs Groth16 proof (bls12381). Points must be on the curve and in the subgroup,\n"
-	"  public inputs < r and as many as the key expects. Prints \"OK\" or \"INVALID\" on stdout.\n";
+	"  Checks a snarkjs Groth16 proof (bls12381 or bn128: the key's curve; a proof of the other curve is\n"
+	"  refused, exit 4). Points must be on the curve and in the subgroup, public inputs < r and as many\n"
+	"  as the key expects. Prints \"OK\" or \"INVALID\" on stdout.\n";
 
 static int cmd_verify(int argc, char **argv)
 {
@@ -353,7 +365,9 @@ static int cmd_verify(int argc, char **argv)
 	if (rc)
 		return fail("verify", rc);
 	int ex;
-	if ((rc = zp_g16_proof_read_json(&proof, pp)) || (rc = zp_g16_public_read_json(&pub, &npub, up))) {
+	/* public.json holds plain numbers: they are read in the vk's field (a proof of the other curve is then
+	 * refused by zp_g16_verify, naming both) */
+	if ((rc = zp_g16_proof_read_json(&proof, pp)) || (rc = zp_g16_public_read_json_curve(vk.curve, &pub, &npub, up))) {
 		/* a proof point off the curve / out of the subgroup is an invalid proof, not a bad file */
 		ex = (rc == ZP_EINVAL_POINT || rc == ZP_ESUBGROUP) ? (printf("INVALID\n"), fail("verify", rc), EX_INVALID)
 								   : fail("verify", rc);
@@ -427,10 +441,10 @@ static int cmd_bench(int argc, char **argv)
 		return fail("bench", rc);
 	}
 	double t1 = now();
-	if ((rc = zp_g16_key_init(&key, &k, hm)))
+	if ((rc = zp_g16_check_witness(&k, &w, wt)) || (rc = zp_g16_key_init(&key, &k, hm)))
 		goto out;
-	printf("key: %u wires, %u public, domain 2^%u; load %.3f s; threads %d\n", k.n_vars, k.n_public, k.log_domain,
-	       t1 - t0, zp_par_threads());
+	printf("key: %s, %u wires, %u public, domain 2^%u; load %.3f s; threads %d\n", zp_curve_of(k.curve)->name,
+	       k.n_vars, k.n_public, k.log_domain, t1 - t0, zp_par_threads());
 	double best = 1e30, best_cpu = 1e30;
 	zp_g16_prover pr;
 	if ((rc = zp_g16_prover_init(&pr, &key, NULL))) {
@@ -458,6 +472,53 @@ out:
 	return rc ? fail("bench", rc) : EX_OK;
 }
 
+/* ---- export ---- */
+static const char export_help[] =
+	"usage: zkpipe export calldata --proof proof.json --public public.json\n"
+	"  Prints the proof as the arguments of snarkjs's Solidity verifier (verifyProof(a, b, c, input)):\n"
+	"  the text of `snarkjs zkey export soliditycalldata public.json proof.json` (G2 coordinates in the\n"
+	"  EVM's order, c1 before c0). The public inputs are read in the proof's curve.\n";
+
+static int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "help", 0, 0, 'h' }, { 0 } };
+	const char *pp = NULL, *up = NULL;
+	int c, rc;
+	if (argc < 2 || strcmp(argv[1], "calldata")) {
+		int help = argc >= 2 && !strcmp(argv[1], "--help");
+		fputs(export_help, help ? stdout : stderr);
+		return help ? EX_OK : EX_USAGE;
+	}
+	argc--;
+	argv++;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': pp = optarg; break;
+		case 'u': up = optarg; break;
+		case 'h': fputs(export_help, stdout); return EX_OK;
+		default: fputs(export_help, stderr); return EX_USAGE;
+		}
+	}
+	if (!pp || !up || optind != argc) {
+		fputs(export_help, stderr);
+		return EX_USAGE;
+	}
+	zp_g16_proof proof;
+	zp_fr *pub = NULL;
+	uint32_t npub;
+	if ((rc = zp_g16_proof_read_json(&proof, pp)) ||
+	    (rc = zp_g16_public_read_json_curve(proof.curve, &pub, &npub, up)))
+		return fail("export calldata", rc);
+	char *text = zp_g16_calldata(&proof, pub, npub);
+	free(pub);
+	if (!text)
+		return fail("export calldata", zp_err_set(-ENOMEM, "calldata text"));
+	printf("%s\n", text);
+	free(text);
+	return EX_OK;
+}
+
 /* ---- dispatch ---- */
 static const struct {
 	const char *name, *help;
@@ -466,6 +527,7 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
+	{ "export", "export calldata: a proof as the arguments of snarkjs's Solidity verifier", cmd_export },
 	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
 	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
 	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Make the oracle fixtures: circuits compiled by circom2 (--prime bls12381), a small powers of
-# tau for bls12381, Groth16 keys by snarkjs (setup + one contribution), witnesses, snarkjs's own
-# proofs and verification keys.   Usage: fixtures.sh OUTDIR [circuit...]
+# Make the oracle fixtures: circuits compiled by circom2 (--prime bls12381, or bn128 with --prime), a
+# small powers of tau for that curve, Groth16 keys by snarkjs (setup + one contribution), witnesses,
+# snarkjs's own proofs and verification keys.   Usage: fixtures.sh [--prime bn128] OUTDIR [circuit...]
+# (one OUTDIR per curve: the curve is not part of the file names).
 #
 # Idempotent and safe to run from several tests at once (flock); a circuit's outputs are
 # reused while its sources are unchanged. Installs the pinned npm packages (package-lock.json)
 # into tests/oracle/node_modules on first use. Exit 77 (skip) when node/npm are missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+prime=bls12381
+[ "${1:-}" = --prime ] && { prime="$2"; shift 2; }
+case $prime in bls12381|bn128) ;; *) echo "fixtures.sh: --prime bls12381 or bn128, not $prime" >&2; exit 2;; esac
 out="$1"; shift
 circuits=("${@:-mul poseidon}")
 command -v node >/dev/null && command -v npm >/dev/null || { echo "node/npm not found" >&2; exit 77; }
@@ -23,7 +27,7 @@ sj() { "$bin/snarkjs" "$@" >"$out/snarkjs.log" 2>&1 || { cat "$out/snarkjs.log" 
 power=${ZP_PTAU_POWER:-10}   # poseidon (518 constraints + 2 public) needs a 2^10 domain
 ptau="$out/pot$power.ptau"
 if [ ! -f "$ptau" ]; then
-  sj powersoftau new bls12381 "$power" "$out/pot_0.ptau"
+  sj powersoftau new "$prime" "$power" "$out/pot_0.ptau"
   sj powersoftau contribute "$out/pot_0.ptau" "$out/pot_1.ptau" -e="zkpipe oracle $power"
   sj powersoftau prepare phase2 "$out/pot_1.ptau" "$ptau.tmp"
   mv "$ptau.tmp" "$ptau"
@@ -32,12 +36,12 @@ fi
 
 for c in ${circuits[@]}; do
   src="$here/circuits/$c.circom"
-  stamp="$(cat "$src" "$here/circuits/$c.input.json" "$here/package-lock.json" | sha256sum | cut -c1-16)-$power"
+  stamp="$(cat "$src" "$here/circuits/$c.input.json" "$here/package-lock.json" | sha256sum | cut -c1-16)-$power-$prime"
   d="$out/$c"
   [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$stamp" ] && continue
   rm -rf "$d"; mkdir -p "$d"
   # circom2 runs as WASI: include paths resolve against the working directory, so run it from here
-  (cd "$here" && node_modules/.bin/circom2 "circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules \
+  (cd "$here" && node_modules/.bin/circom2 "circuits/$c.circom" --r1cs --wasm --prime "$prime" -l node_modules \
      -o "$d") >"$d/circom.log" 2>&1 ||
     { cat "$d/circom.log" >&2; exit 1; }
   node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "$here/circuits/$c.input.json" "$d/$c.wtns"
