@@ -206,11 +206,17 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 	return 0;
 }
 
-/* The key's curve: its kernel table (zp_cuda.h's zp_cuda_curve) and point sizes. */
+/* The key's curve: its kernel table (zp_cuda.h's zp_cuda_curve) and point sizes. A BN254 key proves
+ * with snarkjs's H query (BN254's NTT has no bellperson coset) from host points (setup on the device
+ * makes BLS12-381 keys only). */
 static int cu_curve(struct cu *s, const zp_g16_key *key)
 {
-	(void)key;
-	s->cc = &zp_cuda_curve_bls12_381;
+	int bn = zp_zkey_is_bn254(key->zkey);
+	if (bn && key->h_mode != ZP_H_SNARKJS)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a bn254 key proves with snarkjs's H query only (H mode coeff asked)");
+	if (bn && key->dev_points)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a bn254 key made in device memory (setup on the GPU is bls12-381 only)");
+	s->cc = bn ? &zp_cuda_curve_bn254 : &zp_cuda_curve_bls12_381;
 	s->pt[0] = s->cc->aff_bytes[0];
 	s->pt[1] = s->cc->aff_bytes[1];
 	return 0;
@@ -221,6 +227,10 @@ static void cu_key_pts(const zp_g16_key *key, const void **a, const void **b1, c
 		       const void **h)
 {
 	const zp_zkey *k = key->zkey;
+	if (zp_zkey_is_bn254(k)) {   /* snarkjs's H query only (cu_curve) */
+		*a = k->bn.a, *b1 = k->bn.b1, *b2 = k->bn.b2, *c = k->bn.c, *h = k->bn.h;
+		return;
+	}
 	*a = k->a;
 	*b1 = k->b1;
 	*b2 = k->b2;
@@ -229,12 +239,12 @@ static void cu_key_pts(const zp_g16_key *key, const void **a, const void **b1, c
 }
 
 /* Where the MSM stages' results go: the curve's members of zp_g16_msm_out (0 A, 1 B1, 2 B2, 3 C, 4 H),
- * Jacobian points of the curve (zp_g1_jac / zp_g2_jac here). */
+ * Jacobian points of the curve (zp_g1_jac / zp_g2_jac, a BN254 key's in o->bn). */
 static void *cu_out(const struct cu *s, zp_g16_msm_out *o, int which)
 {
 	void *bls[5] = { &o->a, &o->b1, &o->b2, &o->c, &o->h };
-	(void)s;
-	return bls[which];
+	void *bn[5] = { &o->bn.a, &o->bn.b1, &o->bn.b2, &o->bn.c, &o->bn.h };
+	return s->cc->id == ZP_CURVE_BN254 ? bn[which] : bls[which];
 }
 
 /* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
@@ -893,6 +903,8 @@ static int cud_create(void **state, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
 	int rc = 0;
+	if (zp_zkey_is_bn254(k))
+		return zp_err_set(ZP_ERANGE, "CUDA backend: compact keys (bellperson .params) are bls12-381 only");
 	if (key->h_mode != ZP_H_COEFF || !key->h_coeff || !k->a)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: a compact key needs its coefficient H query and points on the host");
 	struct cud *c = calloc(1, sizeof *c);
@@ -1104,6 +1116,7 @@ err:
 
 const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.name = "cuda",
+	.curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254,   /* BN254: non-compact snarkjs keys (cu_curve) */
 	.create = cu_create,
 	.upload = cu_upload,
 	.h = cu_h,
