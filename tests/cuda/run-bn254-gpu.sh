@@ -21,6 +21,7 @@ pick() { # name: the binary from BIN, else the build tree
   if [ -n "$BIN" ]; then [ -x "$BIN/$1" ] && echo "$BIN/$1"; return; fi
   for d in build/tests/cuda build/bench/cuda; do [ -x "$d/$1" ] && { echo "$d/$1"; return; }; done
 }
+[ -n "$BIN" ] && [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"   # libxxhash, liburing
 T=$(pick bn254_gpu_test); G=$(pick gpu_test); B=$(pick gpu_bench); C=$(pick g16_backend_cmp)
 LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"
 SKIP=" ${SKIP:-} "
