@@ -69,7 +69,8 @@ static int prove_timed(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, co
 	t->finish = t4 - t3;
 	t->total = t4 - t0;
 	zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
-			 .n_public = k->n_public, .ic = k->ic };
+			 .n_public = k->n_public, .ic = k->ic, .curve = k->curve,
+			 .bn = { k->bn.alpha1, k->bn.beta2, k->bn.gamma2, k->bn.delta2, k->bn.ic } };
 	return zp_g16_verify(&vk, proof, w + 1, k->n_public);
 }
 
