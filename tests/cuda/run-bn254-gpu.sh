@@ -13,7 +13,10 @@
 #                                            g16_backend_cmp (default build/tests/cuda + build/bench/cuda);
 #                                            DATA: {mul,poseidon}.{zkey,wtns} of bn128 (default gpudata)
 #   TEST_ARGS="20 20 22"  bn254_gpu_test's max_log G1, G2, NTT;  BLS_ARGS="18 16 20"  gpu_test's
-#   SKIP="bench ..."      parts to leave out (test bls proofs bench);  LOG=dir  logs there too
+#   PARTS="..."           the parts, in order (default: test bls proofs bench bls-bench); also bench-ab: the
+#                         bench cases g1-20 g1-24 g2-24 of BIN/inl/bn254_gpu_test (a ZP_BN_FP_INLINE=1 build) and of
+#                         the default one, alternately, in one run. PROOF_T: seconds a proof comparison may take (30)
+#   SKIP="bench ..."      parts to leave out;  LOG=dir  logs there too
 set -u
 cd "$(dirname "$0")/../.."
 BIN=${1:-}; DATA=${2:-gpudata}
@@ -38,8 +41,6 @@ part() { # name timeout cmd...: run, show, record "name | exit | seconds | check
   local pass=$(grep -c '| PASS |' "$LOG/$name.log") fail=$(grep -c '| FAIL |' "$LOG/$name.log")
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
-part test 900 $T test ${TEST_ARGS:-20 20 22}
-part bls 900 $G ${BLS_ARGS:-18 16 20}
 proofs() { # every key under every plan variant; exit 1 if any comparison failed
   local rc=0 e k
   for e in "" ZP_CUDA_MSM_CHUNK=8 ZP_CUDA_KEY_STREAM=1 ZP_CUDA_SPLIT=1; do
@@ -47,15 +48,30 @@ proofs() { # every key under every plan variant; exit 1 if any comparison failed
       local z=${k%%:*} w=${k#*:}; [ "$w" = "$k" ] && w=$z
       [ -f "$z.zkey" ] || { echo "| $z.zkey missing | FAIL |"; rc=1; continue; }
       echo "## ${e:-default plan}: $z"
-      env $e "$C" zkey "$z.zkey" "$w.wtns" || rc=1
+      env $e timeout "${PROOF_T:-30}" "$C" zkey "$z.zkey" "$w.wtns" || { echo "| exit $? | FAIL |"; rc=1; }
     done
   done
-  "$C" synth 16 2 || rc=1
+  [ -n "${NO_SYNTH:-}" ] || timeout 120 "$C" synth 16 2 || rc=1
   return $rc
 }
-part proofs 600 ${C:+proofs}
-part bench 900 $T bench
-[ -n "$B" ] && part bls-bench 600 $B g1:24 g2:24 ntt:24
+bench_ab() { # the inline-Fp build against the default one, same cases, alternately
+  local c rc=0
+  for c in g1-20 g1-24 g2-24; do
+    echo "## default (ZP_BN_FP_INLINE=0) $c"; timeout 40 "$T" bench "$c" || rc=1
+    echo "## inline (ZP_BN_FP_INLINE=1) $c"; timeout 40 "$BIN/inl/bn254_gpu_test" bench "$c" || rc=1
+  done
+  return $rc
+}
+for p in ${PARTS:-test bls proofs bench bls-bench}; do
+  case $p in
+  test) part test 900 $T test ${TEST_ARGS:-20 20 22};;
+  bls) part bls 900 $G ${BLS_ARGS:-18 16 20};;
+  proofs) part proofs 600 ${C:+proofs};;
+  bench) part bench 900 $T bench;;
+  bls-bench) [ -n "$B" ] && part bls-bench 600 $B g1:24 g2:24 ntt:24;;
+  bench-ab) [ -x "$BIN/inl/bn254_gpu_test" ] && part bench-ab 300 bench_ab;;
+  esac
+done
 echo
 echo "## summary (logs in $LOG)"
 echo "| part | result | time | checks |"
@@ -63,4 +79,5 @@ echo "|---|---|---|---|"
 printf '%s\n' "${SUM[@]}"
 echo
 grep -h '^| \(MSM\|NTT\|BN254 bench\)' "$LOG/bench.log" 2>/dev/null
+grep -h '^## \|^| MSM' "$LOG/bench-ab.log" 2>/dev/null
 grep -h '^|' "$LOG/bls-bench.log" 2>/dev/null | head -8
