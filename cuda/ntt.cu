@@ -776,13 +776,13 @@ template <class fr_t> static int ctx_wrap(zp_cuda_ntt_ctx **out, ntt_ctx<fr_t> *
 }
 int zp_cuda_bls_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 {
-	ntt_ctx<fr_t> *impl;
+	ntt_ctx<fr_t> *impl = NULL;
 	int rc = ntt_create(&impl, max_log, roots);
 	return rc ? rc : ctx_wrap(out, impl, &zp_cuda_ntt_ctx::bls);
 }
 int zp_cuda_bn_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 {
-	ntt_ctx<bn_fr_t> *impl;
+	ntt_ctx<bn_fr_t> *impl = NULL;
 	int rc = ntt_create(&impl, max_log, roots);
 	return rc ? rc : ctx_wrap(out, impl, &zp_cuda_ntt_ctx::bn);
 }
