@@ -193,7 +193,7 @@ static void ss_prove(struct gpud *g, struct gpud_part *pp, int bad)
 		goto wipe;
 	}
 	snprintf(path, sizeof path, "%s/part-%u.proof.bin", out, ph.part);
-	if ((r = put_file(path, &proof, sizeof proof))) {
+	if ((r = put_file(path, &proof, ZP_G16_PROOF_BLS12_381_BYTES))) {   /* bellperson's groth16_proof */
 		part_error(g, ph, NULL, "write proof: %s", zp_err_msg());
 		goto wipe;
 	}

@@ -65,6 +65,11 @@ typedef struct {
 	zp_g16_proof_bn254 bn;
 } zp_g16_proof;
 
+/* A BLS12-381 proof's a ‖ b ‖ c: the struct's first 384 bytes, bellperson's / supraseal's binary
+ * groth16_proof (gpud's part-<p>.proof.bin). Write and read those bytes, never sizeof(zp_g16_proof). */
+#define ZP_G16_PROOF_BLS12_381_BYTES 384
+_Static_assert(offsetof(zp_g16_proof, curve) == ZP_G16_PROOF_BLS12_381_BYTES, "a, b, c first, 384 bytes");
+
 typedef enum { ZP_H_SNARKJS = 0, ZP_H_COEFF = 1 } zp_h_mode;
 
 /* What the MSM stages produce (Jacobian, unblinded); a BN254 key's in bn. */

@@ -206,6 +206,9 @@ int zp_setup_header(zp_pkey_header *h, const zp_circuit *c, const zp_setup_opts 
 {
 	int rc;
 	unsigned roots = o->roots ? o->roots : 5;
+	if (c->curve && c->curve->id != ZP_CURVE_BLS12_381)
+		return zp_err_set(ZP_ERANGE, "setup: development keys are made for BLS12-381 circuits only; this circuit is "
+				  "%s (make a %s key with snarkjs: groth16 setup)", c->curve->name, c->curve->snarkjs_name);
 	if (!c->has_c)
 		return zp_err_set(ZP_EMISMATCH, "setup needs the circuit's C matrix (compile it from an .r1cs, or a "
 				  "synthetic circuit); a circuit read from a .zkey has only A and B");

@@ -5,6 +5,8 @@
  * machine offers), submits a batch of jobs of the bundled circuit (examples/chain: 1000
  * constraints, 8 witnesses), shows progress live, verifies every proof, prints proofs per
  * second, each process's peak memory and the arena's counters, and shuts everything down.
+ * --curve bn254 runs the same circuit on BN254 (examples/chain-bn254: circom --prime bn128, snarkjs's key);
+ * the proofs are checked in the key's curve.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,11 +40,12 @@ static const char demo_help[] =
 	"  N jobs of P partitions of the bundled circuit, verifies every proof and reports.\n"
 	"  --backend B      gpud's prover: cpu (default) or cuda (GPU i for gpud i; exit 8 without one)\n"
 	"  --circuit DIR    circuit folder (chain.zkey, chain.r1cs, w*.wtns); default examples/chain\n"
+	"  --curve C        bls12-381 (default: examples/chain) or bn254 (examples/chain-bn254, circom's bn128)\n"
 	"  --keep           leave the temporary directory (logs, proofs, timeline.svg) in place\n";
 
 struct demo {
 	int jobs, parts, workers, gpuds, slots, keep;
-	const char *backend;
+	const char *backend, *example;   /* example: the bundled folder's name (chain | chain-bn254) */
 	char circuit[PATH_MAX], self[PATH_MAX], tmp[PATH_MAX], url[ZP_PIPE_URL_MAX];
 	pid_t sup;
 	long long *ids;
@@ -63,11 +66,15 @@ static int locate(struct demo *d)
 	exe[l > 0 ? l : 0] = 0;
 	snprintf(d->self, sizeof d->self, "%s", dirname(exe));
 	if (!d->circuit[0]) {
-		snprintf(a, sizeof a, "%s/../../examples/chain", d->self);
-		snprintf(b, sizeof b, "%s/../share/zkpipe/examples/chain", d->self);
-		const char *cands[] = { zp_knobs()->examples, a, b };
+		char k[PATH_MAX];
+		snprintf(a, sizeof a, "%s/../../examples/%s", d->self, d->example);
+		snprintf(b, sizeof b, "%s/../share/zkpipe/examples/%s", d->self, d->example);
+		/* the knob names examples/chain; the BN254 folder sits beside it */
+		snprintf(k, sizeof k, "%s%s", zp_knobs()->examples ? zp_knobs()->examples : "",
+			 strcmp(d->example, "chain") ? "-bn254" : "");
+		const char *cands[] = { zp_knobs()->examples ? k : NULL, a, b };
 		if (find_file(d->circuit, cands, 3))
-			return fprintf(stderr, "zkpipe demo: cannot find examples/chain (give --circuit DIR)\n"), -1;
+			return fprintf(stderr, "zkpipe demo: cannot find examples/%s (give --circuit DIR)\n", d->example), -1;
 	}
 	snprintf(a, sizeof a, "%s/zkpipe-supervisor", d->self);
 	snprintf(b, sizeof b, "%s/../supervisor/zkpipe-supervisor", d->self);
@@ -221,7 +228,7 @@ static int verify_all(struct demo *d, int *valid)
 			char pp[PATH_MAX + 64];
 			snprintf(p, sizeof p, "%s/out/job%d/part-%d.proof.json", d->tmp, j, q);
 			snprintf(pp, sizeof pp, "%s/out/job%d/part-%d.public.json", d->tmp, j, q);
-			if (!zp_g16_proof_read_json(&pr, p) && !zp_g16_public_read_json(&pub, &np, pp) &&
+			if (!zp_g16_proof_read_json(&pr, p) && !zp_g16_public_read_json_curve(vk.curve, &pub, &np, pp) &&
 			    !zp_g16_verify(&vk, &pr, pub, np))
 				(*valid)++;
 			else
@@ -292,8 +299,9 @@ int cmd_demo(int argc, char **argv)
 {
 	static const struct option opts[] = { { "jobs", 1, 0, 'j' }, { "parts", 1, 0, 'p' }, { "workers", 1, 0, 'w' },
 		{ "gpuds", 1, 0, 'g' }, { "slots", 1, 0, 's' }, { "circuit", 1, 0, 'c' }, { "keep", 0, 0, 'k' },
-		{ "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' }, { 0 } };
-	struct demo d = { .jobs = 8, .parts = 4, .workers = 2, .gpuds = 1, .backend = "cpu" };
+		{ "backend", 1, 0, 'b' }, { "curve", 1, 0, 'C' }, { "help", 0, 0, 'h' }, { 0 } };
+	struct demo d = { .jobs = 8, .parts = 4, .workers = 2, .gpuds = 1, .backend = "cpu", .example = "chain" };
+	const zp_curve *cv;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -305,6 +313,11 @@ int cmd_demo(int argc, char **argv)
 		case 'c': snprintf(d.circuit, sizeof d.circuit, "%s", optarg); break;
 		case 'k': d.keep = 1; break;
 		case 'b': d.backend = optarg; break;
+		case 'C':
+			if (!(cv = zp_curve_by_name(optarg)))
+				return fprintf(stderr, "zkpipe demo: --curve is bls12-381 or bn254, not %s\n", optarg), 2;
+			d.example = cv->id == ZP_CURVE_BN254 ? "chain-bn254" : "chain";
+			break;
 		case 'h': fputs(demo_help, stdout); return 0;
 		default: fputs(demo_help, stderr); return 2;
 		}
@@ -327,9 +340,10 @@ int cmd_demo(int argc, char **argv)
 		return fprintf(stderr, "zkpipe demo: temporary directory: %s\n", strerror(errno)), 7;
 	snprintf(d.url, sizeof d.url, "ipc://%s/run/api.ipc", d.tmp);
 	d.ids = calloc((size_t)d.jobs, sizeof *d.ids);
-	printf("zkpipe demo: %d jobs x %d partitions of %s (circuit chain, 1000 constraints)\n"
+	printf("zkpipe demo: %d jobs x %d partitions of %s (circuit chain, 1000 constraints%s)\n"
 	       "  supervisor + %d synthd + %d gpud (%s backend), %d slots; run directory %s/run\n",
-	       d.jobs, d.parts, d.circuit, d.workers, d.gpuds, d.backend, d.slots, d.tmp);
+	       d.jobs, d.parts, d.circuit, strcmp(d.example, "chain") ? ", BN254" : "", d.workers, d.gpuds, d.backend,
+	       d.slots, d.tmp);
 	d.sup = start_supervisor(&d, cfg);
 	int rc = 0, valid = 0, failed = 0;
 	json_t *last = NULL;

@@ -123,6 +123,21 @@ int main(int argc, char **argv)
 	zp_g16_key_free(&key);
 	zp_circuit_free(&c);
 	CHECK(zp_g16_key_init(&key, &bn.k, ZP_H_COEFF) == ZP_ERANGE, "BN254 key, coefficient H refused");
+	/* a backend that declares no curves is a BLS12-381 one (the CUDA backend until it says BN254): it is
+	 * refused a BN254 key before its create() runs; the CPU backends take both */
+	zp_g16_backend_ops bls_only = zp_g16_backend_cpu;
+	bls_only.curves = 0;
+	bls_only.name = "bls-only";
+	zp_g16_prover pr;
+	CHECK(zp_g16_key_init(&key, &bn.k, ZP_H_SNARKJS) == 0, "key");
+	CHECK(zp_g16_prover_init(&pr, &key, &bls_only) == ZP_ERANGE && pr.state == NULL, "BN254 key on a BLS12-381-only backend");
+	CHECK(zp_g16_backend_supports(&zp_g16_backend_cpu, &key) == 0 && zp_g16_backend_supports(&zp_g16_backend_cpu_pipe, &key) == 0,
+	      "the CPU backends prove BN254");
+	zp_g16_key_free(&key);
+	zp_g16_key bk;
+	CHECK(zp_g16_key_init(&bk, &bls.k, ZP_H_SNARKJS) == 0 && zp_g16_backend_supports(&bls_only, &bk) == 0,
+	      "a BLS12-381 key on it is fine");
+	zp_g16_key_free(&bk);
 	/* a tampered proof is invalid */
 	p = bn.p;
 	p.bn.c = bn.p.bn.a;

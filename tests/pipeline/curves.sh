@@ -7,7 +7,8 @@
 #    verifier and zkpipe's, public inputs are snarkjs's; the BLS12-381 ones likewise;
 #  - a witness of the other curve is refused at submit, naming both curves, and nothing is queued;
 #  - a key whose r1cs is of the other curve fails validation naming both curves (submits refused), the others serve;
-#  - the pipelined gpud path (ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline) proves BN254 too.
+#  - the pipelined gpud path (ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline) proves BN254 too;
+#  - `zkpipe demo --curve bn254` runs its bundled BN254 circuit and verifies every proof.
 . "$(dirname "$0")/lib.sh" "$@"
 FXL=$B/oracle-fixtures; FXB=$B/oracle-fixtures-bn128
 bash "$SRC/tests/oracle/fixtures.sh" "$FXL" mul poseidon; rc=$?
@@ -87,4 +88,8 @@ assert k["mixed"]["state"] == "failed" and "bn254" in k["mixed"]["error"] and "b
 }
 run_service plain
 ZKPIPE_GPUD_PIPELINE=1 run_service pipelined
+# the demo on its bundled BN254 circuit (examples/chain-bn254)
+"$ZK" demo --curve bn254 --jobs 2 --parts 2 >"$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo --curve bn254"; }
+grep -q "chain-bn254" "$T/demo.out" && grep -q "^verified 4/4 proofs" "$T/demo.out" ||
+  { cat "$T/demo.out"; fail "demo --curve bn254 did not verify its 4 proofs"; }
 echo "PASS"

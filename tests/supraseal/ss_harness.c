@@ -283,7 +283,8 @@ static int cmd_prove(int argc, char **argv)
 			goto next;
 		for (size_t i = 0; i < K; i++) {
 			zp_g16_proof pf;
-			memcpy(&pf, &proofs[i], sizeof pf);
+			memset(&pf, 0, sizeof pf);   /* a BLS12-381 proof (curve NULL) */
+			memcpy(&pf, &proofs[i], sizeof proofs[i]);
 			int v = zp_g16_verify(&vk, &pf, P[i].inp + 1, pub);
 			if (v) {
 				fprintf(stderr, "FAIL: call %d partition %zu: proof does not verify (%s)\n", rep, i, zp_strerror(v));
