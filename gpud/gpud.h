@@ -28,7 +28,7 @@
 #include "groth16.h"
 #include "keyfile.h"
 #include "params.h"
-#include "pipe.h"
+#include "config.h"
 #ifdef ZP_HAVE_CUDA
 #include "setup_cuda.h"
 #endif
