@@ -164,6 +164,7 @@ def bn254():
     assert nqr == 5
     w28 = pow(nqr, (r-1) >> 28, r)
     assert pow(w28, 2**28, r) == 1 and pow(w28, 2**27, r) != 1
+    out.append(f32("ZP_C_BN_FR_OMEGA28", mont(w28, r), 8))
     out.append(f64("ZP_C64_BN_FR_OMEGA28", mont(w28, r), 4))
     out.append(f64("ZP_C64_BN_FR_OMEGA28_RAW", w28, 4))
     # Fp2 arithmetic for the derivations

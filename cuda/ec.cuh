@@ -1,5 +1,6 @@
 /*
- * ec.cuh — G1 / G2 point arithmetic for device code, one template over the coordinate field.
+ * ec.cuh — G1 / G2 point arithmetic for device code, one template over the coordinate field; the
+ * curves (bls12_381, bn254: both y^2 = x^3 + b, a = 0, which is all these formulas use) as type sets.
  *
  * affine: (x, y), Montgomery form, the CPU's and .zkey's layout; the point at infinity is all zero
  *         bytes ((0,0) is on neither curve).
@@ -39,8 +40,8 @@ template <class F> struct jac_t { F x, y, z; };
 #define ZP_G2_LOWREG 0
 #endif
 template <class F> struct ec_lowreg { static const bool on = false, madd = false; };
-struct fp2_t;
-template <> struct ec_lowreg<fp2_t> { static const bool on = ZP_G2_LOWREG >= 1, madd = ZP_G2_LOWREG >= 2; };
+template <class Fp> struct fp2_tt;
+template <class Fp> struct ec_lowreg<fp2_tt<Fp> > { static const bool on = ZP_G2_LOWREG >= 1, madd = ZP_G2_LOWREG >= 2; };
 
 template <class F> struct xyzz_t {
 	F X, Y, ZZ, ZZZ;
@@ -186,5 +187,10 @@ typedef affine_t<fp_t> g1_aff;
 typedef xyzz_t<fp_t> g1_xyzz;
 typedef affine_t<fp2_t> g2_aff;
 typedef xyzz_t<fp2_t> g2_xyzz;
+
+/* A curve for the kernels: its fields. The MSM, NTT and split-bases code is templated on these (and
+ * on G1 = fp, G2 = fp2 as the point field), instantiated once per curve behind cuda/zp_cuda.h. */
+struct bls12_381 { typedef fp_t fp; typedef fp2_t fp2; typedef fr_t fr; };
+struct bn254 { typedef bn_fp_t fp; typedef bn_fp2_t fp2; typedef bn_fr_t fr; };
 
 #endif

@@ -1,5 +1,7 @@
 /*
- * ff.cuh — BLS12-381 Fp, Fr (Montgomery, 32-bit limbs, PTX carry chains) and Fp2 for device code.
+ * ff.cuh — Fp, Fr (Montgomery, 32-bit limbs, PTX carry chains) and Fp2 for device code, one template
+ * over a constant set per field: BLS12-381 (fp_cfg 12 limbs, fr_cfg 8) and BN254 (bn_fp_cfg, bn_fr_cfg,
+ * 8 limbs each). Every field is ff<cfg>; Fp2 = fp2_tt<Fp> (u^2 = -1 for both curves).
  *
  * A field element is N little-endian 32-bit limbs, fully reduced (< modulus), in Montgomery form:
  * byte for byte the CPU's zp_fp / zp_fr. Multiplication is CIOS; by default (ZP_FF_MUL_EO) the
@@ -257,8 +259,31 @@ struct fr_cfg {
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_FR_RR; return O[i]; }
 };
+/* BN254 (zp_consts.h's ZP_C_BN_*): p, r < 2^254, so 2p < 2^256 holds for mont_mul_eo and fp2_mul_lazy.
+ * ZP_BN_FP_INLINE (default 0): Fp products as __noinline__ calls like BLS12-381's Fp (MSM kernels make
+ * dozens of them a point addition); 1 inlines them as Fr's are (longer compiles, no call ABI). */
+#ifndef ZP_BN_FP_INLINE
+#define ZP_BN_FP_INLINE 0
+#endif
+struct bn_fp_cfg {
+	static const int N = 8;
+	static const uint32_t INV = ZP_C_BN_FP_INV;
+	static const bool INLINE_MUL = ZP_BN_FP_INLINE;
+	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FP_P; return P[i]; }
+	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FP_ONE; return O[i]; }
+	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FP_RR; return O[i]; }
+};
+struct bn_fr_cfg {
+	static const int N = 8;
+	static const uint32_t INV = ZP_C_BN_FR_INV;
+	static const bool INLINE_MUL = true;
+	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FR_P; return P[i]; }
+	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FR_ONE; return O[i]; }
+	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FR_RR; return O[i]; }
+};
 
 template <class C> struct __align__(16) ff {
+	typedef C cfg;
 	static const int N = C::N;
 	uint32_t l[N];
 
@@ -376,9 +401,14 @@ template <class C> struct __align__(16) ff {
 
 typedef ff<fp_cfg> fp_t;
 typedef ff<fr_cfg> fr_t;
+typedef ff<bn_fp_cfg> bn_fp_t;
+typedef ff<bn_fr_cfg> bn_fr_t;
 
-/* Fp2 = Fp[u]/(u^2 + 1), c0 first: the CPU's zp_fp2 layout. */
-struct fp2_t {
+/* Fp2 = Fp[u]/(u^2 + 1), c0 first: the CPU's zp_fp2 / zp_bn254_fp2 layout. (fp2_t is a name inside the
+ * template: the injected class name, so the body reads as it did when it was BLS12-381's only.) */
+template <class fp_t> struct fp2_tt {
+	typedef fp2_tt fp2_t;
+	static const int N = fp_t::N;
 	fp_t c0, c1;
 	ZP_DI static fp2_t zero() { fp2_t r; r.c0 = fp_t::zero(); r.c1 = fp_t::zero(); return r; }
 	ZP_DI static fp2_t one() { fp2_t r; r.c0 = fp_t::one(); r.c1 = fp_t::zero(); return r; }
@@ -398,10 +428,10 @@ struct fp2_t {
 		return r;
 	}
 	static __device__ __noinline__ fp2_t mul_lazy_call(const fp2_t a, const fp2_t b) {
-		uint32_t P[12];
-		_Pragma("unroll") for (int i = 0; i < 12; i++) P[i] = fp_cfg::p(i);
+		uint32_t P[N];
+		_Pragma("unroll") for (int i = 0; i < N; i++) P[i] = fp_t::cfg::p(i);
 		fp2_t r;
-		fp2_mul_lazy<12>(r.c0.l, r.c1.l, a.c0.l, a.c1.l, b.c0.l, b.c1.l, P, fp_cfg::INV);
+		fp2_mul_lazy<N>(r.c0.l, r.c1.l, a.c0.l, a.c1.l, b.c0.l, b.c1.l, P, fp_t::cfg::INV);
 		return r;
 	}
 	ZP_DI fp2_t sqr() const {
@@ -412,5 +442,7 @@ struct fp2_t {
 		return r;
 	}
 };
+typedef fp2_tt<fp_t> fp2_t;
+typedef fp2_tt<bn_fp_t> bn_fp2_t;
 
 #endif

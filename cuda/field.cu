@@ -1,6 +1,8 @@
 /*
  * field.cu — device selection and element-wise kernels that expose the field and point
- * arithmetic to the tests (GPU results compared bit for bit with the CPU's).
+ * arithmetic to the tests (GPU results compared bit for bit with the CPU's), one kernel template
+ * over the curve (ec.cuh's bls12_381, bn254): zp_cuda_elementwise is BLS12-381's, the
+ * zp_cuda_curve tables' elementwise entries either curve's.
  */
 #include <stdio.h>
 #include "cuda_impl.h"
@@ -29,8 +31,14 @@ template <class F> static __device__ jac_t<F> pt_op(int op, const affine_t<F> &a
 	return p.to_jac();
 }
 
+template <class Cv>
 __global__ void elementwise_kernel(int op, void *out, const void *a, const void *b, size_t n)
 {
+	typedef typename Cv::fp fp_t;
+	typedef typename Cv::fp2 fp2_t;
+	typedef typename Cv::fr fr_t;
+	typedef affine_t<fp_t> g1_aff;
+	typedef affine_t<fp2_t> g2_aff;
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	switch (op) {
@@ -56,24 +64,25 @@ __global__ void elementwise_kernel(int op, void *out, const void *a, const void 
 	}
 }
 
-static size_t sizes(enum zp_cuda_op op, size_t *in)
+/* Input and output element sizes of op; fp: the curve's Fp bytes (48 BLS12-381, 32 BN254). */
+static size_t sizes(enum zp_cuda_op op, size_t *in, size_t fp)
 {
 	switch (op) {
-	case ZP_CUDA_FP_ADD: case ZP_CUDA_FP_SUB: case ZP_CUDA_FP_MUL: case ZP_CUDA_FP_SQR: *in = 48; return 48;
+	case ZP_CUDA_FP_ADD: case ZP_CUDA_FP_SUB: case ZP_CUDA_FP_MUL: case ZP_CUDA_FP_SQR: *in = fp; return fp;
 	case ZP_CUDA_FR_ADD: case ZP_CUDA_FR_SUB: case ZP_CUDA_FR_MUL: case ZP_CUDA_FR_SQR: case ZP_CUDA_FR_FROM_MONT:
 		*in = 32; return 32;
-	case ZP_CUDA_FP2_MUL: case ZP_CUDA_FP2_SQR: *in = 96; return 96;
-	case ZP_CUDA_G1_ADD: case ZP_CUDA_G1_ADD_MIXED: case ZP_CUDA_G1_DBL: *in = 96; return 144;
-	case ZP_CUDA_G2_ADD: case ZP_CUDA_G2_ADD_MIXED: case ZP_CUDA_G2_DBL: *in = 192; return 288;
+	case ZP_CUDA_FP2_MUL: case ZP_CUDA_FP2_SQR: *in = 2 * fp; return 2 * fp;
+	case ZP_CUDA_G1_ADD: case ZP_CUDA_G1_ADD_MIXED: case ZP_CUDA_G1_DBL: *in = 2 * fp; return 3 * fp;
+	case ZP_CUDA_G2_ADD: case ZP_CUDA_G2_ADD_MIXED: case ZP_CUDA_G2_DBL: *in = 4 * fp; return 6 * fp;
 	}
 	*in = 0;
 	return 0;
 }
 
-extern "C" int zp_cuda_elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n)
+template <class Cv> static int elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n)
 {
 	int rc = 0;
-	size_t in_sz, out_sz = sizes(op, &in_sz);
+	size_t in_sz, out_sz = sizes(op, &in_sz, sizeof(typename Cv::fp));
 	void *da = NULL, *db = NULL, *dout = NULL;
 	if (!out_sz) return zp_err_set(ZP_ERANGE, "elementwise: op %d", (int)op);
 	ZP_CUDA_TRY(cudaMalloc(&da, n * in_sz));
@@ -82,7 +91,7 @@ extern "C" int zp_cuda_elementwise(enum zp_cuda_op op, void *out, const void *a,
 	ZP_CUDA_TRY(cudaMemcpy(da, a, n * in_sz, cudaMemcpyHostToDevice));
 	ZP_CUDA_TRY(cudaMemcpy(db, b, n * in_sz, cudaMemcpyHostToDevice));
 	ZP_CUDA_TRY(cudaMemset(dout, 0xa5, n * out_sz));   /* poison: every element must be written */
-	elementwise_kernel<<<zp_cdiv(n, 128), 128>>>((int)op, dout, da, db, n);
+	elementwise_kernel<Cv><<<zp_cdiv(n, 128), 128>>>((int)op, dout, da, db, n);
 	ZP_CUDA_LAUNCHED();
 	ZP_CUDA_TRY(cudaMemcpy(out, dout, n * out_sz, cudaMemcpyDeviceToHost));
 err:
@@ -90,4 +99,17 @@ err:
 	cudaFree(db);
 	cudaFree(dout);
 	return rc;
+}
+
+extern "C" int zp_cuda_elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n)
+{
+	return elementwise<bls12_381>(op, out, a, b, n);
+}
+int zp_cuda_bls_elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n)
+{
+	return elementwise<bls12_381>(op, out, a, b, n);
+}
+int zp_cuda_bn_elementwise(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n)
+{
+	return elementwise<bn254>(op, out, a, b, n);
 }

@@ -1,5 +1,7 @@
 /*
- * msm.cu — Pippenger MSM over G1 and G2 (one template), bases affine and resident on device.
+ * msm.cu — Pippenger MSM over G1 and G2 (one template over the point field and the scalar field),
+ * bases affine and resident on device, for BLS12-381 (the zp_cuda_msm_* functions) and BN254 (through
+ * zp_cuda_curve_bn254; the same kernels instantiated for ec.cuh's bn254 fields, scalars of both < 2^255).
  *
  * 1. digits:  scalars leave Montgomery form; each is cut into W signed c-bit digits
  *             d in (-2^(c-1), 2^(c-1)] (c·W >= 256, so the last carry always fits). A nonzero digit
@@ -26,6 +28,11 @@
 #include <thrust/iterator/counting_iterator.h>
 #include "cuda_impl.h"
 #include "ec.cuh"
+#include "zp_cuda_plan.h"
+extern "C" {
+#include "ec.h"
+#include "bn254.h"
+}
 
 #define MSM_K 32      /* entries per accumulation task */
 #define MSM_KB 64     /* points per task on the 0/1 path */
@@ -141,6 +148,7 @@ template <class F> struct pt_types { typedef affine_t<F> aff; typedef xyzz_t<F> 
 /* Windows [w0, w1) of every scalar (the carry runs from window 0); keys relative to w0, zero digits
  * get the sentinel (w1 - w0)·M. split_n > 0 (the split MSM in `parts` parts, 2 or 4): entry i = j·split_n + i'
  * is chunk j (bits j·cb .. j·cb + cb − 1, cb = 256/parts) of scalar i'; n = parts·split_n entries. */
+template <class fr_t>
 __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned w0,
                               unsigned w1, size_t split_n = 0, unsigned parts = 1)
 {
@@ -321,7 +329,7 @@ __global__ void inf_xyzz_kernel(xyzz_t<F> *out, unsigned count)
 
 /* flag != NULL: strict (a scalar other than 0/1 sets *flag); flag == NULL: such scalars are skipped
  * (the 0/1 half of the split MSM: the general MSM sums them separately). */
-template <class F>
+template <class F, class fr_t>
 __global__ void bits_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const fr_t *__restrict__ sc, size_t n,
                             uint32_t *flag)
 {
@@ -349,7 +357,7 @@ __global__ void gather_kernel(uint4 *out, const uint4 *table, const uint32_t *id
 }
 
 /* ones = 0: scalar i is neither Montgomery 0 nor Montgomery 1; ones = 1: it is Montgomery 1. */
-struct nonbit_pred {
+template <class fr_t> struct nonbit_pred {
 	const fr_t *sc;
 	int ones;
 	__device__ bool operator()(uint32_t i) const
@@ -428,7 +436,7 @@ err:
 
 /* parts > 1: bases are the parts·n points of zp_cuda_msm_g*_split_bases, scalars n full ones cut into
  * 256/parts-bit chunks; n is then the number of entries (parts × the scalars). */
-template <class F>
+template <class F, class fr_t>
 static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
                    size_t scratch_size, const zp_cuda_msm_opts *opts, unsigned parts = 1)
 {
@@ -539,7 +547,7 @@ err:
 }
 
 /* idx == NULL: the 0/1 kernel over scalars; else the sum of bases[idx[j] - off] over j < n. */
-template <class F>
+template <class F, class fr_t>
 static int msm_bits_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
                         size_t scratch_size, void *stream, int masked, const uint32_t *idx = NULL, uint32_t off = 0)
 {
@@ -691,10 +699,11 @@ extern "C" size_t zp_cuda_nonbits_temp_size(size_t n)
 {
 	size_t b = 0;
 	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL, (int *)NULL, (int)n,
-	                      nonbit_pred{ NULL, 0 });
+	                      nonbit_pred<fr_t>{ NULL, 0 });
 	return align_up(b) + 256;
 }
-static int select_idx(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp, size_t tmp_size,
+template <class fr_t>
+static int select_idx(uint32_t *d_idx, size_t *count, const void *d_scalars, size_t n, void *d_tmp, size_t tmp_size,
                       void *stream, int ones)
 {
 	int rc = 0;
@@ -703,11 +712,11 @@ static int select_idx(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, si
 	int cnt = 0;
 	if (n >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "nonbits: n = %zu", n);
 	cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), d_idx, (int *)NULL, (int)n,
-	                      nonbit_pred{ (const fr_t *)d_scalars, ones });
+	                      nonbit_pred<fr_t>{ (const fr_t *)d_scalars, ones });
 	if (align_up(b) + 256 > tmp_size) return zp_err_set(ZP_ERANGE, "nonbits: temp %zu < %zu", tmp_size, align_up(b) + 256);
 	int *dcnt = (int *)((char *)d_tmp + align_up(b));
 	ZP_CUDA_TRY(cub::DeviceSelect::If(d_tmp, b, thrust::counting_iterator<uint32_t>(0), d_idx, dcnt, (int)n,
-	                                  nonbit_pred{ (const fr_t *)d_scalars, ones }, st));
+	                                  nonbit_pred<fr_t>{ (const fr_t *)d_scalars, ones }, st));
 	ZP_CUDA_TRY(cudaMemcpyAsync(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost, st));
 	ZP_CUDA_TRY(cudaStreamSynchronize(st));
 	*count = (size_t)cnt;
@@ -718,18 +727,18 @@ err:
 extern "C" int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
                                size_t tmp_size, void *stream)
 {
-	return select_idx(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 0);
+	return select_idx<fr_t>(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 0);
 }
 extern "C" int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
                             size_t tmp_size, void *stream)
 {
-	return select_idx(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
+	return select_idx<fr_t>(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
 }
 
 extern "C" int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                                       size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
 {
-	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
+	return msm_bits_run<fp_t, fr_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
 	                          d_idx, idx_off);
 }
 extern "C" int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,
@@ -738,7 +747,7 @@ extern "C" int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff 
 #ifdef MSM_NO_G2
 	return zp_err_set(ZP_ERANGE, "built without G2");
 #else
-	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
+	return msm_bits_run<fp2_t, fr_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, NULL, n, d_scratch, scratch_size, stream, 1,
 	                           d_idx, idx_off);
 #endif
 }
@@ -768,4 +777,152 @@ extern "C" int zp_cuda_gather(void *d_out, const void *d_table, size_t elem_byte
 {
 	if (elem_bytes == 0 || elem_bytes % 16) return zp_err_set(ZP_ERANGE, "gather: element size %zu", elem_bytes);
 	return gather(d_out, d_table, d_idx, n, (unsigned)elem_bytes, idx_off, (cudaStream_t)stream);
+}
+
+/* ---- either curve: the generic calls behind zp_cuda_curve (zp_cuda.h) ----
+ * The same templates as the BLS12-381 functions above; for bls12_381 they instantiate exactly the
+ * kernels those use (no second copy), for bn254 its own. g2 picks the point field. */
+template <class Cv> struct msm_curve {
+	typedef typename Cv::fp G1F;
+	typedef typename Cv::fp2 G2F;
+	typedef typename Cv::fr R;
+	static size_t pt(int g2) { return g2 ? sizeof(xyzz_t<G2F>) : sizeof(xyzz_t<G1F>); }
+
+	static size_t scratch(int g2, size_t n, unsigned window, unsigned pass_windows)
+	{
+		plan p;
+		if (make_plan(&p, n, window, pass_windows, pt(g2))) return 0;
+		return p.total + 1024;
+	}
+	static unsigned windows(int g2, size_t n, unsigned window)
+	{
+		plan p;
+		if (make_plan(&p, n, window, 0, pt(g2))) return 0;
+		return p.W;
+	}
+	static int msm(int g2, void *out, const void *d_bases, const void *d_sc, size_t n, void *d_scratch, size_t len,
+	               const zp_cuda_msm_opts *opts)
+	{
+		if (g2)
+			return msm_run<G2F>((jac_t<G2F> *)out, (const affine_t<G2F> *)d_bases, (const R *)d_sc, n, d_scratch,
+			                    len, opts);
+		return msm_run<G1F>((jac_t<G1F> *)out, (const affine_t<G1F> *)d_bases, (const R *)d_sc, n, d_scratch, len,
+		                    opts);
+	}
+	static size_t split_scratch(int g2, size_t n, unsigned parts, unsigned window, unsigned pass_windows)
+	{
+		plan p;
+		if (split_check(n, parts) || make_plan(&p, parts * n, window, pass_windows, pt(g2), parts)) return 0;
+		return p.total + 1024;
+	}
+	static int msm_split(int g2, void *out, const void *d_bases, const void *d_sc, size_t n, unsigned parts,
+	                     void *d_scratch, size_t len, const zp_cuda_msm_opts *opts)
+	{
+		int rc = split_check(n, parts);
+		if (rc) return rc;
+		if (g2)
+			return msm_run<G2F>((jac_t<G2F> *)out, (const affine_t<G2F> *)d_bases, (const R *)d_sc, parts * n,
+			                    d_scratch, len, opts, parts);
+		return msm_run<G1F>((jac_t<G1F> *)out, (const affine_t<G1F> *)d_bases, (const R *)d_sc, parts * n, d_scratch,
+		                    len, opts, parts);
+	}
+	static size_t bits_scratch(int g2, size_t n)
+	{
+		size_t tasks = (n + MSM_KB - 1) / MSM_KB;
+		return 2 * align_up(tasks * pt(g2)) + 512;
+	}
+	/* masked 0: the strict 0/1 kernel (*_bits), 1: other scalars skipped (*_ones) */
+	static int bits(int g2, void *out, const void *d_bases, const void *d_sc, size_t n, void *d_scratch, size_t len,
+	                void *stream, int masked)
+	{
+		if (g2)
+			return msm_bits_run<G2F>((jac_t<G2F> *)out, (const affine_t<G2F> *)d_bases, (const R *)d_sc, n, d_scratch,
+			                         len, stream, masked);
+		return msm_bits_run<G1F>((jac_t<G1F> *)out, (const affine_t<G1F> *)d_bases, (const R *)d_sc, n, d_scratch,
+		                         len, stream, masked);
+	}
+	static int msm_bits(int g2, void *out, const void *b, const void *s, size_t n, void *d_scratch, size_t len,
+	                    void *stream)
+	{
+		return bits(g2, out, b, s, n, d_scratch, len, stream, 0);
+	}
+	static int msm_ones(int g2, void *out, const void *b, const void *s, size_t n, void *d_scratch, size_t len,
+	                    void *stream)
+	{
+		return bits(g2, out, b, s, n, d_scratch, len, stream, 1);
+	}
+	static int nonbits(uint32_t *d_idx, size_t *count, const void *d_sc, size_t n, void *d_tmp, size_t tmp_size,
+	                   void *stream)
+	{
+		return select_idx<R>(d_idx, count, d_sc, n, d_tmp, tmp_size, stream, 0);
+	}
+	static int ones(uint32_t *d_idx, size_t *count, const void *d_sc, size_t n, void *d_tmp, size_t tmp_size,
+	                void *stream)
+	{
+		return select_idx<R>(d_idx, count, d_sc, n, d_tmp, tmp_size, stream, 1);
+	}
+	static int sum_idx(int g2, void *out, const void *d_bases, const uint32_t *d_idx, size_t n, uint32_t idx_off,
+	                   void *d_scratch, size_t len, void *stream)
+	{
+		if (g2)
+			return msm_bits_run<G2F, R>((jac_t<G2F> *)out, (const affine_t<G2F> *)d_bases, NULL, n, d_scratch, len,
+			                            stream, 1, d_idx, idx_off);
+		return msm_bits_run<G1F, R>((jac_t<G1F> *)out, (const affine_t<G1F> *)d_bases, NULL, n, d_scratch, len,
+		                            stream, 1, d_idx, idx_off);
+	}
+};
+
+/* host: the CPU's Jacobian arithmetic, the chunk sums of zp_cuda_curve_msm_add */
+static void bls_jac_set_inf(int g2, void *p) { if (g2) zp_g2_jac_set_inf((zp_g2_jac *)p); else zp_g1_jac_set_inf((zp_g1_jac *)p); }
+static void bls_jac_add(int g2, void *acc, const void *b)
+{
+	if (g2) { zp_g2_jac t; zp_g2_jac_add(&t, (const zp_g2_jac *)acc, (const zp_g2_jac *)b); *(zp_g2_jac *)acc = t; }
+	else { zp_g1_jac t; zp_g1_jac_add(&t, (const zp_g1_jac *)acc, (const zp_g1_jac *)b); *(zp_g1_jac *)acc = t; }
+}
+static void bn_jac_set_inf(int g2, void *p)
+{
+	if (g2) zp_bn254_g2_jac_set_inf((zp_bn254_g2_jac *)p); else zp_bn254_g1_jac_set_inf((zp_bn254_g1_jac *)p);
+}
+static void bn_jac_add(int g2, void *acc, const void *b)
+{
+	if (g2) {
+		zp_bn254_g2_jac t;
+		zp_bn254_g2_jac_add(&t, (const zp_bn254_g2_jac *)acc, (const zp_bn254_g2_jac *)b);
+		*(zp_bn254_g2_jac *)acc = t;
+	} else {
+		zp_bn254_g1_jac t;
+		zp_bn254_g1_jac_add(&t, (const zp_bn254_g1_jac *)acc, (const zp_bn254_g1_jac *)b);
+		*(zp_bn254_g1_jac *)acc = t;
+	}
+}
+static_assert(sizeof(jac_t<fp_t>) == sizeof(zp_g1_jac) && sizeof(jac_t<fp2_t>) == sizeof(zp_g2_jac), "BLS12-381 jac");
+static_assert(sizeof(jac_t<bn_fp_t>) == sizeof(zp_bn254_g1_jac) && sizeof(jac_t<bn_fp2_t>) == sizeof(zp_bn254_g2_jac),
+              "BN254 jac");
+static_assert(sizeof(affine_t<bn_fp_t>) == sizeof(zp_bn254_g1_affine) &&
+              sizeof(affine_t<bn_fp2_t>) == sizeof(zp_bn254_g2_affine), "BN254 affine");
+/* the memory plan's view of BN254 (BLS12-381's: zp_cuda_sizes_device, cuda/runtime.c) */
+static const zp_cuda_sizes bn_sizes = {
+	msm_curve<bn254>::scratch, msm_curve<bn254>::windows, msm_curve<bn254>::split_scratch, zp_cuda_msm_split_windows,
+	zp_cuda_bn_split_bases_scratch, msm_curve<bn254>::bits_scratch, zp_cuda_nonbits_temp_size,
+	{ sizeof(affine_t<bn_fp_t>), sizeof(affine_t<bn_fp2_t>) } };
+
+#define ZP_CUDA_CURVE_TABLE(cv, ID, NAME, NS, SIZES, HOST)                                                     \
+	{ .id = ID, .name = NAME, .fr_bytes = sizeof(cv::fr),                                                   \
+	  .aff_bytes = { sizeof(affine_t<cv::fp>), sizeof(affine_t<cv::fp2>) },                                 \
+	  .jac_bytes = { sizeof(jac_t<cv::fp>), sizeof(jac_t<cv::fp2>) },                                       \
+	  .msm_scratch = msm_curve<cv>::scratch, .msm_windows = msm_curve<cv>::windows, .msm = msm_curve<cv>::msm, \
+	  .split_scratch = msm_curve<cv>::split_scratch, .split_windows = zp_cuda_msm_split_windows,             \
+	  .split_bases_scratch = NS##_split_bases_scratch, .split_bases = NS##_split_bases,                      \
+	  .msm_split = msm_curve<cv>::msm_split, .bits_scratch = msm_curve<cv>::bits_scratch,                    \
+	  .msm_bits = msm_curve<cv>::msm_bits, .msm_ones = msm_curve<cv>::msm_ones,                             \
+	  .nonbits = msm_curve<cv>::nonbits, .ones = msm_curve<cv>::ones, .msm_sum_idx = msm_curve<cv>::sum_idx, \
+	  .elementwise = NS##_elementwise, .ntt_create = NS##_ntt_create, .sizes = SIZES,                         \
+	  .jac_set_inf = HOST##_jac_set_inf, .jac_add = HOST##_jac_add }
+extern "C" const zp_cuda_curve zp_cuda_curve_bls12_381 =
+	ZP_CUDA_CURVE_TABLE(bls12_381, ZP_CURVE_BLS12_381, "bls12-381", zp_cuda_bls, &zp_cuda_sizes_device, bls);
+extern "C" const zp_cuda_curve zp_cuda_curve_bn254 =
+	ZP_CUDA_CURVE_TABLE(bn254, ZP_CURVE_BN254, "bn254", zp_cuda_bn, &bn_sizes, bn);
+extern "C" const zp_cuda_curve *zp_cuda_curve_of(int id)
+{
+	return id == ZP_CURVE_BLS12_381 ? &zp_cuda_curve_bls12_381 : id == ZP_CURVE_BN254 ? &zp_cuda_curve_bn254 : NULL;
 }

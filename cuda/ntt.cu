@@ -35,7 +35,33 @@
 #include "ff.cuh"
 extern "C" {
 #include "ntt.h"
+#include "bn254_ntt.h"
 }
+
+/* The curve-specific part of this file, per Fr (everything else is one template over fr_t):
+ * S the 2-adicity of r - 1 (omega_{2^S} the context's top root), the root families, Montgomery one,
+ * the bellperson coset generator (NULL: no bellperson H step) and omega_{2^k} from the CPU library. */
+template <class fr_t> struct ntt_field;
+template <> struct ntt_field<fr_t> {
+	static const unsigned S = 32;
+	static bool has_roots(int roots) { return roots == 5 || roots == 7; }
+	static const uint32_t *root_top(int roots)
+	{
+		static const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
+		return roots == 7 ? W7 : W5;
+	}
+	static const uint32_t *one() { static const uint32_t O[8] = ZP_C_FR_ONE; return O; }
+	static const uint32_t *gen7() { static const uint32_t G[8] = ZP_C_FR_GEN7; return G; }
+	static int root(zp_fr *w, unsigned k, int roots) { return zp_ntt_root(w, k, (enum zp_ntt_roots)roots); }
+};
+template <> struct ntt_field<bn_fr_t> {
+	static const unsigned S = 28;
+	static bool has_roots(int roots) { return roots == 5; }
+	static const uint32_t *root_top(int) { static const uint32_t W[8] = ZP_C_BN_FR_OMEGA28; return W; }
+	static const uint32_t *one() { static const uint32_t O[8] = ZP_C_BN_FR_ONE; return O; }
+	static const uint32_t *gen7() { return NULL; }
+	static int root(zp_fr *w, unsigned k, int) { return zp_bn254_ntt_root((zp_bn254_fr *)w, k); }
+};
 
 #define NTT_K 9
 #define POW_LO_BITS 14
@@ -60,7 +86,7 @@ extern "C" {
 enum { POW_FWD = 0,      /* s^j           (coset forward) */
        POW_INV = 1,      /* n^-1·s^-j     (inverse, coset inverse) */
        POW_FWD_NINV = 2  /* n^-1·s^j      (H step: unscaled inverse then coset forward) */ };
-struct pow_slot {
+template <class fr_t> struct pow_slot {
 	fr_t *lo, *hi;
 	int valid, kind;
 	unsigned log_n;
@@ -68,12 +94,12 @@ struct pow_slot {
 	unsigned long long used;
 };
 
-struct zp_cuda_ntt_ctx {
+template <class fr_t> struct ntt_ctx {
 	unsigned max_log;
 	int roots;         /* 5 or 7: the root family (ntt.h's enum zp_ntt_roots) */
-	fr_t w32;          /* omega_{2^32} of that family, Montgomery */
+	fr_t w32;          /* omega_{2^S} of that family, Montgomery (S = ntt_field<fr_t>::S: 32, BN254 28) */
 	fr_t *tw;          /* N/2 + 1 entries */
-	struct pow_slot slot[NTT_SLOTS];   /* scale tables: 2^14 entries, 2^(27-14) entries each */
+	struct pow_slot<fr_t> slot[NTT_SLOTS];   /* scale tables: 2^14 entries, 2^(27-14) entries each */
 	unsigned long long tick;
 	unsigned zinv_log_n;     /* consts[1] holds (g^n - 1)^-1 for this log_n; 0: none */
 	fr_t *consts;      /* device: [1] Z inverse, [2 + slot] n^-1 of that slot's table */
@@ -82,6 +108,7 @@ struct zp_cuda_ntt_ctx {
 };
 
 /* ---- small helpers, run by a single thread ---- */
+template <class fr_t>
 static __device__ fr_t fr_pow_big(fr_t a, const uint32_t e[8])
 {
 	fr_t r = fr_t::one();
@@ -91,21 +118,23 @@ static __device__ fr_t fr_pow_big(fr_t a, const uint32_t e[8])
 	}
 	return r;
 }
+template <class fr_t>
 static __device__ fr_t fr_inv(fr_t a)
 {
-	const uint32_t P[8] = ZP_C_FR_P;
-	uint32_t e[8];
-	for (int i = 0; i < 8; i++) e[i] = P[i];
+	uint32_t P[8], e[8];
+	for (int i = 0; i < 8; i++) e[i] = P[i] = fr_t::cfg::p(i);
 	e[0] -= 2;    /* r - 2; r's low limb is 1, so this borrows: fix below */
 	if (P[0] < 2) { e[0] = P[0] + 0xfffffffeu; int i = 1; while (e[i] == 0) { e[i] = 0xffffffffu; i++; } e[i]--; }
 	return fr_pow_big(a, e);
 }
+template <class fr_t>
 static __device__ fr_t omega(fr_t w, unsigned log_n)
 {
-	for (unsigned k = 32; k > log_n; k--) w = w.sqr();
+	for (unsigned k = ntt_field<fr_t>::S; k > log_n; k--) w = w.sqr();
 	return w;
 }
 
+template <class fr_t>
 __global__ void tw_base(fr_t *lo, fr_t *hi, unsigned max_log, fr_t w32)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -113,6 +142,7 @@ __global__ void tw_base(fr_t *lo, fr_t *hi, unsigned max_log, fr_t w32)
 	if (i < 1024) lo[i] = w.pow(i);
 	if (i < (1u << max_log) / 2 / 1024 + 1) hi[i] = w.pow((uint64_t)i * 1024);
 }
+template <class fr_t>
 __global__ void tw_fill(fr_t *tw, const fr_t *lo, const fr_t *hi, size_t count)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -120,6 +150,7 @@ __global__ void tw_fill(fr_t *tw, const fr_t *lo, const fr_t *hi, size_t count)
 }
 
 /* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14). */
+template <class fr_t>
 __global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
 {
 	__shared__ fr_t sh_s;
@@ -131,18 +162,21 @@ __global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, uns
 	if (i < hi_count) hi[i] = c * b.pow((uint64_t)i << POW_LO_BITS);
 }
 /* c·s^j from the tables; c is folded into hi. */
+template <class fr_t>
 static __device__ __forceinline__ fr_t scale_at(const fr_t *lo, const fr_t *hi, size_t j)
 {
 	return hi[j >> POW_LO_BITS] * lo[j & ((1u << POW_LO_BITS) - 1)];
 }
 
 /* w^(±x) from the table, x <= N/2: w^-x = -w^(N/2-x); x = 0 gives one. */
+template <class fr_t>
 static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t nhalf_tab, size_t x, int inverse)
 {
 	if (x == 0) return fr_t::one();
 	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
 }
 /* Entry e of a block's twiddle set (see block_twiddles). */
+template <class fr_t>
 static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ tw, unsigned max_log, unsigned b0,
                                                       size_t low, unsigned e, int inverse)
 {
@@ -155,6 +189,7 @@ static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ t
 }
 /* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
  * m < k, as w^A·w^B (see the header). All threads of the block take part; sync before use. */
+template <class fr_t>
 static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                       unsigned b0, unsigned k, size_t low, int inverse)
 {
@@ -164,6 +199,7 @@ static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__r
 /* Pass table (ZP_NTT_PASS_TAB): every block's twiddles of a pass with few distinct `low` (2^b0 of them)
  * built once into device memory, tab[low·(2^k - 1) + e]; the pass reads its row (L2-resident)
  * instead of building it (2^k - 1 products a block). */
+template <class fr_t>
 __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned max_log, unsigned b0, unsigned k,
                                int inverse)
 {
@@ -173,13 +209,14 @@ __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned 
 }
 
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
-template <int MINB>
+template <int MINB, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
          unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
 {
 	__shared__ fr_t s[1 << NTT_K];
-	extern __shared__ fr_t tws_dyn[];   /* 2^k - 1 entries when the block builds its twiddles, else none */
+	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
+	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
@@ -217,13 +254,14 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 /* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
  * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
  * coefficient index). Same block layout and twiddle index as dif_pass. */
-template <int MINB>
+template <int MINB, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
          unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
 {
 	__shared__ fr_t s[1 << NTT_K];
-	extern __shared__ fr_t tws_dyn[];   /* 2^k - 1 entries when the block builds its twiddles, else none */
+	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
+	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
 	size_t g = blockIdx.x;
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
@@ -259,6 +297,7 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 
 /* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
 /* Twiddle of the butterfly at level l whose first element index has low bits u (u < 2^l). */
+template <class fr_t>
 static __device__ __forceinline__ fr_t pass_tw(bool btw, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                size_t low, unsigned b0, unsigned l, unsigned u, int inverse, bool *one)
 {
@@ -272,7 +311,7 @@ static __device__ __forceinline__ fr_t pass_tw(bool btw, const fr_t *tws, const 
 }
 /* Levels [lo, lo + r) over the 2^r elements t + i·2^lo (t has zero bits lo..lo+r-1), in registers.
  * DIF: levels descending, d = (a - b)·w; DIT: ascending, b·w first. */
-template <int r, bool DIT>
+template <int r, bool DIT, class fr_t>
 static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                   size_t low, unsigned b0, unsigned lo, unsigned t, int inverse, bool btw)
 {
@@ -300,7 +339,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 	}
 	ZP_UNROLL for (int i = 0; i < (1 << r); i++) s[t + ((unsigned)i << lo)] = e[i];
 }
-template <bool DIT>
+template <bool DIT, class fr_t>
 static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                    size_t low, unsigned b0, unsigned k, unsigned Rk, int inverse, bool btw)
 {
@@ -327,7 +366,7 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 	}
 }
 /* dif_pass / dit_pass with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
-template <bool DIT>
+template <bool DIT, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1))
 pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
        unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
@@ -358,6 +397,7 @@ static unsigned pass_threads(unsigned k)
 }
 
 /* Bit-reversal permutation in place, with optional per-element scale c·s^j (j = output index). */
+template <class fr_t>
 __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -377,6 +417,7 @@ __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_
  * same runs. In place, every read of the pair before any write; the bit-at-a-time kernel above scatters
  * 32-byte accesses and waits on DRAM (6.1 ms at 2^27, ncu). */
 #define BR_H 4
+template <class fr_t>
 __global__ void __launch_bounds__(1 << (2 * BR_H))
 bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 {
@@ -402,6 +443,7 @@ bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 	}
 }
 /* Natural order from bit-reversed (with the optional scale): tiles where the size allows. */
+template <class fr_t>
 static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st)
 {
 	int tiles = zp_knobs()->ntt_bitrev_tiles;
@@ -411,15 +453,16 @@ static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *
 		bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
 }
 
-static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
+template <class fr_t> static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
 
-int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
+template <class fr_t> static void ntt_destroy(ntt_ctx<fr_t> *c);
+template <class fr_t> static int ntt_create(ntt_ctx<fr_t> **out, unsigned max_log, int roots)
 {
 	int rc = 0;
-	zp_cuda_ntt_ctx *c = (zp_cuda_ntt_ctx *)calloc(1, sizeof(*c));
+	ntt_ctx<fr_t> *c = (ntt_ctx<fr_t> *)calloc(1, sizeof(*c));
 	fr_t *lo = NULL, *hi = NULL;
 	if (!c) return -ENOMEM;
-	if (max_log < 1 || max_log > 27 || (roots != 5 && roots != 7)) {
+	if (max_log < 1 || max_log > 27 || !ntt_field<fr_t>::has_roots(roots)) {
 		free(c);
 		return zp_err_set(ZP_ERANGE, "ntt: max_log %u, roots %d", max_log, roots);
 	}
@@ -427,10 +470,7 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 	c->roots = roots;
 	c->occ = zp_knobs()->ntt_occ;
 	c->use_ptab = zp_knobs()->ntt_pass_tab;
-	{
-		const uint32_t W5[8] = ZP_C_FR_OMEGA32, W7[8] = ZP_C_FR_OMEGA32_ROOT7;
-		c->w32 = host_fr(roots == 7 ? W7 : W5);
-	}
+	c->w32 = host_fr<fr_t>(ntt_field<fr_t>::root_top(roots));
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
 	for (int i = 0; i < NTT_SLOTS; i++) {
@@ -452,11 +492,11 @@ int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
 err:
 	cudaFree(lo);
 	cudaFree(hi);
-	zp_cuda_ntt_destroy(c);
+	ntt_destroy(c);
 	return rc;
 }
 
-void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
+template <class fr_t> static void ntt_destroy(ntt_ctx<fr_t> *c)
 {
 	if (!c) return;
 	cudaFree(c->tw);
@@ -471,12 +511,14 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 
 /* n^-1 as a host-computable constant: build it on device from n's Montgomery form is overkill;
  * the inverse scale is folded into the tables by inv_n_kernel. */
+template <class fr_t>
 __global__ void inv_n_kernel(fr_t *out, unsigned log_n)
 {
 	fr_t n = fr_t::one();
 	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
 	out[0] = fr_inv(n);
 }
+template <class fr_t>
 __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int invert_s, unsigned hi_count)
 {
 	__shared__ fr_t sh_s;
@@ -490,7 +532,8 @@ __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int 
 
 /* The pass table of (b0, k, inverse), built (and the stream synchronized) on first use; NULL when
  * off, not needed (b0 = 0), too large, or all slots taken. */
-static int get_ptab(zp_cuda_ntt_ctx *c, unsigned b0, unsigned k, int inverse, cudaStream_t st, const fr_t **out)
+template <class fr_t>
+static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, cudaStream_t st, const fr_t **out)
 {
 	int rc = 0;
 	size_t cnt = (size_t)((1u << k) - 1) << b0;
@@ -516,7 +559,8 @@ err:
 }
 /* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
  * pass table or twiddles built in dynamic shared memory. */
-static int launch_pass(zp_cuda_ntt_ctx *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
+template <class fr_t>
+static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
                        const fr_t *plo, const fr_t *phi, cudaStream_t st)
 {
 	int rc = 0;
@@ -527,8 +571,8 @@ static int launch_pass(zp_cuda_ntt_ctx *c, bool dit, fr_t *x, unsigned log_n, un
 	if (c->occ) {
 		static int carve;
 		if (!carve) {
-			cudaFuncSetAttribute(dif_pass<6>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(dit_pass<6>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dif_pass<6, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dit_pass<6, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 			carve = 1;
 		}
 		if (dit) dit_pass<6><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
@@ -544,7 +588,8 @@ err:
 }
 
 /* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads. */
-static int dif_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+template <class fr_t>
+static int dif_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
                       const fr_t *phi, cudaStream_t st)
 {
 	int rc = 0;
@@ -564,7 +609,8 @@ err:
 	return rc;
 }
 /* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
-static int dit_passes(zp_cuda_ntt_ctx *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+template <class fr_t>
+static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
                       const fr_t *phi, cudaStream_t st)
 {
 	int rc = 0;
@@ -584,12 +630,13 @@ err:
 }
 
 /* The scale tables c·s^(±j) of `kind` for log_n, built (and the stream synchronized) unless cached. */
-static int get_pow(zp_cuda_ntt_ctx *c, int kind, fr_t s, unsigned log_n, cudaStream_t st,
+template <class fr_t>
+static int get_pow(ntt_ctx<fr_t> *c, int kind, fr_t s, unsigned log_n, cudaStream_t st,
                    const fr_t **plo, const fr_t **phi)
 {
 	int rc = 0, pick = 0;
 	for (int i = 0; i < NTT_SLOTS; i++) {
-		struct pow_slot *e = &c->slot[i];
+		struct pow_slot<fr_t> *e = &c->slot[i];
 		if (e->valid && e->kind == kind && e->log_n == log_n && !memcmp(e->s.l, s.l, sizeof s.l)) {
 			e->used = ++c->tick;
 			*plo = e->lo; *phi = e->hi;
@@ -597,12 +644,12 @@ static int get_pow(zp_cuda_ntt_ctx *c, int kind, fr_t s, unsigned log_n, cudaStr
 		}
 		if (!e->valid || (c->slot[pick].valid && e->used < c->slot[pick].used)) pick = i;
 	}
-	struct pow_slot *e = &c->slot[pick];
+	struct pow_slot<fr_t> *e = &c->slot[pick];
 	e->valid = 0;
 	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
 	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
 	if (kind == POW_FWD) {
-		fr_t one; { const uint32_t O[8] = ZP_C_FR_ONE; one = host_fr(O); }
+		fr_t one = host_fr<fr_t>(ntt_field<fr_t>::one());
 		pow_tables<<<zp_cdiv(th, 256), 256, 0, st>>>(e->lo, e->hi, s, one, 0, hic);
 		ZP_CUDA_LAUNCHED();
 	} else {
@@ -620,14 +667,15 @@ err:
 	return rc;
 }
 
-int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
+template <class fr_t>
+static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
 {
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
 	fr_t *x = (fr_t *)d_x;
 	if (log_n > c->max_log || log_n < 1)
 		return zp_err_set(ZP_ERANGE, "ntt: log_n %u (max %u)", log_n, c->max_log);
-	fr_t one; { const uint32_t O[8] = ZP_C_FR_ONE; one = host_fr(O); }
+	fr_t one = host_fr<fr_t>(ntt_field<fr_t>::one());
 	fr_t s = one;
 	if (shift) memcpy(s.l, shift->l, sizeof(s.l));
 	const fr_t *plo = NULL, *phi = NULL;
@@ -643,6 +691,7 @@ err:
 }
 
 /* h = (a·b - c)·zinv (bellperson) or a·b - c (snarkjs, zinv NULL). */
+template <class fr_t>
 __global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *zinv)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -652,13 +701,15 @@ __global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const
 	a[i] = h;
 }
 /* zinv = (g^n - 1)^-1 */
+template <class fr_t>
 __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
 {
 	fr_t t = g;
 	for (unsigned i = 0; i < log_n; i++) t = t.sqr();
 	out[1] = fr_inv(t - fr_t::one());
 }
-int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
+template <class fr_t>
+static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
                       enum zp_cuda_h_mode mode, void *stream)
 {
 	int rc = 0;
@@ -668,12 +719,13 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 	if (log_n > c->max_log || log_n < 1)   /* the DIT path below does not go through zp_cuda_ntt */
 		return zp_err_set(ZP_ERANGE, "groth16_h: log_n %u (max %u)", log_n, c->max_log);
 	if (mode == ZP_CUDA_H_BELLPERSON) {
-		const uint32_t G[8] = ZP_C_FR_GEN7;
+		const uint32_t *G = ntt_field<fr_t>::gen7();
+		if (!G) return zp_err_set(ZP_ERANGE, "groth16_h: no bellperson H step for this curve (snarkjs mode only)");
 		memcpy(shift.l, G, sizeof(shift.l));
 	} else {
 		if (log_n + 1 > c->max_log) return zp_err_set(ZP_ERANGE, "groth16_h: snarkjs mode needs max_log > %u", log_n);
 		/* w_2n from the CPU library: a host constant, so no device round trip */
-		if ((rc = zp_ntt_root(&shift, log_n + 1, (enum zp_ntt_roots)c->roots)) < 0) return rc;
+		if ((rc = ntt_field<fr_t>::root(&shift, log_n + 1, c->roots)) < 0) return rc;
 	}
 	for (int i = 0; i < 3; i++) {
 #if ZP_NTT_H_DIT
@@ -681,12 +733,12 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 		 * bit-reversed input, scaled by n^-1·s^j on load: natural order out, as before */
 		const fr_t *plo, *phi;
 		fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
-		if ((rc = dif_passes(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
 		if ((rc = get_pow(c, POW_FWD_NINV, s, log_n, st, &plo, &phi))) return rc;
 		if ((rc = dit_passes(c, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
 #else
-		if ((rc = zp_cuda_ntt(c, v[i], log_n, 1, NULL, stream))) return rc;
-		if ((rc = zp_cuda_ntt(c, v[i], log_n, 0, &shift, stream))) return rc;
+		if ((rc = ntt_run(c, v[i], log_n, 1, NULL, stream))) return rc;
+		if ((rc = ntt_run(c, v[i], log_n, 0, &shift, stream))) return rc;
 #endif
 	}
 	if (mode == ZP_CUDA_H_BELLPERSON && c->zinv_log_n != log_n) {
@@ -702,8 +754,56 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 	                                                      mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);
 	ZP_CUDA_LAUNCHED();
 	if (mode == ZP_CUDA_H_BELLPERSON)
-		return zp_cuda_ntt(c, d_a, log_n, 1, &shift, stream);
+		return ntt_run(c, d_a, log_n, 1, &shift, stream);
 	return 0;
 err:
 	return rc;
+}
+
+/* ---- the C boundary: a context is one curve's (zp_cuda_ntt_create: BLS12-381; the zp_cuda_curve tables'
+ * ntt_create: either), the calls dispatch on it ---- */
+struct zp_cuda_ntt_ctx {
+	ntt_ctx<fr_t> *bls;
+	ntt_ctx<bn_fr_t> *bn;
+};
+template <class fr_t> static int ctx_wrap(zp_cuda_ntt_ctx **out, ntt_ctx<fr_t> *impl, ntt_ctx<fr_t> *zp_cuda_ntt_ctx::*m)
+{
+	zp_cuda_ntt_ctx *c = (zp_cuda_ntt_ctx *)calloc(1, sizeof(*c));
+	if (!c) { ntt_destroy(impl); return -ENOMEM; }
+	c->*m = impl;
+	*out = c;
+	return 0;
+}
+int zp_cuda_bls_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
+{
+	ntt_ctx<fr_t> *impl = NULL;
+	int rc = ntt_create(&impl, max_log, roots);
+	return rc ? rc : ctx_wrap(out, impl, &zp_cuda_ntt_ctx::bls);
+}
+int zp_cuda_bn_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
+{
+	ntt_ctx<bn_fr_t> *impl = NULL;
+	int rc = ntt_create(&impl, max_log, roots);
+	return rc ? rc : ctx_wrap(out, impl, &zp_cuda_ntt_ctx::bn);
+}
+int zp_cuda_ntt_create(zp_cuda_ntt_ctx **out, unsigned max_log, int roots)
+{
+	return zp_cuda_bls_ntt_create(out, max_log, roots);
+}
+void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
+{
+	if (!c) return;
+	if (c->bls) ntt_destroy(c->bls);
+	if (c->bn) ntt_destroy(c->bn);
+	free(c);
+}
+int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
+{
+	return c->bn ? ntt_run(c->bn, d_x, log_n, inverse, shift, stream) : ntt_run(c->bls, d_x, log_n, inverse, shift, stream);
+}
+int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
+                      enum zp_cuda_h_mode mode, void *stream)
+{
+	return c->bn ? groth16_h_run(c->bn, d_a, d_b, d_c, log_n, mode, stream)
+	             : groth16_h_run(c->bls, d_a, d_b, d_c, log_n, mode, stream);
 }

@@ -8,8 +8,11 @@
 #include "field.h"
 #include "zp_err.h"
 
-#define G1B ((size_t)96)    /* zp_g1_affine / zp_cuda_g1_aff */
-#define G2B ((size_t)192)   /* zp_g2_affine / zp_cuda_g2_aff */
+/* Affine point bytes of the curve, from the sizes table or the plan's input (x): 0 there means
+ * BLS12-381's (zp_g1_affine 96, zp_g2_affine 192). G1B / G2B read the x in scope. */
+#define PTB(x, g2) ((x)->aff_bytes[g2] ? (x)->aff_bytes[g2] : (g2) ? (size_t)192 : (size_t)96)
+#define G1B PTB(PT_SRC, 0)
+#define G2B PTB(PT_SRC, 1)
 #define FRB sizeof(zp_fr)
 #define MIN_LOG ZP_CUDA_PLAN_MIN_CHUNK_LOG
 
@@ -23,9 +26,10 @@ static size_t align256(size_t x)
 	return (x + 255) & ~(size_t)255;
 }
 
+#define PT_SRC sz
 size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsigned pass, int gather)
 {
-	size_t pt = g2 ? G2B : G1B;
+	size_t pt = PTB(sz, g2);
 	size_t m = sz->msm_scratch(g2, c, 0, pass);
 	if (!m)
 		return SIZE_MAX;
@@ -34,7 +38,7 @@ size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsign
 
 size_t zp_cuda_plan_wsplit_need(const zp_cuda_sizes *sz, int g2, size_t n)
 {
-	size_t pt = g2 ? G2B : G1B, m = sz->split_scratch(g2, n, 4, 0, 0);
+	size_t pt = PTB(sz, g2), m = sz->split_scratch(g2, n, 4, 0, 0);
 	return m ? align256(n * FRB) + align256(4 * n * pt) + m : SIZE_MAX;
 }
 
@@ -53,6 +57,8 @@ static size_t pick_chunk(const zp_cuda_sizes *sz, int g2, unsigned cap, size_t b
 	return 0;
 }
 
+#undef PT_SRC
+#define PT_SRC in
 void zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b)
 {
 	memset(p, 0, sizeof *p);

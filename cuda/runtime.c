@@ -337,49 +337,64 @@ void zp_cuda_clear_error(void)
 	(void)cudaGetLastError();
 }
 
-/* ---- the chunked MSM driver ---- */
+/* ---- the chunked MSM driver, for either curve (zp_cuda_curve: its kernels and its host Jacobian sums) ---- */
 
-static size_t msm_bytes(int g2, size_t n, unsigned parts, unsigned p)
+static size_t msm_bytes(const zp_cuda_curve *cc, int g2, size_t n, unsigned parts, unsigned p)
 {
-	size_t b = parts > 1 ? zp_cuda_msm_split_scratch_size(g2, n, parts, 0, p) : zp_cuda_msm_scratch_size_passes(g2, n, 0, p);
+	size_t b = parts > 1 ? cc->split_scratch(g2, n, parts, 0, p) : cc->msm_scratch(g2, n, 0, p);
 	return b ? b : SIZE_MAX;
+}
+
+int zp_cuda_curve_msm_passes(const zp_cuda_curve *cc, int g2, size_t n, unsigned parts, size_t len)
+{
+	unsigned w = parts > 1 ? cc->split_windows(n, parts, 0) : cc->msm_windows(g2, n, 0);
+	if (w && msm_bytes(cc, g2, n, parts, 0) <= len)
+		return 0;
+	for (unsigned p = w; p >= 1; p--)
+		if (msm_bytes(cc, g2, n, parts, p) <= len)
+			return (int)p;
+	return -1;
 }
 
 int zp_cuda_msm_passes(int g2, size_t n, unsigned parts, size_t len)
 {
-	unsigned w = parts > 1 ? zp_cuda_msm_split_windows(n, parts, 0) : zp_cuda_msm_windows(g2, n, 0);
-	if (w && msm_bytes(g2, n, parts, 0) <= len)
-		return 0;
-	for (unsigned p = w; p >= 1; p--)
-		if (msm_bytes(g2, n, parts, p) <= len)
-			return (int)p;
-	return -1;
+	return zp_cuda_curve_msm_passes(&zp_cuda_curve_bls12_381, g2, n, parts, len);
+}
+
+int zp_cuda_curve_msm_add(const zp_cuda_curve *cc, void *stream, int g2, void *acc, const void *d_bases,
+			  const void *d_sc, size_t n, void *scratch, size_t len)
+{
+	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
+	uint64_t r[3 * 2 * 8];   /* a Jacobian G2 point of either curve (BLS12-381: 288 bytes) */
+	int rc, p = zp_cuda_curve_msm_passes(cc, g2, n, 1, len);
+	if (p < 0)
+		return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu entries", len, n);
+	o.pass_windows = (unsigned)p;
+	if ((rc = cc->msm(g2, r, d_bases, d_sc, n, scratch, len, &o)))
+		return rc;
+	cc->jac_add(g2, acc, r);
+	return 0;
 }
 
 int zp_cuda_msm_add(void *stream, int g2, void *acc, const void *d_bases, const zp_fr *d_sc, size_t n,
 		       void *scratch, size_t len)
 {
-	zp_cuda_msm_opts o = { .window = 0, .stream = stream };
-	int rc, p = zp_cuda_msm_passes(g2, n, 1, len);
-	if (p < 0)
-		return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu entries", len, n);
-	o.pass_windows = (unsigned)p;
-	if (g2) {
-		zp_cuda_g2_jac r;
-		zp_g2_jac t, s;
-		if ((rc = zp_cuda_msm_g2(&r, d_bases, d_sc, n, scratch, len, &o)))
+	return zp_cuda_curve_msm_add(&zp_cuda_curve_bls12_381, stream, g2, acc, d_bases, d_sc, n, scratch, len);
+}
+
+int zp_cuda_curve_msm_chunked(const zp_cuda_curve *cc, int g2, void *out, const void *d_bases, const void *d_sc,
+			      size_t n, size_t chunk, void *scratch, size_t len, void *stream)
+{
+	size_t esz = cc->aff_bytes[g2];
+	int rc;
+	cc->jac_set_inf(g2, out);
+	if (!chunk)
+		return zp_err_set(ZP_ERANGE, "msm: chunk of 0 entries");
+	for (size_t off = 0; off < n; off += chunk) {
+		size_t m = n - off < chunk ? n - off : chunk;
+		if ((rc = zp_cuda_curve_msm_add(cc, stream, g2, out, (const uint8_t *)d_bases + off * esz,
+						(const uint8_t *)d_sc + off * cc->fr_bytes, m, scratch, len)))
 			return rc;
-		memcpy(&t, &r, sizeof t);
-		zp_g2_jac_add(&s, acc, &t);
-		*(zp_g2_jac *)acc = s;
-	} else {
-		zp_cuda_g1_jac r;
-		zp_g1_jac t, s;
-		if ((rc = zp_cuda_msm_g1(&r, d_bases, d_sc, n, scratch, len, &o)))
-			return rc;
-		memcpy(&t, &r, sizeof t);
-		zp_g1_jac_add(&s, acc, &t);
-		*(zp_g1_jac *)acc = s;
 	}
 	return 0;
 }
@@ -387,20 +402,8 @@ int zp_cuda_msm_add(void *stream, int g2, void *acc, const void *d_bases, const 
 int zp_cuda_msm_chunked(int g2, void *out, const void *d_bases, const zp_fr *d_sc, size_t n, size_t chunk,
 			void *scratch, size_t len, void *stream)
 {
-	size_t esz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
-	int rc;
-	if (g2)
-		zp_g2_jac_set_inf(out);
-	else
-		zp_g1_jac_set_inf(out);
-	if (!chunk)
-		return zp_err_set(ZP_ERANGE, "msm: chunk of 0 entries");
-	for (size_t off = 0; off < n; off += chunk) {
-		size_t m = n - off < chunk ? n - off : chunk;
-		if ((rc = zp_cuda_msm_add(stream, g2, out, (const uint8_t *)d_bases + off * esz, d_sc + off, m, scratch, len)))
-			return rc;
-	}
-	return 0;
+	return zp_cuda_curve_msm_chunked(&zp_cuda_curve_bls12_381, g2, out, d_bases, d_sc, n, chunk, scratch, len,
+					 stream);
 }
 
 const zp_cuda_sizes zp_cuda_sizes_device = {

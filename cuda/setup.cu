@@ -19,13 +19,19 @@
 #define FB_THREADS 128
 
 __constant__ uint32_t c_fp_p[12] = ZP_C_FP_P;
+__constant__ uint32_t c_bn_fp_p[8] = ZP_C_BN_FP_P;
+template <class fp_t> static __device__ __forceinline__ uint32_t fp_p_limb(int i);
+template <> __device__ __forceinline__ uint32_t fp_p_limb<fp_t>(int i) { return c_fp_p[i]; }
+template <> __device__ __forceinline__ uint32_t fp_p_limb<bn_fp_t>(int i) { return c_bn_fp_p[i]; }
 
-/* a^(p−2) = a^-1 (0 for 0). Square-and-multiply, MSB first; p's low limb is 0xffffaaab (no borrow). */
+/* a^(p−2) = a^-1 (0 for 0). Square-and-multiply, MSB first; p's low limb is 0xffffaaab (BLS12-381),
+ * 0xd87cfd47 (BN254): no borrow. */
+template <class fp_t>
 static __device__ __noinline__ fp_t fp_inv(const fp_t a)
 {
 	fp_t r = fp_t::one();
-	for (int i = 11; i >= 0; i--) {
-		uint32_t e = c_fp_p[i] - (i == 0 ? 2u : 0u);
+	for (int i = fp_t::N - 1; i >= 0; i--) {
+		uint32_t e = fp_p_limb<fp_t>(i) - (i == 0 ? 2u : 0u);
 		for (int b = 31; b >= 0; b--) {
 			r = r.sqr();
 			if ((e >> b) & 1)
@@ -34,12 +40,12 @@ static __device__ __noinline__ fp_t fp_inv(const fp_t a)
 	}
 	return r;
 }
-static __device__ fp_t f_inv(const fp_t &a) { return fp_inv(a); }
+template <class C> static __device__ ff<C> f_inv(const ff<C> &a) { return fp_inv(a); }
 /* (c0 + c1·u)^-1 = (c0 − c1·u)/(c0² + c1²) */
-static __device__ fp2_t f_inv(const fp2_t &a)
+template <class fp_t> static __device__ fp2_tt<fp_t> f_inv(const fp2_tt<fp_t> &a)
 {
 	fp_t t = fp_inv(a.c0.sqr() + a.c1.sqr());
-	fp2_t r;
+	fp2_tt<fp_t> r;
 	r.c0 = a.c0 * t;
 	r.c1 = (a.c1 * t).neg();
 	return r;
@@ -198,11 +204,17 @@ err:
 	return rc;
 }
 
-extern "C" size_t zp_cuda_msm_split_bases_scratch_size(int g2, size_t n)
+template <class Cv> static size_t split_bases_scratch(int g2, size_t n)
 {
+	typedef typename Cv::fp G1F;
+	typedef typename Cv::fp2 G2F;
 	size_t m = n < ((size_t)1 << 22) ? n : ((size_t)1 << 22);
 	if (m < FB_M) m = FB_M;
-	return 3 * m * (g2 ? sizeof(g2_xyzz) + sizeof(fp2_t) : sizeof(g1_xyzz) + sizeof(fp_t));
+	return 3 * m * (g2 ? sizeof(xyzz_t<G2F>) + sizeof(G2F) : sizeof(xyzz_t<G1F>) + sizeof(G1F));
+}
+extern "C" size_t zp_cuda_msm_split_bases_scratch_size(int g2, size_t n)
+{
+	return split_bases_scratch<bls12_381>(g2, n);
 }
 extern "C" int zp_cuda_msm_g1_split_bases(zp_cuda_g1_aff *d_out, const zp_cuda_g1_aff *d_bases, size_t n,
 					  unsigned parts, void *d_scratch, size_t scratch_size, void *stream)
@@ -213,6 +225,29 @@ extern "C" int zp_cuda_msm_g2_split_bases(zp_cuda_g2_aff *d_out, const zp_cuda_g
 					  unsigned parts, void *d_scratch, size_t scratch_size, void *stream)
 {
 	return split_bases<fp2_t>(d_out, d_bases, n, parts, d_scratch, scratch_size, stream);
+}
+
+/* the zp_cuda_curve entries (cuda_impl.h) */
+template <class Cv> static int split_bases_any(int g2, void *d_out, const void *d_bases, size_t n, unsigned parts,
+                                               void *d_scratch, size_t len, void *stream)
+{
+	typedef affine_t<typename Cv::fp> A1;
+	typedef affine_t<typename Cv::fp2> A2;
+	if (g2)
+		return split_bases<typename Cv::fp2>((A2 *)d_out, (const A2 *)d_bases, n, parts, d_scratch, len, stream);
+	return split_bases<typename Cv::fp>((A1 *)d_out, (const A1 *)d_bases, n, parts, d_scratch, len, stream);
+}
+size_t zp_cuda_bls_split_bases_scratch(int g2, size_t n) { return split_bases_scratch<bls12_381>(g2, n); }
+size_t zp_cuda_bn_split_bases_scratch(int g2, size_t n) { return split_bases_scratch<bn254>(g2, n); }
+int zp_cuda_bls_split_bases(int g2, void *d_out, const void *d_bases, size_t n, unsigned parts, void *d_scratch,
+                            size_t len, void *stream)
+{
+	return split_bases_any<bls12_381>(g2, d_out, d_bases, n, parts, d_scratch, len, stream);
+}
+int zp_cuda_bn_split_bases(int g2, void *d_out, const void *d_bases, size_t n, unsigned parts, void *d_scratch,
+                           size_t len, void *stream)
+{
+	return split_bases_any<bn254>(g2, d_out, d_bases, n, parts, d_scratch, len, stream);
 }
 
 extern "C" void zp_cuda_key_dev_free(zp_cuda_key_dev *k)

@@ -1,6 +1,8 @@
 /*
- * zp_cuda.h — zkpipe's CUDA backend: BLS12-381 field arithmetic, NTT over Fr and MSM over G1/G2
- * on one GPU. Plain C; everything CUDA stays behind this boundary (streams pass as void *).
+ * zp_cuda.h — zkpipe's CUDA backend: field arithmetic, NTT over Fr and MSM over G1/G2 on one GPU, for
+ * BLS12-381 (the typed zp_cuda_* calls below) and BN254 (zp_cuda_curve_bn254, the table at the end, which
+ * also serves BLS12-381: zp_cuda_curve_bls12_381). Plain C; everything CUDA stays behind this boundary
+ * (streams pass as void *).
  *
  * Encodings are the CPU library's (common/field.h): zp_fr / zp_fp in Montgomery form, little-endian
  * limbs. An affine point is x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), the .zkey layout; all-zero is infinity.
@@ -229,6 +231,59 @@ int zp_cuda_g1_fixed_base(zp_cuda_g1_aff *d_out, const zp_fr *d_scalars, size_t 
                           unsigned window, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scalars, size_t n, const zp_cuda_g2_aff *d_table,
                           unsigned window, void *d_scratch, size_t scratch_size, void *stream);
+
+/* ---- curves: the calls above for either curve, on untyped buffers ----
+ * One table per curve, the same kernels (cuda/ff.cuh, ec.cuh templates) instantiated for its fields:
+ * zp_cuda_curve_bls12_381 (whose entries are the typed functions above, the same code) and
+ * zp_cuda_curve_bn254. Each entry keeps the contract of its typed counterpart; g2 selects G2.
+ * Buffers: scalars fr_bytes each (Fr, Montgomery: zp_fr / zp_bn254_fr), bases affine aff_bytes[g2] each
+ * (the CPU's affine structs: zp_g1_affine / zp_bn254_g1_affine, ...; all zero = infinity), results
+ * Jacobian jac_bytes[g2] in the CPU's layout (zp_g1_jac / zp_bn254_g1_jac, ...). elementwise takes the
+ * same ops over the curve's Fp (fp bytes = aff_bytes[0] / 2), Fr, Fp2, G1 and G2. ntt_create makes a
+ * context for that curve's Fr (roots: BLS12-381 5 or 7; BN254 5 only: ω_{2^28} = 5^((r-1)/2^28), the
+ * CPU's bn254_ntt.h); zp_cuda_ntt and zp_cuda_groth16_h then work on that Fr (BN254: snarkjs mode only). */
+typedef struct zp_cuda_curve {
+	int id;                      /* zp_curve_id (common/curve.h) */
+	const char *name;            /* "bls12-381" | "bn254" */
+	size_t fr_bytes, aff_bytes[2], jac_bytes[2];
+	size_t (*msm_scratch)(int g2, size_t n, unsigned window, unsigned pass_windows);
+	unsigned (*msm_windows)(int g2, size_t n, unsigned window);
+	int (*msm)(int g2, void *out, const void *d_bases, const void *d_scalars, size_t n, void *d_scratch, size_t len,
+	           const zp_cuda_msm_opts *opts);
+	size_t (*split_scratch)(int g2, size_t n, unsigned parts, unsigned window, unsigned pass_windows);
+	unsigned (*split_windows)(size_t n, unsigned parts, unsigned window);
+	size_t (*split_bases_scratch)(int g2, size_t n);
+	int (*split_bases)(int g2, void *d_out, const void *d_bases, size_t n, unsigned parts, void *d_scratch,
+	                   size_t len, void *stream);
+	int (*msm_split)(int g2, void *out, const void *d_bases, const void *d_scalars, size_t n, unsigned parts,
+	                 void *d_scratch, size_t len, const zp_cuda_msm_opts *opts);
+	size_t (*bits_scratch)(int g2, size_t n);
+	int (*msm_bits)(int g2, void *out, const void *d_bases, const void *d_scalars, size_t n, void *d_scratch,
+	                size_t len, void *stream);
+	int (*msm_ones)(int g2, void *out, const void *d_bases, const void *d_scalars, size_t n, void *d_scratch,
+	                size_t len, void *stream);
+	int (*nonbits)(uint32_t *d_idx, size_t *count, const void *d_scalars, size_t n, void *d_tmp, size_t tmp_size,
+	               void *stream);
+	int (*ones)(uint32_t *d_idx, size_t *count, const void *d_scalars, size_t n, void *d_tmp, size_t tmp_size,
+	            void *stream);
+	int (*msm_sum_idx)(int g2, void *out, const void *d_bases, const uint32_t *d_idx, size_t n, uint32_t idx_off,
+	                   void *d_scratch, size_t len, void *stream);
+	int (*elementwise)(enum zp_cuda_op op, void *out, const void *a, const void *b, size_t n);
+	int (*ntt_create)(zp_cuda_ntt_ctx **ctx, unsigned max_log, int roots);
+	const struct zp_cuda_sizes *sizes;   /* the same size functions for the memory plan (zp_cuda_plan.h) */
+	/* host side, the CPU's Jacobian arithmetic of the curve (common/ec.h, bn254.h): chunk sums */
+	void (*jac_set_inf)(int g2, void *p);
+	void (*jac_add)(int g2, void *acc, const void *b);   /* acc += b */
+} zp_cuda_curve;
+/* The chunked MSM driver (zp_cuda_msm_chunked, zp_cuda_msm_add, zp_cuda_msm_passes) for either curve. */
+int zp_cuda_curve_msm_chunked(const zp_cuda_curve *cc, int g2, void *out, const void *d_bases, const void *d_scalars,
+                              size_t n, size_t chunk, void *d_scratch, size_t scratch_len, void *stream);
+int zp_cuda_curve_msm_add(const zp_cuda_curve *cc, void *stream, int g2, void *acc, const void *d_bases,
+                          const void *d_scalars, size_t n, void *d_scratch, size_t scratch_len);
+int zp_cuda_curve_msm_passes(const zp_cuda_curve *cc, int g2, size_t n, unsigned parts, size_t len);
+extern const zp_cuda_curve zp_cuda_curve_bls12_381, zp_cuda_curve_bn254;
+/* By zp_curve_id; NULL for an unknown id. */
+const zp_cuda_curve *zp_cuda_curve_of(int id);
 
 /* A proving key's point arrays in device memory (prover/setup.h zp_setup_device makes one; the
  * CUDA backend adopts it through zp_g16_key.dev_points): a, b1, b2 n_vars points, c

@@ -23,8 +23,9 @@
 extern "C" {
 #endif
 
-/* The kernels' scratch sizes (zp_cuda.h; zp_cuda_sizes_device in cuda/runtime.c is the real one). */
-typedef struct {
+/* The kernels' scratch sizes (zp_cuda.h; zp_cuda_sizes_device in cuda/runtime.c is the real one for
+ * BLS12-381, zp_cuda_curve_bn254.sizes BN254's). */
+typedef struct zp_cuda_sizes {
 	size_t (*msm_scratch)(int g2, size_t n, unsigned window, unsigned pass_windows);
 	unsigned (*msm_windows)(int g2, size_t n, unsigned window);
 	size_t (*split_scratch)(int g2, size_t n, unsigned parts, unsigned window, unsigned pass_windows);
@@ -32,6 +33,7 @@ typedef struct {
 	size_t (*split_bases_scratch)(int g2, size_t n);
 	size_t (*bits_scratch)(int g2, size_t n);
 	size_t (*nonbits_temp)(size_t n);   /* not used by the plan: what the 0/1 lists take before it (tests) */
+	size_t aff_bytes[2];                /* the curve's affine G1, G2 points; 0: BLS12-381's 96, 192 */
 } zp_cuda_sizes;
 /* The kernels' own (cuda/runtime.c; CUDA builds only). */
 extern const zp_cuda_sizes zp_cuda_sizes_device;
@@ -51,6 +53,7 @@ typedef struct {
 	long key_stream;           /* ZP_CUDA_KEY_STREAM=1 forces streaming */
 	long key_stage_log;        /* ZP_CUDA_KEY_STAGE: cap of the staging range, 2^k points */
 	long split;                /* ZP_CUDA_SPLIT: -1 by domain, 0 off, 1 whenever it fits */
+	size_t aff_bytes[2];       /* the key's affine G1, G2 points; 0: BLS12-381's 96, 192 */
 } zp_cuda_plan_in;
 
 typedef struct {

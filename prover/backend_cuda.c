@@ -52,6 +52,7 @@ _Static_assert(sizeof(zp_cuda_g1_jac) == sizeof(zp_g1_jac), "G1 Jacobian layouts
 _Static_assert(sizeof(zp_cuda_g2_jac) == sizeof(zp_g2_jac), "G2 Jacobian layouts differ");
 
 #define CU_STAGE_BYTES ((size_t)64 << 20)
+#define CU_JAC_WORDS 36             /* a Jacobian point of either group of either curve (BLS12-381 G2: 288 bytes) */
 #define CU_WHO "CUDA backend"
 
 struct cubuf {
@@ -62,10 +63,12 @@ struct cubuf {
 struct cu {
 	const zp_g16_key *key;
 	int dev;
+	const zp_cuda_curve *cc;    /* the key's curve: its kernels, point sizes and host sums (zp_cuda.h) */
+	size_t pt[2];               /* affine G1, G2 point bytes of that curve */
 	size_t nv, np, dom, naux;
 	unsigned log_dom;
-	zp_cuda_g1_aff *d_a, *d_b1, *d_c, *d_h;
-	zp_cuda_g2_aff *d_b2;
+	void *d_a, *d_b1, *d_c, *d_h;   /* G1 points of the curve (pt[0] bytes each) */
+	void *d_b2;                     /* G2 points (pt[1]) */
 	struct cubuf buf[2];
 	int nbuf;
 	uint32_t *d_idx;            /* nv: indices of the witness entries that are not 0/1 */
@@ -84,7 +87,7 @@ struct cu {
 	zp_fr *pin[2];              /* staging for unregistered host memory */
 	void *pin_ev[2];
 	int pin_i;
-	zp_g1_jac h;
+	uint64_t h[CU_JAC_WORDS];   /* the H MSM's result, a Jacobian G1 point of the curve */
 	/* key streaming (the key does not fit beside an input set, or ZP_CUDA_KEY_STREAM=1): the points
 	 * stay in host memory (page-locked where the system allows) and go up one staged range of
 	 * kst entries at a time; the H MSM and each witness MSM work range by range */
@@ -199,8 +202,49 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
 				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
-				 .split = k->cuda_split.v };
+				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] } };
 	return 0;
+}
+
+/* The key's curve: its kernel table (zp_cuda.h's zp_cuda_curve) and point sizes. A BN254 key proves
+ * with snarkjs's H query (BN254's NTT has no bellperson coset) from host points (setup on the device
+ * makes BLS12-381 keys only). */
+static int cu_curve(struct cu *s, const zp_g16_key *key)
+{
+	int bn = zp_zkey_is_bn254(key->zkey);
+	if (bn && key->h_mode != ZP_H_SNARKJS)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a bn254 key proves with snarkjs's H query only (H mode coeff asked)");
+	if (bn && key->dev_points)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a bn254 key made in device memory (setup on the GPU is bls12-381 only)");
+	s->cc = bn ? &zp_cuda_curve_bn254 : &zp_cuda_curve_bls12_381;
+	s->pt[0] = s->cc->aff_bytes[0];
+	s->pt[1] = s->cc->aff_bytes[1];
+	return 0;
+}
+
+/* The key's host point arrays A, B1, B2, C and the H query of its H mode, of the key's curve. */
+static void cu_key_pts(const zp_g16_key *key, const void **a, const void **b1, const void **b2, const void **c,
+		       const void **h)
+{
+	const zp_zkey *k = key->zkey;
+	if (zp_zkey_is_bn254(k)) {   /* snarkjs's H query only (cu_curve) */
+		*a = k->bn.a, *b1 = k->bn.b1, *b2 = k->bn.b2, *c = k->bn.c, *h = k->bn.h;
+		return;
+	}
+	*a = k->a;
+	*b1 = k->b1;
+	*b2 = k->b2;
+	*c = k->c;
+	*h = key->h_mode == ZP_H_SNARKJS ? (const void *)k->h : (const void *)key->h_coeff;
+}
+
+/* Where the MSM stages' results go: the curve's members of zp_g16_msm_out (0 A, 1 B1, 2 B2, 3 C, 4 H),
+ * Jacobian points of the curve (zp_g1_jac / zp_g2_jac, a BN254 key's in o->bn). */
+static void *cu_out(const struct cu *s, zp_g16_msm_out *o, int which)
+{
+	void *bls[5] = { &o->a, &o->b1, &o->b2, &o->c, &o->h };
+	void *bn[5] = { &o->bn.a, &o->bn.b1, &o->bn.b2, &o->bn.c, &o->bn.h };
+	return s->cc->id == ZP_CURVE_BN254 ? bn[which] : bls[which];
 }
 
 /* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
@@ -221,9 +265,10 @@ static int key_copy(void *d, const void *h, size_t len)
  * pointers either way. */
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 {
-	const zp_zkey *k = key->zkey;
 	int rc;
-	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine);
+	size_t g1 = s->pt[0], g2 = s->pt[1];
+	const void *ka, *kb1, *kb2, *kc, *hpts;
+	cu_key_pts(key, &ka, &kb1, &kb2, &kc, &hpts);
 	if (key->dev_points) {
 		/* setup = device: the key's points are already on this device; adopt them */
 		zp_cuda_key_dev *kd = key->dev_points;
@@ -236,7 +281,6 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		zp_cuda_plan_key(&s->plan, &s->in, 0, 0);
 		return 0;
 	}
-	const zp_g1_affine *hpts = key->h_mode == ZP_H_SNARKJS ? k->h : key->h_coeff;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
 	size_t fr = 0, tot = 0;
@@ -244,7 +288,7 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		goto err;
 	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
 	if (s->plan.kstream) {
-		const void *hp[5] = { k->a, k->b1, k->b2, k->c, hpts };
+		const void *hp[5] = { ka, kb1, kb2, kc, hpts };
 		size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, s->naux * g1, s->dom * g1 };
 		s->kstream = 1;
 		for (int i = 0; i < 5; i++) {
@@ -264,8 +308,8 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
 	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
-	if ((rc = key_copy(s->d_a, k->a, s->nv * g1)) || (rc = key_copy(s->d_b1, k->b1, s->nv * g1)) ||
-	    (rc = key_copy(s->d_b2, k->b2, s->nv * g2)) || (rc = key_copy(s->d_c, k->c, s->naux * g1)) ||
+	if ((rc = key_copy(s->d_a, ka, s->nv * g1)) || (rc = key_copy(s->d_b1, kb1, s->nv * g1)) ||
+	    (rc = key_copy(s->d_b2, kb2, s->nv * g2)) || (rc = key_copy(s->d_c, kc, s->naux * g1)) ||
 	    (rc = key_copy(s->d_h, hpts, s->dom * g1)))
 		return rc;
 	return 0;
@@ -287,12 +331,11 @@ static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts
 		      const char *what)
 {
 	int rc = 0;
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	size_t pt = s->pt[g2];
 	void *d4;
 	if ((rc = dmalloc(&d4, parts * len * pt, what)))
 		return rc;
-	rc = g2 ? zp_cuda_msm_g2_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st)
-		: zp_cuda_msm_g1_split_bases(d4, *d, len, parts, tmp, tmp_len, s->st);
+	rc = s->cc->split_bases(g2, d4, *d, len, parts, tmp, tmp_len, s->st);
 	if (!rc)
 		rc = zp_cuda_stream_sync(s->st);
 	if (rc) {
@@ -341,7 +384,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	s->nbuf = 1;
 	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). The key's own root family (5 for
 	 * snarkjs keys and zkpipe setup's default, 7 for bellperson .params and setup --roots 7). */
-	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
+	if ((rc = s->cc->ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
 	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
@@ -356,11 +399,11 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	size_t fr = 0, tot = 0;
 	if ((rc = zp_cuda_mem_info(&fr, &tot)))
 		goto err;
-	if ((rc = zp_cuda_plan_make(p, &s->in, &zp_cuda_sizes_device, fr, tot)))
+	if ((rc = zp_cuda_plan_make(p, &s->in, s->cc->sizes, fr, tot)))
 		return rc;
 	if (p->kstream) {
 		s->kst = p->kst;
-		if ((rc = dmalloc(&s->d_kst, s->kst * sizeof(zp_g2_affine), "the key's staging range")))
+		if ((rc = dmalloc(&s->d_kst, s->kst * s->pt[1], "the key's staging range")))
 			return rc;
 	}
 	if (p->nbuf == 2) {
@@ -387,14 +430,14 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			"(windows a pass: %d / %d / %d, 0 = all; 0/1 kernel %zu / %zu), scratch %zu bytes; %zu of %zu "
 			"bytes were free before the second set and scratch (margin %zu)\n", s->nv, s->dom, s->nbuf,
 			s->chunk[0], s->chunk[1], s->hchunk,
-			zp_cuda_msm_passes(0, s->chunk[0], 1, s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * sizeof(zp_g1_affine))),
-			zp_cuda_msm_passes(1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * sizeof(zp_g2_affine))),
-			zp_cuda_msm_passes(0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
+			zp_cuda_curve_msm_passes(s->cc, 0, s->chunk[0], 1, s->scratch_len - align256(s->chunk[0] * 32) - align256(s->chunk[0] * s->pt[0])),
+			zp_cuda_curve_msm_passes(s->cc, 1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * s->pt[1])),
+			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
 			fr, tot, p->margin);
 	if (verbose() && s->hsplit)
 		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
 			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
-			(s->hsplit - 1) * s->dom * sizeof(zp_g1_affine), s->hpass, s->wsplit ? "; the witness MSMs too" : "");
+			(s->hsplit - 1) * s->dom * s->pt[0], s->hpass, s->wsplit ? "; the witness MSMs too" : "");
 	return 0;
 err:
 	return rc;
@@ -414,6 +457,8 @@ static int cu_create(void **state, const zp_g16_key *key)
 		return zp_err_set(-ENOMEM, "CUDA backend state");
 	s->dev = (int)zp_knobs()->cuda_device.v;   /* checked by the probe */
 	s->key = key;
+	if ((rc = cu_curve(s, key)))
+		goto err;
 	s->nv = k->n_vars;
 	s->np = k->n_public;
 	s->dom = k->domain_size;
@@ -517,30 +562,11 @@ static int cu_upload(void *state, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *c)
 	return rc ? rc : cu_upload_wait(state, 0);
 }
 
-static void add_g1(zp_g1_jac *acc, const zp_cuda_g1_jac *r)
+/* A device MSM's result of either group (a Jacobian point of the key's curve), added into acc. */
+typedef struct { uint64_t w[CU_JAC_WORDS]; } cu_res;
+static void add_res(const struct cu *s, int g2, void *acc, const cu_res *r)
 {
-	zp_g1_jac t, o;
-	memcpy(&t, r, sizeof t);
-	zp_g1_jac_add(&o, acc, &t);
-	*acc = o;
-}
-
-static void add_g2(zp_g2_jac *acc, const zp_cuda_g2_jac *r)
-{
-	zp_g2_jac t, o;
-	memcpy(&t, r, sizeof t);
-	zp_g2_jac_add(&o, acc, &t);
-	*acc = o;
-}
-
-/* A device MSM's result of either group, added into acc (zp_g1_jac or zp_g2_jac). */
-typedef union { zp_cuda_g1_jac g1; zp_cuda_g2_jac g2; } cu_res;
-static void add_res(int g2, void *acc, const cu_res *r)
-{
-	if (g2)
-		add_g2(acc, &r->g2);
-	else
-		add_g1(acc, &r->g1);
+	s->cc->jac_add(g2, acc, r->w);
 }
 
 /* Points [first, first + m) of the key's array `which` (0 A, 1 B1, 2 B2, 3 C, 4 H) from host
@@ -548,7 +574,7 @@ static void add_res(int g2, void *acc, const cu_res *r)
 static int stage_key(struct cu *s, int which, size_t first, size_t m)
 {
 	int rc = 0;
-	size_t pt = which == 2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	size_t pt = s->pt[which == 2];
 	if ((rc = zp_cuda_copy_to_dev(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, s->st)))
 		goto err;
 	return 0;
@@ -557,19 +583,21 @@ err:
 }
 
 /* The H MSM: n general scalars, in chunks (key streaming: range by range through the staging). */
-static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_sc, size_t n)
+static int msm_chunked_g1(struct cu *s, void *out, const void *d_bases, const zp_fr *d_sc, size_t n)
 {
 	if (!s->kstream)
-		return zp_cuda_msm_chunked(0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len, s->st);
-	zp_g1_jac_set_inf(out);
+		return zp_cuda_curve_msm_chunked(s->cc, 0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len,
+						 s->st);
+	s->cc->jac_set_inf(0, out);
 	for (size_t off = 0; off < n; off += s->kst) {
 		size_t m = n - off < s->kst ? n - off : s->kst;
-		zp_g1_jac part;
+		cu_res part;
 		int rc;
 		if ((rc = stage_key(s, 4, off, m)) ||
-		    (rc = zp_cuda_msm_chunked(0, &part, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch, s->scratch_len, s->st)))
+		    (rc = zp_cuda_curve_msm_chunked(s->cc, 0, part.w, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch,
+						    s->scratch_len, s->st)))
 			return rc;
-		add_g1(out, (const zp_cuda_g1_jac *)&part);
+		add_res(s, 0, out, &part);
 	}
 	return 0;
 }
@@ -579,18 +607,16 @@ static int msm_chunked_g1(struct cu *s, zp_g1_jac *out, const zp_cuda_g1_aff *d_
 static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp_fr *w, const uint32_t *idx, size_t n,
 		    uint32_t off)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c1 = s->ones_chunk[g2];
+	size_t pt = s->pt[g2], c1 = s->ones_chunk[g2];
 	for (size_t j = 0; j < n; j += c1) {
 		size_t m = n - j < c1 ? n - j : c1;
 		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
 		cu_res r;
-		int rc = idx ? (g2 ? zp_cuda_msm_g2_sum_idx(&r.g2, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
-				   : zp_cuda_msm_g1_sum_idx(&r.g1, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st))
-			     : (g2 ? zp_cuda_msm_g2_ones(&r.g2, bp, w + j, m, s->d_scratch, s->scratch_len, s->st)
-				   : zp_cuda_msm_g1_ones(&r.g1, bp, w + j, m, s->d_scratch, s->scratch_len, s->st));
+		int rc = idx ? s->cc->msm_sum_idx(g2, r.w, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
+			     : s->cc->msm_ones(g2, r.w, bp, w + j, m, s->d_scratch, s->scratch_len, s->st);
 		if (rc)
 			return rc;
-		add_res(g2, out, &r);
+		add_res(s, g2, out, &r);
 	}
 	return 0;
 }
@@ -601,7 +627,7 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_t blen, uint32_t b_off, const zp_fr *w,
 		       const uint32_t *idx, size_t n)
 {
-	size_t pt = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), c = s->chunk[g2];
+	size_t pt = s->pt[g2], c = s->chunk[g2];
 	int rc;
 	if (s->wsplit && !s->kstream) {
 		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
@@ -615,16 +641,15 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
-		int p = zp_cuda_msm_passes(g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
+		int p = zp_cuda_curve_msm_passes(s->cc, g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
 		                                             outgrows the one sized for nv entries */
 		if (p < 0)
 			return zp_err_set(ZP_ERANGE, "msm: %zu bytes of scratch cannot hold one window of %zu split entries",
 					  rest_len, 4 * n);
 		o.pass_windows = (unsigned)p;
-		if ((rc = g2 ? zp_cuda_msm_g2_split(&r.g2, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)
-			     : zp_cuda_msm_g1_split(&r.g1, (const void *)gpt, (const zp_fr *)gsc, n, 4, rest, rest_len, &o)))
+		if ((rc = s->cc->msm_split(g2, r.w, gpt, gsc, n, 4, rest, rest_len, &o)))
 			return rc;
-		add_res(g2, out, &r);
+		add_res(s, g2, out, &r);
 		return 0;
 	}
 	char *gsc = s->d_scratch, *gpt = gsc + align256(c * sizeof(zp_fr)), *rest = gpt + align256(c * pt);
@@ -633,7 +658,7 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 		size_t m = n - j < c ? n - j : c;
 		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
 		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->st)) ||
-		    (rc = zp_cuda_msm_add(s->st, g2, out, gpt, (const zp_fr *)gsc, m, rest, rest_len)))
+		    (rc = zp_cuda_curve_msm_add(s->cc, s->st, g2, out, gpt, gsc, m, rest, rest_len)))
 			return rc;
 	}
 	return 0;
@@ -644,15 +669,12 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const zp_fr *d_w, size_t lo)
 {
 	int rc;
-	if (g2)
-		zp_g2_jac_set_inf(out);
-	else
-		zp_g1_jac_set_inf(out);
+	s->cc->jac_set_inf(g2, out);
 	for (size_t off = lo; off < s->nv; off += s->kst) {
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
 		const zp_fr *w = d_w + off;
 		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
-		    (rc = zp_cuda_nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
+		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
 		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
 			return rc;
 	}
@@ -666,10 +688,7 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_
 		     size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
-	if (g2)
-		zp_g2_jac_set_inf(out);
-	else
-		zp_g1_jac_set_inf(out);
+	s->cc->jac_set_inf(g2, out);
 	if (s->ones_kernel)
 		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
 	else
@@ -693,7 +712,7 @@ static void stage(struct cu *s, const char *what)
 	stage_t0 = t;
 }
 
-static int h_buf(struct cu *s, int b, zp_g1_jac *h)
+static int h_buf(struct cu *s, int b, void *h)
 {
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
@@ -709,10 +728,10 @@ static int h_buf(struct cu *s, int b, zp_g1_jac *h)
 	stage(s, "H step");
 	if (s->hsplit) {
 		zp_cuda_msm_opts o = { .window = 0, .stream = s->st, .pass_windows = s->hpass };
-		zp_cuda_g1_jac r;
-		zp_g1_jac_set_inf(h);
-		if (!(rc = zp_cuda_msm_g1_split(&r, s->d_h, da, s->dom, (unsigned)s->hsplit, s->d_scratch, s->scratch_len, &o)))
-			add_g1(h, &r);
+		cu_res r;
+		s->cc->jac_set_inf(0, h);
+		if (!(rc = s->cc->msm_split(0, r.w, s->d_h, da, s->dom, (unsigned)s->hsplit, s->d_scratch, s->scratch_len, &o)))
+			add_res(s, 0, h, &r);
 	} else {
 		rc = msm_chunked_g1(s, h, s->d_h, da, s->dom);
 	}
@@ -727,8 +746,8 @@ err:
  * at most np + 1 such entries, read back through h). */
 static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32_t *h, size_t *n, size_t *below)
 {
-	int rc = ones ? zp_cuda_ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st)
-		      : zp_cuda_nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st);
+	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st)
+		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st);
 	if (rc)
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
@@ -755,13 +774,14 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
 		goto err;
 	if (s->kstream) {
-		if ((rc = msm_split_streamed(s, 0, 0, &out->a, dw, 0)) || (rc = msm_split_streamed(s, 0, 1, &out->b1, dw, 0)) ||
-		    (rc = msm_split_streamed(s, 1, 2, &out->b2, dw, 0)))
+		if ((rc = msm_split_streamed(s, 0, 0, cu_out(s, out, 0), dw, 0)) ||
+		    (rc = msm_split_streamed(s, 0, 1, cu_out(s, out, 1), dw, 0)) ||
+		    (rc = msm_split_streamed(s, 1, 2, cu_out(s, out, 2), dw, 0)))
 			return rc;
 		if (s->naux)
-			rc = msm_split_streamed(s, 0, 3, &out->c, dw, s->np + 1);
+			rc = msm_split_streamed(s, 0, 3, cu_out(s, out, 3), dw, s->np + 1);
 		else
-			zp_g1_jac_set_inf(&out->c);
+			s->cc->jac_set_inf(0, cu_out(s, out, 3));
 		stage(s, "A, B, C (key streamed)");
 		return rc;
 	}
@@ -769,20 +789,20 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
 	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, &out->a, s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, &out->b1, s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, &out->b2, s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 1, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, &out->c, s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
+		if ((rc = msm_split(s, 0, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
-		zp_g1_jac_set_inf(&out->c);
+		s->cc->jac_set_inf(0, cu_out(s, out, 3));
 	}
 	stage(s, "C");
 	if (verbose() >= 2)
@@ -797,14 +817,14 @@ err:
 static int cu_h(void *state)
 {
 	struct cu *s = state;
-	return h_buf(s, 0, &s->h);
+	return h_buf(s, 0, s->h);
 }
 
 static int cu_msm(void *state, zp_g16_msm_out *out)
 {
 	struct cu *s = state;
 	int rc = msm_buf(s, 0, out);
-	out->h = s->h;
+	memcpy(cu_out(s, out, 4), s->h, s->cc->jac_bytes[0]);
 	return rc;
 }
 
@@ -813,7 +833,7 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	struct cu *s = state;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	int rc = h_buf(s, b, &out->h);
+	int rc = h_buf(s, b, cu_out(s, out, 4));
 	return rc ? rc : msm_buf(s, b, out);
 }
 
@@ -883,6 +903,8 @@ static int cud_create(void **state, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
 	int rc = 0;
+	if (zp_zkey_is_bn254(k))
+		return zp_err_set(ZP_ERANGE, "CUDA backend: compact keys (bellperson .params) are bls12-381 only");
 	if (key->h_mode != ZP_H_COEFF || !key->h_coeff || !k->a)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: a compact key needs its coefficient H query and points on the host");
 	struct cud *c = calloc(1, sizeof *c);
@@ -1094,6 +1116,7 @@ err:
 
 const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.name = "cuda",
+	.curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254,   /* BN254: non-compact snarkjs keys (cu_curve) */
 	.create = cu_create,
 	.upload = cu_upload,
 	.h = cu_h,

@@ -170,9 +170,9 @@ static inline enum zp_ntt_roots zp_g16_key_roots(const zp_g16_key *key)
 	return key->roots == 7 ? ZP_NTT_ROOT7 : ZP_NTT_ROOT5;
 }
 
-/* 0 when backend be proves key's curve, else ZP_ERANGE naming the backend and the curve (the CUDA
- * backend: BLS12-381 until it declares BN254 in curves). zp_g16_prover_init calls it; so must any caller
- * of be->create(). */
+/* 0 when backend be proves key's curve, else ZP_ERANGE naming the backend and the curve (a backend that
+ * declares no curves proves BLS12-381 only; CPU and CUDA declare both). zp_g16_prover_init calls it; so must
+ * any caller of be->create(). */
 int  zp_g16_backend_supports(const zp_g16_backend_ops *be, const zp_g16_key *key);
 
 /* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;

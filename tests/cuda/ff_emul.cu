@@ -2,10 +2,12 @@
  * ff_emul.cu — the device Montgomery product of cuda/ff.cuh (mont_mul_eo, the even/odd split),
  * run on the host with ff.cuh's emulated PTX carry flag and compared with a textbook product
  * (full 2N-limb schoolbook, then word-by-word REDC, 64-bit arithmetic, fully reduced): Fp (12
- * limbs) and Fr (8 limbs), edge values (0, 1, p-1, p-2, 2^k, all-ones low limbs) and random ones.
+ * limbs) and Fr (8 limbs) of BLS12-381 and BN254's Fp and Fr (8 limbs each: the bn_fp_cfg / bn_fr_cfg
+ * instances), edge values (0, 1, p-1, p-2, 2^k, all-ones low limbs) and random ones.
  * Also checks mont_mul_eo's documented range [0, 2p), and the lazy-reduction Fp2 product
- * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product, and the FP64-limb Fr product of
- * ff_f64.cuh (fr_mul_f64) against the same oracle. Needs no GPU. Exit 0 pass, 1 fail.
+ * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product for both curves' Fp2, and the FP64-limb Fr
+ * product of ff_f64.cuh (fr_mul_f64, BLS12-381's Fr) against the same oracle. Needs no GPU.
+ * Exit 0 pass, 1 fail.
  */
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +56,7 @@ static void rand_below(uint32_t *x, const uint32_t *p, int n)
 	do { for (int i = 0; i < n; i++) x[i] = (uint32_t)rnd(); x[n - 1] &= 0xffffffffu >> __builtin_clz(p[n - 1]) >> 0;
 	} while (cmp(x, p, n) >= 0);
 }
-template <int N> static int run(const char *name, const uint32_t *p, uint32_t inv, long iters)
+template <int N> static int run(const char *name, const uint32_t *p, uint32_t inv, long iters, bool f64 = false)
 {
 	enum { E = 10 };
 	uint32_t edge[E][N];
@@ -92,7 +94,7 @@ template <int N> static int run(const char *name, const uint32_t *p, uint32_t in
 			}
 			bad++;
 		}
-		if (N == 8) {   /* Fr: the FP64-pipe product of ff_f64.cuh gives the same bytes */
+		if (f64) {   /* BLS12-381's Fr: the FP64-pipe product of ff_f64.cuh gives the same bytes */
 			uint32_t r3[8];
 			f64::fr_mul_f64(r3, a, b);
 			if (memcmp(r3, r2, sizeof r3)) {
@@ -108,7 +110,7 @@ template <int N> static int run(const char *name, const uint32_t *p, uint32_t in
 		total++;
 	}
 	printf("%s: %ld products, %ld wrong, %ld out of [0, 2p)\n", name, total, bad, range);
-	if (N == 8) printf("%s, FP64 limbs (fr_mul_f64): %ld products, %ld wrong\n", name, total, bad_f64);
+	if (f64) printf("%s, FP64 limbs (fr_mul_f64): %ld products, %ld wrong\n", name, total, bad_f64);
 	return bad || range || bad_f64;
 }
 /* (a + b) mod p, (a - b) mod p for reduced a, b */
@@ -126,19 +128,18 @@ static void sub_mod(uint32_t *r, const uint32_t *a, const uint32_t *b, const uin
 }
 /* fp2_mul_lazy (ZP_FP2_LAZY) against Montgomery Karatsuba-free textbook Fp2:
  * c0 = a0·b0 - a1·b1, c1 = a0·b1 + a1·b0, each product by ref_mul; plus mul_wide alone */
-static int run_fp2(long iters)
+template <int N> static int run_fp2(const char *name, const uint32_t *p, const uint32_t *one, uint32_t inv, long iters)
 {
-	const uint32_t p[12] = ZP_C_FP_P;
-	enum { E = 8, N = 12 };
+	enum { E = 8 };
 	uint32_t edge[E][N];
 	memset(edge, 0, sizeof edge);
 	edge[1][0] = 1;
-	memcpy(edge[2], p, sizeof p); edge[2][0] -= 1;
-	memcpy(edge[3], p, sizeof p); edge[3][0] -= 2;
+	memcpy(edge[2], p, N * 4); edge[2][0] -= 1;
+	memcpy(edge[3], p, N * 4); edge[3][0] -= 2;
 	for (int i = 0; i < N - 1; i++) edge[4][i] = 0xffffffffu;
 	for (int i = 0; i < N; i++) edge[5][i] = p[i] >> 1 | (i + 1 < N ? p[i + 1] << 31 : 0);
-	{ const uint32_t O[12] = ZP_C_FP_ONE; memcpy(edge[6], O, sizeof O); }
-	memcpy(edge[7], p, sizeof p); edge[7][0] -= 1; edge[7][N / 2] -= 1;
+	memcpy(edge[6], one, N * 4);
+	memcpy(edge[7], p, N * 4); edge[7][0] -= 1; edge[7][N / 2] -= 1;
 	long bad = 0, total = 0;
 	for (long it = 0; it < iters + E * E * E * E; it++) {
 		uint32_t a0[N], a1[N], b0[N], b1[N], r0[N], r1[N], w0[N], w1[N], x[N], y[N];
@@ -149,11 +150,11 @@ static int run_fp2(long iters)
 			rand_below(a0, p, N); rand_below(a1, p, N); rand_below(b0, p, N); rand_below(b1, p, N);
 			if (it % 5 == 0) { memcpy(b0, a0, sizeof b0); memcpy(b1, a1, sizeof b1); }   /* squares */
 		}
-		fp2_mul_lazy<N>(r0, r1, a0, a1, b0, b1, p, ZP_C_FP_INV);
-		ref_mul(x, a0, b0, p, ZP_C_FP_INV, N); ref_mul(y, a1, b1, p, ZP_C_FP_INV, N); sub_mod(w0, x, y, p, N);
-		ref_mul(x, a0, b1, p, ZP_C_FP_INV, N); ref_mul(y, a1, b0, p, ZP_C_FP_INV, N); add_mod(w1, x, y, p, N);
+		fp2_mul_lazy<N>(r0, r1, a0, a1, b0, b1, p, inv);
+		ref_mul(x, a0, b0, p, inv, N); ref_mul(y, a1, b1, p, inv, N); sub_mod(w0, x, y, p, N);
+		ref_mul(x, a0, b1, p, inv, N); ref_mul(y, a1, b0, p, inv, N); add_mod(w1, x, y, p, N);
 		if (memcmp(r0, w0, sizeof r0) || memcmp(r1, w1, sizeof r1)) {
-			if (bad < 3) printf("Fp2 lazy mismatch at %ld\n", it);
+			if (bad < 3) printf("%s mismatch at %ld\n", name, it);
 			bad++;
 		}
 		/* the 2N-limb product alone, against a schoolbook one */
@@ -167,16 +168,23 @@ static int run_fp2(long iters)
 		if (memcmp(T, S, sizeof T)) { if (bad < 3) printf("mul_wide mismatch at %ld\n", it); bad++; }
 		total++;
 	}
-	printf("Fp2 lazy: %ld products, %ld wrong\n", total, bad);
+	printf("%s: %ld products, %ld wrong\n", name, total, bad);
 	return bad != 0;
 }
 int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? atol(argv[1]) : 200000;
-	const uint32_t FP[12] = ZP_C_FP_P, FR[8] = ZP_C_FR_P;
+	const uint32_t FP[12] = ZP_C_FP_P, FR[8] = ZP_C_FR_P, FP_ONE[12] = ZP_C_FP_ONE;
+	const uint32_t BFP[8] = ZP_C_BN_FP_P, BFR[8] = ZP_C_BN_FR_P, BFP_ONE[8] = ZP_C_BN_FP_ONE;
 	int fail = run<12>("Fp even/odd", FP, ZP_C_FP_INV, iters);
-	fail |= run<8>("Fr even/odd", FR, ZP_C_FR_INV, iters);
-	fail |= run_fp2(iters / 4);
+	fail |= run<8>("Fr even/odd", FR, ZP_C_FR_INV, iters, true);
+	fail |= run_fp2<12>("Fp2 lazy", FP, FP_ONE, ZP_C_FP_INV, iters / 4);
+	/* BN254: the same templates with its constant sets (ff.cuh's bn_fp_cfg, bn_fr_cfg) */
+	fail |= run<8>("BN254 Fp even/odd", BFP, bn_fp_cfg::INV, iters);
+	fail |= run<8>("BN254 Fr even/odd", BFR, bn_fr_cfg::INV, iters);
+	fail |= run_fp2<8>("BN254 Fp2 lazy", BFP, BFP_ONE, bn_fp_cfg::INV, iters / 4);
+	for (int i = 0; i < 8; i++)
+		if (bn_fp_cfg::p(i) != BFP[i] || bn_fr_cfg::p(i) != BFR[i]) { printf("BN254 cfg modulus limb %d\n", i); fail = 1; }
 	/* self-check of the oracle: R·R^-1... 1·1 = R^-1 is not 1, but one·one = one (Montgomery one) */
 	const uint32_t ONE[12] = ZP_C_FP_ONE;
 	uint32_t o[12];
@@ -186,6 +194,15 @@ int main(int argc, char **argv)
 	uint32_t x[12] = { 1 };
 	ref_mul(o, x, RR, FP, ZP_C_FP_INV, 12);
 	if (memcmp(o, ONE, sizeof o)) { printf("oracle: 1*RR != one\n"); fail = 1; }
+	/* the BN254 oracle too: one·one = one, 1·RR = one (RR = R^2 mod p) */
+	{
+		const uint32_t BRR[8] = ZP_C_BN_FP_RR;
+		uint32_t bo[8], bx[8] = { 1 };
+		ref_mul(bo, BFP_ONE, BFP_ONE, BFP, ZP_C_BN_FP_INV, 8);
+		if (memcmp(bo, BFP_ONE, sizeof bo)) { printf("BN254 oracle: one*one != one\n"); fail = 1; }
+		ref_mul(bo, bx, BRR, BFP, ZP_C_BN_FP_INV, 8);
+		if (memcmp(bo, BFP_ONE, sizeof bo)) { printf("BN254 oracle: 1*RR != one\n"); fail = 1; }
+	}
 	printf("%s\n", fail ? "FAIL" : "ok");
 	return fail;
 }

@@ -1,7 +1,8 @@
 /* g16_backend_cmp — the CUDA prover backend against the CPU backend (prover/backend_cuda.c).
  *
  *   g16_backend_cmp zkey ZKEY WTNS          snarkjs key + witness: prove with both backends, both
- *                                           H modes (snarkjs, coeff), fixed r and s
+ *                                           H modes (snarkjs, coeff), fixed r and s; a BN254 (bn128)
+ *                                           key: the snarkjs H mode (BN254 has no coeff mode)
  *   g16_backend_cmp synth LOG [RUNS] [BOOL] synthetic PoRep-shaped circuit of domain 2^LOG with a
  *                                           dev key made here (zp_setup), RUNS timed proofs each;
  *                                           BOOL = the share of bit rows (zp_synth bool_share,
@@ -68,7 +69,8 @@ static int prove_timed(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, co
 	t->finish = t4 - t3;
 	t->total = t4 - t0;
 	zp_g16_vk vk = { .alpha1 = k->alpha1, .beta2 = k->beta2, .gamma2 = k->gamma2, .delta2 = k->delta2,
-			 .n_public = k->n_public, .ic = k->ic };
+			 .n_public = k->n_public, .ic = k->ic, .curve = k->curve,
+			 .bn = { k->bn.alpha1, k->bn.beta2, k->bn.gamma2, k->bn.delta2, k->bn.ic } };
 	return zp_g16_verify(&vk, proof, w + 1, k->n_public);
 }
 
@@ -89,9 +91,14 @@ static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uin
 	if (getenv("G16_CMP_HARNESS_ONLY")) /* checks this program itself on a machine without a GPU */
 		bes[1] = &zp_g16_backend_cpu;
 	size_t n = key->zkey->domain_size;
-	zp_fr r, s;
-	zp_fr_from_u64(&r, 123456789);
-	zp_fr_from_dec(&s, "987654321987654321987654321");
+	zp_fr r, s;   /* the key's curve's Fr (groth16.h: zp_fr containers) */
+	if (zp_zkey_is_bn254(key->zkey)) {
+		zp_bn254_fr_from_u64((zp_bn254_fr *)&r, 123456789);
+		zp_bn254_fr_from_dec((zp_bn254_fr *)&s, "987654321987654321987654321");
+	} else {
+		zp_fr_from_u64(&r, 123456789);
+		zp_fr_from_dec(&s, "987654321987654321987654321");
+	}
 	zp_g16_proof pr[2];
 	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
 	if (!abc)
@@ -166,10 +173,11 @@ static int run_zkey(const char *zk, const char *wt)
 		return 1;
 	zp_circuit_eval(&k.circuit, w.w, abc, abc + n, abc + 2 * n);
 	const char *base = strrchr(zk, '/') ? strrchr(zk, '/') + 1 : zk;
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < (zp_zkey_is_bn254(&k) ? 1 : 2); m++) {
 		zp_g16_key key;
 		char label[96];
-		snprintf(label, sizeof label, "%s (2^%u, %s H)", base, k.log_domain, m ? "coeff" : "snarkjs");
+		snprintf(label, sizeof label, "%s (%s, 2^%u, %s H)", base, zp_zkey_is_bn254(&k) ? "bn254" : "bls12-381",
+			 k.log_domain, m ? "coeff" : "snarkjs");
 		if (zp_g16_key_init(&key, &k, m ? ZP_H_COEFF : ZP_H_SNARKJS)) {
 			check(0, "key init");
 			continue;

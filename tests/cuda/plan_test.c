@@ -92,7 +92,7 @@ static unsigned t_swin(size_t n, unsigned parts, unsigned w) { return (unsigned)
 static size_t t_sbases(int g2, size_t n) { return look(F_SBASES, g2, n, 0, 0); }
 static size_t t_bits(int g2, size_t n) { return look(F_BITS, g2, n, 0, 0); }
 static size_t t_nonbits(size_t n) { return look(F_NONBITS, n, 0, 0, 0); }
-static const zp_cuda_sizes sizes = { t_msm, t_win, t_split, t_swin, t_sbases, t_bits, t_nonbits };
+static const zp_cuda_sizes sizes = { t_msm, t_win, t_split, t_swin, t_sbases, t_bits, t_nonbits, { 96, 192 } };
 
 static int load(const char *path)
 {
@@ -261,6 +261,18 @@ static void knobs(void)
 	in.key_on_device = 1;
 	zp_cuda_plan_key(&p, &in, 0, 0);
 	CHECK(!p.kstream, "a key made on the device is never streamed");
+	/* the curve's point sizes: a BN254 key (64 / 128-byte points) is 2/3 of a BLS12-381 one (0 = BLS12-381) */
+	in = in_for(22);
+	zp_cuda_plan_key(&p, &in, 0, 0);
+	size_t bls = p.key_bytes;
+	in.aff_bytes[0] = 64, in.aff_bytes[1] = 128;
+	zp_cuda_plan_key(&p, &in, 0, 0);
+	CHECK(p.key_bytes * 3 == bls * 2 && p.key_bytes == in.nv * (2 * 64 + 128) + (in.nv - in.np - 1) * 64 + in.dom * 64,
+	      "BN254 key bytes from its point sizes (%zu against BLS12-381's %zu)", p.key_bytes, bls);
+	zp_cuda_sizes bn = sizes;
+	bn.aff_bytes[0] = 64, bn.aff_bytes[1] = 128;
+	CHECK(zp_cuda_plan_chunk_need(&bn, 1, 1 << 16, 0, 1) + (size_t)(1 << 16) * 64 == zp_cuda_plan_chunk_need(&sizes, 1, 1 << 16, 0, 1),
+	      "BN254 gathered G2 bases are 128 bytes a point");
 }
 
 /* Today's decisions on an H200 (docs/DESIGN.md; as gpud logged them at 2^27 on 2026-11-30,
