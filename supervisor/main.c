@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "keyregion.h"
 #include "progress.h"
 #include "sup.h"
 #include "zp_err.h"
@@ -407,6 +408,20 @@ static void adopt(unsigned g)
 }
 
 /* ---------------------------------------------------------------- arenas, sockets */
+/* The key regions of group g (shm/keyregion.h) whose key is no longer configured go (all of them when
+ * keep is false: key_regions = no, or a stop with keep_arena = no): each can hold tens of GiB. */
+static void prune_key_regions(unsigned g, bool keep)
+{
+	const char *names[ZP_PIPE_MAX_KEYS];
+	unsigned n = 0;
+	for (unsigned i = 0; keep && i < S.cfg.n_keys; i++)
+		names[n++] = S.cfg.keys[i].name;
+	int gone = zp_keyregion_prune(S.cfg.groups[g].arena, NULL, names, n);
+	if (gone > 0)
+		zp_log(WHO, "group %s: %d key region(s) removed (%s)", S.cfg.groups[g].name, gone,
+		       keep ? "their keys left the config" : "key_regions = no or keep_arena = no");
+}
+
 static int open_group(unsigned g)
 {
 	struct zp_arena_params p;
@@ -415,6 +430,7 @@ static int open_group(unsigned g)
 	int r = sup_arena_open(g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
 		return r;
+	prune_key_regions(g, S.cfg.key_regions);
 	fchmod(zp_arena_fd(G->a), 0600); /* public or not: only the service's own processes map it */
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
 	zp_log(WHO, "group %s: %s arena %s (%s, %u slots x %llu MiB = %llu MiB of slot data)",
@@ -742,8 +758,10 @@ int main(int argc, char **argv)
 		zp_hint_close(S.g[g].pub);
 		zp_hint_close(S.g[g].pull);
 		zp_arena_close(S.g[g].a);
-		if (!S.keep_arena)
+		if (!S.keep_arena) {
 			zp_arena_destroy(S.cfg.groups[g].arena, NULL);
+			prune_key_regions(g, false);
+		}
 	}
 	zp_hint_close(S.api);
 	zp_log(WHO, "stopped");
