@@ -199,3 +199,27 @@ void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda
 	size_t step2 = (size_t)(p->nbuf - 1) * p->set_bytes + stage + u->split + u->scratch;
 	u->free = p->free_b > step2 ? p->free_b - step2 : 0;
 }
+
+/* A compact key's MSM chunk and scratch (prover/backend_cuda.c's density path): the largest MSM whole
+ * when its scratch fits in what is free less 2 GiB, else halved to powers of two until it does, never
+ * below 2^16 (the allocation then says what was short). */
+void zp_cuda_plan_compact(const zp_cuda_sizes *sz, size_t nmax, size_t n_g2, size_t free_b, size_t *chunk,
+			  size_t *scratch_len)
+{
+	size_t keep = (size_t)2 << 30, avail = free_b > keep ? free_b - keep : 0;
+	size_t c = max2(nmax, n_g2), len;
+	c = c ? c : 1;
+	for (;;) {
+		size_t s1 = sz->msm_scratch(0, c < nmax ? c : nmax, 0, 0);
+		size_t s2 = sz->msm_scratch(1, c < n_g2 ? c : n_g2, 0, 0);
+		len = max2(s1, s2);
+		if (len <= avail || c <= ((size_t)1 << 16))
+			break;
+		size_t p = 1;
+		while (p * 2 < c)
+			p *= 2;
+		c = p;
+	}
+	*chunk = c;
+	*scratch_len = len;
+}

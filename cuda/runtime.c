@@ -220,6 +220,20 @@ int zp_cuda_copy_to_host(void *h, const void *d, size_t len, void *st)
 	return copy(h, d, len, cudaMemcpyDeviceToHost, st);
 }
 
+int zp_cuda_copy_on_dev(void *dst, const void *src, size_t len, void *st)
+{
+	return copy(dst, src, len, cudaMemcpyDeviceToDevice, st);
+}
+
+int zp_cuda_zero(void *d, size_t len, void *st)
+{
+	int rc = 0;
+	ZP_CUDA_TRY(cudaMemsetAsync(d, 0, len, (cudaStream_t)st));
+	return 0;
+err:
+	return rc;
+}
+
 /* Host ranges registered for direct DMA (set before the proving threads start; looked up per copy). */
 static struct { char *p; size_t len; } regs[8];
 static int n_regs;
@@ -274,6 +288,14 @@ int zp_cuda_host_pin_ro(const void *p, size_t len)
 	if (len && cudaHostRegister((void *)p, len, cudaHostRegisterReadOnly) == cudaSuccess)
 		return 0;
 	(void)cudaGetLastError(); /* a refused registration only makes the staging copies slower */
+	return -1;
+}
+
+int zp_cuda_host_pin(void *p, size_t len)
+{
+	if (len && cudaHostRegister(p, len, cudaHostRegisterDefault) == cudaSuccess)
+		return 0;
+	(void)cudaGetLastError(); /* a refused registration only means pageable copies */
 	return -1;
 }
 

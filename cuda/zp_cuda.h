@@ -65,6 +65,8 @@ int zp_cuda_mem_info(size_t *free_b, size_t *total_b);
 /* Copies; st NULL: synchronous. */
 int zp_cuda_copy_to_dev(void *d, const void *h, size_t len, void *st);
 int zp_cuda_copy_to_host(void *h, const void *d, size_t len, void *st);
+int zp_cuda_copy_on_dev(void *dst, const void *src, size_t len, void *st);   /* device to device */
+int zp_cuda_zero(void *d, size_t len, void *st);   /* len bytes of device memory to 0, asynchronous on st */
 /* Host ranges registered for direct DMA, at most 8 at a time, process-wide (gpud's arena):
  * register fails with -EPERM under ZP_CUDA_NO_REGISTER (tests: the staging path), ZP_EFULL when 8 are
  * held; a failed registration leaves no error behind. registered: whether [p, p + len) lies in one. */
@@ -74,6 +76,8 @@ int zp_cuda_host_registered(const void *p, size_t len);
 /* Read-only page-locking of a key's host array (key streaming), outside the table above: 0 when done;
  * a refusal only makes copies slower, so it returns -1 and leaves no error behind. */
 int zp_cuda_host_pin_ro(const void *p, size_t len);
+/* The same, for host buffers the device may also write (the compact-key fallback's staging buffers). */
+int zp_cuda_host_pin(void *p, size_t len);
 void zp_cuda_host_unpin(const void *p);
 /* Sticky-error detection after a failed call: 1 when the context is unusable for good (every later
  * call would fail the same way: gpud exits and is restarted), 0 after clearing a non-sticky error (out

@@ -101,6 +101,11 @@ size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsign
 size_t zp_cuda_plan_wsplit_need(const zp_cuda_sizes *sz, int g2, size_t n);
 /* Device memory by use once plan p (both steps) is applied. */
 void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda_mem_uses *u);
+/* A compact key (bellperson .params, density bitmaps): the MSM chunk (entries) and scratch bytes for MSMs
+ * of at most nmax G1 / n_g2 G2 entries with free_b bytes free (2 GiB kept): whole, or the largest 2^k
+ * (down to 2^16) whose scratch fits. Never fails: the scratch's allocation reports a shortfall. */
+void zp_cuda_plan_compact(const zp_cuda_sizes *sz, size_t nmax, size_t n_g2, size_t free_b, size_t *chunk,
+			  size_t *scratch_len);
 
 #ifdef __cplusplus
 }

@@ -131,7 +131,7 @@ struct zp_pipe_config {
 	                            * restarts take it from (default yes); no: none, and old ones removed */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
 	uint32_t start_delay_ms;   /* [debug]: a daemon's start-up stretched (no heartbeat), like a long key load */
-	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud.c) */
+	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud/pipe.c) */
 	char crash_at[64];         /* [debug] crash_at = point: the supervisor SIGKILLs itself there (tests) */
 	struct zp_pipe_key keys[ZP_PIPE_MAX_KEYS];
 	unsigned n_keys;

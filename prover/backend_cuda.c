@@ -125,11 +125,20 @@ int zp_g16_backend_cuda_probe(char *desc, size_t desc_len)
 	return zp_cuda_probe("backend cuda", desc, desc_len);
 }
 
+/* Compact keys (bellperson .params: density bitmaps per proof) have their own state, below. Both
+ * states start with the key, so destroy can tell them apart. */
+static int  cud_create(void **state, const zp_g16_key *key);
+static void cud_destroy(void *state);
+
 static void cu_destroy(void *state)
 {
 	struct cu *s = state;
 	if (!s)
 		return;
+	if (s->key && s->key->compact) {
+		cud_destroy(state);
+		return;
+	}
 	zp_cuda_set_device(s->dev);
 	if (s->st)
 		zp_cuda_stream_sync(s->st);
@@ -330,10 +339,9 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if ((rc = buf_alloc(s, 0)))
 		return rc;
 	s->nbuf = 1;
-	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). Root family 5 in both H modes:
-	 * the CPU backend's domain (zp_ntt_domain_init) is family 5, and so is the coefficient query
-	 * zp_g16_key_init derives; zp_g16_key carries no family, so a family-7 key cannot be told apart. */
-	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), ZP_NTT_ROOT5)))
+	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). The key's own root family (5 for
+	 * snarkjs keys and zkpipe setup's default, 7 for bellperson .params and setup --roots 7). */
+	if ((rc = zp_cuda_ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
 	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
@@ -399,6 +407,8 @@ static int cu_create(void **state, const zp_g16_key *key)
 	char desc[160];
 	if ((rc = zp_g16_backend_cuda_probe(desc, sizeof desc)))
 		return rc;
+	if (key->compact)
+		return cud_create(state, key);
 	struct cu *s = calloc(1, sizeof(*s));
 	if (!s)
 		return zp_err_set(-ENOMEM, "CUDA backend state");
@@ -807,6 +817,281 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	return rc ? rc : msm_buf(s, b, out);
 }
 
+/* ---------------------------------------------------------------- compact keys: density bitmaps
+ * A bellperson .params key as the file has it (zp_g16_key.compact: a, b1, b2 without their points
+ * at infinity, H of domain − 1 points), its points resident on the device. Per proof, dens_upload
+ * copies w (inputs, aux), a/b/c (tails zeroed up to the domain on the device) and the three density
+ * bitmaps straight from the caller's memory when it lies in a host_register'ed range (gpud's
+ * arena: the slot), else through host buffers (allocated then, page-locked when allowed); it
+ * returns once nothing reads the caller's memory. dens_prove: the bitmaps become index lists on the
+ * device (cuda/bits.cu), whose totals are checked against the caller's popcounts while the H step
+ * runs (the key's root family, bellperson's coset), the A and B scalars are packed by
+ * zp_cuda_gather, then every MSM, in chunks sized to the memory left after the key (2 GiB kept
+ * free). zp_g16_finish and the self-check stay with the caller, as for every key: given the same
+ * r and s the proof equals the CPU backend's byte for byte. (Moved from supraseal/gpud_ss.c.) */
+struct cud {
+	const zp_g16_key *key;           /* first, as in struct cu */
+	int dev;
+	uint64_t n_ic, n_h, n_l, n_a, n_b, domain;
+	unsigned log_domain;
+	zp_cuda_g1_aff *h, *l, *a, *b1;
+	zp_cuda_g2_aff *b2;
+	zp_fr *w, *abc, *sa, *sb;
+	void *scratch;
+	size_t scratch_len, chunk;       /* at most chunk points per MSM call */
+	zp_cuda_ntt_ctx *ntt;
+	void *st;
+	void *ev;                        /* after the popcounts' copy to tot_h */
+	uint64_t *bits;                  /* a_aux | b_inp | b_aux words */
+	uint32_t *idx;                   /* index lists: a_aux (aux entries) | b_inp (inp) | b_aux (aux) */
+	uint32_t *tot, *tot_h;           /* the three lists' lengths: device, page-locked host */
+	void *itmp;                      /* zp_cuda_bits_index temp */
+	size_t itmp_len;
+	uint64_t pop[3];                 /* the caller's popcounts of this proof */
+	zp_fr *hw, *habc;                /* the fallback's host buffers (w, abc, bits) */
+	uint64_t *hbits;
+	void *reg[2];                    /* of those, registered with CUDA */
+};
+
+static void cud_destroy(void *state)
+{
+	struct cud *c = state;
+	if (!c)
+		return;
+	if (c->st) { /* else no device was chosen (and nothing allocated): keep the error that said why */
+		zp_cuda_set_device(c->dev);
+		zp_cuda_stream_sync(c->st);
+	}
+	if (c->ntt)
+		zp_cuda_ntt_destroy(c->ntt);
+	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch, c->bits, c->idx, c->tot,
+		       c->itmp };
+	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
+		zp_cuda_free(dp[i]);
+	for (int i = 0; i < 2; i++)
+		zp_cuda_host_unpin(c->reg[i]);
+	zp_cuda_free_host(c->tot_h);
+	zp_cuda_event_destroy(c->ev);
+	zp_cuda_stream_destroy(c->st);
+	free(c->hw);
+	free(c->habc);
+	free(c->hbits);
+	free(c);
+}
+
+static int cud_create(void **state, const zp_g16_key *key)
+{
+	const zp_zkey *k = key->zkey;
+	int rc = 0;
+	if (key->h_mode != ZP_H_COEFF || !key->h_coeff || !k->a)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a compact key needs its coefficient H query and points on the host");
+	struct cud *c = calloc(1, sizeof *c);
+	if (!c)
+		return zp_err_set(-ENOMEM, "CUDA backend state");
+	c->key = key;
+	c->n_ic = (uint64_t)k->n_public + 1;
+	c->n_l = k->n_vars - c->n_ic;
+	c->domain = k->domain_size;
+	c->n_h = c->domain - 1;
+	c->n_a = key->n_a;
+	c->n_b = key->n_b;
+	c->log_domain = k->log_domain;
+	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = c->domain;
+	uint64_t nw = k->n_vars;
+	if ((rc = zp_cuda_device(&c->dev)) || (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)))
+		goto err;
+	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
+		{ (void **)&c->h, key->h_coeff, c->n_h * g1, "h" }, { (void **)&c->l, k->c, c->n_l * g1, "l" },
+		{ (void **)&c->a, k->a, c->n_a * g1, "a" }, { (void **)&c->b1, k->b1, c->n_b * g1, "b_g1" },
+		{ (void **)&c->b2, k->b2, c->n_b * g2, "b_g2" },
+	};
+	for (size_t i = 0; i < sizeof up / sizeof *up; i++)
+		if ((rc = dmalloc(up[i].dst, up[i].bytes + 64, up[i].what)) ||
+		    (rc = zp_cuda_copy_to_dev(*up[i].dst, up[i].src, up[i].bytes, NULL)))
+			goto err;
+	if ((rc = dmalloc((void **)&c->w, nw * fr + 64, "w")) || (rc = dmalloc((void **)&c->abc, 3 * d * fr, "a, b, c")) ||
+	    (rc = dmalloc((void **)&c->sa, c->n_a * fr + 64, "A scalars")) ||
+	    (rc = dmalloc((void **)&c->sb, c->n_b * fr + 64, "B scalars")))
+		goto err;
+	/* the density gather: bitmaps, index lists, their totals, the index step's temp */
+	size_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
+	size_t t1 = zp_cuda_bits_index_temp_size(c->n_l), t2 = zp_cuda_bits_index_temp_size(c->n_ic);
+	c->itmp_len = t1 > t2 ? t1 : t2;
+	if ((rc = dmalloc((void **)&c->bits, (2 * wa + wi) * 8 + 64, "density bitmaps")) ||
+	    (rc = dmalloc((void **)&c->idx, (2 * c->n_l + c->n_ic) * 4 + 64, "density index lists")) ||
+	    (rc = dmalloc((void **)&c->tot, 64, "density totals")) || (rc = zp_cuda_alloc_host((void **)&c->tot_h, 64)) ||
+	    (rc = dmalloc(&c->itmp, c->itmp_len, "density index temp")) || (rc = zp_cuda_event_create(&c->ev)) ||
+	    (rc = zp_cuda_ntt_create(&c->ntt, c->log_domain, zp_g16_key_roots(key))))
+		goto err;
+	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits (cuda/plan.c) */
+	size_t nmax = max2(max2(c->n_h, c->n_l), max2(c->n_a, c->n_b)), fre = 0, tot = 0;
+	if ((rc = zp_cuda_mem_info(&fre, &tot)))
+		goto err;
+	zp_cuda_plan_compact(&zp_cuda_sizes_device, nmax, c->n_b, fre, &c->chunk, &c->scratch_len);
+	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")))
+		goto err;
+	*state = c;
+	return 0;
+err:
+	cud_destroy(c);
+	return rc;
+}
+
+/* Where a proof's pieces are: the caller's memory, or the fallback's host buffers. */
+struct cud_src {
+	const zp_fr *inp, *aux, *abc[3];
+	const uint64_t *bits[3];         /* a_aux, b_inp, b_aux */
+};
+
+/* Queue the copies of w, a/b/c (tails zeroed up to the domain) and the bitmaps on the stream. */
+static int cud_copy(struct cud *c, const struct cud_src *s, uint64_t abc_len)
+{
+	size_t fr = sizeof(zp_fr), d = c->domain;
+	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
+	int rc;
+	if ((rc = zp_cuda_copy_to_dev(c->w, s->inp, c->n_ic * fr, c->st)) ||
+	    (rc = zp_cuda_copy_to_dev(c->w + c->n_ic, s->aux, c->n_l * fr, c->st)))
+		return rc;
+	for (int m = 0; m < 3; m++) {
+		zp_fr *dst = c->abc + m * d;
+		if ((rc = zp_cuda_copy_to_dev(dst, s->abc[m], abc_len * fr, c->st)))
+			return rc;
+		if (d > abc_len && (rc = zp_cuda_zero(dst + abc_len, (d - abc_len) * fr, c->st)))  /* up to the domain */
+			return rc;
+	}
+	uint64_t nw[3] = { wa, wi, wa }, at = 0;
+	for (int i = 0; i < 3; at += nw[i], i++)
+		if ((rc = zp_cuda_copy_to_dev(c->bits + at, s->bits[i], nw[i] * 8, c->st)))
+			return rc;
+	return 0;
+}
+
+/* The fallback's host buffers (w, abc, bits), once, page-locked when the limit allows. */
+static int cud_host_bufs(struct cud *c)
+{
+	if (c->hw)
+		return 0;
+	uint64_t nw = c->n_ic + c->n_l, d = c->domain;
+	c->hw = aligned_alloc(64, nw * 32 + 64);
+	c->habc = aligned_alloc(64, 3 * d * 32 + 64);
+	c->hbits = aligned_alloc(64, ((2 * c->n_l + c->n_ic) / 64 + 4) * 8 + 64);
+	if (!c->hw || !c->habc || !c->hbits) {
+		free(c->hw), free(c->habc), free(c->hbits);
+		c->hw = c->habc = NULL;
+		c->hbits = NULL;
+		return zp_err_set(-ENOMEM, "CUDA backend: host buffers for %llu wires, domain %llu", (unsigned long long)nw,
+				  (unsigned long long)d);
+	}
+	void *hb[2] = { c->hw, c->habc };
+	size_t hl[2] = { nw * 32, 3 * d * 32 };
+	for (int i = 0; i < 2; i++)
+		if (!zp_cuda_host_pin(hb[i], hl[i])) /* a refused registration is not an error: pageable copies */
+			c->reg[i] = hb[i];
+	return 0;
+}
+
+/* Whether every piece of the input lies in a host_register'ed range (DMA straight from it). */
+static int cud_dma_ok(const struct cud *c, const zp_g16_dens_in *in)
+{
+	size_t fr = sizeof(zp_fr);
+	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
+	return zp_cuda_host_registered(in->inp, c->n_ic * fr) && zp_cuda_host_registered(in->aux, c->n_l * fr) &&
+	       zp_cuda_host_registered(in->abc[0], in->abc_len * fr) && zp_cuda_host_registered(in->abc[1], in->abc_len * fr) &&
+	       zp_cuda_host_registered(in->abc[2], in->abc_len * fr) && zp_cuda_host_registered(in->a_aux, wa * 8) &&
+	       zp_cuda_host_registered(in->b_inp, wi * 8) && zp_cuda_host_registered(in->b_aux, wa * 8);
+}
+
+static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
+{
+	struct cud *c = state;
+	int rc = 0;
+	if (!c->key->compact)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: dens_upload on a key that is not compact");
+	if (in->abc_len > c->domain)
+		return zp_err_set(ZP_EMISMATCH, "CUDA backend: %llu a/b/c rows, domain %llu", (unsigned long long)in->abc_len,
+				  (unsigned long long)c->domain);
+	/* a previous upload whose proof was never run (its job ended) may still read the host buffers */
+	if ((rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_sync(c->st)))
+		return rc;
+	c->pop[0] = in->a_aux_pop;
+	c->pop[1] = in->b_inp_pop;
+	c->pop[2] = in->b_aux_pop;
+	struct cud_src s = { in->inp, in->aux, { in->abc[0], in->abc[1], in->abc[2] }, { in->a_aux, in->b_inp, in->b_aux } };
+	if (!cud_dma_ok(c, in)) { /* copy out to the host buffers; the uploads then read those */
+		size_t fr = sizeof(zp_fr), d = c->domain;
+		uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
+		if ((rc = cud_host_bufs(c)))
+			return rc;
+		memcpy(c->hw, in->inp, c->n_ic * fr);
+		memcpy(c->hw + c->n_ic, in->aux, c->n_l * fr);
+		for (int m = 0; m < 3; m++) {
+			memcpy(c->habc + m * d, in->abc[m], in->abc_len * fr);
+			memset(c->habc + m * d + in->abc_len, 0, (d - in->abc_len) * fr);
+		}
+		memcpy(c->hbits, in->a_aux, wa * 8);
+		memcpy(c->hbits + wa, in->b_inp, wi * 8);
+		memcpy(c->hbits + wa + wi, in->b_aux, wa * 8);
+		s = (struct cud_src){ c->hw, c->hw + c->n_ic, { c->habc, c->habc + d, c->habc + 2 * d },
+				      { c->hbits, c->hbits + wa, c->hbits + wa + wi } };
+		return cud_copy(c, &s, d);  /* the stream orders them before dens_prove's work */
+	}
+	rc = cud_copy(c, &s, in->abc_len);
+	int e = zp_cuda_stream_sync(c->st); /* the caller's memory is read until here */
+	return rc ? rc : e;
+}
+
+static int cud_msm(struct cud *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
+{
+	return zp_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
+}
+
+/* Density index lists (their totals checked against the caller's popcounts before any gather
+ * reads them), H and the five MSMs on the device. */
+static int cud_dens_prove(void *state, zp_g16_msm_out *mo)
+{
+	struct cud *c = state;
+	size_t fr = sizeof(zp_fr), d = c->domain;
+	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64, ninp = c->n_ic, naux = c->n_l;
+	uint32_t *ia = c->idx, *ii = c->idx + naux, *ib = c->idx + naux + ninp;
+	const zp_fr *inp = c->w, *aux = c->w + ninp;
+	int rc = 0;
+	if ((rc = zp_cuda_set_device(c->dev)) ||
+	    (rc = zp_cuda_bits_index(ia, c->tot, c->bits, naux, c->itmp, c->itmp_len, c->st)) ||
+	    (rc = zp_cuda_bits_index(ii, c->tot + 1, c->bits + wa, ninp, c->itmp, c->itmp_len, c->st)) ||
+	    (rc = zp_cuda_bits_index(ib, c->tot + 2, c->bits + wa + wi, naux, c->itmp, c->itmp_len, c->st)))
+		goto err;
+	if ((rc = zp_cuda_copy_to_host(c->tot_h, c->tot, 3 * sizeof(uint32_t), c->st)) ||
+	    (rc = zp_cuda_event_record(c->ev, c->st)))
+		goto err;
+	/* the H step runs while the host checks the popcounts */
+	if ((rc = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, c->log_domain, ZP_CUDA_H_BELLPERSON, c->st)))
+		goto err;
+	if ((rc = zp_cuda_event_sync(c->ev)))
+		goto err;
+	if (c->tot_h[0] != c->pop[0] || c->tot_h[1] != c->pop[1] || c->tot_h[2] != c->pop[2] ||
+	    ninp + c->pop[0] != c->n_a || c->pop[1] + c->pop[2] != c->n_b) {
+		rc = zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
+		goto err;
+	}
+	/* A: every input, then aux in A; B: inputs in B, then aux in B */
+	if ((rc = zp_cuda_copy_on_dev(c->sa, inp, ninp * fr, c->st)) ||
+	    (rc = zp_cuda_gather(c->sa + ninp, aux, fr, ia, c->pop[0], 0, c->st)) ||
+	    (rc = zp_cuda_gather(c->sb, inp, fr, ii, c->pop[1], 0, c->st)) ||
+	    (rc = zp_cuda_gather(c->sb + c->pop[1], aux, fr, ib, c->pop[2], 0, c->st)) ||
+	    (rc = cud_msm(c, 0, &mo->h, c->h, c->abc, c->n_h)) ||
+	    (rc = cud_msm(c, 0, &mo->c, c->l, aux, c->n_l)) ||
+	    (rc = cud_msm(c, 0, &mo->a, c->a, c->sa, c->n_a)) ||
+	    (rc = cud_msm(c, 0, &mo->b1, c->b1, c->sb, c->n_b)) ||
+	    (rc = cud_msm(c, 1, &mo->b2, c->b2, c->sb, c->n_b)))
+		goto err;
+	if ((rc = zp_cuda_stream_sync(c->st)))
+		goto err;
+	return 0;
+err:
+	(void)zp_cuda_stream_sync(c->st); /* nothing queued reads the host buffers after this */
+	return rc;
+}
+
 const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.name = "cuda",
 	.create = cu_create,
@@ -821,4 +1106,6 @@ const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.host_register = cu_host_register,
 	.host_unregister = cu_host_unregister,
 	.fatal = cu_fatal,
+	.dens_upload = cud_dens_upload,
+	.dens_prove = cud_dens_prove,
 };

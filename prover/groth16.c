@@ -93,6 +93,7 @@ int zp_g16_key_init(zp_g16_key *key, const zp_zkey *zkey, zp_h_mode mode)
 	memset(key, 0, sizeof(*key));
 	key->zkey = zkey;
 	key->h_mode = mode;
+	key->roots = 5;            /* a snarkjs key's family; the coefficient query below is derived in it */
 	if (mode != ZP_H_COEFF)
 		return 0;
 	key->h_coeff = malloc((size_t)zkey->domain_size * sizeof(zp_g1_affine));

@@ -39,6 +39,7 @@
 #include "circuit.h"
 #include "ec.h"
 #include "field.h"
+#include "ntt.h"
 #include "zkey.h"
 
 typedef struct {
@@ -60,13 +61,36 @@ typedef struct {
 typedef struct {
 	const zp_zkey *zkey;
 	zp_h_mode h_mode;
+	unsigned roots;                 /* root family of the key's Lagrange basis (common/ntt.h): 5 (0 means
+	                                 * 5: snarkjs, zkpipe setup's default) or 7 (bellperson .params,
+	                                 * setup --roots 7). Every backend's H step runs on this family's
+	                                 * domain: a key made with ω of one family proves only with it. */
 	zp_g1_affine *h_coeff;          /* owned when h_mode == ZP_H_COEFF */
 	void *dev_points;               /* NULL, or (CUDA builds) a zp_cuda_key_dev * whose device arrays
 	                                 * hold A, B1, B2, C and H (the zkey's point arrays are then NULL;
 	                                 * prover/setup_cuda.h): the CUDA backend's create() adopts them
 	                                 * (frees them on destroy; one backend per key); the CPU backend
 	                                 * refuses such a key */
+	/* Compact A/B queries (a bellperson .params as the file has it, prover/params.h): zkey->a holds
+	 * n_a points — every input, then the aux wires in A —, b1 and b2 n_b — the inputs in B, then the
+	 * aux wires in B —, h_coeff domain − 1 points (h's top coefficient is zero). Which wires they
+	 * belong to comes with each proof as density bitmaps (zp_g16_dens_in): such a key proves only
+	 * through dens_upload + dens_prove. compact = false: every query has one point per wire. */
+	bool compact;
+	uint32_t n_a, n_b;
 } zp_g16_key;
+
+/* One proof's input for a compact key, as bellperson's prover ABI hands it over (docs/supraseal.md):
+ * w = inp (n_public + 1: [1, public...]) ++ aux (the private wires), a/b/c the evaluations over
+ * abc_len <= domain rows (zero past them), and the three density bitmaps (u64 words, LSB first) with
+ * the caller's popcounts, which the prover checks (ZP_EMISMATCH) before it gathers through them. */
+typedef struct {
+	const zp_fr *inp, *aux;
+	const zp_fr *abc[3];
+	uint64_t abc_len;
+	const uint64_t *a_aux, *b_inp, *b_aux;
+	uint64_t a_aux_pop, b_inp_pop, b_aux_pop;
+} zp_g16_dens_in;
 
 typedef struct zp_g16_backend_ops {
 	const char *name;
@@ -92,9 +116,28 @@ typedef struct zp_g16_backend_ops {
 	/* Optional: nonzero when the device cannot be used again by this process (a sticky error such as
 	 * an illegal address): the caller should exit so that it is restarted. */
 	int  (*fatal)(void);
+	/* Compact keys (zp_g16_key.compact; create() of a backend without these refuses them).
+	 * dens_upload takes one proof's input: when it returns (0 or an error) nothing reads the caller's
+	 * memory any more — the CPU copies it into the state's buffers (a/b/c zero-padded to the domain),
+	 * the CUDA backend DMAs it straight to the device when the range was host_register'ed, else
+	 * copies it to its own host buffers first. dens_prove then checks the popcounts (ZP_EMISMATCH),
+	 * gathers the A and B scalars through the bitmaps, runs H (the key's family and H mode) and the
+	 * five MSMs (H over domain − 1 points). One proof at a time per state. */
+	int  (*dens_upload)(void *state, const zp_g16_dens_in *in);
+	int  (*dens_prove)(void *state, zp_g16_msm_out *out);
 } zp_g16_backend_ops;
 
 extern const zp_g16_backend_ops zp_g16_backend_cpu;
+/* The CPU backend behind the device pipeline's ops (nbufs 2, upload_async, upload_wait, prove_buf:
+ * two host input sets standing in for a device's), for tests of gpud's pipeline on machines without
+ * a GPU (ZKPIPE_GPUD_PIPELINE=1). Same proofs as zp_g16_backend_cpu. */
+extern const zp_g16_backend_ops zp_g16_backend_cpu_pipe;
+
+/* The key's root family as common/ntt.h names it (roots 0 or 5: ZP_NTT_ROOT5, 7: ZP_NTT_ROOT7). */
+static inline enum zp_ntt_roots zp_g16_key_roots(const zp_g16_key *key)
+{
+	return key->roots == 7 ? ZP_NTT_ROOT7 : ZP_NTT_ROOT5;
+}
 
 /* Build the ZP_H_COEFF key from a snarkjs key: Q_i = −2·ω_2n^i·Σ_j ω_n^(ij)·H_j (a point NTT;
  * n log n scalar multiplications — for tests and conversions, not the hot path). */

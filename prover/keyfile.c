@@ -101,7 +101,7 @@ static void bind_views(zp_pkey *k)
 	c->domain_size = h->domain_size;
 	c->log_domain = h->log_domain;
 	memcpy(c->fingerprint, h->fingerprint, 16);
-	k->g16 = (zp_g16_key){ .zkey = z, .h_mode = (zp_h_mode)h->h_mode, .h_coeff = h->h_mode == ZP_H_COEFF ? hq : NULL };
+	k->g16 = (zp_g16_key){ .zkey = z, .h_mode = (zp_h_mode)h->h_mode, .roots = h->roots, .h_coeff = h->h_mode == ZP_H_COEFF ? hq : NULL };
 }
 
 /* Write the fixed points from the zkey view back into the FIXED section. */

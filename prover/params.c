@@ -306,3 +306,88 @@ out:
 	free(buf);
 	return rc;
 }
+
+/* ---- a compact key for proving with density bitmaps ---- */
+static void *pts(uint64_t n, int g2)
+{
+	size_t el = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	return aligned_alloc(64, (n * el + 63) / 64 * 64 + 64);
+}
+
+/* The body after the fixed points, each count checked against the scan's. */
+static int read_compact(zp_params_key *k, struct rd *r)
+{
+	const zp_params_info *in = &k->in;
+	zp_zkey *z = &k->zk;
+	uint32_t n;
+	int rc;
+	if ((rc = rd_head(r, &z->alpha1, &z->beta1, &z->beta2, &z->gamma2, &z->delta1, &z->delta2, &n, in->n_ic - 1)) ||
+	    (rc = rd_points(r, z->ic, n, n, 0, NULL, "IC")))
+		return rc;
+	struct { uint32_t want; void *dst; int g2; const char *what; } v[] = {
+		{ in->n_h, k->gk.h_coeff, 0, "h" }, { in->n_l, z->c, 0, "l" }, { in->n_a, z->a, 0, "a" },
+		{ in->n_b1, z->b1, 0, "b_g1" }, { in->n_b2, z->b2, 1, "b_g2" },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if ((rc = rd_count(r, &n, v[i].what)) || (rc = expect(n, v[i].want, r->path, v[i].what, "the file's count")) ||
+		    (rc = rd_points(r, v[i].dst, n, n, v[i].g2, NULL, v[i].what)))
+			return rc;
+	return r->left ? zp_err_set(ZP_EFORMAT, "%s: %" PRIu64 " bytes after b_g2", r->path, r->left) : 0;
+}
+
+int zp_params_load(zp_params_key *k, const char *path)
+{
+	memset(k, 0, sizeof(*k));
+	int rc = zp_params_scan(path, &k->in);
+	if (rc)
+		return rc;
+	const zp_params_info *in = &k->in;
+	uint64_t nv = (uint64_t)in->n_ic + in->n_l;
+	if (nv > UINT32_MAX || in->domain > ((uint64_t)1 << 31))
+		return zp_err_set(ZP_ERANGE, "%s: %" PRIu64 " wires, domain %" PRIu64 ": too large", path, nv, in->domain);
+	zp_zkey *z = &k->zk;
+	z->n_vars = (uint32_t)nv;
+	z->n_public = in->n_ic - 1;
+	z->domain_size = (uint32_t)in->domain;
+	while ((1ull << z->log_domain) < in->domain)
+		z->log_domain++;
+	z->circuit.n_vars = z->n_vars;
+	z->circuit.n_public = z->n_public;
+	z->circuit.domain_size = z->domain_size;
+	z->circuit.log_domain = z->log_domain;
+	z->ic = pts(in->n_ic, 0);
+	z->c = pts(in->n_l, 0);
+	z->a = pts(in->n_a, 0);
+	z->b1 = pts(in->n_b1, 0);
+	z->b2 = pts(in->n_b2, 1);
+	k->gk = (zp_g16_key){ .zkey = z, .h_mode = ZP_H_COEFF, .roots = 7, .h_coeff = pts(in->domain, 0), .compact = true,
+			      .n_a = in->n_a, .n_b = in->n_b1 };
+	if (!z->ic || !z->c || !z->a || !z->b1 || !z->b2 || !k->gk.h_coeff) {
+		zp_params_key_free(k);
+		return zp_err_set(-ENOMEM, "%s: %" PRIu64 " bytes of points", path, in->file_bytes);
+	}
+	memset(k->gk.h_coeff + in->n_h, 0, sizeof(zp_g1_affine)); /* the top coefficient's point: never needed */
+	zp_bin_map m;
+	if ((rc = zp_bin_map_file(&m, path))) {
+		zp_params_key_free(k);
+		return rc;
+	}
+	struct rd r = { m.data, m.len, path };
+	rc = read_compact(k, &r);
+	zp_bin_unmap(&m);
+	if (rc)
+		zp_params_key_free(k);
+	return rc;
+}
+
+void zp_params_key_free(zp_params_key *k)
+{
+	zp_zkey *z = &k->zk;
+	free(z->ic);
+	free(z->c);
+	free(z->a);
+	free(z->b1);
+	free(z->b2);
+	free(k->gk.h_coeff);
+	memset(k, 0, sizeof(*k));
+}

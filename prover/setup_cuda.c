@@ -160,8 +160,7 @@ int zp_setup_device(zp_cuda_key_dev *kd, zp_zkey *z, const zp_circuit *c, const 
 	memset(z, 0, sizeof *z);
 	if (!o)
 		o = &defaults;
-	if (o->roots && o->roots != 5)
-		return zp_err_set(ZP_ERANGE, "device setup: root family %u; the CUDA backend proves with family 5", o->roots);
+	/* any root family: the caller's zp_g16_key records it (.roots) and every backend proves with it */
 	if ((rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
 		return rc;
 	size_t nv = c->n_vars, np = c->n_public, n = c->domain_size, naux = nv - np - 1;

@@ -5,7 +5,7 @@
  * The library is a synthesizer whose synthesis happened in the caller (bellperson): per call it
  * submits one external job (one partition per circuit), and for each partition claims it, owns
  * a FREE slot (the arena's futex wait), copies the assignment into the slot (payload "ZZPSS01",
- * ss.h), marks it READY and hints the group's gpuds. gpud proves and writes part-<p>.proof.bin
+ * pipeline/payload_ss.h), marks it READY and hints the group's gpuds. gpud proves and writes part-<p>.proof.bin
  * into the job's directory; the library waits for those files (inotify), returns the proofs in
  * the caller's layout, frees the job record and removes the directory.
  *
@@ -43,7 +43,9 @@
 #include "arena.h"
 #include "par.h"
 #include "pipe.h"
-#include "ss.h"
+#include "density.h"
+#include "params.h"
+#include "payload_ss.h"
 #include "ss_stats.h"
 #include "zp_err.h"
 
@@ -219,7 +221,7 @@ struct srs {
 	char path[PATH_MAX];       /* as the caller named it (cache key) */
 	char real[PATH_MAX];
 	char id[ZP_KEY_ID_MAX];
-	struct zp_ss_params_info in;
+	zp_params_info in;
 	bool cached;
 };
 
@@ -243,7 +245,7 @@ static zp_ss_error srs_open(const char *path, struct srs **out)
 	zp_err_clear();
 	int r = zp_ss_srs_id(path, s->id, s->real);
 	if (!r)
-		r = zp_ss_params_scan(s->real, &s->in);
+		r = zp_params_scan(s->real, &s->in);
 	if (r) {
 		free(s);
 		return ss_err(errno_of(r), "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
@@ -362,7 +364,7 @@ static __thread struct zkpipe_ss_stats last_stats;
 static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *r_s, const zp_fr *s_s,
 			      const struct srs *s, uint64_t slot_size, uint32_t max_parts)
 {
-	const struct zp_ss_params_info *in = &s->in;
+	const zp_params_info *in = &s->in;
 	if (!n)
 		return ss_err(EINVAL, "no circuits to prove");
 	if (!p || !r_s || !s_s)
@@ -392,9 +394,9 @@ static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *
 		if (a->b_inp_popcount + a->b_aux_popcount != in->n_b1)
 			return ss_err(EINVAL, "circuit %zu: B density = %zu, the key %s has %u B points", c,
 				      a->b_inp_popcount + a->b_aux_popcount, s->real, in->n_b1);
-		if (zp_ss_popcount(a->a_aux_density, a->a_aux_bit_len) != a->a_aux_popcount ||
-		    zp_ss_popcount(a->b_inp_density, a->b_inp_bit_len) != a->b_inp_popcount ||
-		    zp_ss_popcount(a->b_aux_density, a->b_aux_bit_len) != a->b_aux_popcount)
+		if (zp_density_popcount(a->a_aux_density, a->a_aux_bit_len) != a->a_aux_popcount ||
+		    zp_density_popcount(a->b_inp_density, a->b_inp_bit_len) != a->b_inp_popcount ||
+		    zp_density_popcount(a->b_aux_density, a->b_aux_bit_len) != a->b_aux_popcount)
 			return ss_err(EINVAL, "circuit %zu: a density popcount does not match its bit vector", c);
 		if (a->abc_size > in->domain || a->abc_size < a->inp_assignment_size)
 			return ss_err(EINVAL, "circuit %zu: abc_size %zu, the key's domain is %" PRIu64 " (h has %u points)", c,

@@ -365,6 +365,35 @@ static int check_live(void)
 }
 #endif
 
+/* A compact key's MSM sizing (zp_cuda_plan_compact): whole when it fits in free − 2 GiB, else the largest
+ * power of two that fits (2^16 at least); the scratch the larger of the G1 and G2 MSM at that chunk; more
+ * memory never a smaller chunk. Sizes as a 32 GiB PoRep partition's (2^27 G1, 2^26 G2 entries), 2^20. */
+static void compact(void)
+{
+	static const struct { unsigned g1, g2; } ks[] = { { 27, 26 }, { 20, 20 }, { 24, 22 } };
+	for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
+		size_t n1 = (size_t)1 << ks[k].g1, n2 = (size_t)1 << ks[k].g2, prev = 0;
+		for (size_t fgb = 1; fgb <= 141; fgb += 4) {
+			size_t fre = fgb * GIB, avail = fre > 2 * GIB ? fre - 2 * GIB : 0, c, len;
+			zp_cuda_plan_compact(&sizes, n1, n2, fre, &c, &len);
+			size_t want = sizes.msm_scratch(0, c < n1 ? c : n1, 0, 0);
+			size_t w2 = sizes.msm_scratch(1, c < n2 ? c : n2, 0, 0);
+			want = want > w2 ? want : w2;
+			CHECK(is_pow2(c) && c <= n1 && c >= ((size_t)1 << 16), "compact 2^%u, %zu GiB: chunk %zu", ks[k].g1, fgb, c);
+			CHECK(len == want, "compact 2^%u, %zu GiB: scratch %zu, the MSMs need %zu", ks[k].g1, fgb, len, want);
+			CHECK(len <= avail || c == ((size_t)1 << 16), "compact 2^%u, %zu GiB: %zu > %zu", ks[k].g1, fgb, len, avail);
+			if (c < n1) {   /* the next power of two would not have fitted */
+				size_t d = 2 * c, s1 = sizes.msm_scratch(0, d < n1 ? d : n1, 0, 0);
+				size_t s2 = sizes.msm_scratch(1, d < n2 ? d : n2, 0, 0);
+				CHECK((s1 > s2 ? s1 : s2) > avail, "compact 2^%u, %zu GiB: chunk %zu but %zu fits", ks[k].g1, fgb, c, d);
+			}
+			CHECK(c >= prev, "compact 2^%u, %zu GiB: chunk %zu < %zu with less memory", ks[k].g1, fgb, c, prev);
+			prev = c;
+		}
+		CHECK(prev == n1, "compact 2^%u: not whole on an H200's 141 GiB", ks[k].g1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = argc == 3 && (!strcmp(argv[1], "record") || !strcmp(argv[1], "live")) ? argv[2]
@@ -402,6 +431,7 @@ int main(int argc, char **argv)
 	knobs();
 	one_shot();
 	pinned();
+	compact();
 	if (recording) {
 		FILE *f = fopen(path, "w");
 		if (!f)

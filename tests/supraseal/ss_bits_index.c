@@ -1,8 +1,8 @@
 /*
- * ss_bits_index — the GPU gather's index step on the host (zp_ss_bits_index, the pass-for-pass
- * model of cuda/bits.cu) against gpud's CPU gather (zp_ss_gather) and a bit-by-bit loop: same
- * count as zp_ss_popcount, the set bits' indices ascending, and src[idx[j]] equal to what
- * zp_ss_gather packs, on every size and density of bits_cases.h.
+ * ss_bits_index — the GPU gather's index step on the host (zp_density_index, the pass-for-pass
+ * model of cuda/bits.cu) against gpud's CPU gather (zp_density_gather) and a bit-by-bit loop: same
+ * count as zp_density_popcount, the set bits' indices ascending, and src[idx[j]] equal to what
+ * zp_density_gather packs, on every size and density of bits_cases.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bits_cases.h"
-#include "ss.h"
+#include "density.h"
 
 static int check(uint64_t n, enum bits_kind k)
 {
@@ -27,20 +27,20 @@ static int check(uint64_t n, enum bits_kind k)
 	for (uint64_t i = 0; i < n; i++)
 		for (int l = 0; l < 4; l++)
 			src[i].l[l] = bits_next();
-	uint64_t cnt = zp_ss_bits_index(idx, off, bits, n), nn = 0;
+	uint64_t cnt = zp_density_index(idx, off, bits, n), nn = 0;
 	for (uint64_t i = 0; i < n; i++)
 		if (bits[i / 64] >> (i % 64) & 1)
 			naive[nn++] = (uint32_t)i;
-	uint64_t ng = zp_ss_gather(g, src, bits, n);
+	uint64_t ng = zp_density_gather(g, src, bits, n);
 	for (uint64_t j = 0; j < cnt && j <= n; j++)
 		h[j] = src[idx[j]];
-	if (cnt != zp_ss_popcount(bits, n) || cnt != nn || cnt != ng)
+	if (cnt != zp_density_popcount(bits, n) || cnt != nn || cnt != ng)
 		bad = fprintf(stderr, "n %" PRIu64 " %s: count %" PRIu64 ", popcount %" PRIu64 ", loop %" PRIu64
-			      ", gather %" PRIu64 "\n", n, bits_kind_name[k], cnt, zp_ss_popcount(bits, n), nn, ng);
+			      ", gather %" PRIu64 "\n", n, bits_kind_name[k], cnt, zp_density_popcount(bits, n), nn, ng);
 	else if (memcmp(idx, naive, cnt * 4))
 		bad = fprintf(stderr, "n %" PRIu64 " %s: index list differs from the bit loop\n", n, bits_kind_name[k]);
 	else if (memcmp(g, h, cnt * sizeof(zp_fr)))
-		bad = fprintf(stderr, "n %" PRIu64 " %s: src[idx] differs from zp_ss_gather\n", n, bits_kind_name[k]);
+		bad = fprintf(stderr, "n %" PRIu64 " %s: src[idx] differs from zp_density_gather\n", n, bits_kind_name[k]);
 	else if (k == BK_ONES && cnt != n)
 		bad = fprintf(stderr, "n %" PRIu64 " all ones: %" PRIu64 " set\n", n, cnt);
 	else if (k == BK_ZEROS && cnt != 0)

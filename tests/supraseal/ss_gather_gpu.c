@@ -1,7 +1,7 @@
 /*
  * ss_gather_gpu — gpud's device density gather (cuda/bits.cu zp_cuda_bits_index, then
- * zp_cuda_gather) against the host: the index list equals zp_ss_bits_index's, its total
- * zp_ss_popcount, and the packed scalars zp_ss_gather's, byte for byte, on every size and density
+ * zp_cuda_gather) against the host: the index list equals zp_density_index's, its total
+ * zp_density_popcount, and the packed scalars zp_density_gather's, byte for byte, on every size and density
  * of bits_cases.h plus a 2^24-bit partition (timed). Also: a short temp buffer is refused.
  * Exit 77 without a GPU (CI).   usage: ss_gather_gpu [log2 of the large case, default 24]
  */
@@ -13,7 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bits_cases.h"
-#include "ss.h"
+#include "density.h"
 #include "zp_cuda.h"
 #include "zp_err.h"
 
@@ -44,7 +44,7 @@ static int check(uint64_t n, enum bits_kind k, cudaStream_t st, int timed)
 	for (uint64_t i = 0; i < n; i++)
 		for (int l = 0; l < 4; l++)
 			src[i].l[l] = bits_next();
-	uint64_t cnt = zp_ss_bits_index(idx, off, bits, n), ng = zp_ss_gather(g, src, bits, n);
+	uint64_t cnt = zp_density_index(idx, off, bits, n), ng = zp_density_gather(g, src, bits, n);
 	uint64_t *d_bits;
 	uint32_t *d_idx, *d_tot;
 	zp_fr *d_src, *d_out;
@@ -79,15 +79,15 @@ static int check(uint64_t n, enum bits_kind k, cudaStream_t st, int timed)
 	double t2 = now_ms();
 	CK(cudaMemcpy(didx_h, d_idx, (n + 1) * 4, cudaMemcpyDeviceToHost));
 	CK(cudaMemcpy(h, d_out, cnt * sizeof(zp_fr), cudaMemcpyDeviceToHost));
-	if (tot != cnt || cnt != zp_ss_popcount(bits, n) || cnt != ng)
+	if (tot != cnt || cnt != zp_density_popcount(bits, n) || cnt != ng)
 		bad = fprintf(stderr, "n %" PRIu64 " %s: device total %u, host %" PRIu64 ", popcount %" PRIu64 "\n", n,
-			      bits_kind_name[k], tot, cnt, zp_ss_popcount(bits, n));
+			      bits_kind_name[k], tot, cnt, zp_density_popcount(bits, n));
 	else if (memcmp(didx_h, idx, cnt * 4))
 		bad = fprintf(stderr, "n %" PRIu64 " %s: device index list differs from the host's\n", n, bits_kind_name[k]);
 	else if (cnt < n && didx_h[cnt] != ~0u)
 		bad = fprintf(stderr, "n %" PRIu64 " %s: wrote past the list's end\n", n, bits_kind_name[k]);
 	else if (memcmp(h, g, cnt * sizeof(zp_fr)))
-		bad = fprintf(stderr, "n %" PRIu64 " %s: device gather differs from zp_ss_gather\n", n, bits_kind_name[k]);
+		bad = fprintf(stderr, "n %" PRIu64 " %s: device gather differs from zp_density_gather\n", n, bits_kind_name[k]);
 	if (timed)
 		printf("n %" PRIu64 " %s: %" PRIu64 " set; index %.3f ms, gather %.3f ms%s\n", n, bits_kind_name[k], cnt,
 		       t1 - t0, t2 - t1, bad ? " FAILED" : "");

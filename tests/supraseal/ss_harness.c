@@ -2,7 +2,10 @@
  * ss_harness.c — calls libzkpipe-supraseal exactly as bellperson (cuda-supraseal) does, on synthetic
  * PoRep-shaped partitions, and checks what comes back.
  *
- *   ss_harness keygen PARAMS ROWS PUB          dev key (roots 7, coefficient H) written as .params
+ *   ss_harness keygen PARAMS ROWS PUB [--toxic-seed N] [--zpk FILE]
+ *                                              dev key (roots 7, coefficient H) written as .params;
+ *                                              toxic waste from seed N (pinned-bytes tests), else
+ *                                              getrandom; --zpk also writes the key as a .zpk
  *   ss_harness prove PARAMS ROWS PUB K [opts]  K partitions in one call; every proof is verified
  *        --split          curio's start/finalize instead of generate_groth16_proofs_c
  *        --seed S         witness seeds S, S+1, ...
@@ -12,6 +15,8 @@
  *        --expect-code E  expect the call to fail with code E (errno number) and a message
  *        --aux-off D      pass aux_assignment_size + D (size mismatch test)
  *        --hold-ms M      sleep M ms between the calls (kill tests)
+ *        --rs-seed N      r, s of every partition from seed N (not getrandom): pinned-bytes tests
+ *        --out FILE       write the last call's proofs (384 bytes each, in order) to FILE
  *   ss_harness srs PARAMS [--expect-code E]    create_SRS only
  *
  * Synthesis is what bellperson's ProvingAssignment holds after synthesize + the input constraints:
@@ -59,18 +64,38 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int keygen(const char *path, uint32_t rows, uint32_t pub)
+static int keygen(int argc, char **argv)
 {
+	const char *path = argv[2], *zpk = NULL;
+	uint32_t rows = (uint32_t)atoi(argv[3]), pub = (uint32_t)atoi(argv[4]);
+	zp_fr toxic[5];
+	bool seeded = false;
+	for (int i = 5; i < argc; i++) {
+		if (!strcmp(argv[i], "--toxic-seed") && i + 1 < argc) {
+			zp_rng g;
+			zp_rng_seed(&g, strtoull(argv[++i], NULL, 10));
+			for (int t = 0; t < 5; t++)
+				zp_fr_random(&toxic[t], &g);
+			seeded = true;
+		} else if (!strcmp(argv[i], "--zpk") && i + 1 < argc) {
+			zpk = argv[++i];
+		} else {
+			return failf("keygen: unknown option %s", argv[i]);
+		}
+	}
 	zp_synth_params sp;
 	params_for(&sp, rows, pub);
 	zp_circuit c;
 	zp_pkey k;
-	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "ss_harness", .device = -1 }; /* GPU when there is one */
+	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "ss_harness", .device = -1, /* GPU when there is one */
+			    .toxic = seeded ? toxic : NULL };
 	int r;
 	if ((r = zp_synth_circuit(&c, &sp)) || (r = zp_setup(&k, &c, &o)))
 		return failf("keygen: %s", zp_err_msg());
 	if ((r = zp_params_write(&k, path)))
 		return failf("params write: %s", zp_err_msg());
+	if (zpk && (r = zp_pkey_write(&k, zpk)))
+		return failf("zpk write: %s", zp_err_msg());
 	printf("keygen: %s: %u rows, %u public, %u vars, domain %u\n", path, rows, pub, c.n_vars, c.domain_size);
 	zp_pkey_free(&k);
 	zp_circuit_free(&c);
@@ -190,7 +215,8 @@ static int cmd_prove(int argc, char **argv)
 	bool split = false, bad = false, stats = false;
 	int expect = -1, repeat = 1, hold_ms = 0;
 	long aux_off = 0;
-	uint64_t seed = 1;
+	uint64_t seed = 1, rs_seed = 0;
+	const char *out = NULL;
 	for (int i = 6; i < argc; i++) {
 		if (!strcmp(argv[i], "--split")) split = true;
 		else if (!strcmp(argv[i], "--bad-witness")) bad = true;
@@ -200,6 +226,8 @@ static int cmd_prove(int argc, char **argv)
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--aux-off") && i + 1 < argc) aux_off = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--hold-ms") && i + 1 < argc) hold_ms = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
 		else return failf("unknown option %s", argv[i]);
 	}
 	zp_synth_params sp;
@@ -226,8 +254,14 @@ static int cmd_prove(int argc, char **argv)
 		return 1;
 	int fails = 0;
 	for (int rep = 0; rep < repeat; rep++) {
-		for (size_t i = 0; i < K; i++)
-			zp_fr_random_secure(&r_s[i]), zp_fr_random_secure(&s_s[i]);
+		zp_rng g;
+		zp_rng_seed(&g, rs_seed);
+		for (size_t i = 0; i < K; i++) {
+			if (rs_seed)
+				zp_fr_random(&r_s[i], &g), zp_fr_random(&s_s[i], &g);
+			else
+				zp_fr_random_secure(&r_s[i]), zp_fr_random_secure(&s_s[i]);
+		}
 		memset(proofs, 0, K * sizeof *proofs);
 		double t0 = now_s();
 		zp_ss_error e;
@@ -257,6 +291,11 @@ static int cmd_prove(int argc, char **argv)
 			}
 		}
 		printf("call %d: %zu partitions proved and verified in %.3f s\n", rep, K, dt);
+		if (out) {
+			FILE *fp = fopen(out, "we");
+			if (!fp || fwrite(proofs, sizeof *proofs, K, fp) != K || fclose(fp))
+				return failf("cannot write %s", out);
+		}
 		if (stats) {
 			struct zkpipe_ss_stats st;
 			zkpipe_supraseal_stats(&st);
@@ -289,7 +328,7 @@ next:
 int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "keygen"))
-		return keygen(argv[2], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
+		return keygen(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "srs"))
 		return cmd_srs(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "prove"))

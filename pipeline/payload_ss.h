@@ -1,6 +1,7 @@
 /*
- * ss.h — what libzkpipe-supraseal (in the caller's process) and zkpipe-gpud share for bellperson
- * partitions: the slot payload, the .params header scan, SRS ids and their registration files.
+ * payload_ss.h — the Filecoin (bellperson) slot payload and its protocol, shared by the client
+ * library that runs in the caller's process (supraseal/lib.c) and zkpipe-gpud (gpud/payload_ss.c),
+ * beside zkpipe's own payload (pipe.h, struct zp_slot_payload).
  *
  * SLOT PAYLOAD "ZZPSS01" (one partition, written by the library into a slot it owns FILLING):
  *   [0, 4096)  struct zp_ss_payload (magic first, at the same place as zp_slot_payload's)
@@ -16,18 +17,18 @@
  *
  * JOB: flags ZP_JOB_EXTERNAL, key_id = SRS id, inputs = "supraseal:<pid>:<start time>" (the
  *   submitter, so a dead one's unfilled partitions can be failed), output = <run>/ss/<pid>.<n>.
- *   gpud writes part-<p>.proof.bin (zp_ss_proof, 384 bytes), the snarkjs JSON pair, and
- *   part-<p>.error (text) before failing a partition.
+ *   gpud writes part-<p>.proof.bin (zp_ss_proof, 384 bytes) and part-<p>.error (text) before
+ *   failing a partition.
  */
-#ifndef ZP_SS_H
-#define ZP_SS_H
+#ifndef ZP_PAYLOAD_SS_H
+#define ZP_PAYLOAD_SS_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stddef.h>
 
 #include "arena.h"
 #include "field.h"
-#include "pipe.h"
 
 #define ZP_SS_PAYLOAD_MAGIC 0x31305353505a5aull /* "ZZPSS01" */
 #define ZP_SS_KEY_PREFIX "ss:"
@@ -47,28 +48,6 @@ _Static_assert(sizeof(struct zp_ss_payload) <= 4096, "payload header fits its pa
 
 /* Offsets for the counts in p (inp, aux, abc set); returns the total bytes. */
 uint64_t zp_ss_payload_layout(struct zp_ss_payload *p);
-
-/* Counts and offsets of a .params file (docs/keys.md §3), from its count fields alone. */
-struct zp_ss_params_info {
-	uint32_t n_ic, n_h, n_l, n_a, n_b1, n_b2;
-	uint64_t off_ic, off_h, off_l, off_a, off_b1, off_b2; /* first point of each vector */
-	uint64_t file_bytes;
-	uint64_t domain;          /* n_h + 1, a power of two */
-};
-/* Scan path's count fields; ZP_EFORMAT / ZP_ETRUNC with a message naming the file. */
-int zp_ss_params_scan(const char *path, struct zp_ss_params_info *info);
-
-/* Set bits among the first `bits` of a density bit vector (u64 words, LSB first). */
-uint64_t zp_ss_popcount(const uint64_t *w, uint64_t bits);
-
-/* dst gets src[i] for every set bit i < n (ascending); returns how many (gpud's CPU gather). */
-uint64_t zp_ss_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n);
-
-/* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
- * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
- * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].
- * Returns how many (off[⌈n/64⌉]). The reference the GPU check and the CPU test compare with. */
-uint64_t zp_ss_bits_index(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n);
 
 /* SRS id of a file (see above) and its realpath. */
 int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX]);

@@ -1,0 +1,339 @@
+/*
+ * keys.c — gpud's key table and its one table of key formats.
+ *
+ *   format   where it comes from                      how it is loaded
+ *   zkey     [key] zkey = X.zkey (snarkjs)            whole file with io_uring (keyload.c), parsed,
+ *                                                     snarkjs H
+ *   zpk      [key] zkey = X.zpk (zkpipe's own)        zp_pkey_load (io_uring, every section checked):
+ *                                                     H mode and root family as the header says
+ *   device   [key] setup = device                     a development key made on this GPU with fresh
+ *                                                     toxic waste, points left in device memory
+ *   params   a Filecoin .params registered by the     prover/params.c zp_params_load: the compact
+ *            client library (<run>/srs/<id>), on       key as the file has it (density bitmaps per
+ *            first use                                 proof), coefficient H, root family 7
+ *
+ * Every key then gets its verifying key and one backend state (be->create). A key that fails to
+ * load is kept with its reason: its partitions fail with it, the other keys keep working.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "g16_json.h"
+#include "gpud.h"
+#include "keyload.h"
+#include "payload_ss.h"
+#include "progress.h"
+#include "setup.h"
+#include "synth.h"
+#include "zkey.h"
+#include "zp_err.h"
+
+struct gpud_key_format {
+	const char *name;
+	const char *how;                       /* for the log line */
+	int  (*load)(struct gpud *g, struct gpud_key *k, size_t *bytes);
+	void (*free)(struct gpud_key *k);
+};
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* A start-up stage of one key (the loaders name their own byte-counted stages). */
+static void progress_key(const struct gpud_key *k, const char *what)
+{
+	char st[ZP_PROGRESS_STAGE_MAX + ZP_KEY_ID_MAX];
+	snprintf(st, sizeof st, "key %.64s: %s", k->name, what); /* cut to the stage's length there */
+	zp_progress_stage(st, 0, "items");
+}
+
+/* snarkjs .zkey: the whole file with io_uring, parsed into k->zk; snarkjs H. */
+static int load_zkey(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	(void)g;
+	uint8_t *data = NULL;
+	int r = zp_key_read_file(k->path, &data, len);
+	if (!r)
+		r = zp_zkey_parse(&k->zk, data, *len, k->path);
+	free(data);
+	if (!r)
+		r = zp_g16_key_init(&k->gk, &k->zk, ZP_H_SNARKJS);
+	return r;
+}
+
+static void free_zkey(struct gpud_key *k)
+{
+	zp_g16_key_free(&k->gk);
+	zp_zkey_free(&k->zk);
+}
+
+/* zkpipe's own key file (.zpk, prover/keyfile.h): loaded whole with io_uring; zk and gk are
+ * views into k->pk (its H mode and root family as recorded in the file). */
+static int load_zpk(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	zp_pkey_load_stats st;
+	int r = zp_pkey_load(&k->pk, k->path, NULL, &st);
+	if (r)
+		return r;
+	k->zk = k->pk.zk;
+	k->gk = *zp_pkey_g16(&k->pk);
+	k->gk.zkey = &k->zk;
+	*len = st.bytes;
+	if (k->pk.hdr->flags & ZP_PKEY_INSECURE)
+		zp_log(g->d.who, "key %s: %s is an INSECURE development key (%s)", k->name, k->path, k->pk.hdr->origin);
+	return 0;
+}
+
+static void free_zpk(struct gpud_key *k)
+{
+	zp_pkey_free(&k->pk);
+}
+
+/* setup = device: the synthetic circuit, then a development key made on this GPU with fresh
+ * toxic waste (getrandom), its points left in device memory for the CUDA backend to adopt
+ * (prover/setup_cuda.h). The circuit is freed at once (synthd has its own copy). */
+static int load_device(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	*len = 0;
+#ifdef ZP_HAVE_CUDA
+	zp_synth_params sp;
+	zp_circuit c;
+	zp_setup_stats st;
+	int r;
+	if (g->be != &zp_g16_backend_cuda)
+		return zp_err_set(-EINVAL, "setup = device makes the key in GPU memory: it needs [group] backend = cuda "
+				  "(this group's is %s)", g->be->name);
+	if ((r = zp_synth_parse(&sp, k->cfg->synth)))
+		return r;
+	uint64_t t0 = zp_mono_ms();
+	progress_key(k, "building the synthetic circuit");
+	if ((r = zp_synth_circuit(&c, &sp)))
+		return r;
+	uint64_t t1 = zp_mono_ms();
+	progress_key(k, "development setup on the GPU");
+	/* bellperson's coefficient H (as Filecoin's keys): the H step needs NTTs of size n only, where the
+	 * snarkjs odd-root H needs 2n twiddles — beyond the GPU NTT's 2^27 at PoRep size */
+	zp_setup_opts o = { .h_mode = ZP_H_COEFF, .roots = 5, .origin = k->cfg->synth, .stats = &st };
+	r = zp_setup_device(&k->kd, &k->zk, &c, &o);
+	zp_circuit_free(&c);
+	if (r)
+		return r;
+	zp_log(g->d.who, "key %s: INSECURE development key made on the GPU: circuit %llu ms, setup %.2f s (tables %.2f, "
+	       "lagrange %.2f, A/B1/B2 %.2f, IC/C %.2f, H %.2f s)", k->name, (unsigned long long)(t1 - t0),
+	       st.total, st.tables, st.lagrange, st.ab, st.c, st.h);
+	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_COEFF, .roots = o.roots, .dev_points = &k->kd };
+	return 0;
+#else
+	(void)g, (void)k;
+	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");
+#endif
+}
+
+/* A registered Filecoin .params: the compact key, read by prover/params.c alone. */
+static int load_params(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	(void)g;
+	int r = zp_params_load(&k->prm, k->path);
+	if (r)
+		return r;
+	k->zk = k->prm.zk;
+	k->gk = k->prm.gk;
+	k->gk.zkey = &k->zk;
+	*len = k->prm.in.file_bytes;
+	return 0;
+}
+
+static void free_params(struct gpud_key *k)
+{
+	k->prm.gk.h_coeff = k->gk.h_coeff;  /* gk, zk may have dropped the host points (drop_host_points) */
+	k->prm.zk = k->zk;
+	zp_params_key_free(&k->prm);
+}
+
+static const struct gpud_key_format formats[] = {
+	{ "zkey", "io_uring", load_zkey, free_zkey },
+	{ "zpk", "io_uring", load_zpk, free_zpk },
+	{ "device", "made on the GPU", load_device, free_zkey },
+	{ "params", "mmap", load_params, free_params },
+};
+enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
+
+static const struct gpud_key_format *format_of(const struct zp_pipe_key *cfg)
+{
+	if (!cfg)
+		return &formats[FMT_PARAMS];
+	if (cfg->setup_device)
+		return &formats[FMT_DEVICE];
+	return &formats[ends_with(cfg->zkey, ".zpk") ? FMT_ZPK : FMT_ZKEY];
+}
+
+/* A compact key on a device backend: the points went to the GPU at create, the host keeps only
+ * what finish and the self-check read (the fixed points, IC). */
+static void drop_host_points(struct gpud *g, struct gpud_key *k)
+{
+#ifdef ZP_HAVE_CUDA
+	if (!k->gk.compact || g->be != &zp_g16_backend_cuda)
+		return;
+	free(k->zk.a);
+	free(k->zk.b1);
+	free(k->zk.b2);
+	free(k->zk.c);
+	free(k->gk.h_coeff);
+	k->zk.a = k->zk.b1 = k->zk.c = NULL;
+	k->zk.b2 = NULL;
+	k->gk.h_coeff = NULL;
+#else
+	(void)g, (void)k;
+#endif
+}
+
+/* Load k (fmt, name, path set), its verifying key and its backend state. */
+static void key_load(struct gpud *g, struct gpud_key *k)
+{
+	size_t len = 0;
+	uint64_t t0 = zp_mono_ms();
+	zp_err_clear();
+	struct stat kst;
+	if (k->cfg)
+		gpud_health_key(g, k->name, "loading", NULL,
+				k->cfg->zkey[0] && !stat(k->cfg->zkey, &kst) ? (uint64_t)kst.st_size : 0);
+	else
+		zp_daemon_long_stage(&g->d, true); /* a key load while serving: the watchdog allows start_timeout_s */
+	int r = k->fmt->load(g, k, &len);
+	bool loaded = !r;
+	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk))) {
+		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
+			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
+		r = g->be->create(&k->be_state, &k->gk);
+	}
+#ifdef ZP_HAVE_CUDA
+	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
+#endif
+	if (!k->cfg)
+		zp_daemon_long_stage(&g->d, false);
+	if (r) {
+		k->state = r;
+		snprintf(k->err, sizeof k->err, "%s %s: %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path,
+			 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_log(g->d.who, "%s (its partitions %s)", k->err, k->cfg ? "will fail" : "fail");
+		if (k->cfg)
+			gpud_health_key(g, k->name, "failed", k->err, 0);
+		if (loaded)
+			k->fmt->free(k);
+		zp_g16_vk_free(&k->vk);
+		return;
+	}
+	k->state = 1;
+	drop_host_points(g, k);
+	if (!k->cfg) {
+		const zp_params_info *in = &k->prm.in;
+		zp_log(g->d.who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms (backend %s)", k->name,
+		       k->path, in->n_ic, in->n_h, in->n_l, in->n_a, in->n_b1, zp_mono_ms() - t0, g->be->name);
+		return;
+	}
+	gpud_health_key(g, k->name, "ready", NULL, len);
+	if (k->zk.n_vars > g->max_vars)
+		g->max_vars = k->zk.n_vars;
+	if (k->zk.domain_size > g->max_domain)
+		g->max_domain = k->zk.domain_size;
+	zp_log(g->d.who, "key %s: %u vars, domain %u, %zu bytes in %llu ms (%s)", k->name, k->zk.n_vars,
+	       k->zk.domain_size, len, (unsigned long long)(zp_mono_ms() - t0), k->fmt->how);
+}
+
+void gpud_keys_load(struct gpud *g)
+{
+	for (unsigned i = 0; i < g->d.cfg.n_keys; i++) {
+		struct gpud_key *k = &g->keys[i];
+		k->cfg = &g->d.cfg.keys[i];
+		k->fmt = format_of(k->cfg);
+		snprintf(k->name, sizeof k->name, "%s", k->cfg->name);
+		snprintf(k->path, sizeof k->path, "%s", k->cfg->zkey);
+		key_load(g, k);
+	}
+	g->n_keys = g->d.cfg.n_keys;
+}
+
+struct gpud_key *gpud_key_find(struct gpud *g, const char *name)
+{
+	for (unsigned i = 0; i < g->n_keys; i++)
+		if (!strncmp(g->keys[i].name, name, ZP_KEY_ID_MAX))
+			return &g->keys[i];
+	return NULL;
+}
+
+struct gpud_key *gpud_key_srs(struct gpud *g, const char *id)
+{
+	struct gpud_key *k = gpud_key_find(g, id);
+	if (k)
+		return k->cfg ? NULL : k;
+	if (strncmp(id, ZP_SS_KEY_PREFIX, strlen(ZP_SS_KEY_PREFIX)))
+		return NULL;
+	char reg[PATH_MAX], path[PATH_MAX] = "";
+	if (zp_pipe_path(reg, sizeof reg, &g->d.cfg, "srs/%s", id + strlen(ZP_SS_KEY_PREFIX)))
+		return NULL;
+	FILE *fp = fopen(reg, "re");
+	if (!fp)
+		return NULL; /* not registered (yet): the library writes it before submitting */
+	bool ok = fgets(path, sizeof path, fp) != NULL;
+	fclose(fp);
+	if (!ok)
+		return NULL;
+	path[strcspn(path, "\n")] = 0;
+	if (g->n_keys == GPUD_MAX_KEYS || g->n_keys - g->d.cfg.n_keys == GPUD_MAX_SRS) {
+		zp_log(g->d.who, "srs %s: %u keys loaded already (the most this gpud keeps)", id, GPUD_MAX_SRS);
+		return NULL;
+	}
+	k = &g->keys[g->n_keys++];
+	k->fmt = &formats[FMT_PARAMS];
+	snprintf(k->name, sizeof k->name, "%s", id);
+	snprintf(k->path, sizeof k->path, "%s", path);
+	key_load(g, k);
+	return k;
+}
+
+/* <run dir>/keys/<name>.vk.json: every loaded configured key's verification key, so clients can
+ * check the proofs of keys that exist only inside gpud; rewritten at every start. A setup = device
+ * key is each gpud's own (its own toxic waste): <name>.<group>.gpud<i>.vk.json, and a partition's
+ * part-<p>.gpu.json says which gpud proved it. */
+void gpud_keys_write_vks(struct gpud *g)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 192]; /* dir is short: the run directory holds ipc sockets */
+	zp_pipe_path(dir, sizeof dir, &g->d.cfg, "keys");
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return;
+	for (unsigned i = 0; i < g->d.cfg.n_keys; i++) {
+		struct gpud_key *k = &g->keys[i];
+		if (k->state != 1)
+			continue;
+		if (k->fmt == &formats[FMT_DEVICE]) /* made here with this gpud's own toxic waste */
+			snprintf(path, sizeof path, "%s/%s.%s.gpud%u.vk.json", dir, k->name, g->d.cfg.groups[g->d.group].name,
+				 g->d.index);
+		else
+			snprintf(path, sizeof path, "%s/%s.vk.json", dir, k->name);
+		char tmp[PATH_MAX + 224];
+		snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+		if (zp_g16_vk_write_json(tmp, &k->vk) || rename(tmp, path))
+			zp_log(g->d.who, "key %s: cannot write %s", k->name, path);
+	}
+}
+
+void gpud_keys_free(struct gpud *g)
+{
+	for (unsigned i = 0; i < g->n_keys; i++) {
+		struct gpud_key *k = &g->keys[i];
+		if (k->state != 1)
+			continue;
+		g->be->destroy(k->be_state);
+		zp_g16_vk_free(&k->vk);
+		k->fmt->free(k);
+	}
+	g->n_keys = 0;
+}

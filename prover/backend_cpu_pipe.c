@@ -1,0 +1,104 @@
+/*
+ * backend_cpu_pipe.c — the "pipelined CPU" backend (groth16.h: zp_g16_backend_cpu_pipe): the CPU
+ * backend behind the device pipeline's ops, two host input sets standing in for a device's, so
+ * that gpud's copy → release → gpu thread → tail thread pipeline runs (and is tested) on machines
+ * without a GPU (ZKPIPE_GPUD_PIPELINE=1). upload_async copies the caller's w, a, b, c into set b
+ * (synchronously: upload_wait has nothing to wait for); prove_buf proves set b in place with the
+ * CPU backend. Compact keys go straight to the CPU backend's dens_upload / dens_prove.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16.h"
+
+struct cpu_pipe {
+	void *cpu;
+	size_t nv, dom;
+	zp_fr *w[2], *abc[2];
+};
+
+static const zp_g16_backend_ops *const cpu = &zp_g16_backend_cpu;
+
+static void pipe_destroy(void *state)
+{
+	struct cpu_pipe *e = state;
+	if (!e)
+		return;
+	if (e->cpu)
+		cpu->destroy(e->cpu);
+	for (int i = 0; i < 2; i++) {
+		free(e->w[i]);
+		free(e->abc[i]);
+	}
+	free(e);
+}
+
+static int pipe_create(void **state, const zp_g16_key *key)
+{
+	struct cpu_pipe *e = calloc(1, sizeof *e);
+	if (!e)
+		return -ENOMEM;
+	e->nv = key->zkey->n_vars;
+	e->dom = key->zkey->domain_size;
+	int r = cpu->create(&e->cpu, key);
+	for (int i = 0; !r && !key->compact && i < 2; i++) {
+		e->w[i] = malloc(e->nv * sizeof(zp_fr));
+		e->abc[i] = malloc(3 * e->dom * sizeof(zp_fr));
+		if (!e->w[i] || !e->abc[i])
+			r = -ENOMEM;
+	}
+	if (r) {
+		pipe_destroy(e);
+		return r;
+	}
+	*state = e;
+	return 0;
+}
+
+static int pipe_nbufs(void *state)
+{
+	(void)state;
+	return 2;
+}
+
+static int pipe_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, const zp_fr *bb, const zp_fr *c)
+{
+	struct cpu_pipe *e = state;
+	memcpy(e->w[b], w, e->nv * sizeof(zp_fr));
+	memcpy(e->abc[b], a, e->dom * sizeof(zp_fr));
+	memcpy(e->abc[b] + e->dom, bb, e->dom * sizeof(zp_fr));
+	memcpy(e->abc[b] + 2 * e->dom, c, e->dom * sizeof(zp_fr));
+	return 0;
+}
+
+static int pipe_upload_wait(void *state, int b)
+{
+	(void)state, (void)b;
+	return 0;
+}
+
+static int pipe_prove_buf(void *state, int b, zp_g16_msm_out *out)
+{
+	struct cpu_pipe *e = state;
+	int r = cpu->upload(e->cpu, e->w[b], e->abc[b], e->abc[b] + e->dom, e->abc[b] + 2 * e->dom);
+	if (!r)
+		r = cpu->h(e->cpu);
+	return r ? r : cpu->msm(e->cpu, out);
+}
+
+static int pipe_dens_upload(void *state, const zp_g16_dens_in *in)
+{
+	return cpu->dens_upload(((struct cpu_pipe *)state)->cpu, in);
+}
+
+static int pipe_dens_prove(void *state, zp_g16_msm_out *out)
+{
+	return cpu->dens_prove(((struct cpu_pipe *)state)->cpu, out);
+}
+
+const zp_g16_backend_ops zp_g16_backend_cpu_pipe = {
+	.name = "cpu", .create = pipe_create, .destroy = pipe_destroy, .nbufs = pipe_nbufs,
+	.upload_async = pipe_upload_async, .upload_wait = pipe_upload_wait, .prove_buf = pipe_prove_buf,
+	.dens_upload = pipe_dens_upload, .dens_prove = pipe_dens_prove,
+};

@@ -1,0 +1,26 @@
+/*
+ * density.h — density bitmaps: which wires a compact query covers (bellperson's DensityTracker,
+ * handed over per partition by its prover ABI; docs/supraseal.md). u64 words, LSB first; bit i set
+ * = wire i has a point. The CPU backend gathers scalars with these; the CUDA backend builds index
+ * lists on the device (cuda/bits.cu) whose host model is zp_density_index.
+ */
+#ifndef ZP_DENSITY_H
+#define ZP_DENSITY_H
+
+#include <stdint.h>
+
+#include "field.h"
+
+/* Set bits among the first `bits` of a bitmap. */
+uint64_t zp_density_popcount(const uint64_t *w, uint64_t bits);
+
+/* dst gets src[i] for every set bit i < n (ascending); returns how many (the CPU gather). */
+uint64_t zp_density_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n);
+
+/* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
+ * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
+ * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].
+ * Returns how many (off[⌈n/64⌉]). The reference the GPU check and the CPU test compare with. */
+uint64_t zp_density_index(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n);
+
+#endif
