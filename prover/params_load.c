@@ -39,45 +39,6 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static uint32_t be32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
-int zp_params_counts_read(const char *path, zp_params_counts *c)
-{
-	memset(c, 0, sizeof *c);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s: %s", path, strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return zp_err_set(-EINVAL, "%s: not a regular file", path);
-	}
-	uint32_t *n[6] = { &c->n_ic, &c->n_h, &c->n_l, &c->n_a, &c->n_b1, &c->n_b2 };
-	uint64_t size = (uint64_t)st.st_size, cur = HEAD;
-	int rc = 0;
-	for (int i = 0; i < 6 && !rc; i++) {
-		uint8_t b[4];
-		if (cur + 4 > size || pread(fd, b, 4, (off_t)cur) != 4) {
-			rc = zp_err_set(ZP_ETRUNC, "%s: truncated before the %s count (%" PRIu64 " bytes)", path, vec_name[i], size);
-			break;
-		}
-		*n[i] = be32(b);
-		c->off[i] = cur + 4;
-		cur = c->off[i] + (uint64_t)*n[i] * (i == 5 ? G2B : G1B);
-	}
-	close(fd);
-	if (rc)
-		return rc;
-	if (cur != size)
-		return zp_err_set(cur > size ? ZP_ETRUNC : ZP_EFORMAT, "%s: its counts make %" PRIu64 " bytes, the file has %" PRIu64,
-				  path, cur, size);
-	c->file_bytes = size;
-	return 0;
-}
-
 /* ---- the work: chunks of whole points of one vector ---- */
 struct chunk {
 	unsigned vec;
@@ -95,7 +56,7 @@ struct buf {
 
 struct loader {
 	const char *path;
-	const zp_params_counts *c;
+	const zp_params_info *c;
 	const zp_params_dst *d;
 	unsigned opts;             /* ZP_SER_* for the decoders */
 	pthread_mutex_t mu;
@@ -115,14 +76,20 @@ static void *dst_of(const struct loader *L, unsigned v)
 	return p[v];
 }
 
-static uint64_t n_of(const zp_params_counts *c, unsigned v)
+static uint64_t n_of(const zp_params_info *c, unsigned v)
 {
 	const uint32_t n[6] = { c->n_ic, c->n_h, c->n_l, c->n_a, c->n_b1, c->n_b2 };
 	return n[v];
 }
 
+static uint64_t off_of(const zp_params_info *c, unsigned v)
+{
+	const uint64_t o[6] = { c->off_ic, c->off_h, c->off_l, c->off_a, c->off_b1, c->off_b2 };
+	return o[v];
+}
+
 /* The chunk list, in file order. */
-static struct chunk *plan_chunks(const zp_params_counts *c, size_t *nk)
+static struct chunk *plan_chunks(const zp_params_info *c, size_t *nk)
 {
 	size_t k = 0, cap = 16;
 	struct chunk *ck = malloc(cap * sizeof *ck);
@@ -131,7 +98,7 @@ static struct chunk *plan_chunks(const zp_params_counts *c, size_t *nk)
 		for (uint64_t i = 0; i < n; i += per) {
 			if (k == cap && !(ck = realloc(ck, (cap *= 2) * sizeof *ck)))
 				return NULL;
-			ck[k++] = (struct chunk){ v, i, n - i < per ? n - i : per, c->off[v] + i * el };
+			ck[k++] = (struct chunk){ v, i, n - i < per ? n - i : per, off_of(c, v) + i * el };
 		}
 	}
 	*nk = k;
@@ -348,7 +315,7 @@ static int open_for(const char *path, uint64_t size, enum zp_params_io io, bool 
 	return fd;
 }
 
-int zp_params_load_into(const char *path, const zp_params_counts *c, const zp_params_dst *d, zp_zkey *fixed,
+int zp_params_load_into(const char *path, const zp_params_info *c, const zp_params_dst *d, zp_zkey *fixed,
 			const zp_params_load_opts *opts, zp_params_load_stats *stats)
 {
 	zp_params_load_opts o = opts ? *opts : (zp_params_load_opts){ 0 };
@@ -430,7 +397,19 @@ int zp_params_load_into(const char *path, const zp_params_counts *c, const zp_pa
 }
 
 /* ---- synthetic files (benchmarks, tests) ---- */
-void zp_params_counts_porep(zp_params_counts *c, unsigned log)
+void zp_params_info_layout(zp_params_info *c)
+{
+	uint32_t *n[6] = { &c->n_ic, &c->n_h, &c->n_l, &c->n_a, &c->n_b1, &c->n_b2 };
+	uint64_t *o[6] = { &c->off_ic, &c->off_h, &c->off_l, &c->off_a, &c->off_b1, &c->off_b2 };
+	uint64_t cur = HEAD;
+	for (int i = 0; i < 6; i++) {
+		*o[i] = cur + 4;
+		cur = *o[i] + (uint64_t)*n[i] * (i == 5 ? G2B : G1B);
+	}
+	c->file_bytes = cur;
+	c->domain = (uint64_t)c->n_h + 1;
+}
+void zp_params_counts_porep(zp_params_info *c, unsigned log)
 {
 	uint64_t dom = (uint64_t)1 << log;
 	memset(c, 0, sizeof *c);
@@ -439,13 +418,7 @@ void zp_params_counts_porep(zp_params_counts *c, unsigned log)
 	c->n_l = (uint32_t)(dom / 1000 * 971);
 	c->n_a = c->n_ic + c->n_l;
 	c->n_b1 = c->n_b2 = c->n_a / 4;
-	uint64_t cur = HEAD;
-	const uint32_t n[6] = { c->n_ic, c->n_h, c->n_l, c->n_a, c->n_b1, c->n_b2 };
-	for (int i = 0; i < 6; i++) {
-		c->off[i] = cur + 4;
-		cur = c->off[i] + (uint64_t)n[i] * (i == 5 ? G2B : G1B);
-	}
-	c->file_bytes = cur;
+	zp_params_info_layout(c);
 }
 
 struct pool_ctx { uint8_t *g1, *g2; uint64_t seed; };
@@ -490,7 +463,7 @@ static int write_points(FILE *f, const uint8_t *pool, unsigned np, uint64_t n, u
 	return 0;
 }
 
-int zp_params_write_synthetic(const char *path, const zp_params_counts *c, unsigned pool, uint64_t seed)
+int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigned pool, uint64_t seed)
 {
 	pool = pool ? pool : 1024;
 	size_t cap = (size_t)64 << 20;

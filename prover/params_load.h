@@ -18,16 +18,8 @@
 #include <stdint.h>
 
 #include "ec.h"
+#include "params.h"
 #include "zkey.h"
-
-/* Counts of a .params file's vectors (from its count fields) and its size. */
-typedef struct {
-	uint32_t n_ic, n_h, n_l, n_a, n_b1, n_b2;
-	uint64_t off[6];           /* first point of IC, h, l, a, b_g1, b_g2 */
-	uint64_t file_bytes;
-} zp_params_counts;
-/* Read and check the count fields (a file whose counts do not add up to its size is refused). */
-int zp_params_counts_read(const char *path, zp_params_counts *c);
 
 /* Where the points go: n_ic, n_h, n_l, n_a, n_b1 G1 and n_b2 G2 points (the caller's memory). */
 typedef struct {
@@ -52,18 +44,20 @@ typedef struct {
 	unsigned threads;
 } zp_params_load_stats;
 
-/* Load path (counts c) into d; the six fixed points (alpha1, beta1, beta2, gamma2, delta1, delta2)
+/* Load path (counts c: zp_params_scan) into d; the six fixed points (alpha1, beta1, beta2, gamma2, delta1, delta2)
  * into fixed's fields, checked. opts and stats may be NULL. */
-int zp_params_load_into(const char *path, const zp_params_counts *c, const zp_params_dst *d, zp_zkey *fixed,
+int zp_params_load_into(const char *path, const zp_params_info *c, const zp_params_dst *d, zp_zkey *fixed,
 			const zp_params_load_opts *opts, zp_params_load_stats *stats);
 
 /* Benchmarks and tests: a .params file of the given counts whose points are drawn from a pool of
  * `pool` distinct valid points per group (k·G for k from seed; the fixed points too), repeated — every
  * point still passes the loader's full checks, and writing is a copy at disk speed (a real setup at
  * 2^27 would take hours). The PoRep shape for a domain 2^log: zp_params_counts_porep. */
-int zp_params_write_synthetic(const char *path, const zp_params_counts *c, unsigned pool, uint64_t seed);
+int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigned pool, uint64_t seed);
+/* Offsets, size and domain of c from its six counts. */
+void zp_params_info_layout(zp_params_info *c);
 /* Counts shaped like a Filecoin 32 GiB PoRep key scaled to domain 2^log: IC 329, h 2^log − 1, l 0.971·2^log,
  * a = IC + l, b_g1 = b_g2 = a quarter of a (what bellperson's filter by value leaves of B). */
-void zp_params_counts_porep(zp_params_counts *c, unsigned log);
+void zp_params_counts_porep(zp_params_info *c, unsigned log);
 
 #endif

@@ -29,7 +29,7 @@ static int usage(void)
 
 static int do_write(const char *path, unsigned log)
 {
-	zp_params_counts c;
+	zp_params_info c;
 	zp_params_counts_porep(&c, log);
 	if (zp_params_write_synthetic(path, &c, 4096, 1)) {
 		fprintf(stderr, "params_bench: %s\n", zp_err_msg());
@@ -63,8 +63,8 @@ int main(int argc, char **argv)
 		}
 	}
 	zp_progress_begin("params_bench", 2, NULL);
-	zp_params_counts c;
-	if (zp_params_counts_read(argv[2], &c)) {
+	zp_params_info c;
+	if (zp_params_scan(argv[2], &c)) {
 		fprintf(stderr, "params_bench: %s\n", zp_err_msg());
 		return 1;
 	}

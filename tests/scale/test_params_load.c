@@ -18,7 +18,7 @@ static void path_of(char *p, size_t n, const char *name) { snprintf(p, n, "%s/%s
 
 struct dst { zp_params_dst d; void *mem[6]; };
 
-static void dst_alloc(struct dst *x, const zp_params_counts *c)
+static void dst_alloc(struct dst *x, const zp_params_info *c)
 {
 	const uint64_t n[6] = { c->n_ic, c->n_h, c->n_l, c->n_a, c->n_b1, c->n_b2 };
 	for (int i = 0; i < 6; i++)
@@ -32,8 +32,14 @@ static void dst_free(struct dst *x)
 		free(x->mem[i]);
 }
 
+static uint64_t off_of(const zp_params_info *c, int v)
+{
+	const uint64_t o[6] = { c->off_ic, c->off_h, c->off_l, c->off_a, c->off_b1, c->off_b2 };
+	return o[v];
+}
+
 /* The reference: one point after the other, straight from the file's bytes. */
-static int same_as_sequential(const char *path, const zp_params_counts *c, const struct dst *x)
+static int same_as_sequential(const char *path, const zp_params_info *c, const struct dst *x)
 {
 	size_t len;
 	uint8_t *f = slurp(path, &len);
@@ -43,11 +49,11 @@ static int same_as_sequential(const char *path, const zp_params_counts *c, const
 		for (uint64_t i = 0; i < n[v] && !bad; i++) {
 			if (v == 5) {
 				zp_g2_affine q;
-				bad = zp_g2_from_uncompressed(&q, f + c->off[v] + i * 192, ZP_SER_NO_SUBGROUP) ||
+				bad = zp_g2_from_uncompressed(&q, f + off_of(c, v) + i * 192, ZP_SER_NO_SUBGROUP) ||
 				      memcmp(&q, (zp_g2_affine *)x->mem[v] + i, sizeof q);
 			} else {
 				zp_g1_affine p;
-				bad = zp_g1_from_uncompressed(&p, f + c->off[v] + i * 96, ZP_SER_NO_SUBGROUP) ||
+				bad = zp_g1_from_uncompressed(&p, f + off_of(c, v) + i * 96, ZP_SER_NO_SUBGROUP) ||
 				      memcmp(&p, (zp_g1_affine *)x->mem[v] + i, sizeof p);
 			}
 			if (bad)
@@ -57,18 +63,13 @@ static int same_as_sequential(const char *path, const zp_params_counts *c, const
 	return bad;
 }
 
-static zp_params_counts counts(uint32_t ic, uint32_t h, uint32_t l, uint32_t a, uint32_t b)
+static zp_params_info counts(uint32_t ic, uint32_t h, uint32_t l, uint32_t a, uint32_t b)
 {
-	zp_params_counts c = { .n_ic = ic, .n_h = h, .n_l = l, .n_a = a, .n_b1 = b, .n_b2 = b };
-	uint64_t cur = 864;
-	const uint32_t n[6] = { ic, h, l, a, b, b };
-	for (int i = 0; i < 6; i++) {
-		c.off[i] = cur + 4;
-		cur = c.off[i] + (uint64_t)n[i] * (i == 5 ? 192 : 96);
-	}
-	c.file_bytes = cur;
+	zp_params_info c = { .n_ic = ic, .n_h = h, .n_l = l, .n_a = a, .n_b1 = b, .n_b2 = b };
+	zp_params_info_layout(&c);
 	return c;
 }
+
 
 /* Several chunks per vector (a chunk is 1 MiB of points), both I/O paths, 1 and 3 threads. */
 static void placement(void)
@@ -76,9 +77,9 @@ static void placement(void)
 	char p[600];
 	path_of(p, sizeof p, "big.params");
 	unlink(p);
-	zp_params_counts c = counts(7, 32767, 30001, 30008, 12001), r;
+	zp_params_info c = counts(7, 32767, 30001, 30008, 12001), r;
 	CHECK(zp_params_write_synthetic(p, &c, 97, 5) == 0, "write");
-	CHECK(zp_params_counts_read(p, &r) == 0 && !memcmp(&r, &c, sizeof c), "counts read back");
+	CHECK(zp_params_scan(p, &r) == 0 && !memcmp(&r, &c, sizeof c), "counts read back");
 	const enum zp_params_io io[2] = { ZP_PARAMS_IO_BUFFERED, ZP_PARAMS_IO_DIRECT };
 	for (int m = 0; m < 2; m++)
 		for (unsigned t = 1; t <= 3; t += 2) {
@@ -96,9 +97,9 @@ static void placement(void)
 		}
 	/* a truncated file and a longer one are refused by their counts */
 	CHECK(truncate(p, (off_t)c.file_bytes - 1) == 0, "truncate");
-	CHECK(zp_params_counts_read(p, &r) == ZP_ETRUNC, "truncated: %s", zp_err_msg());
+	CHECK(zp_params_scan(p, &r) == ZP_ETRUNC, "truncated: %s", zp_err_msg());
 	CHECK(truncate(p, (off_t)c.file_bytes + 1) == 0, "extend");
-	CHECK(zp_params_counts_read(p, &r) == ZP_EFORMAT, "extended: %s", zp_err_msg());
+	CHECK(zp_params_scan(p, &r) == ZP_EFORMAT, "extended: %s", zp_err_msg());
 	unlink(p);
 }
 
@@ -129,7 +130,7 @@ static void put(const char *p, uint64_t off, const uint8_t *b, size_t n)
 	close(fd);
 }
 
-static int load_small(const char *p, const zp_params_counts *c, unsigned threads)
+static int load_small(const char *p, const zp_params_info *c, unsigned threads)
 {
 	struct dst x;
 	dst_alloc(&x, c);
@@ -144,18 +145,18 @@ static void damage(void)
 {
 	char p[600];
 	path_of(p, sizeof p, "small.params");
-	zp_params_counts c = counts(3, 63, 40, 43, 11);
+	zp_params_info c = counts(3, 63, 40, 43, 11);
 	unlink(p);
 	CHECK(zp_params_write_synthetic(p, &c, 13, 9) == 0, "write");
 	CHECK(load_small(p, &c, 2) == 0, "a good file loads with every check");
 	uint8_t sg[96], bad[96];
 	off_subgroup(sg);
-	put(p, c.off[2] + 17 * 96, sg, 96); /* l[17]: on the curve, not in G1 */
+	put(p, c.off_l + 17 * 96, sg, 96); /* l[17]: on the curve, not in G1 */
 	CHECK(load_small(p, &c, 2) == ZP_ESUBGROUP && strstr(zp_err_msg(), "l point 17"), "outside G1: %s", zp_err_msg());
 	memcpy(bad, sg, 96);
 	bad[95] ^= 1;                       /* y changed: off the curve */
-	put(p, c.off[3] + 5 * 96, bad, 96); /* a[5] */
-	put(p, c.off[2] + 3 * 96, bad, 96); /* l[3]: the first bad point in file order */
+	put(p, c.off_a + 5 * 96, bad, 96); /* a[5] */
+	put(p, c.off_l + 3 * 96, bad, 96); /* l[3]: the first bad point in file order */
 	CHECK(load_small(p, &c, 3) == ZP_EINVAL_POINT && strstr(zp_err_msg(), "l point 3"), "off the curve: %s", zp_err_msg());
 	put(p, 0, bad, 96);                 /* alpha_g1 */
 	CHECK(load_small(p, &c, 1) == ZP_EINVAL_POINT && strstr(zp_err_msg(), "alpha_g1"), "fixed point: %s", zp_err_msg());
