@@ -44,6 +44,17 @@ typedef struct {
  * point into it. format: the key loader's name for it (zp_keyregion_file_ident's too). */
 int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
 		    const char *format, const char *key, const zp_g16_key *src);
+/* A .params file (zp_params_scan, then zp_params_load_into: io_uring, every point checked) straight into a
+ * new region, as the compact key zp_params_load would make (root family 7, coefficient H). */
+int zp_keystore_params(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16], const char *key,
+		       const char *path, const zp_params_load_opts *opts, zp_params_load_stats *stats);
+/* A key whose points the caller writes itself (a key made in device memory: copied back): begin makes
+ * the region from src's counts and fixed points, wsect gives a section ("a", "b1", "b2", "c", "h", "ic")
+ * to write, seal (rc: the caller's result so far; non-zero drops the region) makes the views. */
+int zp_keystore_begin(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
+		      const char *format, const char *key, const zp_g16_key *src);
+void *zp_keystore_wsect(zp_keystore_key *k, const char *sect, uint64_t *bytes);
+int zp_keystore_seal(zp_keystore_key *k, const char *name, const char *hdir, int rc);
 /* Attach region `name` if it holds this identity's key, complete: 0; else the region's refusal
  * (zp_keyregion_attach: -ENOENT, ZP_EMISMATCH, ZP_ETRUNC, ...) or ZP_EFORMAT for a bad meta. */
 int zp_keystore_get(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16]);
