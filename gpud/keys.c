@@ -210,6 +210,16 @@ static void region_views(struct gpud_key *k)
 	k->gk = k->ks.gk;
 	k->gk.zkey = &k->zk;
 	k->in_region = true;
+	if (k->gk.compact) { /* the counts payload_ss.c checks a partition against, as zp_params_scan gives them */
+		zp_params_info *in = &k->prm.in;
+		memset(in, 0, sizeof *in);
+		in->n_ic = k->zk.n_public + 1;
+		in->n_l = k->zk.n_vars - in->n_ic;
+		in->n_a = k->gk.n_a;
+		in->n_b1 = in->n_b2 = k->gk.n_b;
+		in->domain = k->zk.domain_size;
+		in->n_h = (uint32_t)(in->domain - 1);
+	}
 }
 
 /* The key from its region, if it has a complete one of this identity (a stale or half-written one is
@@ -419,7 +429,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 	if (!k->in_region)
 		drop_host_points(g, k);
 	if (!k->cfg) {
-		zp_log(g->d.who, "srs %s: %s: IC %u, l %u, a %u, b %u, domain %u; from %s, ready in %" PRIu64 " ms (backend %s)",
+		zp_log(g->d.who, "srs %s: %s: IC %u, l %u, a %u, b %u, domain %u; from %s, loaded in %" PRIu64 " ms (backend %s)",
 		       k->name, k->path, k->zk.n_public + 1, k->zk.n_vars - k->zk.n_public - 1, k->gk.n_a, k->gk.n_b,
 		       k->zk.domain_size, k->source, zp_mono_ms() - t0, g->be->name);
 		return;
