@@ -296,6 +296,8 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 #endif
 	} else if (!r) {
 		r = zp_keystore_put(&k->ks, name, NULL, id, k->fmt->name, k->name, &k->gk);
+		if (r == -EEXIST) /* another gpud of the group made it meanwhile: share that one */
+			r = zp_keystore_get(&k->ks, name, NULL, id);
 		if (!r) { /* prove from the region too: one host copy, the shared one */
 			k->fmt->free(k);
 			region_views(k);
@@ -393,6 +395,10 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		k->source = "region";
 	} else if (region_on(g) && k->fmt == &formats[FMT_PARAMS]) {
 		r = region_load_params(g, k, &len); /* straight into a new region */
+		if (r == -EEXIST && region_take(g, k, &len) == 0) /* another gpud of the group made it meanwhile */
+			r = 0, k->source = "region";
+		else if (r == -EEXIST || r == -EBUSY)     /* or is making it: this one loads its own copy */
+			r = k->fmt->load(g, k, &len);
 	} else {
 		r = k->fmt->load(g, k, &len);
 		if (!r && region_on(g))

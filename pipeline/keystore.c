@@ -86,8 +86,20 @@ static int create(zp_keystore_key *k, const char *name, const char *hdir, const 
 		rp.sect[s].bytes = s == S_META ? sizeof *m : m->n[s - 1] * el_of(s);
 	}
 	memset(k, 0, sizeof *k);
-	zp_keyregion_remove(name, hdir); /* a stale or half-written one: the caller decided to replace it */
-	int rc = zp_keyregion_create(&k->reg, &rp);
+	/* another gpud of the group may have made it meanwhile, or be making it: leave those; a stale or
+	 * half-written one (its creator dead) goes */
+	zp_keyregion probe;
+	bool alive = false;
+	int rc = zp_keyregion_attach(&probe, name, hdir, ident, &alive);
+	if (rc == 0) {
+		zp_keyregion_close(&probe);
+		return zp_err_set(-EEXIST, "key region %s: made meanwhile by another process", name);
+	}
+	if (rc == ZP_ETRUNC && alive)
+		return zp_err_set(-EBUSY, "key region %s: another process is writing it", name);
+	if (rc != -ENOENT)
+		zp_keyregion_remove(name, hdir);
+	rc = zp_keyregion_create(&k->reg, &rp);
 	if (!rc)
 		memcpy(zp_keyregion_wsect(&k->reg, S_META), m, sizeof *m);
 	return rc;

@@ -41,7 +41,9 @@ typedef struct {
 } zp_keystore_key;
 
 /* Copy src (host points; not a key made on the device) into a new region `name`; k's views then
- * point into it. format: the key loader's name for it (zp_keyregion_file_ident's too). */
+ * point into it. format: the key loader's name for it (zp_keyregion_file_ident's too). -EEXIST when
+ * another process made this key's region meanwhile (get it), -EBUSY while one is writing it; a stale
+ * or half-written region of that name (its creator dead) is replaced. The same for params and begin. */
 int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
 		    const char *format, const char *key, const zp_g16_key *src);
 /* A .params file (zp_params_scan, then zp_params_load_into: io_uring, every point checked) straight into a
