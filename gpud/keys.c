@@ -307,10 +307,11 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 		zp_log(g->d.who, "key %s: no key region (%s): a restart loads the key again", k->name, zp_err_msg());
 		return;
 	}
+	double gib = k->ks.reg.size / 1073741824.0;
 	if (k->fmt == &formats[FMT_DEVICE])
 		zp_keystore_close(&k->ks); /* for the next start: this one proves from the device arrays */
-	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name,
-	       zp_keyregion_hdr(&k->ks.reg) ? k->ks.reg.size / 1073741824.0 : 0.0, zp_mono_ms() - t0);
+	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name, gib,
+	       zp_mono_ms() - t0);
 }
 
 /* A region key on a device backend: page-locked read-only, so the upload runs at link speed. */

@@ -83,7 +83,7 @@ EOF
   t0=$(now)
   "$BIN/zkpipe-supervisor" --config "$R/z.ini" >"$R/sup.log" 2>&1 &
   local sup=$!
-  ready_n() { grep -c "ready, done in" "$glog" 2>/dev/null || echo 0; }
+  ready_n() { local n; n=$(grep -c "ready, done in" "$glog" 2>/dev/null); echo "${n:-0}"; }
   for _ in $(seq 1 340); do [ "$(ready_n)" -ge 1 ] && break; kill -0 $sup 2>/dev/null || break; sleep 0.5; done # <= 170 s
   t1=$(now)
   grep -E "key porep|ready|region|memory by use|setup" "$glog" | tail -n 12
