@@ -17,7 +17,10 @@
 
 #include "zp_exit.h"
 #include "cluster.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
+#include "rundir.h"
+#include "sys.h"
 #include "wtns.h"
 #include "zp_err.h"
 
@@ -272,18 +275,6 @@ static int submit_tx(const char *key, const char *prio, const char *tok, const c
 	return 0;
 }
 
-static bool token_ok(const char *t)
-{
-	size_t n = strlen(t);
-	if (!n || n > 64)
-		return false;
-	for (; *t; t++)
-		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
-		      *t == '_'))
-			return false;
-	return true;
-}
-
 static const char submit_help[] =
 	"usage: zkpipe submit --database URL --key K [--priority N] [--token T] [--inline] [--output DIR]\n"
 	"                     [--max-attempts N] WTNS...\n"
@@ -321,7 +312,7 @@ static int submit(int argc, char **argv)
 		return die(CL_USAGE, "--priority %s: an integer 0..1000000 (higher first)", prio);
 	if (mv < 1 || mv > 100)
 		return die(CL_USAGE, "--max-attempts %s: 1..100", maxa);
-	if (tok && !token_ok(tok))
+	if (tok && !zp_token_ok(tok))
 		return die(CL_USAGE, "--token: 1-64 of [A-Za-z0-9_-]");
 	if (out && (out[0] != '/' || strlen(out) >= PATH_MAX))
 		return die(CL_USAGE, "--output %s: an absolute path under %d bytes (a directory on the proving node)", out,

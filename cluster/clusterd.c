@@ -40,7 +40,12 @@
 
 #include "cluster.h"
 #include "g16_json.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "paths.h"
+#include "rundir.h"
+#include "sys.h"
 #include "zkey.h"
 #include "zp_err.h"
 

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "cluster.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
 #include "zp_err.h"
 
 int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, int64_t job, const char *key,

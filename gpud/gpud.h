@@ -29,7 +29,7 @@
 #include "keyfile.h"
 #include "keystore.h"
 #include "params.h"
-#include "pipe.h"
+#include "config.h"
 #ifdef ZP_HAVE_CUDA
 #include "setup_cuda.h"
 #endif

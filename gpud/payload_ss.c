@@ -32,6 +32,8 @@
 
 #include "arena.h"
 #include "payload.h"
+#include "rundir.h"
+#include "sys.h"
 #include "payload_ss.h"
 #include "zp_err.h"
 
@@ -232,7 +234,7 @@ static void fail_orphans(struct gpud *g)
 	const struct zp_arena_hdr *h = zp_arena_hdr(d->arena);
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *jr = zp_arena_job_rec(d->arena, j);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&jr->word);
+		uint64_t w = zp_arena_load64(&jr->word);
 		if (zp_word_state(w) != ZP_JOB_ACTIVE || !(jr->flags & ZP_JOB_EXTERNAL))
 			continue;
 		int pid = 0;
@@ -266,7 +268,7 @@ static void ss_tick(struct gpud *g)
 	const struct zp_arena_hdr *h = zp_arena_hdr(d->arena);
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *pr = zp_arena_proc_rec(d->arena, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&pr->word);
+		uint64_t w = zp_arena_load64(&pr->word);
 		if (zp_word_state(w) == ZP_PROC_FREE || pr->role != ZP_ROLE_CLIENT)
 			continue;
 		if (zp_word_state(w) == ZP_PROC_DEAD || zp_arena_proc_alive(d->arena, i) == 0) {

@@ -21,6 +21,10 @@
 #include "arena.h"
 #include "g16_json.h"
 #include "payload.h"
+#include "config.h"
+#include "files.h"
+#include "payload_zp.h"
+#include "sys.h"
 #include "zp_err.h"
 
 static int zp_check(struct gpud *g, const uint8_t *slot, struct gpud_part *pp)

@@ -26,6 +26,7 @@
 
 #include "arena.h"
 #include "payload.h"
+#include "sys.h"
 #include "zp_err.h"
 #include "zp_exit.h"
 

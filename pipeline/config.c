@@ -20,7 +20,8 @@
  *               (cluster/, docs/cluster.md)
  * Relative paths are taken from the config file's directory.
  */
-#include "pipe.h"
+#include "config.h"
+#include "rundir.h"
 #include "knobs.h"
 #include "synth.h"
 #include "zp_err.h"
@@ -602,7 +603,7 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 			ctx_err(x, "[%s] %s: unknown setting (known in this section: %s)", sec, k, kn);
 		else
 			ctx_err(x, "[%s]: unknown section (known: [run], [limits], [topology], [key NAME], "
-				"[group NAME], [debug])", sec);
+				"[group NAME], [debug], [cluster])", sec);
 	} else if (r == -E2BIG) {
 		ctx_err(x, "[%s]: too many such sections (at most %d keys, %d groups) or a bad name "
 			"(letters, digits, '_' and '-'; keys up to %d, groups up to %d characters)", sec,
@@ -774,33 +775,4 @@ void zp_pipe_arena_params(const struct zp_pipe_config *c, unsigned g, struct zp_
 		.proc_count = gr->synth_workers + gr->gpus + 8, .max_attempts = c->max_attempts,
 		.backing = c->backing,
 	};
-}
-
-static int vpath(char *buf, size_t n, const char *pre, const struct zp_pipe_config *c, const char *fmt,
-		 va_list ap)
-{
-	char leaf[256];
-	vsnprintf(leaf, sizeof leaf, fmt, ap);
-	int l = snprintf(buf, n, "%s%s/%s", pre, c->run_dir, leaf);
-	return l < 0 || (size_t)l >= n ? -ENAMETOOLONG : 0;
-}
-
-int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int r = vpath(buf, n, "ipc://", c, fmt, ap);
-	va_end(ap);
-	if (r == 0 && strlen(buf) - 6 > ZP_IPC_PATH_MAX)
-		r = zp_err_set(-ENAMETOOLONG, "ipc path %s: over %d bytes", buf + 6, ZP_IPC_PATH_MAX);
-	return r;
-}
-
-int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int r = vpath(buf, n, "", c, fmt, ap);
-	va_end(ap);
-	return r;
 }

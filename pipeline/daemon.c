@@ -3,6 +3,11 @@
  */
 #include <stdarg.h>
 #include "daemon.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "rundir.h"
+#include "sys.h"
 #include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"
@@ -167,7 +172,7 @@ static bool supervisor_alive(struct zp_daemon *d)
 	const struct zp_arena_hdr *h = zp_arena_hdr(d->arena);
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(d->arena, i);
-		uint64_t w = atomic_load_explicit(&((struct zp_arena_proc *)p)->word, memory_order_acquire);
+		uint64_t w = zp_arena_load64(&p->word);
 		if (zp_word_state(w) == ZP_PROC_ALIVE && p->role == ZP_ROLE_SUPERVISOR &&
 		    zp_arena_proc_alive(d->arena, i) == 1)
 			return true;
@@ -265,7 +270,7 @@ void zp_daemon_fail_part(struct zp_daemon *d, zp_part_h ph, int retry, const cha
 
 uint64_t zp_daemon_client_id(const struct zp_daemon *d, uint64_t arena_id)
 {
-	return arena_id << 8 | d->group;
+	return zp_job_client_id(d->group, arena_id);
 }
 
 bool zp_daemon_cancelled(const struct zp_daemon *d, uint64_t arena_id)

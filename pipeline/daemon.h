@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "pipe.h"
+#include "config.h"
 
 #define ZP_DAEMON_WORKERS 4
 

@@ -1,190 +1,29 @@
 /*
- * files.c — the files the pipeline reads and writes: header peeks of the operator's r1cs/zkey
- * (through prover/binfile.h: witnesses are read by prover/wtns.h, the one reader), job
- * manifests, atomic writes, the assembled job proof, and the confinement of client-named paths
- * (resolved completely, then opened by an openat walk from the allowed root that never follows
- * a symlink).
+ * files.c — the files the pipeline writes and reads by name (files.h): header peeks of the
+ * operator's r1cs/zkey (through prover/binfile.h: witnesses are read by prover/wtns.h, the one
+ * reader), job manifests, atomic writes, and a job's output directory and assembled proof
+ * (opened through the confined walk of paths.c).
  */
-#include "pipe.h"
+#include "files.h"
 #include "binfile.h"
-#include "field.h"
+#include "config.h"
+#include "paths.h"
+#include "sys.h"
 #include "zp_err.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int zp_err_wrap(int code, const char *fmt, ...)
-{
-	char pre[512], inner[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(pre, sizeof pre, fmt, ap);
-	va_end(ap);
-	snprintf(inner, sizeof inner, "%s", zp_err_msg());
-	/* inner already ends with ": <name of code>" when it was set for this code */
-	char suffix[128];
-	snprintf(suffix, sizeof suffix, ": %s", zp_strerror(code));
-	size_t li = strlen(inner), ls = strlen(suffix);
-	if (li >= ls && !strcmp(inner + li - ls, suffix))
-		inner[li - ls] = 0;
-	return zp_err_set(code, "%s%s%s", pre, inner[0] ? ": " : "", inner);
-}
-
-uint64_t zp_payload_layout(struct zp_slot_payload *p, uint32_t n_vars, uint32_t domain)
-{
-	uint64_t fr = 32;
-	p->magic = ZP_PAYLOAD_MAGIC;
-	p->n_vars = n_vars;
-	p->domain = domain;
-	p->off_w = 4096;
-	p->off_a = p->off_w + ((uint64_t)n_vars * fr + 63) / 64 * 64;
-	p->off_b = p->off_a + (uint64_t)domain * fr;
-	p->off_c = p->off_b + (uint64_t)domain * fr;
-	p->bytes = p->off_c + (uint64_t)domain * fr;
-	return p->bytes;
-}
-
 int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
 int zp_peek_zkey(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "zkey", 2, 4 + 48 + 4 + 32, n); }
 
-/* ---------------------------------------------------------------- confined paths */
-static bool control_chars(const char *p)
-{
-	for (; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return true;
-	return false;
-}
-
-int zp_path_resolve(const char *path, char out[PATH_MAX], bool may_be_missing)
-{
-	char head[PATH_MAX], real[PATH_MAX];
-	if (path[0] != '/')
-		return zp_err_set(-EINVAL, "'%s' is not an absolute path", path);
-	if (control_chars(path))
-		return zp_err_set(-EINVAL, "control character in path");
-	if (snprintf(head, sizeof head, "%s", path) >= (int)sizeof head - 1)
-		return zp_err_set(-ENAMETOOLONG, "path too long");
-	/* the longest existing prefix, resolved by the kernel (symlinks, '.', '..', the last
-	 * component too); what does not exist yet is appended, and may hold no '.' or '..' */
-	const char *tail = NULL;
-	while (!realpath(head, real)) {
-		int e = errno;
-		char *s = strrchr(head, '/');
-		if (e != ENOENT || !may_be_missing || s == head || !s)
-			return zp_err_set(-e, "'%s'", path);
-		*s = 0;
-		tail = path + (s - head) + 1; /* head is a copy of path: the same offsets */
-	}
-	size_t l = strlen(real);
-	for (const char *t = tail; t && *t;) {
-		size_t n = strcspn(t, "/");
-		if ((n == 1 && t[0] == '.') || (n == 2 && t[0] == '.' && t[1] == '.'))
-			return zp_err_set(-EINVAL, "'%s': '.' or '..' after a directory that does not exist", path);
-		if (n) {
-			if (l + 1 + n >= PATH_MAX)
-				return zp_err_set(-ENAMETOOLONG, "path too long");
-			if (l > 1 || real[0] != '/')
-				real[l++] = '/';
-			memcpy(real + l, t, n);
-			real[l += n] = 0;
-		}
-		t += n + (t[n] == '/');
-	}
-	memcpy(out, real, l + 1);
-	return 0;
-}
-
-/* The allowed root holding canonical path p: its index, or -1. */
-static int root_of(char (*dirs)[PATH_MAX], unsigned n, const char *p)
-{
-	for (unsigned i = 0; i < n; i++) {
-		size_t l = strlen(dirs[i]);
-		if (!strcmp(dirs[i], "/") || (!strncmp(p, dirs[i], l) && (p[l] == '/' || p[l] == 0)))
-			return (int)i;
-	}
-	return -1;
-}
-
-int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, char canon[PATH_MAX], bool may_be_missing)
-{
-	int r = zp_path_resolve(path, canon, may_be_missing);
-	if (r)
-		return r;
-	if (root_of(dirs, n, canon) < 0)
-		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", path);
-	return 0;
-}
-
-int zp_path_open_dir(char (*dirs)[PATH_MAX], unsigned n, const char *canon, bool create, unsigned mode)
-{
-	int i = root_of(dirs, n, canon);
-	if (i < 0)
-		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", canon);
-	/* the root is the operator's (resolved at config load); below it, no symlink is followed */
-	int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s", dirs[i]);
-	const char *t = canon + (strcmp(dirs[i], "/") ? strlen(dirs[i]) : 0);
-	while (*t) {
-		char comp[NAME_MAX + 1];
-		t += *t == '/';
-		size_t len = strcspn(t, "/");
-		if (!len)
-			continue;
-		if (len > NAME_MAX) {
-			close(fd);
-			return zp_err_set(-ENAMETOOLONG, "%s: a component is too long", canon);
-		}
-		memcpy(comp, t, len);
-		comp[len] = 0;
-		t += len;
-		if (create && mkdirat(fd, comp, mode) && errno != EEXIST) {
-			int e = -errno;
-			close(fd);
-			return zp_err_set(e, "mkdir %s", canon);
-		}
-		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int e = -errno;
-		close(fd);
-		if (next < 0)
-			return zp_err_set(e, "%s: '%s' %s", canon, comp,
-					  e == -ELOOP || e == -ENOTDIR ? "is not a directory (a symlink is never followed here)"
-					  : "cannot be opened");
-		fd = next;
-	}
-	return fd;
-}
-
-int zp_path_open_input(char (*dirs)[PATH_MAX], unsigned n, const char *canon)
-{
-	char dir[PATH_MAX];
-	const char *base = strrchr(canon, '/');
-	if (!base || !base[1] || (size_t)(base - canon) >= sizeof dir)
-		return zp_err_set(-EINVAL, "'%s' does not name a file", canon);
-	memcpy(dir, canon, (size_t)(base - canon));
-	dir[base - canon] = 0;
-	int dfd = zp_path_open_dir(dirs, n, dir[0] ? dir : "/", false, 0);
-	if (dfd < 0)
-		return dfd;
-	/* O_NONBLOCK: a FIFO opens at once (and is then refused), never waits for a writer */
-	int fd = openat(dfd, base + 1, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	int e = -errno;
-	close(dfd);
-	if (fd < 0)
-		return zp_err_set(e, "%s%s", canon, e == -ELOOP ? ": a symlink (never followed here)" : "");
-	int r = zp_bin_fd_regular(fd, canon);
-	if (r)
-		close(fd);
-	return r ? r : fd;
-}
 
 /* ---------------------------------------------------------------- atomic writes */
 int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode)

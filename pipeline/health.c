@@ -7,7 +7,12 @@
  *    "keys": {"<key>": {"state": "waiting" | "loading" | "ready" | "failed", "error", "bytes"}}}
  * The supervisor trusts a file only when its pid is the gpud it runs (a dead gpud's file is stale).
  */
-#include "pipe.h"
+#include "health.h"
+#include "config.h"
+#include "files.h"
+#include "payload_zp.h"
+#include "rundir.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -9,7 +9,8 @@
  * the connection: the client would only see silence). Past the hard cap that is still what
  * happens; the cap bounds the memory one request can take.
  */
-#include "pipe.h"
+#include "hint.h"
+#include "rundir.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <nanomsg/pubsub.h>
 #include <nanomsg/reqrep.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +171,7 @@ int zp_api_rep(const char *url)
 	return ep(s, url, true);
 }
 
-int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len))
+int zp_api_serve_one(int s, char *(*fn)(void *ctx, const char *req, size_t len), void *ctx)
 {
 	char *m = NULL;
 	int n = nn_recv(s, &m, NN_MSG, NN_DONTWAIT);
@@ -181,7 +183,7 @@ int zp_api_serve_one(int s, char *(*fn)(const char *req, size_t len))
 		req[n] = 0;
 	}
 	nn_freemsg(m);
-	char *rep = req ? fn(req, (size_t)n) : NULL;
+	char *rep = req ? fn(ctx, req, (size_t)n) : NULL;
 	const char *out = rep ? rep : "{\"ok\":false,\"error\":\"out of memory\"}";
 	(void)nn_send(s, out, strlen(out), NN_DONTWAIT);
 	free(rep);

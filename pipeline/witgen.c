@@ -15,7 +15,9 @@
  * per wasm memory for guard pages, which any sane RLIMIT_AS refuses (bounds are then checked
  * explicitly; measured: the mul circuit needs 12 GiB of AS without the flag, < 2 GiB with it).
  */
-#include "pipe.h"
+#include "witgen.h"
+#include "config.h"
+#include "sys.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -31,15 +31,7 @@ if [ "$reports" != 0 ]; then
   echo "sanitizer reports ($reports):"
   for f in "$LOGS"/*; do echo "--- $f"; head -n 30 "$f"; done
 fi
-python3 - $B/meson-logs/testlog.json "$reports" <<'PY'
-import json, sys
-p = f = s = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r == "OK": p += 1
-    elif r == "SKIP": s += 1
-    else: f += 1
-f += int(sys.argv[2]) > 0   # a report from a daemon fails the run even when its test passed
-print(f"{p} passed, {f} failed" + (f", {s} skipped" if s else ""))
-PY
+. scripts/test-count.sh
+# a report from a daemon fails the run even when its test passed
+count_tests $B/meson-logs/testlog.json "" $(( reports > 0 ))
 [ $rc = 0 ] && [ "$reports" = 0 ]

@@ -16,19 +16,6 @@ if [ "${ZKPIPE_SANITIZE:-1}" != 0 ]; then
   [ "${PIPESTATUS[0]}" = 0 ] || rc=1
   san=$(tail -n 1 build/sanitize.out)
 fi
-python3 - build/meson-logs/testlog.json "$san" <<'PY'
-import json, re, sys
-p = f = s = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r == "OK": p += 1
-    elif r == "SKIP": s += 1
-    else: f += 1
-m = re.match(r"(\d+) passed, (\d+) failed(?:, (\d+) skipped)?", sys.argv[2])
-if m:
-    p += int(m[1]); f += int(m[2]); s += int(m[3] or 0)
-elif sys.argv[2]:
-    f += 1
-print(f"{p} passed, {f} failed" + (f", {s} skipped" if s else ""))
-PY
+. scripts/test-count.sh
+count_tests build/meson-logs/testlog.json "$san"
 exit $rc

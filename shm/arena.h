@@ -393,6 +393,15 @@ int zp_arena_part_done(struct zp_arena *a, zp_proc_h me, zp_part_h p);
 int zp_arena_part_fail(struct zp_arena *a, zp_proc_h me, zp_part_h p, int retry, const char *why);
 
 /* ---------------------------------------------------------------- inspection */
+/* Readers of the shared words other modules look at (a record's word, state_ns, ts[], done_ns,
+ * parts_done / parts_failed, heartbeat_ns, the counters), through the const views below: a
+ * const pointer in, the value out, never a cast that drops const. Memory order acquire: it
+ * pairs with the release (or seq_cst) store or RMW that published the value, so what the writer
+ * wrote before it (a job's fields before its word turns ACTIVE) is visible to the reader after
+ * it. Nothing more is promised: a reader that loads two words may see them from different
+ * moments (the record may move on in between). */
+static inline uint64_t zp_arena_load64(const _Atomic uint64_t *w) { return atomic_load_explicit(w, memory_order_acquire); }
+static inline uint32_t zp_arena_load32(const _Atomic uint32_t *w) { return atomic_load_explicit(w, memory_order_acquire); }
 static inline unsigned zp_word_state(uint64_t w) { return (unsigned)(w & 0xf); }
 static inline uint32_t zp_word_tag(uint64_t w) { return (uint32_t)((w >> 4) & 0xfffff); }
 static inline uint32_t zp_word_gen(uint64_t w) { return (uint32_t)(w >> 32); }

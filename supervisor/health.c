@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include "sup.h"
+#include "config.h"
+#include "health.h"
+#include "sys.h"
 #include "zp_err.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -38,44 +41,44 @@ static void fmt_bytes(char *b, size_t n, uint64_t v)
 }
 
 /* Whether group g's slots hold key i's partitions. */
-static bool fits(unsigned g, unsigned i)
+static bool fits(struct sup *sup, unsigned g, unsigned i)
 {
 	/* the arena's own slot size: a re-attached arena may differ from the config */
-	uint64_t have = S.g[g].a ? zp_arena_slot_size(S.g[g].a) : S.cfg.groups[g].slot_size;
-	return S.keys[i].valid && S.keys[i].shape.slot_bytes <= have;
+	uint64_t have = sup->g[g].a ? zp_arena_slot_size(sup->g[g].a) : sup->cfg.groups[g].slot_size;
+	return sup->keys[i].valid && sup->keys[i].shape.slot_bytes <= have;
 }
 
-int sup_keys_validate(void)
+int sup_keys_validate(struct sup *sup)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		struct key_health *k = &S.keys[i];
-		int r = zp_pipe_key_shape(&S.cfg.keys[i], &k->shape);
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		struct key_health *k = &sup->keys[i];
+		int r = zp_pipe_key_shape(&sup->cfg.keys[i], &k->shape);
 		k->valid = r == 0;
 		k->state = r ? KH_FAILED : KH_LOADING;
 		if (r)
 			snprintf(k->reason, sizeof k->reason, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 	}
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
 		char why[64];
-		if (S.cfg.groups[g].slot_size)
+		if (sup->cfg.groups[g].slot_size)
 			continue;
-		if (zp_pipe_slot_auto(&S.cfg, g, why, sizeof why)) {
+		if (zp_pipe_slot_auto(&sup->cfg, g, why, sizeof why)) {
 			zp_log("supervisor", "%s", zp_err_msg());
 			return -EINVAL;
 		}
 		char b[32];
-		fmt_bytes(b, sizeof b, S.cfg.groups[g].slot_size);
+		fmt_bytes(b, sizeof b, sup->cfg.groups[g].slot_size);
 		zp_log("supervisor", "group %s: slot_size = auto: %s (%s's need, rounded up to 2 MiB)",
-		       S.cfg.groups[g].name, b, why);
+		       sup->cfg.groups[g].name, b, why);
 	}
 	return 0;
 }
 
-void sup_keys_fit(void)
+void sup_keys_fit(struct sup *sup)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		struct key_health *k = &S.keys[i];
-		const struct zp_pipe_key *kc = &S.cfg.keys[i];
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		struct key_health *k = &sup->keys[i];
+		const struct zp_pipe_key *kc = &sup->cfg.keys[i];
 		if (!k->valid) {
 			zp_log("supervisor", "key %s: FAILED validation: %s; submits for it are refused", kc->name, k->reason);
 			continue;
@@ -83,19 +86,19 @@ void sup_keys_fit(void)
 		char need[32], have[32];
 		fmt_bytes(need, sizeof need, k->shape.slot_bytes);
 		unsigned n_fit = 0;
-		for (unsigned g = 0; g < S.cfg.n_groups; g++)
-			n_fit += fits(g, i);
+		for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+			n_fit += fits(sup, g, i);
 		zp_log("supervisor", "key %s: %s, %u vars, %u public, domain 2^%u: a partition needs a slot of %s "
 		       "(%llu bytes)", kc->name, k->shape.kind, k->shape.n_vars, k->shape.n_public, k->shape.log_domain,
 		       need, (unsigned long long)k->shape.slot_bytes);
 		if (k->shape.warning[0])
 			zp_log("supervisor", "key %s: WARNING: %s", kc->name, k->shape.warning);
 		if (!n_fit) {
-			fmt_bytes(have, sizeof have, zp_arena_slot_size(S.g[0].a));
+			fmt_bytes(have, sizeof have, zp_arena_slot_size(sup->g[0].a));
 			k->state = KH_FAILED;
 			snprintf(k->reason, sizeof k->reason, "a partition needs a slot of %llu bytes (%s); no group's slots "
 				 "hold it ([group %s] slot_size = %s): set slot_size = auto or >= %s",
-				 (unsigned long long)k->shape.slot_bytes, need, S.cfg.groups[0].name, have, need);
+				 (unsigned long long)k->shape.slot_bytes, need, sup->cfg.groups[0].name, have, need);
 			zp_log("supervisor", "key %s: FAILED: %s; submits for it are refused", kc->name, k->reason);
 		}
 	}
@@ -103,14 +106,15 @@ void sup_keys_fit(void)
 
 /* One gpud's view of key i: KH_* (and its reason when failed; while loading, the key's bytes
  * and the seconds since this gpud began it, when it has). */
-static int gpud_view(const struct child *c, unsigned i, char *why, size_t n, uint64_t *bytes, double *secs)
+static int gpud_view(struct sup *sup, const struct child *c, unsigned i, char *why, size_t n, uint64_t *bytes,
+		     double *secs)
 {
 	if (c->given_up) {
-		snprintf(why, n, "%s.%u@%s %s", "gpud", c->index, S.cfg.groups[c->group].name, c->give_up_reason);
+		snprintf(why, n, "%s.%u@%s %s", "gpud", c->index, sup->cfg.groups[c->group].name, c->give_up_reason);
 		return KH_FAILED;
 	}
-	json_t *h = c->pid ? zp_health_read(&S.cfg, c->group, c->index, c->pid) : NULL;
-	json_t *e = json_object_get(json_object_get(h, "keys"), S.cfg.keys[i].name);
+	json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
+	json_t *e = json_object_get(json_object_get(h, "keys"), sup->cfg.keys[i].name);
 	const char *st = json_string_value(json_object_get(e, "state"));
 	int r = KH_LOADING;
 	if (st && !strcmp(st, "loading")) {
@@ -128,24 +132,24 @@ static int gpud_view(const struct child *c, unsigned i, char *why, size_t n, uin
 	return r;
 }
 
-void sup_keys_refresh(void)
+void sup_keys_refresh(struct sup *sup)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		struct key_health *k = &S.keys[i];
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		struct key_health *k = &sup->keys[i];
 		if (!k->valid || (k->state == KH_FAILED && !k->gpuds_total))
 			continue; /* failed validation or fits no group: final */
 		unsigned ready = 0, loading = 0, total = 0;
 		uint64_t lb = 0;
 		double ls = 0;
 		char why[sizeof k->reason] = "";
-		for (unsigned j = 0; j < S.nch; j++) {
-			const struct child *c = &S.ch[j];
-			if (c->role != ZP_ROLE_GPUD || !fits(c->group, i))
+		for (unsigned j = 0; j < sup->nch; j++) {
+			const struct child *c = &sup->ch[j];
+			if (c->role != ZP_ROLE_GPUD || !fits(sup, c->group, i))
 				continue;
 			char w[sizeof k->reason] = "";
 			uint64_t b = 0;
 			double sec = 0;
-			int v = gpud_view(c, i, w, sizeof w, &b, &sec);
+			int v = gpud_view(sup, c, i, w, sizeof w, &b, &sec);
 			if (b > lb || sec > ls)
 				lb = b, ls = sec;
 			total++;
@@ -163,50 +167,50 @@ void sup_keys_refresh(void)
 		snprintf(k->reason, sizeof k->reason, "%s", st == KH_FAILED ? why : "");
 		pthread_mutex_unlock(&mu);
 		if (st != was && st == KH_FAILED)
-			zp_log("supervisor", "key %s: FAILED: %s; submits for it are refused", S.cfg.keys[i].name, k->reason);
+			zp_log("supervisor", "key %s: FAILED: %s; submits for it are refused", sup->cfg.keys[i].name, k->reason);
 		else if (st != was)
-			zp_log("supervisor", "key %s: %s (%u of %u gpud(s) ready)", S.cfg.keys[i].name, state_name[st], ready,
+			zp_log("supervisor", "key %s: %s (%u of %u gpud(s) ready)", sup->cfg.keys[i].name, state_name[st], ready,
 			       total);
 	}
 }
 
-const char *sup_key_refusal(const char *name, char *buf, size_t n)
+const char *sup_key_refusal(struct sup *sup, const char *name, char *buf, size_t n)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		if (strcmp(S.cfg.keys[i].name, name))
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		if (strcmp(sup->cfg.keys[i].name, name))
 			continue;
 		pthread_mutex_lock(&mu);
-		bool failed = S.keys[i].state == KH_FAILED;
+		bool failed = sup->keys[i].state == KH_FAILED;
 		if (failed)
-			snprintf(buf, n, "key %s cannot be served: %s", name, S.keys[i].reason);
+			snprintf(buf, n, "key %s cannot be served: %s", name, sup->keys[i].reason);
 		pthread_mutex_unlock(&mu);
 		return failed ? buf : NULL;
 	}
 	return NULL;
 }
 
-bool sup_group_serves(unsigned g, const char *name)
+bool sup_group_serves(struct sup *sup, unsigned g, const char *name)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		if (strcmp(S.cfg.keys[i].name, name))
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		if (strcmp(sup->cfg.keys[i].name, name))
 			continue;
-		if (!fits(g, i))
+		if (!fits(sup, g, i))
 			return false;
-		for (unsigned j = 0; j < S.nch; j++)
-			if (S.ch[j].group == g && S.ch[j].role == ZP_ROLE_GPUD && !S.ch[j].given_up)
+		for (unsigned j = 0; j < sup->nch; j++)
+			if (sup->ch[j].group == g && sup->ch[j].role == ZP_ROLE_GPUD && !sup->ch[j].given_up)
 				return true;
 		return false;
 	}
 	return false;
 }
 
-void *sup_keys_json(void)
+void *sup_keys_json(struct sup *sup)
 {
 	json_t *a = json_array();
 	pthread_mutex_lock(&mu);
-	for (unsigned i = 0; i < S.cfg.n_keys; i++) {
-		const struct key_health *k = &S.keys[i];
-		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "name", S.cfg.keys[i].name, "state",
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		const struct key_health *k = &sup->keys[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "name", sup->cfg.keys[i].name, "state",
 				      state_name[k->state], "error", k->reason, "gpuds_ready", (int)k->gpuds_ready,
 				      "gpuds_loading", (int)k->gpuds_loading, "gpuds", (int)k->gpuds_total);
 		if (k->state == KH_LOADING) /* progress: which gpuds are done, how big, how long so far */
@@ -225,13 +229,13 @@ void *sup_keys_json(void)
 	return a;
 }
 
-const char *sup_key_state(const char *name, char *why, size_t n)
+const char *sup_key_state(struct sup *sup, const char *name, char *why, size_t n)
 {
-	for (unsigned i = 0; i < S.cfg.n_keys; i++)
-		if (!strcmp(S.cfg.keys[i].name, name)) {
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++)
+		if (!strcmp(sup->cfg.keys[i].name, name)) {
 			pthread_mutex_lock(&mu);
-			int st = S.keys[i].state;
-			snprintf(why, n, "%s", S.keys[i].reason);
+			int st = sup->keys[i].state;
+			snprintf(why, n, "%s", sup->keys[i].reason);
 			pthread_mutex_unlock(&mu);
 			return state_name[st];
 		}

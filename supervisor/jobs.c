@@ -17,22 +17,28 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "paths.h"
+#include "rundir.h"
+#include "sys.h"
 #include "synth.h"
 #include "wtns.h"
 #include "zp_err.h"
 
 /* ---------------------------------------------------------------- job records */
-void *sup_job_json(struct zp_arena *a, unsigned g, uint32_t j)
+void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	json_t *parts = json_array();
 	for (uint32_t p = 0; p < r->nparts; p++) {
 		const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
-		uint64_t pw = atomic_load((_Atomic uint64_t *)&pr->word);
+		uint64_t pw = zp_arena_load64(&pr->word);
 		json_t *ts = json_object();
 		for (unsigned s = 0; s < ZP_TS_COUNT; s++) {
-			uint64_t t = atomic_load((_Atomic uint64_t *)&pr->ts[s]);
+			uint64_t t = zp_arena_load64(&pr->ts[s]);
 			if (t)
 				json_object_set_new(ts, zp_stage_name(s), json_integer((json_int_t)t));
 		}
@@ -40,46 +46,46 @@ void *sup_job_json(struct zp_arena *a, unsigned g, uint32_t j)
 						       "attempts", (int)zp_part_attempts(pw), "ts", ts));
 	}
 	return json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
-			 "job", (json_int_t)sup_client_id(g, r->id), "group", S.cfg.groups[g].name,
+			 "job", (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name,
 			 "state", zp_job_state_name(zp_word_state(w)), "key", r->key_id, "parts", (int)r->nparts,
-			 "done", (int)atomic_load((_Atomic uint32_t *)&r->parts_done),
-			 "failed", (int)atomic_load((_Atomic uint32_t *)&r->parts_failed), "priority", (int)r->priority,
+			 "done", (int)zp_arena_load32(&r->parts_done),
+			 "failed", (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority,
 			 "output", r->output, "error", r->error, "submit_ns", (json_int_t)r->submit_ns,
-			 "done_ns", (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "partitions", parts);
+			 "done_ns", (json_int_t)zp_arena_load64(&r->done_ns), "partitions", parts);
 }
-#define job_json(g, j) sup_job_json(S.g[g].a, g, j)
+#define job_json(g, j) sup_job_json(sup, sup->g[g].a, g, j)
 
-static void result_path(char *buf, size_t n, uint64_t cid)
+static void result_path(struct sup *sup, char *buf, size_t n, uint64_t cid)
 {
-	zp_pipe_path(buf, n, &S.cfg, "results/%llu.json", (unsigned long long)cid);
+	zp_pipe_path(buf, n, &sup->cfg, "results/%llu.json", (unsigned long long)cid);
 }
 
 /* A DONE job's proofs.json is there, or made now; 0, or the error (zp_err_msg) when it
  * cannot be written. The gpud that finished the last partition usually wrote it already. */
-static int proofs_complete(const struct zp_arena_job *r, uint64_t cid)
+static int proofs_complete(struct sup *sup, const struct zp_arena_job *r, uint64_t cid)
 {
 	if (r->flags & ZP_JOB_EXTERNAL)
 		return 0; /* libzkpipe-supraseal: its caller reads part-<p>.proof.bin itself; no proofs.json */
-	if (zp_out_has(&S.cfg, r->output, "proofs.json"))
+	if (zp_out_has(&sup->cfg, r->output, "proofs.json"))
 		return 0;
-	int e = zp_job_assemble(&S.cfg, r->output, cid, r->key_id, r->nparts);
-	return e && !zp_out_has(&S.cfg, r->output, "proofs.json") ? e : 0; /* a gpud may have won the race */
+	int e = zp_job_assemble(&sup->cfg, r->output, cid, r->key_id, r->nparts);
+	return e && !zp_out_has(&sup->cfg, r->output, "proofs.json") ? e : 0; /* a gpud may have won the race */
 }
 
 /* A job's output: a client's directory under allow_output, reached by the confined walk
- * (pipe.h); a libzkpipe-supraseal job's is the run directory's own (ss/), written by path. */
-static bool out_has(const struct zp_arena_job *r, const char *name)
+ * (paths.h); a libzkpipe-supraseal job's is the run directory's own (ss/), written by path. */
+static bool out_has(struct sup *sup, const struct zp_arena_job *r, const char *name)
 {
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof f, "%s/%s", r->output, name);
-	return r->flags & ZP_JOB_EXTERNAL ? access(f, F_OK) == 0 : zp_out_has(&S.cfg, r->output, name);
+	return r->flags & ZP_JOB_EXTERNAL ? access(f, F_OK) == 0 : zp_out_has(&sup->cfg, r->output, name);
 }
 
-static int out_write(const struct zp_arena_job *r, const char *name, const void *buf, size_t len)
+static int out_write(struct sup *sup, const struct zp_arena_job *r, const char *name, const void *buf, size_t len)
 {
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof f, "%s/%s", r->output, name);
-	return r->flags & ZP_JOB_EXTERNAL ? zp_write_atomic(f, buf, len) : zp_out_write(&S.cfg, r->output, name, buf, len);
+	return r->flags & ZP_JOB_EXTERNAL ? zp_write_atomic(f, buf, len) : zp_out_write(&sup->cfg, r->output, name, buf, len);
 }
 
 /* Disk trouble (full, read-only) repeats every scan: say it at most every 10 s. */
@@ -93,10 +99,10 @@ static bool warn_due(void)
 	return true;
 }
 
-int sup_record_write(uint64_t cid, void *js)
+int sup_record_write(struct sup *sup, uint64_t cid, void *js)
 {
 	char res[PATH_MAX];
-	result_path(res, sizeof res, cid);
+	result_path(sup, res, sizeof res, cid);
 	char *txt = json_dumps(js, JSON_COMPACT);
 	int r = txt ? zp_write_atomic(res, txt, strlen(txt)) : zp_err_set(-ENOMEM, "results");
 	free(txt);
@@ -110,35 +116,35 @@ int sup_record_write(uint64_t cid, void *js)
  * freed only once results/ holds it, so an accepted job always answers status. Returns
  * 0 when the results file is on disk.
  */
-int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
+int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, bool now)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	if (zp_word_state(w) != ZP_JOB_DONE && zp_word_state(w) != ZP_JOB_FAILED)
 		return -EAGAIN;
 	zp_job_h h = { j, zp_word_gen(w) };
-	uint64_t cid = sup_client_id(g, r->id);
+	uint64_t cid = zp_job_client_id(g, r->id);
 	char res[PATH_MAX];
-	result_path(res, sizeof res, cid);
+	result_path(sup, res, sizeof res, cid);
 	if (access(res, F_OK) != 0) {
 		zp_err_clear();
-		if (zp_word_state(w) == ZP_JOB_DONE && proofs_complete(r, cid)) {
+		if (zp_word_state(w) == ZP_JOB_DONE && proofs_complete(sup, r, cid)) {
 			char why[ZP_ERRTXT_MAX];
 			snprintf(why, sizeof why, "proofs.json not written: %s", zp_err_msg());
 			if (zp_arena_job_fail_done(a, h, why) == 0)
 				zp_log("supervisor", "job %llu: FAILED, %s", (unsigned long long)cid, why);
-			w = atomic_load((_Atomic uint64_t *)&r->word);
+			w = zp_arena_load64(&r->word);
 		}
-		if (zp_word_state(w) == ZP_JOB_FAILED && !out_has(r, "error.txt")) { /* best effort: results/ has it too */
+		if (zp_word_state(w) == ZP_JOB_FAILED && !out_has(sup, r, "error.txt")) { /* best effort: results/ has it too */
 			char msg[ZP_ERRTXT_MAX + 2];
 			int n = snprintf(msg, sizeof msg, "%.*s\n", ZP_ERRTXT_MAX, r->error);
-			if (out_write(r, "error.txt", msg, (size_t)n))
+			if (out_write(sup, r, "error.txt", msg, (size_t)n))
 				zp_log("supervisor", "job %llu: %s", (unsigned long long)cid, zp_err_msg());
 		}
-		json_t *js = sup_job_json(a, g, j);
-		int e = sup_token_ensure(g, r);
+		json_t *js = sup_job_json(sup, a, g, j);
+		int e = sup_token_ensure(sup, g, r);
 		if (!e)
-			e = sup_record_write(cid, js);
+			e = sup_record_write(sup, cid, js);
 		json_decref(js);
 		if (e) {
 			if (warn_due())
@@ -146,27 +152,27 @@ int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now)
 				       (unsigned long long)cid, zp_err_msg());
 			return e;
 		}
-		sup_observe_job(a, g, j); /* once per job: its record is on disk now, later scans skip it */
+		sup_observe_job(sup, a, g, j); /* once per job: its record is on disk now, later scans skip it */
 		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
-	uint64_t done = atomic_load((_Atomic uint64_t *)&r->done_ns);
-	if (!now && zp_now_ns() < done + (uint64_t)S.cfg.retain_s * 1000000000ull)
+	uint64_t done = zp_arena_load64(&r->done_ns);
+	if (!now && zp_now_ns() < done + (uint64_t)sup->cfg.retain_s * 1000000000ull)
 		return 0;
 	char man[ZP_PATH_MAX];
 	memcpy(man, r->inputs, sizeof man);
 	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
-	if (zp_arena_job_free(a, h) == 0 && sup_is_manifest(man))
+	if (zp_arena_job_free(a, h) == 0 && sup_is_manifest(sup, man))
 		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
 	return 0;
 }
 
-void sup_scan_jobs(void)
+void sup_scan_jobs(struct sup *sup)
 {
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
-		struct zp_arena *a = S.g[g].a;
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++)
-			sup_finish_job(a, g, j, false);
+			sup_finish_job(sup, a, g, j, false);
 	}
 }
 
@@ -202,21 +208,9 @@ static char *error_reply_code(const char *code, const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- submit */
-static bool token_ok(const char *t)
-{
-	size_t n = strlen(t);
-	if (!n || n > 64)
-		return false;
-	for (; *t; t++)
-		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
-		      *t == '_'))
-			return false;
-	return true;
-}
-
 /* Wires the key's circuit has (the r1cs's nWires when configured: that is what synthd
  * evaluates; else the zkey's nVars), for a cheap witness check at submit. */
-static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
+static int key_wires(struct sup *sup, const struct zp_pipe_key *k, uint32_t *n)
 {
 	zp_err_clear();
 	if (k->synth[0]) {
@@ -228,20 +222,20 @@ static int key_wires(const struct zp_pipe_key *k, uint32_t *n)
 	if (k->r1cs[0])
 		return zp_peek_r1cs(k->r1cs, n);
 	/* the key's header as validated at start (zkey or .zpk: a .zpk is no iden3 container) */
-	for (unsigned i = 0; i < S.cfg.n_keys; i++)
-		if (&S.cfg.keys[i] == k && S.keys[i].valid)
-			return *n = S.keys[i].shape.n_vars, 0;
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++)
+		if (&sup->cfg.keys[i] == k && sup->keys[i].valid)
+			return *n = sup->keys[i].shape.n_vars, 0;
 	return zp_peek_zkey(k->zkey, n);
 }
 
-static unsigned pending_parts(unsigned g)
+static unsigned pending_parts(struct sup *sup, unsigned g)
 {
-	struct zp_arena *a = S.g[g].a;
+	struct zp_arena *a = sup->g[g].a;
 	unsigned n = 0;
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) == ZP_JOB_ACTIVE)
-			n += r->nparts - atomic_load((_Atomic uint32_t *)&r->parts_done);
+		if (zp_word_state(zp_arena_load64(&r->word)) == ZP_JOB_ACTIVE)
+			n += r->nparts - zp_arena_load32(&r->parts_done);
 	}
 	return n;
 }
@@ -251,30 +245,30 @@ static unsigned pending_parts(unsigned g)
 static bool job_writes(struct zp_arena *a, uint32_t j)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+	unsigned st = zp_word_state(zp_arena_load64(&r->word));
 	if (st == ZP_JOB_ACTIVE)
 		return true;
 	for (uint32_t p = 0; st == ZP_JOB_FAILED && p < r->nparts; p++)
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
+		if (zp_word_state(zp_arena_load64(&zp_arena_part_rec(a, j, p)->word)) == ZP_PART_PROVING)
 			return true;
 	return false;
 }
 
 /* Whether a job still writing (job_writes) has the directory canon names (opened as dfd): the
  * same canonical path, or the same directory reached another way (a bind mount), by st_dev/st_ino. */
-static bool output_busy(const char *canon, int dfd)
+static bool output_busy(struct sup *sup, const char *canon, int dfd)
 {
 	struct stat me;
 	if (dfd >= 0 && fstat(dfd, &me))
 		dfd = -1;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
-		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
-			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
-			if (!job_writes(S.g[g].a, j))
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+		for (uint32_t j = 0; j < zp_arena_hdr(sup->g[g].a)->job_count; j++) {
+			const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
+			if (!job_writes(sup->g[g].a, j))
 				continue;
 			if (!strcmp(r->output, canon))
 				return true;
-			int o = dfd >= 0 ? zp_out_open(&S.cfg, r->output) : -1;
+			int o = dfd >= 0 ? zp_out_open(&sup->cfg, r->output) : -1;
 			struct stat st;
 			bool same = o >= 0 && !fstat(o, &st) && st.st_dev == me.st_dev && st.st_ino == me.st_ino;
 			if (o >= 0)
@@ -306,18 +300,28 @@ static unsigned control_char(const char *p)
 	return 0;
 }
 
-/* One witness file: confined, opened without blocking or following a symlink, a regular file,
- * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
-static char *check_wtns(size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires, char *canon)
+/* inputs[i] = p confined (canon gets the canonical path) and opened by the walk from its allowed
+ * root, without blocking or following a symlink: *fd, or the error reply. */
+static char *open_input(struct sup *sup, size_t i, const char *p, char *canon, int *fd)
 {
 	zp_err_clear();
-	if (!S.cfg.n_in)
+	if (!sup->cfg.n_in)
 		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
-	if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, canon, false))
+	if (zp_path_allowed(sup->cfg.allow_in, sup->cfg.n_in, p, canon, false))
 		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
-	int fd = zp_path_open_input(S.cfg.allow_in, S.cfg.n_in, canon);
-	if (fd < 0)
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
+	*fd = zp_path_open_input(sup->cfg.allow_in, sup->cfg.n_in, canon);
+	return *fd < 0 ? error_reply("inputs[%zu]: %s", i, zp_err_msg()) : NULL;
+}
+
+/* One witness file: confined, opened without blocking or following a symlink, a regular file,
+ * and the header checks `zkpipe prove` makes (prover/wtns.h), reading only its header and w[0]. */
+static char *check_wtns(struct sup *sup, size_t i, const char *p, const struct zp_pipe_key *k, uint32_t wires,
+			char *canon)
+{
+	int fd = -1;
+	char *err = open_input(sup, i, p, canon, &fd);
+	if (err)
+		return err;
 	uint32_t nw = 0;
 	int r = zp_wtns_check_fd(fd, canon, &nw);
 	close(fd);
@@ -338,20 +342,16 @@ static bool is_json(const char *p)
 /* input.json: the key has a generator; confined and opened like a witness (no blocking, no
  * symlink), a regular file of at most 64 MiB holding a JSON object (what circom's generators
  * take). canon gets the manifest line: the canonical path synthd opens by the same walk. */
-static char *check_json_input(size_t i, const char *p, const struct zp_pipe_key *k, char *canon)
+static char *check_json_input(struct sup *sup, size_t i, const char *p, const struct zp_pipe_key *k, char *canon)
 {
 	if (!k->wasm[0] && !k->witness_bin[0])
 		return error_reply("inputs[%zu]: %s is an input.json, but key %s names no witness generator "
 				   "([key %s] wasm = or witness_bin =); give .wtns files", i, p, k->name, k->name);
-	zp_err_clear();
-	if (!S.cfg.n_in)
-		return error_reply("inputs[%zu]: no input directory is allowed ([run] allow_input is empty)", i);
-	if (zp_path_allowed(S.cfg.allow_in, S.cfg.n_in, p, canon, false))
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
-	int fd = zp_path_open_input(S.cfg.allow_in, S.cfg.n_in, canon);
+	int fd = -1;
+	char *err = open_input(sup, i, p, canon, &fd);
+	if (err)
+		return err;
 	struct stat st;
-	if (fd < 0)
-		return error_reply("inputs[%zu]: %s", i, zp_err_msg());
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
 		close(fd);
 		return error_reply("inputs[%zu]: %s: not a regular file of at most 64 MiB", i, p);
@@ -368,8 +368,8 @@ static char *check_json_input(size_t i, const char *p, const struct zp_pipe_key 
 }
 
 /* paths[i] = the manifest line: the canonical path (what synthd opens by the same walk). */
-static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t wires, char (*paths)[PATH_MAX],
-			  size_t n)
+static char *check_inputs(struct sup *sup, json_t *inputs, const struct zp_pipe_key *k, uint32_t wires,
+			  char (*paths)[PATH_MAX], size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *p = json_string_value(json_array_get(inputs, i));
@@ -387,12 +387,12 @@ static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t 
 			continue;
 		}
 		if (is_json(p)) { /* an input.json: synthd runs the key's witness generator on it */
-			char *err = check_json_input(i, p, k, paths[i]);
+			char *err = check_json_input(sup, i, p, k, paths[i]);
 			if (err)
 				return err;
 			continue;
 		}
-		char *err = check_wtns(i, p, k, wires, paths[i]);
+		char *err = check_wtns(sup, i, p, k, wires, paths[i]);
 		if (err)
 			return err;
 	}
@@ -401,58 +401,58 @@ static char *check_inputs(json_t *inputs, const struct zp_pipe_key *k, uint32_t 
 
 /* The output directory: confined, resolved (canon is what the job records and every writer
  * walks to), not shared with an active job however it is spelled, created by the walk. */
-static char *check_output(const char *out, char canon[PATH_MAX], char made[PATH_MAX])
+static char *check_output(struct sup *sup, const char *out, char canon[PATH_MAX], char made[PATH_MAX])
 {
 	zp_err_clear();
-	if (!S.cfg.n_out)
+	if (!sup->cfg.n_out)
 		return error_reply("output: no output directory is allowed ([run] allow_output is empty)");
 	if (control_char(out))
 		return error_reply("output: control character 0x%02x in the path", control_char(out));
-	if (zp_path_allowed(S.cfg.allow_out, S.cfg.n_out, out, canon, true))
+	if (zp_path_allowed(sup->cfg.allow_out, sup->cfg.n_out, out, canon, true))
 		return error_reply("output: %s", zp_err_msg());
 	if (strlen(canon) >= ZP_PATH_MAX)
 		return error_reply("output: path longer than %d bytes", ZP_PATH_MAX - 1);
-	if (output_busy(canon, -1))
+	if (output_busy(sup, canon, -1))
 		return error_reply("output %s is in use by an active job", out);
 	sup_missing_from(canon, made); /* a refused submit removes what it created (sup_mkdirs_undo) */
-	int dfd = zp_path_open_dir(S.cfg.allow_out, S.cfg.n_out, canon, true, S.cfg.public_access ? 0755 : 0700);
+	int dfd = zp_path_open_dir(sup->cfg.allow_out, sup->cfg.n_out, canon, true, sup->cfg.public_access ? 0755 : 0700);
 	if (dfd < 0)
 		return error_reply("output: %s", zp_err_msg());
-	bool busy = output_busy(canon, dfd);
+	bool busy = output_busy(sup, canon, dfd);
 	close(dfd);
 	return busy ? error_reply("output %s is in use by an active job (the same directory as its output)", out)
 		    : NULL;
 }
 
-static char *submit(json_t *req)
+static char *submit(struct sup *sup, json_t *req)
 {
 	const char *key = json_string_value(json_object_get(req, "key"));
 	const char *out = json_string_value(json_object_get(req, "output"));
 	const char *tok = json_string_value(json_object_get(req, "token"));
 	json_t *inputs = json_object_get(req, "inputs");
 	json_int_t prio = json_integer_value(json_object_get(req, "priority"));
-	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, key);
+	const struct zp_pipe_key *k = zp_pipe_key_find(&sup->cfg, key);
 	if (!k) {
 		char known[512] = "";
-		for (unsigned i = 0; i < S.cfg.n_keys; i++)
-			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", S.cfg.keys[i].name);
+		for (unsigned i = 0; i < sup->cfg.n_keys; i++)
+			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", sup->cfg.keys[i].name);
 		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
 	}
 	/* a key that cannot be served refuses new jobs, after the token check below: a re-sent submit
 	 * of a job accepted before the key failed still gets its job id (whose wait then ends) */
 	char why[600];
-	const char *refused = sup_key_refusal(key, why, sizeof why);
+	const char *refused = sup_key_refusal(sup, key, why, sizeof why);
 	if (!json_is_array(inputs) || !json_array_size(inputs))
 		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
 	size_t n = json_array_size(inputs);
 	int gbest = -1;
 	unsigned serving = 0, most = 0;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
-		if (!sup_group_serves(g, key))
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		if (!sup_group_serves(sup, g, key))
 			continue; /* its slots cannot hold the key, or its gpuds were given up */
 		serving++;
-		most = S.cfg.groups[g].max_parts > most ? S.cfg.groups[g].max_parts : most;
-		if (S.cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(g) < pending_parts((unsigned)gbest)))
+		most = sup->cfg.groups[g].max_parts > most ? sup->cfg.groups[g].max_parts : most;
+		if (sup->cfg.groups[g].max_parts >= n && (gbest < 0 || pending_parts(sup, g) < pending_parts(sup, (unsigned)gbest)))
 			gbest = (int)g;
 	}
 	if (!serving && !refused)
@@ -465,7 +465,7 @@ static char *submit(json_t *req)
 		return error_reply("submit: \"output\" (a directory) is required");
 	if (prio < 0 || prio > 1000000)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
-	if (tok && !token_ok(tok))
+	if (tok && !zp_token_ok(tok))
 		return error_reply("submit: token must be 1-64 of [A-Za-z0-9_-]");
 	char tbuf[65];
 	if (!tok) {
@@ -477,23 +477,23 @@ static char *submit(json_t *req)
 		tok = tbuf;
 	}
 	uint64_t dup_id;
-	if (sup_token_lookup(tok, &dup_id) == 1) /* a re-sent submit (REQ retries, client retries): the same job */
+	if (sup_token_lookup(sup, tok, &dup_id) == 1) /* a re-sent submit (REQ retries, client retries): the same job */
 		return reply(json_pack("{s:b, s:I, s:b}", "ok", 1, "job", (json_int_t)dup_id, "duplicate", 1));
 	if (refused)
 		return error_reply_code("key_failed", "%s", refused);
 	uint32_t wires = 0;
-	if (key_wires(k, &wires))
+	if (key_wires(sup, k, &wires))
 		return error_reply("key %s: %s", key, zp_err_msg());
 	char (*paths)[PATH_MAX] = calloc(n, PATH_MAX);
-	char *err = paths ? check_inputs(inputs, k, wires, paths, n) : error_reply("out of memory");
+	char *err = paths ? check_inputs(sup, inputs, k, wires, paths, n) : error_reply("out of memory");
 	if (err) {
 		free(paths);
 		return err;
 	}
 	char canon[PATH_MAX], made[PATH_MAX] = ""; /* made: the first directory this submit created */
-	err = check_output(out, canon, made);
+	err = check_output(sup, out, canon, made);
 	char man[PATH_MAX];
-	if (!err && (zp_pipe_path(man, sizeof man, &S.cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
+	if (!err && (zp_pipe_path(man, sizeof man, &sup->cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
 		err = error_reply("run directory too long for a manifest path");
 	const char **lines = err ? NULL : calloc(n, sizeof *lines);
 	for (size_t i = 0; lines && i < n; i++)
@@ -507,12 +507,12 @@ static char *submit(json_t *req)
 	zp_job_h h;
 	uint64_t id;
 	if (!err) {
-		sup_debug_point("submit-after-manifest");
+		sup_debug_point(sup, "submit-after-manifest");
 		struct zp_job_spec spec = { .key_id = key, .nparts = (uint32_t)n, .priority = (uint32_t)prio,
 					    .inputs = man, .output = out };
-		int r = zp_arena_submit_job(S.g[g].a, &spec, &h, &id);
+		int r = zp_arena_submit_job(sup->g[g].a, &spec, &h, &id);
 		if (r) {
-			err = error_reply("group %s: %s; retry later", S.cfg.groups[g].name,
+			err = error_reply("group %s: %s; retry later", sup->cfg.groups[g].name,
 					  zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 			unlink(man);
 			zp_fsync_parent(man);
@@ -524,88 +524,88 @@ static char *submit(json_t *req)
 	}
 	/* The arena record names in/<token>: a crash from here on leaves the token recoverable
 	 * (sup_token_lookup, sup_records_start), so a retry finds this job, never a second one. */
-	sup_debug_point("submit-before-token");
-	uint64_t cid = sup_client_id(g, id);
-	if (sup_token_ensure(g, zp_arena_job_rec(S.g[g].a, h.idx)))
+	sup_debug_point(sup, "submit-before-token");
+	uint64_t cid = zp_job_client_id(g, id);
+	if (sup_token_ensure(sup, g, zp_arena_job_rec(sup->g[g].a, h.idx)))
 		zp_log("supervisor", "job %llu: %s (kept in the arena record; written again before it is freed)",
 		       (unsigned long long)cid, zp_err_msg());
-	zp_hint_send(S.g[g].pub, "job");
+	zp_hint_send(sup->g[g].pub, "job");
 	return reply(json_pack("{s:b, s:I, s:s, s:s}", "ok", 1, "job", (json_int_t)cid, "group",
-			       S.cfg.groups[g].name, "token", tok));
+			       sup->cfg.groups[g].name, "token", tok));
 }
 
 /* ---------------------------------------------------------------- status, cancel */
-static int find(uint64_t cid, unsigned *g, zp_job_h *h)
+static int find(struct sup *sup, uint64_t cid, unsigned *g, zp_job_h *h)
 {
 	*g = (unsigned)(cid & 0xff);
-	if (*g >= S.cfg.n_groups)
+	if (*g >= sup->cfg.n_groups)
 		return -ENOENT;
-	return zp_arena_find_job(S.g[*g].a, cid >> 8, h);
+	return zp_arena_find_job(sup->g[*g].a, cid >> 8, h);
 }
 
 /* find, after recording a finished record first: DONE is said only once proofs.json is there
  * (the record may be freed by it: the answer then comes from results/). */
-static int find_recorded(uint64_t cid, unsigned *g, zp_job_h *h)
+static int find_recorded(struct sup *sup, uint64_t cid, unsigned *g, zp_job_h *h)
 {
-	if (find(cid, g, h) == 0)
-		sup_finish_job(S.g[*g].a, *g, h->idx, false);
-	return find(cid, g, h);
+	if (find(sup, cid, g, h) == 0)
+		sup_finish_job(sup, sup->g[*g].a, *g, h->idx, false);
+	return find(sup, cid, g, h);
 }
 
-static char *status_job(uint64_t cid)
+static char *status_job(struct sup *sup, uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find_recorded(cid, &g, &h) == 0) {
+	if (find_recorded(sup, cid, &g, &h) == 0) {
 		json_t *j = job_json(g, h.idx);
 		char why[400];
-		const char *ks = sup_key_state(json_string_value(json_object_get(j, "key")), why, sizeof why);
+		const char *ks = sup_key_state(sup, json_string_value(json_object_get(j, "key")), why, sizeof why);
 		json_object_set_new(j, "key_state", json_string(ks));
 		json_object_set_new(j, "key_error", json_string(why));
 		return reply(j);
 	}
 	char res[PATH_MAX];
-	result_path(res, sizeof res, cid);
+	result_path(sup, res, sizeof res, cid);
 	json_error_t e;
 	json_t *j = json_load_file(res, 0, &e);
 	return j ? reply(j) : error_reply_code("unknown_job", "unknown job %llu", (unsigned long long)cid);
 }
 
-static char *cancel(uint64_t cid)
+static char *cancel(struct sup *sup, uint64_t cid)
 {
 	unsigned g;
 	zp_job_h h;
-	if (find_recorded(cid, &g, &h) != 0)
-		return status_job(cid); /* finished (its record) or unknown (the error) */
-	int st = zp_arena_job_state(S.g[g].a, h);
+	if (find_recorded(sup, cid, &g, &h) != 0)
+		return status_job(sup, cid); /* finished (its record) or unknown (the error) */
+	int st = zp_arena_job_state(sup->g[g].a, h);
 	if (st == ZP_JOB_ACTIVE) {
 		char p[PATH_MAX];
-		zp_pipe_path(p, sizeof p, &S.cfg, "cancel/%llu", (unsigned long long)cid);
+		zp_pipe_path(p, sizeof p, &sup->cfg, "cancel/%llu", (unsigned long long)cid);
 		int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 		if (fd >= 0)
 			close(fd);
-		zp_hint_send(S.g[g].pub, "job");
+		zp_hint_send(sup->g[g].pub, "job");
 	}
 	json_t *j = job_json(g, h.idx);
 	json_object_set_new(j, "cancel_requested", json_boolean(st == ZP_JOB_ACTIVE));
 	return reply(j);
 }
 
-void *sup_status_json(void)
+void *sup_status_json(struct sup *sup)
 {
 	json_t *groups = json_array(), *procs = json_array();
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
-		struct zp_arena *a = S.g[g].a;
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		struct zp_arena *a = sup->g[g].a;
 		const struct zp_arena_hdr *h = zp_arena_hdr(a);
 		unsigned slots[4] = { 0 }, jobs[5] = { 0 };
 		for (uint32_t i = 0; i < h->slot_count; i++)
-			slots[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_slot_rec(a, i)->word)) & 3]++;
+			slots[zp_word_state(zp_arena_load64(&zp_arena_slot_rec(a, i)->word)) & 3]++;
 		for (uint32_t j = 0; j < h->job_count; j++) {
-			unsigned s = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_job_rec(a, j)->word));
+			unsigned s = zp_word_state(zp_arena_load64(&zp_arena_job_rec(a, j)->word));
 			jobs[s < 5 ? s : 0]++;
 		}
 		json_t *cnt = json_object(), *sl = json_object(), *jb = json_object();
-#define ZP_X(nm, help) json_object_set_new(cnt, #nm, json_integer((json_int_t)atomic_load(&((struct zp_arena_hdr *)h)->counters.nm)));
+#define ZP_X(nm, help) json_object_set_new(cnt, #nm, json_integer((json_int_t)zp_arena_load64(&h->counters.nm)));
 		ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
 		for (unsigned s = 0; s < 4; s++)
@@ -613,22 +613,22 @@ void *sup_status_json(void)
 		for (unsigned s = 0; s < 5; s++)
 			json_object_set_new(jb, zp_job_state_name(s), json_integer(jobs[s]));
 		json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:o, s:o, s:o}", "name",
-			S.cfg.groups[g].name, "arena", h->name, "backing", zp_backing_name(h->backing),
-			"node", S.cfg.groups[g].node, "slot_count", (json_int_t)h->slot_count,
+			sup->cfg.groups[g].name, "arena", h->name, "backing", zp_backing_name(h->backing),
+			"node", sup->cfg.groups[g].node, "slot_count", (json_int_t)h->slot_count,
 			"slot_size", (json_int_t)h->slot_size, "arena_bytes", (json_int_t)h->total_size,
 			"slots", sl, "jobs", jb, "counters", cnt));
 	}
-	for (unsigned k = 0; k < S.nch; k++) {
-		const struct child *c = &S.ch[k];
+	for (unsigned k = 0; k < sup->nch; k++) {
+		const struct child *c = &sup->ch[k];
 		json_array_append_new(procs, json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:i, s:i, s:I}", "group",
-			S.cfg.groups[c->group].name, "role", zp_role_name(c->role), "index", (int)c->index,
+			sup->cfg.groups[c->group].name, "role", zp_role_name(c->role), "index", (int)c->index,
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));
 		if (c->given_up) /* failed at start the same way SUP_GIVE_UP times: not restarted */
 			json_object_update_new(json_array_get(procs, json_array_size(procs) - 1),
 					       json_pack("{s:b, s:s}", "given_up", 1, "error", c->give_up_reason));
-		const struct zp_pipe_group *gr = &S.cfg.groups[c->group];
+		const struct zp_pipe_group *gr = &sup->cfg.groups[c->group];
 		if (c->role == ZP_ROLE_GPUD && c->index < gr->gpus) {
 			json_t *o = json_array_get(procs, json_array_size(procs) - 1);
 			json_object_set_new(o, "gpu", json_string(gr->gpu[c->index]));
@@ -636,7 +636,7 @@ void *sup_status_json(void)
 			json_object_set_new(o, "numa_node", json_integer(gr->gpu_node[c->index]));
 			/* per key, from its health file: where it came from (key region or file) and its device memory
 			 * by use, so an operator sees whether a second key fits */
-			json_t *h = c->pid ? zp_health_read(&S.cfg, c->group, c->index, c->pid) : NULL;
+			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
 			if (json_is_object(json_object_get(h, "keys")))
 				json_object_set(o, "keys", json_object_get(h, "keys"));
 			json_decref(h);
@@ -647,9 +647,9 @@ void *sup_status_json(void)
 	}
 	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
 			       (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",
-			       (double)(zp_now_ns() - S.started_ns) / 1e9, "groups", groups, "processes", procs,
-			       "keys", sup_keys_json());
-	sup_observe_status(st);
+			       (double)(zp_now_ns() - sup->started_ns) / 1e9, "groups", groups, "processes", procs,
+			       "keys", sup_keys_json(sup));
+	sup_observe_status(sup, st);
 	return st;
 }
 
@@ -703,7 +703,7 @@ static char *check_schema(json_t *j, const struct op_schema *sc)
 	return NULL;
 }
 
-char *sup_api_handle(const char *req, size_t len)
+char *sup_api_handle(struct sup *sup, const char *req, size_t len)
 {
 	if (len > ZP_API_MAX_MSG)
 		return error_reply("request of %zu bytes exceeds the %u-byte limit", len, ZP_API_MAX_MSG);
@@ -729,13 +729,13 @@ char *sup_api_handle(const char *req, size_t len)
 	else if ((r = check_schema(j, sc)))
 		;
 	else if (!strcmp(op, "submit"))
-		r = submit(j);
+		r = submit(sup, j);
 	else {
 		json_t *jid = json_object_get(j, "job");
 		if (!strcmp(op, "status"))
-			r = jid ? status_job((uint64_t)json_integer_value(jid)) : reply(sup_status_json());
+			r = jid ? status_job(sup, (uint64_t)json_integer_value(jid)) : reply(sup_status_json(sup));
 		else
-			r = cancel((uint64_t)json_integer_value(jid));
+			r = cancel(sup, (uint64_t)json_integer_value(jid));
 	}
 	json_decref(j);
 	return r;

@@ -19,6 +19,9 @@
 
 #include "stages.h"
 #include "sup.h"
+#include "config.h"
+#include "rundir.h"
+#include "sys.h"
 
 /* Upper bounds in seconds: a 2^27 partition's stages are around a second, a small circuit's
  * around a millisecond, a queue at peak minutes. */
@@ -53,11 +56,11 @@ static void hist_add(struct hist *h, double s)
 	h->sum += s;
 }
 
-static json_t *job_brief(struct zp_arena *a, unsigned g, uint32_t j, uint64_t now);
+static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, uint64_t now);
 
-void sup_observe_job(struct zp_arena *a, unsigned g, uint32_t j)
+void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 {
-	json_t *brief = job_brief(a, g, j, zp_now_ns());
+	json_t *brief = job_brief(sup, a, g, j, zp_now_ns());
 	pthread_mutex_lock(&O.mu);
 	json_decref(O.recent[O.recent_head]);
 	O.recent[O.recent_head] = brief;
@@ -65,17 +68,17 @@ void sup_observe_job(struct zp_arena *a, unsigned g, uint32_t j)
 	pthread_mutex_unlock(&O.mu);
 
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	const struct zp_pipe_key *k = zp_pipe_key_find(&S.cfg, r->key_id);
+	const struct zp_pipe_key *k = zp_pipe_key_find(&sup->cfg, r->key_id);
 	if (!k)
 		return; /* a key no longer configured: nothing to label it with */
-	unsigned ki = (unsigned)(k - S.cfg.keys);
+	unsigned ki = (unsigned)(k - sup->cfg.keys);
 	pthread_mutex_lock(&O.mu);
 	for (uint32_t p = 0; p < r->nparts; p++) {
 		const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
 		uint64_t ts[ZP_TS_COUNT], t0, t1;
 		for (unsigned s = 0; s < ZP_TS_COUNT; s++)
-			ts[s] = atomic_load((_Atomic uint64_t *)&pr->ts[s]);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&pr->word)) != ZP_PART_DONE)
+			ts[s] = zp_arena_load64(&pr->ts[s]);
+		if (zp_word_state(zp_arena_load64(&pr->word)) != ZP_PART_DONE)
 			continue; /* only partitions that went the whole way: a failed one's stages are partial */
 		for (unsigned s = 0; s < ZP_SPAN_COUNT; s++)
 			if (zp_span_bounds(s, ts, r->submit_ns, &t0, &t1))
@@ -97,18 +100,18 @@ static void label(FILE *f, const char *v)
 	}
 }
 
-void sup_observe_metrics(FILE *f)
+void sup_observe_metrics(struct sup *sup, FILE *f)
 {
 	fputs("# HELP zkpipe_partition_stage_seconds time partitions spent in each stage (queued, slot_wait, synthesis, "
 	      "ready, copy, gpu, finish; total = submit to done), per key\n"
 	      "# TYPE zkpipe_partition_stage_seconds histogram\n", f);
 	pthread_mutex_lock(&O.mu);
-	for (unsigned k = 0; k < S.cfg.n_keys; k++)
+	for (unsigned k = 0; k < sup->cfg.n_keys; k++)
 		for (unsigned s = 0; s < ZP_SPAN_COUNT; s++) {
 			const struct hist *h = &O.h[k][s];
 			for (unsigned i = 0; i <= NB; i++) {
 				fputs("zkpipe_partition_stage_seconds_bucket{key=\"", f);
-				label(f, S.cfg.keys[k].name);
+				label(f, sup->cfg.keys[k].name);
 				if (i < NB)
 					fprintf(f, "\",stage=\"%s\",le=\"%g\"} %llu\n", zp_span_name(s), bounds[i],
 						(unsigned long long)h->le[i]);
@@ -117,30 +120,30 @@ void sup_observe_metrics(FILE *f)
 						(unsigned long long)h->count);
 			}
 			fputs("zkpipe_partition_stage_seconds_sum{key=\"", f);
-			label(f, S.cfg.keys[k].name);
+			label(f, sup->cfg.keys[k].name);
 			fprintf(f, "\",stage=\"%s\"} %.9g\n", zp_span_name(s), h->sum);
 			fputs("zkpipe_partition_stage_seconds_count{key=\"", f);
-			label(f, S.cfg.keys[k].name);
+			label(f, sup->cfg.keys[k].name);
 			fprintf(f, "\",stage=\"%s\"} %llu\n", zp_span_name(s), (unsigned long long)h->count);
 		}
 	pthread_mutex_unlock(&O.mu);
 }
 
 /* ---------------------------------------------------------------- throughput */
-static uint64_t proved_now(void)
+static uint64_t proved_now(struct sup *sup)
 {
 	uint64_t n = 0;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
-		n += atomic_load(&((struct zp_arena_hdr *)zp_arena_hdr(S.g[g].a))->counters.parts_proved);
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+		n += zp_arena_load64(&zp_arena_hdr(sup->g[g].a)->counters.parts_proved);
 	return n;
 }
 
-void sup_observe_tick(void)
+void sup_observe_tick(struct sup *sup)
 {
 	uint64_t now = zp_mono_ms();
 	if (O.tp_n && now - O.tp_last_ms < 1000) /* called every ~100 ms: a sample a second */
 		return;
-	uint64_t v = proved_now();
+	uint64_t v = proved_now(sup);
 	pthread_mutex_lock(&O.mu);
 	O.tp[O.tp_head] = v;
 	O.tp_head = (O.tp_head + 1) % TP_N;
@@ -166,29 +169,29 @@ static json_t *throughput_json(void)
 #define JOBS_SHOWN 200
 #define SLOTS_SHOWN 256
 
-static json_t *job_brief(struct zp_arena *a, unsigned g, uint32_t j, uint64_t now)
+static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, uint64_t now)
 {
 	const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-	uint64_t w = atomic_load((_Atomic uint64_t *)&r->word);
+	uint64_t w = zp_arena_load64(&r->word);
 	unsigned st = zp_word_state(w), cnt[ZP_PART_FAILED + 1] = { 0 };
 	for (uint32_t p = 0; p < r->nparts && p < ZP_ARENA_MAX_PARTS; p++)
-		cnt[zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, p)->word)) % (ZP_PART_FAILED + 1)]++;
+		cnt[zp_word_state(zp_arena_load64(&zp_arena_part_rec(a, j, p)->word)) % (ZP_PART_FAILED + 1)]++;
 	json_t *ps = json_object();
 	for (unsigned s = 0; s <= ZP_PART_FAILED; s++)
 		json_object_set_new(ps, zp_part_state_name(s), json_integer(cnt[s]));
-	uint32_t done = atomic_load((_Atomic uint32_t *)&r->parts_done);
-	uint64_t end = st == ZP_JOB_ACTIVE ? now : atomic_load((_Atomic uint64_t *)&r->done_ns);
+	uint32_t done = zp_arena_load32(&r->parts_done);
+	uint64_t end = st == ZP_JOB_ACTIVE ? now : zp_arena_load64(&r->done_ns);
 	double age = end > r->submit_ns ? (double)(end - r->submit_ns) / 1e9 : 0;
 	/* ETA at the job's own pace so far; unknown until its first partition is done */
 	double eta = st == ZP_JOB_ACTIVE && done ? age / done * (r->nparts - done) : st == ZP_JOB_ACTIVE ? -1 : 0;
 	char err[ZP_ERRTXT_MAX + 1];
 	snprintf(err, sizeof err, "%.*s", ZP_ERRTXT_MAX, r->error);
 	return json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
-			 (json_int_t)sup_client_id(g, r->id), "group", S.cfg.groups[g].name, "key", r->key_id, "state",
+			 (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
 			 zp_job_state_name(st), "parts", (int)r->nparts, "done", (int)done, "failed",
-			 (int)atomic_load((_Atomic uint32_t *)&r->parts_failed), "priority", (int)r->priority, "error", err,
+			 (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority, "error", err,
 			 "submit_ns", (json_int_t)r->submit_ns, "done_ns",
-			 (json_int_t)atomic_load((_Atomic uint64_t *)&r->done_ns), "age_s", age, "eta_s", eta,
+			 (json_int_t)zp_arena_load64(&r->done_ns), "age_s", age, "eta_s", eta,
 			 "partition_states", ps);
 }
 
@@ -204,21 +207,21 @@ static int newest_first(const void *a, const void *b)
 /* Jobs in the arenas (ACTIVE and the finished ones still retained) and the last RECENT_N
  * finished ones whose records are gone, newest first, at most JOBS_SHOWN: what a status page
  * lists. Sorted on (time, id) first, so only the shown ones pay for their partition counts. */
-static json_t *jobs_json(uint64_t now)
+static json_t *jobs_json(struct sup *sup, uint64_t now)
 {
 	size_t n = 0, cap = RECENT_N;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
-		cap += zp_arena_hdr(S.g[g].a)->job_count;
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+		cap += zp_arena_hdr(sup->g[g].a)->job_count;
 	struct listed *l = calloc(cap, sizeof *l);
 	json_t *out = json_array();
 	if (!l)
 		return out;
-	for (unsigned g = 0; g < S.cfg.n_groups; g++)
-		for (uint32_t j = 0; j < zp_arena_hdr(S.g[g].a)->job_count; j++) {
-			const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+		for (uint32_t j = 0; j < zp_arena_hdr(sup->g[g].a)->job_count; j++) {
+			const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st == ZP_JOB_ACTIVE || st == ZP_JOB_DONE || st == ZP_JOB_FAILED)
-				l[n++] = (struct listed){ r->submit_ns, (long long)sup_client_id(g, r->id), g, j, NULL };
+				l[n++] = (struct listed){ r->submit_ns, (long long)zp_job_client_id(g, r->id), g, j, NULL };
 		}
 	size_t arena_n = n;
 	pthread_mutex_lock(&O.mu);
@@ -235,7 +238,7 @@ static json_t *jobs_json(uint64_t now)
 	qsort(l, n, sizeof *l, newest_first);
 	for (size_t k = 0; k < n; k++) {
 		if (k < JOBS_SHOWN)
-			json_array_append_new(out, l[k].brief ? l[k].brief : job_brief(S.g[l[k].g].a, l[k].g, l[k].j, now));
+			json_array_append_new(out, l[k].brief ? l[k].brief : job_brief(sup, sup->g[l[k].g].a, l[k].g, l[k].j, now));
 		else
 			json_decref(l[k].brief);
 	}
@@ -243,17 +246,17 @@ static json_t *jobs_json(uint64_t now)
 	return out;
 }
 
-static json_t *slots_json(unsigned g, uint64_t now)
+static json_t *slots_json(struct sup *sup, unsigned g, uint64_t now)
 {
-	struct zp_arena *a = S.g[g].a;
+	struct zp_arena *a = sup->g[g].a;
 	json_t *out = json_array();
 	for (uint32_t i = 0; i < zp_arena_hdr(a)->slot_count && i < SLOTS_SHOWN; i++) {
 		const struct zp_arena_slot *s = zp_arena_slot_rec(a, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&s->word), t = atomic_load((_Atomic uint64_t *)&s->state_ns);
+		uint64_t w = zp_arena_load64(&s->word), t = zp_arena_load64(&s->state_ns);
 		json_t *o = json_pack("{s:i, s:s, s:f}", "index", (int)i, "state", zp_slot_state_name(zp_word_state(w) & 3),
 				      "age_s", t && now > t ? (double)(now - t) / 1e9 : 0.0);
 		if (zp_word_state(w) != ZP_SLOT_FREE) { /* racy display read: job and part are the filler's */
-			json_object_set_new(o, "job", json_integer((json_int_t)sup_client_id(g, s->job_id)));
+			json_object_set_new(o, "job", json_integer((json_int_t)zp_job_client_id(g, s->job_id)));
 			json_object_set_new(o, "part", json_integer((json_int_t)s->part));
 		}
 		json_array_append_new(out, o);
@@ -263,11 +266,11 @@ static json_t *slots_json(unsigned g, uint64_t now)
 
 /* A daemon's start-up progress (progress/<role>.<i>@<group>.json, common/progress.h), when
  * the file is that very process's (its pid), else NULL. Bounded, never follows a link. */
-static json_t *progress_of(const struct child *c)
+static json_t *progress_of(struct sup *sup, const struct child *c)
 {
 	char p[PATH_MAX], buf[4096];
-	if (!c->pid || zp_pipe_path(p, sizeof p, &S.cfg, "progress/%s.%u@%s.json", zp_role_name(c->role), c->index,
-				    S.cfg.groups[c->group].name))
+	if (!c->pid || zp_pipe_path(p, sizeof p, &sup->cfg, "progress/%s.%u@%s.json", zp_role_name(c->role), c->index,
+				    sup->cfg.groups[c->group].name))
 		return NULL;
 	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
@@ -285,19 +288,19 @@ static json_t *progress_of(const struct child *c)
 	return j;
 }
 
-void sup_observe_status(void *status)
+void sup_observe_status(struct sup *sup, void *status)
 {
 	json_t *st = status;
 	uint64_t now = zp_now_ns();
 	json_t *groups = json_object_get(st, "groups"), *procs = json_object_get(st, "processes");
-	for (unsigned g = 0; g < S.cfg.n_groups && g < json_array_size(groups); g++)
-		json_object_set_new(json_array_get(groups, g), "slot_list", slots_json(g, now));
-	for (unsigned k = 0; k < S.nch && k < json_array_size(procs); k++) {
-		json_t *p = progress_of(&S.ch[k]);
+	for (unsigned g = 0; g < sup->cfg.n_groups && g < json_array_size(groups); g++)
+		json_object_set_new(json_array_get(groups, g), "slot_list", slots_json(sup, g, now));
+	for (unsigned k = 0; k < sup->nch && k < json_array_size(procs); k++) {
+		json_t *p = progress_of(sup, &sup->ch[k]);
 		if (p)
 			json_object_set_new(json_array_get(procs, k), "progress", p);
 	}
-	json_object_set_new(st, "job_list", jobs_json(now));
+	json_object_set_new(st, "job_list", jobs_json(sup, now));
 	json_object_set_new(st, "throughput", throughput_json());
 	json_object_set_new(st, "now_ns", json_integer((json_int_t)now));
 }

@@ -25,32 +25,36 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "config.h"
+#include "files.h"
+#include "rundir.h"
+#include "sys.h"
 #include "zp_err.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 static const char *WHO = "supervisor";
 
-void sup_debug_point(const char *name)
+void sup_debug_point(struct sup *sup, const char *name)
 {
-	if (!S.cfg.crash_at[0] || strcmp(S.cfg.crash_at, name))
+	if (!sup->cfg.crash_at[0] || strcmp(sup->cfg.crash_at, name))
 		return;
 	zp_log(WHO, "[debug] crash_at = %s: SIGKILL", name);
 	kill(getpid(), SIGKILL);
 }
 
 /* ---------------------------------------------------------------- tokens */
-bool sup_is_manifest(const char *path)
+bool sup_is_manifest(struct sup *sup, const char *path)
 {
 	char pre[PATH_MAX];
-	zp_pipe_path(pre, sizeof pre, &S.cfg, "in/");
+	zp_pipe_path(pre, sizeof pre, &sup->cfg, "in/");
 	size_t l = strlen(pre);
 	return !strncmp(path, pre, l) && path[l] && !strchr(path + l, '/');
 }
 
-static const char *token_of(const struct zp_arena_job *r)
+static const char *token_of(struct sup *sup, const struct zp_arena_job *r)
 {
-	return sup_is_manifest(r->inputs) ? strrchr(r->inputs, '/') + 1 : NULL;
+	return sup_is_manifest(sup, r->inputs) ? strrchr(r->inputs, '/') + 1 : NULL;
 }
 
 static int read_u64_file(const char *path, uint64_t *v)
@@ -66,15 +70,15 @@ static int read_u64_file(const char *path, uint64_t *v)
 	return got == 1 ? 0 : -EINVAL;
 }
 
-int sup_token_ensure(unsigned g, const struct zp_arena_job *r)
+int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r)
 {
-	const char *tok = token_of(r);
+	const char *tok = token_of(sup, r);
 	char path[PATH_MAX], txt[32];
 	uint64_t have;
 	if (!tok)
 		return 0; /* not submitted through the API (libzkpipe-supraseal): no token */
-	zp_pipe_path(path, sizeof path, &S.cfg, "tokens/%s", tok);
-	uint64_t cid = sup_client_id(g, r->id);
+	zp_pipe_path(path, sizeof path, &sup->cfg, "tokens/%s", tok);
+	uint64_t cid = zp_job_client_id(g, r->id);
 	if (read_u64_file(path, &have) == 0 && have == cid)
 		return 0;
 	int n = snprintf(txt, sizeof txt, "%llu\n", (unsigned long long)cid);
@@ -82,14 +86,14 @@ int sup_token_ensure(unsigned g, const struct zp_arena_job *r)
 }
 
 /* The live arena record (any group) whose manifest is in/<tok>. */
-static bool record_of_token(const char *tok, unsigned *gout, uint32_t *jout)
+static bool record_of_token(struct sup *sup, const char *tok, unsigned *gout, uint32_t *jout)
 {
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
-		struct zp_arena *a = S.g[g].a;
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; a && j < zp_arena_hdr(a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
-			const char *t = token_of(r);
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
+			const char *t = token_of(sup, r);
 			if (st >= ZP_JOB_ACTIVE && st <= ZP_JOB_FAILED && t && !strcmp(t, tok)) {
 				*gout = g, *jout = j;
 				return true;
@@ -99,19 +103,19 @@ static bool record_of_token(const char *tok, unsigned *gout, uint32_t *jout)
 	return false;
 }
 
-int sup_token_lookup(const char *tok, uint64_t *cid)
+int sup_token_lookup(struct sup *sup, const char *tok, uint64_t *cid)
 {
 	char path[PATH_MAX];
-	zp_pipe_path(path, sizeof path, &S.cfg, "tokens/%s", tok);
+	zp_pipe_path(path, sizeof path, &sup->cfg, "tokens/%s", tok);
 	if (read_u64_file(path, cid) == 0)
 		return 1;
 	unsigned g;
 	uint32_t j;
-	if (!record_of_token(tok, &g, &j))
+	if (!record_of_token(sup, tok, &g, &j))
 		return 0;
-	const struct zp_arena_job *r = zp_arena_job_rec(S.g[g].a, j);
-	*cid = sup_client_id(g, r->id);
-	if (sup_token_ensure(g, r))
+	const struct zp_arena_job *r = zp_arena_job_rec(sup->g[g].a, j);
+	*cid = zp_job_client_id(g, r->id);
+	if (sup_token_ensure(sup, g, r))
 		zp_log(WHO, "token %s: %s", tok, zp_err_msg());
 	return 1;
 }
@@ -154,17 +158,17 @@ void sup_mkdirs_undo(const char *path, const char *made)
 }
 
 /* ---------------------------------------------------------------- ids on disk */
-typedef void (*entry_fn)(const char *dir, const char *name, void *ctx);
+typedef void (*entry_fn)(struct sup *sup, const char *dir, const char *name, void *ctx);
 
-static void each_entry(const char *sub, entry_fn fn, void *ctx)
+static void each_entry(struct sup *sup, const char *sub, entry_fn fn, void *ctx)
 {
 	char dir[PATH_MAX];
-	zp_pipe_path(dir, sizeof dir, &S.cfg, "%s", sub);
+	zp_pipe_path(dir, sizeof dir, &sup->cfg, "%s", sub);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.')
-			fn(dir, e->d_name, ctx);
+			fn(sup, dir, e->d_name, ctx);
 	if (d)
 		closedir(d);
 }
@@ -177,8 +181,9 @@ static void id_seen(struct idmax *m, uint64_t cid)
 		m->max = cid >> 8;
 }
 
-static void id_from_name(const char *dir, const char *name, void *ctx)
+static void id_from_name(struct sup *sup, const char *dir, const char *name, void *ctx)
 {
+	(void)sup;
 	(void)dir;
 	char *end;
 	unsigned long long cid = strtoull(name, &end, 10);
@@ -186,8 +191,9 @@ static void id_from_name(const char *dir, const char *name, void *ctx)
 		id_seen(ctx, cid);
 }
 
-static void id_from_token(const char *dir, const char *name, void *ctx)
+static void id_from_token(struct sup *sup, const char *dir, const char *name, void *ctx)
 {
+	(void)sup;
 	char p[PATH_MAX];
 	uint64_t cid;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
@@ -196,12 +202,12 @@ static void id_from_token(const char *dir, const char *name, void *ctx)
 }
 
 /* The highest arena id group g has ever handed out, as far as the run directory knows. */
-static uint64_t ids_on_disk(unsigned g)
+static uint64_t ids_on_disk(struct sup *sup, unsigned g)
 {
 	struct idmax m = { g, 0 };
-	each_entry("results", id_from_name, &m);
-	each_entry("cancel", id_from_name, &m);
-	each_entry("tokens", id_from_token, &m);
+	each_entry(sup, "results", id_from_name, &m);
+	each_entry(sup, "cancel", id_from_name, &m);
+	each_entry(sup, "tokens", id_from_token, &m);
 	return m.max;
 }
 
@@ -239,7 +245,7 @@ static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
 		bool hard = zp_mono_ms() - t0 > 10000;
 		for (uint32_t i = 0; i < h->proc_count; i++) {
 			const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-			if (zp_word_state(atomic_load((_Atomic uint64_t *)&p->word)) != ZP_PROC_ALIVE ||
+			if (zp_word_state(zp_arena_load64(&p->word)) != ZP_PROC_ALIVE ||
 			    zp_arena_proc_alive(a, i) != 1 || p->pid == getpid())
 				continue;
 			if (p->role != ZP_ROLE_SYNTHD && p->role != ZP_ROLE_GPUD) {
@@ -266,22 +272,22 @@ static int json_file_write(const char *path, json_t *js)
 	return r;
 }
 
-static void plan_path(char *buf, size_t n, unsigned g)
+static void plan_path(struct sup *sup, char *buf, size_t n, unsigned g)
 {
-	zp_pipe_path(buf, n, &S.cfg, "migrate/%s.json", S.cfg.groups[g].name);
+	zp_pipe_path(buf, n, &sup->cfg, "migrate/%s.json", sup->cfg.groups[g].name);
 }
 
 /* The accepted jobs of the old arena as a plan; refusal reasons appended to why. */
-static json_t *plan_jobs(struct zp_arena *a, unsigned g, const struct zp_arena_params *p, char *why, size_t n)
+static json_t *plan_jobs(struct sup *sup, struct zp_arena *a, unsigned g, const struct zp_arena_params *p, char *why, size_t n)
 {
 	json_t *jobs = json_array();
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	unsigned active = 0;
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		if (zp_word_state(atomic_load((_Atomic uint64_t *)&r->word)) != ZP_JOB_ACTIVE)
+		if (zp_word_state(zp_arena_load64(&r->word)) != ZP_JOB_ACTIVE)
 			continue;
-		uint64_t cid = sup_client_id(g, r->id);
+		uint64_t cid = zp_job_client_id(g, r->id);
 		active++;
 		if (r->nparts > p->max_parts)
 			snprintf(why + strlen(why), n - strlen(why), "; job %llu has %u partitions (new max_parts %u)",
@@ -289,12 +295,12 @@ static json_t *plan_jobs(struct zp_arena *a, unsigned g, const struct zp_arena_p
 		if (r->flags & ZP_JOB_EXTERNAL)
 			snprintf(why + strlen(why), n - strlen(why), "; job %llu is filled by its submitter's process",
 				 (unsigned long long)cid);
-		if (!zp_pipe_key_find(&S.cfg, r->key_id))
+		if (!zp_pipe_key_find(&sup->cfg, r->key_id))
 			snprintf(why + strlen(why), n - strlen(why), "; job %llu's key %s is no longer configured",
 				 (unsigned long long)cid, r->key_id);
 		json_t *done = json_array();
 		for (uint32_t q = 0; q < r->nparts; q++) {
-			uint64_t w = atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(a, j, q)->word);
+			uint64_t w = zp_arena_load64(&zp_arena_part_rec(a, j, q)->word);
 			json_array_append_new(done, json_boolean(zp_word_state(w) == ZP_PART_DONE));
 		}
 		json_array_append_new(jobs, json_pack("{s:I, s:s, s:i, s:i, s:s, s:s, s:o}", "id", (json_int_t)r->id,
@@ -306,14 +312,14 @@ static json_t *plan_jobs(struct zp_arena *a, unsigned g, const struct zp_arena_p
 	return jobs;
 }
 
-static int refuse(unsigned g, const char *name, const char *diff, const char *why, unsigned njobs)
+static int refuse(struct sup *sup, unsigned g, const char *name, const char *diff, const char *why, unsigned njobs)
 {
-	const char *gn = S.cfg.groups[g].name;
+	const char *gn = sup->cfg.groups[g].name;
 	return zp_err_set(ZP_EMISMATCH, "group %s: arena %s: the config's shape cannot be applied (%s)%s. To resolve: "
 			  "restore the old values in [group %s] of %s and restart (the accepted jobs finish), then "
 			  "change them again; or drop the %u accepted job(s): zkpipe-shm --remove %s (once the old daemons "
 			  "have exited, orphan_timeout_s after their supervisor)",
-			  gn, name, diff, why, gn, S.cfg.path, njobs, name);
+			  gn, name, diff, why, gn, sup->cfg.path, njobs, name);
 }
 
 /*
@@ -322,7 +328,7 @@ static int refuse(unsigned g, const char *name, const char *diff, const char *wh
  * jobs, write the accepted ones to migrate/<group>.json, destroy it, create the new one.
  * The plan is applied by migrate_resume (the same path a crash takes).
  */
-static int reshape(unsigned g, const struct zp_arena_params *p, struct zp_arena **out)
+static int reshape(struct sup *sup, unsigned g, const struct zp_arena_params *p, struct zp_arena **out)
 {
 	struct zp_arena *old;
 	struct zp_arena_shape any = { 0 };
@@ -331,53 +337,53 @@ static int reshape(unsigned g, const struct zp_arena_params *p, struct zp_arena 
 		return zp_err_wrap(r, "arena %s", p->name);
 	char diff[256], why[1024] = "", plan[PATH_MAX];
 	shape_diff(zp_arena_hdr(old), p, diff, sizeof diff);
-	json_t *jobs = plan_jobs(old, g, p, why, sizeof why); /* a first look, daemons still running */
+	json_t *jobs = plan_jobs(sup, old, g, p, why, sizeof why); /* a first look, daemons still running */
 	unsigned njobs = (unsigned)json_array_size(jobs);
 	json_decref(jobs);
 	if (!why[0]) {
 		zp_log(WHO, "group %s: arena %s has another shape than the config (%s): re-creating it, keeping its jobs",
-		       S.cfg.groups[g].name, p->name, diff);
+		       sup->cfg.groups[g].name, p->name, diff);
 		if (stop_old_daemons(old, why + 2, sizeof why - 2))
 			memcpy(why, "; ", 2);
 	}
 	for (uint32_t j = 0; !why[0] && j < zp_arena_hdr(old)->job_count; j++)
-		if ((r = sup_finish_job(old, g, j, true)) && r != -EAGAIN)
+		if ((r = sup_finish_job(sup, old, g, j, true)) && r != -EAGAIN)
 			snprintf(why + strlen(why), sizeof why - strlen(why), "; job %llu's record cannot be written (%s)",
-				 (unsigned long long)sup_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
-	jobs = why[0] ? NULL : plan_jobs(old, g, p, why, sizeof why);
+				 (unsigned long long)zp_job_client_id(g, zp_arena_job_rec(old, j)->id), zp_err_msg());
+	jobs = why[0] ? NULL : plan_jobs(sup, old, g, p, why, sizeof why);
 	if (why[0]) {
 		json_decref(jobs);
 		zp_arena_close(old);
-		return refuse(g, p->name, diff, why, njobs);
+		return refuse(sup, g, p->name, diff, why, njobs);
 	}
 	njobs = (unsigned)json_array_size(jobs);
 	json_t *pl = json_pack("{s:s, s:o}", "arena", p->name, "jobs", jobs);
-	plan_path(plan, sizeof plan, g);
+	plan_path(sup, plan, sizeof plan, g);
 	r = njobs ? json_file_write(plan, pl) : 0;
 	json_decref(pl);
 	if (r) {
 		zp_arena_close(old);
-		return zp_err_wrap(r, "group %s: migration plan", S.cfg.groups[g].name);
+		return zp_err_wrap(r, "group %s: migration plan", sup->cfg.groups[g].name);
 	}
-	sup_debug_point("reshape-after-plan");
+	sup_debug_point(sup, "reshape-after-plan");
 	zp_arena_close(old);
 	zp_arena_destroy(p->name, p->hugetlbfs_dir);
-	zp_log(WHO, "group %s: arena %s destroyed (%s); %u accepted job(s) move to the new one", S.cfg.groups[g].name,
+	zp_log(WHO, "group %s: arena %s destroyed (%s); %u accepted job(s) move to the new one", sup->cfg.groups[g].name,
 	       p->name, diff, njobs);
-	sup_debug_point("reshape-after-destroy"); /* the next start creates the arena and resumes the plan */
+	sup_debug_point(sup, "reshape-after-destroy"); /* the next start creates the arena and resumes the plan */
 	return zp_arena_create(p, out);
 }
 
 /* Apply migrate/<group>.json (left by reshape, or by a crash during it), then remove it. */
-static int migrate_resume(unsigned g)
+static int migrate_resume(struct sup *sup, unsigned g)
 {
 	char plan[PATH_MAX];
-	plan_path(plan, sizeof plan, g);
+	plan_path(sup, plan, sizeof plan, g);
 	json_error_t e;
 	json_t *pl = json_load_file(plan, 0, &e);
 	if (!pl)
 		return access(plan, F_OK) == 0 ? zp_err_set(ZP_EFORMAT, "%s: %s", plan, e.text) : 0;
-	struct zp_arena *a = S.g[g].a;
+	struct zp_arena *a = sup->g[g].a;
 	size_t i;
 	json_t *jb;
 	int bad = 0;
@@ -398,50 +404,51 @@ static int migrate_resume(unsigned g)
 			.inputs = json_string_value(json_object_get(jb, "inputs")),
 			.output = json_string_value(json_object_get(jb, "output")), .id = id, .done = done };
 		int r = zp_arena_submit_job(a, &spec, &h, NULL);
-		uint64_t cid = sup_client_id(g, id);
+		uint64_t cid = zp_job_client_id(g, id);
 		if (r) {
-			zp_log(WHO, "group %s: job %llu could not be migrated: %s", S.cfg.groups[g].name,
+			zp_log(WHO, "group %s: job %llu could not be migrated: %s", sup->cfg.groups[g].name,
 			       (unsigned long long)cid, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 			bad = r;
 			continue;
 		}
 		zp_log(WHO, "group %s: migrated job %llu (%u partitions, %u already proved) into the new arena",
-		       S.cfg.groups[g].name, (unsigned long long)cid, spec.nparts, nd);
+		       sup->cfg.groups[g].name, (unsigned long long)cid, spec.nparts, nd);
 	}
 	json_decref(pl);
 	if (bad)
-		return zp_err_set(bad, "group %s: migration incomplete (%s is kept)", S.cfg.groups[g].name, plan);
+		return zp_err_set(bad, "group %s: migration incomplete (%s is kept)", sup->cfg.groups[g].name, plan);
 	unlink(plan);
 	zp_fsync_parent(plan);
 	return 0;
 }
 
-int sup_arena_open(unsigned g, const struct zp_arena_params *p)
+int sup_arena_open(struct sup *sup, unsigned g, const struct zp_arena_params *p)
 {
 	struct zp_arena_shape shape = { .slot_count = p->slot_count, .slot_size = p->slot_size, .job_count = p->job_count,
 					.max_parts = p->max_parts, .proc_count = p->proc_count };
-	struct group *G = &S.g[g];
+	struct group *G = &sup->g[g];
 	int r = zp_arena_attach(p->name, 0, &shape, p->hugetlbfs_dir, &G->a);
 	if (r == ZP_EMISMATCH) {
-		r = reshape(g, p, &G->a);
+		r = reshape(sup, g, p, &G->a);
 		G->created = r == 0;
 	} else if (r == -ENOENT) {
 		r = zp_arena_create(p, &G->a);
 		G->created = r == 0;
 	}
 	if (r)
-		return r == ZP_EMISMATCH ? r : zp_err_wrap(r, "group %s: arena %s", S.cfg.groups[g].name, p->name);
-	uint64_t hw = ids_on_disk(g);
+		return r == ZP_EMISMATCH ? r : zp_err_wrap(r, "group %s: arena %s", sup->cfg.groups[g].name, p->name);
+	uint64_t hw = ids_on_disk(sup, g);
 	zp_arena_job_ids_from(G->a, hw + 1);
 	if (hw && G->created)
 		zp_log(WHO, "group %s: new arena; job ids continue after %llu (the run directory's highest)",
-		       S.cfg.groups[g].name, (unsigned long long)sup_client_id(g, hw));
-	return migrate_resume(g);
+		       sup->cfg.groups[g].name, (unsigned long long)zp_job_client_id(g, hw));
+	return migrate_resume(sup, g);
 }
 
 /* ---------------------------------------------------------------- start-up */
-static void rm_tmp(const char *dir, const char *name, void *ctx)
+static void rm_tmp(struct sup *sup, const char *dir, const char *name, void *ctx)
 {
+	(void)sup;
 	(void)ctx;
 	char p[PATH_MAX];
 	if (!strstr(name, ".tmp."))
@@ -454,10 +461,10 @@ static void rm_tmp(const char *dir, const char *name, void *ctx)
 /* <out>/<x>.tmp.<pid> of a writer that is gone (a live adopted gpud may be writing one). A
  * client's output is opened by the confined walk (a directory swapped for a symlink is not
  * swept); a libzkpipe-supraseal job's is the run directory's own. */
-static void rm_output_tmps(const struct zp_arena_job *r)
+static void rm_output_tmps(struct sup *sup, const struct zp_arena_job *r)
 {
 	const char *out = r->output;
-	int fd = r->flags & ZP_JOB_EXTERNAL ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : zp_out_open(&S.cfg, out);
+	int fd = r->flags & ZP_JOB_EXTERNAL ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : zp_out_open(&sup->cfg, out);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (fd >= 0 && !d)
 		close(fd);
@@ -473,13 +480,13 @@ static void rm_output_tmps(const struct zp_arena_job *r)
 		closedir(d);
 }
 
-static void orphan_manifest(const char *dir, const char *name, void *ctx)
+static void orphan_manifest(struct sup *sup, const char *dir, const char *name, void *ctx)
 {
 	(void)ctx;
 	unsigned g;
 	uint32_t j;
 	char p[PATH_MAX];
-	if (record_of_token(name, &g, &j))
+	if (record_of_token(sup, name, &g, &j))
 		return;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	unlink(p); /* a submit that crashed before its arena record, or a freed job's */
@@ -487,7 +494,7 @@ static void orphan_manifest(const char *dir, const char *name, void *ctx)
 
 /* A token whose job is neither in the (re-created) arena nor in results/ was accepted by an
  * arena that is gone: say so in its record instead of "unknown job". */
-static void lost_job(const char *dir, const char *name, void *ctx)
+static void lost_job(struct sup *sup, const char *dir, const char *name, void *ctx)
 {
 	unsigned g = *(unsigned *)ctx;
 	char p[PATH_MAX], res[PATH_MAX];
@@ -495,61 +502,61 @@ static void lost_job(const char *dir, const char *name, void *ctx)
 	zp_job_h h;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (strstr(name, ".tmp.") || read_u64_file(p, &cid) || (cid & 0xff) != g ||
-	    zp_arena_find_job(S.g[g].a, cid >> 8, &h) == 0)
+	    zp_arena_find_job(sup->g[g].a, cid >> 8, &h) == 0)
 		return;
-	zp_pipe_path(res, sizeof res, &S.cfg, "results/%llu.json", (unsigned long long)cid);
+	zp_pipe_path(res, sizeof res, &sup->cfg, "results/%llu.json", (unsigned long long)cid);
 	if (access(res, F_OK) == 0)
 		return;
 	/* what the record held is gone with the arena: the fields status prints, empty */
 	json_t *js = json_pack("{s:b, s:I, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:[], s:s}", "ok", 1, "job",
-			       (json_int_t)cid, "group", S.cfg.groups[g].name, "state", "FAILED", "token", name, "key", "",
+			       (json_int_t)cid, "group", sup->cfg.groups[g].name, "state", "FAILED", "token", name, "key", "",
 			       "parts", 0, "done", 0, "failed", 0, "output", "", "partitions", "error",
 			       "lost: its arena was re-created (removed while the supervisor was down) before it finished");
-	if (sup_record_write(cid, js) == 0)
+	if (sup_record_write(sup, cid, js) == 0)
 		zp_log(WHO, "job %llu (token %s) was lost with its arena: recorded FAILED", (unsigned long long)cid, name);
 	json_decref(js);
 }
 
-void sup_records_start(void)
+void sup_records_start(struct sup *sup)
 {
 	static const char *const sub[] = { "", "in", "results", "tokens", "cancel", "migrate" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++)
-		each_entry(sub[i], rm_tmp, NULL);
-	for (unsigned g = 0; g < S.cfg.n_groups; g++) {
-		struct zp_arena *a = S.g[g].a;
+		each_entry(sup, sub[i], rm_tmp, NULL);
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 			const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
+			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st < ZP_JOB_ACTIVE || st > ZP_JOB_FAILED)
 				continue;
-			rm_output_tmps(r);
-			if (sup_token_ensure(g, r)) /* a crash between submit and its token */
+			rm_output_tmps(sup, r);
+			if (sup_token_ensure(sup, g, r)) /* a crash between submit and its token */
 				zp_log(WHO, "%s", zp_err_msg());
 		}
-		if (S.g[g].created)
-			each_entry("tokens", lost_job, &g);
+		if (sup->g[g].created)
+			each_entry(sup, "tokens", lost_job, &g);
 	}
-	each_entry("in", orphan_manifest, NULL);
+	each_entry(sup, "in", orphan_manifest, NULL);
 }
 
-void sup_drop_jobs(unsigned g)
+void sup_drop_jobs(struct sup *sup, unsigned g)
 {
-	struct zp_arena *a = S.g[g].a;
+	struct zp_arena *a = sup->g[g].a;
 	for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&r->word));
-		uint64_t cid = sup_client_id(g, r->id);
+		unsigned st = zp_word_state(zp_arena_load64(&r->word));
+		uint64_t cid = zp_job_client_id(g, r->id);
 		if (st == ZP_JOB_DONE || st == ZP_JOB_FAILED) /* still here: its record could not be written */
 			zp_log(WHO, "WARNING: job %llu (%s) is lost with the arena (keep_arena = no): its record could "
 			       "not be written to results/", (unsigned long long)cid, zp_job_state_name(st));
 		if (st != ZP_JOB_ACTIVE)
 			continue;
-		json_t *js = sup_job_json(a, g, j);
+		json_t *js = sup_job_json(sup, a, g, j);
 		json_object_set_new(js, "state", json_string("FAILED"));
 		json_object_set_new(js, "error", json_string("dropped: the supervisor stopped with keep_arena = no "
 							     "before the job finished"));
 		zp_log(WHO, "WARNING: job %llu dropped unfinished (keep_arena = no): recorded FAILED%s",
-		       (unsigned long long)cid, sup_token_ensure(g, r) || sup_record_write(cid, js) ? " -- NOT recorded" : "");
+		       (unsigned long long)cid, sup_token_ensure(sup, g, r) || sup_record_write(sup, cid, js) ? " -- NOT recorded" : "");
 		json_decref(js);
 	}
 }

@@ -4,6 +4,10 @@
  * One single-threaded poll loop (main.c) owns children, sockets and the job scan; the HTTP
  * endpoint (http.c) runs on libmicrohttpd's thread and only reads: the arena (atomics) and
  * the children table (plain ints, read racily for display).
+ *
+ * State: one struct sup, made by main() and passed explicitly to every function that reads or
+ * writes it (the HTTP thread gets it as libmicrohttpd's handler argument, the API handler as
+ * zp_api_serve_one's ctx); there is no global. observe.c keeps its histograms to itself.
  */
 #ifndef ZP_SUP_H
 #define ZP_SUP_H
@@ -14,7 +18,8 @@
 #include <sys/types.h>
 
 #include "arena.h"
-#include "pipe.h"
+#include "config.h"
+#include "health.h"
 
 #define SUP_MAX_CHILDREN 256
 
@@ -67,7 +72,7 @@ struct sup {
 	unsigned nch;
 	int api, api_fd;
 	char api_url[ZP_PIPE_URL_MAX];
-	void *http;
+	void *http;                /* the HTTP endpoint (struct MHD_Daemon *; http.c) */
 	bool stopping, keep_arena;
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
 	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
@@ -76,63 +81,58 @@ struct sup {
 	struct key_health keys[ZP_PIPE_MAX_KEYS];
 };
 
-extern struct sup S;
-
 /* jobs.c */
-void sup_scan_jobs(void);
+void sup_scan_jobs(struct sup *sup);
 /* A job record as status JSON (caller json_decref's). */
-void *sup_job_json(struct zp_arena *a, unsigned g, uint32_t j);
+void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j);
 /* Record a finished job durably and free its record (see jobs.c); 0 when results/ has it. */
-int sup_finish_job(struct zp_arena *a, unsigned g, uint32_t j, bool now);
+int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, bool now);
 /* results/<cid>.json from a JSON object, durably. */
-int sup_record_write(uint64_t cid, void *js);
+int sup_record_write(struct sup *sup, uint64_t cid, void *js);
 /* Handle one API request (JSON text); returns the malloc'ed JSON reply. */
-char *sup_api_handle(const char *req, size_t len);
+char *sup_api_handle(struct sup *sup, const char *req, size_t len);
 /* status JSON (all groups, processes, counters); caller json_decref's. */
-void *sup_status_json(void);
+void *sup_status_json(struct sup *sup);
 
 /* records.c: what the run directory remembers across crashes, full disks and arena re-creation */
 /* [debug] crash_at = name: SIGKILL ourselves at that point (tests of the crash windows). */
-void sup_debug_point(const char *name);
+void sup_debug_point(struct sup *sup, const char *name);
 /* Whether path is a manifest of this run directory (in/<token>). */
-bool sup_is_manifest(const char *path);
+bool sup_is_manifest(struct sup *sup, const char *path);
 /* tokens/<token> for the record's manifest name, durably (0 also when it is there already). */
-int sup_token_ensure(unsigned g, const struct zp_arena_job *r);
+int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r);
 /* 1 with *cid when the token has a job (its file, or an arena record naming in/<token>). */
-int sup_token_lookup(const char *tok, uint64_t *cid);
+int sup_token_lookup(struct sup *sup, const char *tok, uint64_t *cid);
 /* Before a mkdir -p of path: made[PATH_MAX] = the highest directory it will create ("" = none) ... */
 void sup_missing_from(const char *path, char *made);
 /* ... and after a refusal: remove what it created (a refused submit leaves nothing behind). */
 void sup_mkdirs_undo(const char *path, const char *made);
 /* Open group g's arena: attach, create, or reshape it (migrating its accepted jobs);
  * then resume a migration a crash interrupted and keep ids above those on disk. */
-int sup_arena_open(unsigned g, const struct zp_arena_params *p);
+int sup_arena_open(struct sup *sup, unsigned g, const struct zp_arena_params *p);
 /* At start, once every arena is open: stale temporaries, tokens, lost jobs, orphan manifests. */
-void sup_records_start(void);
+void sup_records_start(struct sup *sup);
 /* keep_arena = no at stop: every unfinished job is recorded FAILED (with a warning). */
-void sup_drop_jobs(unsigned g);
+void sup_drop_jobs(struct sup *sup, unsigned g);
 /* health.c */
-int  sup_keys_validate(void);           /* at start: shapes, slot_size = auto; logs each key */
-void sup_keys_fit(void);                /* after the arenas are open: a key no group's slots hold fails */
-void sup_keys_refresh(void);            /* from the gpuds' health files; logs transitions */
+int  sup_keys_validate(struct sup *sup);           /* at start: shapes, slot_size = auto; logs each key */
+void sup_keys_fit(struct sup *sup);                /* after the arenas are open: a key no group's slots hold fails */
+void sup_keys_refresh(struct sup *sup);            /* from the gpuds' health files; logs transitions */
 /* NULL when the key may be submitted to, else the reason (in buf). */
-const char *sup_key_refusal(const char *name, char *buf, size_t n);
-bool sup_group_serves(unsigned g, const char *name);
-void *sup_keys_json(void);              /* the "keys" array of /status */
-const char *sup_key_state(const char *name, char *why, size_t n);
+const char *sup_key_refusal(struct sup *sup, const char *name, char *buf, size_t n);
+bool sup_group_serves(struct sup *sup, unsigned g, const char *name);
+void *sup_keys_json(struct sup *sup);              /* the "keys" array of /status */
+const char *sup_key_state(struct sup *sup, const char *name, char *why, size_t n);
 const char *sup_key_state_name(int s);
 
 /* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
-void sup_observe_job(struct zp_arena *a, unsigned group, uint32_t job_idx);
-void sup_observe_tick(void);
-void sup_observe_metrics(FILE *f);
-void sup_observe_status(void *status_json);
+void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned group, uint32_t job_idx);
+void sup_observe_tick(struct sup *sup);
+void sup_observe_metrics(struct sup *sup, FILE *f);
+void sup_observe_status(struct sup *sup, void *status_json);
 
 /* http.c */
-int  sup_http_start(void);
-void sup_http_stop(void);
-
-/* main.c */
-uint64_t sup_client_id(unsigned group, uint64_t arena_id);
+int  sup_http_start(struct sup *sup);
+void sup_http_stop(struct sup *sup);
 
 #endif

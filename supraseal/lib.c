@@ -42,7 +42,11 @@
 
 #include "arena.h"
 #include "par.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "rundir.h"
+#include "sys.h"
 #include "density.h"
 #include "params.h"
 #include "payload_ss.h"
@@ -96,7 +100,7 @@ static bool role_alive(enum zp_role role)
 	const struct zp_arena_hdr *h = zp_arena_hdr(C.arena);
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *pr = zp_arena_proc_rec(C.arena, i);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&pr->word);
+		uint64_t w = zp_arena_load64(&pr->word);
 		if (zp_word_state(w) == ZP_PROC_ALIVE && pr->role == (uint32_t)role && zp_arena_proc_alive(C.arena, i) == 1)
 			return true;
 	}
@@ -504,11 +508,11 @@ static bool older_waiting(uint64_t my_id)
 	const struct zp_arena_hdr *h = zp_arena_hdr(C.arena);
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *jr = zp_arena_job_rec(C.arena, j);
-		uint64_t w = atomic_load((_Atomic uint64_t *)&jr->word);
+		uint64_t w = zp_arena_load64(&jr->word);
 		if (zp_word_state(w) != ZP_JOB_ACTIVE || !(jr->flags & ZP_JOB_EXTERNAL) || jr->id >= my_id)
 			continue;
 		for (uint32_t p = 0; p < jr->nparts; p++) {
-			unsigned st = zp_word_state(atomic_load((_Atomic uint64_t *)&zp_arena_part_rec(C.arena, j, p)->word));
+			unsigned st = zp_word_state(zp_arena_load64(&zp_arena_part_rec(C.arena, j, p)->word));
 			if (st == ZP_PART_PENDING || st == ZP_PART_CLAIMED)
 				return true;
 		}
@@ -751,7 +755,7 @@ static zp_ss_error finish(struct pending *pd, zp_ss_proof proofs[])
 		const struct zp_arena_part *pr = zp_arena_part_rec(C.arena, pd->job.idx, p);
 		uint64_t ts[ZP_TS_COUNT];
 		for (int i = 0; i < ZP_TS_COUNT; i++)
-			ts[i] = atomic_load((_Atomic uint64_t *)&pr->ts[i]);
+			ts[i] = zp_arena_load64(&pr->ts[i]);
 		if (ts[ZP_TS_GPU_END] > ts[ZP_TS_GPU_START])
 			pd->st.prove_ns += ts[ZP_TS_GPU_END] - ts[ZP_TS_GPU_START];
 		if (ts[ZP_TS_GPU_START] > ts[ZP_TS_READY])

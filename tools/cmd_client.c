@@ -16,7 +16,9 @@
 
 #include "cmds.h"
 #include "knobs.h"
-#include "pipe.h"
+#include "config.h"
+#include "hint.h"
+#include "sys.h"
 #include "progress.h"
 #include "zp_err.h"
 

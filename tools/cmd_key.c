@@ -14,7 +14,8 @@
 #include "params.h"
 #include "zkey.h"
 #include "zp_mem.h"
-#include "pipe.h"
+#include "health.h"
+#include "payload_zp.h"
 
 static const char key_help[] =
 	"usage: zkpipe key convert --from IN --to OUT [--r1cs R | --synth SPEC] [--h-mode M] [--roots F]\n"

@@ -23,7 +23,10 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "pipe.h"
+#include "config.h"
+#include "files.h"
+#include "hint.h"
+#include "rundir.h"
 #include "stages.h"
 #include "zp_err.h"
 

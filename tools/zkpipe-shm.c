@@ -49,7 +49,7 @@ static void text_view(const struct zp_arena *a)
 	printf("\nSLOT  STATE    GEN  OWNER(pid)    JOB/PART      AGE(s)      BYTES\n");
 	for (uint32_t i = 0; i < h->slot_count; i++) {
 		const struct zp_arena_slot *s = zp_arena_slot_rec(a, i);
-		uint64_t w = atomic_load(&s->word);
+		uint64_t w = zp_arena_load64(&s->word);
 		int alive, pid = owner_pid(a, zp_word_tag(w), &alive);
 		char own[24] = "-", jp[24] = "-";
 		if (pid)
@@ -57,20 +57,20 @@ static void text_view(const struct zp_arena *a)
 		if (zp_word_state(w) != ZP_SLOT_FREE)
 			snprintf(jp, sizeof jp, "%llu/%u", (unsigned long long)s->job_id, s->part);
 		printf("%4u  %-7s %4u  %-12s  %-12s %7.2f %10llu\n", i, zp_slot_state_name(zp_word_state(w)),
-		       zp_word_gen(w), own, jp, age_s(atomic_load(&s->state_ns), now),
+		       zp_word_gen(w), own, jp, age_s(zp_arena_load64(&s->state_ns), now),
 		       (unsigned long long)s->bytes);
 	}
 	printf("\nJOB       STATE    PRIO  DONE/FAIL/N  KEY              PARTITIONS\n");
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		uint64_t w = atomic_load(&r->word);
+		uint64_t w = zp_arena_load64(&r->word);
 		if (zp_word_state(w) < ZP_JOB_ACTIVE)
 			continue;
 		printf("%-8llu  %-7s %5u  %4u/%u/%-4u  %-16.16s ", (unsigned long long)r->id,
-		       zp_job_state_name(zp_word_state(w)), r->priority, atomic_load(&r->parts_done),
-		       atomic_load(&r->parts_failed), r->nparts, r->key_id);
+		       zp_job_state_name(zp_word_state(w)), r->priority, zp_arena_load32(&r->parts_done),
+		       zp_arena_load32(&r->parts_failed), r->nparts, r->key_id);
 		for (uint32_t p = 0; p < r->nparts && p < h->max_parts; p++) {
-			uint64_t pw = atomic_load(&zp_arena_part_rec(a, j, p)->word);
+			uint64_t pw = zp_arena_load64(&zp_arena_part_rec(a, j, p)->word);
 			printf("%c%s", p ? ' ' : '[', zp_part_state_name(zp_word_state(pw)));
 			if (zp_part_attempts(pw))
 				printf("(%u)", zp_part_attempts(pw));
@@ -82,15 +82,15 @@ static void text_view(const struct zp_arena *a)
 	printf("\nPROC  PID      ROLE        STATE  NAME              HEARTBEAT(s)\n");
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-		uint64_t w = atomic_load(&p->word);
+		uint64_t w = zp_arena_load64(&p->word);
 		if (zp_word_state(w) == ZP_PROC_FREE)
 			continue;
 		printf("%4u  %-7d  %-10s  %-5s  %-16.16s  %7.2f\n", i, p->pid, zp_role_name(p->role),
 		       zp_arena_proc_alive(a, i) == 1 ? "alive" : "DEAD", p->name,
-		       age_s(atomic_load(&p->heartbeat_ns), now));
+		       age_s(zp_arena_load64(&p->heartbeat_ns), now));
 	}
 	printf("\nCOUNTERS\n");
-#define ZP_X(n, help) printf("  %-18s %14llu   %s\n", #n, (unsigned long long)atomic_load(&h->counters.n), help);
+#define ZP_X(n, help) printf("  %-18s %14llu   %s\n", #n, (unsigned long long)zp_arena_load64(&h->counters.n), help);
 	ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
 }
@@ -107,25 +107,25 @@ static json_t *json_view(const struct zp_arena *a)
 	json_t *slots = json_array(), *jobs = json_array(), *procs = json_array(), *cnt = json_object();
 	for (uint32_t i = 0; i < h->slot_count; i++) {
 		const struct zp_arena_slot *s = zp_arena_slot_rec(a, i);
-		uint64_t w = atomic_load(&s->word);
+		uint64_t w = zp_arena_load64(&s->word);
 		int alive, pid = owner_pid(a, zp_word_tag(w), &alive);
 		json_array_append_new(slots, json_pack("{s:i, s:s, s:I, s:i, s:b, s:I, s:i, s:I, s:I}",
 			"index", i, "state", zp_slot_state_name(zp_word_state(w)), "gen", (json_int_t)zp_word_gen(w),
 			"owner_pid", pid, "owner_alive", alive, "job_id", (json_int_t)s->job_id, "part", s->part,
-			"bytes", (json_int_t)s->bytes, "state_ns", (json_int_t)atomic_load(&s->state_ns)));
+			"bytes", (json_int_t)s->bytes, "state_ns", (json_int_t)zp_arena_load64(&s->state_ns)));
 	}
 	for (uint32_t j = 0; j < h->job_count; j++) {
 		const struct zp_arena_job *r = zp_arena_job_rec(a, j);
-		uint64_t w = atomic_load(&r->word);
+		uint64_t w = zp_arena_load64(&r->word);
 		if (zp_word_state(w) < ZP_JOB_ACTIVE)
 			continue;
 		json_t *parts = json_array();
 		for (uint32_t p = 0; p < r->nparts && p < h->max_parts; p++) {
 			const struct zp_arena_part *pr = zp_arena_part_rec(a, j, p);
-			uint64_t pw = atomic_load(&pr->word);
+			uint64_t pw = zp_arena_load64(&pr->word);
 			json_t *ts = json_object();
 			for (unsigned s = 0; s < ZP_TS_COUNT; s++)
-				json_object_set_new(ts, zp_stage_name(s), json_integer((json_int_t)atomic_load(&pr->ts[s])));
+				json_object_set_new(ts, zp_stage_name(s), json_integer((json_int_t)zp_arena_load64(&pr->ts[s])));
 			json_array_append_new(parts, json_pack("{s:s, s:i, s:o}", "state",
 				zp_part_state_name(zp_word_state(pw)), "attempts", zp_part_attempts(pw), "ts", ts));
 		}
@@ -136,13 +136,13 @@ static json_t *json_view(const struct zp_arena *a)
 	}
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-		if (zp_word_state(atomic_load(&p->word)) == ZP_PROC_FREE)
+		if (zp_word_state(zp_arena_load64(&p->word)) == ZP_PROC_FREE)
 			continue;
 		json_array_append_new(procs, json_pack("{s:i, s:i, s:s, s:s, s:b, s:I}", "index", i,
 			"pid", p->pid, "role", zp_role_name(p->role), "name", p->name,
-			"alive", zp_arena_proc_alive(a, i) == 1, "heartbeat_ns", (json_int_t)atomic_load(&p->heartbeat_ns)));
+			"alive", zp_arena_proc_alive(a, i) == 1, "heartbeat_ns", (json_int_t)zp_arena_load64(&p->heartbeat_ns)));
 	}
-#define ZP_X(n, help) json_object_set_new(cnt, #n, json_integer((json_int_t)atomic_load(&h->counters.n)));
+#define ZP_X(n, help) json_object_set_new(cnt, #n, json_integer((json_int_t)zp_arena_load64(&h->counters.n)));
 	ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
 	json_object_set_new(o, "slots", slots);
@@ -178,7 +178,7 @@ static int remove_arena(const char *name, const char *hdir)
 	unsigned live = 0;
 	for (uint32_t i = 0; i < h->proc_count; i++) {
 		const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
-		if (zp_word_state(atomic_load(&p->word)) == ZP_PROC_ALIVE && zp_arena_proc_alive(a, i) == 1) {
+		if (zp_word_state(zp_arena_load64(&p->word)) == ZP_PROC_ALIVE && zp_arena_proc_alive(a, i) == 1) {
 			fprintf(stderr, "zkpipe-shm: arena %s is in use: %s (%s) pid %u is alive\n", name, p->name,
 				zp_role_name(p->role), p->pid);
 			live++;

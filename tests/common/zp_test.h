@@ -13,10 +13,15 @@
  *                                     an error (message, exit(1)), never split silently.
  *   zp_test_hex_be(out, n, s, len)    len hex digits (1..2n, either case) into n big-endian
  *                                     bytes, right-aligned: 0, or -1 on a bad digit or length.
+ *   zp_test_tmpdir(name, dir)         a fresh /tmp/<name>.XXXXXX, resolved into dir[PATH_MAX];
+ *                                     message and exit(1) when it cannot be made.
+ *   zp_test_done(name, dir)           remove dir (when not NULL), print the verdict, return the
+ *                                     exit status (0 when no CHECK failed).
  */
 #ifndef ZP_TEST_H
 #define ZP_TEST_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,5 +87,31 @@ static inline int zp_test_hex_be(uint8_t *out, size_t n, const char *s, size_t l
 	}
 	return 0;
 }
+
+static inline void zp_test_tmpdir(const char *name, char dir[PATH_MAX])
+{
+	char tmpl[PATH_MAX];
+	snprintf(tmpl, sizeof tmpl, "/tmp/%s.XXXXXX", name);
+	if (!mkdtemp(tmpl) || !realpath(tmpl, dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+}
+
+#ifndef ZP_TEST_OWN_CHECK
+static inline int zp_test_done(const char *name, const char *dir)
+{
+	if (dir) {
+		char cmd[PATH_MAX + 16];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd)) {}
+	}
+	if (failures)
+		fprintf(stderr, "%s: %d check(s) failed\n", name, failures);
+	else
+		printf("%s: all checks passed\n", name);
+	return failures != 0;
+}
+#endif
 
 #endif

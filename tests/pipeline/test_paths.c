@@ -2,9 +2,12 @@
  * test_paths — pipeline/files.c's confinement, as a unit: zp_path_resolve (symlinks, '.', '..',
  * the last component, a missing tail), zp_path_allowed, the O_NOFOLLOW openat walk
  * (zp_path_open_dir / zp_path_open_input: a swapped component, a FIFO, a directory) and
- * zp_write_atomic_at with symlinks planted at the final and the temporary name.
+ * zp_write_atomic_at with symlinks planted at the final and the temporary name; with several
+ * roots, the one that holds the path; no roots at all; and a directory swapped for a symlink
+ * between the check and the open (what a client racing its own submit would do).
  */
-#include "pipe.h"
+#include "files.h"
+#include "paths.h"
 #include "zp_err.h"
 
 #include <errno.h>
@@ -71,6 +74,7 @@ static int slurp_is(const char *path, const char *want)
 
 int main(void)
 {
+	umask(022);
 	snprintf(T, sizeof T, "/tmp/zp_paths.XXXXXX");
 	if (!mkdtemp(T) || !realpath(T, R))
 		return perror("mkdtemp"), 1;
@@ -146,6 +150,34 @@ int main(void)
 	close(dfd);
 	CHECK(slurp_is(at("%s/%s", "victim"), "V\n"));
 	CHECK(slurp_is(at("%s/out/a/%s", "proof.json"), "NEW"));
+
+	/* several roots: the path's own root is used (canon is the resolved path), none = nothing */
+	snprintf(p, sizeof p, "%s/out/a/j2", R);
+	CHECK(zp_path_allowed(dirs, 2, at("%s/in/../out/a/%s", "j2"), canon, true) == 0 && !strcmp(canon, p));
+	snprintf(p, sizeof p, "%s/in/w.wtns", R);
+	CHECK(zp_path_allowed(dirs, 2, at("%s/in/%s", "w.wtns"), canon, false) == 0 && !strcmp(canon, p));
+	CHECK(zp_path_allowed(dirs, 0, at("%s/in/%s", "w.wtns"), canon, false) == -EACCES);
+	CHECK(zp_path_allowed(dirs, 2, "in/w.wtns", canon, false) == -EINVAL);      /* relative */
+	snprintf(p, sizeof p, "%s/in/w.wtns", R);
+	CHECK(zp_path_open_input(&dirs[1], 1, p) == -EACCES);                       /* an input under the output root */
+	CHECK(zp_path_open_input(dirs, 0, p) == -EACCES);
+	/* created directories get the mode asked for */
+	snprintf(p, sizeof p, "%s/out/m1/m2", R);
+	fd = zp_path_open_dir(&dirs[1], 1, p, true, 0750);
+	CHECK(fd >= 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == (0750 & ~022u));
+	if (fd >= 0)
+		close(fd);
+	/* checked, then swapped: out/b resolved and allowed, then replaced by a symlink to outside;
+	 * the walk refuses it and nothing is created or written outside */
+	sh("mkdir -p out/b");
+	CHECK(zp_path_allowed(&dirs[1], 1, at("%s/out/b/%s", "job"), canon, true) == 0);
+	sh("mv out/b out/b.old && ln -s ../outside out/b");
+	r = zp_path_open_dir(&dirs[1], 1, canon, true, 0700);
+	CHECK(r == -ELOOP || r == -ENOTDIR);
+	CHECK(stat(at("%s/outside/%s", "job"), &st) != 0);
+	snprintf(p, sizeof p, "%s/in/sub/x.wtns", R);
+	sh("echo X > in/sub/x.wtns && mv in/sub in/sub.old && ln -s ../outside in/sub && cp in/sub.old/x.wtns outside/");
+	CHECK(zp_path_open_input(&dirs[0], 1, p) == -ELOOP || zp_path_open_input(&dirs[0], 1, p) == -ENOTDIR);
 
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", T);
 	if (system(cmd)) {}

@@ -86,7 +86,7 @@ static inline int t_wait(pid_t pid)
 
 static inline uint64_t t_cnt(const struct zp_arena *a, size_t off)
 {
-	return atomic_load((_Atomic uint64_t *)((const char *)&zp_arena_hdr(a)->counters + off));
+	return zp_arena_load64((const _Atomic uint64_t *)((const char *)&zp_arena_hdr(a)->counters + off));
 }
 #define CNT(a, f) t_cnt(a, offsetof(struct zp_arena_counters, f))
 

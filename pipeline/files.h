@@ -1,0 +1,53 @@
+/*
+ * files.h — the files the pipeline writes and reads by name (files.c): atomic writes, job
+ * manifests, header peeks of the operator's key files, and a job's output directory.
+ *
+ * PROOF OUTPUT (job.output, a directory the supervisor creates under allow_output):
+ *   part-<p>.proof.json / part-<p>.public.json  snarkjs's formats, one pair per partition
+ *   proofs.json  the job's proof: {"job", "key", "partitions": [{"proof", "public"}, ...]},
+ *                written once every partition is DONE; its presence means the job is complete.
+ *   error.txt    a FAILED job's reason.
+ * Every file is written to <name>.tmp.<pid> (O_EXCL | O_NOFOLLOW, inside the directory opened by
+ * an openat walk from the allowed root: paths.h) and renamed into place.
+ */
+#ifndef ZP_PIPE_FILES_H
+#define ZP_PIPE_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct zp_pipe_config;
+
+/* Header-only peeks of the operator's key files (cheap validation): r1cs nWires, zkey nVars.
+ * Witnesses are read by prover/wtns.h (zp_wtns_check_fd at submit, zp_wtns_read_fd in synthd). */
+int zp_peek_r1cs(const char *path, uint32_t *n_wires);
+int zp_peek_zkey(const char *path, uint32_t *n_vars);
+
+/* Job manifest: write lines atomically; read line `part`. */
+int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
+int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
+
+/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory
+ * (run-directory files, mode 0600): once it returns 0 the file survives a crash; on error
+ * nothing is left at the tmp name. The temporary is created O_EXCL | O_NOFOLLOW and renamed
+ * over the name, so a symlink at either name is replaced, never written through. _at: name
+ * inside the open directory dirfd. */
+int zp_write_atomic(const char *path, const void *buf, size_t len);
+int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode);
+/* fsync the directory holding `path` (a rename or unlink there becomes durable). */
+int zp_fsync_parent(const char *path);
+/* mkdir -p with mode (the operator's directories: the run directory) */
+int zp_mkdirs(const char *path, unsigned mode);
+
+/* A job's output directory (canonical, under allow_output) opened by the walk. */
+int zp_out_open(const struct zp_pipe_config *c, const char *out);
+/* <out>/<name> written atomically inside the walked directory; mode 0644 with public = yes
+ * (the submitter reads its proofs), else 0600, like the directory's 0755 / 0700. */
+int zp_out_write(const struct zp_pipe_config *c, const char *out, const char *name, const void *buf, size_t len);
+/* <out>/<name> exists as a regular file (a symlink there does not count). */
+bool zp_out_has(const struct zp_pipe_config *c, const char *out, const char *name);
+/* Assemble <out>/proofs.json from the part files (read without following symlinks). */
+int zp_job_assemble(const struct zp_pipe_config *c, const char *out, uint64_t job, const char *key, uint32_t nparts);
+
+#endif

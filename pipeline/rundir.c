@@ -1,0 +1,52 @@
+/*
+ * rundir.c — names in the run directory (rundir.h).
+ */
+#include "rundir.h"
+#include "config.h"
+#include "zp_err.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int vpath(char *buf, size_t n, const char *pre, const struct zp_pipe_config *c, const char *fmt,
+		 va_list ap)
+{
+	char leaf[256];
+	vsnprintf(leaf, sizeof leaf, fmt, ap);
+	int l = snprintf(buf, n, "%s%s/%s", pre, c->run_dir, leaf);
+	return l < 0 || (size_t)l >= n ? -ENAMETOOLONG : 0;
+}
+
+int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vpath(buf, n, "ipc://", c, fmt, ap);
+	va_end(ap);
+	if (r == 0 && strlen(buf) - 6 > ZP_IPC_PATH_MAX)
+		r = zp_err_set(-ENAMETOOLONG, "ipc path %s: over %d bytes", buf + 6, ZP_IPC_PATH_MAX);
+	return r;
+}
+
+int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vpath(buf, n, "", c, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool zp_token_ok(const char *t)
+{
+	size_t n = strlen(t);
+	if (!n || n > ZP_TOKEN_MAX)
+		return false;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '-' ||
+		      *t == '_'))
+			return false;
+	return true;
+}
