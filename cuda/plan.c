@@ -65,6 +65,7 @@ void zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b,
 	p->key_bytes = in->nv * (2 * G1B + G2B) + max2(in->nv - in->np - 1, 1) * G1B + in->dom * G1B;
 	p->set_bytes = in->nv * FRB + 3 * in->dom * FRB;
 	p->nbuf = 1;
+	p->free_key = free_b;
 	if (in->key_on_device)
 		return;
 	p->kstream = in->key_stream ||
@@ -83,6 +84,13 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t *budg
 	p->cap = kl;             /* every MSM works within one staged range */
 }
 
+/* The witness split's bases beyond the key's own: 3 more copies of A, B1, B2, C. */
+static size_t wsplit_bytes(const zp_cuda_plan_in *in)
+{
+	size_t naux1 = max2(in->nv - in->np - 1, 1);
+	return 3 * (in->nv * (2 * G1B + G2B) + naux1 * G1B);
+}
+
 /* The split H MSM in 4 parts (3·dom more H bases resident, 4·dom while they are made, its scratch in
  * one piece), and the witness MSMs too if their 3× more points (one array's 4× while it is made) and
  * the one-chunk split scratch fit as well; else in 2 parts (2·dom H bases, half the memory, the same
@@ -91,11 +99,12 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t *budg
 static void plan_split(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t *budget,
 		       size_t *hsplit_ss, size_t *wneed)
 {
-	size_t dom = in->dom, nv = in->nv, naux1 = max2(nv - in->np - 1, 1), b = *budget;
+	size_t dom = in->dom, nv = in->nv, b = *budget;
 	size_t h4_bytes = 4 * dom * G1B, tmp_len = sz->split_bases_scratch(0, max2(dom / 8, 32));   /* 8 launches */
-	size_t wkey = 3 * (nv * (2 * G1B + G2B) + naux1 * G1B);
+	size_t wkey = wsplit_bytes(in);
 	*wneed = max2(zp_cuda_plan_wsplit_need(sz, 0, nv), zp_cuda_plan_wsplit_need(sz, 1, nv));
-	if (p->kstream || in->split == 0 || (in->split != 1 && in->log_dom < ZP_CUDA_PLAN_SPLIT_MIN_LOG))
+	if (p->kstream || in->split == 0 ||
+	    (in->split != 1 && (in->one_shot || in->log_dom < ZP_CUDA_PLAN_SPLIT_MIN_LOG)))
 		return;
 	if ((*hsplit_ss = sz->split_scratch(0, dom, 4, 0, 0)) && b > h4_bytes + tmp_len && b - 3 * dom * G1B > *hsplit_ss) {
 		int w = *wneed != SIZE_MAX && b > 3 * dom * G1B + wkey + 4 * nv * G2B + tmp_len &&
@@ -174,6 +183,27 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 			p->ones_chunk[g] *= 2;
 	}
 	return 0;
+}
+
+/* Step 1 saw free_key, step 2 free_b: what went between is the key (unless it streams or was on the
+ * device already), the first input set and the tables; step 2's own allocations come out of free_b. */
+void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda_mem_uses *u)
+{
+	size_t key_dev = p->kstream ? 0 : p->key_bytes;            /* allocated between the two steps */
+	size_t key_before = in->key_on_device ? p->key_bytes : 0;  /* already there at step 1 */
+	size_t stage = p->kstream ? p->kst * G2B : 0;
+	memset(u, 0, sizeof *u);
+	u->total = p->total_b;
+	u->key = in->key_on_device ? p->key_bytes : key_dev + stage;
+	u->split = p->hsplit ? (size_t)(p->hsplit - 1) * in->dom * G1B + (p->wsplit ? wsplit_bytes(in) : 0) : 0;
+	u->sets = (size_t)p->nbuf * p->set_bytes;
+	u->scratch = p->scratch_len;
+	size_t between = p->free_key > p->free_b ? p->free_key - p->free_b : 0;
+	size_t known = (in->key_on_device ? 0 : key_dev) + p->set_bytes;
+	u->tables = between > known ? between - known : 0;
+	u->other = p->total_b > p->free_key + key_before ? p->total_b - p->free_key - key_before : 0;
+	size_t step2 = (size_t)(p->nbuf - 1) * p->set_bytes + stage + u->split + u->scratch;
+	u->free = p->free_b > step2 ? p->free_b - step2 : 0;
 }
 
 /* A compact key's MSM chunk and scratch (prover/backend_cuda.c's density path): the largest MSM whole

@@ -54,6 +54,8 @@ typedef struct {
 	long key_stage_log;        /* ZP_CUDA_KEY_STAGE: cap of the staging range, 2^k points */
 	long split;                /* ZP_CUDA_SPLIT: -1 by domain, 0 off, 1 whenever it fits */
 	size_t aff_bytes[2];       /* the key's affine G1, G2 points; 0: BLS12-381's 96, 192 */
+	int one_shot;              /* the key proves once (zkpipe prove): split bases would not be reused, so
+	                            * none are made unless ZP_CUDA_SPLIT=1 forces them */
 } zp_cuda_plan_in;
 
 typedef struct {
@@ -72,7 +74,22 @@ typedef struct {
 	size_t budget;             /* what the chunks and scratch were fitted in (free − margin − the plan's other allocations) */
 	unsigned cap;              /* log2 of the largest chunk considered */
 	size_t free_b, total_b, margin;   /* what zp_cuda_plan_make saw (messages, verbose) */
+	size_t free_key;           /* what zp_cuda_plan_key saw: free before the key (after it, for a key made
+	                            * on the device) */
 } zp_cuda_plan;
+
+/* Device memory by use, from a plan (zp_cuda_plan_uses): what an operator needs to see whether a second
+ * key fits. Sums to total. */
+typedef struct {
+	size_t key;                /* the key's points (a streamed key: its staging range) */
+	size_t split;              /* the split bases beyond the key's own (H; A, B1, B2, C when wsplit) */
+	size_t sets;               /* the input sets (w, a, b, c) */
+	size_t scratch;            /* MSM scratch */
+	size_t tables;             /* NTT twiddles, the 0/1 split's lists */
+	size_t other;              /* outside this key's backend: the CUDA context, other keys, other processes */
+	size_t free;               /* left free (the margin included) */
+	size_t total;
+} zp_cuda_mem_uses;
 
 /* Step 1: the key's placement from the device's free memory before the key. Fills kstream,
  * key_bytes, set_bytes; never fails. */
@@ -85,6 +102,8 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
  * for the gathered scalars and bases), and the witness split MSM's one chunk of n entries. */
 size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsigned pass, int gather);
 size_t zp_cuda_plan_wsplit_need(const zp_cuda_sizes *sz, int g2, size_t n);
+/* Device memory by use once plan p (both steps) is applied. */
+void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda_mem_uses *u);
 /* A compact key (bellperson .params, density bitmaps): the MSM chunk (entries) and scratch bytes for MSMs
  * of at most nmax G1 / n_g2 G2 entries with free_b bytes free (2 GiB kept): whole, or the largest 2^k
  * (down to 2^16) whose scratch fits. Never fails: the scratch's allocation reports a shortfall. */

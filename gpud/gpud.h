@@ -27,6 +27,7 @@
 #include "daemon.h"
 #include "groth16.h"
 #include "keyfile.h"
+#include "keystore.h"
 #include "params.h"
 #include "config.h"
 #ifdef ZP_HAVE_CUDA
@@ -45,6 +46,9 @@ struct gpud_key {
 	char path[PATH_MAX];
 	zp_pkey pk;                     /* zpk: the loaded file (zk and gk are views into it) */
 	zp_params_key prm;              /* params: the compact key (zk and gk are copies of its views) */
+	zp_keystore_key ks;             /* in_region: the key region zk and gk are views into (keys.c) */
+	bool in_region, region_pinned;
+	const char *source;             /* where this start took the key from: "region", "file", "device setup" */
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev kd;             /* device: the points in GPU memory until the backend adopts them */
 #endif
@@ -104,6 +108,8 @@ struct gpud {
 /* main.c: the health file (<run>/health/<group>.gpud<i>.json) */
 void gpud_health_stage(struct gpud *g, const char *stage, const char *err);
 void gpud_health_key(struct gpud *g, const char *name, const char *state, const char *err, uint64_t bytes);
+/* A ready key's source (region, file, device setup) and, from the backend, its device memory by use. */
+void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k);
 
 /* pipe.c: worker threads whose stages the heartbeat follows (pipeline/daemon.h) */
 enum { GPUD_W_GPU = 1, GPUD_W_TAIL = 2 };

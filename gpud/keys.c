@@ -37,6 +37,8 @@
 #include "zkey.h"
 #include "zp_err.h"
 
+#include <xxhash.h>
+
 struct gpud_key_format {
 	const char *name;
 	const char *how;                       /* for the log line */
@@ -169,6 +171,183 @@ static const struct gpud_key_format formats[] = {
 };
 enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
 
+/* ---- key regions (pipeline/keystore.h; docs/keys.md "Key regions") ----
+ * A loaded key is kept in a key region named after the group's arena and the key (a setup = device key:
+ * and this gpud, whose toxic waste it is), identified by its file (format, device, inode, size, mtime)
+ * or, for a device key, by its synthetic circuit; a restart attaches it read-only, page-locks it for the
+ * GPU and proves from it: the file is not read again. A region that cannot be made (no hugepages, no
+ * room in /dev/shm) costs nothing but the next restart's load. */
+static bool region_on(const struct gpud *g)
+{
+	return g->d.cfg.key_regions;
+}
+
+static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf, size_t n)
+{
+	char key[ZP_KEY_ID_MAX + 16];
+	size_t i = 0;
+	for (const char *c = k->name; *c && i + 1 < ZP_KEY_ID_MAX; c++) /* "ss:<id>": ':' is no file name character */
+		key[i++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+				   *c == '-' ? *c : '_';
+	key[i] = 0;
+	if (k->fmt == &formats[FMT_DEVICE])
+		snprintf(key + i, sizeof key - i, ".gpud%u", g->d.index);
+	return zp_keyregion_name(buf, n, g->d.cfg.groups[g->d.group].arena, key);
+}
+
+static int region_ident(const struct gpud *g, const struct gpud_key *k, uint8_t id[16])
+{
+	if (k->fmt != &formats[FMT_DEVICE])
+		return zp_keyregion_file_ident(k->path, k->fmt->name, id);
+	char what[512];
+	int n = snprintf(what, sizeof what, "device\n%s\n%s\n%u", k->cfg->synth, g->d.cfg.groups[g->d.group].name, g->d.index);
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits(what, (size_t)n));
+	memcpy(id, c.digest, 16);
+	return 0;
+}
+
+static void region_views(struct gpud_key *k)
+{
+	k->zk = k->ks.zk;
+	k->gk = k->ks.gk;
+	k->gk.zkey = &k->zk;
+	k->in_region = true;
+	if (k->gk.compact) { /* the counts payload_ss.c checks a partition against, as zp_params_scan gives them */
+		zp_params_info *in = &k->prm.in;
+		memset(in, 0, sizeof *in);
+		in->n_ic = k->zk.n_public + 1;
+		in->n_l = k->zk.n_vars - in->n_ic;
+		in->n_a = k->gk.n_a;
+		in->n_b1 = in->n_b2 = k->gk.n_b;
+		in->domain = k->zk.domain_size;
+		in->n_h = (uint32_t)(in->domain - 1);
+	}
+}
+
+/* The key from its region, if it has a complete one of this identity (a stale or half-written one is
+ * removed, unless its creator is still writing it). */
+static int region_take(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	char name[ZP_KREG_NAME_MAX];
+	uint8_t id[16];
+	int r = region_name(g, k, name, sizeof name);
+	if (!r)
+		r = region_ident(g, k, id);
+	if (!r)
+		r = zp_keystore_get(&k->ks, name, NULL, id);
+	if (r) {
+		if (r != -ENOENT && r != -ENAMETOOLONG) {
+			zp_log(g->d.who, "key %s: not from its region: %s", k->name, zp_err_msg());
+			zp_keystore_drop(name, NULL);
+		}
+		return r;
+	}
+	region_views(k);
+	*len = (size_t)k->ks.reg.size;
+	zp_log(g->d.who, "key %s: key from region %s (%s, %.2f GiB; made by pid %u): the key file is not read", k->name, name,
+	       zp_backing_name(k->ks.reg.backing), k->ks.reg.size / 1073741824.0, zp_keyregion_hdr(&k->ks.reg)->creator_pid);
+	return 0;
+}
+
+/* A .params file straight into a new region (io_uring, every point checked on all cores). */
+static int region_load_params(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	char name[ZP_KREG_NAME_MAX];
+	uint8_t id[16];
+	zp_params_load_stats st;
+	int r = region_name(g, k, name, sizeof name);
+	if (!r && !(r = region_ident(g, k, id)))
+		r = zp_keystore_params(&k->ks, name, NULL, id, k->name, k->path, NULL, &st);
+	if (r)
+		return r;
+	region_views(k);
+	*len = st.bytes;
+	zp_log(g->d.who, "srs %s: %s decoded and checked into region %s in %.2f s (%.2f GB/s, %s, %u threads)", k->name, k->path,
+	       name, st.secs, st.bytes / st.secs / 1e9, st.direct ? "O_DIRECT" : "buffered", st.threads);
+	return 0;
+}
+
+/* After a load from the file: a copy into a new region for the next start. A key made on the device is
+ * copied back from it (its device arrays stay for the backend to adopt). Failure only costs that. */
+static void region_keep(struct gpud *g, struct gpud_key *k)
+{
+	char name[ZP_KREG_NAME_MAX];
+	uint8_t id[16];
+	if (zp_curve_of(k->zk.curve)->id != ZP_CURVE_BLS12_381) { /* the region layout (keystore.c) is BLS12-381's */
+		zp_log(g->d.who, "key %s: %s keys are not kept in key regions yet: a restart loads the key again", k->name,
+		       zp_curve_of(k->zk.curve)->name);
+		return;
+	}
+	int r = region_name(g, k, name, sizeof name);
+	if (!r)
+		r = region_ident(g, k, id);
+	uint64_t t0 = zp_mono_ms();
+	if (!r && k->fmt == &formats[FMT_DEVICE]) {
+#ifdef ZP_HAVE_CUDA
+		r = zp_keystore_begin(&k->ks, name, NULL, id, "device", k->name, &k->gk);
+		const struct { const char *s; const void *d; } part[] = { { "a", k->kd.a }, { "b1", k->kd.b1 }, { "b2", k->kd.b2 },
+									   { "c", k->kd.c }, { "h", k->kd.h } };
+		if (!r) {
+			uint64_t n;
+			void *w = zp_keystore_wsect(&k->ks, "ic", &n);
+			memcpy(w, k->zk.ic, n);
+			zp_cuda_host_register(k->ks.reg.base, k->ks.reg.size); /* a refusal only makes the copies slower */
+			for (unsigned i = 0; !r && i < sizeof part / sizeof part[0]; i++)
+				if ((w = zp_keystore_wsect(&k->ks, part[i].s, &n)) && n)
+					r = zp_cuda_copy_to_host(w, part[i].d, n, NULL);
+			zp_cuda_host_unregister(k->ks.reg.base);
+			r = zp_keystore_seal(&k->ks, name, NULL, r);
+		}
+		if (!r)
+			k->ks.gk.dev_points = NULL; /* the views are host points; this run proves from the device arrays */
+#endif
+	} else if (!r) {
+		r = zp_keystore_put(&k->ks, name, NULL, id, k->fmt->name, k->name, &k->gk);
+		if (r == -EEXIST) /* another gpud of the group made it meanwhile: share that one */
+			r = zp_keystore_get(&k->ks, name, NULL, id);
+		if (!r) { /* prove from the region too: one host copy, the shared one */
+			k->fmt->free(k);
+			region_views(k);
+		}
+	}
+	if (r) {
+		zp_log(g->d.who, "key %s: no key region (%s): a restart loads the key again", k->name, zp_err_msg());
+		return;
+	}
+	double gib = k->ks.reg.size / 1073741824.0;
+	if (k->fmt == &formats[FMT_DEVICE])
+		zp_keystore_close(&k->ks); /* for the next start: this one proves from the device arrays */
+	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name, gib,
+	       zp_mono_ms() - t0);
+}
+
+/* A region key on a device backend: page-locked read-only, so the upload runs at link speed. */
+static void region_pin(struct gpud *g, struct gpud_key *k)
+{
+#ifdef ZP_HAVE_CUDA
+	if (!k->in_region || k->gk.dev_points || g->be != &zp_g16_backend_cuda)
+		return;
+	if (zp_cuda_host_pin_ro(k->ks.reg.base, k->ks.reg.size))
+		zp_log(g->d.who, "key %s: its region could not be page-locked (memlock?): the upload is slower", k->name);
+	else
+		k->region_pinned = true;
+#else
+	(void)g, (void)k;
+#endif
+}
+
+static void region_free(struct gpud_key *k)
+{
+#ifdef ZP_HAVE_CUDA
+	if (k->region_pinned)
+		zp_cuda_host_unpin(k->ks.reg.base);
+#endif
+	k->region_pinned = false;
+	zp_keystore_close(&k->ks);
+	k->in_region = false;
+}
+
 static const struct gpud_key_format *format_of(const struct zp_pipe_key *cfg)
 {
 	if (!cfg)
@@ -198,6 +377,14 @@ static void drop_host_points(struct gpud *g, struct gpud_key *k)
 #endif
 }
 
+static void key_free(struct gpud_key *k)
+{
+	if (!k->in_region)
+		k->fmt->free(k);
+	if (k->ks.reg.base)
+		region_free(k);
+}
+
 /* Load k (fmt, name, path set), its verifying key and its backend state. */
 static void key_load(struct gpud *g, struct gpud_key *k)
 {
@@ -210,8 +397,27 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 				k->cfg->zkey[0] && !stat(k->cfg->zkey, &kst) ? (uint64_t)kst.st_size : 0);
 	else
 		zp_daemon_long_stage(&g->d, true); /* a key load while serving: the watchdog allows start_timeout_s */
-	int r = k->fmt->load(g, k, &len);
+	int r;
+	k->source = "file";
+	if (region_on(g) && region_take(g, k, &len) == 0) {
+		r = 0;
+		k->source = "region";
+	} else if (region_on(g) && k->fmt == &formats[FMT_PARAMS]) {
+		r = region_load_params(g, k, &len); /* straight into a new region */
+		if (r == -EEXIST && region_take(g, k, &len) == 0) /* another gpud of the group made it meanwhile */
+			r = 0, k->source = "region";
+		else if (r == -EEXIST || r == -EBUSY)     /* or is making it: this one loads its own copy */
+			r = k->fmt->load(g, k, &len);
+	} else {
+		r = k->fmt->load(g, k, &len);
+		if (!r && region_on(g))
+			region_keep(g, k);
+		if (k->fmt == &formats[FMT_DEVICE])
+			k->source = "device setup";
+	}
 	bool loaded = !r;
+	if (!r)
+		region_pin(g, k);
 	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)) && !(r = zp_g16_backend_supports(g->be, &k->gk))) {
 		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
 			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
@@ -230,26 +436,28 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		if (k->cfg)
 			gpud_health_key(g, k->name, "failed", k->err, 0);
 		if (loaded)
-			k->fmt->free(k);
+			key_free(k);
 		zp_g16_vk_free(&k->vk);
 		return;
 	}
 	k->state = 1;
-	drop_host_points(g, k);
+	if (!k->in_region)
+		drop_host_points(g, k);
 	if (!k->cfg) {
-		const zp_params_info *in = &k->prm.in;
-		zp_log(g->d.who, "srs %s: %s: IC %u, h %u, l %u, a %u, b %u; loaded in %" PRIu64 " ms (backend %s)", k->name,
-		       k->path, in->n_ic, in->n_h, in->n_l, in->n_a, in->n_b1, zp_mono_ms() - t0, g->be->name);
+		zp_log(g->d.who, "srs %s: %s: IC %u, l %u, a %u, b %u, domain %u; from %s, loaded in %" PRIu64 " ms (backend %s)",
+		       k->name, k->path, k->zk.n_public + 1, k->zk.n_vars - k->zk.n_public - 1, k->gk.n_a, k->gk.n_b,
+		       k->zk.domain_size, k->source, zp_mono_ms() - t0, g->be->name);
 		return;
 	}
 	gpud_health_key(g, k->name, "ready", NULL, len);
+	gpud_health_key_detail(g, k);
 	if (k->zk.n_vars > g->max_vars)
 		g->max_vars = k->zk.n_vars;
 	if (k->zk.domain_size > g->max_domain)
 		g->max_domain = k->zk.domain_size;
-	zp_log(g->d.who, "key %s: %s, %u vars, domain %u, %zu bytes in %llu ms (%s)", k->name,
+	zp_log(g->d.who, "key %s: %s, %u vars, domain %u, %zu bytes in %llu ms (%s; from %s)", k->name,
 	       zp_curve_of(k->zk.curve)->name, k->zk.n_vars, k->zk.domain_size, len,
-	       (unsigned long long)(zp_mono_ms() - t0), k->fmt->how);
+	       (unsigned long long)(zp_mono_ms() - t0), k->in_region ? "key region" : k->fmt->how, k->source);
 }
 
 void gpud_keys_load(struct gpud *g)
@@ -337,7 +545,7 @@ void gpud_keys_free(struct gpud *g)
 			continue;
 		g->be->destroy(k->be_state);
 		zp_g16_vk_free(&k->vk);
-		k->fmt->free(k);
+		key_free(k);
 	}
 	g->n_keys = 0;
 }

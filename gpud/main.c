@@ -60,6 +60,27 @@ void gpud_health_key(struct gpud *g, const char *name, const char *state, const 
 	gpud_health_stage(g, "loading", NULL);
 }
 
+void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k)
+{
+	json_t *e = json_object_get(json_object_get(g->health, "keys"), k->name);
+	if (!e)
+		return;
+	json_object_set_new(e, "source", json_string(k->source ? k->source : "file"));
+	zp_g16_mem_uses u;
+	if (g->be->mem_uses && k->be_state && g->be->mem_uses(k->be_state, &u) == 0) {
+		json_object_set_new(e, "device_memory",
+				    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "key", (json_int_t)u.key, "split_bases",
+					      (json_int_t)u.split, "input_sets", (json_int_t)u.sets, "scratch",
+					      (json_int_t)u.scratch, "tables", (json_int_t)u.tables, "other",
+					      (json_int_t)u.other, "free", (json_int_t)u.free, "total", (json_int_t)u.total));
+		const double G = 1073741824.0;
+		zp_log(g->d.who, "key %s: device memory by use (GiB): key %.2f, split bases %.2f, input sets %.2f, scratch %.2f, "
+		       "tables %.2f, other %.2f (context, other keys and processes), free %.2f of %.2f", k->name, u.key / G,
+		       u.split / G, u.sets / G, u.scratch / G, u.tables / G, u.other / G, u.free / G, u.total / G);
+	}
+	gpud_health_stage(g, "loading", NULL);
+}
+
 /* A start-up failure: said in the log and the health file, then exit with its code. */
 static int start_failed(struct gpud *g, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int start_failed(struct gpud *g, int code, const char *fmt, ...)

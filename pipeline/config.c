@@ -55,6 +55,7 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "run", "http", "HOST:PORT (e.g. 127.0.0.1:9464), empty = off" },
 	{ "run", "bin_dir", "the directory of zkpipe-synthd and zkpipe-gpud" },
 	{ "run", "keep_arena", "yes | no" },
+	{ "run", "key_regions", "yes | no" },
 	{ "run", "public", "yes | no" },
 	{ "run", "allow_input", "existing directories separated by ':'" },
 	{ "run", "allow_output", "existing directories separated by ':'" },
@@ -299,6 +300,8 @@ static int run_key(struct ctx *x, const char *k, const char *v)
 		return abs_path(x, c->bin_dir, v);
 	if (!strcmp(k, "keep_arena"))
 		return parse_bool(v, &c->keep_arena);
+	if (!strcmp(k, "key_regions"))
+		return parse_bool(v, &c->key_regions);
 	if (!strcmp(k, "public"))
 		return parse_bool(v, &c->public_access);
 	if (!strcmp(k, "allow_input"))
@@ -725,6 +728,7 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->http_connections = 64;
 	c->http_timeout_s = 10;
 	c->keep_arena = true;
+	c->key_regions = true;
 	if (!realpath(path, c->path))
 		return cfg_fail(-errno, "config %s: %s", path, strerror(errno));
 	char dir[PATH_MAX];

@@ -103,6 +103,8 @@ struct zp_pipe_config {
 	enum zp_backing backing;
 	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */
+	bool key_regions;          /* gpud keeps each loaded key in a key region (shm/keyregion.h) that its
+	                            * restarts take it from (default yes); no: none, and old ones removed */
 	uint32_t synth_delay_ms, prove_delay_ms; /* [debug]: stretch stages so tests can kill mid-stage */
 	uint32_t start_delay_ms;   /* [debug]: a daemon's start-up stretched (no heartbeat), like a long key load */
 	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud/pipe.c) */

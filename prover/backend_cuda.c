@@ -202,7 +202,7 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
 				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
-				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] } };
+				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot };
 	return 0;
 }
 
@@ -278,7 +278,10 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		s->d_c = kd->c;
 		s->d_h = kd->h;
 		memset(kd, 0, sizeof *kd);
-		zp_cuda_plan_key(&s->plan, &s->in, 0, 0);
+		size_t fr = 0, tot = 0; /* what is free beside the key (the plan's by-use figures start here) */
+		if ((rc = zp_cuda_mem_info(&fr, &tot)))
+			return rc;
+		zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
 		return 0;
 	}
 	if (!hpts)
@@ -868,6 +871,8 @@ struct cud {
 	void *itmp;                      /* zp_cuda_bits_index temp */
 	size_t itmp_len;
 	uint64_t pop[3];                 /* the caller's popcounts of this proof */
+	size_t free0, free1, total;      /* device memory free before create and after it (by use) */
+	size_t key_bytes, set_bytes;     /* what create allocated for the key's points, for one proof's input */
 	zp_fr *hw, *habc;                /* the fallback's host buffers (w, abc, bits) */
 	uint64_t *hbits;
 	void *reg[2];                    /* of those, registered with CUDA */
@@ -920,7 +925,8 @@ static int cud_create(void **state, const zp_g16_key *key)
 	c->log_domain = k->log_domain;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = c->domain;
 	uint64_t nw = k->n_vars;
-	if ((rc = zp_cuda_device(&c->dev)) || (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)))
+	if ((rc = zp_cuda_device(&c->dev)) || (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)) ||
+	    (rc = zp_cuda_mem_info(&c->free0, &c->total)))
 		goto err;
 	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
 		{ (void **)&c->h, key->h_coeff, c->n_h * g1, "h" }, { (void **)&c->l, k->c, c->n_l * g1, "l" },
@@ -931,6 +937,8 @@ static int cud_create(void **state, const zp_g16_key *key)
 		if ((rc = dmalloc(up[i].dst, up[i].bytes + 64, up[i].what)) ||
 		    (rc = zp_cuda_copy_to_dev(*up[i].dst, up[i].src, up[i].bytes, NULL)))
 			goto err;
+		else
+			c->key_bytes += up[i].bytes + 64;
 	if ((rc = dmalloc((void **)&c->w, nw * fr + 64, "w")) || (rc = dmalloc((void **)&c->abc, 3 * d * fr, "a, b, c")) ||
 	    (rc = dmalloc((void **)&c->sa, c->n_a * fr + 64, "A scalars")) ||
 	    (rc = dmalloc((void **)&c->sb, c->n_b * fr + 64, "B scalars")))
@@ -950,8 +958,10 @@ static int cud_create(void **state, const zp_g16_key *key)
 	if ((rc = zp_cuda_mem_info(&fre, &tot)))
 		goto err;
 	zp_cuda_plan_compact(&zp_cuda_sizes_device, nmax, c->n_b, fre, &c->chunk, &c->scratch_len);
-	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")))
+	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")) || (rc = zp_cuda_mem_info(&c->free1, &c->total)))
 		goto err;
+	c->set_bytes = nw * fr + 64 + 3 * d * fr + (c->n_a + c->n_b) * fr + 128 + (2 * wa + wi) * 8 + 64 +
+		       (2 * c->n_l + c->n_ic) * 4 + 64;
 	*state = c;
 	return 0;
 err:
@@ -1114,6 +1124,28 @@ err:
 	return rc;
 }
 
+/* Device memory by use: the plan's figures (cuda/plan.c zp_cuda_plan_uses); a compact key's from what
+ * create allocated and the free memory it measured before and after (the NTT tables are the rest). */
+static int cu_mem_uses(void *state, zp_g16_mem_uses *u)
+{
+	const struct cu *s = state;
+	if (s->key && s->key->compact) {
+		const struct cud *c = state;
+		size_t used = c->free0 > c->free1 ? c->free0 - c->free1 : 0, known = c->key_bytes + c->set_bytes + c->scratch_len;
+		*u = (zp_g16_mem_uses){ .key = c->key_bytes, .sets = c->set_bytes, .scratch = c->scratch_len,
+					.tables = used > known ? used - known : 0, .other = c->total - c->free0, .free = c->free1,
+					.total = c->total };
+		if (used < known) /* allocations rounded differently from their sizes: count the difference as free */
+			u->free = c->total - u->other - known;
+		return 0;
+	}
+	zp_cuda_mem_uses m;
+	zp_cuda_plan_uses(&s->plan, &s->in, &m);
+	*u = (zp_g16_mem_uses){ .key = m.key, .split = m.split, .sets = m.sets, .scratch = m.scratch, .tables = m.tables,
+				.other = m.other, .free = m.free, .total = m.total };
+	return 0;
+}
+
 const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.name = "cuda",
 	.curves = 1u << ZP_CURVE_BLS12_381 | 1u << ZP_CURVE_BN254,   /* BN254: non-compact snarkjs keys (cu_curve) */
@@ -1131,4 +1163,5 @@ const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.fatal = cu_fatal,
 	.dens_upload = cud_dens_upload,
 	.dens_prove = cud_dens_prove,
+	.mem_uses = cu_mem_uses,
 };

@@ -286,7 +286,9 @@ int zp_g16_prove(zp_g16_proof *proof, const zp_g16_key *key, const zp_circuit *c
 		 const zp_g16_prove_opts *opts)
 {
 	zp_g16_prover p;
-	int rc = zp_g16_prover_init(&p, key, opts ? opts->backend : NULL);
+	zp_g16_key once = *key; /* one proof: nothing made for reuse (split bases) */
+	once.one_shot = true;
+	int rc = zp_g16_prover_init(&p, &once, opts ? opts->backend : NULL);
 	if (!rc)
 		rc = zp_g16_prover_prove(&p, proof, circ, w, n_w, opts);
 	zp_g16_prover_free(&p);

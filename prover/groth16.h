@@ -106,7 +106,16 @@ typedef struct {
 	 * through dens_upload + dens_prove. compact = false: every query has one point per wire. */
 	bool compact;
 	uint32_t n_a, n_b;
+	/* The key proves once (zp_g16_prove, `zkpipe prove`): a device backend then makes nothing that pays
+	 * only when reused (the CUDA backend's split-MSM bases: cuda/zp_cuda_plan.h one_shot). */
+	bool one_shot;
 } zp_g16_key;
+
+/* Device memory by use, as a device backend planned it (the CUDA backend: cuda/zp_cuda_plan.h
+ * zp_cuda_mem_uses; the pipelined CPU backend: its host stand-ins): whether a second key fits. */
+typedef struct {
+	uint64_t key, split, sets, scratch, tables, other, free, total;
+} zp_g16_mem_uses;
 
 /* One proof's input for a compact key, as bellperson's prover ABI hands it over (docs/supraseal.md):
  * w = inp (n_public + 1: [1, public...]) ++ aux (the private wires), a/b/c the evaluations over
@@ -156,6 +165,8 @@ typedef struct zp_g16_backend_ops {
 	 * five MSMs (H over domain − 1 points). One proof at a time per state. */
 	int  (*dens_upload)(void *state, const zp_g16_dens_in *in);
 	int  (*dens_prove)(void *state, zp_g16_msm_out *out);
+	/* Optional: the state's device memory by use (0, or -ENOTSUP). */
+	int  (*mem_uses)(void *state, zp_g16_mem_uses *u);
 } zp_g16_backend_ops;
 
 extern const zp_g16_backend_ops zp_g16_backend_cpu;

@@ -119,7 +119,7 @@ int zp_arena_size(const struct zp_arena_params *p, uint64_t *total)
 }
 
 /* Map fd at a 2 MiB aligned address (huge pages need it; so does THP). */
-static int map_aligned(int fd, uint64_t size, bool rdonly, int extra, uint8_t **out)
+int zp_map_aligned(int fd, uint64_t size, bool rdonly, int extra, uint8_t **out)
 {
 	size_t len = (size_t)size + ZP_ARENA_ALIGN;
 	uint8_t *res = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -176,7 +176,7 @@ static int try_backing(const struct zp_backing_ops *ops, const struct zp_arena_p
 	char st[ZP_PROGRESS_STAGE_MAX];
 	snprintf(st, sizeof st, "arena %s: %s %s", p->name, huge ? "mapping" : "populating", ops->name);
 	zp_progress_stage(st, huge ? 0 : shape->total_size, "bytes"); /* huge: MAP_POPULATE, one call */
-	r = map_aligned(fd, shape->total_size, false, huge ? MAP_POPULATE : 0, &a->base);
+	r = zp_map_aligned(fd, shape->total_size, false, huge ? MAP_POPULATE : 0, &a->base);
 	if (r == 0 && ops->prepare)
 		r = ops->prepare(a->base, shape->total_size);
 	a->fd = fd;
@@ -302,7 +302,7 @@ int zp_arena_attach_fd(int fd, unsigned flags, const struct zp_arena_shape *expe
 	struct zp_arena *a = calloc(1, sizeof *a);
 	if (!a)
 		return -ENOMEM;
-	r = map_aligned(fd, h.total_size, flags & ZP_ARENA_RDONLY, 0, &a->base);
+	r = zp_map_aligned(fd, h.total_size, flags & ZP_ARENA_RDONLY, 0, &a->base);
 	if (r < 0) {
 		free(a);
 		return r;

@@ -99,6 +99,8 @@ bool zp_name_ok(const char *name);
 /* "<dir>/zkpipe.<name>" into buf; -ENAMETOOLONG. */
 int zp_arena_path(char *buf, size_t n, const char *dir, const char *name, const char *suffix);
 const char *zp_hugetlbfs_dir(const char *hdir);
+/* Map fd's first size bytes shared at a 2 MiB aligned address (huge pages and THP need it). */
+int zp_map_aligned(int fd, uint64_t size, bool rdonly, int extra, uint8_t **out);
 /* 2 MiB pages free (free - reserved) in the default pool; -errno. */
 long zp_hugepages_free(void);
 

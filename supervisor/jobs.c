@@ -647,6 +647,12 @@ void *sup_status_json(struct sup *sup)
 			json_object_set_new(o, "gpu", json_string(gr->gpu[c->index]));
 			json_object_set_new(o, "gpu_ordinal", json_integer(gr->gpu_ordinal[c->index]));
 			json_object_set_new(o, "numa_node", json_integer(gr->gpu_node[c->index]));
+			/* per key, from its health file: where it came from (key region or file) and its device memory
+			 * by use, so an operator sees whether a second key fits */
+			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
+			if (json_is_object(json_object_get(h, "keys")))
+				json_object_set(o, "keys", json_object_get(h, "keys"));
+			json_decref(h);
 		} else {
 			json_object_set_new(json_array_get(procs, json_array_size(procs) - 1), "numa_node",
 					    json_integer(gr->node));

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "keyregion.h"
 #include "progress.h"
 #include "sup.h"
 #include "config.h"
@@ -411,6 +412,20 @@ static void adopt(struct sup *sup, unsigned g)
 }
 
 /* ---------------------------------------------------------------- arenas, sockets */
+/* The key regions of group g (shm/keyregion.h) whose key is no longer configured go (all of them when
+ * keep is false: key_regions = no, or a stop with keep_arena = no): each can hold tens of GiB. */
+static void prune_key_regions(struct sup *sup, unsigned g, bool keep)
+{
+	const char *names[ZP_PIPE_MAX_KEYS];
+	unsigned n = 0;
+	for (unsigned i = 0; keep && i < sup->cfg.n_keys; i++)
+		names[n++] = sup->cfg.keys[i].name;
+	int gone = zp_keyregion_prune(sup->cfg.groups[g].arena, NULL, names, n);
+	if (gone > 0)
+		zp_log(WHO, "group %s: %d key region(s) removed (%s)", sup->cfg.groups[g].name, gone,
+		       keep ? "their keys left the config" : "key_regions = no or keep_arena = no");
+}
+
 static int open_group(struct sup *sup, unsigned g)
 {
 	struct zp_arena_params p;
@@ -419,6 +434,7 @@ static int open_group(struct sup *sup, unsigned g)
 	int r = sup_arena_open(sup, g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
 		return r;
+	prune_key_regions(sup, g, sup->cfg.key_regions);
 	fchmod(zp_arena_fd(G->a), 0600); /* public or not: only the service's own processes map it */
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
 	zp_log(WHO, "group %s: %s arena %s (%s, %u slots x %llu MiB = %llu MiB of slot data)",
@@ -750,8 +766,10 @@ int main(int argc, char **argv)
 		zp_hint_close(sup->g[g].pub);
 		zp_hint_close(sup->g[g].pull);
 		zp_arena_close(sup->g[g].a);
-		if (!sup->keep_arena)
+		if (!sup->keep_arena) {
 			zp_arena_destroy(sup->cfg.groups[g].arena, NULL);
+			prune_key_regions(sup, g, false);
+		}
 	}
 	zp_hint_close(sup->api);
 	zp_log(WHO, "stopped");

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "backends.h"
 #include "cmd_util.h"
 #include "g16_json.h"
 #include "groth16.h"
@@ -17,10 +18,12 @@ static const char synth_help[] =
 	"usage: zkpipe synth info  --synth SPEC\n"
 	"       zkpipe synth bench --synth SPEC [--runs N] [--wseed S]\n"
 	"       zkpipe synth prove --synth SPEC --key KEY.zpk [--wseed S] [--runs N] [--proof P --public U]\n"
+	"                          [--backend cpu|cuda]\n"
 	"  SPEC: n=ROWS[,pub=328,bool=0.9,free=0.3,a=2.4,b=1.0,c=2.2,win=65536,seed=1] (docs/keys.md).\n"
 	"  bench: times one partition's synthesis — the fused witness + a, b, c pass, and zp_circuit_eval —\n"
 	"         old (reference) vs new in the same run, checks the bytes are equal and a∘b = c.\n"
-	"  prove: proves a fresh witness with a key from `zkpipe setup --synth`.\n"
+	"  prove: proves a fresh witness with a key from `zkpipe setup --synth`; each run is a one-shot\n"
+	"         proof (zp_g16_prove: a CUDA backend makes no split-MSM bases for it).\n"
 	"  --threads N   worker threads\n";
 
 static int info(const zp_synth_params *p)
@@ -145,8 +148,13 @@ out:
 	return rc ? cx_fail("synth bench", rc) : CX_OK;
 }
 
-static int prove(const zp_synth_params *p, const char *key, uint64_t wseed, int runs, const char *proof, const char *pub)
+static int prove(const zp_synth_params *p, const char *key, uint64_t wseed, int runs, const char *proof, const char *pub,
+		 const char *backend)
 {
+	zp_g16_prove_opts o = { 0 };
+	int brc = zp_g16_backend_find(&o.backend, backend);
+	if (brc)
+		return cx_fail("synth prove", brc);
 	zp_circuit c;
 	zp_pkey k;
 	zp_fr *w = NULL;
@@ -173,10 +181,11 @@ static int prove(const zp_synth_params *p, const char *key, uint64_t wseed, int 
 		if ((rc = zp_synth_witness(w, &c, p, wseed + (uint64_t)r)))
 			break;
 		double b = cx_now();
-		if ((rc = zp_g16_prove(&pr, zp_pkey_g16(&k), &c, w, c.n_vars, NULL)))
+		if ((rc = zp_g16_prove(&pr, zp_pkey_g16(&k), &c, w, c.n_vars, &o)))
 			break;
 		double e = cx_now();
-		printf("run %d: witness %.3f s, prove (a/b/c, H, MSMs, self-check) %.3f s\n", r + 1, b - a, e - b);
+		printf("run %d: witness %.3f s, prove (a/b/c, H, MSMs, self-check) %.3f s (%s backend)\n", r + 1, b - a, e - b,
+		       o.backend->name);
 		if (r == 0 && proof && ((rc = zp_g16_proof_write_json(proof, &pr)) ||
 					(rc = zp_g16_public_write_json(pub, w + 1, c.n_public))))
 			break;
@@ -192,8 +201,9 @@ int cmd_synth(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "synth", 1, 0, 'S' }, { "key", 1, 0, 'k' }, { "wseed", 1, 0, 'w' }, { "runs", 1, 0, 'n' },
-		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "threads", 1, 0, 't' }, { "help", 0, 0, 'h' }, { 0 } };
-	const char *spec = NULL, *key = NULL, *proof = NULL, *pub = NULL;
+		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "threads", 1, 0, 't' }, { "backend", 1, 0, 'b' },
+		{ "help", 0, 0, 'h' }, { 0 } };
+	const char *spec = NULL, *key = NULL, *proof = NULL, *pub = NULL, *backend = "cpu";
 	uint64_t wseed = 1;
 	int c, runs = 1, rc;
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
@@ -212,6 +222,7 @@ int cmd_synth(int argc, char **argv)
 		case 'p': proof = optarg; break;
 		case 'u': pub = optarg; break;
 		case 't': zp_par_set_threads(atoi(optarg)); break;
+		case 'b': backend = optarg; break;
 		case 'h': fputs(synth_help, stdout); return CX_OK;
 		default: fputs(synth_help, stderr); return CX_USAGE;
 		}
@@ -228,7 +239,7 @@ int cmd_synth(int argc, char **argv)
 	if (!strcmp(sub, "bench"))
 		return bench(&p, runs, wseed);
 	if (!strcmp(sub, "prove") && key)
-		return prove(&p, key, wseed, runs, proof, pub);
+		return prove(&p, key, wseed, runs, proof, pub, backend);
 	fputs(synth_help, stderr);
 	return CX_USAGE;
 }

@@ -138,6 +138,26 @@ static int plan(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, size_t
 
 static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
 
+/* Device memory by use (zp_cuda_plan_uses): each figure is what the plan allocated for that use, the
+ * figures add up to the device's total, and what is left free keeps the margin. */
+static void uses_check(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
+{
+	zp_cuda_mem_uses u;
+	zp_cuda_plan_uses(p, in, &u);
+	size_t tw = (((size_t)1 << (in->log_dom + 1)) / 2 + ((size_t)1 << 17)) * 32;
+	size_t naux1 = in->nv - in->np - 1, margin = (size_t)in->margin_mb << 20;
+	size_t sum = u.key + u.split + u.sets + u.scratch + u.tables + u.other + u.free;
+	CHECK(sum == u.total && u.total == p->total_b, "%s: by use %zu, total %zu", what, sum, p->total_b);
+	CHECK(u.key == (p->kstream ? p->kst * 192 : p->key_bytes), "%s: key %zu", what, u.key);
+	CHECK(u.sets == (size_t)p->nbuf * p->set_bytes, "%s: sets %zu", what, u.sets);
+	CHECK(u.scratch == p->scratch_len, "%s: scratch %zu", what, u.scratch);
+	CHECK(u.split == (p->hsplit ? (size_t)(p->hsplit - 1) * in->dom * 96 : 0) +
+			 (p->wsplit ? 3 * (in->nv * (2 * 96 + 192) + naux1 * 96) : 0), "%s: split %zu", what, u.split);
+	CHECK(u.tables == tw + 2 * in->nv * 4 + sizes.nonbits_temp(in->nv), "%s: tables %zu", what, u.tables);
+	CHECK(u.other == p->total_b - free1, "%s: other %zu", what, u.other);
+	CHECK(u.free >= margin, "%s: %zu left free, under the margin %zu", what, u.free, margin);
+}
+
 /* What every plan must satisfy. */
 static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
 {
@@ -181,6 +201,7 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	/* streaming: exactly when the key, a set and 4 GiB of room do not fit */
 	CHECK(p->kstream == (free1 < p->key_bytes + p->set_bytes + 4 * GIB + margin), "%s: streaming decision", what);
 	CHECK(!p->kstream || (is_pow2(p->kst) && p->kst <= ((size_t)1 << in->key_stage_log)), "%s: kst %zu", what, p->kst);
+	uses_check(p, in, free1, what);
 }
 
 /* devices: total, free before the key. The H200's total and free are nvidia-smi's on the H200 this
@@ -273,6 +294,46 @@ static void knobs(void)
 	bn.aff_bytes[0] = 64, bn.aff_bytes[1] = 128;
 	CHECK(zp_cuda_plan_chunk_need(&bn, 1, 1 << 16, 0, 1) + (size_t)(1 << 16) * 64 == zp_cuda_plan_chunk_need(&sizes, 1, 1 << 16, 0, 1),
 	      "BN254 gathered G2 bases are 128 bytes a point");
+}
+
+/* One-shot proofs (zkpipe prove) make no split bases: they would not be reused. ZP_CUDA_SPLIT=1 still
+ * forces them. A key made on the device: by-use figures with the key counted before step 1. */
+static void one_shot(void)
+{
+	const struct dev *h = &devs[0];
+	char what[64];
+	for (unsigned lg = 20; lg <= 27; lg++) {
+		zp_cuda_plan p, r;
+		zp_cuda_plan_in in = in_for(lg);
+		snprintf(what, sizeof what, "one-shot 2^%u on H200", lg);
+		int rc = plan(&r, &in, h->free, h->total);
+		in.one_shot = 1;
+		CHECK(!rc && !plan(&p, &in, h->free, h->total), "%s plans", what);
+		invariants(&p, &in, h->free, what);
+		CHECK(p.hsplit == 0 && p.wsplit == 0 && p.split_tmp == 0, "%s: split %d / %d", what, p.hsplit, p.wsplit);
+		CHECK(r.hsplit != 0, "2^%u resident on H200: split bases (%d)", lg, r.hsplit);
+		zp_cuda_mem_uses u;
+		zp_cuda_plan_uses(&r, &in, &u);
+		printf("H200 2^%u by use (GiB): key %.2f split %.2f sets %.2f scratch %.2f tables %.2f other %.2f free %.2f\n", lg,
+		       u.key / 1073741824.0, u.split / 1073741824.0, u.sets / 1073741824.0, u.scratch / 1073741824.0,
+		       u.tables / 1073741824.0, u.other / 1073741824.0, u.free / 1073741824.0);
+		CHECK(p.chunk[0] >= r.chunk[0] && p.chunk[1] >= r.chunk[1], "%s: smaller chunks than with split bases", what);
+		in.split = 1;
+		CHECK(!plan(&p, &in, h->free, h->total) && p.hsplit != 0, "%s with ZP_CUDA_SPLIT=1: split (%d)", what, p.hsplit);
+	}
+	zp_cuda_plan p;
+	zp_cuda_plan_in in = in_for(24);
+	in.key_on_device = 1;
+	zp_cuda_plan_key(&p, &in, 0, 0);
+	size_t kb = p.key_bytes, free1 = h->free - kb; /* the key was made in device memory before step 1 */
+	zp_cuda_plan_key(&p, &in, free1, h->total);
+	size_t tw = (((size_t)1 << 25) / 2 + ((size_t)1 << 17)) * 32, tables = tw + 2 * in.nv * 4 + sizes.nonbits_temp(in.nv);
+	CHECK(!zp_cuda_plan_make(&p, &in, &sizes, free1 - p.set_bytes - tables, h->total), "device key 2^24 plans");
+	zp_cuda_mem_uses u;
+	zp_cuda_plan_uses(&p, &in, &u);
+	CHECK(u.key == kb && u.tables == tables && u.other == h->total - h->free &&
+	      u.key + u.split + u.sets + u.scratch + u.tables + u.other + u.free == h->total,
+	      "device key 2^24: key %zu tables %zu other %zu", u.key, u.tables, u.other);
 }
 
 /* Today's decisions on an H200 (docs/DESIGN.md; as gpud logged them at 2^27 on 2026-11-30,
@@ -380,6 +441,7 @@ int main(int argc, char **argv)
 	}
 	sweep();
 	knobs();
+	one_shot();
 	pinned();
 	compact();
 	if (recording) {

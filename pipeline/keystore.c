@@ -1,0 +1,231 @@
+/*
+ * keystore.c — keys in key regions (keystore.h): the section table, copying a key in, the views out.
+ */
+#include "keystore.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "zp_err.h"
+
+enum { S_META, S_IC, S_A, S_B1, S_B2, S_C, S_H, S_N };
+static const char *const sect_name[S_N] = { "meta", "ic", "a", "b1", "b2", "c", "h" };
+
+static size_t el_of(int s) { return s == S_B2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine); }
+
+/* Counts and fixed points of src into m. */
+static void meta_of(struct zp_keystore_meta *m, const zp_g16_key *src)
+{
+	const zp_zkey *z = src->zkey;
+	memset(m, 0, sizeof *m);
+	m->version = ZP_KEYSTORE_VERSION;
+	m->n_vars = z->n_vars, m->n_public = z->n_public, m->domain_size = z->domain_size, m->log_domain = z->log_domain;
+	m->n_constraints = z->circuit.n_constraints;
+	memcpy(m->fingerprint, z->circuit.fingerprint, 16);
+	m->h_mode = (uint32_t)src->h_mode;
+	m->roots = src->roots, m->compact = src->compact, m->n_a = src->n_a, m->n_b = src->n_b;
+	m->alpha1 = z->alpha1, m->beta1 = z->beta1, m->delta1 = z->delta1;
+	m->beta2 = z->beta2, m->gamma2 = z->gamma2, m->delta2 = z->delta2;
+	uint64_t nv = z->n_vars, naux = nv > z->n_public + 1u ? nv - z->n_public - 1 : 0;
+	uint64_t na = src->compact ? src->n_a : nv, nb = src->compact ? src->n_b : nv;
+	const uint64_t n[6] = { z->n_public + 1u, na, nb, nb, naux, z->domain_size };
+	memcpy(m->n, n, sizeof n);
+}
+
+/* k's views from its region's meta and sections; ZP_EFORMAT when they do not agree. */
+static int views(zp_keystore_key *k)
+{
+	uint64_t len;
+	const struct zp_keystore_meta *m = zp_keyregion_sect(&k->reg, "meta", &len);
+	if (!m || len != sizeof *m || m->version != ZP_KEYSTORE_VERSION || m->h_mode > ZP_H_COEFF)
+		return zp_err_set(ZP_EFORMAT, "key region %s: no key of this build's layout", k->reg.name);
+	const void *p[S_N];
+	for (int s = S_IC; s < S_N; s++) {
+		p[s] = zp_keyregion_sect(&k->reg, sect_name[s], &len);
+		if (!p[s] || len != m->n[s - 1] * el_of(s))
+			return zp_err_set(ZP_EFORMAT, "key region %s: section %s: %llu bytes, meta says %llu points", k->reg.name,
+					  sect_name[s], (unsigned long long)len, (unsigned long long)m->n[s - 1]);
+	}
+	zp_zkey *z = &k->zk;
+	memset(z, 0, sizeof *z);
+	z->n_vars = m->n_vars, z->n_public = m->n_public, z->domain_size = m->domain_size, z->log_domain = m->log_domain;
+	z->alpha1 = m->alpha1, z->beta1 = m->beta1, z->delta1 = m->delta1;
+	z->beta2 = m->beta2, z->gamma2 = m->gamma2, z->delta2 = m->delta2;
+	/* read-only views: the backends only read the key's points */
+	z->ic = (zp_g1_affine *)p[S_IC];
+	z->a = (zp_g1_affine *)p[S_A];
+	z->b1 = (zp_g1_affine *)p[S_B1];
+	z->b2 = (zp_g2_affine *)p[S_B2];
+	z->c = (zp_g1_affine *)p[S_C];
+	z->circuit.n_vars = m->n_vars, z->circuit.n_public = m->n_public, z->circuit.n_constraints = m->n_constraints;
+	z->circuit.domain_size = m->domain_size, z->circuit.log_domain = m->log_domain;
+	memcpy(z->circuit.fingerprint, m->fingerprint, 16);
+	memset(&k->gk, 0, sizeof k->gk);
+	k->gk.zkey = z;
+	k->gk.h_mode = (zp_h_mode)m->h_mode;
+	k->gk.roots = m->roots;
+	k->gk.compact = m->compact != 0;
+	k->gk.n_a = m->n_a, k->gk.n_b = m->n_b;
+	if (k->gk.h_mode == ZP_H_COEFF)
+		k->gk.h_coeff = (zp_g1_affine *)p[S_H];
+	else
+		z->h = (zp_g1_affine *)p[S_H];
+	return 0;
+}
+
+/* A new region for a key of meta m (the previous one of that name removed), writable. */
+static int create(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16], const char *format,
+		  const char *key, const struct zp_keystore_meta *m)
+{
+	struct zp_keyregion_params rp = { .name = name, .hugetlbfs_dir = hdir, .key = key, .format = format,
+					  .curve = "bls12-381", .n_sections = S_N };
+	memcpy(rp.ident, ident, 16);
+	for (int s = 0; s < S_N; s++) {
+		rp.sect[s].name = sect_name[s];
+		rp.sect[s].bytes = s == S_META ? sizeof *m : m->n[s - 1] * el_of(s);
+	}
+	memset(k, 0, sizeof *k);
+	/* another gpud of the group may have made it meanwhile, or be making it: leave those; a stale or
+	 * half-written one (its creator dead) goes */
+	zp_keyregion probe;
+	bool alive = false;
+	int rc = zp_keyregion_attach(&probe, name, hdir, ident, &alive);
+	if (rc == 0) {
+		zp_keyregion_close(&probe);
+		return zp_err_set(-EEXIST, "key region %s: made meanwhile by another process", name);
+	}
+	if (rc == ZP_ETRUNC && alive)
+		return zp_err_set(-EBUSY, "key region %s: another process is writing it", name);
+	if (rc != -ENOENT)
+		zp_keyregion_remove(name, hdir);
+	rc = zp_keyregion_create(&k->reg, &rp);
+	if (!rc)
+		memcpy(zp_keyregion_wsect(&k->reg, S_META), m, sizeof *m);
+	return rc;
+}
+
+/* Seal and make the views; on failure the region goes. */
+static int finish(zp_keystore_key *k, const char *name, const char *hdir, int rc)
+{
+	if (!rc)
+		rc = zp_keyregion_seal(&k->reg);
+	if (!rc)
+		rc = views(k);
+	if (rc) {
+		zp_keyregion_close(&k->reg);
+		zp_keyregion_remove(name, hdir);
+	}
+	return rc;
+}
+
+int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
+		    const char *format, const char *key, const zp_g16_key *src)
+{
+	const zp_zkey *z = src->zkey;
+	const void *from[S_N] = { NULL, z->ic, z->a, z->b1, z->b2, z->c, src->h_mode == ZP_H_COEFF ? src->h_coeff : z->h };
+	if (src->dev_points)
+		return zp_err_set(-EINVAL, "key %s: its points are in device memory, not host memory", key);
+	for (int s = S_IC; s < S_N; s++)
+		if (!from[s])
+			return zp_err_set(-EINVAL, "key %s: no host copy of its %s points", key, sect_name[s]);
+	struct zp_keystore_meta m;
+	meta_of(&m, src);
+	int rc = create(k, name, hdir, ident, format, key, &m);
+	if (rc)
+		return rc;
+	for (int s = S_IC; s < S_N; s++)
+		memcpy(zp_keyregion_wsect(&k->reg, (unsigned)s), from[s], m.n[s - 1] * el_of(s));
+	return finish(k, name, hdir, 0);
+}
+
+/* bellperson's .params as the compact key zp_params_load makes (params.h), straight into the region. */
+int zp_keystore_params(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16], const char *key,
+		       const char *path, const zp_params_load_opts *opts, zp_params_load_stats *stats)
+{
+	zp_params_info in;
+	int rc = zp_params_scan(path, &in);
+	if (rc)
+		return rc;
+	uint64_t nv = (uint64_t)in.n_ic + in.n_l;
+	if (nv > UINT32_MAX || in.domain > ((uint64_t)1 << 31))
+		return zp_err_set(ZP_ERANGE, "%s: %llu wires, domain %llu: too large", path, (unsigned long long)nv,
+				  (unsigned long long)in.domain);
+	struct zp_keystore_meta m = { .version = ZP_KEYSTORE_VERSION, .n_vars = (uint32_t)nv, .n_public = in.n_ic - 1,
+				      .domain_size = (uint32_t)in.domain, .h_mode = ZP_H_COEFF, .roots = 7, .compact = 1,
+				      .n_a = in.n_a, .n_b = in.n_b1 };
+	while ((1ull << m.log_domain) < in.domain)
+		m.log_domain++;
+	const uint64_t n[6] = { in.n_ic, in.n_a, in.n_b1, in.n_b2, in.n_l, in.domain }; /* h: + the top one, at infinity */
+	memcpy(m.n, n, sizeof n);
+	if ((rc = create(k, name, hdir, ident, "params", key, &m)))
+		return rc;
+	zp_params_dst d = { zp_keyregion_wsect(&k->reg, S_IC), zp_keyregion_wsect(&k->reg, S_H), zp_keyregion_wsect(&k->reg, S_C),
+			    zp_keyregion_wsect(&k->reg, S_A), zp_keyregion_wsect(&k->reg, S_B1),
+			    zp_keyregion_wsect(&k->reg, S_B2) };
+	zp_zkey fx;
+	rc = zp_params_load_into(path, &in, &d, &fx, opts, stats);
+	if (!rc) { /* the fixed points, now checked, into meta (sections are zeroed: h's last is infinity) */
+		struct zp_keystore_meta *w = zp_keyregion_wsect(&k->reg, S_META);
+		w->alpha1 = fx.alpha1, w->beta1 = fx.beta1, w->delta1 = fx.delta1;
+		w->beta2 = fx.beta2, w->gamma2 = fx.gamma2, w->delta2 = fx.delta2;
+	}
+	return finish(k, name, hdir, rc);
+}
+
+/* A key whose points are elsewhere (device memory): its region with meta filled, to be written by the
+ * caller through zp_keystore_wsect and sealed with zp_keystore_seal. */
+int zp_keystore_begin(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
+		      const char *format, const char *key, const zp_g16_key *src)
+{
+	struct zp_keystore_meta m;
+	meta_of(&m, src);
+	return create(k, name, hdir, ident, format, key, &m);
+}
+
+void *zp_keystore_wsect(zp_keystore_key *k, const char *sect, uint64_t *bytes)
+{
+	for (unsigned s = S_IC; s < S_N; s++)
+		if (!strcmp(sect, sect_name[s])) {
+			if (bytes)
+				*bytes = zp_keyregion_hdr(&k->reg)->sect[s].bytes;
+			return zp_keyregion_wsect(&k->reg, s);
+		}
+	return NULL;
+}
+
+int zp_keystore_seal(zp_keystore_key *k, const char *name, const char *hdir, int rc)
+{
+	return finish(k, name, hdir, rc);
+}
+
+int zp_keystore_get(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16])
+{
+	memset(k, 0, sizeof *k);
+	int rc = zp_keyregion_attach(&k->reg, name, hdir, ident, NULL);
+	if (rc)
+		return rc;
+	if ((rc = views(k)))
+		zp_keyregion_close(&k->reg);
+	return rc;
+}
+
+int zp_keystore_drop(const char *name, const char *hdir)
+{
+	zp_keyregion r;
+	bool alive = false;
+	static const uint8_t none[16];
+	int rc = zp_keyregion_attach(&r, name, hdir, none, &alive);
+	if (rc == 0 || rc == ZP_EMISMATCH)
+		zp_keyregion_close(&r);
+	if (rc == ZP_ETRUNC && alive)
+		return zp_err_set(-EBUSY, "key region %s: its creator is still writing it", name);
+	return zp_keyregion_remove(name, hdir);
+}
+
+void zp_keystore_close(zp_keystore_key *k)
+{
+	zp_keyregion_close(&k->reg);
+	memset(&k->zk, 0, sizeof k->zk);
+	memset(&k->gk, 0, sizeof k->gk);
+}

@@ -1,0 +1,67 @@
+/*
+ * keystore.h — gpud's proving keys kept in key regions (shm/keyregion.h), so that a restarted gpud
+ * takes its key from shared memory (already decoded and checked, page-locked for the GPU) instead of
+ * re-reading and re-checking its file.
+ *
+ * A region holds one key as the backends read it: section "meta" (struct zp_keystore_meta: counts,
+ * the six fixed points, H mode, root family, the circuit's fingerprint), then "ic", "a", "b1", "b2",
+ * "c", "h" — the point arrays in their in-memory form (h: the H query of the key's H mode). A compact
+ * key (a Filecoin .params as the file has it) has the compact vectors and its counts in meta.
+ *
+ *   put     a key loaded the ordinary way is copied into a new region (the previous one of that name,
+ *           stale or half-written, is removed first) and sealed; the views then point into it
+ *   get     the region attached read-only and its views made: nothing read from the key file
+ *   params  a .params file loaded straight into a new region (prover/params_load.h: io_uring, every
+ *           point checked), sealed
+ * The views (zk, gk; gk.zkey = &zk) are valid while the region is attached: a caller that copies them
+ * re-points gk.zkey at its copy of zk. Never zp_g16_key_free / zp_zkey_free them: zp_keystore_close.
+ */
+#ifndef ZP_PIPE_KEYSTORE_H
+#define ZP_PIPE_KEYSTORE_H
+
+#include "groth16.h"
+#include "keyregion.h"
+#include "params_load.h"
+
+#define ZP_KEYSTORE_VERSION 1u
+
+struct zp_keystore_meta {
+	uint32_t version, n_vars, n_public, domain_size, log_domain, n_constraints;
+	uint32_t h_mode, roots, compact, n_a, n_b, reserved;
+	uint8_t fingerprint[16];
+	zp_g1_affine alpha1, beta1, delta1;
+	zp_g2_affine beta2, gamma2, delta2;
+	uint64_t n[6];             /* points in ic, a, b1, b2, c, h */
+};
+
+typedef struct {
+	zp_keyregion reg;
+	zp_zkey zk;
+	zp_g16_key gk;
+} zp_keystore_key;
+
+/* Copy src (host points; not a key made on the device) into a new region `name`; k's views then
+ * point into it. format: the key loader's name for it (zp_keyregion_file_ident's too). -EEXIST when
+ * another process made this key's region meanwhile (get it), -EBUSY while one is writing it; a stale
+ * or half-written region of that name (its creator dead) is replaced. The same for params and begin. */
+int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
+		    const char *format, const char *key, const zp_g16_key *src);
+/* A .params file (zp_params_scan, then zp_params_load_into: io_uring, every point checked) straight into a
+ * new region, as the compact key zp_params_load would make (root family 7, coefficient H). */
+int zp_keystore_params(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16], const char *key,
+		       const char *path, const zp_params_load_opts *opts, zp_params_load_stats *stats);
+/* A key whose points the caller writes itself (a key made in device memory: copied back): begin makes
+ * the region from src's counts and fixed points, wsect gives a section ("a", "b1", "b2", "c", "h", "ic")
+ * to write, seal (rc: the caller's result so far; non-zero drops the region) makes the views. */
+int zp_keystore_begin(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16],
+		      const char *format, const char *key, const zp_g16_key *src);
+void *zp_keystore_wsect(zp_keystore_key *k, const char *sect, uint64_t *bytes);
+int zp_keystore_seal(zp_keystore_key *k, const char *name, const char *hdir, int rc);
+/* Attach region `name` if it holds this identity's key, complete: 0; else the region's refusal
+ * (zp_keyregion_attach: -ENOENT, ZP_EMISMATCH, ZP_ETRUNC, ...) or ZP_EFORMAT for a bad meta. */
+int zp_keystore_get(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16]);
+/* Remove a region that get refused, unless its creator is still writing it (then -EBUSY). */
+int zp_keystore_drop(const char *name, const char *hdir);
+void zp_keystore_close(zp_keystore_key *k);
+
+#endif

@@ -1,0 +1,499 @@
+/*
+ * params_load.c — .params at disk speed (params_load.h): an io_uring reader thread and decoding
+ * threads joined by two queues of chunk buffers (free → reader → ready → decoder → free).
+ */
+#include "params_load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <liburing.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "par.h"
+#include "progress.h"
+#include "serialize.h"
+#include "zp_err.h"
+
+#define G1B 96u
+#define G2B 192u
+#define HEAD (3u * G1B + 3u * G2B)  /* alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 */
+#define CHUNK ((size_t)1 << 20)     /* a chunk: whole points, at most this many bytes (~0.3 s of checks) */
+#define ALIGN 4096u
+#define QD 32u
+
+static const char *const vec_name[6] = { "IC", "h", "l", "a", "b_g1", "b_g2" };
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* ---- the work: chunks of whole points of one vector ---- */
+struct chunk {
+	unsigned vec;
+	uint64_t first, n;         /* points */
+	uint64_t off;              /* file offset of the first point */
+};
+
+struct buf {
+	uint8_t *mem;              /* CHUNK + 2 * ALIGN, aligned */
+	struct chunk ck;
+	uint64_t rd_off, rd_len;   /* the read issued (aligned for O_DIRECT), done so far */
+	uint64_t got;
+	struct buf *next;
+};
+
+struct loader {
+	const char *path;
+	const zp_params_info *c;
+	const zp_params_dst *d;
+	unsigned opts;             /* ZP_SER_* for the decoders */
+	pthread_mutex_t mu;
+	pthread_cond_t cv_ready, cv_free;
+	struct buf *free_q, *ready_q, *ready_tail;
+	bool done_reading, stop;
+	int err;                   /* first error; err_* say where */
+	uint64_t err_chunk, err_index;
+	unsigned err_vec;
+	uint64_t points;
+	char msg[256];
+};
+
+static void *dst_of(const struct loader *L, unsigned v)
+{
+	void *p[6] = { L->d->ic, L->d->h, L->d->l, L->d->a, L->d->b1, L->d->b2 };
+	return p[v];
+}
+
+static uint64_t n_of(const zp_params_info *c, unsigned v)
+{
+	const uint32_t n[6] = { c->n_ic, c->n_h, c->n_l, c->n_a, c->n_b1, c->n_b2 };
+	return n[v];
+}
+
+static uint64_t off_of(const zp_params_info *c, unsigned v)
+{
+	const uint64_t o[6] = { c->off_ic, c->off_h, c->off_l, c->off_a, c->off_b1, c->off_b2 };
+	return o[v];
+}
+
+/* The chunk list, in file order. */
+static struct chunk *plan_chunks(const zp_params_info *c, size_t *nk)
+{
+	size_t k = 0, cap = 16;
+	struct chunk *ck = malloc(cap * sizeof *ck);
+	for (unsigned v = 0; ck && v < 6; v++) {
+		uint64_t el = v == 5 ? G2B : G1B, per = CHUNK / el, n = n_of(c, v);
+		for (uint64_t i = 0; i < n; i += per) {
+			if (k == cap && !(ck = realloc(ck, (cap *= 2) * sizeof *ck)))
+				return NULL;
+			ck[k++] = (struct chunk){ v, i, n - i < per ? n - i : per, off_of(c, v) + i * el };
+		}
+	}
+	*nk = k;
+	return ck;
+}
+
+/* Keep the lowest (vector, index) error: the one a sequential reader would have met first. */
+static void set_err(struct loader *L, int rc, unsigned vec, uint64_t idx, const char *what)
+{
+	pthread_mutex_lock(&L->mu);
+	if (!L->err || vec < L->err_vec || (vec == L->err_vec && idx < L->err_index)) {
+		L->err = rc;
+		L->err_vec = vec;
+		L->err_index = idx;
+		snprintf(L->msg, sizeof L->msg, "%s", what);
+	}
+	L->stop = true;
+	pthread_cond_broadcast(&L->cv_ready);
+	pthread_cond_broadcast(&L->cv_free);
+	pthread_mutex_unlock(&L->mu);
+}
+
+/* Decode one chunk's points from its buffer into the destination, each fully checked. */
+static void decode(struct loader *L, const struct buf *b)
+{
+	const struct chunk *ck = &b->ck;
+	const uint8_t *src = b->mem + (ck->off - b->rd_off);
+	bool g2 = ck->vec == 5;
+	for (uint64_t i = 0; i < ck->n; i++) {
+		int rc = g2 ? zp_g2_from_uncompressed((zp_g2_affine *)dst_of(L, 5) + ck->first + i, src + i * G2B, L->opts)
+			    : zp_g1_from_uncompressed((zp_g1_affine *)dst_of(L, ck->vec) + ck->first + i, src + i * G1B, L->opts);
+		if (rc) {
+			set_err(L, rc, ck->vec, ck->first + i, zp_strerror(rc));
+			return;
+		}
+	}
+	zp_progress_add(ck->n * (g2 ? G2B : G1B));
+}
+
+static void *decoder(void *arg)
+{
+	struct loader *L = arg;
+	pthread_mutex_lock(&L->mu);
+	for (;;) {
+		while (!L->ready_q && !L->done_reading && !L->stop)
+			pthread_cond_wait(&L->cv_ready, &L->mu);
+		struct buf *b = L->ready_q;
+		if (!b || L->stop)
+			break;
+		L->ready_q = b->next;
+		if (!L->ready_q)
+			L->ready_tail = NULL;
+		pthread_mutex_unlock(&L->mu);
+		decode(L, b);
+		pthread_mutex_lock(&L->mu);
+		L->points += b->ck.n;
+		b->next = L->free_q;
+		L->free_q = b;
+		pthread_cond_signal(&L->cv_free);
+	}
+	pthread_mutex_unlock(&L->mu);
+	return NULL;
+}
+
+static void ready_push(struct loader *L, struct buf *b)
+{
+	pthread_mutex_lock(&L->mu);
+	b->next = NULL;
+	if (L->ready_tail)
+		L->ready_tail->next = b;
+	else
+		L->ready_q = b;
+	L->ready_tail = b;
+	pthread_cond_signal(&L->cv_ready);
+	pthread_mutex_unlock(&L->mu);
+}
+
+/* A free buffer, waiting for a decoder to give one back; NULL once the load stops. */
+static struct buf *free_pop(struct loader *L, bool wait, double *idle)
+{
+	pthread_mutex_lock(&L->mu);
+	double t0 = 0;
+	while (wait && !L->free_q && !L->stop) {
+		if (!t0)
+			t0 = now_s();
+		pthread_cond_wait(&L->cv_free, &L->mu);
+	}
+	if (t0)
+		*idle += now_s() - t0;
+	struct buf *b = L->stop ? NULL : L->free_q;
+	if (b)
+		L->free_q = b->next;
+	pthread_mutex_unlock(&L->mu);
+	return b;
+}
+
+static void submit(struct io_uring *ring, int fd, struct buf *b)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	io_uring_prep_read(sqe, fd, b->mem + b->got, (unsigned)(b->rd_len - b->got), b->rd_off + b->got);
+	io_uring_sqe_set_data(sqe, b);
+}
+
+/* Whether most of the file is in the page cache (a sample of its pages, by mincore). */
+static bool mostly_cached(int fd, uint64_t size)
+{
+	if (size < ((uint64_t)64 << 20))
+		return true;
+	void *m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return true;
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned in = 0, n = 256;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = (size / n * i) & ~((uint64_t)pg - 1);
+		unsigned char v = 0;
+		if (mincore((uint8_t *)m + off, (size_t)pg, &v) == 0 && (v & 1))
+			in++;
+	}
+	munmap(m, size);
+	return in * 2 > n;
+}
+
+/* The reader: every chunk read into a free buffer and handed to the decoders, QD in flight. */
+static int read_all(struct loader *L, int fd, bool direct, const struct chunk *ck, size_t nk, double *idle)
+{
+	struct io_uring ring;
+	int rc = io_uring_queue_init(QD, &ring, 0);
+	if (rc)
+		return zp_err_set(rc, "%s: io_uring", L->path);
+	size_t next = 0;
+	unsigned inflight = 0;
+	while (!rc && (next < nk || inflight)) {
+		while (next < nk && inflight < QD) {
+			struct buf *b = free_pop(L, inflight == 0, idle);
+			if (!b)
+				break;
+			b->ck = ck[next++];
+			uint64_t el = b->ck.vec == 5 ? G2B : G1B, end = b->ck.off + b->ck.n * el;
+			b->rd_off = direct ? b->ck.off & ~(uint64_t)(ALIGN - 1) : b->ck.off;
+			b->rd_len = direct ? ((end + ALIGN - 1) & ~(uint64_t)(ALIGN - 1)) - b->rd_off : end - b->rd_off;
+			b->got = 0;
+			submit(&ring, fd, b);
+			inflight++;
+		}
+		if (!inflight)
+			break; /* stopped */
+		io_uring_submit(&ring);
+		struct io_uring_cqe *cqe;
+		if ((rc = io_uring_wait_cqe(&ring, &cqe)))
+			break;
+		struct buf *b = io_uring_cqe_get_data(cqe);
+		int res = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+		inflight--;
+		uint64_t need = b->ck.off + b->ck.n * (b->ck.vec == 5 ? G2B : G1B) - b->rd_off;
+		if (res < 0) {
+			rc = zp_err_set(res, "%s: read at %" PRIu64 ": %s", L->path, b->rd_off + b->got, strerror(-res));
+		} else if (res == 0 && b->got < need) {
+			rc = zp_err_set(ZP_ETRUNC, "%s: the file shrank while it was read", L->path);
+		} else {
+			b->got += (uint64_t)res;
+			if (b->got < need && b->got < b->rd_len) { /* a short read: the rest */
+				submit(&ring, fd, b);
+				inflight++;
+			} else {
+				ready_push(L, b);
+			}
+		}
+	}
+	while (inflight--) { /* drain before the buffers go */
+		struct io_uring_cqe *cqe;
+		io_uring_submit(&ring);
+		if (io_uring_wait_cqe(&ring, &cqe))
+			break;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	return rc;
+}
+
+/* The six fixed points, read and fully checked (a few hundred bytes). */
+static int read_fixed(int fd, const char *path, zp_zkey *z)
+{
+	uint8_t h[HEAD];
+	if (pread(fd, h, HEAD, 0) != (ssize_t)HEAD)
+		return zp_err_set(ZP_ETRUNC, "%s: shorter than its fixed points", path);
+	int rc;
+	if ((rc = zp_g1_from_uncompressed(&z->alpha1, h, 0)) || (rc = zp_g1_from_uncompressed(&z->beta1, h + G1B, 0)))
+		return zp_err_set(rc, "%s: alpha_g1/beta_g1: %s", path, zp_strerror(rc));
+	if ((rc = zp_g2_from_uncompressed(&z->beta2, h + 2 * G1B, 0)) ||
+	    (rc = zp_g2_from_uncompressed(&z->gamma2, h + 2 * G1B + G2B, 0)))
+		return zp_err_set(rc, "%s: beta_g2/gamma_g2: %s", path, zp_strerror(rc));
+	if ((rc = zp_g1_from_uncompressed(&z->delta1, h + 2 * G1B + 2 * G2B, 0)) ||
+	    (rc = zp_g2_from_uncompressed(&z->delta2, h + 3 * G1B + 2 * G2B, 0)))
+		return zp_err_set(rc, "%s: delta_g1/delta_g2: %s", path, zp_strerror(rc));
+	return 0;
+}
+
+static int open_for(const char *path, uint64_t size, enum zp_params_io io, bool *direct)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	*direct = io == ZP_PARAMS_IO_DIRECT || (io == ZP_PARAMS_IO_AUTO && !mostly_cached(fd, size));
+	if (*direct) {
+		int dfd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECT);
+		if (dfd >= 0) {
+			close(fd);
+			return dfd;
+		}
+		*direct = false; /* a file system without O_DIRECT (tmpfs): buffered */
+	}
+	return fd;
+}
+
+int zp_params_load_into(const char *path, const zp_params_info *c, const zp_params_dst *d, zp_zkey *fixed,
+			const zp_params_load_opts *opts, zp_params_load_stats *stats)
+{
+	zp_params_load_opts o = opts ? *opts : (zp_params_load_opts){ 0 };
+	zp_params_load_stats st = { 0 };
+	double t0 = now_s();
+	unsigned nt = o.threads ? o.threads : (unsigned)zp_par_threads();
+	size_t nk = 0;
+	struct chunk *ck = plan_chunks(c, &nk);
+	if (!ck)
+		return zp_err_set(-ENOMEM, "%s: chunk list", path);
+	/* the fixed points through a buffered descriptor (an O_DIRECT one reads only aligned ranges) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		free(ck);
+		return zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	}
+	int rc = read_fixed(fd, path, fixed);
+	close(fd);
+	fd = rc ? -1 : open_for(path, c->file_bytes, o.io, &st.direct);
+	if (fd < 0) {
+		free(ck);
+		return rc ? rc : fd;
+	}
+	struct loader L = { .path = path, .c = c, .d = d, .opts = o.no_subgroup ? ZP_SER_NO_SUBGROUP : 0 };
+	pthread_mutex_init(&L.mu, NULL);
+	pthread_cond_init(&L.cv_ready, NULL);
+	pthread_cond_init(&L.cv_free, NULL);
+	unsigned nb = QD + 2 * nt;
+	struct buf *bufs = calloc(nb, sizeof *bufs);
+	uint8_t *mem = NULL;
+	if (!rc && (!bufs || posix_memalign((void **)&mem, ALIGN, nb * (CHUNK + 2 * ALIGN))))
+		rc = zp_err_set(-ENOMEM, "%s: %u read buffers", path, nb);
+	for (unsigned i = 0; !rc && i < nb; i++) {
+		bufs[i].mem = mem + i * (CHUNK + 2 * ALIGN);
+		bufs[i].next = L.free_q;
+		L.free_q = &bufs[i];
+	}
+	pthread_t *th = rc ? NULL : calloc(nt, sizeof *th);
+	unsigned started = 0;
+	if (!rc && !th)
+		rc = -ENOMEM;
+	char stage[ZP_PROGRESS_STAGE_MAX];
+	snprintf(stage, sizeof stage, "loading %.60s (%s)", path, st.direct ? "O_DIRECT" : "buffered");
+	if (!rc)
+		zp_progress_stage(stage, c->file_bytes - HEAD - 24, "bytes");
+	for (; !rc && started < nt; started++)
+		if (pthread_create(&th[started], NULL, decoder, &L))
+			break;
+	if (!rc && !started)
+		rc = zp_err_set(-EAGAIN, "%s: no decoding thread", path);
+	int rrc = rc ? rc : read_all(&L, fd, st.direct, ck, nk, &st.reader_idle_s);
+	pthread_mutex_lock(&L.mu);
+	L.done_reading = true;
+	if (rrc)
+		L.stop = true;
+	pthread_cond_broadcast(&L.cv_ready);
+	pthread_mutex_unlock(&L.mu);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (!rc)
+		rc = rrc;
+	if (!rc && L.err)
+		rc = zp_err_set(L.err, "%s: %s point %" PRIu64 ": %s", path, vec_name[L.err_vec], L.err_index, L.msg);
+	close(fd);
+	free(th);
+	free(mem);
+	free(bufs);
+	free(ck);
+	pthread_mutex_destroy(&L.mu);
+	pthread_cond_destroy(&L.cv_ready);
+	pthread_cond_destroy(&L.cv_free);
+	st.secs = now_s() - t0;
+	st.bytes = c->file_bytes;
+	st.points = L.points;
+	st.threads = started;
+	if (stats)
+		*stats = st;
+	return rc;
+}
+
+/* ---- synthetic files (benchmarks, tests) ---- */
+void zp_params_info_layout(zp_params_info *c)
+{
+	uint32_t *n[6] = { &c->n_ic, &c->n_h, &c->n_l, &c->n_a, &c->n_b1, &c->n_b2 };
+	uint64_t *o[6] = { &c->off_ic, &c->off_h, &c->off_l, &c->off_a, &c->off_b1, &c->off_b2 };
+	uint64_t cur = HEAD;
+	for (int i = 0; i < 6; i++) {
+		*o[i] = cur + 4;
+		cur = *o[i] + (uint64_t)*n[i] * (i == 5 ? G2B : G1B);
+	}
+	c->file_bytes = cur;
+	c->domain = (uint64_t)c->n_h + 1;
+}
+void zp_params_counts_porep(zp_params_info *c, unsigned log)
+{
+	uint64_t dom = (uint64_t)1 << log;
+	memset(c, 0, sizeof *c);
+	c->n_ic = 329;
+	c->n_h = (uint32_t)(dom - 1);
+	c->n_l = (uint32_t)(dom / 1000 * 971);
+	c->n_a = c->n_ic + c->n_l;
+	c->n_b1 = c->n_b2 = c->n_a / 4;
+	zp_params_info_layout(c);
+}
+
+struct pool_ctx { uint8_t *g1, *g2; uint64_t seed; };
+
+static void pool_task(void *vctx, size_t i, int worker)
+{
+	(void)worker;
+	struct pool_ctx *x = vctx;
+	zp_rng g;
+	zp_rng_seed(&g, x->seed * 1000003u + i);
+	zp_fr k;
+	zp_fr_random(&k, &g);
+	zp_g1_jac j1;
+	zp_g1_affine a1;
+	zp_g1_jac_from_affine(&j1, &ZP_G1_GEN);
+	zp_g1_jac_mul(&j1, &j1, &k);
+	zp_g1_jac_to_affine(&a1, &j1);
+	zp_g1_to_uncompressed(x->g1 + i * G1B, &a1);
+	zp_g2_jac j2;
+	zp_g2_affine a2;
+	zp_g2_jac_from_affine(&j2, &ZP_G2_GEN);
+	zp_g2_jac_mul(&j2, &j2, &k);
+	zp_g2_jac_to_affine(&a2, &j2);
+	zp_g2_to_uncompressed(x->g2 + i * G2B, &a2);
+}
+
+/* n points of one group cycled from the pool, through a write buffer. */
+static int write_points(FILE *f, const uint8_t *pool, unsigned np, uint64_t n, unsigned el, uint8_t *buf, size_t cap)
+{
+	uint8_t cnt[4] = { (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
+	if (fwrite(cnt, 1, 4, f) != 4)
+		return -EIO;
+	uint64_t per = cap / el, i = 0, at = 0;
+	while (i < n) {
+		uint64_t m = n - i < per ? n - i : per;
+		for (uint64_t j = 0; j < m; j++, at = (at + 1) % np)
+			memcpy(buf + j * el, pool + at * el, el);
+		if (fwrite(buf, el, m, f) != m)
+			return -EIO;
+		i += m;
+	}
+	return 0;
+}
+
+int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigned pool, uint64_t seed)
+{
+	pool = pool ? pool : 1024;
+	size_t cap = (size_t)64 << 20;
+	struct pool_ctx x = { malloc((size_t)pool * G1B), malloc((size_t)pool * G2B), seed };
+	uint8_t *buf = malloc(cap);
+	FILE *f = fopen(path, "wbx");
+	int rc = 0;
+	if (!x.g1 || !x.g2 || !buf)
+		rc = zp_err_set(-ENOMEM, "%s: point pool", path);
+	else if (!f)
+		rc = zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	if (!rc) {
+		zp_par_for(pool, pool_task, &x);
+		/* fixed: alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */
+		const uint8_t *fx[6] = { x.g1, x.g1 + G1B, x.g2, x.g2 + G2B, x.g1 + 2 * G1B, x.g2 + 2 * G2B };
+		const unsigned fl[6] = { G1B, G1B, G2B, G2B, G1B, G2B };
+		for (int i = 0; i < 6 && !rc; i++)
+			rc = fwrite(fx[i], 1, fl[i], f) == fl[i] ? 0 : -EIO;
+		const uint32_t n[6] = { c->n_ic, c->n_h, c->n_l, c->n_a, c->n_b1, c->n_b2 };
+		for (int i = 0; i < 6 && !rc; i++)
+			rc = i == 5 ? write_points(f, x.g2, pool, n[i], G2B, buf, cap) : write_points(f, x.g1, pool, n[i], G1B, buf, cap);
+		if (rc)
+			rc = zp_err_set(rc, "%s: write: %s", path, strerror(errno));
+	}
+	if (f && fclose(f) && !rc)
+		rc = zp_err_set(-errno, "%s: close: %s", path, strerror(errno));
+	if (rc && f)
+		unlink(path);
+	free(x.g1);
+	free(x.g2);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,63 @@
+/*
+ * params_load.h — a Filecoin .params file (format in params.h) decoded at disk speed into memory the
+ * caller gives (a key region's sections: shm/keyregion.h), every point checked.
+ *
+ * One thread reads the file with io_uring (O_DIRECT when the file is mostly not in the page cache, so
+ * a cold read streams at the device's speed without a copy through the cache; buffered when it is,
+ * so a warm one is a memory copy): chunks of whole points, QD in flight. As each chunk lands, one of
+ * the decoding threads (all cores) turns its big-endian zcash points into the prover's Montgomery
+ * affine form in place in the destination and checks each on the curve and in its subgroup; the
+ * chunk's buffer then goes back to the reader. A progress stage ("loading X") counts the bytes
+ * decoded. The first bad point stops the load and is named (vector, index, why); nothing of it is
+ * used (the caller drops the region).
+ */
+#ifndef ZP_PARAMS_LOAD_H
+#define ZP_PARAMS_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ec.h"
+#include "params.h"
+#include "zkey.h"
+
+/* Where the points go: n_ic, n_h, n_l, n_a, n_b1 G1 and n_b2 G2 points (the caller's memory). */
+typedef struct {
+	zp_g1_affine *ic, *h, *l, *a, *b1;
+	zp_g2_affine *b2;
+} zp_params_dst;
+
+enum zp_params_io { ZP_PARAMS_IO_AUTO, ZP_PARAMS_IO_BUFFERED, ZP_PARAMS_IO_DIRECT };
+
+typedef struct {
+	enum zp_params_io io;
+	unsigned threads;          /* decoders; 0 = zp_par_threads() */
+	bool no_subgroup;          /* benchmarks only: the curve check without the subgroup check, to
+	                            * show what the subgroup checks cost; never for a key that proves */
+} zp_params_load_opts;
+
+typedef struct {
+	double secs;               /* the whole load */
+	double reader_idle_s;      /* the reader waiting for a free buffer: decoding was the bottleneck */
+	uint64_t bytes, points;
+	bool direct;               /* O_DIRECT was used */
+	unsigned threads;
+} zp_params_load_stats;
+
+/* Load path (counts c: zp_params_scan) into d; the six fixed points (alpha1, beta1, beta2, gamma2, delta1, delta2)
+ * into fixed's fields, checked. opts and stats may be NULL. */
+int zp_params_load_into(const char *path, const zp_params_info *c, const zp_params_dst *d, zp_zkey *fixed,
+			const zp_params_load_opts *opts, zp_params_load_stats *stats);
+
+/* Benchmarks and tests: a .params file of the given counts whose points are drawn from a pool of
+ * `pool` distinct valid points per group (k·G for k from seed; the fixed points too), repeated — every
+ * point still passes the loader's full checks, and writing is a copy at disk speed (a real setup at
+ * 2^27 would take hours). The PoRep shape for a domain 2^log: zp_params_counts_porep. */
+int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigned pool, uint64_t seed);
+/* Offsets, size and domain of c from its six counts. */
+void zp_params_info_layout(zp_params_info *c);
+/* Counts shaped like a Filecoin 32 GiB PoRep key scaled to domain 2^log: IC 329, h 2^log − 1, l 0.971·2^log,
+ * a = IC + l, b_g1 = b_g2 = a quarter of a (what bellperson's filter by value leaves of B). */
+void zp_params_counts_porep(zp_params_info *c, unsigned log);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * keyregion.c — create, fill, seal, attach and remove key regions (layout and protocol in
+ * keyregion.h). The bytes come from the arena's backings (backing.c), memfd excepted.
+ */
+#include "keyregion.h"
+
+#include "arena_impl.h"
+#include "progress.h"
+#include "zp_err.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+_Static_assert(offsetof(struct zp_kreg_hdr, ident) == 24, "keyregion.h layout");
+_Static_assert(offsetof(struct zp_kreg_hdr, created_ns) == 136, "keyregion.h layout");
+_Static_assert(offsetof(struct zp_kreg_hdr, sect) == 152, "keyregion.h layout");
+_Static_assert(offsetof(struct zp_kreg_hdr, hdr_xxh) == 664, "keyregion.h layout");
+_Static_assert(offsetof(struct zp_kreg_hdr, complete) == 2048, "keyregion.h layout");
+_Static_assert(sizeof(struct zp_kreg_hdr) <= ZP_KREG_HDR, "keyregion.h layout");
+
+#define SHM_DIR "/dev/shm"
+
+/* The backings a region may live on, in the order they are tried (a memfd dies with its creator). */
+static const enum zp_backing order[] = { ZP_BACKING_HUGETLBFS, ZP_BACKING_THP, ZP_BACKING_SHM };
+
+static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+static bool name_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n >= ZP_KREG_NAME_MAX || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+		      c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+int zp_keyregion_name(char *buf, size_t n, const char *arena, const char *key)
+{
+	int r = snprintf(buf, n, "%s.key.%s", arena, key);
+	if (r < 0 || (size_t)r >= n || !name_ok(buf))
+		return zp_err_set(-ENAMETOOLONG, "key region for key '%s' of arena %s: name too long or not [A-Za-z0-9._-]",
+				  key, arena);
+	return 0;
+}
+
+int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[16])
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return zp_err_set(-errno, "key %s: %s", path, strerror(errno));
+	struct { char fmt[16]; uint64_t dev, ino, size, mtime_s, mtime_ns; } v;
+	memset(&v, 0, sizeof v); /* padding too: the hash covers every byte */
+	snprintf(v.fmt, sizeof v.fmt, "%s", format);
+	v.dev = (uint64_t)st.st_dev, v.ino = (uint64_t)st.st_ino, v.size = (uint64_t)st.st_size;
+	v.mtime_s = (uint64_t)st.st_mtim.tv_sec, v.mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits(&v, sizeof v));
+	memcpy(ident, c.digest, 16);
+	return 0;
+}
+
+static uint64_t hdr_hash(const struct zp_kreg_hdr *h)
+{
+	return XXH64(h, offsetof(struct zp_kreg_hdr, hdr_xxh), 0);
+}
+
+/* Fill the shape part of h from p (section offsets 2 MiB aligned). */
+static int layout(const struct zp_keyregion_params *p, struct zp_kreg_hdr *h)
+{
+	if (!name_ok(p->name))
+		return zp_err_set(-EINVAL, "key region name '%s': use 1-%d of [A-Za-z0-9._-]", p->name ? p->name : "(null)",
+				  ZP_KREG_NAME_MAX - 1);
+	if (p->n_sections > ZP_KREG_MAX_SECT)
+		return zp_err_set(ZP_ERANGE, "key region %s: %u sections (at most %u)", p->name, p->n_sections,
+				  ZP_KREG_MAX_SECT);
+	uint64_t off = ZP_ARENA_ALIGN; /* the header page, then the first 2 MiB boundary */
+	for (unsigned i = 0; i < p->n_sections; i++) {
+		if (p->sect[i].bytes > (1ull << 46) || strlen(p->sect[i].name) >= sizeof h->sect[i].name)
+			return zp_err_set(ZP_ERANGE, "key region %s: section %u (%s) too large or badly named", p->name, i,
+					  p->sect[i].name);
+		snprintf(h->sect[i].name, sizeof h->sect[i].name, "%s", p->sect[i].name);
+		h->sect[i].off = off;
+		h->sect[i].bytes = p->sect[i].bytes;
+		off = round_up(off + p->sect[i].bytes, ZP_ARENA_ALIGN);
+	}
+	h->n_sections = p->n_sections;
+	h->total_bytes = off;
+	h->header_bytes = ZP_KREG_HDR;
+	memcpy(h->ident, p->ident, sizeof h->ident);
+	snprintf(h->key, sizeof h->key, "%s", p->key ? p->key : "");
+	snprintf(h->format, sizeof h->format, "%s", p->format ? p->format : "");
+	snprintf(h->curve, sizeof h->curve, "%s", p->curve ? p->curve : "");
+	h->version = ZP_KREG_VERSION;
+	h->magic = ZP_KREG_MAGIC;
+	return 0;
+}
+
+/* One backing: probe, create exclusively, map writable, prepare. */
+static int try_backing(const struct zp_backing_ops *ops, const struct zp_keyregion_params *p, uint64_t bytes,
+		       zp_keyregion *r)
+{
+	int e = ops->probe(p->hugetlbfs_dir, bytes);
+	if (e < 0)
+		return e;
+	int fd = ops->create(p->name, p->hugetlbfs_dir, bytes);
+	if (fd < 0)
+		return fd == -EEXIST ? fd : zp_err_set(fd, "key region %s: create on %s", p->name, ops->name);
+	bool huge = ops->kind == ZP_BACKING_HUGETLBFS;
+	if (!huge) {
+		char st[ZP_PROGRESS_STAGE_MAX];
+		snprintf(st, sizeof st, "key region %s: populating %s", p->name, ops->name);
+		zp_progress_stage(st, bytes, "bytes");
+	}
+	/* no MAP_POPULATE on hugetlbfs (unlike the arena): a shared hugetlb mapping reserves its pages at
+	 * mmap, so there is no SIGBUS to fear, and the loader's threads fault (zero) the pages in parallel
+	 * as they write — one populating thread would zero 47 GiB alone */
+	e = zp_map_aligned(fd, bytes, false, 0, &r->base);
+	if (e == 0 && ops->prepare)
+		e = ops->prepare(r->base, bytes);
+	if (e < 0) {
+		if (r->base)
+			munmap(r->base, bytes);
+		r->base = NULL;
+		close(fd);
+		ops->unlink(p->name, p->hugetlbfs_dir);
+		return zp_err_set(e, "key region %s: map %s", p->name, ops->name);
+	}
+	r->fd = fd;
+	r->size = bytes;
+	r->backing = ops->kind;
+	return 0;
+}
+
+/* An object by this name on any backing (a creator must not make a second one elsewhere). */
+static int open_any(const char *name, const char *hdir, enum zp_backing *kind)
+{
+	for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++) {
+		if (order[i] == ZP_BACKING_THP)
+			continue; /* THP and plain shm are the same /dev/shm file */
+		int fd = zp_backings[order[i]]->open(name, hdir, true);
+		if (fd >= 0) {
+			*kind = order[i];
+			return fd;
+		}
+	}
+	return -ENOENT;
+}
+
+int zp_keyregion_create(zp_keyregion *r, const struct zp_keyregion_params *p)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	struct zp_kreg_hdr shape;
+	memset(&shape, 0, sizeof shape);
+	int e = layout(p, &shape);
+	if (e < 0)
+		return e;
+	enum zp_backing k;
+	int fd = open_any(p->name, p->hugetlbfs_dir, &k);
+	if (fd >= 0) {
+		close(fd);
+		return zp_err_set(-EEXIST, "key region %s exists (%s)", p->name, zp_backing_name(k));
+	}
+	e = -ENOENT;
+	for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++) {
+		if (p->backing != ZP_BACKING_AUTO && p->backing != order[i])
+			continue;
+		zp_err_clear();
+		if ((e = try_backing(zp_backings[order[i]], p, shape.total_bytes, r)) == 0 || e == -EEXIST)
+			break;
+	}
+	if (e < 0)
+		return e == -EEXIST ? zp_err_set(e, "key region %s exists", p->name) : e;
+	struct zp_kreg_hdr *h = (struct zp_kreg_hdr *)r->base;
+	memcpy(h, &shape, offsetof(struct zp_kreg_hdr, hdr_xxh));
+	h->created_ns = zp_now_ns();
+	h->creator_pid = (uint32_t)getpid();
+	h->hdr_xxh = hdr_hash(h);
+	r->writable = true;
+	snprintf(r->name, sizeof r->name, "%s", p->name);
+	snprintf(r->hdir, sizeof r->hdir, "%s", p->hugetlbfs_dir ? p->hugetlbfs_dir : "");
+	return 0;
+}
+
+void *zp_keyregion_wsect(zp_keyregion *r, unsigned i)
+{
+	const struct zp_kreg_hdr *h = (const struct zp_kreg_hdr *)r->base;
+	return r->writable && i < h->n_sections ? r->base + h->sect[i].off : NULL;
+}
+
+int zp_keyregion_seal(zp_keyregion *r)
+{
+	if (!r->writable)
+		return zp_err_set(-EINVAL, "key region %s: not being created", r->name);
+	struct zp_kreg_hdr *h = (struct zp_kreg_hdr *)r->base;
+	/* every section's bytes before the flag: an attacher that sees complete sees them all */
+	atomic_store_explicit(&h->complete, 1, memory_order_release);
+	if (mprotect(r->base, r->size, PROT_READ) < 0)
+		return zp_err_set(-errno, "key region %s: read-only", r->name);
+	r->writable = false;
+	return 0;
+}
+
+static bool pid_alive(uint32_t pid)
+{
+	return pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* Check a mapped header against the object's size and the caller's identity. */
+static int check(const zp_keyregion *r, const uint8_t ident[16], bool *alive)
+{
+	const struct zp_kreg_hdr *h = (const struct zp_kreg_hdr *)r->base;
+	if (h->magic != ZP_KREG_MAGIC)
+		return zp_err_set(ZP_EFORMAT, "key region %s: not a key region (magic)", r->name);
+	if (h->version != ZP_KREG_VERSION || h->header_bytes != ZP_KREG_HDR)
+		return zp_err_set(ZP_EVERSION, "key region %s: version %u (this build reads %u)", r->name, h->version,
+				  ZP_KREG_VERSION);
+	if (hdr_hash(h) != h->hdr_xxh)
+		return zp_err_set(ZP_EFORMAT, "key region %s: header checksum mismatch", r->name);
+	if (h->total_bytes != r->size || h->n_sections > ZP_KREG_MAX_SECT)
+		return zp_err_set(ZP_EFORMAT, "key region %s: header says %llu bytes, %u sections; the object has %llu",
+				  r->name, (unsigned long long)h->total_bytes, h->n_sections, (unsigned long long)r->size);
+	for (unsigned i = 0; i < h->n_sections; i++)
+		if (h->sect[i].off < ZP_KREG_HDR || h->sect[i].off > r->size || h->sect[i].bytes > r->size - h->sect[i].off)
+			return zp_err_set(ZP_EFORMAT, "key region %s: section %u (%.16s) outside the region", r->name, i,
+					  h->sect[i].name);
+	if (!atomic_load_explicit(&h->complete, memory_order_acquire)) {
+		bool a = pid_alive(h->creator_pid);
+		if (alive)
+			*alive = a;
+		return zp_err_set(ZP_ETRUNC, "key region %s: half-written (its creator, pid %u, %s)", r->name,
+				  h->creator_pid, a ? "is still writing it" : "died before finishing");
+	}
+	if (memcmp(h->ident, ident, 16))
+		return zp_err_set(ZP_EMISMATCH, "key region %s: made from another version of key %.64s (the file changed)",
+				  r->name, h->key);
+	return 0;
+}
+
+int zp_keyregion_attach(zp_keyregion *r, const char *name, const char *hdir, const uint8_t ident[16],
+			bool *creator_alive)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	if (creator_alive)
+		*creator_alive = false;
+	if (!name_ok(name))
+		return zp_err_set(-EINVAL, "key region name '%s'", name ? name : "(null)");
+	snprintf(r->name, sizeof r->name, "%s", name);
+	snprintf(r->hdir, sizeof r->hdir, "%s", hdir ? hdir : "");
+	int fd = open_any(name, hdir, &r->backing);
+	if (fd < 0)
+		return zp_err_set(-ENOENT, "key region %s not found", name);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < ZP_ARENA_ALIGN) {
+		close(fd);
+		return zp_err_set(ZP_EFORMAT, "key region %s: %lld bytes, shorter than a header", name,
+				  (long long)st.st_size);
+	}
+	r->size = (uint64_t)st.st_size;
+	int e = zp_map_aligned(fd, r->size, true, 0, &r->base);
+	if (e < 0) {
+		close(fd);
+		return zp_err_set(e, "key region %s: map", name);
+	}
+	r->fd = fd;
+	if ((e = check(r, ident, creator_alive)) < 0) {
+		zp_keyregion_close(r);
+		return e;
+	}
+	if (r->backing == ZP_BACKING_SHM) { /* a /dev/shm file: THP if the creator asked for it */
+		int adv = madvise(r->base, r->size, MADV_HUGEPAGE);
+		(void)adv; /* advisory only */
+	}
+	return 0;
+}
+
+const struct zp_kreg_hdr *zp_keyregion_hdr(const zp_keyregion *r)
+{
+	return (const struct zp_kreg_hdr *)r->base;
+}
+
+const void *zp_keyregion_sect(const zp_keyregion *r, const char *name, uint64_t *bytes)
+{
+	const struct zp_kreg_hdr *h = zp_keyregion_hdr(r);
+	for (unsigned i = 0; h && i < h->n_sections; i++)
+		if (!strncmp(h->sect[i].name, name, sizeof h->sect[i].name)) {
+			if (bytes)
+				*bytes = h->sect[i].bytes;
+			return r->base + h->sect[i].off;
+		}
+	return NULL;
+}
+
+void zp_keyregion_close(zp_keyregion *r)
+{
+	if (r->base)
+		munmap(r->base, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
+	r->base = NULL;
+	r->fd = -1;
+}
+
+int zp_keyregion_remove(const char *name, const char *hdir)
+{
+	if (!name_ok(name))
+		return -EINVAL;
+	int r = -ENOENT;
+	if (zp_backings[ZP_BACKING_HUGETLBFS]->unlink(name, hdir) == 0)
+		r = 0;
+	if (zp_backings[ZP_BACKING_SHM]->unlink(name, hdir) == 0)
+		r = 0;
+	return r;
+}
+
+/* Remove the regions "zkpipe.<arena>.key.<k>" in dir whose k is not kept. */
+static int prune_dir(const char *dir, const char *arena, const char *hdir, const char *const *keep, unsigned n_keep)
+{
+	char pre[ZP_KREG_NAME_MAX + 16];
+	int n = 0, pl = snprintf(pre, sizeof pre, "zkpipe.%s.key.", arena);
+	DIR *d = dir ? opendir(dir) : NULL;
+	if (!d || pl < 0 || (size_t)pl >= sizeof pre) {
+		if (d)
+			closedir(d);
+		return 0;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, pre, (size_t)pl))
+			continue;
+		const char *k = de->d_name + pl;
+		bool kept = false;
+		for (unsigned i = 0; i < n_keep && !kept; i++)
+			kept = !strcmp(k, keep[i]);
+		if (!kept && zp_keyregion_remove(de->d_name + strlen("zkpipe."), hdir) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep)
+{
+	const char *hd = zp_hugetlbfs_dir(hdir);
+	int n = prune_dir(hd, arena, hdir, keep, n_keep);
+	return n + prune_dir(SHM_DIR, arena, hdir, keep, n_keep);
+}

@@ -1,0 +1,122 @@
+/*
+ * keyregion.h — a proving key's decoded points in shared memory that outlives gpud.
+ *
+ * A gpud that restarts (a sticky CUDA error, an OOM kill, an upgrade) would otherwise re-read and
+ * re-check its key file: minutes at Filecoin scale. The first loader of a key writes the points,
+ * in the form the prover uses, into a region; every later gpud of the group maps it read-only,
+ * registers it with CUDA and uploads from it at link speed.
+ *
+ * LAYOUT  [header page (4096 B) | section 0 | section 1 | …], every section 2 MiB aligned.
+ *   0    u64 magic "zpKeyReg"        8   u32 version (1)          12  u32 header_bytes (4096)
+ *   16   u64 total_bytes (the object's size)
+ *   24   u8  ident[16]   the key's identity, as its loader defines it (zp_keyregion_file_ident:
+ *                        XXH3-128 of format, device, inode, size and mtime of the key file)
+ *   40   char key[64], format[16], curve[16]       what it holds (for zkpipe-shm, logs, errors)
+ *   136  u64 created_ns   144 u32 creator_pid   148 u32 n_sections (≤ ZP_KREG_MAX_SECT)
+ *   152  16 × {char name[16], u64 off, u64 bytes}  (32 B each: 512 B)
+ *   664  u64 XXH64 of bytes [0, 664)   (the header as the creator wrote it)
+ *   2048 u32 complete     written last, with release order, after every section is filled
+ * The object is a file named zkpipe.<name> on hugetlbfs (2 MiB pages), else on /dev/shm with
+ * transparent huge pages, else plain /dev/shm (pre-faulted by the creator) — the arena's backings
+ * (shm/backing.c) less the memfd, which would not outlive its creator.
+ *
+ * PROTOCOL
+ *   create   O_EXCL: one creator wins; it writes the header (complete = 0), fills the sections
+ *            through the writable view and seals (complete = 1, release). A creator that dies
+ *            before sealing leaves complete = 0: nobody uses that region; the next creator
+ *            removes it (zp_keyregion_remove) once its creator_pid is gone.
+ *   attach   read-only; refused unless magic, version, header checksum, sizes, sections and
+ *            complete (acquire) are all right and ident is the caller's: a changed key file has
+ *            another identity, so its old region is never used.
+ *   remove   unlink: mappings in use stay valid until unmapped; the supervisor removes the
+ *            regions of keys that left the config (zp_keyregion_prune).
+ */
+#ifndef ZP_SHM_KEYREGION_H
+#define ZP_SHM_KEYREGION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arena.h"
+
+#define ZP_KREG_MAGIC    0x67655279654b707aull /* "zpKeyReg" read as a little-endian u64 */
+#define ZP_KREG_VERSION  1u
+#define ZP_KREG_MAX_SECT 16u
+#define ZP_KREG_NAME_MAX 160                   /* "<arena>.key.<key>" */
+#define ZP_KREG_HDR      4096u
+
+struct zp_kreg_sect {
+	char name[16];
+	uint64_t off, bytes;
+};
+
+struct zp_kreg_hdr {
+	uint64_t magic;
+	uint32_t version, header_bytes;
+	uint64_t total_bytes;
+	uint8_t ident[16];
+	char key[64], format[16], curve[16];
+	uint64_t created_ns;
+	uint32_t creator_pid, n_sections;
+	struct zp_kreg_sect sect[ZP_KREG_MAX_SECT];
+	uint64_t hdr_xxh;                  /* XXH64 of the bytes before it */
+	uint8_t pad_[2048 - 672];
+	_Atomic uint32_t complete;         /* at 2048: 1 once every section is written */
+};
+
+/* What a creator asks for: section names and sizes, in order. */
+struct zp_keyregion_params {
+	const char *name;                  /* region name: [A-Za-z0-9._-], < ZP_KREG_NAME_MAX */
+	const char *hugetlbfs_dir;         /* NULL: the knob / libhugetlbfs default */
+	enum zp_backing backing;           /* AUTO: hugetlbfs, THP, shm in turn */
+	uint8_t ident[16];
+	const char *key, *format, *curve;
+	unsigned n_sections;
+	struct { const char *name; uint64_t bytes; } sect[ZP_KREG_MAX_SECT];
+};
+
+typedef struct {
+	uint8_t *base;
+	uint64_t size;
+	int fd;
+	bool writable;
+	enum zp_backing backing;
+	char name[ZP_KREG_NAME_MAX];
+	char hdir[256];
+} zp_keyregion;
+
+/* Identity of a key file as its loader defines it: XXH3-128 of (format, st_dev, st_ino, st_size,
+ * st_mtim). Not its content: hashing 47 GiB would cost what the region saves. An edit in place that
+ * restores size and mtime goes unseen (as with make or rsync); anything else invalidates. */
+int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[16]);
+
+/* The region name of key `key` in the group whose arena is `arena`: "<arena>.key.<key>". */
+int zp_keyregion_name(char *buf, size_t n, const char *arena, const char *key);
+
+/* Create (exclusive) and map writable; sections zeroed. -EEXIST when one exists (attach it, or
+ * remove it if zp_keyregion_attach says it is stale); -ENOMEM/-ENOSPC with the backing's reason. */
+int zp_keyregion_create(zp_keyregion *r, const struct zp_keyregion_params *p);
+/* Writable pointer to section i of a region being created (NULL if out of range or sealed). */
+void *zp_keyregion_wsect(zp_keyregion *r, unsigned i);
+/* Mark complete (release) and turn the mapping read-only. */
+int zp_keyregion_seal(zp_keyregion *r);
+
+/* Attach read-only, checking everything (above). Errors: -ENOENT none; ZP_EMISMATCH another key
+ * (ident differs: the file changed); ZP_ETRUNC half-written (complete = 0: its creator died or is
+ * still writing — *creator_alive says which, when not NULL); ZP_EFORMAT / ZP_EVERSION damaged or
+ * foreign. Each with a message naming the region. */
+int zp_keyregion_attach(zp_keyregion *r, const char *name, const char *hdir, const uint8_t ident[16],
+			bool *creator_alive);
+const struct zp_kreg_hdr *zp_keyregion_hdr(const zp_keyregion *r);
+/* Section by name: its bytes (read-only view) and size; NULL when absent. */
+const void *zp_keyregion_sect(const zp_keyregion *r, const char *name, uint64_t *bytes);
+void zp_keyregion_close(zp_keyregion *r);
+
+/* Unlink region `name` from every backing (0 if one was removed, -ENOENT if none). */
+int zp_keyregion_remove(const char *name, const char *hdir);
+/* Remove every region "<arena>.key.*" whose key is not in keep[0..n_keep): the supervisor, at start,
+ * for keys that left the config. Returns how many were removed. */
+int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * test_keyregion — key regions (shm/keyregion.h) on every backing that can be exercised here:
+ * hugetlbfs (as root: pages reserved through nr_hugepages, a temp mount), /dev/shm with THP or
+ * plain. For each: create, fill, seal; attach read-only from this process and from a fork (bytes
+ * right, a write faults); a second creator is refused; a region whose creator was SIGKILLed before
+ * sealing is refused as half-written (creator dead) while one still being written says its creator
+ * is alive; another identity is refused; a damaged header is refused; remove and prune (only the
+ * keys that left the config). Then the file identity: a new mtime, size or inode changes it.
+ */
+#include "tshm.h"
+#include "keyregion.h"
+#include "knobs.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#define S0 (1u << 20)
+#define S1 (3u << 20)
+
+static const uint8_t ID_A[16] = { 1, 2, 3 }, ID_B[16] = { 9, 9, 9 };
+
+static void params_for(struct zp_keyregion_params *p, const char *name, const char *hdir, enum zp_backing k)
+{
+	memset(p, 0, sizeof *p);
+	p->name = name;
+	p->hugetlbfs_dir = hdir;
+	p->backing = k;
+	memcpy(p->ident, ID_A, 16);
+	p->key = "k", p->format = "zpk", p->curve = "bls12-381";
+	p->n_sections = 2;
+	p->sect[0].name = "a", p->sect[0].bytes = S0;
+	p->sect[1].name = "b2", p->sect[1].bytes = S1;
+}
+
+/* Create, fill with a pattern, seal unless told not to. */
+static int make(zp_keyregion *r, const struct zp_keyregion_params *p, bool seal)
+{
+	int e = zp_keyregion_create(r, p);
+	if (e < 0)
+		return e;
+	memset(zp_keyregion_wsect(r, 0), 0xa5, S0);
+	memset(zp_keyregion_wsect(r, 1), 0x3c, S1);
+	return seal ? zp_keyregion_seal(r) : 0;
+}
+
+static bool all(const void *p, int v, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != (uint8_t)v)
+			return false;
+	return true;
+}
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	_exit(9);
+}
+
+/* A forked attacher: sees the bytes, faults (SIGSEGV: exit 9 from its handler, which a sanitizer's own
+ * handler would otherwise turn into a report) when it writes. */
+static void child_checks(const char *name, const char *hdir)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = on_segv };
+		sigaction(SIGSEGV, &sa, NULL);
+		zp_keyregion r;
+		if (zp_keyregion_attach(&r, name, hdir, ID_A, NULL))
+			_exit(2);
+		uint64_t n;
+		const uint8_t *b = zp_keyregion_sect(&r, "b2", &n);
+		if (!b || n != S1 || !all(b, 0x3c, n))
+			_exit(3);
+		((volatile uint8_t *)b)[0] = 0; /* read-only: SIGSEGV */
+		_exit(4);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 9);
+}
+
+static void run_kind(enum zp_backing k, const char *hdir)
+{
+	char name[96];
+	snprintf(name, sizeof name, "t-kr-%d.key.k%d", (int)getpid(), (int)k);
+	struct zp_keyregion_params p;
+	params_for(&p, name, hdir, k);
+	zp_keyregion r, q;
+	zp_keyregion_remove(name, hdir);
+
+	/* 1. a creator SIGKILLed before sealing: half-written, creator dead */
+	pid_t pid = fork();
+	if (pid == 0) {
+		zp_keyregion w;
+		if (make(&w, &p, false))
+			_exit(2);
+		raise(SIGKILL);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK(WIFSIGNALED(st));
+	bool alive = true;
+	CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, &alive), ZP_ETRUNC);
+	CHECK(!alive);
+	CHECK_EQ(zp_keyregion_create(&r, &p), -EEXIST); /* it is still there: the caller removes it */
+	CHECK_EQ(zp_keyregion_remove(name, hdir), 0);
+
+	/* 2. being written by a live creator: half-written, creator alive */
+	REQUIRE(make(&r, &p, false) == 0);
+	CHECK_EQ(zp_keyregion_hdr(&r)->n_sections, 2);
+	CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, &alive), ZP_ETRUNC);
+	CHECK(alive);
+	CHECK_EQ(zp_keyregion_seal(&r), 0);
+	CHECK(zp_keyregion_wsect(&r, 0) == NULL);
+	CHECK_EQ(r.backing, k);
+
+	/* 3. sealed: attach, bytes, read-only, here and in a fork */
+	CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), 0);
+	uint64_t n = 0;
+	const void *a = zp_keyregion_sect(&q, "a", &n);
+	CHECK(a && n == S0 && all(a, 0xa5, n));
+	CHECK(((uintptr_t)a & (ZP_ARENA_ALIGN - 1)) == 0);
+	CHECK(zp_keyregion_sect(&q, "nope", NULL) == NULL);
+	CHECK(!strcmp(zp_keyregion_hdr(&q)->format, "zpk"));
+	zp_keyregion_close(&q);
+	child_checks(name, hdir);
+
+	/* 4. a second creator is refused; another key version is refused */
+	CHECK_EQ(zp_keyregion_create(&q, &p), -EEXIST);
+	CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_B, NULL), ZP_EMISMATCH);
+	zp_keyregion_close(&r);
+
+	/* 5. a damaged header (one byte of the key name) is refused */
+	if (k != ZP_BACKING_HUGETLBFS) { /* hugetlbfs files take no write(2) */
+		char path[256];
+		snprintf(path, sizeof path, "/dev/shm/zkpipe.%s", name);
+		int fd = open(path, O_RDWR);
+		CHECK(fd >= 0 && pwrite(fd, "X", 1, 41) == 1);
+		close(fd);
+		CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), ZP_EFORMAT);
+	}
+	CHECK_EQ(zp_keyregion_remove(name, hdir), 0);
+	CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), -ENOENT);
+	CHECK_EQ(zp_keyregion_remove(name, hdir), -ENOENT);
+	fprintf(stderr, "%s: ok\n", zp_backing_name(k));
+}
+
+/* The supervisor's prune: regions of keys no longer configured go, the others stay. */
+static void prune_case(const char *hdir)
+{
+	char arena[64], na[128], nb[128];
+	snprintf(arena, sizeof arena, "t-pr%d", (int)getpid());
+	REQUIRE(zp_keyregion_name(na, sizeof na, arena, "keep") == 0);
+	REQUIRE(zp_keyregion_name(nb, sizeof nb, arena, "gone") == 0);
+	struct zp_keyregion_params p;
+	zp_keyregion r;
+	params_for(&p, na, hdir, ZP_BACKING_SHM);
+	REQUIRE(make(&r, &p, true) == 0);
+	zp_keyregion_close(&r);
+	p.name = nb;
+	REQUIRE(make(&r, &p, true) == 0);
+	zp_keyregion_close(&r);
+	const char *keep[] = { "keep", "other" };
+	CHECK_EQ(zp_keyregion_prune(arena, hdir, keep, 2), 1);
+	CHECK_EQ(zp_keyregion_attach(&r, na, hdir, ID_A, NULL), 0);
+	zp_keyregion_close(&r);
+	CHECK_EQ(zp_keyregion_attach(&r, nb, hdir, ID_A, NULL), -ENOENT);
+	CHECK_EQ(zp_keyregion_prune(arena, hdir, NULL, 0), 1);
+	CHECK_EQ(zp_keyregion_attach(&r, na, hdir, ID_A, NULL), -ENOENT);
+	char bad[16];
+	CHECK(zp_keyregion_name(bad, sizeof bad, arena, "a-key-name-far-too-long") < 0);
+	CHECK(zp_keyregion_name(na, sizeof na, arena, "../x") < 0);
+}
+
+static void ident_case(void)
+{
+	char path[] = "/tmp/zkpipe-kr-XXXXXX";
+	int fd = mkstemp(path);
+	REQUIRE(fd >= 0 && write(fd, "abcd", 4) == 4);
+	uint8_t i0[16], i1[16], i2[16];
+	REQUIRE(zp_keyregion_file_ident(path, "zpk", i0) == 0);
+	CHECK_EQ(zp_keyregion_file_ident(path, "zkey", i1), 0);
+	CHECK(memcmp(i0, i1, 16) != 0); /* the format is part of the identity */
+	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
+	CHECK_EQ(futimens(fd, ts), 0);
+	CHECK_EQ(zp_keyregion_file_ident(path, "zpk", i1), 0);
+	CHECK(memcmp(i0, i1, 16) != 0); /* new mtime */
+	CHECK(pwrite(fd, "x", 1, 4) == 1);
+	CHECK_EQ(futimens(fd, ts), 0);
+	CHECK_EQ(zp_keyregion_file_ident(path, "zpk", i2), 0);
+	CHECK(memcmp(i1, i2, 16) != 0); /* new size, same mtime */
+	CHECK(pwrite(fd, "y", 1, 0) == 1);
+	CHECK_EQ(futimens(fd, ts), 0);
+	CHECK_EQ(zp_keyregion_file_ident(path, "zpk", i1), 0);
+	CHECK(memcmp(i1, i2, 16) == 0); /* in place, size and mtime restored: unseen (documented) */
+	close(fd);
+	unlink(path);
+	CHECK(zp_keyregion_file_ident(path, "zpk", i1) == -ENOENT);
+}
+
+static void hugetlb_cases(void)
+{
+	char dir[] = "/tmp/zkpipe-krh-XXXXXX";
+	long old_nr = -1;
+	REQUIRE(mkdtemp(dir));
+	/* header 2 MiB + a 2 MiB + b2 4 MiB = 4 pages a region */
+	if (zp_hugetlbfs_prepare(dir, 6, &old_nr) < 0)
+		fprintf(stderr, "hugetlbfs: cannot prepare (%s); not exercised\n", zp_err_msg());
+	else
+		run_kind(ZP_BACKING_HUGETLBFS, dir);
+	umount(dir);
+	rmdir(dir);
+	if (old_nr >= 0)
+		CHECK_EQ(zp_hugetlbfs_set_nr(old_nr), 0);
+}
+
+int main(void)
+{
+	if (geteuid() == 0)
+		hugetlb_cases();
+	else
+		fprintf(stderr, "not root: hugetlbfs not exercised\n");
+	if (zp_backing_probe(ZP_BACKING_THP, NULL, 8 << 20) == 0)
+		run_kind(ZP_BACKING_THP, NULL);
+	run_kind(ZP_BACKING_SHM, NULL);
+	prune_case(NULL);
+	ident_case();
+	return t_fails ? 1 : 0;
+}
