@@ -36,13 +36,7 @@ static inline void fe_cmov_bn254_fp2(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, boo
 #define EC_ONE ZP_BN254_FP_ONE
 #define EC_B G1_B
 #define EC_SC bn254_fr
-#include "ec_tmpl.h"
-#undef EC_G
-#undef EC_F
-#undef EC_FE
-#undef EC_ONE
-#undef EC_B
-#undef EC_SC
+#include "ec_tmpl.h"   /* undefines its parameters */
 
 #define EC_G bn254_g2
 #define EC_F bn254_fp2
@@ -50,13 +44,7 @@ static inline void fe_cmov_bn254_fp2(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, boo
 #define EC_ONE ZP_BN254_FP2_ONE
 #define EC_B G2_B
 #define EC_SC bn254_fr
-#include "ec_tmpl.h"
-#undef EC_G
-#undef EC_F
-#undef EC_FE
-#undef EC_ONE
-#undef EC_B
-#undef EC_SC
+#include "ec_tmpl.h"   /* undefines its parameters */
 
 /* ---------------- subgroups ---------------- */
 

@@ -51,13 +51,7 @@ static inline void fe_cmov_fp2(zp_fp2 *r, const zp_fp2 *a, bool c)
 #define EC_ONE ZP_FP_ONE
 #define EC_B G1_B
 #define EC_SC fr
-#include "ec_tmpl.h"
-#undef EC_G
-#undef EC_F
-#undef EC_FE
-#undef EC_ONE
-#undef EC_B
-#undef EC_SC
+#include "ec_tmpl.h"   /* undefines its parameters */
 
 #define EC_G g2
 #define EC_F fp2
@@ -65,13 +59,7 @@ static inline void fe_cmov_fp2(zp_fp2 *r, const zp_fp2 *a, bool c)
 #define EC_ONE ZP_FP2_ONE
 #define EC_B G2_B
 #define EC_SC fr
-#include "ec_tmpl.h"
-#undef EC_G
-#undef EC_F
-#undef EC_FE
-#undef EC_ONE
-#undef EC_B
-#undef EC_SC
+#include "ec_tmpl.h"   /* undefines its parameters */
 
 /* ---------------- subgroup checks ---------------- */
 

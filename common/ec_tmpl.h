@@ -530,3 +530,10 @@ void EC_PUB(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
 #undef XYZZ
 #undef SCT
 #undef SC_FROM_MONT
+/* the parameters too: the next instantiation defines its own */
+#undef EC_G
+#undef EC_F
+#undef EC_FE
+#undef EC_ONE
+#undef EC_B
+#undef EC_SC
