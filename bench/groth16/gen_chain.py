@@ -4,10 +4,13 @@
 wire 0 = ONE, 1 = y (output), 2 = x (private input), 3.. = s_1 .. s_{N-1}.
 
 Used by bench/groth16/run.sh from 2^20 on, where circom2 (WebAssembly) needs more than half an
-hour on a 2-core machine to compile the same circuit.     gen_chain.py N OUT.r1cs OUT.wtns [x]"""
+hour on a 2-core machine to compile the same circuit.
+    gen_chain.py [--prime bls12381|bn128] N OUT.r1cs OUT.wtns [x]     (circom's --prime names; default bls12381)"""
 import struct, sys
 
-R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+PRIMES = {"bls12381": 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001,
+          "bn128": 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001}
+R = PRIMES["bls12381"]
 
 def fe(v):
     return (v % R).to_bytes(32, "little")
@@ -16,6 +19,13 @@ def section(sid, body):
     return struct.pack("<IQ", sid, len(body)) + body
 
 def main():
+    global R
+    args = sys.argv[1:]
+    if args[:1] == ["--prime"]:
+        if len(args) < 2 or args[1] not in PRIMES:
+            sys.exit("gen_chain.py: --prime takes one of %s" % ", ".join(PRIMES))
+        R, args = PRIMES[args[1]], args[2:]
+    sys.argv = sys.argv[:1] + args
     n, r1cs_path, wtns_path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     x = int(sys.argv[4]) if len(sys.argv) > 4 else 7
     nwires = n + 2                       # ONE, y, x, s_1..s_{n-1}
