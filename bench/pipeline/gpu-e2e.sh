@@ -172,7 +172,7 @@ setup = re.findall(r"key (?:porep|chain): .*", logs)
 stages = re.findall(r"CUDA backend: (.+?) +([0-9.]+) ms$", logs, re.M) if __import__("os").environ.get("ZP_CUDA_VERBOSE") == "2" else []
 print("| partitions | verified (outside gpud) | synthesis median / max | wait for GPU median | copy median | GPU stage median / max | partitions/s (all) | partitions/s (steady) | time per %d-partition job | slot waits | peak RSS GiB: gpud / synthd / supervisor | arena |" % parts)
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
-print("| %d | %d/%d | %.2f / %.2f s | %.2f s | %.3f s | %.2f / %.2f s | %.3f | %.3f | %s | %s | %s / %s / %.2f | %d x %.2f GiB = %.1f GiB |" % (
+print("| %d | %d/%d | %.2f / %.2f s | %.2f s | %.3f s | %.3f / %.3f s | %.3f | %.3f | %s | %s | %s / %s / %.2f | %d x %.2f GiB = %.1f GiB |" % (
     n, nver, nver + nbad, med("synth"), mx("synth"), med("wait"), med("copy"), med("gpu"), mx("gpu"), rate, steady,
     " / ".join("%.1f s" % x for x in jw), waits,
     " / ".join("%.2f" % x for x in rss.get("gpud", [])), " / ".join("%.2f" % x for x in rss.get("synthd", [])),
