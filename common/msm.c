@@ -945,9 +945,238 @@ static inline void bn_fp_sqr(zp_bn254_fp *r, const zp_bn254_fp *a) { zp_bn254_fp
 #define fe_is_zero bn_fp_is_zero
 #define fe_one ZP_BN254_FP_ONE
 #define fe_inv zp_bn254_fp_inv_vartime
-#define BA_MIN MSM_BA_MIN_G1
+#define BA_MIN (bn254_g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)
 #include "msm_tmpl.h"
+
+/*
+ * BN254's batches of affine additions eight at a time with AVX-512 IFMA: BLS12-381's g1_ba_apply_v
+ * (its comment above says how) in five 52-bit limbs (bn254_ifma_impl.h: R' = 2^260, so a product
+ * of scales e1, e2 lands at e1 + e2 + 1 in units of 2^-4, and λ' = λ·2^4 is four shifts). p < 2^254
+ * leaves less room above 4p than BLS12-381's q does under 2^416, so xB − x3 is taken + p (not + 2p):
+ * λ'·(xB − x3) < 32p·2p < p·2^260. The running sums stay scalar (msm_tmpl.h's loop).
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "bn254_ifma_impl.h"
+
+_Static_assert(sizeof(zp_bn254_g1_affine) == 8 * sizeof(uint64_t), "zp_bn254_g1_affine is x then y, 4 words each");
+static int bn_ifma_on;
+static zp_bn254_fp bn_two4;         /* Montgomery 2^4 */
+static __m512i bn_one_s[5];         /* R mod p (the standard form's 1) on all lanes */
+static pthread_once_t bn_ifma_once = PTHREAD_ONCE_INIT;
+
+static IFMA_FN void bn_v5_from_fp(__m512i r[5], const zp_bn254_fp v[8])
+{
+	__m512i L[4];
+	for (int k = 0; k < 4; k++)
+		L[k] = _mm512_set_epi64((long long)v[7].l[k], (long long)v[6].l[k], (long long)v[5].l[k], (long long)v[4].l[k],
+		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
+	bn_v5_from64(r, L);
+}
+/* lanes (normalized, < 2^256) -> eight zp_bn254_fp, as they are */
+static IFMA_FN void bn_v5_to_fp(zp_bn254_fp v[8], const __m512i r[5])
+{
+	__m512i L[4];
+	_Alignas(64) uint64_t w[8];
+	bn_v5_to64(L, r);
+	for (int k = 0; k < 4; k++) {
+		_mm512_store_si512((void *)w, L[k]);
+		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
+	}
+}
+static IFMA_FN void bn_ifma_consts(void)
+{
+	zp_bn254_fp one[8];
+	for (int l = 0; l < 8; l++) one[l] = ZP_BN254_FP_ONE;
+	bn_v5_from_fp(bn_one_s, one);
+}
+static void bn_ifma_init(void)
+{
+	uint64_t p52[5];   /* the 52-bit constants against the scalar modulus */
+	const uint64_t *p = ZP_BN254_FP_MODULUS;
+	for (int k = 0; k < 5; k++) {
+		unsigned bit = 52u * (unsigned)k, w = bit / 64, sh = bit % 64;
+		uint64_t v = p[w] >> sh;
+		if (sh > 12 && w + 1 < 4) v |= p[w + 1] << (64 - sh);
+		p52[k] = v & ZP_MASK52;
+	}
+	uint64_t x = 1;
+	for (int i = 0; i < 6; i++) x *= 2 - p[0] * x;
+	bool ok = memcmp(p52, ZP_BN_P52, sizeof p52) == 0 && ((0 - x) & ZP_MASK52) == ZP_BN_P52_INV;
+	bn_ifma_on = ok && zp_knobs()->msm_ifma && zp_fp_ifma_available();
+	zp_bn254_fp_from_u64(&bn_two4, 16);
+	if (bn_ifma_on)
+		bn_ifma_consts();
+}
+
+/* d = a − b per limb (signed); mask of the lanes where a == b (both reduced) */
+static IFMA_FN __mmask8 bn_v5_diff(__m512i d[5], const __m512i a[5], const __m512i b[5])
+{
+	__m512i o = _mm512_setzero_si512();
+	for (int k = 0; k < 5; k++) {
+		d[k] = _mm512_sub_epi64(a[k], b[k]);
+		o = _mm512_or_si512(o, d[k]);
+	}
+	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+/* r = d + m·p, normalized (d + m·p >= 0) */
+static IFMA_FN void bn_v5_addq(__m512i r[5], const __m512i d[5], int m)
+{
+	for (int k = 0; k < 5; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(ZP_BN_P52[k] * (uint64_t)m)));
+	bn_v5_carry(r);
+}
+/* N = ±yP − yB (− in the lanes of neg) + 2p or 3p: in (p, 3p] */
+static IFMA_FN void bn_v5_num(__m512i N[5], const __m512i yp[5], const __m512i yb[5], __mmask8 neg)
+{
+	for (int k = 0; k < 5; k++) {
+		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
+		__m512i q = _mm512_mask_blend_epi64(neg, _mm512_set1_epi64((long long)(2 * ZP_BN_P52[k])),
+		                                    _mm512_set1_epi64((long long)(3 * ZP_BN_P52[k])));
+		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
+	}
+	bn_v5_carry(N);
+}
+/* inv = 1/tot lane by lane, times 2^4 (tot < 2p): scale e -> −e − 1; Montgomery's trick over the lanes */
+static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
+{
+	zp_bn254_fp tot[8], pf[8], tinv[8], acc;
+	__m512i t[5];
+	memcpy(t, tot_v, sizeof t);
+	bn_v5_csub(t, 1);
+	bn_v5_to_fp(tot, t);
+	pf[0] = tot[0];
+	for (int l = 1; l < 8; l++) zp_bn254_fp_mul_fast(&pf[l], &pf[l - 1], &tot[l]);
+	zp_bn254_fp_inv_vartime(&acc, &pf[7]);
+	zp_bn254_fp_mul_fast(&acc, &acc, &bn_two4);
+	for (int l = 7; l > 0; l--) {
+		zp_bn254_fp_mul_fast(&tinv[l], &acc, &pf[l - 1]);
+		zp_bn254_fp_mul_fast(&acc, &acc, &tot[l]);
+	}
+	tinv[0] = acc;
+	bn_v5_from_fp(inv, tinv);
+}
+/* Entry lanes of group j as bn254's (struct layout as BLS12-381's entries) */
+static IFMA_FN void bn_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
+                                 __mmask8 *neg)
+{
+	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
+	*bi = _mm512_mul_epu32(e, w);
+	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
+	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
+}
+_Static_assert(sizeof(struct bn254_g1_ba_ent) == 8, "an entry is one word: bucket, then point | sign << 31");
+
+/* P = ±B lanes (rare): P = B a doubling entry (num = 3x², den = 2y), P = −B dropped (bucket empties) */
+static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct bn254_g1_ba *s, size_t j, __mmask8 ex,
+                                                                       __m512i D[5], __m512i N[5])
+{
+	zp_bn254_fp d[8], nn[8];
+	__mmask8 drop = 0;
+	__m512i t[5];
+	memcpy(t, D, sizeof t);
+	bn_v5_to_fp(d, t);      /* D, N < 2^256: exact */
+	bn_v5_to_fp(nn, N);
+	for (int l = 0; l < 8; l++) {
+		if (!(ex >> l & 1))
+			continue;
+		const struct bn254_g1_ba_ent *e = &s->ent[8 * j + (size_t)l];
+		const zp_bn254_g1_affine *p = &s->points[e->p & 0x7fffffffu], *B = &s->ab[e->b];
+		zp_bn254_fp y, u;
+		bn254_g1_ba_point_y(&y, p, e->p);
+		if (memcmp(&y, &B->y, sizeof y) == 0) {
+			bn_fp_sqr(&u, &B->x);
+			bn_fp_add(&nn[l], &u, &u);
+			bn_fp_add(&nn[l], &nn[l], &u);
+			bn_fp_add(&d[l], &B->y, &B->y);
+		} else {
+			d[l] = ZP_BN254_FP_ONE;
+			nn[l] = ZP_BN254_FP_ZERO;
+			drop |= (__mmask8)(1u << l);
+		}
+	}
+	bn_v5_from_fp(D, d);
+	bn_v5_from_fp(N, nn);
+	return drop;
+}
+
+static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
+{
+	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
+	__m512i (*pre)[5] = (__m512i (*)[5])s->x8, (*vd)[5] = pre + cg, (*vn)[5] = vd + cg;
+	__m512i (*vxb)[5] = vn + cg, (*vyb)[5] = vxb + cg, (*vsx)[5] = vyb + cg;   /* xB, yB, xB + xP */
+	uint8_t *drop = (uint8_t *)(vsx + cg);
+	__m512i inv[5], t[5], lam[5], lm1[5], x3[5], y3[5], xp[5], yp[5], bi, pi;
+	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
+	__mmask8 neg;
+	for (size_t j = 0; j < ng; j++) {
+		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		__m512i *xb = vxb[j], *yb = vyb[j];
+		bn_v5_gather(xp, pts, pi);
+		bn_v5_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(4)));
+		bn_v5_gather(xb, ab, bi);
+		bn_v5_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(4)));
+		__mmask8 ex = bn_v5_diff(t, xp, xb) & m;
+		for (int k = 0; k < 5; k++) vsx[j][k] = _mm512_add_epi64(xb[k], xp[k]);   /* < 2p, limbs < 2^53 */
+		bn_v5_addq(vd[j], t, 2);
+		bn_v5_num(vn[j], yp, yb, neg);
+		drop[j] = ex ? bn254_g1_ba_fix(s, j, ex, vd[j], vn[j]) : 0;
+		if (m != 0xff)
+			for (int k = 0; k < 5; k++) vd[j][k] = _mm512_mask_blend_epi64(m, bn_one_s[k], vd[j][k]);
+		if (j == 0)
+			memcpy(pre[0], vd[0], sizeof pre[0]);
+		else
+			bn_v5_mul(pre[j], pre[j - 1], vd[j]);
+	}
+	bn_v5_lanes_inv(inv, pre[ng - 1]);            /* scale ng − 1 -> −ng */
+	for (size_t j = ng; j-- > 0;) {
+		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
+		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
+		if (j > 0) {
+			bn_v5_mul(t, inv, pre[j - 1]);        /* 1/den_j, scale −1 */
+			bn_v5_mul(inv, inv, vd[j]);
+		} else {
+			memcpy(t, inv, sizeof t);
+		}
+		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		bn_v5_mul(lam, vn[j], t);                 /* scale 0, < 2p */
+		bn_v5_shl4(lm1, lam);                     /* λ·2^4: scale −1, < 32p */
+		bn_v5_mul(x3, lam, lm1);                  /* λ², scale 0, < 2p */
+		bn_v5_sub(x3, x3, vsx[j], 4);             /* λ² − xB − xP, < 6p */
+		bn_v5_canon(x3);
+		bn_v5_sub(t, vxb[j], x3, 1);              /* < 2p */
+		bn_v5_mul(y3, lm1, t);                    /* scale 0, < 2p */
+		bn_v5_sub(y3, y3, vyb[j], 2);             /* < 4p */
+		bn_v5_canon4(y3);
+		__mmask8 w = m & (__mmask8)~drop[j];
+		bn_v5_scatter((uint64_t *)ab, bi, x3, w);
+		bn_v5_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(4)), y3, w);
+		for (size_t l = 0; l < cnt; l++)
+			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
+	}
+}
+
+#define BN_IFMA_ENTRY(g, T)                                                                       \
+	static bool g##_ba_vec(void)                                                               \
+	{                                                                                          \
+		pthread_once(&bn_ifma_once, bn_ifma_init);                                         \
+		return bn_ifma_on;                                                                 \
+	}                                                                                          \
+	static bool g##_ba_apply_fast(struct g##_ba *s)                                            \
+	{                                                                                          \
+		if (!g##_ba_vec())                                                                 \
+			return false;                                                              \
+		g##_ba_apply_v(s);                                                                 \
+		return true;                                                                       \
+	}                                                                                          \
+	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
+	{                                                                                          \
+		(void)s; (void)bk; (void)nb; (void)out;                                            \
+		return false;                                                                      \
+	}
+BN_IFMA_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
+#else
 BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
+#endif
 #undef G
 #undef FE
 #undef AFF
