@@ -1218,9 +1218,197 @@ static void bn_fp2_inv_vt(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
 #define fe_is_zero zp_bn254_fp2_is_zero
 #define fe_one ZP_BN254_FP2_ONE
 #define fe_inv bn_fp2_inv_vt
-#define BA_MIN MSM_BA_MIN_G2
+#define BA_MIN (bn254_g2_ba_vec() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
 #include "msm_tmpl.h"
+
+/* BN254's G2 batch over Fp2 lanes: BLS12-381's g2_ba_apply_v (denominators through their norms) in
+ * five limbs, with G1's bounds (xB − x3 taken + p). */
+#if defined(__x86_64__) && defined(__GNUC__)
+typedef struct { __m512i v[5]; } bve1;         /* eight BN254 Fp */
+typedef struct { bve1 c0, c1; } bve2;          /* eight BN254 Fp2 */
+
+static IFMA_FN __attribute__((noinline)) void bn_e1_mul(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_mul(r->v, a->v, b->v); }
+/* Karatsuba with one reduction a component (msm.c's e2_mul in five limbs): c0 = (a0b0 − a1b1 + p·2^260)·2^-260,
+ * c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-260; c0 gets one conditional subtraction. */
+static IFMA_FN __attribute__((noinline)) void bn_e2_mul(bve2 *r, const bve2 *a, const bve2 *b)
+{
+	__m512i sa[5], sb[5], t0[10], t1[10];
+	bn_v5_add(sa, a->c0.v, a->c1.v);
+	bn_v5_add(sb, b->c0.v, b->c1.v);
+	for (int k = 0; k < 10; k++) t0[k] = t1[k] = _mm512_setzero_si512();
+	bn_v5_mulw(t0, a->c0.v, b->c0.v);
+	bn_v5_mulw(t1, a->c1.v, b->c1.v);
+	for (int k = 0; k < 10; k++) {
+		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
+		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
+		t0[k] = k < 5 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_BN_P52[k - 5]));
+	}
+	bn_v5_redc(r->c0.v, t0);
+	bn_v5_csub(r->c0.v, 1);
+	bn_v5_mulw(t1, sa, sb);
+	bn_v5_redc(r->c1.v, t1);
+}
+/* r = a0² + a1², one reduction */
+static IFMA_FN __attribute__((noinline)) void bn_e2_norm(bve1 *r, const bve2 *a)
+{
+	__m512i t[10];
+	for (int k = 0; k < 10; k++) t[k] = _mm512_setzero_si512();
+	bn_v5_mulw(t, a->c0.v, a->c0.v);
+	bn_v5_mulw(t, a->c1.v, a->c1.v);
+	bn_v5_redc(r->v, t);
+}
+
+static IFMA_FN void bve2_to_fp2(zp_bn254_fp2 v[8], const bve2 *a)
+{
+	zp_bn254_fp t0[8], t1[8];
+	__m512i c0[5], c1[5];
+	memcpy(c0, a->c0.v, sizeof c0);
+	memcpy(c1, a->c1.v, sizeof c1);
+	bn_v5_canon(c0);
+	bn_v5_canon(c1);
+	bn_v5_to_fp(t0, c0);
+	bn_v5_to_fp(t1, c1);
+	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
+}
+static IFMA_FN void bve2_from_fp2(bve2 *r, const zp_bn254_fp2 v[8])
+{
+	zp_bn254_fp c0[8], c1[8];
+	for (int l = 0; l < 8; l++) { c0[l] = v[l].c0; c1[l] = v[l].c1; }
+	bn_v5_from_fp(r->c0.v, c0);
+	bn_v5_from_fp(r->c1.v, c1);
+}
+
+/* G2's P = ±B lanes as G1's (bn254_g1_ba_fix) */
+static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g2_ba_fix(struct bn254_g2_ba *s, size_t j, __mmask8 ex,
+                                                                       bve2 *D, bve2 *N)
+{
+	zp_bn254_fp2 d[8], nn[8];
+	__mmask8 drop = 0;
+	bve2_to_fp2(d, D);
+	bve2_to_fp2(nn, N);
+	for (int l = 0; l < 8; l++) {
+		if (!(ex >> l & 1))
+			continue;
+		const struct bn254_g2_ba_ent *e = &s->ent[8 * j + (size_t)l];
+		const zp_bn254_g2_affine *p = &s->points[e->p & 0x7fffffffu], *B = &s->ab[e->b];
+		zp_bn254_fp2 y, t;
+		bn254_g2_ba_point_y(&y, p, e->p);
+		if (memcmp(&y, &B->y, sizeof y) == 0) {
+			zp_bn254_fp2_sqr(&t, &B->x);
+			zp_bn254_fp2_add(&nn[l], &t, &t);
+			zp_bn254_fp2_add(&nn[l], &nn[l], &t);
+			zp_bn254_fp2_add(&d[l], &B->y, &B->y);
+		} else {
+			d[l] = ZP_BN254_FP2_ONE;
+			nn[l] = ZP_BN254_FP2_ZERO;
+			drop |= (__mmask8)(1u << l);
+		}
+	}
+	bve2_from_fp2(D, d);
+	bve2_from_fp2(N, nn);
+	return drop;
+}
+
+_Static_assert(sizeof(zp_bn254_g2_affine) == 16 * sizeof(uint64_t), "zp_bn254_g2_affine is x.c0 x.c1 y.c0 y.c1");
+static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
+{
+	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
+	bve1 *pre = (bve1 *)s->x8, *vnr = pre + cg, inv, tn;
+	__m512i zero5[5];
+	for (int k = 0; k < 5; k++) zero5[k] = _mm512_setzero_si512();
+	bve2 *vd = (bve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xp, yp;
+	bve2 *vxb = vn + cg, *vyb = vxb + cg, *vsx = vyb + cg;   /* xB, yB, xB + xP */
+	uint8_t *drop = (uint8_t *)(vsx + cg);
+	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
+	__m512i bi, pi;
+	__mmask8 neg;
+#define BN_G2_GATHER(r, base, idx, off)                                                           \
+	(bn_v5_gather((r).c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off))),              \
+	 bn_v5_gather((r).c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64((off) + 4))))
+	for (size_t j = 0; j < ng; j++) {
+		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		bve2 *xb = &vxb[j], *yb = &vyb[j];
+		BN_G2_GATHER(xp, pts, pi, 0);
+		BN_G2_GATHER(yp, pts, pi, 8);
+		BN_G2_GATHER(*xb, ab, bi, 0);
+		BN_G2_GATHER(*yb, ab, bi, 8);
+		__mmask8 ex = bn_v5_diff(t.c0.v, xp.c0.v, xb->c0.v) & bn_v5_diff(t.c1.v, xp.c1.v, xb->c1.v) & m;
+		for (int k = 0; k < 5; k++) {   /* < 2p, limbs < 2^53 */
+			vsx[j].c0.v[k] = _mm512_add_epi64(xb->c0.v[k], xp.c0.v[k]);
+			vsx[j].c1.v[k] = _mm512_add_epi64(xb->c1.v[k], xp.c1.v[k]);
+		}
+		bn_v5_addq(vd[j].c0.v, t.c0.v, 2);
+		bn_v5_addq(vd[j].c1.v, t.c1.v, 2);
+		bn_v5_num(vn[j].c0.v, yp.c0.v, yb->c0.v, neg);
+		bn_v5_num(vn[j].c1.v, yp.c1.v, yb->c1.v, neg);
+		drop[j] = ex ? bn254_g2_ba_fix(s, j, ex, &vd[j], &vn[j]) : 0;
+		if (m != 0xff)
+			for (int k = 0; k < 5; k++) {
+				vd[j].c0.v[k] = _mm512_mask_blend_epi64(m, bn_one_s[k], vd[j].c0.v[k]);
+				vd[j].c1.v[k] = _mm512_maskz_mov_epi64(m, vd[j].c1.v[k]);
+			}
+		bn_e2_norm(&vnr[j], &vd[j]);              /* scale 1 */
+		if (j == 0)
+			pre[0] = vnr[0];
+		else
+			bn_e1_mul(&pre[j], &pre[j - 1], &vnr[j]);   /* scale 2j + 1 */
+	}
+#undef BN_G2_GATHER
+	bn_v5_lanes_inv(inv.v, pre[ng - 1].v);        /* scale 2ng − 1 -> −2ng */
+	for (size_t j = ng; j-- > 0;) {
+		size_t cnt = n - 8 * j >= 8 ? 8 : n - 8 * j;
+		__mmask8 m = (__mmask8)(cnt == 8 ? 0xff : (1u << cnt) - 1);
+		if (j > 0) {
+			bn_e1_mul(&tn, &inv, &pre[j - 1]);   /* 1/|D_j|², scale −2 */
+			bn_e1_mul(&inv, &inv, &vnr[j]);
+		} else {
+			tn = inv;
+		}
+		bn_e1_mul(&t.c0, &vd[j].c0, &tn);         /* 1/D_j = conj(D_j)/|D_j|², scale −1 */
+		bn_e1_mul(&t.c1, &vd[j].c1, &tn);
+		bn_v5_sub(t.c1.v, zero5, t.c1.v, 2);       /* −(D1/|D|²) */
+		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		const bve2 *xb = &vxb[j], *yb = &vyb[j];
+		bn_e2_mul(&lam, &vn[j], &t);              /* scale 0 */
+		bn_v5_csub(lam.c0.v, 1);
+		bn_v5_csub(lam.c1.v, 1);                  /* < p */
+		{   /* λ² = (λ0 + λ1)(λ0 − λ1) + 2λ0λ1·u, the second factors times 2^4 (scale −1) */
+			__m512i sm[5], df[5];
+			bn_v5_add(sm, lam.c0.v, lam.c1.v);
+			bn_v5_sub(df, lam.c0.v, lam.c1.v, 1);   /* both < 2p */
+			bn_v5_shl4(df, df);
+			bn_v5_mul(x3.c0.v, sm, df);           /* scale 0, < 2p */
+			bn_v5_shl4(lm1.c0.v, lam.c0.v);
+			bn_v5_shl4(lm1.c1.v, lam.c1.v);
+			bn_v5_mul(x3.c1.v, lam.c0.v, lm1.c1.v);
+			bn_v5_add(x3.c1.v, x3.c1.v, x3.c1.v); /* < 4p */
+		}
+		bn_v5_sub(x3.c0.v, x3.c0.v, vsx[j].c0.v, 4);   /* λ² − xB − xP: < 6p */
+		bn_v5_sub(x3.c1.v, x3.c1.v, vsx[j].c1.v, 4);   /* < 8p */
+		bn_v5_canon(x3.c0.v);
+		bn_v5_canon(x3.c1.v);
+		bn_v5_sub(t.c0.v, xb->c0.v, x3.c0.v, 1);
+		bn_v5_sub(t.c1.v, xb->c1.v, x3.c1.v, 1);     /* < 2p: (lm1 sum)·(t sum) < 32p·4p < 2^260·p */
+		bn_e2_mul(&y3, &lm1, &t);                 /* scale 0 */
+		for (int c = 0; c < 2; c++) {
+			__m512i *y = c ? y3.c1.v : y3.c0.v;
+			bn_v5_sub(y, y, c ? yb->c1.v : yb->c0.v, 2);   /* < 4p */
+			bn_v5_canon4(y);
+		}
+		__mmask8 w = m & (__mmask8)~drop[j];
+		bn_v5_scatter((uint64_t *)ab, bi, x3.c0.v, w);
+		bn_v5_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(4)), x3.c1.v, w);
+		bn_v5_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(8)), y3.c0.v, w);
+		bn_v5_scatter((uint64_t *)ab, _mm512_add_epi64(bi, _mm512_set1_epi64(12)), y3.c1.v, w);
+		for (size_t l = 0; l < cnt; l++)
+			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
+	}
+}
+BN_IFMA_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
+#else
 BA_SCALAR_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
+#endif
 
 /* ---- public entry points ---- */
 
