@@ -962,6 +962,11 @@ _Static_assert(sizeof(zp_bn254_g1_affine) == 8 * sizeof(uint64_t), "zp_bn254_g1_
 static int bn_ifma_on;
 static zp_bn254_fp bn_two4;         /* Montgomery 2^4 */
 static __m512i bn_one_s[5];         /* R mod p (the standard form's 1) on all lanes */
+typedef struct { __m512i v[5]; } bve1;         /* eight BN254 Fp */
+typedef struct { bve1 c0, c1; } bve2;          /* eight BN254 Fp2 */
+static bve1 bn_one_n1;                         /* 1 in R' form */
+static bve2 bn_one_n2;
+static __m512i bn_k2_v[5];                     /* 2^264 mod p raw: x·R -> x·R' in one product */
 static pthread_once_t bn_ifma_once = PTHREAD_ONCE_INIT;
 
 static IFMA_FN void bn_v5_from_fp(__m512i r[5], const zp_bn254_fp v[8])
@@ -985,9 +990,15 @@ static IFMA_FN void bn_v5_to_fp(zp_bn254_fp v[8], const __m512i r[5])
 }
 static IFMA_FN void bn_ifma_consts(void)
 {
-	zp_bn254_fp one[8];
-	for (int l = 0; l < 8; l++) one[l] = ZP_BN254_FP_ONE;
+	zp_bn254_fp one[8], k2[8], t;
+	zp_bn254_fp_mul_fast(&t, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
+	for (int l = 0; l < 8; l++) { one[l] = ZP_BN254_FP_ONE; k2[l] = t; }
 	bn_v5_from_fp(bn_one_s, one);
+	bn_v5_from_fp(bn_k2_v, k2);
+	bn_v5_mul(bn_one_n1.v, bn_one_s, bn_k2_v);   /* R·2^264·2^-260 = 2^260 mod p */
+	bn_v5_canon(bn_one_n1.v);
+	bn_one_n2.c0 = bn_one_n1;
+	memset(&bn_one_n2.c1, 0, sizeof bn_one_n2.c1);
 }
 static void bn_ifma_init(void)
 {
@@ -1063,6 +1074,142 @@ static IFMA_FN void bn_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned
 	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
 	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
 }
+
+static IFMA_FN __attribute__((noinline)) void bn_e1_mul(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_mul(r->v, a->v, b->v); }
+/* Karatsuba with one reduction a component (msm.c's e2_mul in five limbs): c0 = (a0b0 − a1b1 + p·2^260)·2^-260,
+ * c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-260; c0 gets one conditional subtraction. */
+static IFMA_FN __attribute__((noinline)) void bn_e2_mul(bve2 *r, const bve2 *a, const bve2 *b)
+{
+	__m512i sa[5], sb[5], t0[10], t1[10];
+	bn_v5_add(sa, a->c0.v, a->c1.v);
+	bn_v5_add(sb, b->c0.v, b->c1.v);
+	for (int k = 0; k < 10; k++) t0[k] = t1[k] = _mm512_setzero_si512();
+	bn_v5_mulw(t0, a->c0.v, b->c0.v);
+	bn_v5_mulw(t1, a->c1.v, b->c1.v);
+	for (int k = 0; k < 10; k++) {
+		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
+		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
+		t0[k] = k < 5 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_BN_P52[k - 5]));
+	}
+	bn_v5_redc(r->c0.v, t0);
+	bn_v5_csub(r->c0.v, 1);
+	bn_v5_mulw(t1, sa, sb);
+	bn_v5_redc(r->c1.v, t1);
+}
+/* r = a0² + a1², one reduction */
+static IFMA_FN __attribute__((noinline)) void bn_e2_norm(bve1 *r, const bve2 *a)
+{
+	__m512i t[10];
+	for (int k = 0; k < 10; k++) t[k] = _mm512_setzero_si512();
+	bn_v5_mulw(t, a->c0.v, a->c0.v);
+	bn_v5_mulw(t, a->c1.v, a->c1.v);
+	bn_v5_redc(r->v, t);
+}
+
+/* the point formulas' lane operations (msm_ifma_tmpl.h's contract), in IFMA's R' = 2^260 form */
+static IFMA_FN __attribute__((noinline)) void bn_e1_canon(bve1 *r) { bn_v5_canon(r->v); }
+static IFMA_FN __attribute__((noinline)) void bn_e1_canon4(bve1 *r) { bn_v5_canon4(r->v); }
+static IFMA_FN void bn_e1_canon2(bve1 *r) { bn_v5_csub(r->v, 1); }
+static IFMA_FN void bn_e1_sub(bve1 *r, const bve1 *a, const bve1 *b, int m) { bn_v5_sub(r->v, a->v, b->v, m); }
+static IFMA_FN void bn_e1_add(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_add(r->v, a->v, b->v); }
+static IFMA_FN __mmask8 bn_e1_zero(const bve1 *a)
+{
+	__m512i o = a->v[0];
+	for (int k = 1; k < 5; k++) o = _mm512_or_si512(o, a->v[k]);
+	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+static IFMA_FN void bn_e1_sel(bve1 *r, __mmask8 m, const bve1 *a)
+{
+	for (int k = 0; k < 5; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
+}
+static IFMA_FN void bn_e1_shl(bve1 *r, const bve1 *a) { bn_v5_shl4(r->v, a->v); }
+static IFMA_FN void bn_e1_lift(bve1 *r, const bve1 *a)
+{
+	bn_v5_mul(r->v, a->v, bn_k2_v);
+	bn_v5_csub(r->v, 1);
+}
+static IFMA_FN void bn_e2_sub(bve2 *r, const bve2 *a, const bve2 *b, int m)
+{
+	bn_e1_sub(&r->c0, &a->c0, &b->c0, m);
+	bn_e1_sub(&r->c1, &a->c1, &b->c1, m);
+}
+static IFMA_FN void bn_e2_canon(bve2 *r) { bn_e1_canon(&r->c0); bn_e1_canon(&r->c1); }
+static IFMA_FN void bn_e2_canon4(bve2 *r) { bn_e1_canon4(&r->c0); bn_e1_canon4(&r->c1); }
+static IFMA_FN void bn_e2_canon2(bve2 *r) { bn_e1_canon2(&r->c0); bn_e1_canon2(&r->c1); }
+static IFMA_FN void bn_e2_add(bve2 *r, const bve2 *a, const bve2 *b) { bn_e1_add(&r->c0, &a->c0, &b->c0); bn_e1_add(&r->c1, &a->c1, &b->c1); }
+static IFMA_FN __mmask8 bn_e2_zero(const bve2 *a) { return bn_e1_zero(&a->c0) & bn_e1_zero(&a->c1); }
+static IFMA_FN void bn_e2_sel(bve2 *r, __mmask8 m, const bve2 *a) { bn_e1_sel(&r->c0, m, &a->c0); bn_e1_sel(&r->c1, m, &a->c1); }
+static IFMA_FN void bn_e2_shl(bve2 *r, const bve2 *a) { bn_e1_shl(&r->c0, &a->c0); bn_e1_shl(&r->c1, &a->c1); }
+static IFMA_FN void bn_e2_lift(bve2 *r, const bve2 *a) { bn_e1_lift(&r->c0, &a->c0); bn_e1_lift(&r->c1, &a->c1); }
+
+#define V(x) bnv1_##x
+#define VE bve1
+#define ve_shl bn_e1_shl
+#define ve_lift bn_e1_lift
+#define ve_mul bn_e1_mul
+#define ve_sub bn_e1_sub
+#define ve_canon bn_e1_canon
+#define ve_canon4 bn_e1_canon4
+#define ve_canon2 bn_e1_canon2
+#define ve_add bn_e1_add
+#define ve_zero bn_e1_zero
+#define ve_sel bn_e1_sel
+#define ve_one bn_one_n1
+#include "msm_ifma_tmpl.h"
+#define V(x) bnv2_##x
+#define VE bve2
+#define ve_shl bn_e2_shl
+#define ve_lift bn_e2_lift
+#define ve_mul bn_e2_mul
+#define ve_sub bn_e2_sub
+#define ve_canon bn_e2_canon
+#define ve_canon4 bn_e2_canon4
+#define ve_canon2 bn_e2_canon2
+#define ve_add bn_e2_add
+#define ve_zero bn_e2_zero
+#define ve_sel bn_e2_sel
+#define ve_one bn_one_n2
+#include "msm_ifma_tmpl.h"
+
+/* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced; and back */
+static IFMA_FN void bn_e1_in(bve1 *r, const uint64_t *base, __m512i idx, int off)
+{
+	__m512i t[5];
+	bn_v5_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
+	bn_v5_mul(r->v, t, bn_k2_v);
+	bn_v5_csub(r->v, 1);
+}
+static IFMA_FN void bn_e1_out(zp_bn254_fp v[8], const bve1 *a)
+{
+	__m512i t[5];
+	bn_v5_mul(t, a->v, bn_one_s);
+	bn_v5_csub(t, 1);
+	bn_v5_to_fp(v, t);
+}
+
+/* BLS12-381's g1_ba_reduce_v: eight segments of nb/8 buckets as the lanes */
+static IFMA_FN void bn254_g1_ba_reduce_v(struct bn254_g1_ba *s, const zp_bn254_g1_xyzz *bk, size_t nb, zp_bn254_g1_xyzz *out)
+{
+	size_t S = nb / 8;
+	const uint64_t *ab = s->ab[0].x.l, *xb = bk[0].x.l;
+	/* zp_bn254_g1_affine: 8 words a bucket; zp_bn254_g1_xyzz: 16 */
+#define J8 _mm512_slli_epi64(ji, 3)
+	BA_REDUCE_SCAN(bnv1, bve1, s->st, S,
+	               (bn_v5_gather(bx.v, ab, J8), bn_v5_gather(by.v, ab, _mm512_add_epi64(J8, _mm512_set1_epi64(4)))),
+	               (bn_e1_in(&B.X, xb, _mm512_slli_epi64(J8, 1), 0), bn_e1_in(&B.Y, xb, _mm512_slli_epi64(J8, 1), 4),
+	                bn_e1_in(&B.ZZ, xb, _mm512_slli_epi64(J8, 1), 8), bn_e1_in(&B.ZZZ, xb, _mm512_slli_epi64(J8, 1), 12)));
+#undef J8
+	zp_bn254_fp c[8][8];
+	const bve1 *from[8] = { &run.X, &run.Y, &run.ZZ, &run.ZZZ, &sum.X, &sum.Y, &sum.ZZ, &sum.ZZZ };
+	for (int i = 0; i < 8; i++) bn_e1_out(c[i], from[i]);
+	zp_bn254_g1_xyzz rl[8], sl[8];
+	for (int l = 0; l < 8; l++) {
+		rl[l] = (zp_bn254_g1_xyzz){ c[0][l], c[1][l], c[2][l], c[3][l] };
+		sl[l] = (zp_bn254_g1_xyzz){ c[4][l], c[5][l], c[6][l], c[7][l] };
+	}
+	BA_COMBINE(bn254_g1, zp_bn254_g1_xyzz, rl, sl, S, out);
+}
+
 _Static_assert(sizeof(struct bn254_g1_ba_ent) == 8, "an entry is one word: bucket, then point | sign << 31");
 
 /* P = ±B lanes (rare): P = B a doubling entry (num = 3x², den = 2y), P = −B dropped (bucket empties) */
@@ -1170,8 +1317,10 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 	}                                                                                          \
 	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
 	{                                                                                          \
-		(void)s; (void)bk; (void)nb; (void)out;                                            \
-		return false;                                                                      \
+		if (!g##_ba_vec() || nb < 64 || nb % 8)                                            \
+			return false;                                                              \
+		g##_ba_reduce_v(s, bk, nb, out);                                                   \
+		return true;                                                                       \
 	}
 BN_IFMA_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
 #else
@@ -1224,40 +1373,6 @@ static void bn_fp2_inv_vt(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
 /* BN254's G2 batch over Fp2 lanes: BLS12-381's g2_ba_apply_v (denominators through their norms) in
  * five limbs, with G1's bounds (xB − x3 taken + p). */
 #if defined(__x86_64__) && defined(__GNUC__)
-typedef struct { __m512i v[5]; } bve1;         /* eight BN254 Fp */
-typedef struct { bve1 c0, c1; } bve2;          /* eight BN254 Fp2 */
-
-static IFMA_FN __attribute__((noinline)) void bn_e1_mul(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_mul(r->v, a->v, b->v); }
-/* Karatsuba with one reduction a component (msm.c's e2_mul in five limbs): c0 = (a0b0 − a1b1 + p·2^260)·2^-260,
- * c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-260; c0 gets one conditional subtraction. */
-static IFMA_FN __attribute__((noinline)) void bn_e2_mul(bve2 *r, const bve2 *a, const bve2 *b)
-{
-	__m512i sa[5], sb[5], t0[10], t1[10];
-	bn_v5_add(sa, a->c0.v, a->c1.v);
-	bn_v5_add(sb, b->c0.v, b->c1.v);
-	for (int k = 0; k < 10; k++) t0[k] = t1[k] = _mm512_setzero_si512();
-	bn_v5_mulw(t0, a->c0.v, b->c0.v);
-	bn_v5_mulw(t1, a->c1.v, b->c1.v);
-	for (int k = 0; k < 10; k++) {
-		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
-		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
-		t0[k] = k < 5 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_BN_P52[k - 5]));
-	}
-	bn_v5_redc(r->c0.v, t0);
-	bn_v5_csub(r->c0.v, 1);
-	bn_v5_mulw(t1, sa, sb);
-	bn_v5_redc(r->c1.v, t1);
-}
-/* r = a0² + a1², one reduction */
-static IFMA_FN __attribute__((noinline)) void bn_e2_norm(bve1 *r, const bve2 *a)
-{
-	__m512i t[10];
-	for (int k = 0; k < 10; k++) t[k] = _mm512_setzero_si512();
-	bn_v5_mulw(t, a->c0.v, a->c0.v);
-	bn_v5_mulw(t, a->c1.v, a->c1.v);
-	bn_v5_redc(r->v, t);
-}
-
 static IFMA_FN void bve2_to_fp2(zp_bn254_fp2 v[8], const bve2 *a)
 {
 	zp_bn254_fp t0[8], t1[8];
@@ -1404,6 +1519,35 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 		for (size_t l = 0; l < cnt; l++)
 			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
 	}
+}
+static IFMA_FN void bn_e2_in(bve2 *r, const uint64_t *base, __m512i idx, int off)
+{
+	bn_e1_in(&r->c0, base, idx, off);
+	bn_e1_in(&r->c1, base, idx, off + 4);
+}
+static IFMA_FN void bn254_g2_ba_reduce_v(struct bn254_g2_ba *s, const zp_bn254_g2_xyzz *bk, size_t nb, zp_bn254_g2_xyzz *out)
+{
+	size_t S = nb / 8;
+	const uint64_t *ab = s->ab[0].x.c0.l, *xb = bk[0].x.c0.l;
+	/* zp_bn254_g2_affine: 16 words a bucket; zp_bn254_g2_xyzz: 32 */
+#define J16 _mm512_slli_epi64(ji, 4)
+#define BN_E2_GATHER(r, off) (bn_v5_gather((r).c0.v, ab, _mm512_add_epi64(J16, _mm512_set1_epi64(off))), \
+                              bn_v5_gather((r).c1.v, ab, _mm512_add_epi64(J16, _mm512_set1_epi64((off) + 4))))
+	BA_REDUCE_SCAN(bnv2, bve2, s->st, S, (BN_E2_GATHER(bx, 0), BN_E2_GATHER(by, 8)),
+	               (bn_e2_in(&B.X, xb, _mm512_slli_epi64(J16, 1), 0), bn_e2_in(&B.Y, xb, _mm512_slli_epi64(J16, 1), 8),
+	                bn_e2_in(&B.ZZ, xb, _mm512_slli_epi64(J16, 1), 16), bn_e2_in(&B.ZZZ, xb, _mm512_slli_epi64(J16, 1), 24)));
+#undef BN_E2_GATHER
+#undef J16
+	zp_bn254_fp c[16][8];
+	const bve1 *from[16] = { &run.X.c0, &run.X.c1, &run.Y.c0, &run.Y.c1, &run.ZZ.c0, &run.ZZ.c1, &run.ZZZ.c0, &run.ZZZ.c1,
+	                         &sum.X.c0, &sum.X.c1, &sum.Y.c0, &sum.Y.c1, &sum.ZZ.c0, &sum.ZZ.c1, &sum.ZZZ.c0, &sum.ZZZ.c1 };
+	for (int i = 0; i < 16; i++) bn_e1_out(c[i], from[i]);
+	zp_bn254_g2_xyzz rl[8], sl[8];
+	for (int l = 0; l < 8; l++) {
+		rl[l] = (zp_bn254_g2_xyzz){ { c[0][l], c[1][l] }, { c[2][l], c[3][l] }, { c[4][l], c[5][l] }, { c[6][l], c[7][l] } };
+		sl[l] = (zp_bn254_g2_xyzz){ { c[8][l], c[9][l] }, { c[10][l], c[11][l] }, { c[12][l], c[13][l] }, { c[14][l], c[15][l] } };
+	}
+	BA_COMBINE(bn254_g2, zp_bn254_g2_xyzz, rl, sl, S, out);
 }
 BN_IFMA_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
 #else
