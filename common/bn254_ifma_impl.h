@@ -22,11 +22,13 @@
 static const uint64_t ZP_BN_P52[5] = ZP_C52_BN_FP_P;
 #define ZP_BN_P52_INV ZP_C52_BN_FP_INV
 
-/* r = a·b·2^-260 mod p per lane; a, b normalized (52-bit limbs), a·b < p·2^260: r < 2p. Operand
- * scanning, the reduction interleaved (as zp_v8_mul); fully unrolled so that t[] stays in registers. */
-static inline IFMA_FN void bn_v5_mul(__m512i r[5], const __m512i a[5], const __m512i b[5])
+/* r = a·b·2^-260 mod M per lane (M: five 52-bit limbs, minv = -M^-1 mod 2^52; bn_v5_mul: M = p); a, b
+ * normalized (52-bit limbs), a·b < M·2^260: r < 2M. Operand scanning, the reduction interleaved (as
+ * zp_v8_mul); fully unrolled so that t[] stays in registers. */
+static inline __attribute__((always_inline)) IFMA_FN void bn_v5_mul_m(__m512i r[5], const __m512i a[5], const __m512i b[5],
+                                                                      const uint64_t M[5], uint64_t minv)
 {
-	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)ZP_BN_P52_INV);
+	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)minv);
 	__m512i t[10];
 	for (int k = 0; k < 10; k++) t[k] = zero;
 #pragma GCC unroll 5
@@ -39,7 +41,7 @@ static inline IFMA_FN void bn_v5_mul(__m512i r[5], const __m512i a[5], const __m
 		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
 #pragma GCC unroll 5
 		for (int j = 0; j < 5; j++) {
-			__m512i qj = _mm512_set1_epi64((long long)ZP_BN_P52[j]);
+			__m512i qj = _mm512_set1_epi64((long long)M[j]);
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, qj);
 			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, qj);
 		}
@@ -52,6 +54,10 @@ static inline IFMA_FN void bn_v5_mul(__m512i r[5], const __m512i a[5], const __m
 		r[k] = _mm512_and_si512(v, mask);
 		carry = _mm512_srli_epi64(v, 52);
 	}
+}
+static inline IFMA_FN void bn_v5_mul(__m512i r[5], const __m512i a[5], const __m512i b[5])
+{
+	bn_v5_mul_m(r, a, b, ZP_BN_P52, ZP_BN_P52_INV);
 }
 
 /* t += a·b into ten 64-bit accumulators (limb k: weight 2^52k), not carried; a, b normalized. */
@@ -115,15 +121,16 @@ static inline IFMA_FN void bn_v5_add(__m512i r[5], const __m512i a[5], const __m
 	bn_v5_carry(r);
 }
 
-/* r = r − m·p where that is >= 0 (lane by lane), else r; r normalized and < 2^260. */
-static inline IFMA_FN void bn_v5_csub(__m512i r[5], int m)
+/* r = r − m·M where that is >= 0 (lane by lane), else r; r normalized and < 2^260 (bn_v5_csub: M = p). */
+static inline __attribute__((always_inline)) IFMA_FN void bn_v5_csub_m(__m512i r[5], int m, const uint64_t M[5])
 {
 	__m512i d[5];
-	for (int k = 0; k < 5; k++) d[k] = _mm512_sub_epi64(r[k], _mm512_set1_epi64((long long)(ZP_BN_P52[k] * (uint64_t)m)));
+	for (int k = 0; k < 5; k++) d[k] = _mm512_sub_epi64(r[k], _mm512_set1_epi64((long long)(M[k] * (uint64_t)m)));
 	bn_v5_carry(d);
 	__mmask8 keep = _mm512_cmplt_epi64_mask(d[4], _mm512_setzero_si512());   /* negative: r < m·p */
 	for (int k = 0; k < 5; k++) r[k] = _mm512_mask_blend_epi64(keep, d[k], r[k]);
 }
+static inline IFMA_FN void bn_v5_csub(__m512i r[5], int m) { bn_v5_csub_m(r, m, ZP_BN_P52); }
 /* normalized r < 8p (< 4p) -> r mod p */
 static inline IFMA_FN void bn_v5_canon(__m512i r[5])
 {
