@@ -196,6 +196,68 @@ static IFMA_FN void level_task_v(void *ctx, size_t t0, int worker)
 	}
 }
 
+/* The first three levels (h = 1, 2, 4) on blocks of eight elements in registers (after the bit
+ * reversal a block holds whole groups): per level, U = the lane's first element, V = its partner
+ * (lane permutes), X = V·w (h = 1: w = 1), lane = U + X or U − X. One pass over memory, not three. */
+struct first3 {
+	fr *a;
+	size_t blocks;
+	__m512i w2[5], w4[5];   /* the lanes' twiddles for h = 2 and 4, times 2^4 */
+};
+#define F3_CHUNK 512
+static IFMA_FN void first3_task(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct first3 *F = ctx;
+	size_t lo = t0 * F3_CHUNK, hi = lo + F3_CHUNK < F->blocks ? lo + F3_CHUNK : F->blocks;
+	const __m512i iu[3] = { _mm512_set_epi64(6, 6, 4, 4, 2, 2, 0, 0), _mm512_set_epi64(5, 4, 5, 4, 1, 0, 1, 0),
+	                        _mm512_set_epi64(3, 2, 1, 0, 3, 2, 1, 0) };
+	const __m512i iv[3] = { _mm512_set_epi64(7, 7, 5, 5, 3, 3, 1, 1), _mm512_set_epi64(7, 6, 7, 6, 3, 2, 3, 2),
+	                        _mm512_set_epi64(7, 6, 5, 4, 7, 6, 5, 4) };
+	const __mmask8 hm[3] = { 0xaa, 0xcc, 0xf0 };
+	for (size_t bl = lo; bl < hi; bl++) {
+		__m512i e[5];
+		ld8(e, &F->a[8 * bl]);
+		for (int lv = 0; lv < 3; lv++) {
+			__m512i u[5], v[5], x[5], d[5];
+			for (int k = 0; k < 5; k++) {
+				u[k] = _mm512_permutexvar_epi64(iu[lv], e[k]);
+				v[k] = _mm512_permutexvar_epi64(iv[lv], e[k]);
+			}
+			if (lv == 0)
+				memcpy(x, v, sizeof x);
+			else
+				rmul(x, v, lv == 1 ? F->w2 : F->w4);
+			for (int k = 0; k < 5; k++) {
+				d[k] = _mm512_add_epi64(_mm512_sub_epi64(u[k], x[k]), _mm512_set1_epi64((long long)R52[k]));
+				u[k] = _mm512_add_epi64(u[k], x[k]);
+			}
+			bn_v5_carry(d);
+			bn_v5_carry(u);
+			for (int k = 0; k < 5; k++) e[k] = _mm512_mask_blend_epi64(hm[lv], u[k], d[k]);
+			bn_v5_csub_m(e, 1, R52);
+		}
+		st8(&F->a[8 * bl], e);
+	}
+}
+static IFMA_FN void first3(fr *a, size_t n, const fr *tw)
+{
+	struct first3 F = { .a = a, .blocks = n / 8 };
+	fr w[8];
+	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 1) * (n / 4)];
+	ld8(F.w2, w);
+	bn_v5_shl4(F.w2, F.w2);
+	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 3) * (n / 8)];
+	ld8(F.w4, w);
+	bn_v5_shl4(F.w4, F.w4);
+	size_t tasks = (F.blocks + F3_CHUNK - 1) / F3_CHUNK;
+	if (n >= PAR_MIN)
+		zp_par_for(tasks, first3_task, &F);
+	else
+		for (size_t t = 0; t < tasks; t++)
+			first3_task(&F, t, 0);
+}
+
 /* a[j] *= c·s^j for j < n (n a multiple of 8): the lanes' factors c·s^(j+l) kept in R' form (value
  * times 2^260, < r), stepped by s^8 in R' form */
 static IFMA_FN void scale_v(fr *a, size_t n, const fr *c, const fr *s)
@@ -242,6 +304,7 @@ static IFMA_FN void abc_v(fr *a, const fr *b, const fr *c, size_t n)
 #else
 static bool use_ifma(void) { return false; }
 static void level_task_v(void *ctx, size_t t0, int worker) { level_task(ctx, t0, worker); }
+static void first3(fr *a, size_t n, const fr *tw) { (void)a; (void)n; (void)tw; abort(); }
 static void scale_v(fr *a, size_t n, const fr *c, const fr *s) { (void)a; (void)n; (void)c; (void)s; abort(); }
 static void abc_v(fr *a, const fr *b, const fr *c, size_t n) { (void)a; (void)b; (void)c; (void)n; abort(); }
 #endif
@@ -275,7 +338,13 @@ int zp_bn254_ntt_forward(zp_bn254_ntt_domain *d, fr *a)
 	bit_reverse(a, d->log_n);
 	bool v = d->n >= 16 && use_ifma();
 	unsigned lh = 0;
-	for (size_t h = 1; h < d->n; h *= 2, lh++) {
+	size_t h = 1;
+	if (v) {
+		first3(a, d->n, d->tw);
+		h = 8;
+		lh = 3;
+	}
+	for (; h < d->n; h *= 2, lh++) {
 		struct level L = { .a = a, .tw = d->tw, .n = d->n, .h = h, .stride = d->n / (2 * h), .lh = lh };
 		size_t tasks = (d->n / 2 + CHUNK - 1) / CHUNK;
 		void (*task)(void *, size_t, int) = v && h >= 8 ? level_task_v : level_task;
