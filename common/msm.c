@@ -911,10 +911,11 @@ BA_IFMA_ENTRY(g2, zp_g2_xyzz, 1)
 #undef sc_from_mont
 
 /*
- * BN254 (bn254_msm.h): the same Pippenger, XYZZ and scalar batch-affine paths over BN254's Fp and Fp2,
- * with BN254's Fr scalars (254 bits, read as 256 like BLS12-381's). No AVX-512 IFMA batch yet (its lane
- * arithmetic is written for BLS12-381's 381-bit q in 8 × 52-bit limbs): BA_SCALAR_ENTRY. The crossovers
- * are BLS12-381's; the inversion is safegcd's variable-time one (one per batch of additions), as BLS12-381's.
+ * BN254 (bn254_msm.h): the same Pippenger, XYZZ and batch-affine paths over BN254's Fp and Fp2, with
+ * BN254's Fr scalars (254 bits, read as 256 like BLS12-381's). Where the CPU has AVX-512 IFMA, the batches
+ * and running sums are vector ones in five 52-bit limbs (bn254_ifma_impl.h; below), from the same 512 / 64
+ * scalars as BLS12-381's; otherwise the scalar batch. The inversion is safegcd's variable-time one (one per
+ * batch of additions), as BLS12-381's.
  */
 static inline void bn_fp_add(zp_bn254_fp *r, const zp_bn254_fp *a, const zp_bn254_fp *b)
 {
