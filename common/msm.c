@@ -1246,6 +1246,26 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct b
 	return drop;
 }
 
+/* Prefetch the points and buckets of group j's entries (the batch knows them all: the gathers of a
+ * group a few ahead then find them in cache; the points are random reads over the whole base array) */
+#define BN_PF_GROUPS 4
+static inline void bn_ba_prefetch(const void *ent, size_t n, size_t j, const uint64_t *pts, const uint64_t *ab,
+                                  unsigned words)
+{
+	const uint32_t *e = (const uint32_t *)ent;
+	size_t lo = 8 * j, hi = lo + 8 < n ? lo + 8 : n;
+	for (size_t i = lo; i < hi; i++) {
+		const char *p = (const char *)(pts + (size_t)(e[2 * i + 1] & 0x7fffffffu) * words);
+		const char *b = (const char *)(ab + (size_t)e[2 * i] * words);
+		for (unsigned o = 0; o < words * 8; o += 64) {
+			__builtin_prefetch(p + o);
+			__builtin_prefetch(b + o, 1);
+		}
+		__builtin_prefetch(p + words * 8 - 1);
+		__builtin_prefetch(b + words * 8 - 1, 1);
+	}
+}
+
 static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
@@ -1255,8 +1275,12 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 	__m512i inv[5], t[5], lam[5], lm1[5], x3[5], y3[5], xp[5], yp[5], bi, pi;
 	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
 	__mmask8 neg;
+	for (size_t j = 0; j < ng && j < BN_PF_GROUPS; j++)
+		bn_ba_prefetch(s->ent, n, j, pts, ab, 8);
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		if (j + BN_PF_GROUPS < ng)
+			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 8);
 		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		__m512i *xb = vxb[j], *yb = vyb[j];
 		bn_v5_gather(xp, pts, pi);
@@ -1441,8 +1465,12 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 #define BN_G2_GATHER(r, base, idx, off)                                                           \
 	(bn_v5_gather((r).c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off))),              \
 	 bn_v5_gather((r).c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64((off) + 4))))
+	for (size_t j = 0; j < ng && j < BN_PF_GROUPS; j++)
+		bn_ba_prefetch(s->ent, n, j, pts, ab, 16);
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
+		if (j + BN_PF_GROUPS < ng)
+			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 16);
 		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
 		bve2 *xb = &vxb[j], *yb = &vyb[j];
 		BN_G2_GATHER(xp, pts, pi, 0);
