@@ -162,11 +162,9 @@ static inline IFMA_FN void rmul(__m512i r[5], const __m512i a[5], const __m512i 
 	bn_v5_csub_m(r, 1, R52);
 }
 
-static IFMA_FN void level_task_v(void *ctx, size_t t0, int worker)
+/* butterflies t in [lo, hi) of level L (lo, hi multiples of 8; h >= 8) */
+static IFMA_FN void level_range_v(const struct level *L, size_t lo, size_t hi)
 {
-	(void)worker;
-	const struct level *L = ctx;
-	size_t lo = t0 * CHUNK, hi = lo + CHUNK < L->n / 2 ? lo + CHUNK : L->n / 2;
 	const uint64_t *tw = L->tw[0].l;
 	const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
 	for (size_t t = lo; t < hi; t += 8) {
@@ -195,6 +193,13 @@ static IFMA_FN void level_task_v(void *ctx, size_t t0, int worker)
 		st8(&L->a[i + L->h], d);
 	}
 }
+static IFMA_FN void level_task_v(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct level *L = ctx;
+	size_t lo = t0 * CHUNK, hi = lo + CHUNK < L->n / 2 ? lo + CHUNK : L->n / 2;
+	level_range_v(L, lo, hi);
+}
 
 /* The first three levels (h = 1, 2, 4) on blocks of eight elements in registers (after the bit
  * reversal a block holds whole groups): per level, U = the lane's first element, V = its partner
@@ -204,12 +209,8 @@ struct first3 {
 	size_t blocks;
 	__m512i w2[5], w4[5];   /* the lanes' twiddles for h = 2 and 4, times 2^4 */
 };
-#define F3_CHUNK 512
-static IFMA_FN void first3_task(void *ctx, size_t t0, int worker)
+static IFMA_FN void first3_range(const struct first3 *F, size_t lo, size_t hi)
 {
-	(void)worker;
-	const struct first3 *F = ctx;
-	size_t lo = t0 * F3_CHUNK, hi = lo + F3_CHUNK < F->blocks ? lo + F3_CHUNK : F->blocks;
 	const __m512i iu[3] = { _mm512_set_epi64(6, 6, 4, 4, 2, 2, 0, 0), _mm512_set_epi64(5, 4, 5, 4, 1, 0, 1, 0),
 	                        _mm512_set_epi64(3, 2, 1, 0, 3, 2, 1, 0) };
 	const __m512i iv[3] = { _mm512_set_epi64(7, 7, 5, 5, 3, 3, 1, 1), _mm512_set_epi64(7, 6, 7, 6, 3, 2, 3, 2),
@@ -240,22 +241,51 @@ static IFMA_FN void first3_task(void *ctx, size_t t0, int worker)
 		st8(&F->a[8 * bl], e);
 	}
 }
-static IFMA_FN void first3(fr *a, size_t n, const fr *tw)
+static IFMA_FN void first3_init(struct first3 *F, fr *a, size_t n, const fr *tw)
 {
-	struct first3 F = { .a = a, .blocks = n / 8 };
+	*F = (struct first3){ .a = a, .blocks = n / 8 };
 	fr w[8];
 	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 1) * (n / 4)];
-	ld8(F.w2, w);
-	bn_v5_shl4(F.w2, F.w2);
+	ld8(F->w2, w);
+	bn_v5_shl4(F->w2, F->w2);
 	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 3) * (n / 8)];
-	ld8(F.w4, w);
-	bn_v5_shl4(F.w4, F.w4);
-	size_t tasks = (F.blocks + F3_CHUNK - 1) / F3_CHUNK;
+	ld8(F->w4, w);
+	bn_v5_shl4(F->w4, F->w4);
+}
+
+/* Cache blocking: every level with 2h <= NTT_BLOCK acts within aligned blocks of NTT_BLOCK elements
+ * (128 KiB), so one task takes a block through all of them (first3, then h = 8 .. NTT_BLOCK/2) while it
+ * stays in cache; the levels above run one pass each. One parallel loop for the low levels, not one a level. */
+#define NTT_BLOCK ((size_t)4096)
+struct blocked {
+	struct first3 F;
+	fr *a;
+	const fr *tw;
+	size_t n, B;
+};
+static IFMA_FN void blocked_task(void *ctx, size_t blk, int worker)
+{
+	(void)worker;
+	const struct blocked *X = ctx;
+	first3_range(&X->F, blk * (X->B / 8), (blk + 1) * (X->B / 8));
+	unsigned lh = 3;
+	for (size_t h = 8; h < X->B; h *= 2, lh++) {
+		struct level L = { .a = X->a, .tw = X->tw, .n = X->n, .h = h, .stride = X->n / (2 * h), .lh = lh };
+		level_range_v(&L, blk * (X->B / 2), (blk + 1) * (X->B / 2));
+	}
+}
+/* the levels below B on blocks; returns B (the first level left to do) */
+static IFMA_FN size_t low_levels(fr *a, size_t n, const fr *tw)
+{
+	struct blocked X = { .a = a, .tw = tw, .n = n, .B = n < NTT_BLOCK ? n : NTT_BLOCK };
+	first3_init(&X.F, a, n, tw);
+	size_t tasks = n / X.B;
 	if (n >= PAR_MIN)
-		zp_par_for(tasks, first3_task, &F);
+		zp_par_for(tasks, blocked_task, &X);
 	else
 		for (size_t t = 0; t < tasks; t++)
-			first3_task(&F, t, 0);
+			blocked_task(&X, t, 0);
+	return X.B;
 }
 
 /* a[j] *= c·s^j for j < n (n a multiple of 8): the lanes' factors c·s^(j+l) kept in R' form (value
@@ -304,7 +334,7 @@ static IFMA_FN void abc_v(fr *a, const fr *b, const fr *c, size_t n)
 #else
 static bool use_ifma(void) { return false; }
 static void level_task_v(void *ctx, size_t t0, int worker) { level_task(ctx, t0, worker); }
-static void first3(fr *a, size_t n, const fr *tw) { (void)a; (void)n; (void)tw; abort(); }
+static size_t low_levels(fr *a, size_t n, const fr *tw) { (void)a; (void)n; (void)tw; abort(); }
 static void scale_v(fr *a, size_t n, const fr *c, const fr *s) { (void)a; (void)n; (void)c; (void)s; abort(); }
 static void abc_v(fr *a, const fr *b, const fr *c, size_t n) { (void)a; (void)b; (void)c; (void)n; abort(); }
 #endif
@@ -340,9 +370,9 @@ int zp_bn254_ntt_forward(zp_bn254_ntt_domain *d, fr *a)
 	unsigned lh = 0;
 	size_t h = 1;
 	if (v) {
-		first3(a, d->n, d->tw);
-		h = 8;
-		lh = 3;
+		h = low_levels(a, d->n, d->tw);
+		for (size_t b = h; b > 1; b >>= 1)
+			lh++;
 	}
 	for (; h < d->n; h *= 2, lh++) {
 		struct level L = { .a = a, .tw = d->tw, .n = d->n, .h = h, .stride = d->n / (2 * h), .lh = lh };
