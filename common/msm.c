@@ -1379,17 +1379,56 @@ static void bn_fp2_inv_vt(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
 	bn_fp_neg(&r->c1, &t1);
 }
 
+/* Fp2 inline here (bn254_tower.c's are calls): the scalar G2 paths (XYZZ buckets, 0/1 scalars, Horner) */
+static inline void bn_fp2_add(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
+{
+	bn_fp_add(&r->c0, &a->c0, &b->c0);
+	bn_fp_add(&r->c1, &a->c1, &b->c1);
+}
+static inline void bn_fp2_sub(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
+{
+	bn_fp_sub(&r->c0, &a->c0, &b->c0);
+	bn_fp_sub(&r->c1, &a->c1, &b->c1);
+}
+static inline void bn_fp2_neg(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
+{
+	bn_fp_neg(&r->c0, &a->c0);
+	bn_fp_neg(&r->c1, &a->c1);
+}
+static inline void bn_fp2_mul(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
+{
+	zp_bn254_fp t0, t1, sa, sb;
+	zp_bn254_fp_mul_fast(&t0, &a->c0, &b->c0);
+	zp_bn254_fp_mul_fast(&t1, &a->c1, &b->c1);
+	bn_fp_add(&sa, &a->c0, &a->c1);
+	bn_fp_add(&sb, &b->c0, &b->c1);
+	zp_bn254_fp_mul_fast(&sa, &sa, &sb);
+	bn_fp_sub(&r->c0, &t0, &t1);
+	bn_fp_sub(&sa, &sa, &t0);
+	bn_fp_sub(&r->c1, &sa, &t1);
+}
+static inline void bn_fp2_sqr(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
+{
+	zp_bn254_fp s, d, m;
+	bn_fp_add(&s, &a->c0, &a->c1);
+	bn_fp_sub(&d, &a->c0, &a->c1);
+	zp_bn254_fp_mul_fast(&m, &a->c0, &a->c1);
+	zp_bn254_fp_mul_fast(&r->c0, &s, &d);
+	bn_fp_add(&r->c1, &m, &m);
+}
+static inline bool bn_fp2_is_zero(const zp_bn254_fp2 *a) { return bn_fp_is_zero(&a->c0) && bn_fp_is_zero(&a->c1); }
+
 #define G(x) bn254_g2_##x
 #define FE zp_bn254_fp2
 #define AFF zp_bn254_g2_affine
 #define XYZZ zp_bn254_g2_xyzz
 #define JAC zp_bn254_g2_jac
-#define fe_mul zp_bn254_fp2_mul
-#define fe_sqr zp_bn254_fp2_sqr
-#define fe_add zp_bn254_fp2_add
-#define fe_sub zp_bn254_fp2_sub
-#define fe_neg zp_bn254_fp2_neg
-#define fe_is_zero zp_bn254_fp2_is_zero
+#define fe_mul bn_fp2_mul
+#define fe_sqr bn_fp2_sqr
+#define fe_add bn_fp2_add
+#define fe_sub bn_fp2_sub
+#define fe_neg bn_fp2_neg
+#define fe_is_zero bn_fp2_is_zero
 #define fe_one ZP_BN254_FP2_ONE
 #define fe_inv bn_fp2_inv_vt
 #define BA_MIN (bn254_g2_ba_vec() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
