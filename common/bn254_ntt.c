@@ -339,20 +339,48 @@ static void scale_v(fr *a, size_t n, const fr *c, const fr *s) { (void)a; (void)
 static void abc_v(fr *a, const fr *b, const fr *c, size_t n) { (void)a; (void)b; (void)c; (void)n; abort(); }
 #endif
 
+/* the bit reversal's swaps (i, rev i), i < rev i, in ranges of i on all threads from PAR_MIN (the pairs
+ * are disjoint, so ranges never touch the same element twice) */
+struct brev {
+	fr *a;
+	size_t n;
+	unsigned log_n;
+};
+static inline size_t rev_bits(size_t i, unsigned log_n)
+{
+	uint64_t x = (uint64_t)i;
+	x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+	x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+	x = __builtin_bswap64(x);
+	return (size_t)(x >> (64 - log_n));
+}
+static void brev_task(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct brev *B = ctx;
+	size_t lo = t0 * CHUNK, hi = lo + CHUNK < B->n ? lo + CHUNK : B->n;
+	for (size_t i = lo; i < hi; i++) {
+		size_t j = rev_bits(i, B->log_n);
+		if (i < j) {
+			fr t = B->a[i];
+			B->a[i] = B->a[j];
+			B->a[j] = t;
+		}
+	}
+}
 static void bit_reverse(fr *a, unsigned log_n)
 {
 	size_t n = (size_t)1 << log_n;
-	for (size_t i = 1, j = 0; i < n; i++) {
-		size_t bit = n >> 1;
-		for (; j & bit; bit >>= 1)
-			j ^= bit;
-		j |= bit;
-		if (i < j) {
-			fr t = a[i];
-			a[i] = a[j];
-			a[j] = t;
-		}
-	}
+	if (log_n == 0)
+		return;
+	struct brev B = { .a = a, .n = n, .log_n = log_n };
+	size_t tasks = (n + CHUNK - 1) / CHUNK;
+	if (n >= PAR_MIN)
+		zp_par_for(tasks, brev_task, &B);
+	else
+		for (size_t t = 0; t < tasks; t++)
+			brev_task(&B, t, 0);
 }
 
 static int check(const zp_bn254_ntt_domain *d)
@@ -396,17 +424,32 @@ static void scale_powers(fr *a, size_t n, const fr *s)
 	}
 }
 
+/* a[i] <-> a[n-i] for 0 < i < n/2, ranges of i on all threads from PAR_MIN */
+static void mirror_task(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct brev *B = ctx;
+	size_t lo = t0 * CHUNK, hi = lo + CHUNK < B->n / 2 ? lo + CHUNK : B->n / 2;
+	for (size_t i = lo > 0 ? lo : 1; i < hi; i++) {
+		fr t = B->a[i];
+		B->a[i] = B->a[B->n - i];
+		B->a[B->n - i] = t;
+	}
+}
+
 /* the inverse without its n^-1: forward, then a[i] <-> a[n-i] */
 static int inverse_unscaled(zp_bn254_ntt_domain *d, fr *a)
 {
 	int rc = zp_bn254_ntt_forward(d, a);
 	if (rc < 0)
 		return rc;
-	for (size_t i = 1; i < d->n - i; i++) {
-		fr t = a[i];
-		a[i] = a[d->n - i];
-		a[d->n - i] = t;
-	}
+	struct brev B = { .a = a, .n = d->n };
+	size_t tasks = (d->n / 2 + CHUNK - 1) / CHUNK;
+	if (d->n >= PAR_MIN)
+		zp_par_for(tasks, mirror_task, &B);
+	else
+		for (size_t t = 0; t < tasks; t++)
+			mirror_task(&B, t, 0);
 	return 0;
 }
 
