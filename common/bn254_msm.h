@@ -4,7 +4,8 @@
  * scratch of zp_msm_bn254_*_scratch_size(n) bytes, jacobian result, ZP_ERANGE for short scratch),
  * computed by the same code: msm.c instantiates msm_tmpl.h (classification of 0/1 scalars, signed-digit
  * Pippenger over XYZZ buckets, scalar batch-affine buckets from the same thresholds) for BN254's fields.
- * The AVX-512 IFMA batch of BLS12-381's G1/G2 is not used here (BLS12-381 only for now).
+ * Where the CPU has AVX-512 IFMA (and ZP_MSM_IFMA / ZP_FIELD_PORTABLE allow it) the batch-affine additions
+ * and running sums run eight at a time in five 52-bit limbs, BLS12-381's vector path for BN254's p.
  */
 #ifndef ZP_BN254_MSM_H
 #define ZP_BN254_MSM_H

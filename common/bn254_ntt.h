@@ -8,8 +8,9 @@
  * ω_{2^k} = ω_{2^(k+1)}^2. zp_bn254_ntt_h_snarkjs is ntt.h's snarkjs H step (cosets at ω_{2n}).
  *
  * Algorithm: iterative radix-2 (bit reversal, then log n butterfly levels), a level's butterflies spread
- * over zp_par_for from 2^14 elements. Simpler than ntt.c's cache-blocked four-step transform, which is
- * written for BLS12-381's Fr; folding both into one template is the next step (docs/DESIGN.md).
+ * over zp_par_for from 2^14 elements; with AVX-512 IFMA (zp_fp_ifma_available) eight butterflies at a time
+ * (the first three levels in registers on blocks of eight, then one pass a level) and vector scalings. Not
+ * ntt.c's cache-blocked four-step transform, which is written for BLS12-381's Fr (docs/DESIGN.md).
  */
 #ifndef ZP_BN254_NTT_H
 #define ZP_BN254_NTT_H

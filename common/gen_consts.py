@@ -155,6 +155,14 @@ def bn254():
     out.append("#define ZP_C62_BN_FP_P { %s }" % ", ".join("0x%xLL" % w for w in limbs(p, 5, 62)))
     out.append("#define ZP_C62_BN_FP_INV 0x%xull" % pow(p, -1, 2**62))
     out.append(f64("ZP_C64_BN_FP_R3", R**3 % p, 4))
+    # the AVX-512 IFMA batch-affine MSM (msm.c, bn254_ifma_impl.h): p in five 52-bit limbs (4p < 2^260 = R')
+    # and -p^-1 mod 2^52
+    assert 4*p < 2**260
+    out.append("#define ZP_C52_BN_FP_P { %s }" % ", ".join("0x%xull" % w for w in limbs(p, 5, 52)))
+    out.append("#define ZP_C52_BN_FP_INV 0x%xull" % ((-pow(p, -1, 2**52)) % 2**52))
+    # and Fr's, for the IFMA NTT butterflies (bn254_ntt.c)
+    out.append("#define ZP_C52_BN_FR_P { %s }" % ", ".join("0x%xull" % w for w in limbs(r, 5, 52)))
+    out.append("#define ZP_C52_BN_FR_INV 0x%xull" % ((-pow(r, -1, 2**52)) % 2**52))
     # Fr 2-adicity and the root
     s = 0
     while (r - 1) % 2**(s+1) == 0: s += 1

@@ -454,8 +454,8 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 	size_t sz = (nbuckets + 63) & ~(size_t)63;
 	sz += cap * (3 * sizeof(FE) + sizeof(struct G(ba_ent)) + 8);
 	sz += nbuckets * sizeof(AFF);
-	/* x8: 6 × (cap/8 + 2) vectors of eight elements (512 bytes an Fp lane vector) and a byte each */
-	sz += (cap / 8 + 2) * (6 * 512 * (sizeof(FE) / sizeof(zp_fp)) + 1) + 64;
+	/* x8: 6 × (cap/8 + 2) vectors of eight elements (512 bytes an Fp lane vector; BN254's 320 fit) and a byte each */
+	sz += (cap / 8 + 2) * (6 * 512 * ((sizeof(FE) + sizeof(zp_fp) - 1) / sizeof(zp_fp)) + 1) + 64;
 	return sz + 64;
 }
 

@@ -4,6 +4,10 @@
  *   ZP_MSM_BA=1, as msm.h documents) the batch-affine one, with 0, 1, repeated and infinite points mixed in;
  *   NTT forward = the naive DFT (small n), inverse∘forward = id, coset forward = DFT on s·ω^i, and the
  *   snarkjs H step on a satisfied a∘b = c.
+ *   Collision cases (few distinct points, their negatives, few distinct scalars: buckets get P = B, P = −B,
+ *   queue overflows and XYZZ buckets) on the batch-affine path, and sizes where the batch-affine path is the
+ *   default. Where the CPU has AVX-512 IFMA these run its vector batches and running sums; meson runs this
+ *   test again with ZP_FIELD_PORTABLE=1 (bn254_msm_ntt_portable), the scalar paths, against the same references.
  */
 #include "bn254.h"
 #include "bn254_msm.h"
@@ -74,6 +78,77 @@ static void g2_msm_case(size_t n)
 	void *scr = malloc(sz);
 	CHECK(zp_msm_bn254_g2(&t, pts, sc, n, scr, sz) == 0, "g2 msm rc");
 	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu", n);
+	free(scr); free(pts); free(sc);
+}
+
+/* n terms from nb distinct points (and their negatives) and ns distinct scalars (0, 1, r − 1 and random) */
+static void g1_collide_case(size_t n, int nb, int ns)
+{
+	zp_bn254_g1_affine *pts = calloc(n, sizeof *pts), base[16];
+	fr *sc = calloc(n, sizeof *sc), ks[16];
+	zp_bn254_g1_jac acc, t, g1;
+	zp_bn254_g1_jac_from_affine(&g1, &ZP_BN254_G1_GEN);
+	for (int i = 0; i < nb; i++) {
+		fr k;
+		zp_bn254_fr_random(&k, &g);
+		zp_bn254_g1_jac_mul(&t, &g1, &k);
+		zp_bn254_g1_jac_to_affine(&base[i], &t);
+	}
+	fr rm1;
+	zp_bn254_fr_sub(&rm1, &ZP_BN254_FR_ZERO, &ZP_BN254_FR_ONE);   /* r − 1 */
+	for (int i = 0; i < ns; i++) zp_bn254_fr_random(&ks[i], &g);
+	ks[0] = rm1;
+	if (ns > 2) ks[1] = ZP_BN254_FR_ONE;
+	if (ns > 3) ks[2] = ZP_BN254_FR_ZERO;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = zp_rng_next(&g);
+		pts[i] = base[r % (uint64_t)nb];
+		if ((r >> 8) & 1) zp_bn254_g1_affine_neg(&pts[i], &pts[i]);
+		sc[i] = ks[(r >> 16) % (uint64_t)ns];
+	}
+	zp_bn254_g1_jac_set_inf(&acc);
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_g1_jac_from_affine(&t, &pts[i]);
+		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
+		zp_bn254_g1_jac_add(&acc, &acc, &t);
+	}
+	size_t sz = zp_msm_bn254_g1_scratch_size(n);
+	void *scr = malloc(sz);
+	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz) == 0, "g1 collide msm rc");
+	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu from %d points, %d scalars", n, nb, ns);
+	free(scr); free(pts); free(sc);
+}
+
+static void g2_collide_case(size_t n, int nb, int ns)
+{
+	zp_bn254_g2_affine *pts = calloc(n, sizeof *pts), base[16];
+	fr *sc = calloc(n, sizeof *sc), ks[16];
+	zp_bn254_g2_jac acc, t, g2;
+	zp_bn254_g2_jac_from_affine(&g2, &ZP_BN254_G2_GEN);
+	for (int i = 0; i < nb; i++) {
+		fr k;
+		zp_bn254_fr_random(&k, &g);
+		zp_bn254_g2_jac_mul(&t, &g2, &k);
+		zp_bn254_g2_jac_to_affine(&base[i], &t);
+	}
+	for (int i = 0; i < ns; i++) zp_bn254_fr_random(&ks[i], &g);
+	zp_bn254_fr_sub(&ks[0], &ZP_BN254_FR_ZERO, &ZP_BN254_FR_ONE);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = zp_rng_next(&g);
+		pts[i] = base[r % (uint64_t)nb];
+		if ((r >> 8) & 1) zp_bn254_g2_affine_neg(&pts[i], &pts[i]);
+		sc[i] = ks[(r >> 16) % (uint64_t)ns];
+	}
+	zp_bn254_g2_jac_set_inf(&acc);
+	for (size_t i = 0; i < n; i++) {
+		zp_bn254_g2_jac_from_affine(&t, &pts[i]);
+		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
+		zp_bn254_g2_jac_add(&acc, &acc, &t);
+	}
+	size_t sz = zp_msm_bn254_g2_scratch_size(n);
+	void *scr = malloc(sz);
+	CHECK(zp_msm_bn254_g2(&t, pts, sc, n, scr, sz) == 0, "g2 collide msm rc");
+	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu from %d points, %d scalars", n, nb, ns);
 	free(scr); free(pts); free(sc);
 }
 
@@ -150,10 +225,17 @@ int main(void)
 	g1_msm_case(1);
 	g1_msm_case(300);
 	g2_msm_case(40);
+	g1_msm_case(5000);   /* batch-affine by default (from 512 on the IFMA path, 8192 on the scalar one) */
+	g2_msm_case(1200);
 	setenv("ZP_MSM_BA", "1", 1);   /* the batch-affine buckets (default from 8192 / 2048 scalars) */
 	zp_knobs_reload();
 	g1_msm_case(1500);
 	g2_msm_case(300);
+	g1_collide_case(3000, 1, 2);   /* ±P only, two scalars: every batch meets P = B and P = −B */
+	g1_collide_case(3000, 3, 5);
+	g1_collide_case(700, 16, 16);
+	g2_collide_case(1000, 1, 2);
+	g2_collide_case(1000, 4, 6);
 	for (unsigned k = 0; k <= 6; k++)
 		ntt_case(k);
 	ntt_case(15);   /* parallel levels */

@@ -159,6 +159,26 @@ static void test_zkey_counts(const char *dir)
 	free(b);
 }
 
+/* a point coordinate >= q (section 5, A): refused naming the first such point, also when a later one is bad
+ * too (the points are checked in pieces on all threads) */
+static void test_zkey_noncanon(const char *dir)
+{
+	char path[512];
+	size_t n;
+	uint64_t sz = 0;
+	snprintf(path, sizeof(path), "%s/mul.zkey", dir);
+	uint8_t *b = slurp(path, &n);
+	size_t off = section_off(b, n, 5, &sz);
+	CHECK(off && sz >= 4 * 96, "section 5 of mul.zkey: %llu bytes", (unsigned long long)sz);
+	if (off && sz >= 4 * 96) {
+		memset(b + off + 3 * 96 + 48, 0xff, 48);   /* point 3's y */
+		expect_bad(p_zkey, b, n, "A point 3: coordinate >= q", "coordinate >= q");
+		memset(b + off + 1 * 96, 0xff, 48);        /* and point 1's x */
+		expect_bad(p_zkey, b, n, "A point 1: coordinate >= q", "coordinate >= q (two)");
+	}
+	free(b);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "tests/groth16/data";
@@ -168,6 +188,7 @@ int main(int argc, char **argv)
 	test_bad(dir, "mul.wtns", p_wtns_fd, 1, 2);
 	test_bad(dir, "mul.zkey", p_zkey, 2, 9);
 	test_zkey_counts(dir);
+	test_zkey_noncanon(dir);
 	if (test_failures) {
 		fprintf(stderr, "%d failures\n", test_failures);
 		return 1;
