@@ -134,7 +134,7 @@ int zp_setup_cuda_host(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 	struct cu_sink s = { 0 };
 	int rc;
 	memset(k, 0, sizeof(*k));
-	if ((rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
+	if ((rc = zp_setup_cuda_check(c)) || (rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
 		return rc;
 	if ((rc = zp_pkey_alloc(k, &h)))
 		return rc;
@@ -161,7 +161,7 @@ int zp_setup_device(zp_cuda_key_dev *kd, zp_zkey *z, const zp_circuit *c, const 
 	if (!o)
 		o = &defaults;
 	/* any root family: the caller's zp_g16_key records it (.roots) and every backend proves with it */
-	if ((rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
+	if ((rc = zp_setup_cuda_check(c)) || (rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
 		return rc;
 	size_t nv = c->n_vars, np = c->n_public, n = c->domain_size, naux = nv - np - 1;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine);
