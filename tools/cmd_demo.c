@@ -95,7 +95,7 @@ static int write_config(struct demo *d, char *cfg)
 	fprintf(f, "# written by zkpipe demo\n[run]\ndir = %s/run\nkeep_arena = no\nallow_input = %s\n"
 		   "allow_output = %s/out\n\n[limits]\nmax_attempts = 3\n\n[key chain]\nzkey = %s/chain.zkey\n"
 		   "r1cs = %s/chain.r1cs\n\n[group node0]\nnode = 0\ngpus = %d\nsynth_workers = %d\nslots = %d\n"
-		   "slot_size = 2M\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
+		   "slot_size = auto\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
 		d->tmp, d->circuit, d->tmp, d->circuit, d->circuit, d->gpuds, d->workers, d->slots,
 		d->parts > 16 ? d->parts : 16, d->backend);
 	fclose(f);
