@@ -311,7 +311,10 @@ int cmd_demo(int argc, char **argv)
 		case 'w': d.workers = atoi(optarg); break;
 		case 'g': d.gpuds = atoi(optarg); break;
 		case 's': d.slots = atoi(optarg); break;
-		case 'c': snprintf(d.circuit, sizeof d.circuit, "%s", optarg); break;
+		case 'c': /* absolute: the daemons run elsewhere and the config's allow_input must name it */
+			if (!realpath(optarg, d.circuit))
+				return fprintf(stderr, "zkpipe demo: --circuit %s: %s\n", optarg, strerror(errno)), 2;
+			break;
 		case 'k': d.keep = 1; break;
 		case 'b': d.backend = optarg; break;
 		case 'C':

@@ -23,8 +23,9 @@
 #     (--bin DIR: the bundle from scripts/gpu-bin.sh, LD_LIBRARY_PATH=DIR/lib) each key is first proved
 #     by `zkpipe prove` with the CPU and the CUDA backend with the same r, s: the proofs must be the
 #     same bytes. Defaults: JOBS x PARTS = 4 x 4 (cpu) / 8 x 8 (cuda), WORKERS = 2 (cpu) / 4 (cuda),
-#     slots = 2 x WORKERS. Work files: $WORK (default build-bench/pipeline-k<K>, or $OUT/work when OUT
-#     is set); with OUT set the table is also written to $OUT/pipeline-curves.md.
+#     slots = 2 x WORKERS. Work files: $WORK (default build-bench/pipeline-k<K>, or /tmp/... when OUT
+#     is set: a device run); with OUT set the table is also written to $OUT/pipeline-curves.md.
+#     STEP_TIMEOUT (600 s) bounds every step (compile, witness, setup, prove, demo).
 set -eu
 cd "$(dirname "$0")/../.."
 REPO=$PWD
@@ -91,7 +92,7 @@ if [ -z "${CIRCUITS:-}" ]; then
   if ! have_circom && command -v npm >/dev/null; then (cd $ox && npm ci --no-audit --no-fund >/dev/null 2>&1) || true; fi
   if have_circom; then CIRCUITS="poseidon chain"; else CIRCUITS=chain; fi
 fi
-WORK=${WORK:-${OUT:+$OUT/work}}; WORK=${WORK:-$REPO/build-bench/pipeline-k$K}; mkdir -p "$WORK"
+WORK=${WORK:-${OUT:+/tmp/zkpipe-bench-pipeline-k$K}}; WORK=${WORK:-$REPO/build-bench/pipeline-k$K}; mkdir -p "$WORK"
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 TO=${STEP_TIMEOUT:-600}
 per_hash=517   # circom2 0.2.23's constraints for circomlib's Poseidon(2) (bench/bn254/run.sh checks it too)
