@@ -146,6 +146,15 @@ static int submit_all(struct demo *d)
 		}
 		snprintf(p, sizeof p, "%s/out/job%d", d->tmp, j);
 		json_t *req = json_pack("{s:s, s:s, s:o, s:s}", "op", "submit", "key", "chain", "inputs", in, "output", p);
+		/* a token: the client's REQ socket re-sends a request unanswered after 1 s (pipeline/hint.c), and a
+		 * loaded machine checking large witnesses takes longer: the re-sent submit is then the same job,
+		 * not a refusal ("output ... in use by an active job") */
+		char tok[64], *base = strrchr(d->tmp, '/');
+		snprintf(tok, sizeof tok, "demo-%s-%d", base ? base + 1 : d->tmp, j);
+		for (char *c = tok; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+				*c = '_';
+		json_object_set_new(req, "token", json_string(tok));
 		json_t *rep = zp_client_call(d->url, req, 5000, 0);
 		json_decref(req);
 		if (!rep)
