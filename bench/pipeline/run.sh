@@ -21,6 +21,7 @@
 #     verified by the demo against the key's vk; the row also shows the one-shot CPU prover
 #     (`zkpipe bench prove`, all threads, load excluded) on the same key for scale. With --backend cuda
 #     (--bin DIR: the bundle from scripts/gpu-bin.sh, LD_LIBRARY_PATH=DIR/lib) each key is first proved
+#     made again by `zkpipe setup --gpu` with the same seed (the .zpk must be the CPU's bytes) and proved
 #     by `zkpipe prove` with the CPU and the CUDA backend with the same r, s: the proofs must be the
 #     same bytes. Defaults: JOBS x PARTS = 4 x 4 (cpu) / 8 x 8 (cuda), WORKERS = 2 (cpu) / 4 (cuda),
 #     slots = 2 x WORKERS. Work files: $WORK (default build-bench/pipeline-k<K>, or /tmp/... when OUT
@@ -138,7 +139,11 @@ while True:
         f=struct.unpack_from("<I",b,o+12)[0]; h=o+12+4+f
         print(struct.unpack_from("<I",b,h+24)[0], struct.unpack_from("<I",b,h)[0]); break
     o+=12+s' "$d/chain.r1cs")
-    if [ "$BACKEND" = cuda ]; then   # CPU = GPU, bit for bit, on this key (fixed r, s)
+    if [ "$BACKEND" = cuda ]; then   # CPU = GPU, bit for bit: the key (zkpipe setup --gpu, same seed), proofs (same r, s)
+      timeout $TO "$Z" setup --r1cs "$d/chain.r1cs" --out "$d/gpu.zpk" --gpu --toxic-seed 20261202 >"$d/setup-gpu.log" 2>&1 ||
+        { cat "$d/setup-gpu.log" >&2; echo "$c $prime: setup --gpu failed" >&2; exit 1; }
+      if cmp -s "$d/chain.zpk" "$d/gpu.zpk"; then checks="$checks$c $prime: zkpipe setup --gpu key = --cpu key (same bytes)"$'\n'
+      else echo "$c $prime: the GPU setup's key differs from the CPU's" >&2; exit 1; fi
       for b in cpu cuda; do
         timeout $TO "$Z" prove --zkey "$d/chain.zkey" --wtns "$d/w0.wtns" --backend $b --r 12345 --s 67890 --quiet \
           --proof "$d/p-$b.json" --public "$d/u-$b.json" || { echo "$c $prime: prove --backend $b failed" >&2; exit 1; }
