@@ -125,7 +125,7 @@ prepare() {
   fi
 }
 
-rows=""; checks=""
+rows=""; checks=""; bad=0
 for c in $CIRCUITS; do
   for prime in bn128 bls12381; do
     d=$WORK/$c-$prime
@@ -140,10 +140,11 @@ while True:
         print(struct.unpack_from("<I",b,h+24)[0], struct.unpack_from("<I",b,h)[0]); break
     o+=12+s' "$d/chain.r1cs")
     if [ "$BACKEND" = cuda ]; then   # CPU = GPU, bit for bit: the key (zkpipe setup --gpu, same seed), proofs (same r, s)
-      timeout $TO "$Z" setup --r1cs "$d/chain.r1cs" --out "$d/gpu.zpk" --gpu --toxic-seed 20261202 >"$d/setup-gpu.log" 2>&1 ||
-        { cat "$d/setup-gpu.log" >&2; echo "$c $prime: setup --gpu failed" >&2; exit 1; }
-      if cmp -s "$d/chain.zpk" "$d/gpu.zpk"; then checks="$checks$c $prime: zkpipe setup --gpu key = --cpu key (same bytes)"$'\n'
-      else echo "$c $prime: the GPU setup's key differs from the CPU's" >&2; exit 1; fi
+      # (a failure here is reported and the run goes on: the pipeline proves with the CPU's key)
+      if ! timeout $TO "$Z" setup --r1cs "$d/chain.r1cs" --out "$d/gpu.zpk" --gpu --toxic-seed 20261202 >"$d/setup-gpu.log" 2>&1; then
+        cat "$d/setup-gpu.log" >&2; checks="$checks$c $prime: FAIL: zkpipe setup --gpu failed"$'\n'; bad=1
+      elif cmp -s "$d/chain.zpk" "$d/gpu.zpk"; then checks="$checks$c $prime: zkpipe setup --gpu key = --cpu key (same bytes)"$'\n'
+      else checks="$checks$c $prime: FAIL: the GPU setup's key differs from the CPU's"$'\n'; bad=1; fi
       for b in cpu cuda; do
         timeout $TO "$Z" prove --zkey "$d/chain.zkey" --wtns "$d/w0.wtns" --backend $b --r 12345 --s 67890 --quiet \
           --proof "$d/p-$b.json" --public "$d/u-$b.json" || { echo "$c $prime: prove --backend $b failed" >&2; exit 1; }
@@ -197,4 +198,4 @@ $checks"
 echo "$text" >> "${RESULTS:-$REPO/bench/RESULTS.md}"
 [ -n "${OUT:-}" ] && echo "$text" > "$OUT/pipeline-curves.md"
 echo "$text"   # the table last
-exit 0
+exit $bad
