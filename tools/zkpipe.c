@@ -476,11 +476,12 @@ out:
 
 /* ---- export ---- */
 static const char export_help[] =
-	"usage: zkpipe export calldata --proof proof.json --public public.json\n"
+	"usage: zkpipe export calldata --proof proof.json --public public.json [--curve C]\n"
 	"       zkpipe export vk --key KEY.zpk|KEY.zkey --out verification_key.json\n"
 	"  calldata: prints the proof as the arguments of snarkjs's Solidity verifier (verifyProof(a, b, c,\n"
 	"  input)): the text of `snarkjs zkey export soliditycalldata public.json proof.json` (G2 coordinates\n"
-	"  in the EVM's order, c1 before c0). The public inputs are read in the proof's curve.\n"
+	"  in the EVM's order, c1 before c0). The public inputs are read in the proof's curve; --curve (bn128 |\n"
+	"  bls12381) is the curve of a proof that names none (rapidsnark's; default bls12381).\n"
 	"  vk: writes the key's verification key as snarkjs's verification_key.json (its curve's name;\n"
 	"  snarkjs groth16 verify and zkpipe verify --vk read it).\n";
 
@@ -521,8 +522,9 @@ static int export_vk(int argc, char **argv)
 static int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "curve", 1, 0, 'C' }, { "help", 0, 0, 'h' }, { 0 } };
 	const char *pp = NULL, *up = NULL;
+	const zp_curve *cv = NULL;
 	int c, rc;
 	if (argc >= 2 && !strcmp(argv[1], "vk"))
 		return export_vk(argc - 1, argv + 1);
@@ -537,6 +539,12 @@ static int cmd_export(int argc, char **argv)
 		switch (c) {
 		case 'p': pp = optarg; break;
 		case 'u': up = optarg; break;
+		case 'C':
+			if (!(cv = zp_curve_by_name(optarg))) {
+				fprintf(stderr, "zkpipe export calldata: --curve is bn128 or bls12381, not %s\n", optarg);
+				return EX_USAGE;
+			}
+			break;
 		case 'h': fputs(export_help, stdout); return EX_OK;
 		default: fputs(export_help, stderr); return EX_USAGE;
 		}
@@ -548,7 +556,7 @@ static int cmd_export(int argc, char **argv)
 	zp_g16_proof proof;
 	zp_fr *pub = NULL;
 	uint32_t npub;
-	if ((rc = zp_g16_proof_read_json(&proof, pp)) ||
+	if ((rc = zp_g16_proof_read_json_curve(cv, &proof, pp)) ||
 	    (rc = zp_g16_public_read_json_curve(proof.curve, &pub, &npub, up)))
 		return fail("export calldata", rc);
 	char *text = zp_g16_calldata(&proof, pub, npub);

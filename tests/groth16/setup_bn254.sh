@@ -8,7 +8,7 @@
 #  2. zkpipe's proof with snarkjs's own zkey still passes snarkjs.
 #  3. verify: a proof without "curve" (as rapidsnark writes them) is read in the vk's curve (BN254 and
 #     BLS12-381 keys); a tampered curve-less proof is INVALID; a proof naming the other curve is refused
-#     (exit 4) with both curves named.
+#     (exit 4) with both curves named; export calldata --curve reads a curve-less proof in that curve.
 # Usage: setup_bn254.sh ZKPIPE FIXTURES_BN128 FIXTURES_BLS. Exit 77 (skip) without node/npm.
 set -uo pipefail
 zk="$1"; fx="$2"; fxb="$3"
@@ -89,6 +89,11 @@ PY
 ok "$zk" verify --vk "$t/vk.json" --proof "$t/nocurve.json" --public "$t/u.json"
 ok "$zk" verify --zkey "$t/k.zkey" --proof "$t/nocurve.json" --public "$t/u.json"
 code 1 "$zk" verify --vk "$t/vk.json" --proof "$t/nocurve_bad.json" --public "$t/u.json"
+# export calldata: a curve-less proof with --curve bn128 gives the tagged proof's text
+"$zk" export calldata --proof "$t/p.json" --public "$t/u.json" >"$t/cd1.txt" 2>"$t/log"
+"$zk" export calldata --proof "$t/nocurve.json" --public "$t/u.json" --curve bn128 >"$t/cd2.txt" 2>>"$t/log"
+[ -s "$t/cd1.txt" ] && cmp -s "$t/cd1.txt" "$t/cd2.txt" && echo "ok: calldata --curve bn128 of a curve-less proof" ||
+  { echo "FAIL: calldata of the curve-less proof"; cat "$t/log"; fails=$((fails+1)); }
 # (a bn128 proof labelled bls12381: its coordinates are read as BLS12-381 Fp values and fail the curve check,
 #  or, if read, the curves differ: never verified)
 "$zk" verify --vk "$t/vk.json" --proof "$t/bls.json" --public "$t/u.json" >"$t/log" 2>&1; r=$?
