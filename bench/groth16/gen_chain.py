@@ -4,8 +4,8 @@
 wire 0 = ONE, 1 = y (output), 2 = x (private input), 3.. = s_1 .. s_{N-1}.
 
 Used by bench/groth16/run.sh from 2^20 on, where circom2 (WebAssembly) needs more than half an
-hour on a 2-core machine to compile the same circuit, and by bench/pipeline/run.sh on hosts without
-circom2.     gen_chain.py [--prime bls12381|bn128] N OUT.r1cs OUT.wtns [x]   (default bls12381)"""
+hour on a 2-core machine to compile the same circuit, and by bench/pipeline/run.sh on hosts without circom2.
+    gen_chain.py [--prime bls12381|bn128] N OUT.r1cs OUT.wtns [x]     (circom's --prime names; default bls12381)"""
 import struct, sys
 
 PRIMES = {"bls12381": 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001,
@@ -22,10 +22,12 @@ def main():
     global R
     args = sys.argv[1:]
     if args[:1] == ["--prime"]:
-        R = PRIMES[args[1]]
-        args = args[2:]
-    n, r1cs_path, wtns_path = int(args[0]), args[1], args[2]
-    x = int(args[3]) if len(args) > 3 else 7
+        if len(args) < 2 or args[1] not in PRIMES:
+            sys.exit("gen_chain.py: --prime takes one of %s" % ", ".join(PRIMES))
+        R, args = PRIMES[args[1]], args[2:]
+    sys.argv = sys.argv[:1] + args
+    n, r1cs_path, wtns_path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    x = int(sys.argv[4]) if len(sys.argv) > 4 else 7
     nwires = n + 2                       # ONE, y, x, s_1..s_{n-1}
     def s(i):                            # wire of s_i
         return 2 if i == 0 else (1 if i == n else i + 2)

@@ -10,21 +10,42 @@
 #        0.75 = "25 %")  PARTS=10  JOBS=2  GPUS=1  WORKERS=1  SLOTS=2  SYNTH_THREADS=nproc/WORKERS
 #        KEY=device (gpud makes the key on its GPU) | a .zpk/.zkey path   BACKEND=cuda
 #        HUGE=1 (hugetlbfs arena; root)   RUN=/tmp/zpe2e   RESULTS=bench/RESULTS.md   LABEL=text
+#        CIRCUIT=synth (PoRep-shaped, BLS12-381) | chain:bn128 | chain:bls12381 — the multiplication chain of
+#        bench/groth16/gen_chain.py (ROWS constraints, default 2^20 - 2; one public output) as an r1cs and a
+#        witness, with a development key from g16_devkey (BIN/g16_devkey: scripts/gpu-bin.sh DIR
+#        bench/groth16/g16_devkey), made on the host's cores once and cached in DATA (default $RUN.data);
+#        every partition proves that witness (synthd: a, b, c from the r1cs)
+#        VERBOSE=2: ZP_CUDA_VERBOSE=2 for gpud (each proof's GPU stage times in its log; stages synchronized)
 set -u
 BIN=$(readlink -f "${1:?usage: gpu-e2e.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
 REPO=$PWD
-ROWS=${ROWS:-130300000}; BOOL=${BOOL:-0.99}; PARTS=${PARTS:-10}; JOBS=${JOBS:-2}; GPUS=${GPUS:-1}
+CIRCUIT=${CIRCUIT:-synth}
+case $CIRCUIT in synth) ROWS=${ROWS:-130300000};; chain:bn128|chain:bls12381) ROWS=${ROWS:-1048574};;
+  *) echo "gpu-e2e.sh: CIRCUIT=$CIRCUIT: synth, chain:bn128 or chain:bls12381"; exit 2;; esac
+BOOL=${BOOL:-0.99}; PARTS=${PARTS:-10}; JOBS=${JOBS:-2}; GPUS=${GPUS:-1}
 WORKERS=${WORKERS:-1}; SLOTS=${SLOTS:-2}; KEY=${KEY:-device}; BACKEND=${BACKEND:-cuda}; HUGE=${HUGE:-1}
 RUN=${RUN:-/tmp/zpe2e}; RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}; LABEL=${LABEL:-}
 NCPU=$(nproc); SYNTH_THREADS=${SYNTH_THREADS:-$((NCPU / WORKERS))}
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 Z=$BIN/zkpipe
-SPEC="synth:n=$ROWS,bool=$BOOL"
+[ "${VERBOSE:-0}" = 2 ] && export ZP_CUDA_VERBOSE=2
 rm -rf "$RUN"; mkdir -p "$RUN/out"
+PUB=328; KNAME=porep
+if [ "$CIRCUIT" = synth ]; then
+  SPEC="synth:n=$ROWS,bool=$BOOL"
+else
+  PRIME=${CIRCUIT#chain:}; PUB=1; KNAME=chain; DATA=$(readlink -m "${DATA:-$RUN.data}"); mkdir -p "$DATA"
+  SPEC="chain:$PRIME,n=$ROWS"; c=$DATA/chain-$PRIME-$ROWS
+  t=$(date +%s.%N)
+  [ -f $c.wtns ] || python3 bench/groth16/gen_chain.py --prime $PRIME $ROWS $c.r1cs $c.wtns || exit 1
+  [ -f $c.zkey ] || { "$BIN/g16_devkey" $c.r1cs $c.zkey.tmp && mv $c.zkey.tmp $c.zkey; } || exit 1
+  echo "chain circuit and key: $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t}") s ($c.*)"
+  KEY=$c.zkey
+fi
 # slot = 4 KiB header + w (n_vars) + a, b, c (domain each), 32 bytes a value
 read NV DOM < <(python3 -c "
-n=$ROWS; pub=328; nv=n+pub+1; d=1
+n=$ROWS; pub=$PUB; nv=n+pub+1; d=1
 while d < n+pub+1: d*=2
 print(nv, d)")
 SLOT=$(( (4096 + (NV + 3 * DOM) * 32 + (2 << 20) - 1) / (2 << 20) * (2 << 20) ))
@@ -44,17 +65,21 @@ if [ "$HUGE" = 1 ] && [ "$(id -u)" = 0 ]; then
   echo "hugepages: $(cat /proc/sys/vm/nr_hugepages) x 2 MiB (wanted $pages)"
 fi
 if [ "$KEY" = device ]; then keyline="setup = device"; else keyline="zkey = $(readlink -f "$KEY")"; fi
+[ "$CIRCUIT" = synth ] && keyline="synth = $SPEC
+$keyline" || keyline="r1cs = $c.r1cs
+$keyline"
+inline=""; [ "$CIRCUIT" = synth ] || inline="allow_input = $DATA"
 cat > "$RUN/z.ini" <<EOF
 [run]
 dir = $RUN/r
 allow_output = $RUN/out
+$inline
 backing = $backing
 keep_arena = no
 [limits]
 memory_limit = off
 max_attempts = 3
-[key porep]
-synth = $SPEC
+[key $KNAME]
 $keyline
 [group g]
 gpus = $GPUS
@@ -84,8 +109,9 @@ grep -h "key\|setup\|ready\|circuit" "$RUN"/r/log/*gpud* | tail -n 20
 export ZKPIPE_CONFIG=$RUN/z.ini
 ids=""
 for j in $(seq 1 "$JOBS"); do
-  inputs=""; for p in $(seq 1 "$PARTS"); do inputs="$inputs synth:$((j * 1000 + p))"; done
-  id=$("$Z" submit --key porep --output "$RUN/out/j$j" $inputs) || { echo "submit failed"; exit 1; }
+  inputs=""; for p in $(seq 1 "$PARTS"); do
+    [ "$CIRCUIT" = synth ] && inputs="$inputs synth:$((j * 1000 + p))" || inputs="$inputs $c.wtns"; done
+  id=$("$Z" submit --key $KNAME --output "$RUN/out/j$j" $inputs) || { echo "submit failed"; exit 1; }
   ids="$ids $id"
 done
 "$Z" wait --timeout 3000 $ids >/dev/null 2>&1 || "$Z" wait $ids
@@ -95,14 +121,14 @@ cat "$RUN/status.txt"
 arena=$(grep -o "arena [^ ]*" "$RUN/status.txt" | head -1 | cut -d' ' -f2)
 "$BIN/zkpipe-shm" --json "$arena" > "$RUN/shm.json" 2>/dev/null || true
 # every proof again, outside gpud, with the verification key gpud wrote
-vk=$(ls "$RUN"/r/keys/porep*.vk.json 2>/dev/null | head -1)
+vk=$(ls "$RUN"/r/keys/$KNAME*.vk.json 2>/dev/null | head -1)
 vkarg="--vk $vk"; case "$KEY" in *.zkey) vk=$KEY; vkarg="--zkey $KEY";; esac
 nver=0; nbad=0
 for j in $(seq 1 "$JOBS"); do for p in $(seq 0 $((PARTS - 1))); do
   f=$RUN/out/j$j/part-$p
   va=$vkarg   # a device key is each gpud's own: take the vk of the gpud that proved this partition
   gi=$(python3 -c "import json; print(json.load(open('$f.gpu.json'))['gpud'])" 2>/dev/null)
-  [ -n "$gi" ] && [ -f "$RUN/r/keys/porep.g.gpud$gi.vk.json" ] && va="--vk $RUN/r/keys/porep.g.gpud$gi.vk.json"
+  [ -n "$gi" ] && [ -f "$RUN/r/keys/$KNAME.g.gpud$gi.vk.json" ] && va="--vk $RUN/r/keys/$KNAME.g.gpud$gi.vk.json"
   if [ -n "$vk" ] && "$Z" verify $va --proof "$f.proof.json" --public "$f.public.json" >/dev/null 2>&1; then
     nver=$((nver + 1)); else nbad=$((nbad + 1)); fi
 done; done
@@ -142,25 +168,29 @@ try:
 except Exception:
     waits = "n/a"
 logs = "".join(open(f).read() for f in glob.glob(run + "/r/log/*gpud*"))
-setup = re.findall(r"key porep: .*", logs)
+setup = re.findall(r"key (?:porep|chain): .*", logs)
+stages = re.findall(r"CUDA backend: (.+?) +([0-9.]+) ms$", logs, re.M) if __import__("os").environ.get("ZP_CUDA_VERBOSE") == "2" else []
 print("| partitions | verified (outside gpud) | synthesis median / max | wait for GPU median | copy median | GPU stage median / max | partitions/s (all) | partitions/s (steady) | time per %d-partition job | slot waits | peak RSS GiB: gpud / synthd / supervisor | arena |" % parts)
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
-print("| %d | %d/%d | %.2f / %.2f s | %.2f s | %.3f s | %.2f / %.2f s | %.3f | %.3f | %s | %s | %s / %s / %.2f | %d x %.2f GiB = %.1f GiB |" % (
+print("| %d | %d/%d | %.2f / %.2f s | %.2f s | %.3f s | %.3f / %.3f s | %.3f | %.3f | %s | %s | %s / %s / %.2f | %d x %.2f GiB = %.1f GiB |" % (
     n, nver, nver + nbad, med("synth"), mx("synth"), med("wait"), med("copy"), med("gpu"), mx("gpu"), rate, steady,
     " / ".join("%.1f s" % x for x in jw), waits,
     " / ".join("%.2f" % x for x in rss.get("gpud", [])), " / ".join("%.2f" % x for x in rss.get("synthd", [])),
     int(sup.group(1)) / 1048576 if sup else 0, nslots, slot / 2**30, nslots * slot / 2**30))
 for s in setup[-4:]:
     print("\ngpud: " + s.strip())
+if stages:  # the last proof's stages (ZP_CUDA_VERBOSE=2), from "H step" on
+    last = max(i for i, x in enumerate(stages) if x[0] == "H step")
+    print("\ngpud GPU stages of the last proof (ms, each synchronized): " + ", ".join("%s %s" % x for x in stages[last:]))
 EOF
 cat "$RUN/table.md"
 {
   echo
-  echo "## pipeline on the GPU: PoRep-shaped partitions, $LABEL ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+  echo "## pipeline on the GPU: $( [ "$CIRCUIT" = synth ] && echo "PoRep-shaped partitions" || echo "$SPEC partitions"), $LABEL ($(date -u '+%Y-%m-%d %H:%M UTC'))"
   echo
   echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c | sed 's/^ *//' | tr '\n' ' ')host $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
   echo
-  echo "Command: \`ROWS=$ROWS BOOL=$BOOL PARTS=$PARTS JOBS=$JOBS GPUS=$GPUS WORKERS=$WORKERS SLOTS=$SLOTS KEY=$KEY bench/pipeline/gpu-e2e.sh BIN\`" \
+  echo "Command: \`CIRCUIT=$CIRCUIT ROWS=$ROWS BOOL=$BOOL PARTS=$PARTS JOBS=$JOBS GPUS=$GPUS WORKERS=$WORKERS SLOTS=$SLOTS KEY=$KEY bench/pipeline/gpu-e2e.sh BIN\`" \
        "(circuit $SPEC; $WORKERS synthd x $SYNTH_THREADS threads; $GPUS gpud, backend $BACKEND; key made $( [ "$KEY" = device ] && echo "on the GPU at gpud start" || echo "from $KEY"); gpuds ready $(awk "BEGIN{printf \"%.0f\", $t_ready - $t0}") s after start)"
   echo
   cat "$RUN/table.md"

@@ -92,8 +92,8 @@ verify_all || fail "proofs"
 [ "$(stat -c %a "$T/run")" = 711 ] && [ "$(stat -c %a "$T/run/api.ipc")" = 666 ] ||
   fail "public modes: run $(stat -c %a "$T/run"), api.ipc $(stat -c %a "$T/run/api.ipc")"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  chmod 711 "$T"; chmod 644 "$CFG"
-  setpriv --reuid=65534 --regid=65534 --clear-groups "$ZK" status --config "$CFG" >/dev/null ||
+  chmod 711 "$T"; chmod 644 "$CFG"; OZK=$(other_user_zk) || fail "copy of the client"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$OZK" status --config "$CFG" >/dev/null ||
     fail "another local user cannot reach api.ipc with public = yes"
   setpriv --reuid=65534 --regid=65534 --clear-groups ls "$T/run" >/dev/null 2>&1 && fail "another user lists the run directory"
 fi

@@ -111,15 +111,15 @@ for f in "$T"/out/busy/*.json; do [ "$(mode "$f")" = 644 ] || fail "$f mode $(mo
 # or read the run directory's records; cannot have the service write outside allow_output
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   AS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-  chmod 711 "$T"; chmod 644 "$CFG"
+  chmod 711 "$T"; chmod 644 "$CFG"; chmod 755 "$EX"; OZK=$(other_user_zk) || fail "copy of the client"
   "${AS[@]}" ls "$T/run" >/dev/null 2>&1 && fail "another user lists the run directory"
   "${AS[@]}" ls "$T/run/tokens" >/dev/null 2>&1 && fail "another user lists tokens/"
   "${AS[@]}" cat "$T/run/in/"* >/dev/null 2>&1 && fail "another user reads a manifest"
-  oid=$("${AS[@]}" "$ZK" submit --config "$CFG" --key chain --output "$T/out/other" "$EX/w6.wtns") ||
+  oid=$("${AS[@]}" "$OZK" submit --config "$CFG" --key chain --output "$T/out/other" "$EX/w6.wtns") ||
     fail "another user's submit into allow_output was refused"
-  "${AS[@]}" "$ZK" wait --config "$CFG" --timeout 60 "$oid" >/dev/null || fail "another user's job not DONE"
+  "${AS[@]}" "$OZK" wait --config "$CFG" --timeout 60 "$oid" >/dev/null || fail "another user's job not DONE"
   "${AS[@]}" cat "$T/out/other/proofs.json" >/dev/null || fail "another user cannot read its proofs"
-  if "${AS[@]}" "$ZK" submit --config "$CFG" --key chain --output /tmp "$EX/w6.wtns" 2>/dev/null; then
+  if "${AS[@]}" "$OZK" submit --config "$CFG" --key chain --output /tmp "$EX/w6.wtns" 2>/dev/null; then
     fail "another user submitted into /tmp"; fi
   log "another local user: submitted and read its proofs; run directory closed to it"
 fi

@@ -4,14 +4,18 @@
 set -u
 B=$(cd "$1" && pwd); SRC=$(cd "$2" && pwd)
 ZK=$B/tools/zkpipe; SUP=$B/supervisor/zkpipe-supervisor; SHM=$B/tools/zkpipe-shm
-EX=$SRC/examples/chain
 T=$(mktemp -d /tmp/zpt.XXXXXX)
+# the bundled circuit, copied: a test never depends on the checkout being readable by anyone but its owner
+# (a second local user, tests/pipeline/confine.sh, must reach the inputs it submits)
+EX=$T/chain; cp -r "$SRC/examples/chain" "$EX"
 CFG=$T/zkpipe.ini
 SUP_PID=
 export ZP_THREADS=1
 
 fail() { echo "FAIL: $*"; dump; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
+# other_user_zk: a copy of the client a second local user can run, whatever the checkout's modes
+other_user_zk() { install -d -m 755 "$T/bin" && install -m 755 "$ZK" "$T/bin/zkpipe" && echo "$T/bin/zkpipe"; }
 log() { echo "[$(date +%T.%N | cut -c1-12)] $*"; }
 
 dump() {
