@@ -12,7 +12,7 @@
 # the proofs after the restart, of both keys, are byte for byte the proofs before it.
 . "$(dirname "$0")/lib.sh" "$@"
 export ZKPIPE_GPUD_PIPELINE=1
-EXB=$SRC/examples/chain-bn254
+EXB=$T/chain-bn254; cp -r "$SRC/examples/chain-bn254" "$EXB"   # copied, as lib.sh does examples/chain
 cp "$EX/chain.zkey" "$T/chain.zkey"
 cp "$EXB/chain.zkey" "$T/chainbn.zkey"
 for i in 0 1; do cp "$EXB/w$i.wtns" "$T/bn$i.wtns"; done
