@@ -51,13 +51,13 @@ template <class fp_t> static __device__ fp2_tt<fp_t> f_inv(const fp2_tt<fp_t> &a
 	return r;
 }
 
-template <class F>
-__global__ void fb_mul_kernel(xyzz_t<F> *acc_out, const fr_t *k, size_t n, const affine_t<F> *table, unsigned w)
+template <class F, class R>
+__global__ void fb_mul_kernel(xyzz_t<F> *acc_out, const R *k, size_t n, const affine_t<F> *table, unsigned w)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n)
 		return;
-	fr_t raw = k[i].from_mont();
+	R raw = k[i].from_mont();   /* both curves' Fr: 8 limbs of 32 bits */
 	uint32_t m = (1u << w) - 1;
 	unsigned nwin = (255 + w - 1) / w;
 	xyzz_t<F> acc = xyzz_t<F>::inf();
@@ -103,7 +103,7 @@ __global__ void fb_affine_kernel(affine_t<F> *out, const xyzz_t<F> *p, F *pre, s
 	}
 }
 
-template <class F, class A>
+template <class F, class R, class A>
 static int fixed_base(A *d_out, const zp_fr *d_scalars, size_t n, const A *d_table, unsigned window,
 		      void *d_scratch, size_t scratch_size, void *stream)
 {
@@ -120,8 +120,8 @@ static int fixed_base(A *d_out, const zp_fr *d_scalars, size_t n, const A *d_tab
 	{
 		xyzz_t<F> *acc = (xyzz_t<F> *)d_scratch;
 		F *pre = (F *)(acc + n);
-		fb_mul_kernel<F><<<zp_cdiv(n, FB_THREADS), FB_THREADS, 0, st>>>(acc, (const fr_t *)d_scalars, n,
-									       (const affine_t<F> *)d_table, window);
+		fb_mul_kernel<F, R><<<zp_cdiv(n, FB_THREADS), FB_THREADS, 0, st>>>(acc, (const R *)d_scalars, n,
+										  (const affine_t<F> *)d_table, window);
 		ZP_CUDA_LAUNCHED();
 		size_t nt = (n + FB_M - 1) / FB_M;
 		fb_affine_kernel<F><<<zp_cdiv(nt, 64), 64, 0, st>>>((affine_t<F> *)d_out, acc, pre, n);
@@ -142,7 +142,7 @@ extern "C" int zp_cuda_g1_fixed_base(zp_cuda_g1_aff *d_out, const zp_fr *d_scala
 				     size_t scratch_size, void *stream)
 {
 	static_assert(sizeof(g1_aff) == sizeof(zp_cuda_g1_aff), "G1 affine layout");
-	return fixed_base<fp_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
+	return fixed_base<fp_t, fr_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
 }
 
 extern "C" int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scalars, size_t n,
@@ -150,7 +150,24 @@ extern "C" int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scala
 				     size_t scratch_size, void *stream)
 {
 	static_assert(sizeof(g2_aff) == sizeof(zp_cuda_g2_aff), "G2 affine layout");
-	return fixed_base<fp2_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
+	return fixed_base<fp2_t, fr_t>(d_out, d_scalars, n, d_table, window, d_scratch, scratch_size, stream);
+}
+
+/* BN254's: the same kernels over its fields (the CPU's zp_bn254_g1_affine / g2_affine layouts) */
+extern "C" size_t zp_cuda_bn254_fixed_base_scratch_size(int g2, size_t n)
+{
+	return n * (g2 ? sizeof(xyzz_t<bn_fp2_t>) + sizeof(bn_fp2_t) : sizeof(xyzz_t<bn_fp_t>) + sizeof(bn_fp_t));
+}
+
+extern "C" int zp_cuda_bn254_fixed_base(int g2, void *d_out, const zp_fr *d_scalars, size_t n, const void *d_table,
+					unsigned window, void *d_scratch, size_t scratch_size, void *stream)
+{
+	static_assert(sizeof(affine_t<bn_fp_t>) == 64 && sizeof(affine_t<bn_fp2_t>) == 128, "BN254 affine layout");
+	if (g2)
+		return fixed_base<bn_fp2_t, bn_fr_t>((affine_t<bn_fp2_t> *)d_out, d_scalars, n,
+						     (const affine_t<bn_fp2_t> *)d_table, window, d_scratch, scratch_size, stream);
+	return fixed_base<bn_fp_t, bn_fr_t>((affine_t<bn_fp_t> *)d_out, d_scalars, n, (const affine_t<bn_fp_t> *)d_table,
+					    window, d_scratch, scratch_size, stream);
 }
 
 /* ---- bases of the split MSM (zp_cuda_msm_g*_split): out[j·n + i] = 2^(cb·j)·P_i, j < parts, cb = 256/parts ---- */

@@ -231,6 +231,11 @@ int zp_cuda_g1_fixed_base(zp_cuda_g1_aff *d_out, const zp_fr *d_scalars, size_t 
                           unsigned window, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_g2_fixed_base(zp_cuda_g2_aff *d_out, const zp_fr *d_scalars, size_t n, const zp_cuda_g2_aff *d_table,
                           unsigned window, void *d_scratch, size_t scratch_size, void *stream);
+/* The same for BN254 (g2: G2), on the CPU's zp_bn254_g1_affine / zp_bn254_g2_affine layouts (64 / 128 bytes);
+ * d_scalars: n BN254 Fr in Montgomery form (zp_fr containers). */
+size_t zp_cuda_bn254_fixed_base_scratch_size(int g2, size_t n);
+int zp_cuda_bn254_fixed_base(int g2, void *d_out, const zp_fr *d_scalars, size_t n, const void *d_table, unsigned window,
+                             void *d_scratch, size_t scratch_size, void *stream);
 
 /* ---- curves: the calls above for either curve, on untyped buffers ----
  * One table per curve, the same kernels (cuda/ff.cuh, ec.cuh templates) instantiated for its fields:

@@ -274,11 +274,6 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 {
 	char name[ZP_KREG_NAME_MAX];
 	uint8_t id[16];
-	if (zp_curve_of(k->zk.curve)->id != ZP_CURVE_BLS12_381) { /* the region layout (keystore.c) is BLS12-381's */
-		zp_log(g->d.who, "key %s: %s keys are not kept in key regions yet: a restart loads the key again", k->name,
-		       zp_curve_of(k->zk.curve)->name);
-		return;
-	}
 	int r = region_name(g, k, name, sizeof name);
 	if (!r)
 		r = region_ident(g, k, id);

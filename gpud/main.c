@@ -155,6 +155,8 @@ static int pick_backend(struct gpud *g)
 		g->be = &zp_g16_backend_cpu_pipe;
 		zp_log(g->d.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");
 	}
+	if (g->d.cfg.fixed_blinding)
+		zp_log(g->d.who, "[debug] fixed_blinding: proofs use fixed r, s (TESTS ONLY: not zero-knowledge)");
 	return 0;
 }
 

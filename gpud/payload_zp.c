@@ -1,7 +1,8 @@
 /*
  * payload_zp.c — zkpipe's own slot payload "ZZPSL01" (pipe.h struct zp_slot_payload: synthd's
- * partitions, w | a | b | c over the key's domain), proved with fresh r, s from getrandom and
- * written as snarkjs JSON (part-<p>.proof.json, .public.json) plus part-<p>.gpu.json.
+ * partitions, w | a | b | c over the key's domain), proved with fresh r, s (the key's Fr, from getrandom;
+ * [debug] fixed_blinding: fixed, tests only) and written as snarkjs JSON (part-<p>.proof.json,
+ * .public.json) plus part-<p>.gpu.json.
  *
  * Two ways through take and prove, by backend:
  *   plain      (no pipeline ops: cpu) take copies w, a, b, c into gpud's buffers; prove runs
@@ -176,8 +177,13 @@ static int finish_check(struct gpud *g, struct gpud_flight *f, zp_g16_proof *pro
 	struct gpud_key *k = f->k;
 	zp_fr r, s;
 	int rc;
+	const zp_curve *cv = zp_curve_of(k->zk.curve);   /* r, s in the key's Fr (BN254's r is not BLS12-381's) */
 	zp_err_clear();
-	if ((rc = zp_fr_random_secure(&r)) || (rc = zp_fr_random_secure(&s))) {
+	if (g->d.cfg.fixed_blinding)                      /* [debug] (tests only): the same proof every time */
+		rc = cv->fr_from_dec(&r, "12345") || cv->fr_from_dec(&s, "67890") ? ZP_EFORMAT : 0;
+	else if (!(rc = cv->fr_random_secure(&r)))
+		rc = cv->fr_random_secure(&s);
+	if (rc) {
 		gpud_fail(g, f->ph, 1, "prove: getrandom for r and s: %s", zp_strerror(rc));
 		return rc;
 	}

@@ -12,7 +12,21 @@
 enum { S_META, S_IC, S_A, S_B1, S_B2, S_C, S_H, S_N };
 static const char *const sect_name[S_N] = { "meta", "ic", "a", "b1", "b2", "c", "h" };
 
-static size_t el_of(int s) { return s == S_B2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine); }
+static size_t el_of(const zp_curve *cv, int s) { return s == S_B2 ? cv->g2_bytes : cv->g1_bytes; }
+
+/* meta.curve: 0 for BLS12-381 (so its regions are as before curves), the curve's id otherwise */
+static uint32_t curve_word(const zp_curve *cv) { return cv->id == ZP_CURVE_BLS12_381 ? 0 : (uint32_t)cv->id; }
+static const zp_curve *meta_curve(const struct zp_keystore_meta *m)
+{
+	return m->curve == 0 ? &zp_curve_bls12_381 : zp_curve_by_id(m->curve);
+}
+
+/* The six fixed points from SRC to DST (a zkey's or meta's members of one curve). */
+#define FIXED(DST, SRC)                                                                      \
+	do {                                                                                 \
+		(DST)->alpha1 = (SRC)->alpha1, (DST)->beta1 = (SRC)->beta1, (DST)->delta1 = (SRC)->delta1; \
+		(DST)->beta2 = (SRC)->beta2, (DST)->gamma2 = (SRC)->gamma2, (DST)->delta2 = (SRC)->delta2; \
+	} while (0)
 
 /* Counts and fixed points of src into m. */
 static void meta_of(struct zp_keystore_meta *m, const zp_g16_key *src)
@@ -25,8 +39,11 @@ static void meta_of(struct zp_keystore_meta *m, const zp_g16_key *src)
 	memcpy(m->fingerprint, z->circuit.fingerprint, 16);
 	m->h_mode = (uint32_t)src->h_mode;
 	m->roots = src->roots, m->compact = src->compact, m->n_a = src->n_a, m->n_b = src->n_b;
-	m->alpha1 = z->alpha1, m->beta1 = z->beta1, m->delta1 = z->delta1;
-	m->beta2 = z->beta2, m->gamma2 = z->gamma2, m->delta2 = z->delta2;
+	m->curve = curve_word(zp_curve_of(z->curve));
+	if (zp_zkey_is_bn254(z))
+		FIXED(&m->bn, &z->bn);
+	else
+		FIXED(m, z);
 	uint64_t nv = z->n_vars, naux = nv > z->n_public + 1u ? nv - z->n_public - 1 : 0;
 	uint64_t na = src->compact ? src->n_a : nv, nb = src->compact ? src->n_b : nv;
 	const uint64_t n[6] = { z->n_public + 1u, na, nb, nb, naux, z->domain_size };
@@ -40,24 +57,45 @@ static int views(zp_keystore_key *k)
 	const struct zp_keystore_meta *m = zp_keyregion_sect(&k->reg, "meta", &len);
 	if (!m || len != sizeof *m || m->version != ZP_KEYSTORE_VERSION || m->h_mode > ZP_H_COEFF)
 		return zp_err_set(ZP_EFORMAT, "key region %s: no key of this build's layout", k->reg.name);
+	/* the curve, recorded in the region header and in meta: both must name the same one */
+	const char *hc = zp_keyregion_hdr(&k->reg)->curve;
+	const zp_curve *cv = meta_curve(m), *hcv = zp_curve_by_name(hc);
+	if (!cv || !hcv || cv != hcv)
+		return zp_err_set(ZP_EFORMAT, "key region %s: its header says curve \"%.16s\", its meta curve %u (%s): not a key of "
+				  "one known curve", k->reg.name, hc, m->curve, cv ? cv->name : "unknown");
+	if (cv->id != ZP_CURVE_BLS12_381 && (m->compact || m->h_mode != ZP_H_SNARKJS))
+		return zp_err_set(ZP_EFORMAT, "key region %s: a %s key with a compact or coefficient-H layout", k->reg.name,
+				  cv->name);
 	const void *p[S_N];
 	for (int s = S_IC; s < S_N; s++) {
 		p[s] = zp_keyregion_sect(&k->reg, sect_name[s], &len);
-		if (!p[s] || len != m->n[s - 1] * el_of(s))
+		if (!p[s] || len != m->n[s - 1] * el_of(cv, s))
 			return zp_err_set(ZP_EFORMAT, "key region %s: section %s: %llu bytes, meta says %llu points", k->reg.name,
 					  sect_name[s], (unsigned long long)len, (unsigned long long)m->n[s - 1]);
 	}
 	zp_zkey *z = &k->zk;
 	memset(z, 0, sizeof *z);
 	z->n_vars = m->n_vars, z->n_public = m->n_public, z->domain_size = m->domain_size, z->log_domain = m->log_domain;
-	z->alpha1 = m->alpha1, z->beta1 = m->beta1, z->delta1 = m->delta1;
-	z->beta2 = m->beta2, z->gamma2 = m->gamma2, z->delta2 = m->delta2;
 	/* read-only views: the backends only read the key's points */
-	z->ic = (zp_g1_affine *)p[S_IC];
-	z->a = (zp_g1_affine *)p[S_A];
-	z->b1 = (zp_g1_affine *)p[S_B1];
-	z->b2 = (zp_g2_affine *)p[S_B2];
-	z->c = (zp_g1_affine *)p[S_C];
+	if (cv->id == ZP_CURVE_BN254) {
+		z->curve = cv;
+		FIXED(&z->bn, &m->bn);
+		z->bn.ic = (zp_bn254_g1_affine *)p[S_IC];
+		z->bn.a = (zp_bn254_g1_affine *)p[S_A];
+		z->bn.b1 = (zp_bn254_g1_affine *)p[S_B1];
+		z->bn.b2 = (zp_bn254_g2_affine *)p[S_B2];
+		z->bn.c = (zp_bn254_g1_affine *)p[S_C];
+		z->bn.h = (zp_bn254_g1_affine *)p[S_H];
+	} else {
+		z->curve = cv;
+		FIXED(z, m);
+		z->ic = (zp_g1_affine *)p[S_IC];
+		z->a = (zp_g1_affine *)p[S_A];
+		z->b1 = (zp_g1_affine *)p[S_B1];
+		z->b2 = (zp_g2_affine *)p[S_B2];
+		z->c = (zp_g1_affine *)p[S_C];
+	}
+	z->circuit.curve = cv;
 	z->circuit.n_vars = m->n_vars, z->circuit.n_public = m->n_public, z->circuit.n_constraints = m->n_constraints;
 	z->circuit.domain_size = m->domain_size, z->circuit.log_domain = m->log_domain;
 	memcpy(z->circuit.fingerprint, m->fingerprint, 16);
@@ -69,7 +107,7 @@ static int views(zp_keystore_key *k)
 	k->gk.n_a = m->n_a, k->gk.n_b = m->n_b;
 	if (k->gk.h_mode == ZP_H_COEFF)
 		k->gk.h_coeff = (zp_g1_affine *)p[S_H];
-	else
+	else if (cv->id != ZP_CURVE_BN254)
 		z->h = (zp_g1_affine *)p[S_H];
 	return 0;
 }
@@ -78,12 +116,15 @@ static int views(zp_keystore_key *k)
 static int create(zp_keystore_key *k, const char *name, const char *hdir, const uint8_t ident[16], const char *format,
 		  const char *key, const struct zp_keystore_meta *m)
 {
+	const zp_curve *cv = meta_curve(m);
+	if (!cv)
+		return zp_err_set(ZP_ERANGE, "key region %s: curve %u", name, m->curve);
 	struct zp_keyregion_params rp = { .name = name, .hugetlbfs_dir = hdir, .key = key, .format = format,
-					  .curve = "bls12-381", .n_sections = S_N };
+					  .curve = cv->name, .n_sections = S_N };
 	memcpy(rp.ident, ident, 16);
 	for (int s = 0; s < S_N; s++) {
 		rp.sect[s].name = sect_name[s];
-		rp.sect[s].bytes = s == S_META ? sizeof *m : m->n[s - 1] * el_of(s);
+		rp.sect[s].bytes = s == S_META ? sizeof *m : m->n[s - 1] * el_of(cv, s);
 	}
 	memset(k, 0, sizeof *k);
 	/* another gpud of the group may have made it meanwhile, or be making it: leave those; a stale or
@@ -123,7 +164,14 @@ int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, cons
 		    const char *format, const char *key, const zp_g16_key *src)
 {
 	const zp_zkey *z = src->zkey;
+	const zp_curve *cv = zp_curve_of(z->curve);
 	const void *from[S_N] = { NULL, z->ic, z->a, z->b1, z->b2, z->c, src->h_mode == ZP_H_COEFF ? src->h_coeff : z->h };
+	if (zp_zkey_is_bn254(z)) {
+		const void *bn[S_N] = { NULL, z->bn.ic, z->bn.a, z->bn.b1, z->bn.b2, z->bn.c, z->bn.h };
+		if (src->h_mode != ZP_H_SNARKJS || src->compact)
+			return zp_err_set(-EINVAL, "key %s: a %s key with a coefficient H or compact layout", key, cv->name);
+		memcpy(from, bn, sizeof from);
+	}
 	if (src->dev_points)
 		return zp_err_set(-EINVAL, "key %s: its points are in device memory, not host memory", key);
 	for (int s = S_IC; s < S_N; s++)
@@ -135,7 +183,7 @@ int zp_keystore_put(zp_keystore_key *k, const char *name, const char *hdir, cons
 	if (rc)
 		return rc;
 	for (int s = S_IC; s < S_N; s++)
-		memcpy(zp_keyregion_wsect(&k->reg, (unsigned)s), from[s], m.n[s - 1] * el_of(s));
+		memcpy(zp_keyregion_wsect(&k->reg, (unsigned)s), from[s], m.n[s - 1] * el_of(cv, s));
 	return finish(k, name, hdir, 0);
 }
 

@@ -13,6 +13,12 @@
  *   get     the region attached read-only and its views made: nothing read from the key file
  *   params  a .params file loaded straight into a new region (prover/params_load.h: io_uring, every
  *           point checked), sealed
+ * Curves: a region holds a key of either curve. The curve is recorded twice — the region header's curve
+ * name (zp_curve.name) and meta.curve — and sets the point sizes of the sections and which zkey members
+ * the views bind (zk.bn for BN254). get refuses (ZP_EFORMAT) a region whose two records disagree, name an
+ * unknown curve or whose sections are not that curve's sizes: a key is never read in the other curve's
+ * layout. A BLS12-381 region is laid out exactly as before curves (curve 0). .params and device keys are
+ * BLS12-381's.
  * The views (zk, gk; gk.zkey = &zk) are valid while the region is attached: a caller that copies them
  * re-points gk.zkey at its copy of zk. Never zp_g16_key_free / zp_zkey_free them: zp_keystore_close.
  */
@@ -27,10 +33,19 @@
 
 struct zp_keystore_meta {
 	uint32_t version, n_vars, n_public, domain_size, log_domain, n_constraints;
-	uint32_t h_mode, roots, compact, n_a, n_b, reserved;
+	uint32_t h_mode, roots, compact, n_a, n_b;
+	uint32_t curve;            /* 0: BLS12-381 (the former reserved word: regions from before curves), 2: BN254 */
 	uint8_t fingerprint[16];
-	zp_g1_affine alpha1, beta1, delta1;
-	zp_g2_affine beta2, gamma2, delta2;
+	union {                    /* the fixed points in the curve's types (BN254's are smaller: same meta size) */
+		struct {
+			zp_g1_affine alpha1, beta1, delta1;
+			zp_g2_affine beta2, gamma2, delta2;
+		};
+		struct {
+			zp_bn254_g1_affine alpha1, beta1, delta1;
+			zp_bn254_g2_affine beta2, gamma2, delta2;
+		} bn;
+	};
 	uint64_t n[6];             /* points in ic, a, b1, b2, c, h */
 };
 

@@ -327,14 +327,14 @@ static int get_g2(const zp_curve *cv, void *p, json_t *a, const char *path, cons
 	return 0;
 }
 
-/* protocol groth16 (when present) and the curve: "bls12381" (or absent: files from before curves) or
- * "bn128" (snarkjs's names; "bn254" accepted too). */
-static int read_curve(json_t *j, const char *path, const zp_curve **cv)
+/* protocol groth16 (when present) and the curve: "bls12381" or "bn128" (snarkjs's names; "bn254" accepted
+ * too); absent: dflt (files from before curves: NULL = BLS12-381; a proof read against a key: its curve). */
+static int read_curve(json_t *j, const char *path, const zp_curve **cv, const zp_curve *dflt)
 {
 	json_t *proto = json_object_get(j, "protocol"), *curve = json_object_get(j, "curve");
 	if (proto && !is_str(proto, "groth16"))
 		return zp_err_set(ZP_EFORMAT, "%s: protocol is not \"groth16\"", path);
-	*cv = &zp_curve_bls12_381;
+	*cv = zp_curve_of(dflt);
 	if (!curve)
 		return 0;
 	if (!json_is_string(curve) || !(*cv = zp_curve_by_name(json_string_value(curve))))
@@ -343,7 +343,7 @@ static int read_curve(json_t *j, const char *path, const zp_curve **cv)
 	return 0;
 }
 
-static int proof_read(zp_g16_proof *p, const char *path, const char *text)
+static int proof_read(zp_g16_proof *p, const char *path, const char *text, const zp_curve *dflt)
 {
 	json_t *j;
 	int rc = load(&j, path, text);
@@ -354,7 +354,7 @@ static int proof_read(zp_g16_proof *p, const char *path, const char *text)
 		goto out;
 	}
 	memset(p, 0, sizeof(*p));
-	if ((rc = read_curve(j, path, &p->curve)))
+	if ((rc = read_curve(j, path, &p->curve, dflt)))
 		goto out;
 	struct proof_pts t = proof_pts(p);
 	if ((rc = get_g1(t.cv, t.a, json_object_get(j, "pi_a"), path, "pi_a")) ||
@@ -413,7 +413,7 @@ static int vk_read(zp_g16_vk *vk, const char *path, const char *text)
 	if (rc)
 		return rc;
 	json_t *ic = json_object_get(j, "IC"), *np = json_object_get(j, "nPublic");
-	if ((rc = read_curve(j, path, &vk->curve)))
+	if ((rc = read_curve(j, path, &vk->curve, NULL)))
 		goto out;
 	if (!json_is_integer(np) || json_integer_value(np) < 0 || json_integer_value(np) > (1 << 28)) {
 		rc = zp_err_set(ZP_EFORMAT, "%s: nPublic: expected a non-negative integer", path);
@@ -452,7 +452,11 @@ out:
 	return rc;
 }
 
-int zp_g16_proof_read_json(zp_g16_proof *p, const char *path) { return proof_read(p, path, NULL); }
+int zp_g16_proof_read_json(zp_g16_proof *p, const char *path) { return proof_read(p, path, NULL, NULL); }
+int zp_g16_proof_read_json_curve(const zp_curve *cv, zp_g16_proof *p, const char *path)
+{
+	return proof_read(p, path, NULL, cv);
+}
 int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path)
 {
 	return public_read(&zp_curve_bls12_381, pub, n, path, NULL);
@@ -462,7 +466,11 @@ int zp_g16_public_read_json_curve(const zp_curve *cv, zp_fr **pub, uint32_t *n, 
 	return public_read(zp_curve_of(cv), pub, n, path, NULL);
 }
 int zp_g16_vk_read_json(zp_g16_vk *vk, const char *path) { return vk_read(vk, path, NULL); }
-int zp_g16_proof_loads(zp_g16_proof *p, const char *text, const char *name) { return proof_read(p, name, text); }
+int zp_g16_proof_loads(zp_g16_proof *p, const char *text, const char *name) { return proof_read(p, name, text, NULL); }
+int zp_g16_proof_loads_curve(const zp_curve *cv, zp_g16_proof *p, const char *text, const char *name)
+{
+	return proof_read(p, name, text, cv);
+}
 int zp_g16_public_loads(zp_fr **pub, uint32_t *n, const char *text, const char *name)
 {
 	return public_read(&zp_curve_bls12_381, pub, n, name, text);

@@ -6,8 +6,8 @@
  * snarkjs writes, check every point on the curve and in the subgroup (snarkjs itself skips
  * the subgroup check), require public inputs < r, and name the file and field on error.
  *
- * Curves: proofs and vks carry theirs ("curve": "bls12381" | "bn128", absent = bls12381) and the readers
- * set p->curve / vk->curve; public.json has no curve, so its readers and writers take one (the plain
+ * Curves: proofs and vks carry theirs ("curve": "bls12381" | "bn128", absent = bls12381, or for a proof
+ * read with _curve the key's curve) and the readers set p->curve / vk->curve; public.json has no curve, so its readers and writers take one (the plain
  * forms are BLS12-381's, as before curves).
  */
 #ifndef ZP_G16_JSON_H
@@ -29,6 +29,11 @@ int zp_g16_public_read_json(zp_fr **pub, uint32_t *n, const char *path);
 int zp_g16_public_write_json_curve(const char *path, const zp_curve *cv, const zp_fr *pub, uint32_t n);
 char *zp_g16_public_dumps_curve(const zp_curve *cv, const zp_fr *pub, uint32_t n);
 int zp_g16_public_read_json_curve(const zp_curve *cv, zp_fr **pub, uint32_t *n, const char *path);
+/* A proof read against a key of curve cv: a proof without "curve" (rapidsnark's, and snarkjs's when the
+ * field is dropped) is read as cv's; one that names a curve keeps it (zp_g16_verify refuses another
+ * curve than the key's, naming both). cv NULL: BLS12-381, as zp_g16_proof_read_json. */
+int zp_g16_proof_read_json_curve(const zp_curve *cv, zp_g16_proof *p, const char *path);
+int zp_g16_proof_loads_curve(const zp_curve *cv, zp_g16_proof *p, const char *text, const char *name);
 /* snarkjs's `zkey export soliditycalldata` text for proof p and its public inputs (without the final
  * newline; malloc'ed, NULL when out of memory): [a],[[b.x1,b.x0],[b.y1,b.y0]],[c],[inputs] in 0x hex. */
 char *zp_g16_calldata(const zp_g16_proof *p, const zp_fr *pub, uint32_t n);

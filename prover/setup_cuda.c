@@ -27,6 +27,8 @@ struct cu_sink {
 	zp_fr *d_k;
 	void *d_out, *d_scr;
 	size_t scr_len;
+	int bn;                     /* BN254 (host keys only): its kernels and point sizes */
+	size_t g1b, g2b;            /* affine point bytes */
 };
 
 #define CS_WHO "setup on the GPU"
@@ -45,7 +47,7 @@ static int select_device(void)
 static int cs_begin(zp_setup_sink *s)
 {
 	struct cu_sink *c = (struct cu_sink *)s;
-	size_t b1 = s->t1_len * sizeof(zp_g1_affine), b2 = s->t2_len * sizeof(zp_g2_affine);
+	size_t b1 = s->t1_len * c->g1b, b2 = s->t2_len * c->g2b;
 	int rc;
 	if ((rc = zp_cuda_alloc((void **)&c->d_t1, b1, CS_WHO, "the G1 table")))
 		return rc;
@@ -62,7 +64,7 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 {
 	struct cu_sink *c = (struct cu_sink *)s;
 	int g2 = sec == ZP_PKS_B2, rc;
-	size_t ps = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
+	size_t ps = g2 ? c->g2b : c->g1b;
 	uint8_t *dst;                 /* section base, host or device */
 	int on_dev = c->kd != NULL;
 	if (on_dev) {
@@ -74,6 +76,11 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 			dst = (uint8_t *)c->ic;
 			on_dev = 0;
 		}
+	} else if (c->bn) {
+		zp_zkey_bn254 *z = &c->k->zk.bn;
+		dst = sec == ZP_PKS_A ? (uint8_t *)z->a : sec == ZP_PKS_B1 ? (uint8_t *)z->b1
+		    : sec == ZP_PKS_B2 ? (uint8_t *)z->b2 : sec == ZP_PKS_C ? (uint8_t *)z->c
+		    : sec == ZP_PKS_IC ? (uint8_t *)z->ic : (uint8_t *)z->h;
 	} else {
 		zp_zkey *z = &c->k->zk;
 		dst = sec == ZP_PKS_A ? (uint8_t *)z->a : sec == ZP_PKS_B1 ? (uint8_t *)z->b1
@@ -85,8 +92,12 @@ static int cs_points(zp_setup_sink *s, int sec, const zp_fr *k, size_t off, size
 		void *out = on_dev ? dst + (off + i) * ps : c->d_out;
 		if ((rc = zp_cuda_copy_to_dev(c->d_k, k + i, len * sizeof(zp_fr), NULL)))
 			return rc;
-		rc = g2 ? zp_cuda_g2_fixed_base(out, c->d_k, len, c->d_t2, (unsigned)s->w2, c->d_scr, c->scr_len, NULL)
-			: zp_cuda_g1_fixed_base(out, c->d_k, len, c->d_t1, (unsigned)s->w1, c->d_scr, c->scr_len, NULL);
+		if (c->bn)
+			rc = zp_cuda_bn254_fixed_base(g2, out, c->d_k, len, g2 ? (const void *)c->d_t2 : (const void *)c->d_t1,
+						      (unsigned)(g2 ? s->w2 : s->w1), c->d_scr, c->scr_len, NULL);
+		else
+			rc = g2 ? zp_cuda_g2_fixed_base(out, c->d_k, len, c->d_t2, (unsigned)s->w2, c->d_scr, c->scr_len, NULL)
+				: zp_cuda_g1_fixed_base(out, c->d_k, len, c->d_t1, (unsigned)s->w1, c->d_scr, c->scr_len, NULL);
 		if (rc)
 			return rc;
 		if (!on_dev)
@@ -107,7 +118,7 @@ static int cs_alloc(struct cu_sink *c, size_t out_bytes)
 	int rc;
 	c->s.begin = cs_begin;
 	c->s.points = cs_points;
-	c->scr_len = zp_cuda_fixed_base_scratch_size(1, DCHUNK);
+	c->scr_len = c->bn ? zp_cuda_bn254_fixed_base_scratch_size(1, DCHUNK) : zp_cuda_fixed_base_scratch_size(1, DCHUNK);
 	if ((rc = zp_cuda_alloc((void **)&c->d_k, DCHUNK * sizeof(zp_fr), CS_WHO, "scalars")))
 		return rc;
 	if ((rc = zp_cuda_alloc(&c->d_scr, c->scr_len, CS_WHO, "the fixed-base scratch")))
@@ -139,7 +150,10 @@ int zp_setup_cuda_host(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 	if ((rc = zp_pkey_alloc(k, &h)))
 		return rc;
 	s.k = k;
-	if (!(rc = cs_alloc(&s, DCHUNK * sizeof(zp_g2_affine))))
+	s.bn = zp_zkey_is_bn254(&k->zk);
+	s.g1b = k->zk.curve->g1_bytes;
+	s.g2b = k->zk.curve->g2_bytes;
+	if (!(rc = cs_alloc(&s, DCHUNK * s.g2b)))
 		rc = zp_setup_run(&k->zk, c, o, &s.s);
 	cs_free(&s);
 	if (rc) {
@@ -161,8 +175,10 @@ int zp_setup_device(zp_cuda_key_dev *kd, zp_zkey *z, const zp_circuit *c, const 
 	if (!o)
 		o = &defaults;
 	/* any root family: the caller's zp_g16_key records it (.roots) and every backend proves with it */
-	if ((rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
+	if ((rc = zp_setup_cuda_check(c)) || (rc = zp_setup_header(&h, c, o)) || (rc = select_device()))
 		return rc;
+	s.g1b = sizeof(zp_g1_affine);
+	s.g2b = sizeof(zp_g2_affine);
 	size_t nv = c->n_vars, np = c->n_public, n = c->domain_size, naux = nv - np - 1;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine);
 	z->n_vars = c->n_vars;

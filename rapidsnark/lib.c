@@ -342,22 +342,11 @@ static int verify_code(int rc)
 									       : VERIFIER_ERROR;
 }
 
-/* rapidsnark's proofs carry no "curve" (zkpipe's reader takes that as BLS12-381): the verification key's
- * is given to a proof that names none. A proof that names another curve keeps it and is refused by
- * zp_g16_verify (ZP_EMISMATCH naming both). */
+/* rapidsnark's proofs carry no "curve": zp_g16_proof_loads_curve gives them the verification key's. A proof
+ * that names another curve keeps it and is refused by zp_g16_verify (ZP_EMISMATCH naming both). */
 static int proof_loads(zp_g16_proof *pf, const char *text, const zp_curve *cv)
 {
-	json_error_t e;
-	json_t *j = json_loads(text, 0, &e);
-	if (!j)
-		return zp_err_set(ZP_EFORMAT, "proof: line %d: %s", e.line, e.text);
-	if (json_is_object(j) && !json_object_get(j, "curve"))
-		json_object_set_new(j, "curve", json_string(zp_curve_of(cv)->snarkjs_name));
-	char *t = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	int rc = t ? zp_g16_proof_loads(pf, t, "proof") : zp_err_set(-ENOMEM, "proof");
-	free(t);
-	return rc;
+	return zp_g16_proof_loads_curve(cv, pf, text, "proof");
 }
 
 EXPORT int groth16_verify(const char *proof, const char *inputs, const char *verification_key, char *error_msg,

@@ -95,7 +95,7 @@ static int write_config(struct demo *d, char *cfg)
 	fprintf(f, "# written by zkpipe demo\n[run]\ndir = %s/run\nkeep_arena = no\nallow_input = %s\n"
 		   "allow_output = %s/out\n\n[limits]\nmax_attempts = 3\n\n[key chain]\nzkey = %s/chain.zkey\n"
 		   "r1cs = %s/chain.r1cs\n\n[group node0]\nnode = 0\ngpus = %d\nsynth_workers = %d\nslots = %d\n"
-		   "slot_size = 2M\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
+		   "slot_size = auto\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
 		d->tmp, d->circuit, d->tmp, d->circuit, d->circuit, d->gpuds, d->workers, d->slots,
 		d->parts > 16 ? d->parts : 16, d->backend);
 	fclose(f);
@@ -146,6 +146,15 @@ static int submit_all(struct demo *d)
 		}
 		snprintf(p, sizeof p, "%s/out/job%d", d->tmp, j);
 		json_t *req = json_pack("{s:s, s:s, s:o, s:s}", "op", "submit", "key", "chain", "inputs", in, "output", p);
+		/* a token: the client's REQ socket re-sends a request unanswered after 1 s (pipeline/hint.c), and a
+		 * loaded machine checking large witnesses takes longer: the re-sent submit is then the same job,
+		 * not a refusal ("output ... in use by an active job") */
+		char tok[64], *base = strrchr(d->tmp, '/');
+		snprintf(tok, sizeof tok, "demo-%s-%d", base ? base + 1 : d->tmp, j);
+		for (char *c = tok; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+				*c = '_';
+		json_object_set_new(req, "token", json_string(tok));
 		json_t *rep = zp_client_call(d->url, req, 5000, 0);
 		json_decref(req);
 		if (!rep)
@@ -311,7 +320,10 @@ int cmd_demo(int argc, char **argv)
 		case 'w': d.workers = atoi(optarg); break;
 		case 'g': d.gpuds = atoi(optarg); break;
 		case 's': d.slots = atoi(optarg); break;
-		case 'c': snprintf(d.circuit, sizeof d.circuit, "%s", optarg); break;
+		case 'c': /* absolute: the daemons run elsewhere and the config's allow_input must name it */
+			if (!realpath(optarg, d.circuit))
+				return fprintf(stderr, "zkpipe demo: --circuit %s: %s\n", optarg, strerror(errno)), 2;
+			break;
 		case 'k': d.keep = 1; break;
 		case 'b': d.backend = optarg; break;
 		case 'C':

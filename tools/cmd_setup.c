@@ -4,7 +4,9 @@
  */
 #include <getopt.h>
 
+#include "bn254.h"
 #include "cmd_util.h"
+#include "curve.h"
 #include "keyfile.h"
 #include "par.h"
 #include "progress.h"
@@ -20,6 +22,10 @@ static const char setup_help[] =
 	"  --h-mode M     snarkjs (default: odd-root H points) | coeff (bellperson's τ^i·Z(τ)/δ)\n"
 	"  --roots F      5 (default: zkpipe's prover, snarkjs) | 7 (bellperson's root of unity)\n"
 	"  --zkey Z       also write a snarkjs .zkey (snarkjs H only)\n"
+	"  --curve C      bls12-381 | bn254 (bn128): the curve the key must be; default the r1cs's (its prime\n"
+	"                 field); an r1cs of the other curve is refused. Synthetic circuits are BLS12-381's.\n"
+	"                 BN254 keys use snarkjs's H and roots (no --h-mode coeff, --roots 7), on the CPU\n"
+	"                 unless --gpu is given\n"
 	"  --threads N    worker threads\n"
 	"  --gpu          make the points on the GPU (CUDA builds; ZP_CUDA_DEVICE picks it): the same key,\n"
 	"                 byte for byte, as the CPU's for the same toxic waste\n"
@@ -33,8 +39,9 @@ int cmd_setup(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "r1cs", 1, 0, 'r' }, { "synth", 1, 0, 'S' }, { "out", 1, 0, 'o' }, { "h-mode", 1, 0, 'm' },
 		{ "roots", 1, 0, 'R' }, { "zkey", 1, 0, 'z' }, { "threads", 1, 0, 't' }, { "help", 0, 0, 'h' },
-		{ "gpu", 0, 0, 'g' }, { "cpu", 0, 0, 'c' }, { "toxic-seed", 1, 0, 'T' }, { 0 } };
+		{ "gpu", 0, 0, 'g' }, { "cpu", 0, 0, 'c' }, { "toxic-seed", 1, 0, 'T' }, { "curve", 1, 0, 'C' }, { 0 } };
 	const char *r1cs = NULL, *synth = NULL, *out = NULL, *zk = NULL;
+	const zp_curve *want = NULL;
 	zp_setup_opts so = { .device = -1 };
 	zp_setup_stats stats;
 	zp_fr toxic[5];
@@ -51,6 +58,12 @@ int cmd_setup(int argc, char **argv)
 		case 'g': so.device = 1; break;
 		case 'c': so.device = 0; break;
 		case 'T': seed = strtoull(optarg, NULL, 0); seeded = 1; break;
+		case 'C':
+			if (!(want = zp_curve_by_name(optarg))) {
+				fprintf(stderr, "zkpipe setup: --curve %s: unknown curve (bls12-381, bn254)\n", optarg);
+				return CX_USAGE;
+			}
+			break;
 		case 'm':
 			if (!strcmp(optarg, "snarkjs") || !strcmp(optarg, "coeff")) {
 				so.h_mode = !strcmp(optarg, "coeff") ? ZP_H_COEFF : ZP_H_SNARKJS;
@@ -76,6 +89,16 @@ int cmd_setup(int argc, char **argv)
 	zp_progress_stage("building the circuit", 0, "items");
 	if ((rc = cx_circuit(&circ, r1cs, synth, &sp)))
 		return cx_fail("setup", rc);
+	const zp_curve *cv = zp_curve_of(circ.curve);
+	if (want && want != cv) {
+		rc = zp_err_set(ZP_EMISMATCH, "--curve %s, but %s is a %s circuit%s: the curves differ", want->name,
+				synth ? "the synthetic circuit" : r1cs, cv->name,
+				synth ? " (synthetic circuits are BLS12-381's)" : " (the r1cs's prime field)");
+		zp_circuit_free(&circ);
+		return cx_fail("setup", rc);
+	}
+	if (cv->id != ZP_CURVE_BLS12_381 && so.device == -1)
+		so.device = 0;   /* BN254: the CPU unless --gpu (zp_setup's auto does the same) */
 	if (synth)
 		zp_synth_describe(origin, sizeof(origin), &sp);
 	else
@@ -86,7 +109,10 @@ int cmd_setup(int argc, char **argv)
 		zp_rng g;
 		zp_rng_seed(&g, seed);
 		for (int i = 0; i < 5; i++)
-			zp_fr_random(&toxic[i], &g);
+			if (cv->id == ZP_CURVE_BN254)
+				zp_bn254_fr_random((zp_bn254_fr *)&toxic[i], &g);
+			else
+				zp_fr_random(&toxic[i], &g);
 		so.toxic = toxic;
 	}
 	double t1 = cx_now();
@@ -117,10 +143,10 @@ int cmd_setup(int argc, char **argv)
 	char fp[33];
 	zp_circuit_fingerprint_hex(&circ, fp);
 	if (!ex)
-		fprintf(stderr, "zkpipe setup: ok: %u wires, %u public, domain 2^%u, circuit %s; circuit %.2f s, setup %.2f s, "
+		fprintf(stderr, "zkpipe setup: ok: %s, %u wires, %u public, domain 2^%u, circuit %s; circuit %.2f s, setup %.2f s, "
 				"write %.2f s (%.1f MiB), %d threads, points on the %s\n"
 				"zkpipe setup: stages: tables %.2f s, lagrange %.2f s, A/B1/B2 %.2f s, IC/C %.2f s, H %.2f s\n",
-			circ.n_vars, circ.n_public, circ.log_domain, fp, t1 - t0, t2 - t1, t3 - t2, k.mem_bytes / 1048576.0,
+			cv->name, circ.n_vars, circ.n_public, circ.log_domain, fp, t1 - t0, t2 - t1, t3 - t2, k.mem_bytes / 1048576.0,
 			zp_par_threads(), where, stats.tables, stats.lagrange, stats.ab, stats.c, stats.h);
 	zp_pkey_free(&k);
 	zp_circuit_free(&circ);

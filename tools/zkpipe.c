@@ -329,9 +329,10 @@ static int cmd_prove(int argc, char **argv)
 /* ---- verify ---- */
 static const char verify_help[] =
 	"usage: zkpipe verify (--vk verification_key.json | --zkey K) --proof proof.json --public public.json\n"
-	"  Checks a snarkjs Groth16 proof (bls12381 or bn128: the key's curve; a proof of the other curve is\n"
-	"  refused, exit 4). Points must be on the curve and in the subgroup, public inputs < r and as many\n"
-	"  as the key expects. Prints \"OK\" or \"INVALID\" on stdout.\n";
+	"  Checks a snarkjs Groth16 proof (bls12381 or bn128: the key's curve, also for a proof without a\n"
+	"  \"curve\" field, as rapidsnark writes them; a proof of the other curve is refused, exit 4).\n"
+	"  Points must be on the curve and in the subgroup, public inputs < r and as many as the key\n"
+	"  expects. Prints \"OK\" or \"INVALID\" on stdout.\n";
 
 static int cmd_verify(int argc, char **argv)
 {
@@ -366,9 +367,9 @@ static int cmd_verify(int argc, char **argv)
 	if (rc)
 		return fail("verify", rc);
 	int ex;
-	/* public.json holds plain numbers: they are read in the vk's field (a proof of the other curve is then
-	 * refused by zp_g16_verify, naming both) */
-	if ((rc = zp_g16_proof_read_json(&proof, pp)) || (rc = zp_g16_public_read_json_curve(vk.curve, &pub, &npub, up))) {
+	/* public.json holds plain numbers: they are read in the vk's field; a proof without "curve" (rapidsnark's)
+	 * is read in the vk's curve, one of the other curve is refused by zp_g16_verify, naming both */
+	if ((rc = zp_g16_proof_read_json_curve(vk.curve, &proof, pp)) || (rc = zp_g16_public_read_json_curve(vk.curve, &pub, &npub, up))) {
 		/* a proof point off the curve / out of the subgroup is an invalid proof, not a bad file */
 		ex = (rc == ZP_EINVAL_POINT || rc == ZP_ESUBGROUP) ? (printf("INVALID\n"), fail("verify", rc), EX_INVALID)
 								   : fail("verify", rc);
@@ -475,17 +476,58 @@ out:
 
 /* ---- export ---- */
 static const char export_help[] =
-	"usage: zkpipe export calldata --proof proof.json --public public.json\n"
-	"  Prints the proof as the arguments of snarkjs's Solidity verifier (verifyProof(a, b, c, input)):\n"
-	"  the text of `snarkjs zkey export soliditycalldata public.json proof.json` (G2 coordinates in the\n"
-	"  EVM's order, c1 before c0). The public inputs are read in the proof's curve.\n";
+	"usage: zkpipe export calldata --proof proof.json --public public.json [--curve C]\n"
+	"       zkpipe export vk --key KEY.zpk|KEY.zkey --out verification_key.json\n"
+	"  calldata: prints the proof as the arguments of snarkjs's Solidity verifier (verifyProof(a, b, c,\n"
+	"  input)): the text of `snarkjs zkey export soliditycalldata public.json proof.json` (G2 coordinates\n"
+	"  in the EVM's order, c1 before c0). The public inputs are read in the proof's curve; --curve (bn128 |\n"
+	"  bls12381) is the curve of a proof that names none (rapidsnark's; default bls12381).\n"
+	"  vk: writes the key's verification key as snarkjs's verification_key.json (its curve's name;\n"
+	"  snarkjs groth16 verify and zkpipe verify --vk read it).\n";
+
+static int export_vk(int argc, char **argv)
+{
+	static const struct option opts[] = { { "key", 1, 0, 'k' }, { "out", 1, 0, 'o' }, { "help", 0, 0, 'h' }, { 0 } };
+	const char *kp = NULL, *out = NULL;
+	int c, rc;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': kp = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(export_help, stdout); return EX_OK;
+		default: fputs(export_help, stderr); return EX_USAGE;
+		}
+	}
+	if (!kp || !out || optind != argc) {
+		fputs(export_help, stderr);
+		return EX_USAGE;
+	}
+	zp_g16_vk vk;
+	if (!strcmp(cx_ext(kp), "zpk")) {
+		zp_pkey k;
+		if ((rc = zp_pkey_map(&k, kp, NULL)))
+			return fail("export vk", rc);
+		rc = zp_zkey_vk(&vk, &k.zk);
+		zp_pkey_free(&k);
+		if (rc)
+			return fail("export vk", zp_err_set(rc, "%s: verification key", kp));
+	} else if ((rc = zp_zkey_read_vk(&vk, kp))) {
+		return fail("export vk", rc);
+	}
+	rc = zp_g16_vk_write_json(out, &vk);
+	zp_g16_vk_free(&vk);
+	return rc ? fail("export vk", rc) : EX_OK;
+}
 
 static int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "proof", 1, 0, 'p' }, { "public", 1, 0, 'u' }, { "curve", 1, 0, 'C' }, { "help", 0, 0, 'h' }, { 0 } };
 	const char *pp = NULL, *up = NULL;
+	const zp_curve *cv = NULL;
 	int c, rc;
+	if (argc >= 2 && !strcmp(argv[1], "vk"))
+		return export_vk(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "calldata")) {
 		int help = argc >= 2 && !strcmp(argv[1], "--help");
 		fputs(export_help, help ? stdout : stderr);
@@ -497,6 +539,12 @@ static int cmd_export(int argc, char **argv)
 		switch (c) {
 		case 'p': pp = optarg; break;
 		case 'u': up = optarg; break;
+		case 'C':
+			if (!(cv = zp_curve_by_name(optarg))) {
+				fprintf(stderr, "zkpipe export calldata: --curve is bn128 or bls12381, not %s\n", optarg);
+				return EX_USAGE;
+			}
+			break;
 		case 'h': fputs(export_help, stdout); return EX_OK;
 		default: fputs(export_help, stderr); return EX_USAGE;
 		}
@@ -508,7 +556,7 @@ static int cmd_export(int argc, char **argv)
 	zp_g16_proof proof;
 	zp_fr *pub = NULL;
 	uint32_t npub;
-	if ((rc = zp_g16_proof_read_json(&proof, pp)) ||
+	if ((rc = zp_g16_proof_read_json_curve(cv, &proof, pp)) ||
 	    (rc = zp_g16_public_read_json_curve(proof.curve, &pub, &npub, up)))
 		return fail("export calldata", rc);
 	char *text = zp_g16_calldata(&proof, pub, npub);
@@ -528,7 +576,7 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
-	{ "export", "export calldata: a proof as the arguments of snarkjs's Solidity verifier", cmd_export },
+	{ "export", "export calldata (a proof as snarkjs's Solidity verifier's arguments) | vk (a key's vk JSON)", cmd_export },
 	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
 	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
 	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },

@@ -4,7 +4,7 @@
 wire 0 = ONE, 1 = y (output), 2 = x (private input), 3.. = s_1 .. s_{N-1}.
 
 Used by bench/groth16/run.sh from 2^20 on, where circom2 (WebAssembly) needs more than half an
-hour on a 2-core machine to compile the same circuit.
+hour on a 2-core machine to compile the same circuit, and by bench/pipeline/run.sh on hosts without circom2.
     gen_chain.py [--prime bls12381|bn128] N OUT.r1cs OUT.wtns [x]     (circom's --prime names; default bls12381)"""
 import struct, sys
 

@@ -7,19 +7,49 @@
 # /status shows each key's source and its device memory by use (the pipelined CPU backend's stand-in),
 # the figures adding up to the total. A stop with keep_arena = no removes the regions; a key that left
 # the config loses its region at the next start.
+# Both curves: a BN254 key (examples/chain-bn254) is kept beside the BLS12-381 one — its region's header
+# names bn254 — and survives the restart the same way (its file zeroed too); with [debug] fixed_blinding
+# the proofs after the restart, of both keys, are byte for byte the proofs before it.
 . "$(dirname "$0")/lib.sh" "$@"
 export ZKPIPE_GPUD_PIPELINE=1
+EXB=$T/chain-bn254; cp -r "$SRC/examples/chain-bn254" "$EXB"   # copied, as lib.sh does examples/chain
 cp "$EX/chain.zkey" "$T/chain.zkey"
-KEEP_ARENA=yes write_config
+cp "$EXB/chain.zkey" "$T/chainbn.zkey"
+for i in 0 1; do cp "$EXB/w$i.wtns" "$T/bn$i.wtns"; done
+EXTRA_KEYS="[key chainbn]
+zkey = $T/chainbn.zkey
+r1cs = $EXB/chain.r1cs" EXTRA="[debug]
+fixed_blinding = yes" KEEP_ARENA=yes write_config
 sed -i "s|^zkey = .*chain.zkey|zkey = $T/chain.zkey|" "$CFG"
 regions() { # the region files of this arena's keys, wherever the backing put them
   local d
   for d in /dev/shm $(awk '$3 == "hugetlbfs" {print $2}' /proc/mounts); do ls "$d"/zkpipe."$ARENA".key.* 2>/dev/null; done
 }
 gpud_pid() { status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud' and p['alive']][0]" 2>/dev/null; }
-key_field() { status_json | jget "[p for p in d['processes'] if p['role']=='gpud'][0]['keys']['chain']$1" 2>/dev/null; }
-ready_from() { # pid source: that gpud reports the key ready, taken from source
+key_field() { status_json | jget "[p for p in d['processes'] if p['role']=='gpud'][0]['keys']['${KF:-chain}']$1" 2>/dev/null; }
+ready_from() { # pid source [key]: that gpud reports the key (chain) ready, taken from source
+  local KF=${3:-chain}
   [ "$(gpud_pid)" = "$1" ] && [ "$(key_field "['state']")" = ready ] && [ "$(key_field "['source']")" = "$2" ]
+}
+prove_bn() { # a job of the BN254 key on bn0, bn1: DONE, valid; its proofs kept under $T/bnproofs.<name>
+  local id
+  id=$("$ZK" submit --config "$CFG" --key chainbn --output "$T/out/$1" "$T/bn0.wtns" "$T/bn1.wtns") || fail "submit $1"
+  "$ZK" wait --config "$CFG" --timeout 90 "$id" >"$T/wait.out" || { cat "$T/wait.out"; fail "job $1 did not finish DONE"; }
+  for p in 0 1; do
+    "$ZK" verify --vk "$EXB/vk.json" --proof "$T/out/$1/part-$p.proof.json" --public "$T/out/$1/part-$p.public.json" \
+      >/dev/null 2>&1 || fail "job $1 part $p: invalid BN254 proof"
+    grep -q '"bn128"' "$T/out/$1/part-$p.proof.json" || fail "job $1 part $p: not a bn128 proof"
+  done
+}
+same_proofs() { # job job parts: the proof files equal, part by part
+  for p in $(seq 0 $(($3 - 1))); do
+    cmp -s "$T/out/$1/part-$p.proof.json" "$T/out/$2/part-$p.proof.json" ||
+      fail "$2 part $p: not the same proof as $1's (fixed blinding, the same witness)"
+  done
+}
+region_curve() { # key: the curve name its region's header records (offset 120, 16 bytes)
+  local f; f=$(regions | grep "\.key\.$1\$" | head -1)
+  [ -n "$f" ] && python3 -c 'import sys; print(open(sys.argv[1], "rb").read(136)[120:136].rstrip(b"\0").decode())' "$f"
 }
 prove_one() { # a job on the key, DONE and valid
   : > "$T/ids"
@@ -33,8 +63,12 @@ wait_until 60 bash -c '[ -n "$('"$(declare -f status_json jget gpud_pid)"'; ZK='
   fail "no gpud"
 p1=$(gpud_pid)
 wait_until 60 ready_from "$p1" file || fail "first start: key not ready from its file ($(key_field ''))"
+wait_until 60 ready_from "$p1" file chainbn || fail "first start: BN254 key not ready from its file"
 [ -n "$(regions)" ] || fail "no key region after the first load"
 grep -q "kept in region" "$T"/run/log/*gpud* || fail "gpud did not say it kept the key in a region"
+[ "$(region_curve chainbn)" = bn254 ] || fail "the BN254 key's region: curve '$(region_curve chainbn)' ($(regions))"
+[ "$(region_curve chain)" = bls12-381 ] || fail "the BLS12-381 key's region: curve '$(region_curve chain)'"
+grep -q "fixed_blinding" "$T"/run/log/*gpud* || fail "gpud did not warn about [debug] fixed_blinding"
 # device memory by use, present and adding up
 status_json | python3 -c '
 import json, sys
@@ -47,20 +81,32 @@ assert sum(m[k] for k in parts) == m["total"], "by use %d != total %d" % (sum(m[
 assert m["key"] > 0 and m["input_sets"] > 0 and m["total"] > 0, m
 ' || fail "/status device_memory by use"
 prove_one a 0
+prove_bn bn-a
 
 # the same identity (size, mtime, inode), content destroyed: only a region can still prove
 touch -r "$T/chain.zkey" "$T/mtime.ref"
 dd if=/dev/zero of="$T/chain.zkey" bs=4096 count=$(( ($(stat -c %s "$T/chain.zkey") + 4095) / 4096 )) conv=notrunc status=none
 truncate -s "$(stat -c %s "$EX/chain.zkey")" "$T/chain.zkey"
 touch -r "$T/mtime.ref" "$T/chain.zkey"
-log "SIGKILL gpud $p1 (its key file is now zeros)"
+touch -r "$T/chainbn.zkey" "$T/mtime-bn.ref"
+dd if=/dev/zero of="$T/chainbn.zkey" bs=4096 count=$(( ($(stat -c %s "$T/chainbn.zkey") + 4095) / 4096 )) conv=notrunc \
+  status=none
+truncate -s "$(stat -c %s "$EXB/chain.zkey")" "$T/chainbn.zkey"
+touch -r "$T/mtime-bn.ref" "$T/chainbn.zkey"
+log "SIGKILL gpud $p1 (its key files are now zeros)"
 kill -KILL "$p1"
 wait_until 60 bash -c '[ "$('"$(declare -f status_json jget gpud_pid)"'; ZK='"$ZK"' CFG='"$CFG"' gpud_pid)" != '"$p1"' ]' ||
   fail "gpud not restarted"
 p2=$(gpud_pid)
 wait_until 60 ready_from "$p2" region || fail "restart: key not from its region ($(key_field ''))"
+wait_until 60 ready_from "$p2" region chainbn || fail "restart: BN254 key not from its region ($(KF=chainbn key_field ''))"
 grep -q "key from region" "$T"/run/log/*gpud* || fail "the restarted gpud did not say key from region"
 prove_one b 2
+prove_one a2 0
+same_proofs a a2 2
+prove_bn bn-b
+same_proofs bn-a bn-b 2
+log "proofs after the restart (from the regions) = before (from the files), both curves"
 
 # a real change: the region is stale, the file is read again
 cp "$EX/chain.zkey" "$T/chain.zkey"
@@ -70,6 +116,7 @@ wait_until 60 bash -c '[ "$('"$(declare -f status_json jget gpud_pid)"'; ZK='"$Z
   fail "gpud not restarted (2)"
 p3=$(gpud_pid)
 wait_until 60 ready_from "$p3" file || fail "changed key file: not loaded from the file ($(key_field ''))"
+wait_until 60 ready_from "$p3" region chainbn || fail "the unchanged BN254 key: not from its region"
 grep -q "made from another version" "$T"/run/log/*gpud* || fail "the stale region was not refused as another version"
 prove_one c 4
 
@@ -90,4 +137,4 @@ has_chain2() { regions | grep -q '\.key\.chain2$'; }
 wait_until 60 has_chain2 || fail "chain2 made no region"
 kill -TERM "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=
 [ -z "$(regions)" ] || fail "keep_arena = no stop left regions: $(regions)"
-echo "PASS: key from region after SIGKILL (file not read), stale region refused, pruned and removed"
+echo "PASS: keys of both curves from their regions after SIGKILL (files not read, the same proofs), stale region refused, pruned and removed"
