@@ -463,6 +463,22 @@ static int open_group(struct sup *sup, unsigned g)
  * and logs stay 0700 in both modes. */
 static int run_dir(struct sup *sup)
 {
+	/* The run directory is the service's own: an existing one must be a real directory of this user
+	 * that no other user may write. A shared directory (dir = /tmp, a sticky or world-writable one)
+	 * is refused rather than having its mode changed under every other user of the machine. */
+	struct stat st;
+	if (lstat(sup->cfg.run_dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return zp_err_set(-ENOTDIR, "[run] dir = %s: not a directory (a symlink is never followed here)",
+			                  sup->cfg.run_dir);
+		if (st.st_uid != geteuid())
+			return zp_err_set(-EPERM, "[run] dir = %s: owned by uid %u, not by the service's uid %u",
+			                  sup->cfg.run_dir, (unsigned)st.st_uid, (unsigned)geteuid());
+		if (st.st_mode & (S_ISVTX | S_IWOTH | S_IWGRP))
+			return zp_err_set(-EPERM, "[run] dir = %s: a shared directory (mode %04o): give the service a "
+			                  "directory of its own, e.g. %s/zkpipe", sup->cfg.run_dir,
+			                  (unsigned)(st.st_mode & 07777), sup->cfg.run_dir);
+	}
 	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate", "/health" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char p[PATH_MAX];
