@@ -84,6 +84,7 @@ EOF
   done
 }
 part ncu 100 ncu_part
+[ -f "$LOG/ncu.log" ] && { echo; echo "## per-kernel device times (ncu)"; grep -v "^==" "$LOG/ncu.log" | head -60; }
 # the side-by-side table, last
 python3 - "$LOG/bench.log" <<'EOF'
 import re, sys
