@@ -72,6 +72,9 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_INVC   2
 #define NTT_OPT_TWLOAD 4
 #define NTT_OPT_BAL    8
+#define NTT_OPT_R4     16
+#define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
+#define NTT_OPT_ALL    63
 #ifndef NTT_OPT_DEFAULT
 #define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL)
 #endif
@@ -321,21 +324,21 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 
 /* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
 /* Twiddle of the butterfly at level l whose first element index has low bits u (u < 2^l). */
-template <class fr_t>
+template <bool SIG = false, class fr_t>
 static __device__ __forceinline__ fr_t pass_tw(bool btw, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                size_t low, unsigned b0, unsigned l, unsigned u, int inverse, bool *one)
 {
 	size_t j = low + ((size_t)u << b0);
 	size_t ti = j << (max_log - b0 - l - 1);
-	*one = ti == 0;
-	if (ti == 0) return fr_t::one();
+	*one = !SIG && ti == 0;   /* SIG: every twiddle carries its level's factor (tws; btw is set) */
+	if (*one) return fr_t::one();
 	if (btw) return tws[(1u << l) - 1 + u];
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	return inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 }
 /* Levels [lo, lo + r) over the 2^r elements t + i·2^lo (t has zero bits lo..lo+r-1), in registers.
  * DIF: levels descending, d = (a - b)·w; DIT: ascending, b·w first. */
-template <int r, bool DIT, class fr_t>
+template <int r, bool DIT, bool SIG = false, class fr_t>
 static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                   size_t low, unsigned b0, unsigned lo, unsigned t, int inverse, bool btw)
 {
@@ -348,7 +351,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 			const int i2 = i + (1 << rr);
 			unsigned u = (t & ((1u << lo) - 1)) + ((unsigned)(i & ((1 << rr) - 1)) << lo);
 			bool one;
-			fr_t w = pass_tw(btw, tws, tw, max_log, low, b0, lo + rr, u, inverse, &one);
+			fr_t w = pass_tw<SIG>(btw, tws, tw, max_log, low, b0, lo + rr, u, inverse, &one);
 			fr_t a = e[i], b = e[i2];
 			if (DIT) {
 				if (!one) b = b * w;
@@ -363,7 +366,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 	}
 	ZP_UNROLL for (int i = 0; i < (1 << r); i++) s[t + ((unsigned)i << lo)] = e[i];
 }
-template <bool DIT, class fr_t>
+template <bool DIT, bool SIG = false, class fr_t>
 static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                    size_t low, unsigned b0, unsigned k, unsigned Rk, int inverse, bool btw)
 {
@@ -376,12 +379,10 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 			unsigned sg = q * G + g;
 			unsigned t = ((sg >> lo) << (lo + r)) | (sg & ((1u << lo) - 1));
 			switch (r) {
-			case 1: pass_group<1, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#if ZP_NTT_RADIX_LOG >= 2
-			case 2: pass_group<2, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#endif
+			case 1: pass_group<1, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+			case 2: pass_group<2, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
 #if ZP_NTT_RADIX_LOG >= 3
-			case 3: pass_group<3, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+			case 3: pass_group<3, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
 #endif
 			}
 		}
@@ -411,6 +412,38 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	}
 	__syncthreads();
 	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+		x[base + ((size_t)t << b0)] = s[t];
+}
+/* NTT_OPT_R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
+ * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
+ * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
+ * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
+template <int MINB, bool DIT, bool SIG, class fr_t>
+__global__ void __launch_bounds__(1 << (NTT_K - 2), MINB)
+pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0, unsigned k, int inverse,
+      const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab, const fr_t *__restrict__ sig,
+      int twload)
+{
+	__shared__ fr_t s[1 << NTT_K];
+	extern __shared__ uint4 tws_raw[];
+	fr_t *tws_dyn = (fr_t *)tws_raw;
+	if (!SIG) sig = NULL;
+	size_t g = blockIdx.x;
+	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
+	size_t base = (high << (b0 + k)) | low;
+	unsigned nt = blockDim.x;
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG);
+	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
+		s[t] = v;
+	}
+	__syncthreads();
+	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
 		x[base + ((size_t)t << b0)] = s[t];
 }
@@ -498,7 +531,7 @@ template <class fr_t> static int ntt_create(ntt_ctx<fr_t> **out, unsigned max_lo
 	c->roots = roots;
 	c->occ = zp_knobs()->ntt_occ;
 	c->use_ptab = zp_knobs()->ntt_pass_tab;
-	c->opt = zp_knobs()->ntt_opt >= 0 ? zp_knobs()->ntt_opt & 15 : NTT_OPT_DEFAULT;
+	c->opt = zp_knobs()->ntt_opt >= 0 ? zp_knobs()->ntt_opt & NTT_OPT_ALL : NTT_OPT_DEFAULT;
 	c->w32 = host_fr<fr_t>(ntt_field<fr_t>::root_top(roots));
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
@@ -649,6 +682,30 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, st, &pt))) return rc;
 	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
+	if ((c->opt & NTT_OPT_R4) && k >= 2) {
+		block = dim3(1u << (k - 2));
+		static int carve4;
+		if (!carve4) {
+#define ZP_CARVE4(MB) \
+			cudaFuncSetAttribute(pass4<MB, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			ZP_CARVE4(8)
+			ZP_CARVE4(6)
+#undef ZP_CARVE4
+			carve4 = 1;
+		}
+#define ZP_PASS4(MB, DT, SG) pass4<MB, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
+#define ZP_PASS4_MB(MB) \
+		if (dit) { if (sig) ZP_PASS4(MB, true, true); else ZP_PASS4(MB, true, false); } \
+		else { if (sig) ZP_PASS4(MB, false, true); else ZP_PASS4(MB, false, false); }
+		if (c->opt & NTT_OPT_R4_6) { ZP_PASS4_MB(6) } else { ZP_PASS4_MB(8) }
+#undef ZP_PASS4_MB
+#undef ZP_PASS4
+		ZP_CUDA_LAUNCHED();
+		return 0;
+	}
 	if (c->occ) {
 		static int carve;
 		if (!carve) {
@@ -1004,7 +1061,7 @@ int zp_cuda_ntt_opt(zp_cuda_ntt_ctx *c, int set)
 {
 	int *o = c->bn ? &c->bn->opt : &c->bls->opt;
 	int was = *o;
-	if (set >= 0) *o = set & 15;
+	if (set >= 0) *o = set & NTT_OPT_ALL;
 	return was;
 }
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,

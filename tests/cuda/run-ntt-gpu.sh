@@ -9,7 +9,7 @@
 #      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of masks 0 and the default
 # then prints the side-by-side table last. Usage: tests/cuda/run-ntt-gpu.sh DIR
 #   DIR: ntt_check, g16_backend_cmp, lib/ (libxxhash, liburing), sppark/ (optional)
-#   MASKS="0 1 2 3 4 8 15" (check), BMASKS="0 1 3 7 11 15" (bench), SKIP="ncu proofs ..." parts left out,
+#   MASKS="0 1 2 3 4 8 15 16 31 48 63" (check), MASKS24="0 15 31 63" (check at 2^24), BMASKS="0 1 3 7 11 15 31 63" (bench), SKIP="ncu proofs ..." parts left out,
 #   OUT: where logs go (the device's $OUT; else a temporary folder)
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,10 +32,10 @@ part() { # name timeout cmd...: run, show the tail, record "name | exit | second
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
 C=$BIN/ntt_check
-export MASKS=${MASKS:-0 1 2 3 4 8 15}
+export MASKS=${MASKS:-0 1 2 3 4 8 15 16 31 48 63}
 part check-small 100 "$C" check 1 5 10 13 17 20
-part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 3 15}" "$C" check 24
-part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 3 15}" "$C" check 24
+part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 15 31 63}" "$C" check 24
+part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 15 31 63}" "$C" check 24
 proofs() { # the default mask (and mask 3 on the chains): CUDA proof bytes = CPU proof bytes (and verified)
   local rc=0 e k
   for e in "" ZP_NTT_OPT=3; do
@@ -53,7 +53,7 @@ proofs() { # the default mask (and mask 3 on the chains): CUDA proof bytes = CPU
 }
 part proofs 300 proofs
 bench() {
-  MASKS=${BMASKS:-0 1 3 7 11 15} timeout 150 "$C" bench
+  MASKS=${BMASKS:-0 1 3 7 11 15 31 63} timeout 150 "$C" bench
   local s
   for s in bls bn; do
     [ -x "$BIN/sppark/sppark_ntt_$s" ] && timeout 60 "$BIN/sppark/sppark_ntt_$s" 24 27
@@ -61,11 +61,11 @@ bench() {
   return 0
 }
 part bench 220 bench
-ncu_part() { # per-kernel device times of the H step at 2^27, mask 0 and 15 (warm-up + one timed call: 2 H steps)
+ncu_part() { # per-kernel device times of the H step at 2^27, masks 0, 15, 63 (warm-up + one timed call: 2 H steps)
   local N=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1) m
   [ -n "$N" ] || { echo "no ncu"; return 0; }
-  for m in 0 15; do
-    MASKS=$m RUNS=1 timeout 50 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
+  for m in ${NCU_MASKS:-0 15 63}; do
+    MASKS=$m RUNS=1 timeout 40 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
       "$C" bench ${NCU_CASE:-bls:h:27} > "$LOG/ncu-$m.csv" 2>"$LOG/ncu-$m.err"
     echo "### mask $m: ${NCU_CASE:-bls:h:27}, warm-up + 1 call"
     python3 - "$LOG/ncu-$m.csv" <<'EOF'
@@ -83,7 +83,7 @@ for k, (c, t) in agg.items(): print("| %s | %d | %.2f |" % (k, c, t))
 EOF
   done
 }
-part ncu 100 ncu_part
+part ncu 130 ncu_part
 [ -f "$LOG/ncu.log" ] && { echo; echo "## per-kernel device times (ncu)"; grep -v "^==" "$LOG/ncu.log" | head -60; }
 # the side-by-side table, last
 python3 - "$LOG/bench.log" <<'EOF'
