@@ -246,7 +246,7 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG);
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
@@ -293,7 +293,7 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG);
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
@@ -433,7 +433,7 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned nt = blockDim.x;
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG);
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
@@ -633,12 +633,12 @@ __global__ void hconst_kernel(fr_t *out, fr_t g, unsigned log_n, int bellperson)
  * needed (b0 = 0 without factors), or too large. */
 template <class fr_t>
 static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, const fr_t *sig, int sigk, const fr_t *sv,
-                    unsigned log_n, cudaStream_t st, const fr_t **out)
+                    unsigned log_n, int inv0, cudaStream_t st, const fr_t **out)
 {
 	int rc = 0, pick = -1;
 	size_t cnt = (size_t)((1u << k) - 1) << b0;
 	*out = NULL;
-	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || (b0 == 0 && !sig) || cnt > NTT_PTAB_MAX) return 0;
+	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || (b0 == 0 && !sig && !inv0) || cnt > NTT_PTAB_MAX) return 0;
 	if (!sig) log_n = 0;
 	for (int i = 0; i < NTT_PTABS; i++) {
 		if (c->ptab[i].tab && c->ptab[i].b0 == b0 && c->ptab[i].k == k && c->ptab[i].inverse == inverse &&
@@ -679,8 +679,9 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	int rc = 0;
 	const fr_t *pt = NULL, *sig = sg.d;
 	int twload = (c->opt & NTT_OPT_TWLOAD) != 0;
-	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, st, &pt))) return rc;
-	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
+	int inv0 = inverse && twload && b0 == 0;   /* the inverse's b0 = 0 pass: w^-ti from a 2^k - 1 table (no neg) */
+	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, inv0, st, &pt))) return rc;
+	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || inv0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
 	if ((c->opt & NTT_OPT_R4) && k >= 2) {
 		block = dim3(1u << (k - 2));

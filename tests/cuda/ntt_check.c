@@ -255,8 +255,8 @@ int main(int argc, char **argv)
 		parse_masks("0 15");
 		const char *rv = getenv("RUNS");
 		if (rv && atoi(rv) >= 1 && atoi(rv) <= 64) runs = atoi(rv);
-		const char *all[] = { "bls:fwd:24", "bls:inv:24", "bls:cfwd:24", "bls:cinv:24", "bn:fwd:24",
-		                      "bls:fwd:27", "bls:inv:27", "bls:cfwd:27", "bls:cinv:27", "bn:fwd:27", "bls:h:27" };
+		const char *all[] = { "bls:fwd:24", "bls:inv:24", "bls:cfwd:24", "bls:cinv:24", "bn:fwd:24", "bn:inv:24",
+		                      "bls:fwd:27", "bls:inv:27", "bls:cfwd:27", "bls:cinv:27", "bn:fwd:27", "bn:inv:27", "bls:h:27" };
 		printf("| curve | op | size | mask | median ms | min | max |\n|---|---|---|---:|---:|---:|---:|\n");
 		if (argc == 2) for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) bench_case(all[i]);
 		for (int i = 2; i < argc; i++) bench_case(argv[i]);
