@@ -30,6 +30,25 @@
  * (ZP_NTT_OCC, default on; =0 off): the pass kernels take their twiddle set in dynamic shared memory
  * (none when a table or b0 = 0 serves), 6 blocks an SM (<= 40 registers) with the largest shared
  * carveout. Measured 2026-11-29 on the H200: NTT 2^27 50.2 -> 47.9 ms, H step 2^27 377 -> 365 ms.
+ * Variants (NTT_OPT_*, a mask per context: ZP_NTT_OPT, zp_cuda_ntt_opt; mask 0 = everything above as it was):
+ *  SIGMA  cosets without a scale pass. A coset transform is a plain one whose twiddles at global level L
+ *         (partners differing in index bit L) are multiplied by sig[L] = s^(2^(log_n-1-L)): DIT from
+ *         bit-reversed input evaluates p(s·w^k) by p(z) = E(z^2) + z·O(z^2) at every level, and the DIF
+ *         inverse undoes those butterflies with s^-1's factors. The factors ride in the block twiddles (one
+ *         product an entry, as before), the pass tables (keyed by s) and a 2^k - 1 table for b0 = 0; the
+ *         cost is that no twiddle is trivial (level 0: 1/2 product an element) instead of 2 products an
+ *         element for c·s^j from two tables. Coset forward = bit reversal, then DIT; coset inverse = DIF,
+ *         then the reversal. H step: per a, b, c the unscaled inverse (DIF) and the DIT coset forward, so
+ *         A = n·a; h = (A·B - n·C)·k with k = n^-2 (snarkjs) or Z^-1·n^-3 (bellperson, whose coset inverse
+ *         then needs no n^-1 either): 5 products an element of scaling in the whole step instead of 10.
+ *  INVC   the inverse's n^-1 as one constant in the reversal (1 product an element instead of 2 + 2 loads).
+ *  TWLOAD block twiddles w^(A+B) read from the table (one entry: A + B < N/2) instead of w^A·w^B: the first
+ *         pass at 2^24..2^27 drops ~1 product an element; the inverse's b0 = 0 pass reads w^-ti from a
+ *         2^k - 1 table instead of negating tw[N/2 - ti] in every butterfly.
+ *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
+ *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
+ * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
+ * against the CPU on the device.
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
