@@ -93,9 +93,10 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_BAL    8
 #define NTT_OPT_R4     16
 #define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
-#define NTT_OPT_ALL    63
+#define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
+#define NTT_OPT_ALL    127
 #ifndef NTT_OPT_DEFAULT
-#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL)
+#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_TAB0)
 #endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
@@ -225,7 +226,7 @@ static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ t
 	unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
 	size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
 	if (sig) return tw_at(tw, nhalf_tab, A + B, inverse) * sig[b0 + m];
-	if (twload || A == 0 || B == 0) return tw_at(tw, nhalf_tab, A + B, inverse);
+	if ((twload & 1) || A == 0 || B == 0) return tw_at(tw, nhalf_tab, A + B, inverse);
 	return tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
 }
 /* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
@@ -265,7 +266,7 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
@@ -312,7 +313,7 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
@@ -452,7 +453,7 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned nt = blockDim.x;
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (inverse && twload));
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
@@ -685,8 +686,8 @@ err:
 }
 /* Level factors of an NTT_OPT_SIGMA transform (the pass kernels' sig): which kind, for which s. */
 template <class fr_t> struct sig_ref {
-	const fr_t *d;   /* device: d[L], L < log_n; NULL: none */
-	int kind;
+	const fr_t *d = NULL;   /* device: d[L], L < log_n; NULL: none */
+	int kind = 0;
 	fr_t s;
 };
 /* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
@@ -697,10 +698,13 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 {
 	int rc = 0;
 	const fr_t *pt = NULL, *sig = sg.d;
-	int twload = (c->opt & NTT_OPT_TWLOAD) != 0;
-	int inv0 = inverse && twload && b0 == 0;   /* the inverse's b0 = 0 pass: w^-ti from a 2^k - 1 table (no neg) */
-	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, inv0, st, &pt))) return rc;
-	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || inv0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
+	/* the kernels' twload: bit 0 NTT_OPT_TWLOAD (block twiddles w^(A+B) loaded), bit 1 NTT_OPT_TAB0 (the b0 = 0
+	 * pass reads w^(+-ti) from a 2^k - 1 table, contiguous and L1-resident, instead of the strided big table;
+	 * the inverse then negates nothing) */
+	int tab0 = (c->opt & NTT_OPT_TAB0) && b0 == 0;
+	int twload = ((c->opt & NTT_OPT_TWLOAD) ? 1 : 0) | (tab0 ? 2 : 0);
+	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
+	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
 	if ((c->opt & NTT_OPT_R4) && k >= 2) {
 		block = dim3(1u << (k - 2));
@@ -892,7 +896,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 	const bool sigma = (c->opt & NTT_OPT_SIGMA) && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1;
 	if (!inverse && shift && sigma) {
 		/* coset forward: natural order to bit-reversed, then DIT with level-scaled twiddles (no scale pass) */
-		sig_ref<fr_t> sg;
+		sig_ref<fr_t> sg = sig_ref<fr_t>();
 		if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
 		ZP_CUDA_LAUNCHED();
@@ -900,7 +904,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 	}
 	if (inverse && (c->opt & NTT_OPT_INVC) && (!shift || sigma)) {
 		/* inverse: DIF (coset: twiddles scaled by the levels' s^-(2^..)), n^-1 as one constant in the reversal */
-		sig_ref<fr_t> sg;
+		sig_ref<fr_t> sg = sig_ref<fr_t>();
 		const fr_t *ni = NULL;
 		if (shift && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sg))) return rc;
 		if ((rc = get_ninv(c, log_n, st, &ni))) return rc;
@@ -956,7 +960,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 {
 	int rc = 0;
 	fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
-	sig_ref<fr_t> sg, sgi;
+	sig_ref<fr_t> sg = sig_ref<fr_t>(), sgi = sig_ref<fr_t>();
 	const bool bp = mode == ZP_CUDA_H_BELLPERSON;
 	if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 	if (bp && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sgi))) return rc;

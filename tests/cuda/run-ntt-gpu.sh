@@ -3,19 +3,20 @@
 #   1. ntt_check check: every NTT_OPT_* mask (cuda/ntt.cu) = the CPU NTTs bit for bit (BLS12-381 both root
 #      families, BN254; forward, inverse, cosets, both H steps) at 2^1..2^20, then 2^24
 #   2. g16_backend_cmp: whole proofs, CUDA backend = CPU backend bytes (examples/chain, tests/groth16/data/mul,
-#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits) with the default mask and mask 0
+#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits) with the default mask and masks 95, 127
 #   3. ntt_check bench beside sppark's NTT (DIR/sppark/sppark_ntt_{bls,bn}: a harness built outside the repo,
 #      never committed; skipped when absent) in the same run: 2^24 and 2^27, fwd, inv, coset fwd, coset inv,
-#      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of masks 0 and the default
+#      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of the H step by mask
 # then prints the side-by-side table last. Usage: tests/cuda/run-ntt-gpu.sh DIR
 #   DIR: ntt_check, g16_backend_cmp, lib/ (libxxhash, liburing), sppark/ (optional)
-#   MASKS="0 1 2 3 4 8 15 16 31 48 63" (check), MASKS24="0 15 31 63" (check at 2^24), BMASKS="0 7 11 15 31 63" (bench), SKIP="ncu proofs ..." parts left out,
-#   OUT: where logs go (the device's $OUT; else a temporary folder)
+#   MASKS="0 1 2 3 4 8 15 16 48 64 79 95 127" (check), MASKS24="0 79 95 127" (check at 2^24), BMASKS="0 3 7 67 71 79 87 95 119 127"
+#   (bench), NCU_MASKS="79 95 127", SKIP="ncu proofs ..." parts left out,
+#   OUT: the device folder that comes back: gpu-ntt-logs.tgz (every log) is written there
 set -u
 cd "$(dirname "$0")/../.."
 BIN=$(readlink -f "${1:?usage: run-ntt-gpu.sh DIR}")
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
-LOG=${OUT:-$(mktemp -d)}; mkdir -p "$LOG"
+LOG=$(mktemp -d)   # logs here; with $OUT set (the device) they are packed into $OUT/gpu-ntt-logs.tgz at the end
 SKIP=" ${SKIP:-} "
 T0=$(date +%s)
 declare -a SUM
@@ -32,13 +33,13 @@ part() { # name timeout cmd...: run, show the tail, record "name | exit | second
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
 C=$BIN/ntt_check
-export MASKS=${MASKS:-0 1 2 3 4 8 15 16 31 48 63}
+export MASKS=${MASKS:-0 1 2 3 4 8 15 16 48 64 79 95 127}
 part check-small 100 "$C" check 1 5 10 13 17 20
-part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 15 31 63}" "$C" check 24
-part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 15 31 63}" "$C" check 24
-proofs() { # the default mask (and mask 3 on the chains): CUDA proof bytes = CPU proof bytes (and verified)
+part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 79 95 127}" "$C" check 24
+part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 79 95 127}" "$C" check 24
+proofs() { # the default mask and masks 95, 127: CUDA proof bytes = CPU proof bytes (and verified)
   local rc=0 e k
-  for e in "" ZP_NTT_OPT=3; do
+  for e in "" ZP_NTT_OPT=95 ZP_NTT_OPT=127; do
     for k in examples/chain/chain.zkey:examples/chain/w0.wtns examples/chain-bn254/chain.zkey:examples/chain-bn254/w0.wtns \
              tests/groth16/data/mul.zkey:tests/groth16/data/mul.wtns; do
       [ -n "$e" ] && [ "${k#tests}" != "$k" ] && continue
@@ -46,14 +47,17 @@ proofs() { # the default mask (and mask 3 on the chains): CUDA proof bytes = CPU
       env $e timeout 40 "$BIN/g16_backend_cmp" zkey "${k%%:*}" "${k#*:}" || { echo "| exit $? | FAIL |"; rc=1; }
     done
   done
-  echo "## default mask: synth 16, 18"
-  timeout 60 "$BIN/g16_backend_cmp" synth 16 1 || { echo "| synth 16 exit $? | FAIL |"; rc=1; }
+  for e in "" ZP_NTT_OPT=95 ZP_NTT_OPT=127; do
+    echo "## ${e:-default mask}: synth 16"
+    env $e timeout 60 "$BIN/g16_backend_cmp" synth 16 1 || { echo "| synth 16 exit $? | FAIL |"; rc=1; }
+  done
+  echo "## default mask: synth 18"
   timeout 90 "$BIN/g16_backend_cmp" synth 18 1 || { echo "| synth 18 exit $? | FAIL |"; rc=1; }
   return $rc
 }
 part proofs 300 proofs
 bench() {
-  MASKS=${BMASKS:-0 7 11 15 31 63} timeout 150 "$C" bench
+  MASKS=${BMASKS:-0 3 7 67 71 79 87 95 119 127} timeout 150 "$C" bench
   local s
   for s in bls bn; do
     [ -x "$BIN/sppark/sppark_ntt_$s" ] && timeout 60 "$BIN/sppark/sppark_ntt_$s" 24 27
@@ -61,10 +65,10 @@ bench() {
   return 0
 }
 part bench 220 bench
-ncu_part() { # per-kernel device times of the H step at 2^27, masks 0, 15, 63 (warm-up + one timed call: 2 H steps)
+ncu_part() { # per-kernel device times of the H step at 2^27 by mask (warm-up + one timed call: 2 H steps)
   local N=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1) m
   [ -n "$N" ] || { echo "no ncu"; return 0; }
-  for m in ${NCU_MASKS:-0 15 63}; do
+  for m in ${NCU_MASKS:-79 95 127}; do
     MASKS=$m RUNS=1 timeout 40 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
       "$C" bench ${NCU_CASE:-bls:h:27} > "$LOG/ncu-$m.csv" 2>"$LOG/ncu-$m.err"
     echo "### mask $m: ${NCU_CASE:-bls:h:27}, warm-up + 1 call"
@@ -109,7 +113,12 @@ for (cv, op, sz) in sorted({k[:3] for k in z}, key=lambda k: (k[0], int(k[2][2:]
           "%.2f" % nn if nn else "-", " / ".join("%.2f" % o for o in other) or "-", "%.3f" % (best / nn) if nn else "-"))
 EOF
 echo
+echo "## check rows that did not pass, and errors"
+grep -h -E '\| FAIL \||error|->' "$LOG"/check-*.log "$LOG"/proofs.log 2>/dev/null | head -20
+echo
 echo "## parts ($(( $(date +%s) - T0 )) s; logs in $LOG)"
 echo "| part | result | time | checks |"
 echo "|---|---|---|---|"
 printf '%s\n' "${SUM[@]}"
+# every log in one file (the device returns only a few files)
+[ -n "${OUT:-}" ] && tar czf "$OUT/gpu-ntt-logs.tgz" -C "$LOG" . 2>/dev/null && echo "logs: \$OUT/gpu-ntt-logs.tgz"
