@@ -46,7 +46,8 @@
  *         pass at 2^24..2^27 drops ~1 product an element; the inverse's b0 = 0 pass reads w^-ti from a
  *         2^k - 1 table instead of negating tw[N/2 - ti] in every butterfly.
  *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
- *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
+ *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8);
+ *  R8     8 elements a thread, three levels between barriers.
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
  * against the CPU on the device.
  */
@@ -94,7 +95,8 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_R4     16
 #define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
 #define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
-#define NTT_OPT_ALL    127
+#define NTT_OPT_R8     128  /* pass4 with 8 elements a thread, three levels a barrier (over R4) */
+#define NTT_OPT_ALL    255
 #ifndef NTT_OPT_DEFAULT
 #define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_TAB0)
 #endif
@@ -386,7 +388,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 	}
 	ZP_UNROLL for (int i = 0; i < (1 << r); i++) s[t + ((unsigned)i << lo)] = e[i];
 }
-template <bool DIT, bool SIG = false, class fr_t>
+template <bool DIT, bool SIG = false, int RMAX = ZP_NTT_RADIX_LOG, class fr_t>
 static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                    size_t low, unsigned b0, unsigned k, unsigned Rk, int inverse, bool btw)
 {
@@ -400,10 +402,8 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 			unsigned t = ((sg >> lo) << (lo + r)) | (sg & ((1u << lo) - 1));
 			switch (r) {
 			case 1: pass_group<1, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-			case 2: pass_group<2, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#if ZP_NTT_RADIX_LOG >= 3
-			case 3: pass_group<3, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#endif
+			case 2: if constexpr (RMAX >= 2) pass_group<2, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+			case 3: if constexpr (RMAX >= 3) pass_group<3, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
 			}
 		}
 		__syncthreads();
@@ -438,9 +438,10 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 /* NTT_OPT_R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
  * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
- * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
-template <int MINB, bool DIT, bool SIG, class fr_t>
-__global__ void __launch_bounds__(1 << (NTT_K - 2), MINB)
+ * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2).
+ * NTT_OPT_R8: R = 3, 8 elements a thread, three levels a barrier (k < 3 or a short last step: smaller groups). */
+template <int MINB, int R, bool DIT, bool SIG, class fr_t>
+__global__ void __launch_bounds__(1 << (NTT_K - R), MINB)
 pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0, unsigned k, int inverse,
       const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab, const fr_t *__restrict__ sig,
       int twload)
@@ -463,7 +464,7 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 		s[t] = v;
 	}
 	__syncthreads();
-	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
+	pass_levels<DIT, SIG, R>(s, tws, tw, max_log, low, b0, k, R, inverse, btw);
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
 		x[base + ((size_t)t << b0)] = s[t];
 }
@@ -706,25 +707,27 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
 	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
-	if ((c->opt & NTT_OPT_R4) && k >= 2) {
-		block = dim3(1u << (k - 2));
+	const int r8 = (c->opt & NTT_OPT_R8) && k >= 3;
+	if (((c->opt & NTT_OPT_R4) && k >= 2) || r8) {
+		block = dim3(1u << (k - (r8 ? 3 : 2)));
 		static int carve4;
 		if (!carve4) {
-#define ZP_CARVE4(MB) \
-			cudaFuncSetAttribute(pass4<MB, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			ZP_CARVE4(8)
-			ZP_CARVE4(6)
+#define ZP_CARVE4(MB, R) \
+			cudaFuncSetAttribute(pass4<MB, R, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, R, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, R, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, R, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			ZP_CARVE4(8, 2)
+			ZP_CARVE4(6, 2)
+			ZP_CARVE4(6, 3)
 #undef ZP_CARVE4
 			carve4 = 1;
 		}
-#define ZP_PASS4(MB, DT, SG) pass4<MB, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
-#define ZP_PASS4_MB(MB) \
-		if (dit) { if (sig) ZP_PASS4(MB, true, true); else ZP_PASS4(MB, true, false); } \
-		else { if (sig) ZP_PASS4(MB, false, true); else ZP_PASS4(MB, false, false); }
-		if (c->opt & NTT_OPT_R4_6) { ZP_PASS4_MB(6) } else { ZP_PASS4_MB(8) }
+#define ZP_PASS4(MB, R, DT, SG) pass4<MB, R, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
+#define ZP_PASS4_MB(MB, R) \
+		if (dit) { if (sig) ZP_PASS4(MB, R, true, true); else ZP_PASS4(MB, R, true, false); } \
+		else { if (sig) ZP_PASS4(MB, R, false, true); else ZP_PASS4(MB, R, false, false); }
+		if (r8) { ZP_PASS4_MB(6, 3) } else if (c->opt & NTT_OPT_R4_6) { ZP_PASS4_MB(6, 2) } else { ZP_PASS4_MB(8, 2) }
 #undef ZP_PASS4_MB
 #undef ZP_PASS4
 		ZP_CUDA_LAUNCHED();
