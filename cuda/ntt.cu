@@ -48,6 +48,7 @@
  *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
  *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8);
  *  R8     8 elements a thread, three levels between barriers.
+ *  HC2    the H combine's n·C as a shift and a one-limb reduction (mul_pow2) instead of a product.
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
  * against the CPU on the device.
  */
@@ -96,9 +97,10 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
 #define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
 #define NTT_OPT_R8     128  /* pass4 with 8 elements a thread, three levels a barrier (over R4) */
-#define NTT_OPT_ALL    255
+#define NTT_OPT_HC2    256  /* the H combine's n·C by shift and one-limb reduction (mul_pow2): two products */
+#define NTT_OPT_ALL    511
 #ifndef NTT_OPT_DEFAULT
-#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_TAB0)
+#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0)
 #endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
@@ -945,6 +947,54 @@ __global__ void h_combine3(fr_t *a, const fr_t *b, const fr_t *c, size_t n, cons
 	if (i >= n) return;
 	a[i] = (a[i] * b[i] - c[i] * k[0]) * k[1];
 }
+/* x·2^e mod p for a fully reduced x, 1 <= e <= 31, without a product (NTT_OPT_HC2: the combine's n·C): shift
+ * into nine limbs, a one-limb quotient q = floor(T / (p_top + 1)) from the top 64 bits T (never above the
+ * true quotient and at most 2 below it: at most one below over random and edge values, tests/cuda/
+ * ntt_sigma_model.py checks the bound), X - q·p, then at most two conditional subtractions of p.
+ * 8 IMAD.WIDE and a 64/32 division instead of a Montgomery product. */
+template <class fr_t>
+static __device__ __forceinline__ fr_t mul_pow2(const fr_t &x, unsigned e)
+{
+	const int N = 8;
+	uint32_t X[N + 1];
+	X[0] = x.l[0] << e;
+	ZP_UNROLL for (int i = 1; i < N; i++) X[i] = __funnelshift_l(x.l[i - 1], x.l[i], e);
+	X[N] = x.l[N - 1] >> (32 - e);
+	uint64_t T = ((uint64_t)X[N] << 32) | X[N - 1];
+	uint32_t q = (uint32_t)(T / ((uint64_t)fr_t::cfg::p(N - 1) + 1));
+	uint64_t carry = 0, br = 0;
+	ZP_UNROLL for (int i = 0; i < N; i++) {
+		uint64_t m = (uint64_t)q * fr_t::cfg::p(i) + carry;
+		carry = m >> 32;
+		uint64_t d = (uint64_t)X[i] - (uint32_t)m - br;
+		X[i] = (uint32_t)d;
+		br = (d >> 63) & 1;
+	}
+	X[N] = X[N] - (uint32_t)carry - (uint32_t)br;
+	ZP_UNROLL for (int k = 0; k < 2; k++) {
+		uint32_t Y[N];
+		uint64_t b = 0;
+		ZP_UNROLL for (int i = 0; i < N; i++) {
+			uint64_t d = (uint64_t)X[i] - fr_t::cfg::p(i) - b;
+			Y[i] = (uint32_t)d;
+			b = (d >> 63) & 1;
+		}
+		bool ge = X[N] >= (uint32_t)b;   /* X - p >= 0: no borrow out of the ninth limb */
+		ZP_UNROLL for (int i = 0; i < N; i++) X[i] = ge ? Y[i] : X[i];
+		X[N] = ge ? X[N] - (uint32_t)b : X[N];
+	}
+	fr_t r;
+	ZP_UNROLL for (int i = 0; i < N; i++) r.l[i] = X[i];
+	return r;
+}
+/* h = (a·b - c·2^log_n)·k[1] (NTT_OPT_HC2: h_combine3 with n·C by mul_pow2, two products an element) */
+template <class fr_t>
+__global__ void h_combine2(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *k, unsigned log_n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	a[i] = (a[i] * b[i] - mul_pow2(c[i], log_n)) * k[1];
+}
 /* zinv = (g^n - 1)^-1 */
 template <class fr_t>
 __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
@@ -978,8 +1028,12 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
 		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
 	}
-	h_combine3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
-	                                                       1ull << log_n, c->consts + 7);
+	if (c->opt & NTT_OPT_HC2)
+		h_combine2<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
+		                                                       1ull << log_n, c->consts + 7, log_n);
+	else
+		h_combine3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
+		                                                       1ull << log_n, c->consts + 7);
 	ZP_CUDA_LAUNCHED();
 	if (!bp) return 0;
 	if ((rc = dif_passes<fr_t>(c, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;

@@ -167,9 +167,33 @@ def h_ref(a, b, cc, log_n, s, bellperson):
     return idft(h, s, log_n)
 
 
+def mul_pow2_bound():
+    # cuda/ntt.cu mul_pow2 (NTT_OPT_HC2): x·2^e mod p with q = floor(T / (p_top + 1)), T the top 64 bits of
+    # x << e (nine 32-bit limbs): q never above the true quotient, at most 2 below (two conditional
+    # subtractions follow), and X - q·p fits nine limbs. Both curves' Fr, e = 1..31, edge and random x.
+    bad = 0
+    for p in (0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001,
+              0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001):
+        ptop = p >> 224
+        for e in range(1, 32):
+            for _ in range(300):
+                x = random.choice([p - 1, p - 2, 0, 1, random.randrange(p), random.randrange(p - 2 ** 200, p)])
+                X = x << e
+                q = (X >> 224) // (ptop + 1)
+                R = X - q * p
+                k = 0
+                while R >= p:
+                    R -= p; k += 1
+                if not (q <= X // p and k <= 2 and X - q * p < (1 << 288) and R == X % p):
+                    bad += 1
+    return bad
+
+
 def main():
     random.seed(22)
-    bad = 0
+    bad = mul_pow2_bound()
+    if bad:
+        print("MISMATCH mul_pow2 bound", bad)
     for log_n in [1, 2, 3, 4, 5, 6, 7, 8]:
         for ntt_k in [2, 3, 4]:
             for bal in [False, True]:
