@@ -347,7 +347,12 @@ int zp_keystore_split_begin(zp_keystore_split *s, const zp_g16_split_arr *set, u
 	s->writing = true;
 	for (unsigned i = 0; i < n; i++) { /* fault the pages in on every core: the copy into them is then a DMA */
 		struct fault f = { zp_keyregion_wsect(&s->reg, i), rp.sect[i].bytes };
-		zp_par_for((size_t)((f.len + (1u << 21) - 1) >> 21), fault_task, &f);
+		size_t np = (size_t)((f.len + (1u << 21) - 1) >> 21);
+		if (f.len >= ((uint64_t)64 << 20))
+			zp_par_for(np, fault_task, &f);
+		else
+			for (size_t j = 0; j < np; j++)
+				fault_task(&f, j, 0);
 		host[i] = f.p;
 	}
 	return 0;

@@ -164,13 +164,26 @@ static void prune_case(const char *hdir)
 	p.name = nb;
 	REQUIRE(make(&r, &p, true) == 0);
 	zp_keyregion_close(&r);
+	char sa[128], sb[128]; /* the split bases' regions of both keys: pruned with their keys */
+	REQUIRE(zp_keyregion_split_name(sa, sizeof sa, arena, "keep") == 0);
+	REQUIRE(zp_keyregion_split_name(sb, sizeof sb, arena, "gone") == 0);
+	p.name = sa;
+	REQUIRE(make(&r, &p, true) == 0);
+	zp_keyregion_close(&r);
+	p.name = sb;
+	REQUIRE(make(&r, &p, true) == 0);
+	zp_keyregion_close(&r);
 	const char *keep[] = { "keep", "other" };
-	CHECK_EQ(zp_keyregion_prune(arena, hdir, keep, 2), 1);
+	CHECK_EQ(zp_keyregion_prune(arena, hdir, keep, 2), 2);
 	CHECK_EQ(zp_keyregion_attach(&r, na, hdir, ID_A, NULL), 0);
 	zp_keyregion_close(&r);
+	CHECK_EQ(zp_keyregion_attach(&r, sa, hdir, ID_A, NULL), 0);
+	zp_keyregion_close(&r);
 	CHECK_EQ(zp_keyregion_attach(&r, nb, hdir, ID_A, NULL), -ENOENT);
-	CHECK_EQ(zp_keyregion_prune(arena, hdir, NULL, 0), 1);
+	CHECK_EQ(zp_keyregion_attach(&r, sb, hdir, ID_A, NULL), -ENOENT);
+	CHECK_EQ(zp_keyregion_prune(arena, hdir, NULL, 0), 2);
 	CHECK_EQ(zp_keyregion_attach(&r, na, hdir, ID_A, NULL), -ENOENT);
+	CHECK_EQ(zp_keyregion_attach(&r, sa, hdir, ID_A, NULL), -ENOENT);
 	char bad[16];
 	CHECK(zp_keyregion_name(bad, sizeof bad, arena, "a-key-name-far-too-long") < 0);
 	CHECK(zp_keyregion_name(na, sizeof na, arena, "../x") < 0);
