@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "keyregion.h"
 #include "params_load.h"
@@ -168,6 +169,15 @@ int main(int argc, char **argv)
 	zp_params_load_stats st;
 	int rc = zp_params_load_into(argv[2], &c, &d, &fixed, &o, &st);
 	zp_progress_end(NULL);
+	uint64_t hash = 0; /* of every decoded point, in file order: the GPU's and the CPU's must agree */
+	if (!rc) {
+		XXH3_state_t *hs = XXH3_createState();
+		XXH3_64bits_reset(hs);
+		for (int i = 0; i < 6; i++)
+			XXH3_64bits_update(hs, p[i], n[i] * (i == 5 ? 192 : 96));
+		hash = XXH3_64bits_digest(hs);
+		XXH3_freeState(hs);
+	}
 	if (!use_malloc) {
 		zp_keyregion_close(&r);
 		zp_keyregion_remove(name, NULL);
@@ -176,8 +186,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "params_bench: %s\n", zp_err_msg());
 		return 1;
 	}
-	printf("load %.3f s %.3f GB/s io=%s threads=%u backing=%s idle=%.3f points=%llu checks=%s%s\n", st.secs,
+	printf("load %.3f s %.3f GB/s io=%s threads=%u backing=%s idle=%.3f points=%llu checks=%s hash=%016llx%s\n", st.secs,
 	       st.bytes / st.secs / 1e9, st.direct ? "direct" : "buffered", st.threads, backing, st.reader_idle_s,
-	       (unsigned long long)st.points, st.gpu ? "gpu" : "cpu", o.no_subgroup ? " no-subgroup" : "");
+	       (unsigned long long)st.points, st.gpu ? "gpu" : "cpu", (unsigned long long)hash,
+	       o.no_subgroup ? " no-subgroup" : "");
 	return 0;
 }
