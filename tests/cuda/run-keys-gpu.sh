@@ -96,9 +96,11 @@ while d < n+pub+1: d*=2
 print(nv, d)")
   keyb=$(( nv * (2 * 96 + 192) + (nv - 329) * 96 + dom * 96 + 328 * 96 ))
   splitb=$(( lg >= 26 ? dom * 96 : 3 * (dom + nv * 3) * 96 + 3 * nv * 192 )) # 2^27: H in 2 parts; 2^24: H and A, B1, B2, C in 4
-  pages=$(( (keyb + splitb) / 2097152 + 128 ))
+  # 2^27: the pool holds the key only (70 GiB; the first start's circuit and setup need the rest of the 126 GiB),
+  # the split region then lives on /dev/shm (THP); smaller: both on hugetlbfs
+  pages=$(( (keyb + (lg >= 27 ? 0 : splitb)) / 2097152 + 128 ))
   got=$(hugepages $pages); export ZKPIPE_HUGETLBFS=$(awk '$3 == "hugetlbfs" { print $2; exit }' /proc/mounts)
-  row "restart 2^$lg: hugepages for key + split regions" "$got of $pages wanted ($(awk -v b=$keyb -v s=$splitb 'BEGIN{printf "%.1f + %.1f", b/1073741824, s/1073741824}') GiB)"
+  row "restart 2^$lg: hugepages for key (+ split) regions" "$got of $pages wanted ($(awk -v b=$keyb -v s=$splitb 'BEGIN{printf "%.1f + %.1f", b/1073741824, s/1073741824}') GiB)"
   mkdir -p "$R/out"
   cat > "$R/z.ini" <<EOF
 [run]
