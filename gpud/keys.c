@@ -352,10 +352,14 @@ static void region_free(struct gpud_key *k)
 	k->in_region = false;
 }
 
-static void split_free(struct gpud_key *k)
+static void split_free(struct gpud *g, struct gpud_key *k)
 {
-	if (k->split_on)
-		zp_keystore_split_close(&k->split);
+	if (!k->split_on)
+		return;
+	if (k->split.hits || k->split.kept)
+		zp_log(g->d.who, "key %s: split bases %s region %s (%.2f GiB)", k->name,
+		       k->split.hits ? "from their" : "kept for the next start in", k->split.name, k->split.bytes / 1073741824.0);
+	zp_keystore_split_close(&k->split);
 	k->split_on = false;
 }
 
@@ -434,9 +438,9 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 			k->gk.split_store = &k->split_ops;
 		r = g->be->create(&k->be_state, &k->gk);
 		k->gk.split_store = NULL;
-		split_free(k);                       /* uploaded or kept: the mapping goes, the region stays */
+		split_free(g, k);                    /* uploaded or kept: the mapping goes, the region stays */
 	}
-	split_free(k);
+	split_free(g, k);
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
 #endif

@@ -300,8 +300,11 @@ int zp_keystore_split_get(zp_keystore_split *s, const zp_g16_split_arr *set, uns
 		}
 		if (!rc && h->n_sections != n)
 			rc = zp_err_set(ZP_EFORMAT, "split region %s: %u sections for a set of %u", s->name, h->n_sections, n);
-		if (!rc)
+		if (!rc) {
+			s->hits++;
+			s->bytes = s->reg.size;
 			return 0;
+		}
 		zp_keyregion_close(&s->reg);
 	}
 	if (rc != -ENOENT && !(rc == ZP_ETRUNC && alive))
@@ -365,6 +368,8 @@ int zp_keystore_split_end(zp_keystore_split *s, int rc)
 	s->writing = false;
 	if (!rc)
 		rc = zp_keyregion_seal(&s->reg);
+	if (!rc)
+		s->kept++, s->bytes = s->reg.size;
 	zp_keyregion_close(&s->reg);
 	if (rc)
 		zp_keyregion_remove(s->name, s->hdir);

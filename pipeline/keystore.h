@@ -77,6 +77,8 @@ typedef struct {
 	const char *hdir;
 	uint8_t base[16];          /* zp_keystore_split_base of the key it belongs to */
 	bool writing;
+	unsigned hits, kept;       /* sets given back, sets kept (for the caller's log) */
+	uint64_t bytes;            /* of the last set given back or kept */
 } zp_keystore_split;
 /* s empty (no region), for the split region `name` (zp_keyregion_split_name) of the key whose region
  * gave base (zp_keystore_split_base). */
