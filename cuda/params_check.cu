@@ -8,8 +8,9 @@
  *   coordinate every coordinate (flag bits masked off the first) below q
  *   curve      finite and y^2 = x^3 + b (G1 b = 4, G2 b = 4 + 4u)
  *   subgroup   by endomorphism, as common/ec.c: G1 φ(P) = −[z^2]P with φ(x, y) = (βx, y) (Bowe); G2
- *              ψ(P) = [z]P (Scott), z = −0xd201000000010000; [|z|] by double-and-add over XYZZ (63
- *              doublings, 5 additions: |z| has 6 bits set), both sides compared projectively.
+ *              ψ(P) = [z]P (Scott), z = −0xd201000000010000; [|z|] by double-and-add (63 doublings, 5
+ *              additions: |z| has 6 bits set) in Jacobian coordinates (default) or XYZZ (ec.cuh's
+ *              formulas; ZP_CUDA_PC_XYZZ), both sides compared projectively.
  * A bad point's output is zero; the host re-decodes it on the CPU for the error message (and to
  * confirm the verdict). Not constant time: the key's points are public.
  */
@@ -17,6 +18,9 @@
 #include "ec.cuh"
 
 #define PC_THREADS 128
+#ifndef PC_OCC_DEFAULT
+#define PC_OCC_DEFAULT 1   /* G1 blocks an SM asked of ptxas (__launch_bounds__): flags' ZP_CUDA_PC_OCC(n) overrides */
+#endif
 
 static const uint64_t Z_ABS = 0xd201000000010000ull;   /* |z|; bit 63 set */
 
@@ -129,36 +133,138 @@ static __device__ __noinline__ xyzz_t<fp_t> mul_z(const xyzz_t<fp_t> q)
 	return t;
 }
 
+/* The same chain in Jacobian coordinates (x = X/Z², y = Y/Z³, infinity Z = 0): a doubling is 2M + 5S
+ * (dbl-2009-l) against XYZZ's 9 products, ~20 % fewer products a check. */
+template <class F> struct jpt { F X, Y, Z; };
+
+template <class F> static __device__ __forceinline__ void jdbl(jpt<F> &p)
+{
+	F A = p.X.sqr(), B = p.Y.sqr(), C = B.sqr();
+	F D = ((p.X + B).sqr() - A - C).dbl();
+	F E = A.dbl() + A;
+	F X3 = E.sqr() - D.dbl();
+	F Z3 = (p.Y * p.Z).dbl();
+	F C8 = C.dbl().dbl().dbl();
+	p.Y = E * (D - X3) - C8;
+	p.X = X3;
+	p.Z = Z3;
+}
+
+/* p += (x, y) affine, finite (madd-2007-bl; P = Q doubles, P = −Q gives infinity). */
+template <class F> static __device__ __forceinline__ void jadd_aff(jpt<F> &p, const affine_t<F> &q)
+{
+	if (p.Z.is_zero()) {
+		p.X = q.x, p.Y = q.y, p.Z = F::one();
+		return;
+	}
+	F Z1Z1 = p.Z.sqr();
+	F U2 = q.x * Z1Z1, S2 = q.y * p.Z * Z1Z1;
+	F H = U2 - p.X, r = (S2 - p.Y).dbl();
+	if (H.is_zero()) {
+		if (r.is_zero())
+			jdbl(p);
+		else
+			p.Z = F::zero();
+		return;
+	}
+	F HH = H.sqr(), I = HH.dbl().dbl(), J = H * I, V = p.X * I;
+	F X3 = r.sqr() - J - V.dbl();
+	p.Y = r * (V - X3) - (p.Y * J).dbl();
+	p.Z = (p.Z + H).sqr() - Z1Z1 - HH;
+	p.X = X3;
+}
+
+/* p += q, both Jacobian (add-2007-bl). */
+template <class F> static __device__ __forceinline__ void jadd(jpt<F> &p, const jpt<F> &q)
+{
+	if (q.Z.is_zero())
+		return;
+	if (p.Z.is_zero()) {
+		p = q;
+		return;
+	}
+	F Z1Z1 = p.Z.sqr(), Z2Z2 = q.Z.sqr();
+	F U1 = p.X * Z2Z2, U2 = q.X * Z1Z1;
+	F S1 = p.Y * q.Z * Z2Z2, S2 = q.Y * p.Z * Z1Z1;
+	F H = U2 - U1, r = (S2 - S1).dbl();
+	if (H.is_zero()) {
+		if (r.is_zero())
+			jdbl(p);
+		else
+			p.Z = F::zero();
+		return;
+	}
+	F I = H.dbl().sqr(), J = H * I, V = U1 * I;
+	F X3 = r.sqr() - J - V.dbl();
+	p.Y = r * (V - X3) - (S1 * J).dbl();
+	p.Z = ((p.Z + q.Z).sqr() - Z1Z1 - Z2Z2) * H;
+	p.X = X3;
+}
+
+template <class F> static __device__ __noinline__ jpt<F> jmul_z_aff(const affine_t<F> p)
+{
+	jpt<F> t;
+	t.X = p.x, t.Y = p.y, t.Z = F::one();
+	for (int b = 62; b >= 0; b--) {
+		jdbl(t);
+		if ((Z_ABS >> b) & 1)
+			jadd_aff(t, p);
+	}
+	return t;
+}
+static __device__ __noinline__ jpt<fp_t> jmul_z(const jpt<fp_t> q)
+{
+	jpt<fp_t> t = q;
+	for (int b = 62; b >= 0; b--) {
+		jdbl(t);
+		if ((Z_ABS >> b) & 1)
+			jadd(t, q);
+	}
+	return t;
+}
+
+/* Jacobian t equals −(x, y) (finite affine): X = x·Z² and −Y = y·Z³. */
+template <class F> static __device__ __forceinline__ bool jeq_neg(const jpt<F> &t, const F &x, const F &y)
+{
+	if (t.Z.is_zero())
+		return false;
+	F Z2 = t.Z.sqr();
+	return t.X == x * Z2 && t.Y.neg() == y * Z2 * t.Z;
+}
+
 /* XYZZ t equals −(x, y) (finite affine): X = x·ZZ and −Y = y·ZZZ. */
 template <class F> static __device__ __forceinline__ bool eq_neg(const xyzz_t<F> &t, const F &x, const F &y)
 {
 	return !t.is_inf() && t.X == x * t.ZZ && t.Y.neg() == y * t.ZZZ;
 }
 
-static __device__ bool in_subgroup(const affine_t<fp_t> &p)
+static __device__ bool in_subgroup(const affine_t<fp_t> &p, bool jac)
 {
+	fp_t bx = p.x * fp_const(c_beta);
+	if (jac)
+		return jeq_neg(jmul_z(jmul_z_aff(p)), bx, p.y);
 	xyzz_t<fp_t> t = mul_z(mul_z_aff(p));   /* [z^2]P */
-	return eq_neg(t, p.x * fp_const(c_beta), p.y);   /* −[z^2]P = (βx, y) */
+	return eq_neg(t, bx, p.y);              /* −[z^2]P = (βx, y) */
 }
-static __device__ bool in_subgroup(const affine_t<fp2_t> &p)
+static __device__ bool in_subgroup(const affine_t<fp2_t> &p, bool jac)
 {
-	xyzz_t<fp2_t> t = mul_z_aff(p);         /* [|z|]P = −[z]P */
 	fp2_t cx, cy, px, py;
 	cx.c0 = p.x.c0, cx.c1 = p.x.c1.neg();   /* conjugates */
 	cy.c0 = p.y.c0, cy.c1 = p.y.c1.neg();
 	px.c0 = fp_t::zero(), px.c1 = fp_const(c_psi_x1);
 	py.c0 = fp_const(c_psi_y), py.c1 = fp_const(c_psi_y + 6);
+	if (jac)
+		return jeq_neg(jmul_z_aff(p), cx * px, cy * py);
+	xyzz_t<fp2_t> t = mul_z_aff(p);         /* [|z|]P = −[z]P */
 	return eq_neg(t, cx * px, cy * py);     /* [z]P = ψ(P) */
 }
 
-template <class F, int NW>
-__global__ void params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t *in, size_t n, int no_subgroup)
+template <class F, int NW, int MINB>
+__global__ void __launch_bounds__(PC_THREADS, MINB) params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t *in, size_t n, unsigned flags)
 {
+	const bool no_subgroup = flags & ZP_CUDA_PC_NO_SUBGROUP, jac = !(flags & ZP_CUDA_PC_XYZZ);
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		uint32_t w[NW];
-#pragma unroll
-		for (int k = 0; k < NW; k++)
-			w[k] = in[i * NW + k];
+		const uint32_t *w = in + i * NW;   /* read where used: nothing of the encoding stays live */
 		affine_t<F> p;
 		p.x = F::zero(), p.y = F::zero();
 		int f = flags_of(w, NW);
@@ -169,7 +275,7 @@ __global__ void params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t 
 			st = ZP_CUDA_PT_COORD;
 		else if (f == 0 && (p.is_inf() || !on_curve(p)))
 			st = ZP_CUDA_PT_CURVE;
-		else if (f == 0 && !no_subgroup && !in_subgroup(p))
+		else if (f == 0 && !no_subgroup && !in_subgroup(p, jac))
 			st = ZP_CUDA_PT_SUBGROUP;
 		if (st != ZP_CUDA_PT_OK)
 			p.x = F::zero(), p.y = F::zero();
@@ -179,7 +285,7 @@ __global__ void params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t 
 }
 
 extern "C" int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n,
-				     int no_subgroup, void *stream)
+				     unsigned flags, void *stream)
 {
 	int rc = 0, dev, sms = 132;
 	cudaStream_t st = (cudaStream_t)stream;
@@ -190,12 +296,21 @@ extern "C" int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, con
 	{
 		size_t blocks = zp_cdiv(n, PC_THREADS), cap = (size_t)sms * 16;
 		unsigned nb = (unsigned)(blocks < cap ? blocks : cap);
+		unsigned occ = (flags >> 4) & 7u ? (flags >> 4) & 7u : PC_OCC_DEFAULT;
+#define PC_LAUNCH(F, NW, M)                                                                                  \
+	params_kernel<F, NW, M><<<nb, PC_THREADS, 0, st>>>((affine_t<F> *)d_out, d_status, (const uint32_t *)d_in, n, \
+							   flags)
 		if (g2)
-			params_kernel<fp2_t, 48><<<nb, PC_THREADS, 0, st>>>((affine_t<fp2_t> *)d_out, d_status,
-									  (const uint32_t *)d_in, n, no_subgroup);
+			PC_LAUNCH(fp2_t, 48, 1);
+		else if (occ == 2)
+			PC_LAUNCH(fp_t, 24, 2);
+		else if (occ == 3)
+			PC_LAUNCH(fp_t, 24, 3);
+		else if (occ >= 4)
+			PC_LAUNCH(fp_t, 24, 4);
 		else
-			params_kernel<fp_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fp_t> *)d_out, d_status,
-									 (const uint32_t *)d_in, n, no_subgroup);
+			PC_LAUNCH(fp_t, 24, 1);
+#undef PC_LAUNCH
 		ZP_CUDA_LAUNCHED();
 	}
 	return 0;

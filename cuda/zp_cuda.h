@@ -109,10 +109,13 @@ const char *zp_cuda_upload_name(int how);
  * n points in zcash's uncompressed big-endian encoding (G1 96 bytes, G2 192; d_in 4-byte aligned) to the
  * CPU's Montgomery affine form in d_out (infinity all zero), each with a status: the checks of
  * zp_g*_from_uncompressed (common/serialize.c) in its order — flags, coordinates below q, on the curve, in
- * the subgroup (by endomorphism; skipped with no_subgroup, benchmarks only). A bad point's output is zero.
+ * the subgroup (by endomorphism; skipped with ZP_CUDA_PC_NO_SUBGROUP, benchmarks only). A bad point's output is zero.
  * Asynchronous on stream. */
 enum { ZP_CUDA_PT_OK, ZP_CUDA_PT_FLAGS, ZP_CUDA_PT_COORD, ZP_CUDA_PT_CURVE, ZP_CUDA_PT_SUBGROUP };
-int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, int no_subgroup,
+#define ZP_CUDA_PC_NO_SUBGROUP 1u   /* flags: the curve check only (benchmarks) */
+#define ZP_CUDA_PC_XYZZ 2u          /* flags: the [|z|] chains over XYZZ instead of Jacobian (benchmarks, tests) */
+#define ZP_CUDA_PC_OCC(n) ((unsigned)(n) << 4)  /* flags: G1 kernel built for n (1-4) blocks of 128 an SM (benchmarks) */
+int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, unsigned flags,
                           void *stream);
 
 /* Sticky-error detection after a failed call: 1 when the context is unusable for good (every later

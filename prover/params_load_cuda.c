@@ -80,7 +80,7 @@ int zp_params_gpu_decode(zp_params_gpu *w, int g2, const void *src, uint64_t n, 
 	if (len > w->cap)
 		return zp_err_set(ZP_ERANGE, ".params on the GPU: a chunk of %zu bytes (buffers of %zu)", len, w->cap);
 	if ((rc = zp_cuda_copy_to_dev(w->d_in, src, len, w->st)) ||
-	    (rc = zp_cuda_params_decode(g2, w->d_out, w->d_st, w->d_in, n, no_subgroup, w->st)) ||
+	    (rc = zp_cuda_params_decode(g2, w->d_out, w->d_st, w->d_in, n, no_subgroup ? ZP_CUDA_PC_NO_SUBGROUP : 0, w->st)) ||
 	    (rc = zp_cuda_copy_to_host(w->h_out, w->d_out, len, w->st)) ||
 	    (rc = zp_cuda_copy_to_host(w->h_st, w->d_st, n, w->st)) || (rc = zp_cuda_stream_sync(w->st)))
 		return rc;

@@ -118,7 +118,7 @@ static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 }
 #define KINDS 10u
 
-static int gpu_decode(int g2, const uint8_t *in, size_t n, uint8_t *out, uint8_t *st, int no_sub, float *ms)
+static int gpu_decode(int g2, const uint8_t *in, size_t n, uint8_t *out, uint8_t *st, unsigned no_sub, float *ms)
 {
 	size_t el = g2 ? G2B : G1B, ol = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine);
 	void *d_in = NULL, *d_out = NULL;
@@ -206,16 +206,17 @@ static int check(size_t n1)
 				planted[k]++;
 			}
 		plant(&g, g2, e + (n - 1) * el, 8); /* the last point too */
-		int rc = gpu_decode(g2, e, n, out, st, 0, NULL);
+		uint8_t *refs = malloc(n * ol);
+		int *codes = malloc(n * sizeof(int));
+		struct cpu_ref cr = { g2, e, refs, codes, n };
+		zp_par_for((n + 1023) / 1024, cpu_task, &cr);
+		for (unsigned variant = 0; variant < 2; variant++) { /* Jacobian (the default), XYZZ */
+		int rc = gpu_decode(g2, e, n, out, st, variant ? ZP_CUDA_PC_XYZZ : 0, NULL);
 		if (rc) {
 			fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
 			return 1;
 		}
 		size_t nbad[5] = { 0 }, mism = 0;
-		uint8_t *refs = malloc(n * ol);
-		int *codes = malloc(n * sizeof(int));
-		struct cpu_ref cr = { g2, e, refs, codes, n };
-		zp_par_for((n + 1023) / 1024, cpu_task, &cr);
 		for (size_t i = 0; i < n; i++) {
 			const uint8_t *ref = refs + i * ol;
 			int c = codes[i];
@@ -227,12 +228,13 @@ static int check(size_t n1)
 						c == 0 && code_of(st[i]) == 0 ? " (bytes differ)" : "");
 			}
 		}
-		printf("%s: %zu points, GPU = CPU on %zu; verdicts ok %zu, flags %zu, coordinate %zu, curve %zu, subgroup %zu "
-		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", n, n - mism, nbad[0], nbad[1], nbad[2], nbad[3],
-		       nbad[4], per, KINDS);
+		printf("%s (%s): %zu points, GPU = CPU on %zu; verdicts ok %zu, flags %zu, coordinate %zu, curve %zu, subgroup %zu "
+		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", variant ? "xyzz" : "jacobian", n, n - mism, nbad[0],
+		       nbad[1], nbad[2], nbad[3], nbad[4], per, KINDS);
 		/* every kind must have been seen as planted: at least (per - collisions) of each bad verdict */
 		if (mism || !nbad[1] || !nbad[2] || !nbad[3] || nbad[4] < per)
 			bad = 1;
+		}
 		free(e);
 		free(out);
 		free(st);
@@ -254,14 +256,19 @@ static int bench(unsigned lg)
 	for (int g2 = 0; g2 < 2; g2++) {
 		size_t n = (size_t)1 << (g2 ? lg - 2 : lg), el = g2 ? G2B : G1B;
 		uint8_t *e = fill(g2 ? x.g2 : x.g1, np, n, el);
-		for (int ns = 0; ns < 2; ns++) {
+		static const unsigned fl[6] = { 0, ZP_CUDA_PC_XYZZ, ZP_CUDA_PC_NO_SUBGROUP, ZP_CUDA_PC_OCC(2), ZP_CUDA_PC_OCC(3),
+						ZP_CUDA_PC_OCC(4) };
+		static const char *const what[6] = { "every check, Jacobian chain (default)", "every check, XYZZ chain",
+						     "curve checks only", "every check, Jacobian, 2 blocks/SM",
+						     "every check, Jacobian, 3 blocks/SM", "every check, Jacobian, 4 blocks/SM" };
+		for (int v = 0; v < (g2 ? 3 : 6); v++) {
 			float ms = 0;
-			if (gpu_decode(g2, e, n, NULL, NULL, ns, &ms)) {
+			if (gpu_decode(g2, e, n, NULL, NULL, fl[v], &ms)) {
 				fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
 				return 1;
 			}
-			printf("| %s decode, %s | %zu | %.2f | %.1f | %.2f |\n", g2 ? "G2" : "G1",
-			       ns ? "curve checks only" : "every check (subgroup too)", n, ms, n / ms / 1e3, n * el / ms / 1e6);
+			printf("| %s decode, %s | %zu | %.2f | %.1f | %.2f |\n", g2 ? "G2" : "G1", what[v], n, ms, n / ms / 1e3,
+			       n * el / ms / 1e6);
 		}
 		free(e);
 	}
