@@ -111,6 +111,7 @@ keep_arena = no
 [limits]
 memory_limit = off
 restart_min_ms = 100
+restart_max_ms = 100
 [key porep]
 synth = synth:n=$rows,bool=0.99
 setup = device
