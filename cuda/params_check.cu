@@ -16,23 +16,17 @@
  */
 #include "cuda_impl.h"
 #include "ec.cuh"
+#include "subgroup.cuh"
 
 #define PC_THREADS 128
 #ifndef PC_OCC_DEFAULT
 #define PC_OCC_DEFAULT 1   /* G1 blocks an SM asked of ptxas (__launch_bounds__): flags' ZP_CUDA_PC_OCC(n) overrides */
 #endif
 
-static const uint64_t Z_ABS = 0xd201000000010000ull;   /* |z|; bit 63 set */
-
 /* common/ec.c's constants, Montgomery form, as 64-bit limbs (little-endian: the u32 limbs' bytes) */
-__constant__ uint64_t c_beta[6] = { 0x30f1361b798a64e8ull, 0xf3b8ddab7ece5a2aull, 0x16a8ca3ac61577f7ull,
-				    0xc26a2ff874fd029bull, 0x3636b76660701c6eull, 0x051ba4ab241b6160ull };
-__constant__ uint64_t c_psi_x1[6] = { 0x890dc9e4867545c3ull, 0x2af322533285a5d5ull, 0x50880866309b7e2cull,
-				      0xa20d1b8c7e881024ull, 0x14e4f04fe2db9068ull, 0x14e56d3f1564853aull };
-__constant__ uint64_t c_psi_y[12] = { 0x3e2f585da55c9ad1ull, 0x4294213d86c18183ull, 0x382844c88b623732ull,
-				      0x92ad2afd19103e18ull, 0x1d794e4fac7cf0b9ull, 0x0bd592fc7d825ec8ull,
-				      0x7bcfa7a25aa30fdaull, 0xdc17dec12a927e7cull, 0x2f088dd86b4ebef1ull,
-				      0xd1ca2087da74d4a7ull, 0x2da2596696cebc1dull, 0x0e2b7eedbbfd87d2ull };
+__constant__ uint64_t c_beta[6] = ZP_SG_G1_BETA;
+__constant__ uint64_t c_psi_x1[6] = ZP_SG_G2_PSI_X1;
+__constant__ uint64_t c_psi_y[12] = ZP_SG_G2_PSI_Y;
 
 static __device__ __forceinline__ fp_t fp_const(const uint64_t *c)
 {
@@ -110,153 +104,16 @@ template <class F> static __device__ __noinline__ bool on_curve(const affine_t<F
 	return p.y.sqr() == p.x.sqr() * p.x + curve_b(F());
 }
 
-/* [|z|]·P for an affine P, MSB first. */
-template <class F> static __device__ __noinline__ xyzz_t<F> mul_z_aff(const affine_t<F> p)
+static __device__ __forceinline__ bool in_subgroup(const affine_t<fp_t> &p, bool jac)
 {
-	xyzz_t<F> t = xyzz_t<F>::from_affine(p);
-	for (int b = 62; b >= 0; b--) {
-		t.dbl();
-		if ((Z_ABS >> b) & 1)
-			t.add_affine(p);
-	}
-	return t;
+	return sg_in_g1(p, fp_const(c_beta), jac);
 }
-/* [|z|]·Q for an XYZZ Q. */
-static __device__ __noinline__ xyzz_t<fp_t> mul_z(const xyzz_t<fp_t> q)
+static __device__ __forceinline__ bool in_subgroup(const affine_t<fp2_t> &p, bool jac)
 {
-	xyzz_t<fp_t> t = q;
-	for (int b = 62; b >= 0; b--) {
-		t.dbl();
-		if ((Z_ABS >> b) & 1)
-			t.add(q);
-	}
-	return t;
-}
-
-/* The same chain in Jacobian coordinates (x = X/Z², y = Y/Z³, infinity Z = 0): a doubling is 2M + 5S
- * (dbl-2009-l) against XYZZ's 9 products, ~20 % fewer products a check. */
-template <class F> struct jpt { F X, Y, Z; };
-
-template <class F> static __device__ __forceinline__ void jdbl(jpt<F> &p)
-{
-	F A = p.X.sqr(), B = p.Y.sqr(), C = B.sqr();
-	F D = ((p.X + B).sqr() - A - C).dbl();
-	F E = A.dbl() + A;
-	F X3 = E.sqr() - D.dbl();
-	F Z3 = (p.Y * p.Z).dbl();
-	F C8 = C.dbl().dbl().dbl();
-	p.Y = E * (D - X3) - C8;
-	p.X = X3;
-	p.Z = Z3;
-}
-
-/* p += (x, y) affine, finite (madd-2007-bl; P = Q doubles, P = −Q gives infinity). */
-template <class F> static __device__ __forceinline__ void jadd_aff(jpt<F> &p, const affine_t<F> &q)
-{
-	if (p.Z.is_zero()) {
-		p.X = q.x, p.Y = q.y, p.Z = F::one();
-		return;
-	}
-	F Z1Z1 = p.Z.sqr();
-	F U2 = q.x * Z1Z1, S2 = q.y * p.Z * Z1Z1;
-	F H = U2 - p.X, r = (S2 - p.Y).dbl();
-	if (H.is_zero()) {
-		if (r.is_zero())
-			jdbl(p);
-		else
-			p.Z = F::zero();
-		return;
-	}
-	F HH = H.sqr(), I = HH.dbl().dbl(), J = H * I, V = p.X * I;
-	F X3 = r.sqr() - J - V.dbl();
-	p.Y = r * (V - X3) - (p.Y * J).dbl();
-	p.Z = (p.Z + H).sqr() - Z1Z1 - HH;
-	p.X = X3;
-}
-
-/* p += q, both Jacobian (add-2007-bl). */
-template <class F> static __device__ __forceinline__ void jadd(jpt<F> &p, const jpt<F> &q)
-{
-	if (q.Z.is_zero())
-		return;
-	if (p.Z.is_zero()) {
-		p = q;
-		return;
-	}
-	F Z1Z1 = p.Z.sqr(), Z2Z2 = q.Z.sqr();
-	F U1 = p.X * Z2Z2, U2 = q.X * Z1Z1;
-	F S1 = p.Y * q.Z * Z2Z2, S2 = q.Y * p.Z * Z1Z1;
-	F H = U2 - U1, r = (S2 - S1).dbl();
-	if (H.is_zero()) {
-		if (r.is_zero())
-			jdbl(p);
-		else
-			p.Z = F::zero();
-		return;
-	}
-	F I = H.dbl().sqr(), J = H * I, V = U1 * I;
-	F X3 = r.sqr() - J - V.dbl();
-	p.Y = r * (V - X3) - (S1 * J).dbl();
-	p.Z = ((p.Z + q.Z).sqr() - Z1Z1 - Z2Z2) * H;
-	p.X = X3;
-}
-
-template <class F> static __device__ __noinline__ jpt<F> jmul_z_aff(const affine_t<F> p)
-{
-	jpt<F> t;
-	t.X = p.x, t.Y = p.y, t.Z = F::one();
-	for (int b = 62; b >= 0; b--) {
-		jdbl(t);
-		if ((Z_ABS >> b) & 1)
-			jadd_aff(t, p);
-	}
-	return t;
-}
-static __device__ __noinline__ jpt<fp_t> jmul_z(const jpt<fp_t> q)
-{
-	jpt<fp_t> t = q;
-	for (int b = 62; b >= 0; b--) {
-		jdbl(t);
-		if ((Z_ABS >> b) & 1)
-			jadd(t, q);
-	}
-	return t;
-}
-
-/* Jacobian t equals −(x, y) (finite affine): X = x·Z² and −Y = y·Z³. */
-template <class F> static __device__ __forceinline__ bool jeq_neg(const jpt<F> &t, const F &x, const F &y)
-{
-	if (t.Z.is_zero())
-		return false;
-	F Z2 = t.Z.sqr();
-	return t.X == x * Z2 && t.Y.neg() == y * Z2 * t.Z;
-}
-
-/* XYZZ t equals −(x, y) (finite affine): X = x·ZZ and −Y = y·ZZZ. */
-template <class F> static __device__ __forceinline__ bool eq_neg(const xyzz_t<F> &t, const F &x, const F &y)
-{
-	return !t.is_inf() && t.X == x * t.ZZ && t.Y.neg() == y * t.ZZZ;
-}
-
-static __device__ bool in_subgroup(const affine_t<fp_t> &p, bool jac)
-{
-	fp_t bx = p.x * fp_const(c_beta);
-	if (jac)
-		return jeq_neg(jmul_z(jmul_z_aff(p)), bx, p.y);
-	xyzz_t<fp_t> t = mul_z(mul_z_aff(p));   /* [z^2]P */
-	return eq_neg(t, bx, p.y);              /* −[z^2]P = (βx, y) */
-}
-static __device__ bool in_subgroup(const affine_t<fp2_t> &p, bool jac)
-{
-	fp2_t cx, cy, px, py;
-	cx.c0 = p.x.c0, cx.c1 = p.x.c1.neg();   /* conjugates */
-	cy.c0 = p.y.c0, cy.c1 = p.y.c1.neg();
+	fp2_t px, py;
 	px.c0 = fp_t::zero(), px.c1 = fp_const(c_psi_x1);
 	py.c0 = fp_const(c_psi_y), py.c1 = fp_const(c_psi_y + 6);
-	if (jac)
-		return jeq_neg(jmul_z_aff(p), cx * px, cy * py);
-	xyzz_t<fp2_t> t = mul_z_aff(p);         /* [|z|]P = −[z]P */
-	return eq_neg(t, cx * px, cy * py);     /* [z]P = ψ(P) */
+	return sg_in_g2(p, px, py, jac);
 }
 
 template <class F, int NW, int MINB>
