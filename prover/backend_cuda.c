@@ -401,6 +401,10 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 			goto err;
 		seg[i] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one };
 	}
+	size_t tot = 0;
+	for (unsigned i = 0; i < n; i++)
+		tot += seg[i].len;
+	zp_progress_stage("uploading the split bases from their region", tot, "bytes");
 	if ((rc = key_copy_segs(seg, n, "the split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
 		goto err;
 	for (unsigned i = 0; i < n; i++) {
