@@ -229,6 +229,8 @@ for p in $PARTS; do
   echo "# ---- $p ($(( $(date +%s) - START )) s in)"
   "${p}_part"
 done
+# the device returns at most 8 files: every log in one archive
+( cd "$O" && ls | grep -v '^keys-logs.tgz$' > "$D/logs.lst" && [ -s "$D/logs.lst" ] && tar czf keys-logs.tgz -T "$D/logs.lst" && xargs rm -f < "$D/logs.lst" ) 2>/dev/null
 echo
 echo "# run-keys-gpu.sh: $(( $(date +%s) - START )) s"
 echo "| what | result |"
