@@ -356,8 +356,13 @@ static int prune_dir(const char *dir, const char *kind, const char *arena, const
 			continue;
 		const char *k = de->d_name + pl;
 		bool kept = false;
-		for (unsigned i = 0; i < n_keep && !kept; i++)
-			kept = !strcmp(k, keep[i]);
+		for (unsigned i = 0; i < n_keep && !kept; i++) {
+			size_t kl = strlen(keep[i]);
+			/* "k", or "k.gpud<i>": a setup = device key's region is per gpud (gpud/keys.c) */
+			kept = !strcmp(k, keep[i]) ||
+			       (!strncmp(k, keep[i], kl) && !strncmp(k + kl, ".gpud", 5) && k[kl + 5] &&
+				strspn(k + kl + 5, "0123456789") == strlen(k + kl + 5));
+		}
 		if (!kept && zp_keyregion_remove(de->d_name + strlen("zkpipe."), hdir) == 0)
 			n++;
 	}

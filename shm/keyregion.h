@@ -119,8 +119,8 @@ void zp_keyregion_close(zp_keyregion *r);
 
 /* Unlink region `name` from every backing (0 if one was removed, -ENOENT if none). */
 int zp_keyregion_remove(const char *name, const char *hdir);
-/* Remove every region "<arena>.key.*" and "<arena>.split.*" whose key is not in keep[0..n_keep): the
- * supervisor, at start, for keys that
+/* Remove every region "<arena>.key.*" and "<arena>.split.*" whose key is not in keep[0..n_keep) (a kept
+ * key "k" keeps "k" and "k.gpud<i>", its setup = device regions, one per gpud): the supervisor, at start, for keys that
  * left the config. Returns how many were removed. */
 int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep);
 
