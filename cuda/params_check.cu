@@ -9,8 +9,8 @@
  *   curve      finite and y^2 = x^3 + b (G1 b = 4, G2 b = 4 + 4u)
  *   subgroup   by endomorphism, as common/ec.c: G1 φ(P) = −[z^2]P with φ(x, y) = (βx, y) (Bowe); G2
  *              ψ(P) = [z]P (Scott), z = −0xd201000000010000; [|z|] by double-and-add (63 doublings, 5
- *              additions: |z| has 6 bits set) in Jacobian coordinates (default) or XYZZ (ec.cuh's
- *              formulas; ZP_CUDA_PC_XYZZ), both sides compared projectively.
+ *              additions: |z| has 6 bits set) in Jacobian coordinates, both sides compared projectively
+ *              (cuda/subgroup.cuh; an XYZZ chain was measured slower, 19.6 against 23.2 M points/s).
  * A bad point's output is zero; the host re-decodes it on the CPU for the error message (and to
  * confirm the verdict). Not constant time: the key's points are public.
  */
@@ -19,8 +19,8 @@
 #include "subgroup.cuh"
 
 #define PC_THREADS 128
-#ifndef PC_OCC_DEFAULT
-#define PC_OCC_DEFAULT 1   /* G1 blocks an SM asked of ptxas (__launch_bounds__): flags' ZP_CUDA_PC_OCC(n) overrides */
+#ifndef PC_INLINE_DEFAULT
+#define PC_INLINE_DEFAULT 0   /* G1: Fp products inlined (1) or calls (0); flags' ZP_CUDA_PC_INLINE / _CALLS override */
 #endif
 
 /* common/ec.c's constants, Montgomery form, as 64-bit limbs (little-endian: the u32 limbs' bytes) */
@@ -28,9 +28,15 @@ __constant__ uint64_t c_beta[6] = ZP_SG_G1_BETA;
 __constant__ uint64_t c_psi_x1[6] = ZP_SG_G2_PSI_X1;
 __constant__ uint64_t c_psi_y[12] = ZP_SG_G2_PSI_Y;
 
-static __device__ __forceinline__ fp_t fp_const(const uint64_t *c)
+/* Fp with its products inlined (ff.cuh's fp_cfg calls them): the G1 kernel's variant ZP_CUDA_PC_INLINE. */
+struct fp_inl_cfg : fp_cfg {
+	static const bool INLINE_MUL = true;
+};
+typedef ff<fp_inl_cfg> fpi_t;
+
+template <class C> static __device__ __forceinline__ ff<C> fp_const(const uint64_t *c)
 {
-	fp_t r;
+	ff<C> r;
 #pragma unroll
 	for (int i = 0; i < 6; i++) {
 		r.l[2 * i] = (uint32_t)c[i];
@@ -41,7 +47,7 @@ static __device__ __forceinline__ fp_t fp_const(const uint64_t *c)
 
 /* A 48-byte big-endian coordinate at w (12 words as they lie in memory), the flag bits masked off when
  * first; false when it is not below q. */
-static __device__ __forceinline__ bool fp_from_be(fp_t &r, const uint32_t *w, bool first)
+template <class C> static __device__ __forceinline__ bool fp_from_be(ff<C> &r, const uint32_t *w, bool first)
 {
 #pragma unroll
 	for (int i = 0; i < 12; i++)
@@ -81,7 +87,7 @@ static __device__ __forceinline__ int flags_of(const uint32_t *w, int nw)
 }
 
 /* Coordinates of one point: G1 x, y; G2 x = c0 + c1·u and y the same, each as c1 ‖ c0. */
-static __device__ __forceinline__ bool decode(affine_t<fp_t> &p, const uint32_t *w)
+template <class C> static __device__ __forceinline__ bool decode(affine_t<ff<C> > &p, const uint32_t *w)
 {
 	return fp_from_be(p.x, w, true) && fp_from_be(p.y, w + 12, false);
 }
@@ -91,7 +97,7 @@ static __device__ __forceinline__ bool decode(affine_t<fp2_t> &p, const uint32_t
 	       fp_from_be(p.y.c0, w + 36, false);
 }
 
-static __device__ __forceinline__ fp_t curve_b(fp_t) { return fp_t::one().dbl().dbl(); }
+template <class C> static __device__ __forceinline__ ff<C> curve_b(ff<C>) { return ff<C>::one().dbl().dbl(); }
 static __device__ __forceinline__ fp2_t curve_b(fp2_t)
 {
 	fp2_t b;
@@ -104,22 +110,22 @@ template <class F> static __device__ __noinline__ bool on_curve(const affine_t<F
 	return p.y.sqr() == p.x.sqr() * p.x + curve_b(F());
 }
 
-static __device__ __forceinline__ bool in_subgroup(const affine_t<fp_t> &p, bool jac)
+template <class C> static __device__ __forceinline__ bool in_subgroup(const affine_t<ff<C> > &p)
 {
-	return sg_in_g1(p, fp_const(c_beta), jac);
+	return sg_in_g1(p, fp_const<C>(c_beta));
 }
-static __device__ __forceinline__ bool in_subgroup(const affine_t<fp2_t> &p, bool jac)
+static __device__ __forceinline__ bool in_subgroup(const affine_t<fp2_t> &p)
 {
 	fp2_t px, py;
-	px.c0 = fp_t::zero(), px.c1 = fp_const(c_psi_x1);
-	py.c0 = fp_const(c_psi_y), py.c1 = fp_const(c_psi_y + 6);
-	return sg_in_g2(p, px, py, jac);
+	px.c0 = fp_t::zero(), px.c1 = fp_const<fp_cfg>(c_psi_x1);
+	py.c0 = fp_const<fp_cfg>(c_psi_y), py.c1 = fp_const<fp_cfg>(c_psi_y + 6);
+	return sg_in_g2(p, px, py);
 }
 
-template <class F, int NW, int MINB>
-__global__ void __launch_bounds__(PC_THREADS, MINB) params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t *in, size_t n, unsigned flags)
+template <class F, int NW>
+__global__ void params_kernel(affine_t<F> *out, uint8_t *status, const uint32_t *in, size_t n, unsigned flags)
 {
-	const bool no_subgroup = flags & ZP_CUDA_PC_NO_SUBGROUP, jac = !(flags & ZP_CUDA_PC_XYZZ);
+	const bool no_subgroup = flags & ZP_CUDA_PC_NO_SUBGROUP;
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
 		const uint32_t *w = in + i * NW;   /* read where used: nothing of the encoding stays live */
 		affine_t<F> p;
@@ -132,7 +138,7 @@ __global__ void __launch_bounds__(PC_THREADS, MINB) params_kernel(affine_t<F> *o
 			st = ZP_CUDA_PT_COORD;
 		else if (f == 0 && (p.is_inf() || !on_curve(p)))
 			st = ZP_CUDA_PT_CURVE;
-		else if (f == 0 && !no_subgroup && !in_subgroup(p, jac))
+		else if (f == 0 && !no_subgroup && !in_subgroup(p))
 			st = ZP_CUDA_PT_SUBGROUP;
 		if (st != ZP_CUDA_PT_OK)
 			p.x = F::zero(), p.y = F::zero();
@@ -153,21 +159,16 @@ extern "C" int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, con
 	{
 		size_t blocks = zp_cdiv(n, PC_THREADS), cap = (size_t)sms * 16;
 		unsigned nb = (unsigned)(blocks < cap ? blocks : cap);
-		unsigned occ = (flags >> 4) & 7u ? (flags >> 4) & 7u : PC_OCC_DEFAULT;
-#define PC_LAUNCH(F, NW, M)                                                                                  \
-	params_kernel<F, NW, M><<<nb, PC_THREADS, 0, st>>>((affine_t<F> *)d_out, d_status, (const uint32_t *)d_in, n, \
-							   flags)
+		bool inl = flags & ZP_CUDA_PC_INLINE ? true : flags & ZP_CUDA_PC_CALLS ? false : PC_INLINE_DEFAULT;
 		if (g2)
-			PC_LAUNCH(fp2_t, 48, 1);
-		else if (occ == 2)
-			PC_LAUNCH(fp_t, 24, 2);
-		else if (occ == 3)
-			PC_LAUNCH(fp_t, 24, 3);
-		else if (occ >= 4)
-			PC_LAUNCH(fp_t, 24, 4);
+			params_kernel<fp2_t, 48><<<nb, PC_THREADS, 0, st>>>((affine_t<fp2_t> *)d_out, d_status,
+									  (const uint32_t *)d_in, n, flags);
+		else if (inl)
+			params_kernel<fpi_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fpi_t> *)d_out, d_status,
+									  (const uint32_t *)d_in, n, flags);
 		else
-			PC_LAUNCH(fp_t, 24, 1);
-#undef PC_LAUNCH
+			params_kernel<fp_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fp_t> *)d_out, d_status,
+									 (const uint32_t *)d_in, n, flags);
 		ZP_CUDA_LAUNCHED();
 	}
 	return 0;

@@ -3,15 +3,15 @@
  * over the coordinate field, as common/ec.c does them: G1 φ(P) = −[z²]P with φ(x, y) = (βx, y) (Bowe), G2
  * ψ(P) = [z]P (Scott), z = −0xd201000000010000. [|z|] is a double-and-add, MSB first (63 doublings, 5
  * additions: |z| has 6 bits set), in Jacobian coordinates (dbl-2009-l: 2M + 5S; madd-2007-bl, add-2007-bl;
- * every addition handles P = Q and P = −Q, which points outside the subgroup can hit) or over ec.cuh's XYZZ;
- * the result is compared with the affine side projectively. P is finite and on the curve.
+ * every addition handles P = Q and P = −Q, which points outside the subgroup can hit); the result is
+ * compared with the affine side projectively. P is finite and on the curve.
  * Function qualifiers come from ZP_SG_FN / ZP_SG_CALL (device code by default; tests/cuda/subgroup_emul.cu
  * runs the same formulas on the host over the CPU's fields, against common/ec.c).
  */
 #ifndef ZP_SUBGROUP_CUH
 #define ZP_SUBGROUP_CUH
 
-#include "ec.cuh"
+#include "ec.cuh"   /* affine_t */
 
 #ifndef ZP_SG_FN
 #define ZP_SG_FN __device__ __forceinline__
@@ -32,31 +32,8 @@
 
 static const uint64_t ZP_SG_Z_ABS = 0xd201000000010000ull;   /* |z|; bit 63 set */
 
-/* [|z|]·P for an affine P, MSB first. */
-template <class F> static ZP_SG_CALL xyzz_t<F> mul_z_aff(const affine_t<F> p)
-{
-	xyzz_t<F> t = xyzz_t<F>::from_affine(p);
-	for (int b = 62; b >= 0; b--) {
-		t.dbl();
-		if ((ZP_SG_Z_ABS >> b) & 1)
-			t.add_affine(p);
-	}
-	return t;
-}
-/* [|z|]·Q for an XYZZ Q. */
-template <class F> static ZP_SG_CALL xyzz_t<F> mul_z(const xyzz_t<F> q)
-{
-	xyzz_t<F> t = q;
-	for (int b = 62; b >= 0; b--) {
-		t.dbl();
-		if ((ZP_SG_Z_ABS >> b) & 1)
-			t.add(q);
-	}
-	return t;
-}
-
-/* The same chain in Jacobian coordinates (x = X/Z², y = Y/Z³, infinity Z = 0): a doubling is 2M + 5S
- * (dbl-2009-l) against XYZZ's 9 products, ~20 % fewer products a check. */
+/* [|z|]·P in Jacobian coordinates (x = X/Z², y = Y/Z³, infinity Z = 0): a doubling is 2M + 5S
+ * (dbl-2009-l), ~20 % fewer products than XYZZ's 9 (measured on the H200: 23.2 against 19.6 M G1 points/s). */
 template <class F> struct jpt { F X, Y, Z; };
 
 template <class F> static ZP_SG_FN void jdbl(jpt<F> &p)
@@ -154,31 +131,19 @@ template <class F> static ZP_SG_FN bool jeq_neg(const jpt<F> &t, const F &x, con
 	return t.X == x * Z2 && t.Y.neg() == y * Z2 * t.Z;
 }
 
-/* XYZZ t equals −(x, y) (finite affine): X = x·ZZ and −Y = y·ZZZ. */
-template <class F> static ZP_SG_FN bool eq_neg(const xyzz_t<F> &t, const F &x, const F &y)
-{
-	return !t.is_inf() && t.X == x * t.ZZ && t.Y.neg() == y * t.ZZZ;
-}
-
 /* P (finite, on the curve) in G1: −[z²]P = (βx, y). */
-template <class F> static ZP_SG_FN bool sg_in_g1(const affine_t<F> &p, const F &beta, bool jac)
+template <class F> static ZP_SG_FN bool sg_in_g1(const affine_t<F> &p, const F &beta)
 {
-	F bx = p.x * beta;
-	if (jac)
-		return jeq_neg(jmul_z(jmul_z_aff(p)), bx, p.y);
-	return eq_neg(mul_z(mul_z_aff(p)), bx, p.y);
+	return jeq_neg(jmul_z(jmul_z_aff(p)), p.x * beta, p.y);
 }
 
 /* P (finite, on the twist) in G2: −[|z|]P = ψ(P) = (conj(x)·ψx, conj(y)·ψy). */
-template <class F2> static ZP_SG_FN bool sg_in_g2(const affine_t<F2> &p, const F2 &psi_x, const F2 &psi_y, bool jac)
+template <class F2> static ZP_SG_FN bool sg_in_g2(const affine_t<F2> &p, const F2 &psi_x, const F2 &psi_y)
 {
 	F2 cx, cy;
 	cx.c0 = p.x.c0, cx.c1 = p.x.c1.neg();
 	cy.c0 = p.y.c0, cy.c1 = p.y.c1.neg();
-	F2 sx = cx * psi_x, sy = cy * psi_y;
-	if (jac)
-		return jeq_neg(jmul_z_aff(p), sx, sy);
-	return eq_neg(mul_z_aff(p), sx, sy);
+	return jeq_neg(jmul_z_aff(p), cx * psi_x, cy * psi_y);
 }
 
 #endif

@@ -113,8 +113,8 @@ const char *zp_cuda_upload_name(int how);
  * Asynchronous on stream. */
 enum { ZP_CUDA_PT_OK, ZP_CUDA_PT_FLAGS, ZP_CUDA_PT_COORD, ZP_CUDA_PT_CURVE, ZP_CUDA_PT_SUBGROUP };
 #define ZP_CUDA_PC_NO_SUBGROUP 1u   /* flags: the curve check only (benchmarks) */
-#define ZP_CUDA_PC_XYZZ 2u          /* flags: the [|z|] chains over XYZZ instead of Jacobian (benchmarks, tests) */
-#define ZP_CUDA_PC_OCC(n) ((unsigned)(n) << 4)  /* flags: G1 kernel built for n (1-4) blocks of 128 an SM (benchmarks) */
+#define ZP_CUDA_PC_INLINE 4u        /* flags: the G1 kernel with its Fp products inlined (benchmarks, tests) */
+#define ZP_CUDA_PC_CALLS 8u         /* flags: the G1 kernel with its Fp products as calls (benchmarks, tests) */
 int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, unsigned flags,
                           void *stream);
 

@@ -210,8 +210,8 @@ static int check(size_t n1)
 		int *codes = malloc(n * sizeof(int));
 		struct cpu_ref cr = { g2, e, refs, codes, n };
 		zp_par_for((n + 1023) / 1024, cpu_task, &cr);
-		for (unsigned variant = 0; variant < 2; variant++) { /* Jacobian (the default), XYZZ */
-		int rc = gpu_decode(g2, e, n, out, st, variant ? ZP_CUDA_PC_XYZZ : 0, NULL);
+		for (unsigned variant = 0; variant < (g2 ? 1u : 2u); variant++) { /* G1: products as calls, inlined */
+		int rc = gpu_decode(g2, e, n, out, st, variant ? ZP_CUDA_PC_INLINE : ZP_CUDA_PC_CALLS, NULL);
 		if (rc) {
 			fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
 			return 1;
@@ -229,7 +229,7 @@ static int check(size_t n1)
 			}
 		}
 		printf("%s (%s): %zu points, GPU = CPU on %zu; verdicts ok %zu, flags %zu, coordinate %zu, curve %zu, subgroup %zu "
-		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", variant ? "xyzz" : "jacobian", n, n - mism, nbad[0],
+		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", variant ? "inlined products" : "product calls", n, n - mism, nbad[0],
 		       nbad[1], nbad[2], nbad[3], nbad[4], per, KINDS);
 		/* every kind must have been seen as planted: at least (per - collisions) of each bad verdict */
 		if (mism || !nbad[1] || !nbad[2] || !nbad[3] || nbad[4] < per)
@@ -256,12 +256,12 @@ static int bench(unsigned lg)
 	for (int g2 = 0; g2 < 2; g2++) {
 		size_t n = (size_t)1 << (g2 ? lg - 2 : lg), el = g2 ? G2B : G1B;
 		uint8_t *e = fill(g2 ? x.g2 : x.g1, np, n, el);
-		static const unsigned fl[6] = { 0, ZP_CUDA_PC_XYZZ, ZP_CUDA_PC_NO_SUBGROUP, ZP_CUDA_PC_OCC(2), ZP_CUDA_PC_OCC(3),
-						ZP_CUDA_PC_OCC(4) };
-		static const char *const what[6] = { "every check, Jacobian chain (default)", "every check, XYZZ chain",
-						     "curve checks only", "every check, Jacobian, 2 blocks/SM",
-						     "every check, Jacobian, 3 blocks/SM", "every check, Jacobian, 4 blocks/SM" };
-		for (int v = 0; v < (g2 ? 3 : 6); v++) {
+		static const unsigned fl[3] = { ZP_CUDA_PC_CALLS, ZP_CUDA_PC_INLINE, ZP_CUDA_PC_NO_SUBGROUP };
+		static const char *const what[3] = { "every check, Fp products as calls", "every check, Fp products inlined",
+						     "curve checks only" };
+		for (int v = 0; v < 3; v++) {
+			if (g2 && v == 1)
+				continue; /* G2: calls only */
 			float ms = 0;
 			if (gpu_decode(g2, e, n, NULL, NULL, fl[v], &ms)) {
 				fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
