@@ -358,10 +358,11 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 	int rc = 0, dev = 0;
 	if (o.how == ZP_CUDA_UP_AUTO)
 		o.how = ZP_CUDA_UP_PIN;
+	/* defaults: the fastest of bench/keys/upload_bench.c on the H200 host (bench/RESULTS.md, "restart") */
 	if (!o.chunk)
-		o.chunk = o.how == ZP_CUDA_UP_RING ? (size_t)64 << 20 : (size_t)1 << 30;
+		o.chunk = o.how == ZP_CUDA_UP_RING ? (size_t)64 << 20 : (size_t)256 << 20;
 	if (!o.threads)
-		o.threads = o.how == ZP_CUDA_UP_RING ? 8 : 2;
+		o.threads = o.how == ZP_CUDA_UP_RING ? 8 : 4;
 	if (!o.streams)
 		o.streams = 4;
 	o.threads = o.threads > MAX_THREADS ? MAX_THREADS : o.threads;

@@ -85,8 +85,8 @@ void zp_cuda_host_unpin(const void *p);
  * A list of (device dst, host src, bytes) copied host → device, the page-locking overlapped with the copies:
  *   WHOLE  each source registered whole (read-only), copied, unregistered (register, then copy)
  *   PIN    pieces of `chunk` bytes registered by `threads` pinning threads ahead of their copies (round robin
- *          over `streams` streams), each unregistered once it has landed (default; chunk 1 GiB, 2 threads,
- *          4 streams)
+ *          over `streams` streams), each unregistered once it has landed (default; chunk 256 MiB, 4 threads,
+ *          4 streams: 20.8 GB/s on the H200 host, the link's speed; whole: 9.9, ring: 15.0)
  *   RING   `threads` threads memcpy through two pinned bounce buffers of `chunk` bytes each (64 MiB, 8)
  * AUTO is PIN (ZP_CUDA_UPLOAD picks another for the CUDA backend's key upload). Synchronous: returns when
  * every byte has landed. A piece that cannot be registered is copied as it is (slower, never wrong).

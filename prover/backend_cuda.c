@@ -104,6 +104,10 @@ struct cu {
 	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
 	 * same way, and the entries neither 0 nor 1 go through in one chunk */
 	int wsplit;
+	/* create: the key's host → device copies, held back until the split bases are known, so that a key whose
+	 * split bases come from its store goes up in one pipeline with them (its H straight into the split array) */
+	zp_cuda_up_seg up[16];
+	unsigned n_up;
 	double split_s;             /* create: time making (or uploading) the split bases */
 	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
@@ -277,6 +281,22 @@ static int key_copy_segs(const zp_cuda_up_seg *seg, unsigned n, const char *what
 	return 0;
 }
 
+/* The held-back copies of create (the key, and the split bases from the store when there are), in one
+ * pipeline (cuda/upload.c). */
+static int flush_up(struct cu *s, const char *what)
+{
+	size_t tot = 0;
+	int rc;
+	if (!s->n_up)
+		return 0;
+	for (unsigned i = 0; i < s->n_up; i++)
+		tot += s->up[i].len;
+	zp_progress_stage("uploading the key to the GPU", tot, "bytes");
+	rc = key_copy_segs(s->up, s->n_up, what);
+	s->n_up = 0;
+	return rc;
+}
+
 /* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
  * where the system allows. A key already made in device memory is adopted instead; destroy frees the
  * pointers either way. */
@@ -327,10 +347,11 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
 	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1 }, { s->d_b1, kb1, s->nv * g1 }, { s->d_b2, kb2, s->nv * g2 },
 					{ s->d_c, kc, s->naux * g1 }, { s->d_h, hpts, s->dom * g1 } };
-	return key_copy_segs(seg, 5, "the key");
+	memcpy(s->up, seg, sizeof seg); /* copied by flush_up: once the split bases are known (apply_split) */
+	s->n_up = 5;
+	return 0;
 err:
 	return rc;
 }
@@ -390,22 +411,28 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 {
 	const void *host[8];
 	void *d4[8] = { 0 };
-	zp_cuda_up_seg seg[8];
 	int rc;
 	if (ss->get(ss->ctx, set, n, host))
 		return 1;
+	if (s->n_up + n > sizeof s->up / sizeof s->up[0])
+		return zp_err_set(ZP_ERANGE, "CUDA backend: %u copies held back", s->n_up + n);
 	for (unsigned i = 0; i < n; i++) {
 		size_t one = set[i].points * set[i].pt_bytes;
-		if ((rc = dmalloc(&d4[i], set[i].parts * one, "the split bases")) ||
-		    (rc = zp_cuda_copy_on_dev(d4[i], *d[i], one, s->st)))
+		zp_cuda_up_seg *key_seg = NULL;
+		for (unsigned k = 0; k < s->n_up; k++)
+			if (s->up[k].d == *d[i])
+				key_seg = &s->up[k];
+		if (key_seg) /* the key's array not sent yet: it goes straight into copy 0 of the split array */
+			zp_cuda_free(*d[i]), *d[i] = NULL;
+		if ((rc = dmalloc(&d4[i], set[i].parts * one, "the split bases")))
 			goto err;
-		seg[i] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one };
+		if (key_seg)
+			key_seg->d = d4[i];
+		else if ((rc = zp_cuda_copy_on_dev(d4[i], *d[i], one, s->st)))
+			goto err;
+		s->up[s->n_up++] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one };
 	}
-	size_t tot = 0;
-	for (unsigned i = 0; i < n; i++)
-		tot += seg[i].len;
-	zp_progress_stage("uploading the split bases from their region", tot, "bytes");
-	if ((rc = key_copy_segs(seg, n, "the split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
+	if ((rc = flush_up(s, "the key and its split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
 		goto err;
 	for (unsigned i = 0; i < n; i++) {
 		zp_cuda_free(*d[i]);
@@ -414,7 +441,10 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 	return 0;
 err:
 	for (unsigned i = 0; i < n; i++)
-		zp_cuda_free(d4[i]);
+		if (!*d[i]) /* its array was freed for d4: d4 is the array now (destroy frees it) */
+			*d[i] = d4[i];
+		else
+			zp_cuda_free(d4[i]);
 	return rc;
 }
 
@@ -452,6 +482,8 @@ static int apply_split(struct cu *s, const zp_g16_key *key)
 		s->split_how = "from the store";
 	} else {
 		if (ss && rc < 0)
+			return rc;
+		if ((rc = flush_up(s, "the key"))) /* the split bases are made from the key's points on the device */
 			return rc;
 		if ((rc = dmalloc(&tmp, p->split_tmp, "scratch for the split bases")))
 			return rc;
@@ -515,7 +547,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 		s->nbuf = 2;
 	}
 	double t0 = mono_s();
-	if ((rc = apply_split(s, key)))
+	if ((rc = apply_split(s, key)) || (rc = flush_up(s, "the key")))
 		return rc;
 	s->split_s = mono_s() - t0;
 	memcpy(s->chunk, p->chunk, sizeof s->chunk);
@@ -592,9 +624,9 @@ static int cu_create(void **state, const zp_g16_key *key)
 	if ((rc = cu_apply(s, key)))
 		goto err;
 	if (verbose())
-		fprintf(stderr, "CUDA backend: create in %.3f s: the key's points %.3f s (%s), the rest %.3f s of which split "
-			"bases %.3f s (%s)\n", mono_s() - t0, t1 - t0, key->dev_points ? "adopted" : "uploaded",
-			mono_s() - t1, s->split_s, s->split_how ? s->split_how : "none");
+		fprintf(stderr, "CUDA backend: create in %.3f s: the key's points %.3f s (%s), the rest %.3f s of which the "
+			"split bases and the held-back key copies %.3f s (split bases %s)\n", mono_s() - t0, t1 - t0,
+			key->dev_points ? "adopted" : "allocated", mono_s() - t1, s->split_s, s->split_how ? s->split_how : "none");
 	*state = s;
 	return 0;
 err:
