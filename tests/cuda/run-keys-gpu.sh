@@ -199,7 +199,7 @@ params_part() {
   row "params 2^$lg: file" "$(awk -v b=$B 'BEGIN{printf "%.2f GB", b/1e9}') written in $(dt "$t0" "$t1") s"
   secs() { local a b; a=$(now); "$@" >/dev/null 2>&1; b=$(now); dt "$a" "$b"; }
   gbs() { awk -v b="$B" -v s="$1" 'BEGIN { printf "%.2f GB/s", (s > 0 ? b / s / 1e9 : 0) }'; }
-  ld() { local l; l=$(timeout 150 "$PB" load "$F" "$@" 2>"$D/ld.err"); [ -n "$l" ] || { tail -2 "$D/ld.err" >&2; echo "FAIL"; return; }; echo "$l" | awk '{print $2}'; echo "$l" >> "$O/params-loads.log"; }
+  ld() { local l; l=$(timeout 150 env ${LDENV:-ZP_NONE=} "$PB" load "$F" "$@" 2>"$D/ld.err"); [ -n "$l" ] || { tail -2 "$D/ld.err" >&2; echo "FAIL"; return; }; echo "$l" | awk '{print $2}'; echo "$l" >> "$O/params-loads.log"; }
   local dd_c dd_w g_c g_w c_w
   # warm first: the file just written is in the page cache (the pool was reserved before it was written)
   t0=$(now); sync; t1=$(now)
@@ -207,8 +207,10 @@ params_part() {
   cat "$F" > /dev/null
   dd_w=$(secs timeout 90 dd if="$F" of=/dev/null bs=16M)
   row "params 2^$lg: dd warm (page cache)" "$dd_w s, $(gbs "$dd_w")"
-  g_w=$(ld --gpu --io buffered)
-  row "params 2^$lg: load warm into a key region, every check on the GPU (target <= 20 s at 2^27)" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'): reader waiting for the GPU)"
+  g_w=$(LDENV=ZP_PARAMS_GPU_INLINE=0 ld --gpu --io buffered)
+  row "params 2^$lg: load warm into a key region, every check on the GPU, G1 kernel with product calls (target <= 20 s at 2^27)" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'): reader waiting for the GPU)"
+  g_w=$(LDENV=ZP_PARAMS_GPU_INLINE=1 ld --gpu --io buffered)
+  row "params 2^$lg: load warm, every check on the GPU, G1 kernel with inlined products" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'))"
   if [ "${CPU_ROW:-1}" = 1 ]; then
     c_w=$(ld --cpu --io buffered --no-subgroup)
     row "params 2^$lg: load warm, CPU, curve checks only (the old path, no subgroup checks)" "$c_w s, $(gbs "$c_w")"
