@@ -6,7 +6,7 @@
 #            a split store (g16_backend_cmp synth 20 with G16_CMP_SPLIT_STORE=1)
 #   upload   a hugetlbfs key region to the GPU each way cuda/upload.c has (upload_bench UP_GIB): register
 #            whole then copy, pinning piece i+1 while piece i goes up, a bounce ring
-#   restart  gpud restart -> ready at 2^LOG27 and 2^LOG_SMALL (setup = device key, PoRep-shaped): the first
+#   restart  gpud restart -> ready at 2^LOG27 (restart_small: 2^LOG_SMALL) (setup = device key, PoRep-shaped): the first
 #            start makes the key on the GPU, keeps it in its key region and the split bases in their split
 #            region; then RESTARTS x (SIGKILL gpud, the supervisor restarts it, the key and split bases come
 #            from the regions): median; per-phase times from gpud's log (ZP_CUDA_VERBOSE=1)
@@ -18,14 +18,14 @@
 #
 #   tests/cuda/run-keys-gpu.sh BIN_DIR    BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh BIN_DIR bench/keys/params_bench
 #                                         bench/keys/upload_bench tests/cuda/params_gpu_test tests/cuda/g16_backend_cmp
-#   env: PARTS="check store upload restart params"  LOG27=27 LOG_SMALL=24 RESTARTS=3 UP_GIB=16 PARAMS_LOG=27
+#   env: PARTS="check store upload restart restart_small params"  LOG27=27 LOG_SMALL=24 RESTARTS=3 UP_GIB=16 PARAMS_LOG=27
 #        BUDGET_S=460 (a part that would not fit in what is left is skipped and says so)  D=/tmp/zpkeys
 #        CHECK_BENCH=0 (no kernel timings)  CPU_ROW=0 (no CPU load row)
 # Every step has its own timeout. Prints a table last; logs under $OUT when set.
 set -u
 BIN=$(readlink -f "${1:?usage: run-keys-gpu.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
-PARTS=${PARTS:-check store upload restart params}; LOG27=${LOG27:-27}; LOG_SMALL=${LOG_SMALL:-24}; RESTARTS=${RESTARTS:-3}
+PARTS=${PARTS:-check store upload restart restart_small params}; LOG27=${LOG27:-27}; LOG_SMALL=${LOG_SMALL:-24}; RESTARTS=${RESTARTS:-3}
 UP_GIB=${UP_GIB:-16}; PARAMS_LOG=${PARAMS_LOG:-27}; BUDGET_S=${BUDGET_S:-460}
 D=${D:-/tmp/zpkeys}; O=${OUT:-$D/out}
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
@@ -163,7 +163,8 @@ EOF
   kill -KILL $sup 2>/dev/null; wait $sup 2>/dev/null
   cleanup_regions; rm -rf "$R"; hugepages 0 >/dev/null
 }
-restart_part() { restart_at "$LOG27"; [ "$LOG_SMALL" != "$LOG27" ] && restart_at "$LOG_SMALL"; }
+restart_part() { restart_at "$LOG27"; }
+restart_small_part() { restart_at "$LOG_SMALL"; }
 
 # ---------------------------------------------------------------- .params
 params_part() {
@@ -226,7 +227,7 @@ params_part() {
 START=$(date +%s)
 for p in $PARTS; do
   left=$((BUDGET_S - ($(date +%s) - START)))
-  case $p in restart) want=$(( LOG27 >= 27 ? 250 : 60 ));; params) want=$(( PARAMS_LOG >= 26 ? 150 : 60 ));; *) want=40;; esac
+  case $p in restart) want=$(( LOG27 >= 27 ? 200 : 60 ));; restart_small) want=45;; params) want=$(( PARAMS_LOG >= 26 ? 150 : 60 ));; *) want=30;; esac
   if [ "$left" -lt "$want" ]; then row "$p" "skipped: ${left} s of the time budget left"; continue; fi
   echo "# ---- $p ($(( $(date +%s) - START )) s in)"
   "${p}_part"
