@@ -15,6 +15,7 @@
 #            G1 and G2): the GPU load must fail naming the same point with the same message as the CPU load,
 #            and a clean file must decode to the same bytes on both; then load into a key region with every
 #            check on the GPU, warm (page cache) and cold (drop_caches), against dd's read of the same file
+#   oneshot  (not by default) `zkpipe synth prove --backend cuda` at 2^20, one-shot policy against ZP_CUDA_SPLIT=1
 #
 #   tests/cuda/run-keys-gpu.sh BIN_DIR    BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh BIN_DIR bench/keys/params_bench
 #                                         bench/keys/upload_bench tests/cuda/params_gpu_test tests/cuda/g16_backend_cmp
@@ -222,6 +223,20 @@ params_part() {
   row "params 2^$lg: load cold, every check on the GPU (target <= 1.2 x dd)" "$g_c s, $(gbs "$g_c"), $(awk -v g="$g_c" -v d="$dd_c" 'BEGIN{printf "%.2f", g/d}') x dd ($(tail -1 "$O/params-loads.log" | grep -o 'io=[a-z]*'))"
   grep -h "loading" "$D/ld.err" | tail -1 | cut -c1-200
   rm -f "$F"; cleanup_regions; hugepages 0 >/dev/null
+}
+
+# ---------------------------------------------------------------- one-shot 2^20 (issue 22 item 5; not in the default PARTS:
+# needs BIN_DIR/zkpipe, i.e. a bundle built without GPU_BIN_ONLY)
+oneshot_part() {
+  local Z=$BIN/zkpipe spec=n=1000000
+  timeout 45 "$Z" setup --synth "$spec" --out "$D/k20.zpk" --gpu >"$D/setup20.log" 2>&1 || { tail "$D/setup20.log"; row "oneshot: setup 2^20" FAIL; return; }
+  ZP_CUDA_VERBOSE=1 timeout 30 "$Z" synth prove --synth "$spec" --key "$D/k20.zpk" --backend cuda --runs 2 >"$D/one.log" 2>&1
+  ZP_CUDA_VERBOSE=1 ZP_CUDA_SPLIT=1 timeout 30 "$Z" synth prove --synth "$spec" --key "$D/k20.zpk" --backend cuda --runs 2 >"$D/split.log" 2>&1
+  cat "$D/one.log" "$D/split.log" | grep -E "run|split|CUDA backend:" | cut -c1-200
+  best() { grep -o 'self-check) [0-9.]* s' "$1" | awk '{print $2}' | sort -n | head -1; }
+  row "oneshot: 2^20 prove step, one-shot policy (best of 2; target <= 0.4 s)" "$(best "$D/one.log") s"
+  row "oneshot: 2^20 prove step, ZP_CUDA_SPLIT=1 (split bases each call)" "$(best "$D/split.log") s"
+  row "oneshot: split bases made by the one-shot runs" "$(grep -c 'H MSM split' "$D/one.log") (want 0; ZP_CUDA_SPLIT=1 runs: $(grep -c 'H MSM split' "$D/split.log"))"
 }
 
 START=$(date +%s)
