@@ -136,6 +136,12 @@ int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+/* G1 through the GLV endomorphism (cuda/glv.h): each scalar cut as k1 + k2·λ (128 bits each), 2n entries over
+ * the n bases themselves (φ(P) = (β·x, y) applied as a base is read): the split MSM's 2-part cut with no
+ * extra bases. Scratch: zp_cuda_msm_split_scratch_size(0, n, 2, window, pass_windows). zp_cuda_msm_g1
+ * takes this path by itself from 2^ZP_MSM_GLV scalars (default 16, 0 off) when its scratch holds it. */
+int zp_cuda_msm_g1_glv(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                       void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 /* The split MSM, for bases that stay resident across calls, in parts = 4 or 2: zp_cuda_msm_g*_split_bases
  * writes parts·n points d_out[j·n + i] = 2^(cb·j)·P_i (j < parts, cb = 256/parts; parts× the bases' memory;
  * asynchronous on stream; scratch of any size from zp_cuda_msm_split_bases_scratch_size(g2, 32) up, larger =
