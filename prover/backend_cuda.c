@@ -84,6 +84,8 @@ struct cu {
 	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
 	void *st, *cst;             /* streams: compute, copy */
+	void *wst;                  /* the witness MSMs' stream beside the H step (ZP_CUDA_OVERLAP, prove_buf) */
+	void *ms;                   /* the stream the witness MSMs run on now: st, or wst while they overlap */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
 	void *pin_ev[2];
 	int pin_i;
@@ -147,6 +149,8 @@ static void cu_destroy(void *state)
 		zp_cuda_stream_sync(s->st);
 	if (s->cst)
 		zp_cuda_stream_sync(s->cst);
+	if (s->wst)
+		zp_cuda_stream_sync(s->wst);
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
 	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
@@ -160,6 +164,7 @@ static void cu_destroy(void *state)
 	}
 	zp_cuda_stream_destroy(s->st);
 	zp_cuda_stream_destroy(s->cst);
+	zp_cuda_stream_destroy(s->wst);
 	for (int i = 0; i < 5; i++)
 		zp_cuda_host_unpin(s->h_reg[i]);
 	free(s->h_idx);
@@ -202,7 +207,8 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
 				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
-				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot };
+				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot,
+				 .glv = s->cc->id == ZP_CURVE_BLS12_381 && k->msm_glv > 0 && s->log_dom >= (unsigned)k->msm_glv };
 	return 0;
 }
 
@@ -437,6 +443,10 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			zp_cuda_curve_msm_passes(s->cc, 1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * s->pt[1])),
 			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
 			fr, tot, p->margin);
+	if (verbose() && !s->hsplit && s->in.glv)
+		fprintf(stderr, "CUDA backend: H MSM through the GLV cut (2 x %zu entries of 128 bits over the %zu bases, "
+			"no split bases; windows a pass %d, 0 = all)\n", s->hchunk, s->hchunk,
+			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 2, s->scratch_len));
 	if (verbose() && s->hsplit)
 		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
 			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
@@ -483,6 +493,9 @@ static int cu_create(void **state, const zp_g16_key *key)
 		goto err;
 	if ((rc = zp_cuda_stream_create(&s->cst)))
 		goto err;
+	if ((rc = zp_cuda_stream_create(&s->wst)))
+		goto err;
+	s->ms = s->st;
 	if ((rc = cu_key_upload(s, key)) || (rc = cu_apply(s, key)))
 		goto err;
 	*state = s;
@@ -615,8 +628,8 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 		size_t m = n - j < c1 ? n - j : c1;
 		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
 		cu_res r;
-		int rc = idx ? s->cc->msm_sum_idx(g2, r.w, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
-			     : s->cc->msm_ones(g2, r.w, bp, w + j, m, s->d_scratch, s->scratch_len, s->st);
+		int rc = idx ? s->cc->msm_sum_idx(g2, r.w, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->ms)
+			     : s->cc->msm_ones(g2, r.w, bp, w + j, m, s->d_scratch, s->scratch_len, s->ms);
 		if (rc)
 			return rc;
 		add_res(s, g2, out, &r);
@@ -634,14 +647,14 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	int rc;
 	if (s->wsplit && !s->kstream) {
 		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
-		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->ms };
 		cu_res r;
 		if (!n)
 			return 0;
-		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->st)))
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->ms)))
 			return rc;
 		for (int j = 0; j < 4; j++)
-			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
+			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->ms)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
 		int p = zp_cuda_curve_msm_passes(s->cc, g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
@@ -659,9 +672,9 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
 	for (size_t j = 0; j < n; j += c) {
 		size_t m = n - j < c ? n - j : c;
-		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
-		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->st)) ||
-		    (rc = zp_cuda_curve_msm_add(s->cc, s->st, g2, out, gpt, gsc, m, rest, rest_len)))
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->ms)) ||
+		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->ms)) ||
+		    (rc = zp_cuda_curve_msm_add(s->cc, s->ms, g2, out, gpt, gsc, m, rest, rest_len)))
 			return rc;
 	}
 	return 0;
@@ -677,7 +690,7 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
 		const zp_fr *w = d_w + off;
 		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
-		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
+		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->ms)) ||
 		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
 			return rc;
 	}
@@ -700,7 +713,8 @@ static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
- * of host adds with the next stage's launch; for finding what bounds the GPU stage). */
+ * of host adds with the next stage's launch, and that of the witness MSMs with the H step; for finding
+ * what bounds the GPU stage). */
 static double stage_t0;
 static void stage(struct cu *s, const char *what)
 {
@@ -708,6 +722,8 @@ static void stage(struct cu *s, const char *what)
 		return;
 	struct timespec ts;
 	zp_cuda_stream_sync(s->st);
+	if (s->ms != s->st)
+		zp_cuda_stream_sync(s->ms);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	double t = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 	if (what)
@@ -715,7 +731,8 @@ static void stage(struct cu *s, const char *what)
 	stage_t0 = t;
 }
 
-static int h_buf(struct cu *s, int b, void *h)
+/* The H step on the compute stream (asynchronous: the H MSM, after it on the same stream, waits). */
+static int h_step(struct cu *s, int b)
 {
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
@@ -729,6 +746,16 @@ static int h_buf(struct cu *s, int b, void *h)
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
 		return rc;    /* zp_err_msg() names the failing CUDA call */
 	stage(s, "H step");
+	return 0;
+err:
+	return rc;
+}
+
+/* The H MSM over the H step's result (the whole scratch is its: nothing else may use it meanwhile). */
+static int h_msm(struct cu *s, int b, void *h)
+{
+	int rc = 0;
+	zp_fr *da = s->buf[b].d_abc;
 	if (s->hsplit) {
 		zp_cuda_msm_opts o = { .window = 0, .stream = s->st, .pass_windows = s->hpass };
 		cu_res r;
@@ -740,8 +767,12 @@ static int h_buf(struct cu *s, int b, void *h)
 	}
 	stage(s, "H MSM");
 	return rc;
-err:
-	return rc;
+}
+
+static int h_buf(struct cu *s, int b, void *h)
+{
+	int rc = h_step(s, b);
+	return rc ? rc : h_msm(s, b, h);
 }
 
 /* List on the device (d) the indices of the witness entries that are 1 (ones) or neither 0 nor 1,
@@ -749,15 +780,15 @@ err:
  * at most np + 1 such entries, read back through h). */
 static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32_t *h, size_t *n, size_t *below)
 {
-	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st)
-		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st);
+	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms)
+		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms);
 	if (rc)
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
 	if (head) {
-		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->st)))
+		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->ms)))
 			goto err;
-		if ((rc = zp_cuda_stream_sync(s->st)))
+		if ((rc = zp_cuda_stream_sync(s->ms)))
 			goto err;
 	}
 	for (*below = 0; *below < head && h[*below] < s->np + 1;)
@@ -774,7 +805,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
 	if ((rc = zp_cuda_set_device(s->dev)))
 		goto err;
-	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+	if ((rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)))
 		goto err;
 	if (s->kstream) {
 		if ((rc = msm_split_streamed(s, 0, 0, cu_out(s, out, 0), dw, 0)) ||
@@ -808,9 +839,10 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 		s->cc->jac_set_inf(0, cu_out(s, out, 3));
 	}
 	stage(s, "C");
-	if (verbose() >= 2)
-		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
-	if ((rc = zp_cuda_stream_sync(s->st)))
+	if (verbose())   /* no wait: the counts are on the host already */
+		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1 (%.2f %%), %zu are 1\n", n_nb, s->nv,
+			100.0 * (double)n_nb / (double)s->nv, n_one);
+	if ((rc = zp_cuda_stream_sync(s->ms)))
 		goto err;
 	return 0;
 err:
@@ -836,8 +868,26 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	struct cu *s = state;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	int rc = h_buf(s, b, cu_out(s, out, 4));
-	return rc ? rc : msm_buf(s, b, out);
+	if (s->kstream || !zp_knobs()->cuda_overlap) {
+		int rc = h_buf(s, b, cu_out(s, out, 4));
+		return rc ? rc : msm_buf(s, b, out);
+	}
+	/* ZP_CUDA_OVERLAP (default on): the H step's transforms (memory-bound) on the compute stream while
+	 * the witness MSMs (arithmetic-bound) run on their own; msm_buf returns once they are done, so the
+	 * H MSM then has the scratch to itself. A key streamed from host memory shares one staging range
+	 * between both: in turn, as before. */
+	int rc = h_step(s, b);
+	if (rc)
+		return rc;
+	s->ms = s->wst;
+	rc = msm_buf(s, b, out);
+	s->ms = s->st;
+	if (rc) {   /* neither may outlive a failed proof's buffers */
+		zp_cuda_stream_sync(s->wst);
+		zp_cuda_stream_sync(s->st);
+		return rc;
+	}
+	return h_msm(s, b, cu_out(s, out, 4));
 }
 
 /* ---------------------------------------------------------------- compact keys: density bitmaps
