@@ -41,9 +41,11 @@ case " $STEPS " in *" check "*)
   ;; esac
 case " $STEPS " in *" bench "*)
   B=${BENCH:-g1:24 g1:26 g1:27 g1h:27}
-  G=${BENCH_GLV:-g1g:24 g1g:26 g1g:27 g1g:27:0:4 g1g:27:0:2}
+  G=${BENCH_GLV:-g1g:24 g1g:26 g1g:27 g1g:27:0:4}
   step bench_old 200 env ZP_MSM_GLV=0 "$BIN/gpu_bench" $B
   step bench_glv 200 "$BIN/gpu_bench" $G
+  # where the time goes (digits+sort, bucket sums, segments, tree), per call: plain vs GLV in 4-window passes
+  step bench_prof 90 env ZP_MSM_PROFILE=1 ZP_MSM_GLV=0 "$BIN/gpu_bench" g1:26 g1g:26:0:4
   ;; esac
 E2E_T=""
 case " $STEPS " in *" e2e "*)
@@ -65,5 +67,6 @@ cat "$SUM"
 for f in "$OUT"/bench_old.log "$OUT"/bench_glv.log; do [ -f "$f" ] && grep "^| MSM" "$f"; done
 grep -h "^| MSM G1 GLV" "$OUT"/glv_check.log 2>/dev/null | awk -F'|' '{ print $4 }' | sort | uniq -c
 grep -h "identical\|differ\|PASS\|FAIL" "$OUT"/proofs_*.log 2>/dev/null | tail -n 8
+grep -h "^msm n=" "$OUT"/bench_prof.log 2>/dev/null | sort | uniq -c | head -n 6
 [ -n "$E2E_T" ] && { echo "| partitions | verified | synthesis | wait | copy | GPU stage median / max | ... |"; echo "$E2E_T"; }
 [ $fails = 0 ]
