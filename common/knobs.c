@@ -69,6 +69,7 @@ static void load(void)
 	e = env("ZP_MSM_GLV");
 	k->msm_glv = e ? (atoi(e) >= 0 && atoi(e) <= 30 ? atoi(e) : 16) : 16;
 	k->cuda_overlap = on_unless_0("ZP_CUDA_OVERLAP");
+	k->cuda_density = on_unless_0("ZP_CUDA_DENSITY");
 	k->ntt_bitrev_tiles = on_unless_0("ZP_NTT_BITREV_TILES");
 	k->ntt_occ = on_unless_0("ZP_NTT_OCC");
 	k->ntt_pass_tab = on_unless_0("ZP_NTT_PASS_TAB");

@@ -799,6 +799,70 @@ extern "C" int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scala
 	return select_idx<fr_t>(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
 }
 
+/* ---- a query's density: which of its points are not at infinity ----
+ * bits[i / 32] bit i % 32 set = point i is not at infinity (affine: every byte 0); a list filtered by it keeps
+ * the entries whose point a sum would really add (bellperson's density, for keys that keep their points at
+ * infinity: a synthetic PoRep circuit's AND/XOR/FIELD outputs appear in C only). */
+__global__ void nonzero_bits_kernel(uint32_t *bits, const uint4 *pts, size_t n, unsigned words)
+{
+	size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (w * 32 >= n) return;
+	uint32_t m = 0;
+	for (unsigned b = 0; b < 32; b++) {
+		size_t i = w * 32 + b;
+		if (i >= n) break;
+		uint32_t acc = 0;
+		for (unsigned k = 0; k < words; k++) { uint4 v = pts[i * words + k]; acc |= v.x | v.y | v.z | v.w; }
+		m |= (uint32_t)(acc != 0) << b;
+	}
+	bits[w] = m;
+}
+struct dens_pred {
+	const uint32_t *bits;
+	uint32_t off;
+	__device__ bool operator()(uint32_t v) const { uint32_t i = v - off; return (bits[i >> 5] >> (i & 31)) & 1; }
+};
+extern "C" int zp_cuda_nonzero_bits(uint32_t *d_bits, const void *d_pts, size_t n, size_t pt_bytes, void *stream)
+{
+	int rc = 0;
+	if (pt_bytes == 0 || pt_bytes % 16) return zp_err_set(ZP_ERANGE, "density: point size %zu", pt_bytes);
+	if (!n) return 0;
+	size_t words = (n + 31) / 32;
+	nonzero_bits_kernel<<<zp_cdiv(words, 128), 128, 0, (cudaStream_t)stream>>>(d_bits, (const uint4 *)d_pts, n,
+	                                                                         (unsigned)(pt_bytes / 16));
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+extern "C" size_t zp_cuda_filter_temp_size(size_t n)
+{
+	size_t b = 0;
+	cub::DeviceSelect::If(NULL, b, (const uint32_t *)NULL, (uint32_t *)NULL, (int *)NULL, (int)n, dens_pred{ NULL, 0 });
+	return align_up(b) + 256;
+}
+extern "C" int zp_cuda_filter_idx(uint32_t *d_out, size_t *count, const uint32_t *d_in, size_t n, const uint32_t *d_bits,
+                                  uint32_t off, void *d_tmp, size_t tmp_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	size_t b = 0;
+	int cnt = 0;
+	*count = 0;
+	if (n == 0) return 0;
+	if (n >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "density filter: n = %zu", n);
+	cub::DeviceSelect::If(NULL, b, d_in, d_out, (int *)NULL, (int)n, dens_pred{ d_bits, off });
+	if (align_up(b) + 256 > tmp_size) return zp_err_set(ZP_ERANGE, "density filter: temp %zu < %zu", tmp_size, align_up(b) + 256);
+	int *dcnt = (int *)((char *)d_tmp + align_up(b));
+	ZP_CUDA_TRY(cub::DeviceSelect::If(d_tmp, b, d_in, d_out, dcnt, (int)n, dens_pred{ d_bits, off }, st));
+	ZP_CUDA_TRY(cudaMemcpyAsync(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	*count = (size_t)cnt;
+	return 0;
+err:
+	return rc;
+}
+
 extern "C" int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                                       size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
 {

@@ -204,6 +204,14 @@ int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size
  * scalars, and every thread adds the same number of points. Result to the host (synchronizes). */
 int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
                  size_t tmp_size, void *stream);
+/* A query's density: zp_cuda_nonzero_bits sets bit i of d_bits ((n + 31)/32 words) when point i (pt_bytes, a
+ * multiple of 16) is not at infinity (all bytes 0); zp_cuda_filter_idx copies the entries v of d_in[0..n) whose
+ * bit v − off is set to d_out, their number in *count (synchronizes the stream); temp:
+ * zp_cuda_filter_temp_size(n). */
+int zp_cuda_nonzero_bits(uint32_t *d_bits, const void *d_pts, size_t n, size_t pt_bytes, void *stream);
+size_t zp_cuda_filter_temp_size(size_t n);
+int zp_cuda_filter_idx(uint32_t *d_out, size_t *count, const uint32_t *d_in, size_t n, const uint32_t *d_bits,
+                       uint32_t off, void *d_tmp, size_t tmp_size, void *stream);
 int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                            size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,

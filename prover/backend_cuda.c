@@ -76,6 +76,13 @@ struct cu {
 	int ones_kernel;            /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	void *d_sel;                /* zp_cuda_nonbits temp */
 	size_t sel_len;
+	/* density (ZP_CUDA_DENSITY, default on; not for a streamed key): bit i of d_nz[q] says point i of A, B1, B2
+	 * or C is not at infinity; each MSM filters the ones and non-0/1 lists by it into d_fl first, so points
+	 * at infinity are neither gathered, sorted nor loaded */
+	int dens;
+	uint32_t *d_nz[4], *d_fl;
+	void *d_ftmp;
+	size_t ftmp_len;
 	uint32_t *h_idx, *h_one;    /* np + 1 host copies of the first indices (the C query starts at np + 1) */
 	void *d_scratch;
 	size_t scratch_len;
@@ -154,7 +161,8 @@ static void cu_destroy(void *state)
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
 	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
-			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst };
+			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst, s->d_nz[0], s->d_nz[1],
+			     s->d_nz[2], s->d_nz[3], s->d_fl, s->d_ftmp };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
 		zp_cuda_free(dev_ptrs[i]);
 	for (int i = 0; i < 2; i++) {
@@ -401,6 +409,21 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
 		return rc;
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
+	if (!s->kstream && zp_knobs()->cuda_density) {
+		const void *pts[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
+		s->ftmp_len = zp_cuda_filter_temp_size(s->nv);
+		if ((rc = dmalloc((void **)&s->d_fl, s->nv * sizeof(uint32_t), "the density-filtered list")) ||
+		    (rc = dmalloc(&s->d_ftmp, s->ftmp_len, "the density filter's temp")))
+			return rc;
+		for (int q = 0; q < 4; q++)
+			if ((rc = dmalloc((void **)&s->d_nz[q], (max2(len[q], 1) + 31) / 32 * sizeof(uint32_t), "a query's density bits")) ||
+			    (rc = zp_cuda_nonzero_bits(s->d_nz[q], pts[q], len[q], s->pt[q == 2], s->st)))
+				return rc;
+		if ((rc = zp_cuda_stream_sync(s->st)))
+			return rc;
+		s->dens = 1;
+	}
 	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
 	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage, CU_WHO)))
@@ -700,16 +723,27 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
  * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
-static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_t blen, const zp_fr *d_w, size_t lo,
-		     size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
+static int msm_split(struct cu *s, int g2, int q, void *out, const void *d_bases, size_t blen, const zp_fr *d_w,
+		     size_t lo, size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
+	const uint32_t *l;
+	size_t m;
 	s->cc->jac_set_inf(g2, out);
-	if (s->ones_kernel)
+	if (s->ones_kernel) {
 		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
-	else
-		rc = ones_add(s, g2, out, d_bases, NULL, s->d_one + q_lo, n_one - q_lo, (uint32_t)lo);
-	return rc ? rc : nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
+	} else {
+		l = s->d_one + q_lo, m = n_one - q_lo;
+		if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
+			return rc;
+		rc = ones_add(s, g2, out, d_bases, NULL, s->dens ? s->d_fl : l, m, (uint32_t)lo);
+	}
+	if (rc)
+		return rc;
+	l = s->d_idx + p_lo, m = n_nb - p_lo;
+	if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
+		return rc;
+	return nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->dens ? s->d_fl : l, m);
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
@@ -823,17 +857,17 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
 	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
+		if ((rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
 		s->cc->jac_set_inf(0, cu_out(s, out, 3));
