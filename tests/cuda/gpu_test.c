@@ -703,6 +703,52 @@ static void test_msm_glv(unsigned lg, enum gk kind)
 	cudaFree(db); cudaFree(ds); cudaFree(dt); cudaFree(didx); free(s); free(idx);
 }
 
+/* The density bits (zp_cuda_nonzero_bits: G1 and G2 point sizes, some points at infinity, n not a multiple
+ * of 32) and the filter (zp_cuda_filter_idx, with an offset) against a host scan. */
+static void test_density(size_t n, int g2, uint32_t off)
+{
+	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff), words = (n + 31) / 32, cnt = 0, want = 0;
+	unsigned char *p = xmalloc(n * psz);
+	for (size_t i = 0; i < n * psz; i++) p[i] = (unsigned char)ref_rng(rng);
+	for (size_t i = 0; i < n; i++)
+		if (ref_rng(rng) % 3 == 0) memset(p + i * psz, 0, psz);
+		else if (ref_rng(rng) % 7 == 0) { memset(p + i * psz, 0, psz); p[i * psz + psz - 1] = 1; }   /* one byte set */
+	uint32_t *in = xmalloc(n * 4), *out = xmalloc(n * 4), *bits = xmalloc(words * 4), *d_in, *d_out, *d_bits;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) if (ref_rng(rng) & 1) in[m++] = (uint32_t)i + off;   /* ascending, as the lists */
+	void *dp, *tmp;
+	size_t tl = zp_cuda_filter_temp_size(n);
+	CU(cudaMalloc(&dp, n * psz)); CU(cudaMalloc((void **)&d_in, n * 4)); CU(cudaMalloc((void **)&d_out, n * 4));
+	CU(cudaMalloc((void **)&d_bits, words * 4)); CU(cudaMalloc(&tmp, tl));
+	CU(cudaMemcpy(dp, p, n * psz, cudaMemcpyHostToDevice));
+	CU(cudaMemcpy(d_in, in, m * 4, cudaMemcpyHostToDevice));
+	CU(cudaMemset(d_bits, 0xa5, words * 4));
+	CK(zp_cuda_nonzero_bits(d_bits, dp, n, psz, NULL));
+	CK(zp_cuda_filter_idx(d_out, &cnt, d_in, m, d_bits, off, tmp, tl, NULL));
+	CU(cudaMemcpy(bits, d_bits, words * 4, cudaMemcpyDeviceToHost));
+	CU(cudaMemcpy(out, d_out, cnt * 4, cudaMemcpyDeviceToHost));
+	int ok = 1;
+	for (size_t i = 0; i < n && ok; i++) {
+		int nz = 0;
+		for (size_t k = 0; k < psz; k++) nz |= p[i * psz + k];
+		if (((bits[i / 32] >> (i % 32)) & 1) != (nz != 0)) ok = 0;
+	}
+	for (size_t j = 0; j < m && ok; j++) {
+		size_t i = in[j] - off;
+		int nz = 0;
+		for (size_t k = 0; k < psz; k++) nz |= p[i * psz + k];
+		if (nz) { if (want >= cnt || out[want] != in[j]) ok = 0; want++; }
+	}
+	ok = ok && want == cnt;
+	char sz[16], what[64], note[96];
+	snprintf(sz, sizeof sz, "%zu", n);
+	snprintf(what, sizeof what, "density bits + filter %s", g2 ? "G2" : "G1");
+	snprintf(note, sizeof note, "vs host scan; %zu of %zu listed kept, offset %u", cnt, m, off);
+	row(what, sz, ok, note);
+	cudaFree(dp); cudaFree(d_in); cudaFree(d_out); cudaFree(d_bits); cudaFree(tmp);
+	free(p); free(in); free(out); free(bits);
+}
+
 static void test_msm_g2(unsigned lg, enum sk kind, int direct)
 {
 	size_t n = (size_t)1 << lg;
@@ -775,6 +821,7 @@ int main(int argc, char **argv)
 	printf("device: %s\n\n| check | size | result | note\n|---|---|---|---|\n", desc);
 	if (argc > 1 && !strcmp(argv[1], "glv")) {   /* gpu_test glv [max_log]: the GLV MSM only */
 		unsigned mx = argc > 2 ? (unsigned)atoi(argv[2]) : 20;
+		test_density(1000, 0, 0); test_density(100003, 0, 329); test_density(4099, 1, 7); test_density(1 << 20, 1, 0);
 		unsigned sizes[32] = { 1, 6, 11, 12, 16 }, ns = 5;
 		for (unsigned lg = 18; lg < mx && ns < 31; lg += 2) sizes[ns++] = lg;
 		if (mx > 16) sizes[ns++] = mx;

@@ -6,7 +6,7 @@
 # 1. check: GPU = CPU bit for bit: gpu_test glv (GLV = plain = known dlog for 0, 1, r-1, the cut's edges,
 #    all 255 bits, sparse, 0/1-heavy, 64-bit, random; passes of all/1/2 windows; the flat and the
 #    bucket-aligned level 0), whole proofs of g16_backend_cmp synth (CPU backend = CUDA backend, byte for
-#    byte, the pipeline ops included) with overlap + GLV on, and with both off.
+#    byte, the pipeline ops included) with overlap + GLV + density on, and with all three off.
 # 2. bench: gpu_bench G1 plain (ZP_MSM_GLV=0) / split bases 2 parts / GLV at 2^24, 2^26, 2^27 (CUDA
 #    events after a warm-up, median), GLV in passes as the 2^27 partition's scratch allows.
 # 3. e2e: bench/pipeline/gpu-e2e.sh at 2^27 (130.3M rows) for each E2E setting, ZP_CUDA_VERBOSE=1
@@ -37,7 +37,7 @@ case " $STEPS " in *" check "*)
   step glv_check_aligned 60 env ZP_MSM_FLAT=0 "$BIN/gpu_test" glv 16
   [ -x "$BIN/bn254_gpu_test" ] && step bn254 120 "$BIN/bn254_gpu_test" test 16 14 16   # BN254 shares the kernels
   step proofs_new 150 "$BIN/g16_backend_cmp" synth 18 2 0.75
-  step proofs_old 150 env ZP_CUDA_OVERLAP=0 ZP_MSM_GLV=0 "$BIN/g16_backend_cmp" synth 18 2 0.75
+  step proofs_old 150 env ZP_CUDA_OVERLAP=0 ZP_MSM_GLV=0 ZP_CUDA_DENSITY=0 "$BIN/g16_backend_cmp" synth 18 2 0.75
   ;; esac
 case " $STEPS " in *" bench "*)
   B=${BENCH:-g1:24 g1:26 g1:27 g1h:27}
