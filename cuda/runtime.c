@@ -120,6 +120,27 @@ err:
 	return rc;
 }
 
+int zp_cuda_event_create_timed(void **ev)
+{
+	int rc = 0;
+	cudaEvent_t e = NULL;
+	ZP_CUDA_TRY(cudaEventCreate(&e));
+	*ev = e;
+	return 0;
+err:
+	*ev = NULL;
+	return rc;
+}
+
+int zp_cuda_event_ms(float *ms, void *from, void *to)
+{
+	int rc = 0;
+	ZP_CUDA_TRY(cudaEventElapsedTime(ms, (cudaEvent_t)from, (cudaEvent_t)to));
+	return 0;
+err:
+	return rc;
+}
+
 void zp_cuda_event_destroy(void *ev)
 {
 	if (ev)

@@ -55,6 +55,8 @@ int zp_cuda_stream_sync(void *st);
 int zp_cuda_event_create(void **ev);           /* timing disabled */
 void zp_cuda_event_destroy(void *ev);
 int zp_cuda_event_record(void *ev, void *st);
+int zp_cuda_event_create_timed(void **ev);     /* with timing, for zp_cuda_event_ms */
+int zp_cuda_event_ms(float *ms, void *from, void *to);   /* both recorded and complete */
 int zp_cuda_event_sync(void *ev);
 int zp_cuda_stream_wait(void *st, void *ev);   /* st waits for ev (no host wait) */
 /* Device memory, saying on failure how much was asked for and how much is free:

@@ -93,6 +93,8 @@ struct cu {
 	void *st, *cst;             /* streams: compute, copy */
 	void *wst;                  /* the witness MSMs' stream beside the H step (ZP_CUDA_OVERLAP, prove_buf) */
 	void *ms;                   /* the stream the witness MSMs run on now: st, or wst while they overlap */
+	void *tev[6];               /* ZP_CUDA_VERBOSE: H step start/end, witness start/end, H MSM start/end */
+	unsigned long nproof;       /* prove_buf calls (ZP_CUDA_OVERLAP=2 alternates by it) */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
 	void *pin_ev[2];
 	int pin_i;
@@ -173,6 +175,8 @@ static void cu_destroy(void *state)
 	zp_cuda_stream_destroy(s->st);
 	zp_cuda_stream_destroy(s->cst);
 	zp_cuda_stream_destroy(s->wst);
+	for (int i = 0; i < 6; i++)
+		zp_cuda_event_destroy(s->tev[i]);
 	for (int i = 0; i < 5; i++)
 		zp_cuda_host_unpin(s->h_reg[i]);
 	free(s->h_idx);
@@ -519,6 +523,9 @@ static int cu_create(void **state, const zp_g16_key *key)
 	if ((rc = zp_cuda_stream_create(&s->wst)))
 		goto err;
 	s->ms = s->st;
+	for (int i = 0; i < 6; i++)
+		if ((rc = zp_cuda_event_create_timed(&s->tev[i])))
+			goto err;
 	if ((rc = cu_key_upload(s, key)) || (rc = cu_apply(s, key)))
 		goto err;
 	*state = s;
@@ -902,26 +909,56 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	struct cu *s = state;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	if (s->kstream || !zp_knobs()->cuda_overlap) {
-		int rc = h_buf(s, b, cu_out(s, out, 4));
-		return rc ? rc : msm_buf(s, b, out);
-	}
-	/* ZP_CUDA_OVERLAP (default on): the H step's transforms (memory-bound) on the compute stream while
-	 * the witness MSMs (arithmetic-bound) run on their own; msm_buf returns once they are done, so the
-	 * H MSM then has the scratch to itself. A key streamed from host memory shares one staging range
-	 * between both: in turn, as before. */
-	int rc = h_step(s, b);
-	if (rc)
+	/* ZP_CUDA_OVERLAP (default 1): the H step's transforms (memory-bound) on the compute stream while
+	 * the witness MSMs run on their own; msm_buf returns once they are done, so the H MSM then has the
+	 * scratch to itself. 0: H step, H MSM, witness MSMs in turn; 2: the two orders alternate proof by
+	 * proof (to compare them in one run: ZP_CUDA_VERBOSE logs each proof's times and order). A key
+	 * streamed from host memory shares one staging range between both: in turn. */
+	int mode = zp_knobs()->cuda_overlap, tv = verbose() >= 1;
+	int ov = !s->kstream && (mode == 1 || (mode == 2 && !(s->nproof & 1)));
+	struct timespec h0, h1;
+	int rc;
+	s->nproof++;
+	clock_gettime(CLOCK_MONOTONIC, &h0);
+	if ((rc = zp_cuda_set_device(s->dev)) || (tv && (rc = zp_cuda_event_record(s->tev[0], s->st))) ||
+	    (rc = h_step(s, b)) || (tv && (rc = zp_cuda_event_record(s->tev[1], s->st))))
 		return rc;
-	s->ms = s->wst;
-	rc = msm_buf(s, b, out);
-	s->ms = s->st;
-	if (rc) {   /* neither may outlive a failed proof's buffers */
-		zp_cuda_stream_sync(s->wst);
+	if (!ov) {
+		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[2], s->st))) || (rc = msm_buf(s, b, out)) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[3], s->st))))
+			return rc;
+	} else {
+		s->ms = s->wst;
+		if (!(tv && (rc = zp_cuda_event_record(s->tev[2], s->wst))))
+			rc = msm_buf(s, b, out);
+		if (!rc && tv)
+			rc = zp_cuda_event_record(s->tev[3], s->wst);
+		s->ms = s->st;
+		if (rc) {   /* neither may outlive a failed proof's buffers */
+			zp_cuda_stream_sync(s->wst);
+			zp_cuda_stream_sync(s->st);
+			return rc;
+		}
+		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))))
+			return rc;
+	}
+	if (tv) {
+		float t[4] = { 0, 0, 0, 0 };
 		zp_cuda_stream_sync(s->st);
-		return rc;
+		zp_cuda_stream_sync(s->wst);
+		clock_gettime(CLOCK_MONOTONIC, &h1);
+		zp_cuda_event_ms(&t[0], s->tev[0], s->tev[1]);
+		zp_cuda_event_ms(&t[1], s->tev[2], s->tev[3]);
+		zp_cuda_event_ms(&t[2], s->tev[4], s->tev[5]);
+		zp_cuda_event_ms(&t[3], s->tev[0], s->tev[ov ? 5 : 3]);
+		fprintf(stderr, "CUDA backend: proof %lu (%s): H step %.1f ms, witness MSMs %.1f ms, H MSM %.1f ms; "
+			"GPU %.1f ms, host %.1f ms\n", s->nproof, ov ? "witness beside H" : "in turn", t[0], t[1], t[2], t[3],
+			(h1.tv_sec - h0.tv_sec) * 1e3 + (h1.tv_nsec - h0.tv_nsec) / 1e6);
 	}
-	return h_msm(s, b, cu_out(s, out, 4));
+	return 0;
 }
 
 /* ---------------------------------------------------------------- compact keys: density bitmaps

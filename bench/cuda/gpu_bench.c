@@ -74,6 +74,8 @@ static void bench_ntt(unsigned lg, int h, int inverse, int coset)
  * timed once, in the note) */
 static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned pass, int split)
 {
+	int glv = split < 0;   /* g1g: the GLV MSM over the n bases (zp_cuda_msm_g1_glv) */
+	if (glv) split = 0;
 	size_t n = (size_t)1 << lg;
 	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
 	/* bases: a gather of a table T_j = (a + j·delta)·G */
@@ -113,8 +115,6 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 		cudaFree(bs); cudaFree(db);
 		db = db4;
 	}
-	int glv = split < 0;   /* g1g: the GLV MSM over the n bases (zp_cuda_msm_g1_glv) */
-	if (glv) split = 0;
 	size_t ss = glv ? zp_cuda_msm_split_scratch_size(0, n, 2, window, pass)
 	          : split ? zp_cuda_msm_split_scratch_size(g2, n, split, window, 0) : zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
 	void *scratch;

@@ -10,13 +10,14 @@
 #        0.75 = "25 %")  PARTS=10  JOBS=2  GPUS=1  WORKERS=1  SLOTS=2  SYNTH_THREADS=nproc/WORKERS
 #        KEY=device (gpud makes the key on its GPU) | a .zpk/.zkey path   BACKEND=cuda
 #        HUGE=1 (hugetlbfs arena; root)   RUN=/tmp/zpe2e   RESULTS=bench/RESULTS.md   LABEL=text
+#        KEY_REGIONS=yes (no: gpud keeps no copy of the key for a restart, ~45 s less start at 2^27)
 set -u
 BIN=$(readlink -f "${1:?usage: gpu-e2e.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 ROWS=${ROWS:-130300000}; BOOL=${BOOL:-0.99}; PARTS=${PARTS:-10}; JOBS=${JOBS:-2}; GPUS=${GPUS:-1}
 WORKERS=${WORKERS:-1}; SLOTS=${SLOTS:-2}; KEY=${KEY:-device}; BACKEND=${BACKEND:-cuda}; HUGE=${HUGE:-1}
-RUN=${RUN:-/tmp/zpe2e}; RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}; LABEL=${LABEL:-}
+RUN=${RUN:-/tmp/zpe2e}; RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}; LABEL=${LABEL:-}; KEY_REGIONS=${KEY_REGIONS:-yes}
 NCPU=$(nproc); SYNTH_THREADS=${SYNTH_THREADS:-$((NCPU / WORKERS))}
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 Z=$BIN/zkpipe
@@ -50,6 +51,7 @@ dir = $RUN/r
 allow_output = $RUN/out
 backing = $backing
 keep_arena = no
+key_regions = $KEY_REGIONS
 [limits]
 memory_limit = off
 max_attempts = 3
