@@ -231,8 +231,6 @@ __global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t 
 	if (b < B && nt[b]) tb[toff[b]] = (uint32_t)b;
 }
 
-/* 128 threads a block and no minimum: 255 registers, 2 blocks an SM for G2. Forcing 3 or 4 blocks (or
- * 5 of 64 threads) spills 1.4–2 KB a thread and ran 26–35 % slower (cuda/NOTES.md, fourth round). */
 /* The base of a sorted entry's value: index in bits 0–29 (30 too without GLV), φ in bit 30 (GLV: the
  * BLS12-381 G1 endomorphism (β·x, y), glv.h), the sign in bit 31. */
 template <class F> struct glv_beta;
@@ -254,6 +252,8 @@ ZP_DI affine_t<F> entry_base(const affine_t<F> *__restrict__ bases, uint32_t v)
 	}
 }
 
+/* 128 threads a block and no minimum: 255 registers, 2 blocks an SM for G2. Forcing 3 or 4 blocks (or
+ * 5 of 64 threads) spills 1.4–2 KB a thread and ran 26–35 % slower (cuda/NOTES.md, fourth round). */
 template <class F, bool GLV = false>
 __global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
                                   const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
