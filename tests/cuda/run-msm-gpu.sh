@@ -89,4 +89,7 @@ grep -h "^| MSM G1 GLV" "$OUT"/glv_check.log 2>/dev/null | awk -F'|' '{ print $4
 grep -h "identical\|differ\|PASS\|FAIL" "$OUT"/proofs_*.log 2>/dev/null | tail -n 8
 grep -h "^msm n=" "$OUT"/bench_prof.log 2>/dev/null | sort | uniq -c | head -n 6
 [ -n "$E2E_T" ] && { echo "| partitions | verified | synthesis median / max | wait | copy | GPU stage median / max | partitions/s all / steady | job | slot waits | RSS | arena |"; echo "$E2E_T"; }
+# the device returns a few files only: everything in one archive beside the summary
+tgz=$(mktemp /tmp/msm-out.XXXXXX.tgz)
+(cd "$OUT" && tar czf "$tgz" --exclude=msm-out.tgz . && find . -mindepth 1 ! -name summary.md -delete && mv "$tgz" msm-out.tgz) 2>/dev/null
 [ $fails = 0 ]
