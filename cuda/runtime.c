@@ -93,6 +93,19 @@ err:
 	return rc;
 }
 
+int zp_cuda_stream_create_high(void **st)
+{
+	int rc = 0, least = 0, greatest = 0;
+	cudaStream_t s = NULL;
+	ZP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+	ZP_CUDA_TRY(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
+	*st = s;
+	return 0;
+err:
+	*st = NULL;
+	return rc;
+}
+
 void zp_cuda_stream_destroy(void *st)
 {
 	if (st)

@@ -50,6 +50,7 @@ int zp_cuda_probe(const char *who, char *desc, size_t desc_len);
 int zp_cuda_set_device(int dev);
 int zp_cuda_device_sync(void);
 int zp_cuda_stream_create(void **st);          /* non-blocking with respect to the legacy stream */
+int zp_cuda_stream_create_high(void **st);     /* the same at the device's highest priority */
 void zp_cuda_stream_destroy(void *st);         /* NULL: nothing */
 int zp_cuda_stream_sync(void *st);
 int zp_cuda_event_create(void **ev);           /* timing disabled */
@@ -141,7 +142,7 @@ int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_
 /* G1 through the GLV endomorphism (cuda/glv.h): each scalar cut as k1 + k2·λ (128 bits each), 2n entries over
  * the n bases themselves (φ(P) = (β·x, y) applied as a base is read): the split MSM's 2-part cut with no
  * extra bases. Scratch: zp_cuda_msm_split_scratch_size(0, n, 2, window, pass_windows). zp_cuda_msm_g1
- * takes this path by itself from 2^ZP_MSM_GLV scalars (default 16, 0 off) when its scratch holds it. */
+ * takes this path by itself from 2^ZP_MSM_GLV scalars (default off) when its scratch holds it. */
 int zp_cuda_msm_g1_glv(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
                        void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 /* The split MSM, for bases that stay resident across calls, in parts = 4 or 2: zp_cuda_msm_g*_split_bases

@@ -6,7 +6,7 @@
  *        g1:26:18 (explicit window), g1:27:0:4 (auto window, passes of 4 windows), g2s:24 / g1s:26 (the split
  *        MSM over 4n precomputed bases, zp_cuda_msm_g*_split), g1h:27 / g2h:24 (the same in 2 parts: 2n bases),
  *        g1g:27[:0:P] (the GLV MSM over the n bases, zp_cuda_msm_g1_glv; P windows a pass). g1:N is plain only
- *        with ZP_MSM_GLV=0 (else it takes the GLV cut by itself from 2^16).
+ *        unless ZP_MSM_GLV=k makes it take the GLV cut by itself from 2^k.
  *        Prints a markdown table.
  */
 #include <stdio.h>

@@ -35,7 +35,7 @@ step() { # name timeout cmd...
 }
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null); $(nproc) CPUs; commit $(cat "$BIN/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)"
 do_check() {
-  step glv_check 120 "$BIN/gpu_test" glv ${GLV_MAX:-20}
+  step glv_check 120 env ZP_MSM_GLV=16 "$BIN/gpu_test" glv ${GLV_MAX:-20}
   [ -n "${ALIGNED:-}" ] && step glv_check_aligned 60 env ZP_MSM_FLAT=0 "$BIN/gpu_test" glv 16
   [ -n "${BN:-}" ] && [ -x "$BIN/bn254_gpu_test" ] && step bn254 120 "$BIN/bn254_gpu_test" test 16 14 16   # BN254 shares the kernels
   step proofs_new 150 "$BIN/g16_backend_cmp" synth 18 2 0.75
