@@ -351,8 +351,8 @@ static void pinned(void)
 	      p.hsplit, p.hpass, p.wsplit);
 	CHECK(p.chunk[0] == (size_t)1 << 26 && p.chunk[1] == (size_t)1 << 25, "H200 2^27: chunks G1 2^26 / G2 2^25 (%zu / %zu)",
 	      p.chunk[0], p.chunk[1]);
-	{ /* the GLV cut (BLS12-381's default, backend_cuda.c sets glv): no split bases, their 12 GiB to the
-	   * scratch and the chunks; the H MSM whole */
+	{ /* the GLV cut (ZP_MSM_GLV; backend_cuda.c sets glv for BLS12-381): no split bases, their 12 GiB to
+	   * the scratch and the chunks; the H MSM whole */
 		zp_cuda_plan q;
 		size_t s0 = p.scratch_len;
 		in.glv = 1;
