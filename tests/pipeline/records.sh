@@ -40,7 +40,7 @@ PY
 state_of() { status_json "$1" | jget "d['state']"; }
 error_of() { status_json "$1" | jget "d['error']"; }
 
-mnt "$T/run" size=16m
+mnt "$T/run" size=16m,mode=0700   # the service's own: a tmpfs root is 1777 by default (refused as shared)
 mnt "$T/out" size=16m,nr_inodes=256
 MAX_ATTEMPTS=2
 EXTRA=$'[debug]\nsynth_delay_ms = 1500'
