@@ -24,9 +24,18 @@ wait_until 120 bash -c "[ \$($(declare -f psql_ committed); PGBIN=$PGBIN DB='$DB
   fail "n3 made no progress"
 over=$(psql_ "SELECT name || ' ' || load || '/' || capacity FROM zkpipe.nodes WHERE load > capacity")
 [ -z "$over" ] || fail "a node holds more partitions than its capacity: $over"
-held=$(psql_ "SELECT string_agg(id::text, ' ') FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'")
-n3_before=$(committed n3)
 pids=$(node_pids n3 | sort -u | tr '\n' ' ')
+# n3 is stopped (SIGSTOP) before its held jobs are read, so that none of them can finish between the
+# reading and the SIGKILL (on a loaded machine n3 used to complete them first: nothing left to re-queue)
+held=""
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  kill -STOP $pids
+  held=$(psql_ "SELECT string_agg(id::text, ' ') FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'")
+  [ -n "$held" ] && break
+  kill -CONT $pids; sleep 0.3
+done
+[ -n "$held" ] || fail "n3 never held a running job to lose"
+n3_before=$(committed n3)
 log "SIGKILL node n3 (pids $pids) holding jobs $held; it had committed $n3_before partitions"
 kill -KILL $pids
 sleep 0.5

@@ -10,7 +10,7 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || skip "no chromium (scripts/deps.sh installs Debian's)"
 PORT=$((20000 + RANDOM % 20000))
 EXTRA_RUN="http = 127.0.0.1:$PORT"
-EXTRA=$'[debug]\nsynth_delay_ms = 2000'   # the long job outlasts chromium's start (a loaded CI machine took > 3 s)
+EXTRA=$'[debug]\nsynth_delay_ms = 4000'   # the long job (8 x 4 s over 2 synthds) outlasts chromium's start and DOM dump (a loaded CI machine took > 15 s)
 SLOTS=3
 write_config
 start_sup
