@@ -69,6 +69,8 @@ static void load(void)
 	k->ntt_bitrev_tiles = on_unless_0("ZP_NTT_BITREV_TILES");
 	k->ntt_occ = on_unless_0("ZP_NTT_OCC");
 	k->ntt_pass_tab = on_unless_0("ZP_NTT_PASS_TAB");
+	e = env("ZP_NTT_OPT");
+	k->ntt_opt = e && *e ? (int)strtol(e, NULL, 0) : -1;
 	num(&k->cuda_device, "ZP_CUDA_DEVICE", 0, 1023, 0);
 	e = env("ZP_CUDA_VERBOSE");
 	k->cuda_verbose = e ? (atoi(e) > 0 ? atoi(e) : 1) : 0;

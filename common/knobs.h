@@ -42,6 +42,7 @@ typedef struct {
 	int ntt_bitrev_tiles;     /* ZP_NTT_BITREV_TILES=0 clears it: tiled bit reversal */
 	int ntt_occ;              /* ZP_NTT_OCC=0 clears it: occupancy-tuned NTT launches */
 	int ntt_pass_tab;         /* ZP_NTT_PASS_TAB=0 clears it: per-pass twiddle tables */
+	int ntt_opt;              /* ZP_NTT_OPT: mask of cuda/ntt.cu's NTT_OPT_* bits; -1 (unset) = its default */
 	/* cuda/ runtime and the CUDA prover (prover/backend_cuda.c, cuda/plan.c) */
 	zp_knob_num cuda_device;  /* ZP_CUDA_DEVICE: the device ordinal (checked against the count) */
 	int cuda_verbose;         /* ZP_CUDA_VERBOSE: 1 plan, 2 also stage times; set to anything else: 1 */

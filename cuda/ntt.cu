@@ -30,6 +30,25 @@
  * (ZP_NTT_OCC, default on; =0 off): the pass kernels take their twiddle set in dynamic shared memory
  * (none when a table or b0 = 0 serves), 6 blocks an SM (<= 40 registers) with the largest shared
  * carveout. Measured 2026-11-29 on the H200: NTT 2^27 50.2 -> 47.9 ms, H step 2^27 377 -> 365 ms.
+ * Variants (NTT_OPT_*, a mask per context: ZP_NTT_OPT, zp_cuda_ntt_opt; mask 0 = everything above as it was):
+ *  SIGMA  cosets without a scale pass. A coset transform is a plain one whose twiddles at global level L
+ *         (partners differing in index bit L) are multiplied by sig[L] = s^(2^(log_n-1-L)): DIT from
+ *         bit-reversed input evaluates p(s·w^k) by p(z) = E(z^2) + z·O(z^2) at every level, and the DIF
+ *         inverse undoes those butterflies with s^-1's factors. The factors ride in the block twiddles (one
+ *         product an entry, as before), the pass tables (keyed by s) and a 2^k - 1 table for b0 = 0; the
+ *         cost is that no twiddle is trivial (level 0: 1/2 product an element) instead of 2 products an
+ *         element for c·s^j from two tables. Coset forward = bit reversal, then DIT; coset inverse = DIF,
+ *         then the reversal. H step: per a, b, c the unscaled inverse (DIF) and the DIT coset forward, so
+ *         A = n·a; h = (A·B - n·C)·k with k = n^-2 (snarkjs) or Z^-1·n^-3 (bellperson, whose coset inverse
+ *         then needs no n^-1 either): 5 products an element of scaling in the whole step instead of 10.
+ *  INVC   the inverse's n^-1 as one constant in the reversal (1 product an element instead of 2 + 2 loads).
+ *  TWLOAD block twiddles w^(A+B) read from the table (one entry: A + B < N/2) instead of w^A·w^B: the first
+ *         pass at 2^24..2^27 drops ~1 product an element; the inverse's b0 = 0 pass reads w^-ti from a
+ *         2^k - 1 table instead of negating tw[N/2 - ti] in every butterfly.
+ *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
+ *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
+ * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
+ * against the CPU on the device.
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
@@ -66,7 +85,19 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_K 9
 #define POW_LO_BITS 14
 #define NTT_SLOTS 4
-#define NTT_PTABS 6
+#define NTT_PTABS 12
+/* NTT_OPT_* (ZP_NTT_OPT, a mask; unset: NTT_OPT_DEFAULT): see the header */
+#define NTT_OPT_SIGMA  1
+#define NTT_OPT_INVC   2
+#define NTT_OPT_TWLOAD 4
+#define NTT_OPT_BAL    8
+#define NTT_OPT_R4     16
+#define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
+#define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
+#define NTT_OPT_ALL    127
+#ifndef NTT_OPT_DEFAULT
+#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0)
+#endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
 #define ZP_NTT_H_DIT 1
@@ -85,7 +116,9 @@ template <> struct ntt_field<bn_fr_t> {
 /* scale table kinds: c·s^(±j) */
 enum { POW_FWD = 0,      /* s^j           (coset forward) */
        POW_INV = 1,      /* n^-1·s^-j     (inverse, coset inverse) */
-       POW_FWD_NINV = 2  /* n^-1·s^j      (H step: unscaled inverse then coset forward) */ };
+       POW_FWD_NINV = 2, /* n^-1·s^j      (H step: unscaled inverse then coset forward) */
+       POW_SIG = 3,      /* lo[L] = s^(2^(log_n-1-L)), L < log_n: level factors (NTT_OPT_SIGMA) */
+       POW_SIG_INV = 4   /* the same for s^-1 */ };
 template <class fr_t> struct pow_slot {
 	fr_t *lo, *hi;
 	int valid, kind;
@@ -102,9 +135,14 @@ template <class fr_t> struct ntt_ctx {
 	struct pow_slot<fr_t> slot[NTT_SLOTS];   /* scale tables: 2^14 entries, 2^(27-14) entries each */
 	unsigned long long tick;
 	unsigned zinv_log_n;     /* consts[1] holds (g^n - 1)^-1 for this log_n; 0: none */
-	fr_t *consts;      /* device: [1] Z inverse, [2 + slot] n^-1 of that slot's table */
-	struct { fr_t *tab; unsigned b0, k; int inverse; } ptab[NTT_PTABS];   /* pass tables, built on first use */
+	fr_t *consts;      /* device: [1] Z inverse, [2 + slot] n^-1 of that slot's table, [6] n^-1 (ninv_log_n),
+	                      [7] n, [8] the H combine's factor (hc_*) */
+	unsigned ninv_log_n, hc_log_n;
+	int hc_mode;
+	struct { fr_t *tab; unsigned b0, k; int inverse; int sig; unsigned log_n; fr_t s; unsigned long long used; }
+		ptab[NTT_PTABS];   /* pass tables, built on first use; sig: 0 none, else the POW_SIG kind of (s, log_n) */
 	int occ, use_ptab; /* ZP_NTT_OCC, ZP_NTT_PASS_TAB at create() */
+	int opt;           /* NTT_OPT_* mask (ZP_NTT_OPT at create(); zp_cuda_ntt_opt) */
 };
 
 /* ---- small helpers, run by a single thread ---- */
@@ -175,44 +213,50 @@ static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t
 	if (x == 0) return fr_t::one();
 	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
 }
-/* Entry e of a block's twiddle set (see block_twiddles). */
+/* Entry e of a block's twiddle set (see block_twiddles). A + B < N/2 (A < 2^(max_log-m-1), B <=
+ * (2^m - 1)·2^(max_log-m-1)), so w^(A+B) is one table entry: twload (NTT_OPT_TWLOAD) reads it instead of
+ * multiplying w^A·w^B (the same canonical value). sig (NTT_OPT_SIGMA): times the level's factor
+ * sig[b0 + m] (see the header: cosets by level-scaled twiddles). */
 template <class fr_t>
 static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ tw, unsigned max_log, unsigned b0,
-                                                      size_t low, unsigned e, int inverse)
+                                                      size_t low, unsigned e, int inverse,
+                                                      const fr_t *__restrict__ sig = NULL, int twload = 0)
 {
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	unsigned m = 31 - __clz(e + 1), u = e + 1 - (1u << m);
 	size_t A = low << (max_log - b0 - m - 1), B = (size_t)u << (max_log - m - 1);
-	if (A == 0) return tw_at(tw, nhalf_tab, B, inverse);
-	if (B == 0) return tw_at(tw, nhalf_tab, A, inverse);
+	if (sig) return tw_at(tw, nhalf_tab, A + B, inverse) * sig[b0 + m];
+	if ((twload & 1) || A == 0 || B == 0) return tw_at(tw, nhalf_tab, A + B, inverse);
 	return tw_at(tw, nhalf_tab, A, inverse) * tw_at(tw, nhalf_tab, B, inverse);
 }
 /* This block's twiddles: tws[2^m - 1 + u] = w^(±ti), ti = (low + u·2^b0)·2^(max_log-b0-m-1), u < 2^m,
  * m < k, as w^A·w^B (see the header). All threads of the block take part; sync before use. */
 template <class fr_t>
 static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
-                                                      unsigned b0, unsigned k, size_t low, int inverse)
+                                                      unsigned b0, unsigned k, size_t low, int inverse,
+                                                      const fr_t *__restrict__ sig = NULL, int twload = 0)
 {
 	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x)
-		tws[e] = block_tw_entry(tw, max_log, b0, low, e, inverse);
+		tws[e] = block_tw_entry(tw, max_log, b0, low, e, inverse, sig, twload);
 }
 /* Pass table (ZP_NTT_PASS_TAB): every block's twiddles of a pass with few distinct `low` (2^b0 of them)
  * built once into device memory, tab[low·(2^k - 1) + e]; the pass reads its row (L2-resident)
  * instead of building it (2^k - 1 products a block). */
 template <class fr_t>
 __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned max_log, unsigned b0, unsigned k,
-                               int inverse)
+                               int inverse, const fr_t *__restrict__ sig)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, per = (1u << k) - 1;
 	if (i >= (per << b0)) return;
-	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse);
+	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse, sig);
 }
 
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
-template <int MINB, class fr_t>
+template <int MINB, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
+         const fr_t *__restrict__ sig, int twload)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
@@ -221,9 +265,10 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
-	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse);
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -239,7 +284,7 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		fr_t a = s[t1], b = s[t2];
 		s[t1] = a + b;
 		fr_t d = a - b;
-		if (ti != 0) {
+		if (ti != 0 || SIG) {
 			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
 			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 			d = d * w;
@@ -254,10 +299,11 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 /* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
  * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
  * coefficient index). Same block layout and twiddle index as dif_pass. */
-template <int MINB, class fr_t>
+template <int MINB, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
 dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab)
+         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
+         const fr_t *__restrict__ sig, int twload)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
@@ -266,9 +312,10 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
 	size_t base = (high << (b0 + k)) | low;
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
-	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
+	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse);
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = q; t < (1u << k); t += half) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -282,7 +329,7 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
 		size_t ti = j << (max_log - b0 - m - 1);
 		fr_t a = s[t1], b = s[t2];
-		if (ti != 0) {
+		if (ti != 0 || SIG) {
 			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
 			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 			b = b * w;
@@ -297,21 +344,21 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 
 /* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
 /* Twiddle of the butterfly at level l whose first element index has low bits u (u < 2^l). */
-template <class fr_t>
+template <bool SIG = false, class fr_t>
 static __device__ __forceinline__ fr_t pass_tw(bool btw, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                size_t low, unsigned b0, unsigned l, unsigned u, int inverse, bool *one)
 {
 	size_t j = low + ((size_t)u << b0);
 	size_t ti = j << (max_log - b0 - l - 1);
-	*one = ti == 0;
-	if (ti == 0) return fr_t::one();
+	*one = !SIG && ti == 0;   /* SIG: every twiddle carries its level's factor (tws; btw is set) */
+	if (*one) return fr_t::one();
 	if (btw) return tws[(1u << l) - 1 + u];
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	return inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
 }
 /* Levels [lo, lo + r) over the 2^r elements t + i·2^lo (t has zero bits lo..lo+r-1), in registers.
  * DIF: levels descending, d = (a - b)·w; DIT: ascending, b·w first. */
-template <int r, bool DIT, class fr_t>
+template <int r, bool DIT, bool SIG = false, class fr_t>
 static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                   size_t low, unsigned b0, unsigned lo, unsigned t, int inverse, bool btw)
 {
@@ -324,7 +371,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 			const int i2 = i + (1 << rr);
 			unsigned u = (t & ((1u << lo) - 1)) + ((unsigned)(i & ((1 << rr) - 1)) << lo);
 			bool one;
-			fr_t w = pass_tw(btw, tws, tw, max_log, low, b0, lo + rr, u, inverse, &one);
+			fr_t w = pass_tw<SIG>(btw, tws, tw, max_log, low, b0, lo + rr, u, inverse, &one);
 			fr_t a = e[i], b = e[i2];
 			if (DIT) {
 				if (!one) b = b * w;
@@ -339,7 +386,7 @@ static __device__ __forceinline__ void pass_group(fr_t *s, const fr_t *tws, cons
 	}
 	ZP_UNROLL for (int i = 0; i < (1 << r); i++) s[t + ((unsigned)i << lo)] = e[i];
 }
-template <bool DIT, class fr_t>
+template <bool DIT, bool SIG = false, class fr_t>
 static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, const fr_t *__restrict__ tw, unsigned max_log,
                                                    size_t low, unsigned b0, unsigned k, unsigned Rk, int inverse, bool btw)
 {
@@ -352,12 +399,10 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 			unsigned sg = q * G + g;
 			unsigned t = ((sg >> lo) << (lo + r)) | (sg & ((1u << lo) - 1));
 			switch (r) {
-			case 1: pass_group<1, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#if ZP_NTT_RADIX_LOG >= 2
-			case 2: pass_group<2, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
-#endif
+			case 1: pass_group<1, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+			case 2: pass_group<2, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
 #if ZP_NTT_RADIX_LOG >= 3
-			case 3: pass_group<3, DIT>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
+			case 3: pass_group<3, DIT, SIG>(s, tws, tw, max_log, low, b0, lo, t, inverse, btw); break;
 #endif
 			}
 		}
@@ -390,6 +435,38 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
 		x[base + ((size_t)t << b0)] = s[t];
 }
+/* NTT_OPT_R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
+ * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
+ * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
+ * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
+template <int MINB, bool DIT, bool SIG, class fr_t>
+__global__ void __launch_bounds__(1 << (NTT_K - 2), MINB)
+pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0, unsigned k, int inverse,
+      const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab, const fr_t *__restrict__ sig,
+      int twload)
+{
+	__shared__ fr_t s[1 << NTT_K];
+	extern __shared__ uint4 tws_raw[];
+	fr_t *tws_dyn = (fr_t *)tws_raw;
+	if (!SIG) sig = NULL;
+	size_t g = blockIdx.x;
+	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
+	size_t base = (high << (b0 + k)) | low;
+	unsigned nt = blockDim.x;
+	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
+	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
+		s[t] = v;
+	}
+	__syncthreads();
+	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+		x[base + ((size_t)t << b0)] = s[t];
+}
 static unsigned pass_threads(unsigned k)
 {
 	unsigned R = ZP_NTT_RADIX_LOG < k ? ZP_NTT_RADIX_LOG : k;
@@ -398,7 +475,7 @@ static unsigned pass_threads(unsigned k)
 
 /* Bit-reversal permutation in place, with optional per-element scale c·s^j (j = output index). */
 template <class fr_t>
-__global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
+__global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, const fr_t *cmul)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >> log_n) return;
@@ -406,6 +483,7 @@ __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_
 	if (i > r) return;
 	fr_t a = x[i], b = x[r];
 	if (plo) { b = b * scale_at(plo, phi, i); if (i != r) a = a * scale_at(plo, phi, r); }
+	if (cmul) { fr_t c = cmul[0]; b = b * c; a = a * c; }
 	x[i] = b;
 	if (i != r) x[r] = a;
 }
@@ -419,7 +497,7 @@ __global__ void bitrev_scale(fr_t *x, unsigned log_n, const fr_t *plo, const fr_
 #define BR_H 4
 template <class fr_t>
 __global__ void __launch_bounds__(1 << (2 * BR_H))
-bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
+bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, const fr_t *cmul)
 {
 	__shared__ fr_t A[1 << BR_H][(1 << BR_H) + 1], B[1 << BR_H][(1 << BR_H) + 1];
 	const unsigned mbits = log_n - 2 * BR_H, t = threadIdx.x;
@@ -435,22 +513,25 @@ bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi)
 	/* tile M2 at (hi, lo) receives tile M's (rev lo, rev hi); tile M the other way */
 	fr_t va = A[rlo][rhi];
 	if (plo) va = va * scale_at(plo, phi, ib);
+	if (cmul) va = va * cmul[0];
 	x[ib] = va;
 	if (M2 != M) {
 		fr_t vb = B[rlo][rhi];
 		if (plo) vb = vb * scale_at(plo, phi, ia);
+		if (cmul) vb = vb * cmul[0];
 		x[ia] = vb;
 	}
 }
 /* Natural order from bit-reversed (with the optional scale): tiles where the size allows. */
 template <class fr_t>
-static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st)
+static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st,
+                          const fr_t *cmul = NULL)
 {
 	int tiles = zp_knobs()->ntt_bitrev_tiles;
 	if (tiles && log_n >= 2 * BR_H)
-		bitrev_tiles<<<(unsigned)(1ull << (log_n - 2 * BR_H)), 1 << (2 * BR_H), 0, st>>>(x, log_n, plo, phi);
+		bitrev_tiles<<<(unsigned)(1ull << (log_n - 2 * BR_H)), 1 << (2 * BR_H), 0, st>>>(x, log_n, plo, phi, cmul);
 	else
-		bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi);
+		bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi, cmul);
 }
 
 template <class fr_t> static fr_t host_fr(const uint32_t *l) { fr_t r; memcpy(r.l, l, sizeof(r.l)); return r; }
@@ -470,6 +551,7 @@ template <class fr_t> static int ntt_create(ntt_ctx<fr_t> **out, unsigned max_lo
 	c->roots = roots;
 	c->occ = zp_knobs()->ntt_occ;
 	c->use_ptab = zp_knobs()->ntt_pass_tab;
+	c->opt = zp_knobs()->ntt_opt >= 0 ? zp_knobs()->ntt_opt & NTT_OPT_ALL : NTT_OPT_DEFAULT;
 	c->w32 = host_fr<fr_t>(ntt_field<fr_t>::root_top(roots));
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
@@ -530,76 +612,174 @@ __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int 
 	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
 }
 
-/* The pass table of (b0, k, inverse), built (and the stream synchronized) on first use; NULL when
- * off, not needed (b0 = 0), too large, or all slots taken. */
+/* Level factors: lo[L] = v^(2^(log_n-1-L)), v = s or s^-1 (POW_SIG, POW_SIG_INV). */
 template <class fr_t>
-static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, cudaStream_t st, const fr_t **out)
+__global__ void sig_build(fr_t *lo, fr_t s, int invert, unsigned log_n)
 {
-	int rc = 0;
+	fr_t v = invert ? fr_inv(s) : s;
+	for (int L = (int)log_n - 1; L >= 0; L--) {
+		lo[L] = v;
+		v = v.sqr();
+	}
+}
+/* out[0] = n^-1 (NTT_OPT_INVC) */
+template <class fr_t>
+__global__ void ninv_kernel(fr_t *out, unsigned log_n)
+{
+	fr_t n = fr_t::one();
+	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
+	out[0] = fr_inv(n);
+}
+/* The NTT_OPT_SIGMA H combine's constants: out[0] = n, out[1] = n^-2 (snarkjs) or (g^n - 1)^-1·n^-3
+ * (bellperson: the Z^-1 and the final inverse's n^-1 folded in), for h = (A·B - n·C)·out[1] where A, B, C
+ * are the coset transforms of the unscaled inverses (n·a, n·b, n·c). */
+template <class fr_t>
+__global__ void hconst_kernel(fr_t *out, fr_t g, unsigned log_n, int bellperson)
+{
+	fr_t n = fr_t::one();
+	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
+	fr_t ni = fr_inv(n);
+	fr_t k = ni * ni;
+	if (bellperson) {
+		fr_t t = g;
+		for (unsigned i = 0; i < log_n; i++) t = t.sqr();
+		k = k * ni * fr_inv(t - fr_t::one());
+	}
+	out[0] = n;
+	out[1] = k;
+}
+/* The pass table of (b0, k, inverse[, level factors sig of kind sigk for (s, log_n)]), built (and the stream
+ * synchronized) on first use, the least recently used one replaced when all are taken; NULL when off, not
+ * needed (b0 = 0 without factors), or too large. */
+template <class fr_t>
+static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, const fr_t *sig, int sigk, const fr_t *sv,
+                    unsigned log_n, int inv0, cudaStream_t st, const fr_t **out)
+{
+	int rc = 0, pick = -1;
 	size_t cnt = (size_t)((1u << k) - 1) << b0;
 	*out = NULL;
-	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || b0 == 0 || cnt > NTT_PTAB_MAX) return 0;
+	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || (b0 == 0 && !sig && !inv0) || cnt > NTT_PTAB_MAX) return 0;
+	if (!sig) log_n = 0;
 	for (int i = 0; i < NTT_PTABS; i++) {
-		if (c->ptab[i].tab && c->ptab[i].b0 == b0 && c->ptab[i].k == k && c->ptab[i].inverse == inverse) {
+		if (c->ptab[i].tab && c->ptab[i].b0 == b0 && c->ptab[i].k == k && c->ptab[i].inverse == inverse &&
+		    c->ptab[i].sig == (sig ? sigk : 0) && c->ptab[i].log_n == log_n &&
+		    (!sig || !memcmp(c->ptab[i].s.l, sv->l, sizeof sv->l))) {
+			c->ptab[i].used = ++c->tick;
 			*out = c->ptab[i].tab;
 			return 0;
 		}
-		if (c->ptab[i].tab) continue;
-		ZP_CUDA_TRY(cudaMalloc(&c->ptab[i].tab, cnt * sizeof(fr_t)));
-		pass_tab_build<<<zp_cdiv(cnt, 256), 256, 0, st>>>(c->ptab[i].tab, c->tw, c->max_log, b0, k, inverse);
-		ZP_CUDA_LAUNCHED();
-		ZP_CUDA_TRY(cudaStreamSynchronize(st));
-		c->ptab[i].b0 = b0; c->ptab[i].k = k; c->ptab[i].inverse = inverse;
-		*out = c->ptab[i].tab;
-		return 0;
+		if (pick < 0 || !c->ptab[i].tab || (c->ptab[pick].tab && c->ptab[i].used < c->ptab[pick].used)) pick = i;
 	}
+	if (c->ptab[pick].tab) { cudaFree(c->ptab[pick].tab); c->ptab[pick].tab = NULL; }
+	ZP_CUDA_TRY(cudaMalloc(&c->ptab[pick].tab, cnt * sizeof(fr_t)));
+	pass_tab_build<<<zp_cdiv(cnt, 256), 256, 0, st>>>(c->ptab[pick].tab, c->tw, c->max_log, b0, k, inverse, sig);
+	ZP_CUDA_LAUNCHED();
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	c->ptab[pick].b0 = b0; c->ptab[pick].k = k; c->ptab[pick].inverse = inverse;
+	c->ptab[pick].sig = sig ? sigk : 0; c->ptab[pick].log_n = log_n;
+	if (sig) c->ptab[pick].s = *sv;
+	c->ptab[pick].used = ++c->tick;
+	*out = c->ptab[pick].tab;
 	return 0;
 err:
 	return rc;
 }
+/* Level factors of an NTT_OPT_SIGMA transform (the pass kernels' sig): which kind, for which s. */
+template <class fr_t> struct sig_ref {
+	const fr_t *d = NULL;   /* device: d[L], L < log_n; NULL: none */
+	int kind = 0;
+	fr_t s;
+};
 /* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
  * pass table or twiddles built in dynamic shared memory. */
 template <class fr_t>
 static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
-                       const fr_t *plo, const fr_t *phi, cudaStream_t st)
+                       const fr_t *plo, const fr_t *phi, const sig_ref<fr_t> &sg, cudaStream_t st)
 {
 	int rc = 0;
-	const fr_t *pt = NULL;
-	if ((rc = get_ptab(c, b0, k, inverse, st, &pt))) return rc;
-	size_t shm = ZP_NTT_BLOCK_TW && b0 > 0 && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
+	const fr_t *pt = NULL, *sig = sg.d;
+	/* the kernels' twload: bit 0 NTT_OPT_TWLOAD (block twiddles w^(A+B) loaded), bit 1 NTT_OPT_TAB0 (the b0 = 0
+	 * pass reads w^(+-ti) from a 2^k - 1 table, contiguous and L1-resident, instead of the strided big table;
+	 * the inverse then negates nothing) */
+	int tab0 = (c->opt & NTT_OPT_TAB0) && b0 == 0;
+	int twload = ((c->opt & NTT_OPT_TWLOAD) ? 1 : 0) | (tab0 ? 2 : 0);
+	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
+	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
+	if ((c->opt & NTT_OPT_R4) && k >= 2) {
+		block = dim3(1u << (k - 2));
+		static int carve4;
+		if (!carve4) {
+#define ZP_CARVE4(MB) \
+			cudaFuncSetAttribute(pass4<MB, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
+			cudaFuncSetAttribute(pass4<MB, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			ZP_CARVE4(8)
+			ZP_CARVE4(6)
+#undef ZP_CARVE4
+			carve4 = 1;
+		}
+#define ZP_PASS4(MB, DT, SG) pass4<MB, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
+#define ZP_PASS4_MB(MB) \
+		if (dit) { if (sig) ZP_PASS4(MB, true, true); else ZP_PASS4(MB, true, false); } \
+		else { if (sig) ZP_PASS4(MB, false, true); else ZP_PASS4(MB, false, false); }
+		if (c->opt & NTT_OPT_R4_6) { ZP_PASS4_MB(6) } else { ZP_PASS4_MB(8) }
+#undef ZP_PASS4_MB
+#undef ZP_PASS4
+		ZP_CUDA_LAUNCHED();
+		return 0;
+	}
 	if (c->occ) {
 		static int carve;
 		if (!carve) {
-			cudaFuncSetAttribute(dif_pass<6, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(dit_pass<6, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dif_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dit_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dif_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(dit_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 			carve = 1;
 		}
-		if (dit) dit_pass<6><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
-		else dif_pass<6><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+#define ZP_PASS_LAUNCH(MB, SG) \
+	(dit ? dit_pass<MB, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload) \
+	     : dif_pass<MB, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload))
+		if (sig) ZP_PASS_LAUNCH(6, true); else ZP_PASS_LAUNCH(6, false);
 	} else {
-		if (dit) dit_pass<1><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
-		else dif_pass<1><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt);
+		if (sig) ZP_PASS_LAUNCH(1, true); else ZP_PASS_LAUNCH(1, false);
 	}
+#undef ZP_PASS_LAUNCH
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
 	return rc;
 }
 
-/* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads. */
+/* Pass sizes: NTT_K levels each (the last pass the rest), or with NTT_OPT_BAL the fewest passes of at most
+ * NTT_K levels, sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6). ks[i]: pass i's levels
+ * counted from the top (DIF order); returns the count. */
+static int pass_sizes(unsigned log_n, int bal, unsigned ks[8])
+{
+	int np = (int)((log_n + NTT_K - 1) / NTT_K);
+	for (int i = 0; i < np; i++)
+		ks[i] = bal ? log_n / np + ((unsigned)i < log_n % np) : (log_n - i * NTT_K >= NTT_K ? NTT_K : log_n - i * NTT_K);
+	return np;
+}
+/* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads; sg: level factors. */
 template <class fr_t>
 static int dif_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st)
+                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
 {
 	int rc = 0;
-	for (int top = (int)log_n; top > 0; top -= NTT_K) {
-		unsigned k = top >= NTT_K ? NTT_K : (unsigned)top;
+	unsigned ks[8];
+	int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
+	unsigned top = log_n;
+	for (int i = 0; i < np; i++) {
+		unsigned k = ks[i];
 		unsigned b0 = top - k;
+		top = b0;
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<false><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                         k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, false, x, log_n, b0, k, inverse, plo, phi, st)))
+		else if ((rc = launch_pass(c, false, x, log_n, b0, k, inverse, plo, phi, sg, st)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
@@ -611,18 +791,22 @@ err:
 /* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
 template <class fr_t>
 static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st)
+                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
 {
 	int rc = 0;
-	for (unsigned b0 = 0; b0 < log_n; b0 += NTT_K) {
-		unsigned k = log_n - b0 >= NTT_K ? NTT_K : log_n - b0;
+	unsigned ks[8];
+	int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
+	unsigned b0 = 0;
+	for (int i = 0; i < np; i++) {   /* from the bottom: the first pass takes ks[0] (the original order) */
+		unsigned k = ks[i];
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                        k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, st)))
+		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
+		b0 += k;
 	}
 	return 0;
 err:
@@ -648,7 +832,10 @@ static int get_pow(ntt_ctx<fr_t> *c, int kind, fr_t s, unsigned log_n, cudaStrea
 	e->valid = 0;
 	unsigned hic = log_n > POW_LO_BITS ? 1u << (log_n - POW_LO_BITS) : 1;
 	unsigned th = (1u << POW_LO_BITS) > hic ? (1u << POW_LO_BITS) : hic;
-	if (kind == POW_FWD) {
+	if (kind == POW_SIG || kind == POW_SIG_INV) {
+		sig_build<<<1, 1, 0, st>>>(e->lo, s, kind == POW_SIG_INV, log_n);
+		ZP_CUDA_LAUNCHED();
+	} else if (kind == POW_FWD) {
 		fr_t one = host_fr<fr_t>(ntt_field<fr_t>::one());
 		pow_tables<<<zp_cdiv(th, 256), 256, 0, st>>>(e->lo, e->hi, s, one, 0, hic);
 		ZP_CUDA_LAUNCHED();
@@ -667,6 +854,33 @@ err:
 	return rc;
 }
 
+/* n^-1 on the device (consts[6]) for log_n, computed once per log_n. */
+template <class fr_t>
+static int get_ninv(ntt_ctx<fr_t> *c, unsigned log_n, cudaStream_t st, const fr_t **out)
+{
+	int rc = 0;
+	if (c->ninv_log_n != log_n) {
+		c->ninv_log_n = 0;
+		ninv_kernel<<<1, 1, 0, st>>>(c->consts + 6, log_n);
+		ZP_CUDA_LAUNCHED();
+		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		c->ninv_log_n = log_n;
+	}
+	*out = c->consts + 6;
+	return 0;
+err:
+	return rc;
+}
+template <class fr_t>
+static int get_sig(ntt_ctx<fr_t> *c, int kind, fr_t s, unsigned log_n, cudaStream_t st, sig_ref<fr_t> *out)
+{
+	const fr_t *lo, *hi;
+	int rc = get_pow(c, kind, s, log_n, st, &lo, &hi);
+	if (rc) return rc;
+	out->d = lo; out->kind = kind; out->s = s;
+	return 0;
+}
+
 template <class fr_t>
 static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
 {
@@ -679,6 +893,26 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 	fr_t s = one;
 	if (shift) memcpy(s.l, shift->l, sizeof(s.l));
 	const fr_t *plo = NULL, *phi = NULL;
+	const bool sigma = (c->opt & NTT_OPT_SIGMA) && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1;
+	if (!inverse && shift && sigma) {
+		/* coset forward: natural order to bit-reversed, then DIT with level-scaled twiddles (no scale pass) */
+		sig_ref<fr_t> sg = sig_ref<fr_t>();
+		if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
+		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
+		ZP_CUDA_LAUNCHED();
+		return dit_passes<fr_t>(c, x, log_n, 0, NULL, NULL, st, sg);
+	}
+	if (inverse && (c->opt & NTT_OPT_INVC) && (!shift || sigma)) {
+		/* inverse: DIF (coset: twiddles scaled by the levels' s^-(2^..)), n^-1 as one constant in the reversal */
+		sig_ref<fr_t> sg = sig_ref<fr_t>();
+		const fr_t *ni = NULL;
+		if (shift && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sg))) return rc;
+		if ((rc = get_ninv(c, log_n, st, &ni))) return rc;
+		if ((rc = dif_passes<fr_t>(c, x, log_n, 1, NULL, NULL, st, sg))) return rc;
+		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st, ni);
+		ZP_CUDA_LAUNCHED();
+		return 0;
+	}
 	if (!inverse && shift && (rc = get_pow(c, POW_FWD, s, log_n, st, &plo, &phi))) return rc;
 	if ((rc = dif_passes(c, x, log_n, inverse, plo, phi, st))) return rc;
 	plo = phi = NULL;
@@ -700,6 +934,14 @@ __global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const
 	if (zinv) h = h * zinv[0];
 	a[i] = h;
 }
+/* h = (a·b - c·k[0])·k[1] (NTT_OPT_SIGMA: see hconst_kernel) */
+template <class fr_t>
+__global__ void h_combine3(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *k)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	a[i] = (a[i] * b[i] - c[i] * k[0]) * k[1];
+}
 /* zinv = (g^n - 1)^-1 */
 template <class fr_t>
 __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
@@ -707,6 +949,42 @@ __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
 	fr_t t = g;
 	for (unsigned i = 0; i < log_n; i++) t = t.sqr();
 	out[1] = fr_inv(t - fr_t::one());
+}
+/* The H step with NTT_OPT_SIGMA: per a, b, c the unscaled inverse (DIF, bit-reversed out) and the coset
+ * forward as DIT with level-scaled twiddles (no scale anywhere: A = n·a); then h = (A·B - n·C)·k in one
+ * pass (k = n^-2, bellperson also Z^-1·n^-1), and for bellperson the coset inverse as DIF with the levels'
+ * s^-(2^..) twiddles and a plain reversal (its n^-1 is in k). */
+template <class fr_t>
+static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum zp_cuda_h_mode mode, const zp_fr &shift,
+                           cudaStream_t st)
+{
+	int rc = 0;
+	fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
+	sig_ref<fr_t> sg = sig_ref<fr_t>(), sgi = sig_ref<fr_t>();
+	const bool bp = mode == ZP_CUDA_H_BELLPERSON;
+	if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
+	if (bp && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sgi))) return rc;
+	if (c->hc_log_n != log_n || c->hc_mode != (int)mode) {
+		c->hc_log_n = 0;
+		hconst_kernel<<<1, 1, 0, st>>>(c->consts + 7, s, log_n, bp);
+		ZP_CUDA_LAUNCHED();
+		ZP_CUDA_TRY(cudaStreamSynchronize(st));
+		c->hc_log_n = log_n; c->hc_mode = (int)mode;
+	}
+	for (int i = 0; i < 3; i++) {
+		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
+	}
+	h_combine3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
+	                                                       1ull << log_n, c->consts + 7);
+	ZP_CUDA_LAUNCHED();
+	if (!bp) return 0;
+	if ((rc = dif_passes<fr_t>(c, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
+	launch_bitrev((fr_t *)v[0], log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
 }
 template <class fr_t>
 static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
@@ -727,6 +1005,8 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		/* w_2n from the CPU library: a host constant, so no device round trip */
 		if ((rc = ntt_field<fr_t>::root(&shift, log_n + 1, c->roots)) < 0) return rc;
 	}
+	if ((c->opt & NTT_OPT_SIGMA) && ZP_NTT_H_DIT && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1)
+		return groth16_h_sigma(c, v, log_n, mode, shift, st);
 	for (int i = 0; i < 3; i++) {
 #if ZP_NTT_H_DIT
 		/* iNTT without its n^-1 and without the permutation, then the coset NTT as DIT from
@@ -800,6 +1080,13 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
 {
 	return c->bn ? ntt_run(c->bn, d_x, log_n, inverse, shift, stream) : ntt_run(c->bls, d_x, log_n, inverse, shift, stream);
+}
+int zp_cuda_ntt_opt(zp_cuda_ntt_ctx *c, int set)
+{
+	int *o = c->bn ? &c->bn->opt : &c->bls->opt;
+	int was = *o;
+	if (set >= 0) *o = set & NTT_OPT_ALL;
+	return was;
 }
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
                       enum zp_cuda_h_mode mode, void *stream)

@@ -110,6 +110,10 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *ctx);
 int  zp_cuda_ntt(zp_cuda_ntt_ctx *ctx, zp_fr *d_x, unsigned log_n, int inverse,
                  const zp_fr *shift, void *stream);
 
+/* The context's NTT variant mask (cuda/ntt.cu NTT_OPT_*; ZP_NTT_OPT at create): returns the mask before,
+ * sets it when set >= 0. Every mask computes the same values (tests and benchmarks compare them). */
+int  zp_cuda_ntt_opt(zp_cuda_ntt_ctx *ctx, int set);
+
 /* Groth16 H step on device-resident a, b, c (n = 2^log_n each), no host round trip.
  * BELLPERSON: a,b,c <- coset_g(iNTT(.)); h = (a·b - c)/(g^n - 1); a <- coset-iNTT_g(h): h
  *   coefficients (g = 7) in a[0..n). SNARKJS: a,b,c <- NTT_{shift w_2n}(iNTT(.)); a <- a·b - c:
