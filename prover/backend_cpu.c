@@ -64,9 +64,8 @@ static int dens_alloc(struct cpu_dens **dp, const zp_g16_key *key)
 	return b->w && b->abc && b->sa && b->sb && b->bits ? 0 : -ENOMEM;
 }
 
-#define S(x) x##_bls
-#define FR zp_fr
-#define G1J zp_g1_jac
+#define ZP_CN_BLS12_381
+#include "curve_names.h"
 #define KP(k) (k)
 #define MO(m) (m)
 #define NTT(x) zp_ntt_##x
@@ -74,18 +73,15 @@ static int dens_alloc(struct cpu_dens **dp, const zp_g16_key *key)
 #define MSM(x) zp_msm_##x
 #define BLS
 #include "backend_cpu_tmpl.h"
-#undef S
-#undef FR
-#undef G1J
+#include "curve_names.h" /* undefines the names */
 #undef KP
 #undef MO
 #undef NTT
 #undef NTT_INIT
 #undef MSM
 #undef BLS
-#define S(x) x##_bn
-#define FR zp_bn254_fr
-#define G1J zp_bn254_g1_jac
+#define ZP_CN_BN254
+#include "curve_names.h"
 #define KP(k) (&(k)->bn)
 #define MO(m) (&(m)->bn)
 #define NTT(x) zp_bn254_ntt_##x

@@ -16,38 +16,22 @@
 #define PP(p) (p)
 #define MO(m) (m)
 #define VP(v) (v)
-#define S(x) x##_bls
-#define FR zp_fr
-#define G1A zp_g1_affine
-#define G1J zp_g1_jac
-#define G2A zp_g2_affine
-#define G2J zp_g2_jac
-#define F(x) zp_##x
+#define ZP_CN_BLS12_381
+#include "curve_names.h"
 #define PAIRING zp_pairing_check
 #include "g16_tmpl.h"
 #undef KP
 #undef PP
 #undef MO
 #undef VP
-#undef S
-#undef FR
-#undef G1A
-#undef G1J
-#undef G2A
-#undef G2J
-#undef F
+#include "curve_names.h" /* undefines the names */
 #undef PAIRING
 #define KP(k) (&(k)->bn)
 #define PP(p) (&(p)->bn)
 #define MO(m) (&(m)->bn)
 #define VP(v) (&(v)->bn)
-#define S(x) x##_bn
-#define FR zp_bn254_fr
-#define G1A zp_bn254_g1_affine
-#define G1J zp_bn254_g1_jac
-#define G2A zp_bn254_g2_affine
-#define G2J zp_bn254_g2_jac
-#define F(x) zp_bn254_##x
+#define ZP_CN_BN254
+#include "curve_names.h"
 #define PAIRING zp_bn254_pairing_check
 #include "g16_tmpl.h"
 

@@ -33,13 +33,8 @@ static double now_s(void)
 }
 
 /* the curve-typed parts, once per curve (setup_tmpl.h) */
-#define S(x) x##_bls
-#define FR zp_fr
-#define G1A zp_g1_affine
-#define G1J zp_g1_jac
-#define G2A zp_g2_affine
-#define G2J zp_g2_jac
-#define F(x) zp_##x
+#define ZP_CN_BLS12_381
+#include "curve_names.h"
 #define KP(z) (z)
 #define FR_ONE ZP_FR_ONE
 #define G1_GEN ZP_G1_GEN
@@ -47,26 +42,15 @@ static double now_s(void)
 #define CURVE zp_curve_bls12_381
 #define ROOT(w, k, roots) zp_ntt_root(w, k, (roots) == 5 ? ZP_NTT_ROOT5 : ZP_NTT_ROOT7)
 #include "setup_tmpl.h"
-#undef S
-#undef FR
-#undef G1A
-#undef G1J
-#undef G2A
-#undef G2J
-#undef F
+#include "curve_names.h" /* undefines the names */
 #undef KP
 #undef FR_ONE
 #undef G1_GEN
 #undef G2_GEN
 #undef CURVE
 #undef ROOT
-#define S(x) x##_bn
-#define FR zp_bn254_fr
-#define G1A zp_bn254_g1_affine
-#define G1J zp_bn254_g1_jac
-#define G2A zp_bn254_g2_affine
-#define G2J zp_bn254_g2_jac
-#define F(x) zp_bn254_##x
+#define ZP_CN_BN254
+#include "curve_names.h"
 #define KP(z) (&(z)->bn)
 #define FR_ONE ZP_BN254_FR_ONE
 #define G1_GEN ZP_BN254_G1_GEN
