@@ -83,6 +83,10 @@ static void load(void)
 	num(&k->cuda_key_stream, "ZP_CUDA_KEY_STREAM", 0, 1, 0);
 	num(&k->cuda_key_stage, "ZP_CUDA_KEY_STAGE", 8, 30, 24);
 	num(&k->cuda_split, "ZP_CUDA_SPLIT", 0, 1, -1);
+	num(&k->cuda_upload, "ZP_CUDA_UPLOAD", 0, 3, 0);
+	num(&k->cuda_split_keep, "ZP_CUDA_SPLIT_KEEP", 0, 1, 1);
+	num(&k->params_gpu, "ZP_PARAMS_GPU", -1, 1, -1);
+	num(&k->params_gpu_inline, "ZP_PARAMS_GPU_INLINE", -1, 1, -1);
 	k->gpud_pipeline = is_1("ZKPIPE_GPUD_PIPELINE");
 	k->ss_copy = env("ZKPIPE_SS_COPY");
 	k->memcg = env("ZKPIPE_MEMCG");

@@ -49,6 +49,10 @@ typedef struct {
 	int cuda_no_register;     /* ZP_CUDA_NO_REGISTER set: refuse host registration (staging path) */
 	int cuda_ones_kernel;     /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	zp_knob_num cuda_msm_chunk, cuda_bufs, cuda_mem_margin_mb, cuda_key_stream, cuda_key_stage, cuda_split;
+	zp_knob_num cuda_upload;   /* ZP_CUDA_UPLOAD: a key's upload from host memory (cuda/upload.c ways; 0 auto) */
+	zp_knob_num cuda_split_keep; /* ZP_CUDA_SPLIT_KEEP=0: split bases made on the device even when a store has them */
+	zp_knob_num params_gpu;    /* ZP_PARAMS_GPU: .params decoded and checked on the GPU (1), on the CPU (0), -1 auto */
+	zp_knob_num params_gpu_inline; /* ZP_PARAMS_GPU_INLINE: the G1 check kernel's Fp products inlined (1), calls (0), -1 default */
 	/* daemons and tools */
 	int gpud_pipeline;        /* ZKPIPE_GPUD_PIPELINE=1: gpud's CPU backend behind the device pipeline */
 	const char *ss_copy;      /* ZKPIPE_SS_COPY: "memcpy" = plain copies in the supraseal client */

@@ -81,6 +81,43 @@ int zp_cuda_host_pin_ro(const void *p, size_t len);
 /* The same, for host buffers the device may also write (the compact-key fallback's staging buffers). */
 int zp_cuda_host_pin(void *p, size_t len);
 void zp_cuda_host_unpin(const void *p);
+/* ---- large uploads from memory that is not page-locked (upload.c; measured by bench/keys/upload_bench.c) ----
+ * A list of (device dst, host src, bytes) copied host → device, the page-locking overlapped with the copies:
+ *   WHOLE  each source registered whole (read-only), copied, unregistered (register, then copy)
+ *   PIN    pieces of `chunk` bytes registered by `threads` pinning threads ahead of their copies (round robin
+ *          over `streams` streams), each unregistered once it has landed (default; chunk 256 MiB, 4 threads,
+ *          4 streams: 20.8 GB/s on the H200 host, the link's speed; whole: 9.9, ring: 15.0)
+ *   RING   `threads` threads memcpy through two pinned bounce buffers of `chunk` bytes each (64 MiB, 8)
+ * AUTO is PIN (ZP_CUDA_UPLOAD picks another for the CUDA backend's key upload). Synchronous: returns when
+ * every byte has landed. A piece that cannot be registered is copied as it is (slower, never wrong).
+ * Progress: zp_progress_add(bytes) as pieces land. */
+enum { ZP_CUDA_UP_AUTO, ZP_CUDA_UP_WHOLE, ZP_CUDA_UP_PIN, ZP_CUDA_UP_RING };
+typedef struct { void *d; const void *h; size_t len; } zp_cuda_up_seg;
+typedef struct { int how; size_t chunk; unsigned threads, streams; } zp_cuda_up_opts;
+typedef struct {
+	double secs;               /* the whole upload */
+	double pin_s, unpin_s;     /* WHOLE: registering, unregistering; PIN: the pinning threads' busy time, summed */
+	double copy_s;             /* RING: the copying threads' memcpy + issue time, summed */
+	size_t bytes, pieces, chunk;
+	int how;
+	unsigned threads, streams;
+} zp_cuda_up_stats;
+int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_opts *opts, zp_cuda_up_stats *stats);
+const char *zp_cuda_upload_name(int how);
+
+/* ---- .params points decoded and checked on the GPU (params_check.cu; BLS12-381) ----
+ * n points in zcash's uncompressed big-endian encoding (G1 96 bytes, G2 192; d_in 4-byte aligned) to the
+ * CPU's Montgomery affine form in d_out (infinity all zero), each with a status: the checks of
+ * zp_g*_from_uncompressed (common/serialize.c) in its order — flags, coordinates below q, on the curve, in
+ * the subgroup (by endomorphism; skipped with ZP_CUDA_PC_NO_SUBGROUP, benchmarks only). A bad point's output is zero.
+ * Asynchronous on stream. */
+enum { ZP_CUDA_PT_OK, ZP_CUDA_PT_FLAGS, ZP_CUDA_PT_COORD, ZP_CUDA_PT_CURVE, ZP_CUDA_PT_SUBGROUP };
+#define ZP_CUDA_PC_NO_SUBGROUP 1u   /* flags: the curve check only (benchmarks) */
+#define ZP_CUDA_PC_INLINE 4u        /* flags: the G1 kernel with its Fp products inlined (benchmarks, tests) */
+#define ZP_CUDA_PC_CALLS 8u         /* flags: the G1 kernel with its Fp products as calls (benchmarks, tests) */
+int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, unsigned flags,
+                          void *stream);
+
 /* Sticky-error detection after a failed call: 1 when the context is unusable for good (every later
  * call would fail the same way: gpud exits and is restarted), 0 after clearing a non-sticky error (out
  * of memory, a bad launch) so that the next proof does not trip over it. */

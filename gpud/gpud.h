@@ -47,7 +47,10 @@ struct gpud_key {
 	zp_pkey pk;                     /* zpk: the loaded file (zk and gk are views into it) */
 	zp_params_key prm;              /* params: the compact key (zk and gk are copies of its views) */
 	zp_keystore_key ks;             /* in_region: the key region zk and gk are views into (keys.c) */
-	bool in_region, region_pinned;
+	bool in_region;
+	bool split_on;                  /* split: the key came from, or went into, a key region (keys.c) */
+	zp_keystore_split split;        /* the backend's split bases kept beside the key's region */
+	zp_g16_split_store split_ops;
 	const char *source;             /* where this start took the key from: "region", "file", "device setup" */
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev kd;             /* device: the points in GPU memory until the backend adopts them */

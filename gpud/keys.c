@@ -182,7 +182,7 @@ static bool region_on(const struct gpud *g)
 	return g->d.cfg.key_regions;
 }
 
-static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf, size_t n)
+static int region_name_of(const struct gpud *g, const struct gpud_key *k, char *buf, size_t n, bool split)
 {
 	char key[ZP_KEY_ID_MAX + 16];
 	size_t i = 0;
@@ -192,7 +192,26 @@ static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf
 	key[i] = 0;
 	if (k->fmt == &formats[FMT_DEVICE])
 		snprintf(key + i, sizeof key - i, ".gpud%u", g->d.index);
-	return zp_keyregion_name(buf, n, g->d.cfg.groups[g->d.group].arena, key);
+	return (split ? zp_keyregion_split_name : zp_keyregion_name)(buf, n, g->d.cfg.groups[g->d.group].arena, key);
+}
+
+static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf, size_t n)
+{
+	return region_name_of(g, k, buf, n, false);
+}
+
+/* The split bases' store of a key that is (or was just put) in its key region k->ks: a region of its
+ * own beside the key's, identified by the key region's header (pipeline/keystore.h). */
+static void split_prepare(struct gpud *g, struct gpud_key *k)
+{
+	char name[ZP_KREG_NAME_MAX];
+	uint8_t base[16];
+	if (!k->ks.reg.base || region_name_of(g, k, name, sizeof name, true))
+		return;
+	zp_keystore_split_base(&k->ks, base);
+	zp_keystore_split_init(&k->split, name, NULL, base);
+	zp_keystore_split_store(&k->split, &k->split_ops);
+	k->split_on = true;
 }
 
 static int region_ident(const struct gpud *g, const struct gpud_key *k, uint8_t id[16])
@@ -244,6 +263,7 @@ static int region_take(struct gpud *g, struct gpud_key *k, size_t *len)
 		return r;
 	}
 	region_views(k);
+	split_prepare(g, k);
 	*len = (size_t)k->ks.reg.size;
 	zp_log(g->d.who, "key %s: key from region %s (%s, %.2f GiB; made by pid %u): the key file is not read", k->name, name,
 	       zp_backing_name(k->ks.reg.backing), k->ks.reg.size / 1073741824.0, zp_keyregion_hdr(&k->ks.reg)->creator_pid);
@@ -262,6 +282,7 @@ static int region_load_params(struct gpud *g, struct gpud_key *k, size_t *len)
 	if (r)
 		return r;
 	region_views(k);
+	split_prepare(g, k);
 	*len = st.bytes;
 	zp_log(g->d.who, "srs %s: %s decoded and checked into region %s in %.2f s (%.2f GB/s, %s, %u threads)", k->name, k->path,
 	       name, st.secs, st.bytes / st.secs / 1e9, st.direct ? "O_DIRECT" : "buffered", st.threads);
@@ -311,36 +332,30 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 		return;
 	}
 	double gib = k->ks.reg.size / 1073741824.0;
+	split_prepare(g, k);
 	if (k->fmt == &formats[FMT_DEVICE])
 		zp_keystore_close(&k->ks); /* for the next start: this one proves from the device arrays */
 	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name, gib,
 	       zp_mono_ms() - t0);
 }
 
-/* A region key on a device backend: page-locked read-only, so the upload runs at link speed. */
-static void region_pin(struct gpud *g, struct gpud_key *k)
-{
-#ifdef ZP_HAVE_CUDA
-	if (!k->in_region || k->gk.dev_points || g->be != &zp_g16_backend_cuda)
-		return;
-	if (zp_cuda_host_pin_ro(k->ks.reg.base, k->ks.reg.size))
-		zp_log(g->d.who, "key %s: its region could not be page-locked (memlock?): the upload is slower", k->name);
-	else
-		k->region_pinned = true;
-#else
-	(void)g, (void)k;
-#endif
-}
-
+/* A region key on a device backend is not page-locked here: the CUDA backend's upload pins it piece by
+ * piece while the pieces before go up (cuda/upload.c), or pins the arrays it streams from. */
 static void region_free(struct gpud_key *k)
 {
-#ifdef ZP_HAVE_CUDA
-	if (k->region_pinned)
-		zp_cuda_host_unpin(k->ks.reg.base);
-#endif
-	k->region_pinned = false;
 	zp_keystore_close(&k->ks);
 	k->in_region = false;
+}
+
+static void split_free(struct gpud *g, struct gpud_key *k)
+{
+	if (!k->split_on)
+		return;
+	if (k->split.hits || k->split.kept)
+		zp_log(g->d.who, "key %s: split bases %s region %s (%.2f GiB)", k->name,
+		       k->split.hits ? "from their" : "kept for the next start in", k->split.name, k->split.bytes / 1073741824.0);
+	zp_keystore_split_close(&k->split);
+	k->split_on = false;
 }
 
 static const struct gpud_key_format *format_of(const struct zp_pipe_key *cfg)
@@ -411,13 +426,16 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 			k->source = "device setup";
 	}
 	bool loaded = !r;
-	if (!r)
-		region_pin(g, k);
 	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)) && !(r = zp_g16_backend_supports(g->be, &k->gk))) {
 		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
 			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
+		if (k->split_on) /* the split bases from (or into) their region: backends that make none ignore it */
+			k->gk.split_store = &k->split_ops;
 		r = g->be->create(&k->be_state, &k->gk);
+		k->gk.split_store = NULL;
+		split_free(g, k);                    /* uploaded or kept: the mapping goes, the region stays */
 	}
+	split_free(g, k);
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
 #endif

@@ -5,7 +5,12 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <xxhash.h>
+
+#include "par.h"
 
 #include "zp_err.h"
 
@@ -276,4 +281,170 @@ void zp_keystore_close(zp_keystore_key *k)
 	zp_keyregion_close(&k->reg);
 	memset(&k->zk, 0, sizeof k->zk);
 	memset(&k->gk, 0, sizeof k->gk);
+}
+
+/* ---- split bases ---- */
+void zp_keystore_split_init(zp_keystore_split *s, const char *name, const char *hdir, const uint8_t base[16])
+{
+	memset(s, 0, sizeof *s);
+	s->reg.fd = -1;
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->hdir = hdir;
+	memcpy(s->base, base, 16);
+}
+
+void zp_keystore_split_base(const zp_keystore_key *k, uint8_t base[16])
+{
+	const struct zp_kreg_hdr *h = zp_keyregion_hdr(&k->reg);
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	XXH3_128bits_update(st, "zkpipe split bases of key region v1", 35);
+	XXH3_128bits_update(st, h, offsetof(struct zp_kreg_hdr, hdr_xxh) + sizeof h->hdr_xxh);
+	XXH3_128bits_update(st, k->zk.circuit.fingerprint, 16);
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
+	XXH3_freeState(st);
+	memcpy(base, c.digest, 16);
+}
+
+static void split_ident(const zp_keystore_split *s, const zp_g16_split_arr *set, unsigned n, uint8_t id[16])
+{
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	XXH3_128bits_update(st, s->base, 16);
+	for (unsigned i = 0; i < n; i++) {
+		struct { char name[16]; uint64_t points; uint32_t parts, pt; } a;
+		memset(&a, 0, sizeof a);
+		strncpy(a.name, set[i].name, sizeof a.name - 1);
+		a.points = set[i].points, a.parts = set[i].parts, a.pt = set[i].pt_bytes;
+		XXH3_128bits_update(st, &a, sizeof a);
+	}
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
+	XXH3_freeState(st);
+	memcpy(id, c.digest, 16);
+}
+
+static uint64_t split_bytes(const zp_g16_split_arr *a)
+{
+	return a->parts > 1 ? (uint64_t)(a->parts - 1) * a->points * a->pt_bytes : 0;
+}
+
+int zp_keystore_split_get(zp_keystore_split *s, const zp_g16_split_arr *set, unsigned n, const void **host)
+{
+	uint8_t id[16];
+	bool alive = false;
+	split_ident(s, set, n, id);
+	zp_keystore_split_close(s);
+	int rc = zp_keyregion_attach(&s->reg, s->name, s->hdir, id, &alive);
+	if (rc == 0) {
+		const struct zp_kreg_hdr *h = zp_keyregion_hdr(&s->reg);
+		for (unsigned i = 0; !rc && i < n; i++) {
+			uint64_t len = 0;
+			host[i] = zp_keyregion_sect(&s->reg, set[i].name, &len);
+			if (!host[i] || len != split_bytes(&set[i]))
+				rc = zp_err_set(ZP_EFORMAT, "split region %s: section %s: %llu bytes, the set says %llu", s->name,
+						set[i].name, (unsigned long long)len, (unsigned long long)split_bytes(&set[i]));
+		}
+		if (!rc && h->n_sections != n)
+			rc = zp_err_set(ZP_EFORMAT, "split region %s: %u sections for a set of %u", s->name, h->n_sections, n);
+		if (!rc) {
+			s->hits++;
+			s->bytes = s->reg.size;
+			return 0;
+		}
+		zp_keyregion_close(&s->reg);
+	}
+	if (rc != -ENOENT && !(rc == ZP_ETRUNC && alive))
+		zp_keyregion_remove(s->name, s->hdir); /* stale (another key, set or key region), damaged or half-written */
+	return -ENOENT;
+}
+
+struct fault { uint8_t *p; uint64_t len; };
+
+static void fault_task(void *vx, size_t i, int w)
+{
+	(void)w;
+	struct fault *f = vx;
+	uint64_t lo = (uint64_t)i << 21, m = f->len - lo < (1u << 21) ? f->len - lo : (1u << 21);
+#ifdef MADV_POPULATE_WRITE
+	if (madvise(f->p + lo, m, MADV_POPULATE_WRITE) == 0)
+		return;
+#endif
+	memset(f->p + lo, 0, m);
+}
+
+int zp_keystore_split_begin(zp_keystore_split *s, const zp_g16_split_arr *set, unsigned n, void **host)
+{
+	struct zp_keyregion_params rp = { .name = s->name, .hugetlbfs_dir = s->hdir, .key = "split bases",
+					  .format = "split", .curve = "", .n_sections = n };
+	zp_keyregion probe;
+	bool alive = false;
+	if (n > ZP_KREG_MAX_SECT)
+		return zp_err_set(ZP_ERANGE, "split region %s: %u arrays", s->name, n);
+	split_ident(s, set, n, rp.ident);
+	for (unsigned i = 0; i < n; i++)
+		rp.sect[i].name = set[i].name, rp.sect[i].bytes = split_bytes(&set[i]);
+	zp_keystore_split_close(s);
+	int rc = zp_keyregion_attach(&probe, s->name, s->hdir, rp.ident, &alive);
+	if (rc == 0)
+		zp_keyregion_close(&probe);
+	if (rc == ZP_ETRUNC && alive)
+		return zp_err_set(-EBUSY, "split region %s: another process is writing it", s->name);
+	if (rc != -ENOENT)
+		zp_keyregion_remove(s->name, s->hdir);
+	if ((rc = zp_keyregion_create(&s->reg, &rp)))
+		return rc;
+	s->writing = true;
+	for (unsigned i = 0; i < n; i++) { /* fault the pages in on every core: the copy into them is then a DMA */
+		struct fault f = { zp_keyregion_wsect(&s->reg, i), rp.sect[i].bytes };
+		size_t np = (size_t)((f.len + (1u << 21) - 1) >> 21);
+		if (f.len >= ((uint64_t)64 << 20))
+			zp_par_for(np, fault_task, &f);
+		else
+			for (size_t j = 0; j < np; j++)
+				fault_task(&f, j, 0);
+		host[i] = f.p;
+	}
+	return 0;
+}
+
+int zp_keystore_split_end(zp_keystore_split *s, int rc)
+{
+	if (!s->writing)
+		return rc;
+	s->writing = false;
+	if (!rc)
+		rc = zp_keyregion_seal(&s->reg);
+	if (!rc)
+		s->kept++, s->bytes = s->reg.size;
+	zp_keyregion_close(&s->reg);
+	if (rc)
+		zp_keyregion_remove(s->name, s->hdir);
+	return rc;
+}
+
+void zp_keystore_split_close(zp_keystore_split *s)
+{
+	if (s->writing)
+		zp_keystore_split_end(s, -ECANCELED);
+	zp_keyregion_close(&s->reg);
+}
+
+static int op_get(void *ctx, const zp_g16_split_arr *set, unsigned n, const void **host)
+{
+	return zp_keystore_split_get(ctx, set, n, host);
+}
+static int op_begin(void *ctx, const zp_g16_split_arr *set, unsigned n, void **host)
+{
+	return zp_keystore_split_begin(ctx, set, n, host);
+}
+static int op_end(void *ctx, int rc)
+{
+	return zp_keystore_split_end(ctx, rc);
+}
+
+void zp_keystore_split_store(zp_keystore_split *s, zp_g16_split_store *ops)
+{
+	*ops = (zp_g16_split_store){ .ctx = s, .get = op_get, .begin = op_begin, .end = op_end };
 }

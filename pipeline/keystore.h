@@ -79,4 +79,32 @@ int zp_keystore_get(zp_keystore_key *k, const char *name, const char *hdir, cons
 int zp_keystore_drop(const char *name, const char *hdir);
 void zp_keystore_close(zp_keystore_key *k);
 
+/* ---- split bases (groth16.h zp_g16_split_store) in a region of their own, "<arena>.split.<key>" ----
+ * What the CUDA backend makes from a key at every start (its split-MSM bases: 12 GiB and ~1 s at 2^27),
+ * kept beside the key's region by the first gpud and uploaded by the next instead of made again. The
+ * region's identity is zp_keystore_split_ident's: the key region it was made from (its header: the key
+ * file's identity, curve, sections, creation time and creator — a key region made again, even of the same
+ * file, is another key region) and the circuit's fingerprint, with the set (names, parts, counts, point
+ * sizes); one made from anything else, half-written, or of another set is never used: get drops it. */
+typedef struct {
+	zp_keyregion reg;
+	char name[ZP_KREG_NAME_MAX];
+	const char *hdir;
+	uint8_t base[16];          /* zp_keystore_split_base of the key it belongs to */
+	bool writing;
+	unsigned hits, kept;       /* sets given back, sets kept (for the caller's log) */
+	uint64_t bytes;            /* of the last set given back or kept */
+} zp_keystore_split;
+/* s empty (no region), for the split region `name` (zp_keyregion_split_name) of the key whose region
+ * gave base (zp_keystore_split_base). */
+void zp_keystore_split_init(zp_keystore_split *s, const char *name, const char *hdir, const uint8_t base[16]);
+/* The part of the split regions' identity that comes from the key: k's region header and fingerprint. */
+void zp_keystore_split_base(const zp_keystore_key *k, uint8_t base[16]);
+int zp_keystore_split_get(zp_keystore_split *s, const zp_g16_split_arr *set, unsigned n, const void **host);
+int zp_keystore_split_begin(zp_keystore_split *s, const zp_g16_split_arr *set, unsigned n, void **host);
+int zp_keystore_split_end(zp_keystore_split *s, int rc);
+void zp_keystore_split_close(zp_keystore_split *s);
+/* The store's table for a backend (ctx: s). */
+void zp_keystore_split_store(zp_keystore_split *s, zp_g16_split_store *ops);
+
 #endif

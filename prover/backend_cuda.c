@@ -104,6 +104,12 @@ struct cu {
 	/* the witness MSMs' bucket parts split too (wsplit): d_a, d_b1, d_b2, d_c hold 4× their points the
 	 * same way, and the entries neither 0 nor 1 go through in one chunk */
 	int wsplit;
+	/* create: the key's host → device copies, held back until the split bases are known, so that a key whose
+	 * split bases come from its store goes up in one pipeline with them (its H straight into the split array) */
+	zp_cuda_up_seg up[16];
+	unsigned n_up;
+	double split_s;             /* create: time making (or uploading) the split bases */
+	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
 	zp_cuda_plan plan;
 };
@@ -196,7 +202,7 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 	int rc;
 	if ((rc = zp_knob_get(&k->cuda_msm_chunk, CU_WHO)) || (rc = zp_knob_get(&k->cuda_bufs, CU_WHO)) ||
 	    (rc = zp_knob_get(&k->cuda_mem_margin_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_stream, CU_WHO)) ||
-	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)))
+	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)) || (rc = zp_knob_get(&k->cuda_split_keep, CU_WHO)))
 		return rc;
 	*in = (zp_cuda_plan_in){ .nv = s->nv, .np = s->np, .dom = s->dom, .log_dom = s->log_dom,
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
@@ -247,17 +253,48 @@ static void *cu_out(const struct cu *s, zp_g16_msm_out *o, int which)
 	return s->cc->id == ZP_CURVE_BN254 ? bn[which] : bls[which];
 }
 
-/* Host to device in 1 GiB pieces, so that the upload of a 70 GiB key shows its progress. */
-static int key_copy(void *d, const void *h, size_t len)
+static double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Host arrays to the device, the page-locking overlapped with the copies (cuda/upload.c; ZP_CUDA_UPLOAD
+ * picks the way: 0 auto = pinning overlapped, 1 register whole then copy, 2 pinning overlapped, 3 bounce
+ * ring). Memory registered already (a gpud arena, a caller's pin) goes up directly. */
+static int key_copy_segs(const zp_cuda_up_seg *seg, unsigned n, const char *what)
 {
 	int rc;
-	for (size_t off = 0, m; off < len; off += m) {
-		m = len - off < ((size_t)1 << 30) ? len - off : (size_t)1 << 30;
-		if ((rc = zp_cuda_copy_to_dev((char *)d + off, (const char *)h + off, m, NULL)))
-			return rc;
-		zp_progress_add(m);
-	}
+	const zp_knob_num *k = &zp_knobs()->cuda_upload;
+	if ((rc = zp_knob_get(k, CU_WHO)))
+		return rc;
+	zp_cuda_up_opts o = { .how = (int)k->v };
+	zp_cuda_up_stats st;
+	if ((rc = zp_cuda_upload(seg, n, &o, &st)))
+		return rc;
+	if (verbose())
+		fprintf(stderr, "CUDA backend: %s: %.2f GiB up in %.3f s (%.1f GB/s; %s, %zu pieces of %zu MiB, %u threads, "
+			"%u streams; pinning %.3f s, unpinning %.3f s)\n", what, st.bytes / 1073741824.0, st.secs,
+			st.bytes / (st.secs > 0 ? st.secs : 1e-9) / 1e9, zp_cuda_upload_name(st.how), st.pieces, st.chunk >> 20,
+			st.threads, st.streams, st.pin_s, st.unpin_s);
 	return 0;
+}
+
+/* The held-back copies of create (the key, and the split bases from the store when there are), in one
+ * pipeline (cuda/upload.c). */
+static int flush_up(struct cu *s, const char *what)
+{
+	size_t tot = 0;
+	int rc;
+	if (!s->n_up)
+		return 0;
+	for (unsigned i = 0; i < s->n_up; i++)
+		tot += s->up[i].len;
+	zp_progress_stage("uploading the key to the GPU", tot, "bytes");
+	rc = key_copy_segs(s->up, s->n_up, what);
+	s->n_up = 0;
+	return rc;
 }
 
 /* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
@@ -310,11 +347,10 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	zp_progress_stage("uploading the key to the GPU", s->nv * (2 * g1 + g2) + s->naux * g1 + s->dom * g1, "bytes");
-	if ((rc = key_copy(s->d_a, ka, s->nv * g1)) || (rc = key_copy(s->d_b1, kb1, s->nv * g1)) ||
-	    (rc = key_copy(s->d_b2, kb2, s->nv * g2)) || (rc = key_copy(s->d_c, kc, s->naux * g1)) ||
-	    (rc = key_copy(s->d_h, hpts, s->dom * g1)))
-		return rc;
+	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1 }, { s->d_b1, kb1, s->nv * g1 }, { s->d_b2, kb2, s->nv * g2 },
+					{ s->d_c, kc, s->naux * g1 }, { s->d_h, hpts, s->dom * g1 } };
+	memcpy(s->up, seg, sizeof seg); /* copied by flush_up: once the split bases are known (apply_split) */
+	s->n_up = 5;
 	return 0;
 err:
 	return rc;
@@ -350,25 +386,121 @@ static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts
 	return 0;
 }
 
-/* The split bases the plan asks for: H in hsplit parts, and (wsplit) A, B1, B2, C in 4. */
-static int apply_split(struct cu *s)
+/* The split arrays the plan asks for, in order: H in hsplit parts, and (wsplit) A, B1, B2, C in 4. */
+static unsigned split_set(const struct cu *s, zp_g16_split_arr *set, void ***d, int *g2)
 {
 	const zp_cuda_plan *p = &s->plan;
-	void *tmp;
-	int rc;
+	unsigned n = 0;
+	struct cu *w = (struct cu *)s;
 	if (!p->hsplit)
 		return 0;
-	if ((rc = dmalloc(&tmp, p->split_tmp, "scratch for the split bases")))
-		return rc;
-	rc = make_split(s, 0, (void **)&s->d_h, s->dom, (unsigned)p->hsplit, tmp, p->split_tmp,
-			p->hsplit == 4 ? "the split H bases" : "the split H bases (2 parts)");
-	if (!rc && p->wsplit && !(rc = make_split(s, 0, (void **)&s->d_a, s->nv, 4, tmp, p->split_tmp, "the split A bases")) &&
-	    !(rc = make_split(s, 0, (void **)&s->d_b1, s->nv, 4, tmp, p->split_tmp, "the split B1 bases")) &&
-	    !(rc = make_split(s, 1, (void **)&s->d_b2, s->nv, 4, tmp, p->split_tmp, "the split B2 bases")))
-		rc = make_split(s, 0, (void **)&s->d_c, max2(s->naux, 1), 4, tmp, p->split_tmp, "the split C bases");
-	zp_cuda_free(tmp);
-	if (rc)
-		return rc;
+	set[n] = (zp_g16_split_arr){ "h", (unsigned)p->hsplit, s->dom, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_h, g2[n++] = 0;
+	if (p->wsplit) {
+		set[n] = (zp_g16_split_arr){ "a", 4, s->nv, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_a, g2[n++] = 0;
+		set[n] = (zp_g16_split_arr){ "b1", 4, s->nv, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_b1, g2[n++] = 0;
+		set[n] = (zp_g16_split_arr){ "b2", 4, s->nv, (unsigned)s->pt[1] }, d[n] = (void **)&w->d_b2, g2[n++] = 1;
+		set[n] = (zp_g16_split_arr){ "c", 4, max2(s->naux, 1), (unsigned)s->pt[0] }, d[n] = (void **)&w->d_c, g2[n++] = 0;
+	}
+	return n;
+}
+
+/* The split bases from the key's store (made by an earlier start from this very key): each array's
+ * copy 0 is the key's own points (device to device), the others go up from the store. 1 when the store
+ * has none. */
+static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp_g16_split_arr *set, void ***d, unsigned n)
+{
+	const void *host[8];
+	void *d4[8] = { 0 };
+	int rc;
+	if (ss->get(ss->ctx, set, n, host))
+		return 1;
+	if (s->n_up + n > sizeof s->up / sizeof s->up[0])
+		return zp_err_set(ZP_ERANGE, "CUDA backend: %u copies held back", s->n_up + n);
+	for (unsigned i = 0; i < n; i++) {
+		size_t one = set[i].points * set[i].pt_bytes;
+		zp_cuda_up_seg *key_seg = NULL;
+		for (unsigned k = 0; k < s->n_up; k++)
+			if (s->up[k].d == *d[i])
+				key_seg = &s->up[k];
+		if (key_seg) /* the key's array not sent yet: it goes straight into copy 0 of the split array */
+			zp_cuda_free(*d[i]), *d[i] = NULL;
+		if ((rc = dmalloc(&d4[i], set[i].parts * one, "the split bases")))
+			goto err;
+		if (key_seg)
+			key_seg->d = d4[i];
+		else if ((rc = zp_cuda_copy_on_dev(d4[i], *d[i], one, s->st)))
+			goto err;
+		s->up[s->n_up++] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one };
+	}
+	if ((rc = flush_up(s, "the key and its split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
+		goto err;
+	for (unsigned i = 0; i < n; i++) {
+		zp_cuda_free(*d[i]);
+		*d[i] = d4[i];
+	}
+	return 0;
+err:
+	for (unsigned i = 0; i < n; i++)
+		if (!*d[i]) /* its array was freed for d4: d4 is the array now (destroy frees it) */
+			*d[i] = d4[i];
+		else
+			zp_cuda_free(d4[i]);
+	return rc;
+}
+
+/* Offer the split bases just made to the store (its copies 1..parts−1 of each array); a failure only
+ * costs the next start. */
+static void split_to_store(struct cu *s, const zp_g16_split_store *ss, const zp_g16_split_arr *set, void ***d, unsigned n)
+{
+	void *host[8];
+	int rc = ss->begin(ss->ctx, set, n, host);
+	for (unsigned i = 0; !rc && i < n; i++) {
+		size_t one = set[i].points * set[i].pt_bytes, len = (set[i].parts - 1) * one;
+		int pinned = !zp_cuda_host_pin(host[i], len); /* the store faulted its pages in: pinning is quick */
+		rc = zp_cuda_copy_to_host(host[i], (const char *)*d[i] + one, len, NULL);
+		if (pinned)
+			zp_cuda_host_unpin(host[i]);
+	}
+	ss->end(ss->ctx, rc);
+}
+
+/* The split bases the plan asks for: from the key's store when it has them, else made on the device
+ * (and then offered to the store). */
+static int apply_split(struct cu *s, const zp_g16_key *key)
+{
+	const zp_cuda_plan *p = &s->plan;
+	zp_g16_split_arr set[8];
+	void **d[8];
+	int g2[8];
+	void *tmp;
+	int rc;
+	unsigned n = split_set(s, set, d, g2);
+	if (!n)
+		return 0;
+	const zp_g16_split_store *ss = zp_knobs()->cuda_split_keep.v ? key->split_store : NULL;
+	if (ss && !(rc = split_from_store(s, ss, set, d, n))) {
+		s->split_how = "from the store";
+	} else {
+		if (ss && rc < 0)
+			return rc;
+		if ((rc = flush_up(s, "the key"))) /* the split bases are made from the key's points on the device */
+			return rc;
+		if ((rc = dmalloc(&tmp, p->split_tmp, "scratch for the split bases")))
+			return rc;
+		for (unsigned i = 0; !rc && i < n; i++)
+			rc = make_split(s, g2[i], d[i], set[i].points, set[i].parts, tmp, p->split_tmp,
+					i ? "split witness bases" : set[i].parts == 4 ? "the split H bases" : "the split H bases (2 parts)");
+		zp_cuda_free(tmp);
+		if (rc)
+			return rc;
+		s->split_how = "made on the device";
+		if (ss) {
+			double t0 = mono_s();
+			split_to_store(s, ss, set, d, n);
+			if (verbose())
+				fprintf(stderr, "CUDA backend: split bases offered to the key's store in %.3f s\n", mono_s() - t0);
+		}
+	}
 	s->hsplit = p->hsplit;
 	s->hpass = p->hpass;
 	s->wsplit = p->wsplit;
@@ -414,8 +546,10 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			return rc;
 		s->nbuf = 2;
 	}
-	if ((rc = apply_split(s)))
+	double t0 = mono_s();
+	if ((rc = apply_split(s, key)) || (rc = flush_up(s, "the key")))
 		return rc;
+	s->split_s = mono_s() - t0;
 	memcpy(s->chunk, p->chunk, sizeof s->chunk);
 	s->hchunk = p->hchunk;
 	memcpy(s->ones_chunk, p->ones_chunk, sizeof s->ones_chunk);
@@ -483,8 +617,16 @@ static int cu_create(void **state, const zp_g16_key *key)
 		goto err;
 	if ((rc = zp_cuda_stream_create(&s->cst)))
 		goto err;
-	if ((rc = cu_key_upload(s, key)) || (rc = cu_apply(s, key)))
+	double t0 = mono_s(), t1;
+	if ((rc = cu_key_upload(s, key)))
 		goto err;
+	t1 = mono_s();
+	if ((rc = cu_apply(s, key)))
+		goto err;
+	if (verbose())
+		fprintf(stderr, "CUDA backend: create in %.3f s: the key's points %.3f s (%s), the rest %.3f s of which the "
+			"split bases and the held-back key copies %.3f s (split bases %s)\n", mono_s() - t0, t1 - t0,
+			key->dev_points ? "adopted" : "allocated", mono_s() - t1, s->split_s, s->split_how ? s->split_how : "none");
 	*state = s;
 	return 0;
 err:

@@ -109,7 +109,25 @@ typedef struct {
 	/* The key proves once (zp_g16_prove, `zkpipe prove`): a device backend then makes nothing that pays
 	 * only when reused (the CUDA backend's split-MSM bases: cuda/zp_cuda_plan.h one_shot). */
 	bool one_shot;
+	/* Where a device backend may keep what it makes from the key at create and would make again at every
+	 * start (the CUDA backend's split-MSM bases): NULL, none. gpud: a key region beside the key's. */
+	const struct zp_g16_split_store *split_store;
 } zp_g16_key;
+
+/* The split-MSM bases of one key array as a device backend makes them: `parts` copies of the array's
+ * `points` points, copy j holding 2^(256j/parts)·P_i; the store keeps copies 1..parts−1 (copy 0 is the
+ * key's own array): (parts − 1)·points·pt_bytes bytes. */
+typedef struct { const char *name; unsigned parts; uint64_t points; unsigned pt_bytes; } zp_g16_split_arr;
+typedef struct zp_g16_split_store {
+	void *ctx;
+	/* host[i] = the stored copies of set[i] when the store holds exactly this set (names, parts, counts,
+	 * point sizes, made from this very key); else -ENOENT (a stale or half-written set is dropped). */
+	int (*get)(void *ctx, const zp_g16_split_arr *set, unsigned n, const void **host);
+	/* A writable place for each (the previous set replaced), to be filled and then ended: end(ctx, 0) keeps
+	 * it for the next start, end(ctx, rc != 0) drops it. A failed begin costs only the next start. */
+	int (*begin)(void *ctx, const zp_g16_split_arr *set, unsigned n, void **host);
+	int (*end)(void *ctx, int rc);
+} zp_g16_split_store;
 
 /* Device memory by use, as a device backend planned it (the CUDA backend: cuda/zp_cuda_plan.h
  * zp_cuda_mem_uses; the pipelined CPU backend: its host stand-ins): whether a second key fits. */

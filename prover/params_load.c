@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "par.h"
 #include "progress.h"
 #include "serialize.h"
@@ -27,10 +28,20 @@
 #define G2B 192u
 #define HEAD (3u * G1B + 3u * G2B)  /* alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2 */
 #define CHUNK ((size_t)1 << 20)     /* a chunk: whole points, at most this many bytes (~0.3 s of checks) */
+#define GPU_CHUNK ((size_t)16 << 20) /* on the GPU: ~175k G1 points a launch, 8 workers in flight */
+#define GPU_WORKERS 8u
 #define ALIGN 4096u
 #define QD 32u
 
 static const char *const vec_name[6] = { "IC", "h", "l", "a", "b_g1", "b_g2" };
+
+/* params_load_cuda.c's, in programs that link the CUDA prover (prover/backends.c says why weakly) */
+int zp_params_gpu_open(zp_params_gpu **w, size_t chunk) __attribute__((weak));
+int zp_params_gpu_decode(zp_params_gpu *w, int g2, const void *src, uint64_t n, void *dst, bool no_subgroup,
+			 uint64_t *bad) __attribute__((weak));
+void zp_params_gpu_close(zp_params_gpu *w) __attribute__((weak));
+int zp_params_gpu_host_alloc(void **p, size_t n) __attribute__((weak));
+void zp_params_gpu_host_free(void *p) __attribute__((weak));
 
 static double now_s(void)
 {
@@ -59,6 +70,8 @@ struct loader {
 	const zp_params_info *c;
 	const zp_params_dst *d;
 	unsigned opts;             /* ZP_SER_* for the decoders */
+	bool gpu;                  /* decoders are GPU workers */
+	size_t chunk;
 	pthread_mutex_t mu;
 	pthread_cond_t cv_ready, cv_free;
 	struct buf *free_q, *ready_q, *ready_tail;
@@ -89,12 +102,12 @@ static uint64_t off_of(const zp_params_info *c, unsigned v)
 }
 
 /* The chunk list, in file order. */
-static struct chunk *plan_chunks(const zp_params_info *c, size_t *nk)
+static struct chunk *plan_chunks(const zp_params_info *c, size_t chunk, size_t *nk)
 {
 	size_t k = 0, cap = 16;
 	struct chunk *ck = malloc(cap * sizeof *ck);
 	for (unsigned v = 0; ck && v < 6; v++) {
-		uint64_t el = v == 5 ? G2B : G1B, per = CHUNK / el, n = n_of(c, v);
+		uint64_t el = v == 5 ? G2B : G1B, per = chunk / el, n = n_of(c, v);
 		for (uint64_t i = 0; i < n; i += per) {
 			if (k == cap && !(ck = realloc(ck, (cap *= 2) * sizeof *ck)))
 				return NULL;
@@ -138,9 +151,42 @@ static void decode(struct loader *L, const struct buf *b)
 	zp_progress_add(ck->n * (g2 ? G2B : G1B));
 }
 
+/* The same on the GPU (params_load_cuda.c): a bad point is re-decoded on the CPU, whose message names
+ * it exactly as the CPU path would — and which must agree that it is bad. */
+static void decode_gpu(struct loader *L, zp_params_gpu *w, const struct buf *b)
+{
+	const struct chunk *ck = &b->ck;
+	const uint8_t *src = b->mem + (ck->off - b->rd_off);
+	bool g2 = ck->vec == 5;
+	uint64_t el = g2 ? G2B : G1B, bad = 0;
+	uint8_t *dst = (uint8_t *)dst_of(L, ck->vec) + ck->first * el;
+	int rc = zp_params_gpu_decode(w, g2, src, ck->n, dst, (L->opts & ZP_SER_NO_SUBGROUP) != 0, &bad);
+	if (rc < 0) {
+		set_err(L, rc, ck->vec, ck->first, zp_err_msg());
+		return;
+	}
+	if (rc > 0) {
+		uint8_t tmp[sizeof(zp_g2_affine)];
+		int crc = g2 ? zp_g2_from_uncompressed((zp_g2_affine *)tmp, src + bad * el, L->opts)
+			     : zp_g1_from_uncompressed((zp_g1_affine *)tmp, src + bad * el, L->opts);
+		if (crc)
+			set_err(L, crc, ck->vec, ck->first + bad, zp_strerror(crc));
+		else
+			set_err(L, ZP_EMISMATCH, ck->vec, ck->first + bad, "the GPU rejects it (status %d) but the CPU accepts it");
+		return;
+	}
+	zp_progress_add(ck->n * el);
+}
+
 static void *decoder(void *arg)
 {
 	struct loader *L = arg;
+	zp_params_gpu *w = NULL;
+	if (L->gpu) {
+		int rc = zp_params_gpu_open(&w, L->chunk);
+		if (rc)
+			set_err(L, rc, 0, 0, zp_err_msg());
+	}
 	pthread_mutex_lock(&L->mu);
 	for (;;) {
 		while (!L->ready_q && !L->done_reading && !L->stop)
@@ -152,7 +198,10 @@ static void *decoder(void *arg)
 		if (!L->ready_q)
 			L->ready_tail = NULL;
 		pthread_mutex_unlock(&L->mu);
-		decode(L, b);
+		if (w)
+			decode_gpu(L, w, b);
+		else
+			decode(L, b);
 		pthread_mutex_lock(&L->mu);
 		L->points += b->ck.n;
 		b->next = L->free_q;
@@ -160,6 +209,8 @@ static void *decoder(void *arg)
 		pthread_cond_signal(&L->cv_free);
 	}
 	pthread_mutex_unlock(&L->mu);
+	if (w)
+		zp_params_gpu_close(w);
 	return NULL;
 }
 
@@ -315,15 +366,53 @@ static int open_for(const char *path, uint64_t size, enum zp_params_io io, bool 
 	return fd;
 }
 
+/* Whether the points go to the GPU (opts, else ZP_PARAMS_GPU; auto: when a worker opens). Asked for and
+ * impossible: an error saying why. */
+static int want_gpu(const zp_params_load_opts *o, const char *path, bool *gpu)
+{
+	enum zp_params_dev dev = o->dev;
+	const zp_knob_num *k = &zp_knobs()->params_gpu;
+	int rc;
+	*gpu = false;
+	if (dev == ZP_PARAMS_DEV_AUTO) {
+		if ((rc = zp_knob_get(k, path)))
+			return rc;
+		dev = k->v == 1 ? ZP_PARAMS_DEV_GPU : k->v == 0 ? ZP_PARAMS_DEV_CPU : ZP_PARAMS_DEV_AUTO;
+	}
+	if (dev == ZP_PARAMS_DEV_CPU)
+		return 0;
+	zp_params_gpu *w = NULL;
+	rc = zp_params_gpu_open ? zp_params_gpu_open(&w, 4096)
+				: zp_err_set(-ENODEV, "this program does not link the CUDA prover");
+	if (w)
+		zp_params_gpu_close(w);
+	if (!rc) {
+		*gpu = true;
+		return 0;
+	}
+	if (dev == ZP_PARAMS_DEV_GPU) {
+		char why[256];
+		snprintf(why, sizeof why, "%s", zp_err_msg());
+		return zp_err_set(rc, "%s: decoding on the GPU was asked for: %s", path, why);
+	}
+	zp_err_clear(); /* auto: the CPU then */
+	return 0;
+}
+
 int zp_params_load_into(const char *path, const zp_params_info *c, const zp_params_dst *d, zp_zkey *fixed,
 			const zp_params_load_opts *opts, zp_params_load_stats *stats)
 {
 	zp_params_load_opts o = opts ? *opts : (zp_params_load_opts){ 0 };
 	zp_params_load_stats st = { 0 };
 	double t0 = now_s();
-	unsigned nt = o.threads ? o.threads : (unsigned)zp_par_threads();
+	bool gpu = false;
+	int grc = want_gpu(&o, path, &gpu);
+	if (grc)
+		return grc;
+	unsigned nt = o.threads ? o.threads : gpu ? GPU_WORKERS : (unsigned)zp_par_threads();
+	size_t chunk = gpu ? GPU_CHUNK : CHUNK;
 	size_t nk = 0;
-	struct chunk *ck = plan_chunks(c, &nk);
+	struct chunk *ck = plan_chunks(c, chunk, &nk);
 	if (!ck)
 		return zp_err_set(-ENOMEM, "%s: chunk list", path);
 	/* the fixed points through a buffered descriptor (an O_DIRECT one reads only aligned ranges) */
@@ -339,17 +428,20 @@ int zp_params_load_into(const char *path, const zp_params_info *c, const zp_para
 		free(ck);
 		return rc ? rc : fd;
 	}
-	struct loader L = { .path = path, .c = c, .d = d, .opts = o.no_subgroup ? ZP_SER_NO_SUBGROUP : 0 };
+	struct loader L = { .path = path, .c = c, .d = d, .opts = o.no_subgroup ? ZP_SER_NO_SUBGROUP : 0, .gpu = gpu,
+			    .chunk = chunk };
 	pthread_mutex_init(&L.mu, NULL);
 	pthread_cond_init(&L.cv_ready, NULL);
 	pthread_cond_init(&L.cv_free, NULL);
 	unsigned nb = QD + 2 * nt;
 	struct buf *bufs = calloc(nb, sizeof *bufs);
 	uint8_t *mem = NULL;
-	if (!rc && (!bufs || posix_memalign((void **)&mem, ALIGN, nb * (CHUNK + 2 * ALIGN))))
+	size_t bl = chunk + 2 * ALIGN;
+	if (!rc && (!bufs || (gpu ? zp_params_gpu_host_alloc((void **)&mem, nb * bl) /* page-locked: DMA at link speed */
+				  : posix_memalign((void **)&mem, ALIGN, nb * bl))))
 		rc = zp_err_set(-ENOMEM, "%s: %u read buffers", path, nb);
 	for (unsigned i = 0; !rc && i < nb; i++) {
-		bufs[i].mem = mem + i * (CHUNK + 2 * ALIGN);
+		bufs[i].mem = mem + i * bl;
 		bufs[i].next = L.free_q;
 		L.free_q = &bufs[i];
 	}
@@ -358,7 +450,8 @@ int zp_params_load_into(const char *path, const zp_params_info *c, const zp_para
 	if (!rc && !th)
 		rc = -ENOMEM;
 	char stage[ZP_PROGRESS_STAGE_MAX];
-	snprintf(stage, sizeof stage, "loading %.60s (%s)", path, st.direct ? "O_DIRECT" : "buffered");
+	snprintf(stage, sizeof stage, "loading %.44s (%s, checks on the %s)", path, st.direct ? "O_DIRECT" : "buffered",
+		 gpu ? "GPU" : "CPU");
 	if (!rc)
 		zp_progress_stage(stage, c->file_bytes - HEAD - 24, "bytes");
 	for (; !rc && started < nt; started++)
@@ -381,7 +474,10 @@ int zp_params_load_into(const char *path, const zp_params_info *c, const zp_para
 		rc = zp_err_set(L.err, "%s: %s point %" PRIu64 ": %s", path, vec_name[L.err_vec], L.err_index, L.msg);
 	close(fd);
 	free(th);
-	free(mem);
+	if (gpu && mem)
+		zp_params_gpu_host_free(mem);
+	else
+		free(mem);
 	free(bufs);
 	free(ck);
 	pthread_mutex_destroy(&L.mu);
@@ -391,6 +487,7 @@ int zp_params_load_into(const char *path, const zp_params_info *c, const zp_para
 	st.bytes = c->file_bytes;
 	st.points = L.points;
 	st.threads = started;
+	st.gpu = gpu;
 	if (stats)
 		*stats = st;
 	return rc;

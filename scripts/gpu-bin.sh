@@ -11,6 +11,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 targets="tools/zkpipe tools/zkpipe-shm supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud
          tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/g16_backend_cmp tests/cuda/setup_gpu tests/supraseal/ss_harness tests/supraseal/ss_gather_gpu
          supraseal/libzkpipe-supraseal.so.0.1.0 $*"
+# GPU_BIN_ONLY=1: the daemons and the EXTRA_TARGETs only (a smaller bundle: a device run's carry is 64 MiB)
+[ "${GPU_BIN_ONLY:-0}" = 1 ] && targets="supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud $*"
 ninja -C build-gpu $targets >/dev/null
 mkdir -p "$dest/lib"
 for t in $targets; do

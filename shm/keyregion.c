@@ -58,6 +58,15 @@ int zp_keyregion_name(char *buf, size_t n, const char *arena, const char *key)
 	return 0;
 }
 
+int zp_keyregion_split_name(char *buf, size_t n, const char *arena, const char *key)
+{
+	int r = snprintf(buf, n, "%s.split.%s", arena, key);
+	if (r < 0 || (size_t)r >= n || !name_ok(buf))
+		return zp_err_set(-ENAMETOOLONG, "split region for key '%s' of arena %s: name too long or not [A-Za-z0-9._-]",
+				  key, arena);
+	return 0;
+}
+
 int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[16])
 {
 	struct stat st;
@@ -329,11 +338,12 @@ int zp_keyregion_remove(const char *name, const char *hdir)
 	return r;
 }
 
-/* Remove the regions "zkpipe.<arena>.key.<k>" in dir whose k is not kept. */
-static int prune_dir(const char *dir, const char *arena, const char *hdir, const char *const *keep, unsigned n_keep)
+/* Remove the regions "zkpipe.<arena>.<kind>.<k>" in dir whose k is not kept. */
+static int prune_dir(const char *dir, const char *kind, const char *arena, const char *hdir, const char *const *keep,
+		     unsigned n_keep)
 {
 	char pre[ZP_KREG_NAME_MAX + 16];
-	int n = 0, pl = snprintf(pre, sizeof pre, "zkpipe.%s.key.", arena);
+	int n = 0, pl = snprintf(pre, sizeof pre, "zkpipe.%s.%s.", arena, kind);
 	DIR *d = dir ? opendir(dir) : NULL;
 	if (!d || pl < 0 || (size_t)pl >= sizeof pre) {
 		if (d)
@@ -346,8 +356,13 @@ static int prune_dir(const char *dir, const char *arena, const char *hdir, const
 			continue;
 		const char *k = de->d_name + pl;
 		bool kept = false;
-		for (unsigned i = 0; i < n_keep && !kept; i++)
-			kept = !strcmp(k, keep[i]);
+		for (unsigned i = 0; i < n_keep && !kept; i++) {
+			size_t kl = strlen(keep[i]);
+			/* "k", or "k.gpud<i>": a setup = device key's region is per gpud (gpud/keys.c) */
+			kept = !strcmp(k, keep[i]) ||
+			       (!strncmp(k, keep[i], kl) && !strncmp(k + kl, ".gpud", 5) && k[kl + 5] &&
+				strspn(k + kl + 5, "0123456789") == strlen(k + kl + 5));
+		}
 		if (!kept && zp_keyregion_remove(de->d_name + strlen("zkpipe."), hdir) == 0)
 			n++;
 	}
@@ -358,6 +373,11 @@ static int prune_dir(const char *dir, const char *arena, const char *hdir, const
 int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep)
 {
 	const char *hd = zp_hugetlbfs_dir(hdir);
-	int n = prune_dir(hd, arena, hdir, keep, n_keep);
-	return n + prune_dir(SHM_DIR, arena, hdir, keep, n_keep);
+	int n = 0;
+	for (int k = 0; k < 2; k++) {
+		const char *kind = k ? "split" : "key";
+		n += prune_dir(hd, kind, arena, hdir, keep, n_keep);
+		n += prune_dir(SHM_DIR, kind, arena, hdir, keep, n_keep);
+	}
+	return n;
 }

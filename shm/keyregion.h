@@ -94,6 +94,10 @@ int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[
 /* The region name of key `key` in the group whose arena is `arena`: "<arena>.key.<key>". */
 int zp_keyregion_name(char *buf, size_t n, const char *arena, const char *key);
 
+/* The region of the split bases a device backend makes from that key (pipeline/keystore.h):
+ * "<arena>.split.<key>". Pruned with the key's. */
+int zp_keyregion_split_name(char *buf, size_t n, const char *arena, const char *key);
+
 /* Create (exclusive) and map writable; sections zeroed. -EEXIST when one exists (attach it, or
  * remove it if zp_keyregion_attach says it is stale); -ENOMEM/-ENOSPC with the backing's reason. */
 int zp_keyregion_create(zp_keyregion *r, const struct zp_keyregion_params *p);
@@ -115,8 +119,9 @@ void zp_keyregion_close(zp_keyregion *r);
 
 /* Unlink region `name` from every backing (0 if one was removed, -ENOENT if none). */
 int zp_keyregion_remove(const char *name, const char *hdir);
-/* Remove every region "<arena>.key.*" whose key is not in keep[0..n_keep): the supervisor, at start,
- * for keys that left the config. Returns how many were removed. */
+/* Remove every region "<arena>.key.*" and "<arena>.split.*" whose key is not in keep[0..n_keep) (a kept
+ * key "k" keeps "k" and "k.gpud<i>", its setup = device regions, one per gpud): the supervisor, at start, for keys that
+ * left the config. Returns how many were removed. */
 int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep);
 
 #endif

@@ -10,6 +10,8 @@
  * The CUDA backend is also driven through its pipeline ops (upload_async, upload_wait, prove_buf)
  * on every input set it has; G16_CMP_REGISTER=1 registers the host buffers first (host_register:
  * direct DMA instead of staging). ZP_CUDA_MSM_CHUNK / ZP_CUDA_BUFS (backend_cuda.c) apply.
+ * G16_CMP_SPLIT_STORE=1: the CUDA backend twice more with a split-bases store in host memory (groth16.h
+ * zp_g16_split_store): made and kept the first time, taken from the store the second; both proofs the CPU's.
  *   g16_backend_cmp nodev                   CI: the cuda backend on a machine without a GPU must
  *                                           fail with -ENODEV and a message saying so
  *
@@ -76,6 +78,55 @@ static int prove_timed(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *w, co
 
 static int failures;
 
+/* G16_CMP_SPLIT_STORE=1 (synth): a split-bases store in host memory (groth16.h zp_g16_split_store, gpud's
+ * is a key region): the CUDA backend runs twice, first making the split bases and offering them to the
+ * store, then taking them from it; both proofs must be the CPU's. */
+static struct mstore {
+	zp_g16_split_arr set[8];
+	void *host[8];
+	unsigned n, gets, hits, puts;
+	bool sealed;
+} ms;
+
+static int ms_get(void *ctx, const zp_g16_split_arr *set, unsigned n, const void **host)
+{
+	struct mstore *m = ctx;
+	m->gets++;
+	if (!m->sealed || n != m->n)
+		return -ENOENT;
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(set[i].name, m->set[i].name) || set[i].parts != m->set[i].parts ||
+		    set[i].points != m->set[i].points || set[i].pt_bytes != m->set[i].pt_bytes)
+			return -ENOENT;
+		host[i] = m->host[i];
+	}
+	m->hits++;
+	return 0;
+}
+
+static int ms_begin(void *ctx, const zp_g16_split_arr *set, unsigned n, void **host)
+{
+	struct mstore *m = ctx;
+	m->n = n, m->sealed = false;
+	for (unsigned i = 0; i < n; i++) {
+		m->set[i] = set[i];
+		free(m->host[i]);
+		if (!(m->host[i] = host[i] = malloc((set[i].parts - 1) * set[i].points * set[i].pt_bytes)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int ms_end(void *ctx, int rc)
+{
+	struct mstore *m = ctx;
+	m->sealed = rc == 0;
+	m->puts += rc == 0;
+	return rc;
+}
+
+static const zp_g16_split_store ms_ops = { &ms, ms_get, ms_begin, ms_end };
+
 static void check(int ok, const char *what)
 {
 	printf("| %-58s | %s |\n", what, ok ? "PASS" : "FAIL");
@@ -87,9 +138,13 @@ static void check(int ok, const char *what)
 static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uint32_t nw, const zp_fr *abc_src,
 		   int runs)
 {
-	const zp_g16_backend_ops *bes[2] = { &zp_g16_backend_cpu, &zp_g16_backend_cuda };
+	const zp_g16_backend_ops *bes[3] = { &zp_g16_backend_cpu, &zp_g16_backend_cuda, &zp_g16_backend_cuda };
+	int nbe = getenv("G16_CMP_SPLIT_STORE") ? 3 : 2;
 	if (getenv("G16_CMP_HARNESS_ONLY")) /* checks this program itself on a machine without a GPU */
-		bes[1] = &zp_g16_backend_cpu;
+		bes[1] = bes[2] = &zp_g16_backend_cpu;
+	zp_g16_key skey = *key;
+	if (nbe == 3)
+		skey.split_store = &ms_ops;
 	size_t n = key->zkey->domain_size;
 	zp_fr r, s;   /* the key's curve's Fr (groth16.h: zp_fr containers) */
 	if (zp_zkey_is_bn254(key->zkey)) {
@@ -99,15 +154,19 @@ static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uin
 		zp_fr_from_u64(&r, 123456789);
 		zp_fr_from_dec(&s, "987654321987654321987654321");
 	}
-	zp_g16_proof pr[2];
+	zp_g16_proof pr[3];
 	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
 	if (!abc)
 		return -ENOMEM;
-	for (int b = 0; b < 2; b++) {
+	for (int b = 0; b < nbe; b++) {
 		zp_g16_prover p;
 		struct stages best = { 0 }, t;
 		double t0 = now();
-		int rc = zp_g16_prover_init(&p, key, bes[b]);
+		unsigned hits0 = ms.hits;
+		int rc = zp_g16_prover_init(&p, b && nbe == 3 ? &skey : key, bes[b]);
+		if (b && nbe == 3)
+			printf("  %s %s (split store): %s\n", label, bes[b]->name,
+			       ms.hits > hits0 ? "split bases from the store" : ms.puts ? "split bases made, kept in the store" : "no split bases");
 		best.create = now() - t0;
 		for (int i = 0; i < runs && !rc; i++) {
 			zp_g16_proof q;
@@ -155,6 +214,12 @@ static int compare(const char *label, const zp_g16_key *key, const zp_fr *w, uin
 	char what[128];
 	snprintf(what, sizeof what, "%s: cuda proof == cpu proof (bytes, same r and s)", label);
 	check(!memcmp(&pr[0], &pr[1], sizeof pr[0]), what);
+	if (nbe == 3) {
+		snprintf(what, sizeof what, "%s: split bases kept once, then taken from the store", label);
+		check(ms.puts == 1 && ms.hits == 1, what);
+		snprintf(what, sizeof what, "%s: cuda proof from stored split bases == cpu proof", label);
+		check(!memcmp(&pr[0], &pr[2], sizeof pr[0]), what);
+	}
 	free(abc);
 	return 0;
 }
