@@ -66,6 +66,11 @@ static void load(void)
 	e = env("ZP_MSM_K0");
 	k->msm_k0 = e && (atoi(e) == 32 || atoi(e) == 128) ? atoi(e) : 64;
 	k->msm_profile = env("ZP_MSM_PROFILE") != NULL;
+	e = env("ZP_MSM_GLV");
+	k->msm_glv = e && atoi(e) > 0 && atoi(e) <= 30 ? atoi(e) : 0;
+	e = env("ZP_CUDA_OVERLAP");
+	k->cuda_overlap = e && (atoi(e) == 1 || atoi(e) == 2) ? atoi(e) : 0;
+	k->cuda_density = on_unless_0("ZP_CUDA_DENSITY");
 	k->ntt_bitrev_tiles = on_unless_0("ZP_NTT_BITREV_TILES");
 	k->ntt_occ = on_unless_0("ZP_NTT_OCC");
 	k->ntt_pass_tab = on_unless_0("ZP_NTT_PASS_TAB");

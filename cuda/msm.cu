@@ -24,10 +24,12 @@
  * The 0/1 fast path skips 1–2: tasks of KB consecutive points add the selected ones, then the tree.
  * Timing and memory access depend on the scalars: not for secrets.
  */
+#include <type_traits>
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include "cuda_impl.h"
 #include "ec.cuh"
+#include "glv.h"
 #include "zp_cuda_plan.h"
 extern "C" {
 #include "ec.h"
@@ -148,14 +150,27 @@ template <class F> struct pt_types { typedef affine_t<F> aff; typedef xyzz_t<F> 
 /* Windows [w0, w1) of every scalar (the carry runs from window 0); keys relative to w0, zero digits
  * get the sentinel (w1 - w0)·M. split_n > 0 (the split MSM in `parts` parts, 2 or 4): entry i = j·split_n + i'
  * is chunk j (bits j·cb .. j·cb + cb − 1, cb = 256/parts) of scalar i'; n = parts·split_n entries. */
-template <class fr_t>
+template <class fr_t, bool GLV = false>
 __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, size_t n, unsigned c, unsigned w0,
                               unsigned w1, size_t split_n = 0, unsigned parts = 1)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n) return;
 	uint32_t l[9];
-	if (split_n) {
+	uint32_t base_val = (uint32_t)i;
+	if constexpr (GLV) {
+		/* entry i = j·split_n + i': half j of scalar i' (k1 over P, k2 over φ(P)); the value names
+		 * base i' and, in bit 30, φ */
+		size_t j = i >= split_n, ip = i - j * split_n;
+		fr_t s = scalars[ip].from_mont();
+		uint64_t k[4], k1[2], k2[2];
+		_Pragma("unroll") for (int t = 0; t < 4; t++) k[t] = (uint64_t)s.l[2 * t] | ((uint64_t)s.l[2 * t + 1] << 32);
+		zp_glv_split(k, k1, k2);
+		const uint64_t *h = j ? k2 : k1;
+		l[0] = (uint32_t)h[0]; l[1] = (uint32_t)(h[0] >> 32); l[2] = (uint32_t)h[1]; l[3] = (uint32_t)(h[1] >> 32);
+		_Pragma("unroll") for (int t = 4; t < 8; t++) l[t] = 0;
+		base_val = (uint32_t)ip | (uint32_t)j << 30;
+	} else if (split_n) {
 		size_t j = i / split_n;
 		unsigned L = 8 / parts, first = (unsigned)j * L;   /* limbs a chunk, its first limb */
 		fr_t s = scalars[i - j * split_n].from_mont();
@@ -174,7 +189,7 @@ __global__ void digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalar
 		uint32_t v = 0;
 		if (off < 256) v = (uint32_t)(((uint64_t)l[li] | ((uint64_t)l[li + 1] << 32)) >> sh) & mask;
 		v += carry;
-		uint32_t key = sent, val = (uint32_t)i, wr = w - w0;
+		uint32_t key = sent, val = base_val, wr = w - w0;
 		if (v > M) {            /* negative digit v - 2^c; v = 2^c is digit 0 with a carry */
 			carry = 1;
 			if (v != (1u << c)) { key = wr * M + ((1u << c) - v) - 1; val |= 1u << 31; }
@@ -216,9 +231,30 @@ __global__ void taskmap_kernel(uint32_t *tb, const uint32_t *nt, const uint32_t 
 	if (b < B && nt[b]) tb[toff[b]] = (uint32_t)b;
 }
 
+/* The base of a sorted entry's value: index in bits 0–29 (30 too without GLV), φ in bit 30 (GLV: the
+ * BLS12-381 G1 endomorphism (β·x, y), glv.h), the sign in bit 31. */
+template <class F> struct glv_beta;
+template <> struct glv_beta<fp_t> {
+	ZP_DI static fp_t get() { const uint32_t B[12] = ZP_GLV_BETA_MONT; fp_t r; _Pragma("unroll") for (int i = 0; i < 12; i++) r.l[i] = B[i]; return r; }
+};
+template <class F, bool GLV>
+ZP_DI affine_t<F> entry_base(const affine_t<F> *__restrict__ bases, uint32_t v)
+{
+	if constexpr (GLV) {
+		affine_t<F> P = bases[v & 0x3fffffffu];
+		if ((v >> 30) & 1) P.x = P.x * glv_beta<F>::get();
+		if (v >> 31) P.y = P.y.neg();
+		return P;
+	} else {
+		affine_t<F> P = bases[v & 0x7fffffffu];
+		if (v >> 31) P.y = P.y.neg();
+		return P;
+	}
+}
+
 /* 128 threads a block and no minimum: 255 registers, 2 blocks an SM for G2. Forcing 3 or 4 blocks (or
  * 5 of 64 threads) spills 1.4–2 KB a thread and ran 26–35 % slower (cuda/NOTES.md, fourth round). */
-template <class F>
+template <class F, bool GLV = false>
 __global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
                                   const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
                                   uint32_t T)
@@ -227,12 +263,7 @@ __global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, cons
 	if (t >= T) return;
 	uint32_t b = tb[t], s = st[b] + (t - toff[b]) * MSM_K, e = min(s + MSM_K, en[b]);
 	xyzz_t<F> acc = xyzz_t<F>::inf();
-	for (uint32_t i = s; i < e; i++) {
-		uint32_t v = vals[i];
-		affine_t<F> P = bases[v & 0x7fffffffu];
-		if (v >> 31) P.y = P.y.neg();
-		acc.add_affine(P);
-	}
+	for (uint32_t i = s; i < e; i++) acc.add_affine(entry_base<F, GLV>(bases, vals[i]));
 	out[t] = acc;
 }
 
@@ -241,7 +272,7 @@ __global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, cons
  * out[toff[b] + g - st[b]/K] (ntasks_kernel's flat count). Every thread adds K points (the last one
  * fewer): no lanes idle at the short last task of a bucket, which cost 3 % at 512 entries a bucket and
  * ~12 % at 128, so larger windows (fewer, sparser buckets) pay off. */
-template <class F>
+template <class F, bool GLV = false>
 __global__ void __launch_bounds__(128, 1) acc_flat_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases,
                                                           const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals,
                                                           const uint32_t *st, const uint32_t *toff, const uint32_t *nnz,
@@ -258,10 +289,7 @@ __global__ void __launch_bounds__(128, 1) acc_flat_kernel(xyzz_t<F> *out, const 
 			acc = xyzz_t<F>::inf();
 			b = k;
 		}
-		uint32_t v = vals[i];
-		affine_t<F> P = bases[v & 0x7fffffffu];
-		if (v >> 31) P.y = P.y.neg();
-		acc.add_affine(P);
+		acc.add_affine(entry_base<F, GLV>(bases, vals[i]));
 	}
 	out[toff[b] + g - st[b] / K] = acc;
 }
@@ -436,7 +464,7 @@ err:
 
 /* parts > 1: bases are the parts·n points of zp_cuda_msm_g*_split_bases, scalars n full ones cut into
  * 256/parts-bit chunks; n is then the number of entries (parts × the scalars). */
-template <class F, class fr_t>
+template <class F, class fr_t, bool GLV = false>
 static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars, size_t n, void *scratch,
                    size_t scratch_size, const zp_cuda_msm_opts *opts, unsigned parts = 1)
 {
@@ -471,8 +499,8 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 		int cur = 0;
 
 		prof_mark(st, 0);
-		digits_kernel<<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, w0, w1,
-		                                               parts > 1 ? n / parts : 0, parts);
+		digits_kernel<fr_t, GLV><<<zp_cdiv(n, 256), 256, 0, st>>>(keys[0], vals[0], scalars, n, p.c, w0, w1,
+		                                                          parts > 1 ? n / parts : 0, parts);
 		ZP_CUDA_LAUNCHED();
 		ZP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cubt, cub_bytes, keys[0], keys[1], vals[0], vals[1], (int)N, 0,
 		                                            (int)key_bits, st));
@@ -495,7 +523,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 			if (lvl > 0 && T == T_prev) break;    /* every bucket is down to one partial */
 			if (T == 0) break;                    /* every digit of this pass is zero */
 			if (fl) {
-				acc_flat_kernel<F><<<zp_cdiv(N, (size_t)K0 * 128), 128, 0, st>>>(part[0], bases, keys[1], vals[1], st_,
+				acc_flat_kernel<F, GLV><<<zp_cdiv(N, (size_t)K0 * 128), 128, 0, st>>>(part[0], bases, keys[1], vals[1], st_,
 				                                                                 to, nnz, K0);
 				ZP_CUDA_LAUNCHED();
 				st_ = to;
@@ -509,7 +537,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 			cub_bytes = p.cub_bytes;
 			ZP_CUDA_TRY(cub::DeviceScan::InclusiveScan(cubt, cub_bytes, map, tb[1], max_op(), (int)T, st));
 			if (lvl == 0)
-				acc_affine_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
+				acc_affine_kernel<F, GLV><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
 			else
 				acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
 			ZP_CUDA_LAUNCHED();
@@ -597,11 +625,49 @@ extern "C" unsigned zp_cuda_msm_windows(int g2, size_t n, unsigned window)
 	return p.W;
 }
 
+static int split_check(size_t n, unsigned parts);
+
+/* The GLV MSM (glv.h): 2n entries of 128-bit halves over the n bases, planned as the split MSM in 2 parts
+ * (the same windows and scratch, zp_cuda_msm_split_scratch_size(0, n, 2, ...)). */
+extern "C" int zp_cuda_msm_g1_glv(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                                  void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
+{
+	int rc = split_check(n, 2);
+	return rc ? rc : msm_run<fp_t, fr_t, true>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars,
+	                                          2 * n, d_scratch, scratch_size, opts, 2);
+}
+
+/* ZP_MSM_GLV=k (default 0: off): BLS12-381 G1 MSMs of at least 2^k scalars with an automatic window take
+ * the GLV cut when the scratch they are given holds it (as many windows a pass as fit, at least one); else,
+ * or for an explicit window, the plain MSM. The result is the same point either way. Off by default: on an
+ * H200 it ran 118.3 / 396.3 / 764.8 ms at 2^24 / 2^26 / 2^27 against plain 116.2 / 385.8 / 768.4 and the
+ * 2-part split bases' 703.1 (bench/RESULTS.md): the β product on half the entries costs what the cut saves. */
+static int g1_msm_auto(jac_t<fp_t> *out, const g1_aff *bases, const fr_t *sc, size_t n, void *scratch, size_t len,
+                       const zp_cuda_msm_opts *opts)
+{
+	int lg = zp_knobs()->msm_glv;
+	if (lg > 0 && n >= ((size_t)1 << lg) && (!opts || !opts->window) && !split_check(n, 2)) {
+		plan p;
+		if (!make_plan(&p, 2 * n, 0, 0, sizeof(g1_xyzz), 2)) {
+			unsigned pw = 0;
+			if (p.total + 1024 > len) {
+				for (pw = p.W - 1; pw >= 1; pw--)
+					if (!make_plan(&p, 2 * n, 0, pw, sizeof(g1_xyzz), 2) && p.total + 1024 <= len) break;
+			}
+			if (pw >= 1 || p.total + 1024 <= len) {
+				zp_cuda_msm_opts o = { 0, opts ? opts->stream : NULL, pw };
+				return msm_run<fp_t, fr_t, true>(out, bases, sc, 2 * n, scratch, len, &o, 2);
+			}
+		}
+	}
+	return msm_run<fp_t>(out, bases, sc, n, scratch, len, opts);
+}
+
 extern "C" int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
                               void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
 {
-	return msm_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                     scratch_size, opts);
+	return g1_msm_auto((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
+	                   scratch_size, opts);
 }
 extern "C" int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars, size_t n,
                               void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts)
@@ -735,6 +801,70 @@ extern "C" int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scala
 	return select_idx<fr_t>(d_idx, count, d_scalars, n, d_tmp, tmp_size, stream, 1);
 }
 
+/* ---- a query's density: which of its points are not at infinity ----
+ * bits[i / 32] bit i % 32 set = point i is not at infinity (affine: every byte 0); a list filtered by it keeps
+ * the entries whose point a sum would really add (bellperson's density, for keys that keep their points at
+ * infinity: a synthetic PoRep circuit's AND/XOR/FIELD outputs appear in C only). */
+__global__ void nonzero_bits_kernel(uint32_t *bits, const uint4 *pts, size_t n, unsigned words)
+{
+	size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (w * 32 >= n) return;
+	uint32_t m = 0;
+	for (unsigned b = 0; b < 32; b++) {
+		size_t i = w * 32 + b;
+		if (i >= n) break;
+		uint32_t acc = 0;
+		for (unsigned k = 0; k < words; k++) { uint4 v = pts[i * words + k]; acc |= v.x | v.y | v.z | v.w; }
+		m |= (uint32_t)(acc != 0) << b;
+	}
+	bits[w] = m;
+}
+struct dens_pred {
+	const uint32_t *bits;
+	uint32_t off;
+	__device__ bool operator()(uint32_t v) const { uint32_t i = v - off; return (bits[i >> 5] >> (i & 31)) & 1; }
+};
+extern "C" int zp_cuda_nonzero_bits(uint32_t *d_bits, const void *d_pts, size_t n, size_t pt_bytes, void *stream)
+{
+	int rc = 0;
+	if (pt_bytes == 0 || pt_bytes % 16) return zp_err_set(ZP_ERANGE, "density: point size %zu", pt_bytes);
+	if (!n) return 0;
+	size_t words = (n + 31) / 32;
+	nonzero_bits_kernel<<<zp_cdiv(words, 128), 128, 0, (cudaStream_t)stream>>>(d_bits, (const uint4 *)d_pts, n,
+	                                                                         (unsigned)(pt_bytes / 16));
+	ZP_CUDA_LAUNCHED();
+	return 0;
+err:
+	return rc;
+}
+extern "C" size_t zp_cuda_filter_temp_size(size_t n)
+{
+	size_t b = 0;
+	cub::DeviceSelect::If(NULL, b, (const uint32_t *)NULL, (uint32_t *)NULL, (int *)NULL, (int)n, dens_pred{ NULL, 0 });
+	return align_up(b) + 256;
+}
+extern "C" int zp_cuda_filter_idx(uint32_t *d_out, size_t *count, const uint32_t *d_in, size_t n, const uint32_t *d_bits,
+                                  uint32_t off, void *d_tmp, size_t tmp_size, void *stream)
+{
+	int rc = 0;
+	cudaStream_t st = (cudaStream_t)stream;
+	size_t b = 0;
+	int cnt = 0;
+	*count = 0;
+	if (n == 0) return 0;
+	if (n >= (1ull << 31)) return zp_err_set(ZP_ERANGE, "density filter: n = %zu", n);
+	cub::DeviceSelect::If(NULL, b, d_in, d_out, (int *)NULL, (int)n, dens_pred{ d_bits, off });
+	if (align_up(b) + 256 > tmp_size) return zp_err_set(ZP_ERANGE, "density filter: temp %zu < %zu", tmp_size, align_up(b) + 256);
+	int *dcnt = (int *)((char *)d_tmp + align_up(b));
+	ZP_CUDA_TRY(cub::DeviceSelect::If(d_tmp, b, d_in, d_out, dcnt, (int)n, dens_pred{ d_bits, off }, st));
+	ZP_CUDA_TRY(cudaMemcpyAsync(&cnt, dcnt, sizeof cnt, cudaMemcpyDeviceToHost, st));
+	ZP_CUDA_TRY(cudaStreamSynchronize(st));
+	*count = (size_t)cnt;
+	return 0;
+err:
+	return rc;
+}
+
 extern "C" int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                                       size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream)
 {
@@ -803,6 +933,10 @@ template <class Cv> struct msm_curve {
 	static int msm(int g2, void *out, const void *d_bases, const void *d_sc, size_t n, void *d_scratch, size_t len,
 	               const zp_cuda_msm_opts *opts)
 	{
+		if constexpr (std::is_same<Cv, bls12_381>::value)
+			if (!g2)
+				return g1_msm_auto((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_sc, n, d_scratch, len,
+				                   opts);
 		if (g2)
 			return msm_run<G2F>((jac_t<G2F> *)out, (const affine_t<G2F> *)d_bases, (const R *)d_sc, n, d_scratch,
 			                    len, opts);

@@ -115,6 +115,8 @@ static void plan_split(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda
 		*budget = b - (3 * dom * G1B + (w ? wkey : 0));   /* each query is the first quarter of its array */
 		return;
 	}
+	if (in->glv)
+		return;   /* the GLV cut: the 2-part split's entries with no bases made */
 	unsigned W = sz->split_windows(dom, 2, 0), P = 0;
 	for (unsigned q = W; q >= 1 && !P && b > 2 * dom * G1B + tmp_len; q--) {
 		size_t ss = sz->split_scratch(0, dom, 2, 0, q == W ? 0 : q);
@@ -172,6 +174,8 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	p->scratch_len = max2(p->scratch_len, zp_cuda_plan_chunk_need(sz, 0, p->hchunk, 0, 0));
 	if (p->hsplit)
 		p->scratch_len = max2(p->scratch_len, hsplit_ss);
+	else if (in->glv)   /* all the GLV cut's windows in one pass where the budget allows */
+		p->scratch_len = max2(p->scratch_len, sz->split_scratch(0, p->hchunk, 2, 0, 0));
 	if (p->wsplit)
 		p->scratch_len = max2(p->scratch_len, wneed);
 	if (p->scratch_len > budget)

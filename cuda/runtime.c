@@ -93,6 +93,19 @@ err:
 	return rc;
 }
 
+int zp_cuda_stream_create_high(void **st)
+{
+	int rc = 0, least = 0, greatest = 0;
+	cudaStream_t s = NULL;
+	ZP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+	ZP_CUDA_TRY(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
+	*st = s;
+	return 0;
+err:
+	*st = NULL;
+	return rc;
+}
+
 void zp_cuda_stream_destroy(void *st)
 {
 	if (st)
@@ -117,6 +130,27 @@ int zp_cuda_event_create(void **ev)
 	return 0;
 err:
 	*ev = NULL;
+	return rc;
+}
+
+int zp_cuda_event_create_timed(void **ev)
+{
+	int rc = 0;
+	cudaEvent_t e = NULL;
+	ZP_CUDA_TRY(cudaEventCreate(&e));
+	*ev = e;
+	return 0;
+err:
+	*ev = NULL;
+	return rc;
+}
+
+int zp_cuda_event_ms(float *ms, void *from, void *to)
+{
+	int rc = 0;
+	ZP_CUDA_TRY(cudaEventElapsedTime(ms, (cudaEvent_t)from, (cudaEvent_t)to));
+	return 0;
+err:
 	return rc;
 }
 

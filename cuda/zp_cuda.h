@@ -50,11 +50,14 @@ int zp_cuda_probe(const char *who, char *desc, size_t desc_len);
 int zp_cuda_set_device(int dev);
 int zp_cuda_device_sync(void);
 int zp_cuda_stream_create(void **st);          /* non-blocking with respect to the legacy stream */
+int zp_cuda_stream_create_high(void **st);     /* the same at the device's highest priority */
 void zp_cuda_stream_destroy(void *st);         /* NULL: nothing */
 int zp_cuda_stream_sync(void *st);
 int zp_cuda_event_create(void **ev);           /* timing disabled */
 void zp_cuda_event_destroy(void *ev);
 int zp_cuda_event_record(void *ev, void *st);
+int zp_cuda_event_create_timed(void **ev);     /* with timing, for zp_cuda_event_ms */
+int zp_cuda_event_ms(float *ms, void *from, void *to);   /* both recorded and complete */
 int zp_cuda_event_sync(void *ev);
 int zp_cuda_stream_wait(void *st, void *ev);   /* st waits for ev (no host wait) */
 /* Device memory, saying on failure how much was asked for and how much is free:
@@ -177,6 +180,12 @@ int zp_cuda_msm_g1(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 int zp_cuda_msm_g2(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
                    size_t n, void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
+/* G1 through the GLV endomorphism (cuda/glv.h): each scalar cut as k1 + k2·λ (128 bits each), 2n entries over
+ * the n bases themselves (φ(P) = (β·x, y) applied as a base is read): the split MSM's 2-part cut with no
+ * extra bases. Scratch: zp_cuda_msm_split_scratch_size(0, n, 2, window, pass_windows). zp_cuda_msm_g1
+ * takes this path by itself from 2^ZP_MSM_GLV scalars (default off) when its scratch holds it. */
+int zp_cuda_msm_g1_glv(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars, size_t n,
+                       void *d_scratch, size_t scratch_size, const zp_cuda_msm_opts *opts);
 /* The split MSM, for bases that stay resident across calls, in parts = 4 or 2: zp_cuda_msm_g*_split_bases
  * writes parts·n points d_out[j·n + i] = 2^(cb·j)·P_i (j < parts, cb = 256/parts; parts× the bases' memory;
  * asynchronous on stream; scratch of any size from zp_cuda_msm_split_bases_scratch_size(g2, 32) up, larger =
@@ -239,6 +248,14 @@ int zp_cuda_nonbits(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size
  * scalars, and every thread adds the same number of points. Result to the host (synchronizes). */
 int zp_cuda_ones(uint32_t *d_idx, size_t *count, const zp_fr *d_scalars, size_t n, void *d_tmp,
                  size_t tmp_size, void *stream);
+/* A query's density: zp_cuda_nonzero_bits sets bit i of d_bits ((n + 31)/32 words) when point i (pt_bytes, a
+ * multiple of 16) is not at infinity (all bytes 0); zp_cuda_filter_idx copies the entries v of d_in[0..n) whose
+ * bit v − off is set to d_out, their number in *count (synchronizes the stream); temp:
+ * zp_cuda_filter_temp_size(n). */
+int zp_cuda_nonzero_bits(uint32_t *d_bits, const void *d_pts, size_t n, size_t pt_bytes, void *stream);
+size_t zp_cuda_filter_temp_size(size_t n);
+int zp_cuda_filter_idx(uint32_t *d_out, size_t *count, const uint32_t *d_in, size_t n, const uint32_t *d_bits,
+                       uint32_t off, void *d_tmp, size_t tmp_size, void *stream);
 int zp_cuda_msm_g1_sum_idx(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const uint32_t *d_idx,
                            size_t n, uint32_t idx_off, void *d_scratch, size_t scratch_size, void *stream);
 int zp_cuda_msm_g2_sum_idx(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const uint32_t *d_idx,

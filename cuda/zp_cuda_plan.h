@@ -56,6 +56,8 @@ typedef struct {
 	size_t aff_bytes[2];       /* the key's affine G1, G2 points; 0: BLS12-381's 96, 192 */
 	int one_shot;              /* the key proves once (zkpipe prove): split bases would not be reused, so
 	                            * none are made unless ZP_CUDA_SPLIT=1 forces them */
+	int glv;                   /* the H MSM takes the GLV cut (BLS12-381 G1, ZP_MSM_GLV): no 2-part split
+	                            * bases (the same cut with none); its scratch is sized for the cut */
 } zp_cuda_plan_in;
 
 typedef struct {

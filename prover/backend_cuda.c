@@ -76,6 +76,13 @@ struct cu {
 	int ones_kernel;            /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	void *d_sel;                /* zp_cuda_nonbits temp */
 	size_t sel_len;
+	/* density (ZP_CUDA_DENSITY, default on; not for a streamed key): bit i of d_nz[q] says point i of A, B1, B2
+	 * or C is not at infinity; each MSM filters the ones and non-0/1 lists by it into d_fl first, so points
+	 * at infinity are neither gathered, sorted nor loaded */
+	int dens;
+	uint32_t *d_nz[4], *d_fl;
+	void *d_ftmp;
+	size_t ftmp_len;
 	uint32_t *h_idx, *h_one;    /* np + 1 host copies of the first indices (the C query starts at np + 1) */
 	void *d_scratch;
 	size_t scratch_len;
@@ -84,6 +91,10 @@ struct cu {
 	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
 	void *st, *cst;             /* streams: compute, copy */
+	void *wst;                  /* the witness MSMs' stream beside the H step (ZP_CUDA_OVERLAP, prove_buf) */
+	void *ms;                   /* the stream the witness MSMs run on now: st, or wst while they overlap */
+	void *tev[6];               /* ZP_CUDA_VERBOSE: H step start/end, witness start/end, H MSM start/end */
+	unsigned long nproof;       /* prove_buf calls (ZP_CUDA_OVERLAP=2 alternates by it) */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
 	void *pin_ev[2];
 	int pin_i;
@@ -153,10 +164,13 @@ static void cu_destroy(void *state)
 		zp_cuda_stream_sync(s->st);
 	if (s->cst)
 		zp_cuda_stream_sync(s->cst);
+	if (s->wst)
+		zp_cuda_stream_sync(s->wst);
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
 	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
-			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst };
+			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst, s->d_nz[0], s->d_nz[1],
+			     s->d_nz[2], s->d_nz[3], s->d_fl, s->d_ftmp };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
 		zp_cuda_free(dev_ptrs[i]);
 	for (int i = 0; i < 2; i++) {
@@ -166,6 +180,9 @@ static void cu_destroy(void *state)
 	}
 	zp_cuda_stream_destroy(s->st);
 	zp_cuda_stream_destroy(s->cst);
+	zp_cuda_stream_destroy(s->wst);
+	for (int i = 0; i < 6; i++)
+		zp_cuda_event_destroy(s->tev[i]);
 	for (int i = 0; i < 5; i++)
 		zp_cuda_host_unpin(s->h_reg[i]);
 	free(s->h_idx);
@@ -208,7 +225,8 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
 				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
-				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot };
+				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot,
+				 .glv = s->cc->id == ZP_CURVE_BLS12_381 && k->msm_glv > 0 && s->log_dom >= (unsigned)k->msm_glv };
 	return 0;
 }
 
@@ -527,6 +545,21 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
 		return rc;
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
+	if (!s->kstream && zp_knobs()->cuda_density) {
+		const void *pts[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
+		s->ftmp_len = zp_cuda_filter_temp_size(s->nv);
+		if ((rc = dmalloc((void **)&s->d_fl, s->nv * sizeof(uint32_t), "the density-filtered list")) ||
+		    (rc = dmalloc(&s->d_ftmp, s->ftmp_len, "the density filter's temp")))
+			return rc;
+		for (int q = 0; q < 4; q++)
+			if ((rc = dmalloc((void **)&s->d_nz[q], (max2(len[q], 1) + 31) / 32 * sizeof(uint32_t), "a query's density bits")) ||
+			    (rc = zp_cuda_nonzero_bits(s->d_nz[q], pts[q], len[q], s->pt[q == 2], s->st)))
+				return rc;
+		if ((rc = zp_cuda_stream_sync(s->st)))
+			return rc;
+		s->dens = 1;
+	}
 	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
 	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage, CU_WHO)))
@@ -571,6 +604,10 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			zp_cuda_curve_msm_passes(s->cc, 1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * s->pt[1])),
 			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
 			fr, tot, p->margin);
+	if (verbose() && !s->hsplit && s->in.glv)
+		fprintf(stderr, "CUDA backend: H MSM through the GLV cut (2 x %zu entries of 128 bits over the %zu bases, "
+			"no split bases; windows a pass %d, 0 = all)\n", s->hchunk, s->hchunk,
+			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 2, s->scratch_len));
 	if (verbose() && s->hsplit)
 		fprintf(stderr, "CUDA backend: H MSM split into %d-bit chunks over %d x %zu resident bases (%zu bytes more; "
 			"windows a pass %u, 0 = all)%s\n", 256 / s->hsplit, s->hsplit, s->dom,
@@ -617,6 +654,14 @@ static int cu_create(void **state, const zp_g16_key *key)
 		goto err;
 	if ((rc = zp_cuda_stream_create(&s->cst)))
 		goto err;
+	/* the witness MSMs' stream outranks the H step's: its blocks go first whenever SMs free up, so they do
+	 * not wait behind the transforms' large grids (at equal priority they did: 121 → 476 ms) */
+	if ((rc = zp_cuda_stream_create_high(&s->wst)))
+		goto err;
+	s->ms = s->st;
+	for (int i = 0; i < 6; i++)
+		if ((rc = zp_cuda_event_create_timed(&s->tev[i])))
+			goto err;
 	double t0 = mono_s(), t1;
 	if ((rc = cu_key_upload(s, key)))
 		goto err;
@@ -757,8 +802,8 @@ static int ones_add(struct cu *s, int g2, void *out, const void *bases, const zp
 		size_t m = n - j < c1 ? n - j : c1;
 		const void *bp = (const char *)bases + (idx ? 0 : j * pt);
 		cu_res r;
-		int rc = idx ? s->cc->msm_sum_idx(g2, r.w, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->st)
-			     : s->cc->msm_ones(g2, r.w, bp, w + j, m, s->d_scratch, s->scratch_len, s->st);
+		int rc = idx ? s->cc->msm_sum_idx(g2, r.w, bp, idx + j, m, off, s->d_scratch, s->scratch_len, s->ms)
+			     : s->cc->msm_ones(g2, r.w, bp, w + j, m, s->d_scratch, s->scratch_len, s->ms);
 		if (rc)
 			return rc;
 		add_res(s, g2, out, &r);
@@ -776,14 +821,14 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	int rc;
 	if (s->wsplit && !s->kstream) {
 		char *gsc = s->d_scratch, *gpt = gsc + align256(n * sizeof(zp_fr)), *rest = gpt + align256(4 * n * pt);
-		zp_cuda_msm_opts o = { .window = 0, .stream = s->st };
+		zp_cuda_msm_opts o = { .window = 0, .stream = s->ms };
 		cu_res r;
 		if (!n)
 			return 0;
-		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->st)))
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx, n, 0, s->ms)))
 			return rc;
 		for (int j = 0; j < 4; j++)
-			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->st)))
+			if ((rc = zp_cuda_gather(gpt + j * n * pt, (const char *)bases + j * blen * pt, pt, idx, n, b_off, s->ms)))
 				return rc;
 		size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
 		int p = zp_cuda_curve_msm_passes(s->cc, g2, n, 4, rest_len);   /* all windows at once unless n picks a window whose scratch
@@ -801,9 +846,9 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	size_t rest_len = s->scratch_len - (size_t)(rest - gsc);
 	for (size_t j = 0; j < n; j += c) {
 		size_t m = n - j < c ? n - j : c;
-		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->st)) ||
-		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->st)) ||
-		    (rc = zp_cuda_curve_msm_add(s->cc, s->st, g2, out, gpt, gsc, m, rest, rest_len)))
+		if ((rc = zp_cuda_gather(gsc, w, sizeof(zp_fr), idx + j, m, 0, s->ms)) ||
+		    (rc = zp_cuda_gather(gpt, bases, pt, idx + j, m, b_off, s->ms)) ||
+		    (rc = zp_cuda_curve_msm_add(s->cc, s->ms, g2, out, gpt, gsc, m, rest, rest_len)))
 			return rc;
 	}
 	return 0;
@@ -819,7 +864,7 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
 		const zp_fr *w = d_w + off;
 		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
-		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->st)) ||
+		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->ms)) ||
 		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
 			return rc;
 	}
@@ -829,20 +874,32 @@ static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
  * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
-static int msm_split(struct cu *s, int g2, void *out, const void *d_bases, size_t blen, const zp_fr *d_w, size_t lo,
-		     size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
+static int msm_split(struct cu *s, int g2, int q, void *out, const void *d_bases, size_t blen, const zp_fr *d_w,
+		     size_t lo, size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
+	const uint32_t *l;
+	size_t m;
 	s->cc->jac_set_inf(g2, out);
-	if (s->ones_kernel)
+	if (s->ones_kernel) {
 		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
-	else
-		rc = ones_add(s, g2, out, d_bases, NULL, s->d_one + q_lo, n_one - q_lo, (uint32_t)lo);
-	return rc ? rc : nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->d_idx + p_lo, n_nb - p_lo);
+	} else {
+		l = s->d_one + q_lo, m = n_one - q_lo;
+		if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
+			return rc;
+		rc = ones_add(s, g2, out, d_bases, NULL, s->dens ? s->d_fl : l, m, (uint32_t)lo);
+	}
+	if (rc)
+		return rc;
+	l = s->d_idx + p_lo, m = n_nb - p_lo;
+	if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
+		return rc;
+	return nonbits_add(s, g2, out, d_bases, blen, (uint32_t)lo, d_w, s->dens ? s->d_fl : l, m);
 }
 
 /* ZP_CUDA_VERBOSE=2: each stage of a proof waits for the GPU and prints its time (costs the overlap
- * of host adds with the next stage's launch; for finding what bounds the GPU stage). */
+ * of host adds with the next stage's launch, and that of the witness MSMs with the H step; for finding
+ * what bounds the GPU stage). */
 static double stage_t0;
 static void stage(struct cu *s, const char *what)
 {
@@ -850,6 +907,8 @@ static void stage(struct cu *s, const char *what)
 		return;
 	struct timespec ts;
 	zp_cuda_stream_sync(s->st);
+	if (s->ms != s->st)
+		zp_cuda_stream_sync(s->ms);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	double t = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 	if (what)
@@ -857,7 +916,8 @@ static void stage(struct cu *s, const char *what)
 	stage_t0 = t;
 }
 
-static int h_buf(struct cu *s, int b, void *h)
+/* The H step on the compute stream (asynchronous: the H MSM, after it on the same stream, waits). */
+static int h_step(struct cu *s, int b)
 {
 	int rc = 0;
 	zp_fr *da = s->buf[b].d_abc, *db = da + s->dom, *dc = db + s->dom;
@@ -871,6 +931,16 @@ static int h_buf(struct cu *s, int b, void *h)
 				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
 		return rc;    /* zp_err_msg() names the failing CUDA call */
 	stage(s, "H step");
+	return 0;
+err:
+	return rc;
+}
+
+/* The H MSM over the H step's result (the whole scratch is its: nothing else may use it meanwhile). */
+static int h_msm(struct cu *s, int b, void *h)
+{
+	int rc = 0;
+	zp_fr *da = s->buf[b].d_abc;
 	if (s->hsplit) {
 		zp_cuda_msm_opts o = { .window = 0, .stream = s->st, .pass_windows = s->hpass };
 		cu_res r;
@@ -882,8 +952,12 @@ static int h_buf(struct cu *s, int b, void *h)
 	}
 	stage(s, "H MSM");
 	return rc;
-err:
-	return rc;
+}
+
+static int h_buf(struct cu *s, int b, void *h)
+{
+	int rc = h_step(s, b);
+	return rc ? rc : h_msm(s, b, h);
 }
 
 /* List on the device (d) the indices of the witness entries that are 1 (ones) or neither 0 nor 1,
@@ -891,15 +965,15 @@ err:
  * at most np + 1 such entries, read back through h). */
 static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32_t *h, size_t *n, size_t *below)
 {
-	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st)
-		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->st);
+	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms)
+		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms);
 	if (rc)
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
 	if (head) {
-		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->st)))
+		if ((rc = zp_cuda_copy_to_host(h, d, head * sizeof(uint32_t), s->ms)))
 			goto err;
-		if ((rc = zp_cuda_stream_sync(s->st)))
+		if ((rc = zp_cuda_stream_sync(s->ms)))
 			goto err;
 	}
 	for (*below = 0; *below < head && h[*below] < s->np + 1;)
@@ -916,7 +990,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
 	if ((rc = zp_cuda_set_device(s->dev)))
 		goto err;
-	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
+	if ((rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)))
 		goto err;
 	if (s->kstream) {
 		if ((rc = msm_split_streamed(s, 0, 0, cu_out(s, out, 0), dw, 0)) ||
@@ -934,25 +1008,26 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
 		return rc;
 	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if ((rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
 	if (s->naux) {
-		if ((rc = msm_split(s, 0, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
+		if ((rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
 			return rc;
 	} else {
 		s->cc->jac_set_inf(0, cu_out(s, out, 3));
 	}
 	stage(s, "C");
-	if (verbose() >= 2)
-		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1, %zu are 1\n", n_nb, s->nv, n_one);
-	if ((rc = zp_cuda_stream_sync(s->st)))
+	if (verbose())   /* no wait: the counts are on the host already */
+		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1 (%.2f %%), %zu are 1\n", n_nb, s->nv,
+			100.0 * (double)n_nb / (double)s->nv, n_one);
+	if ((rc = zp_cuda_stream_sync(s->ms)))
 		goto err;
 	return 0;
 err:
@@ -978,8 +1053,56 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	struct cu *s = state;
 	if (b < 0 || b >= s->nbuf)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
-	int rc = h_buf(s, b, cu_out(s, out, 4));
-	return rc ? rc : msm_buf(s, b, out);
+	/* ZP_CUDA_OVERLAP=1: the H step's transforms (memory-bound) on the compute stream while the witness
+	 * MSMs run on their own (high-priority) stream; msm_buf returns once they are done, so the H MSM then
+	 * has the scratch to itself. 0 (default): H step, H MSM, witness MSMs in turn; 2: the two orders
+	 * alternate proof by proof (to compare them in one run: ZP_CUDA_VERBOSE logs each proof's times and
+	 * order). A key streamed from host memory shares one staging range between both: in turn. */
+	int mode = zp_knobs()->cuda_overlap, tv = verbose() >= 1;
+	int ov = !s->kstream && (mode == 1 || (mode == 2 && !(s->nproof & 1)));
+	struct timespec h0, h1;
+	int rc;
+	s->nproof++;
+	clock_gettime(CLOCK_MONOTONIC, &h0);
+	if ((rc = zp_cuda_set_device(s->dev)) || (tv && (rc = zp_cuda_event_record(s->tev[0], s->st))) ||
+	    (rc = h_step(s, b)) || (tv && (rc = zp_cuda_event_record(s->tev[1], s->st))))
+		return rc;
+	if (!ov) {
+		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[2], s->st))) || (rc = msm_buf(s, b, out)) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[3], s->st))))
+			return rc;
+	} else {
+		s->ms = s->wst;
+		if (!(tv && (rc = zp_cuda_event_record(s->tev[2], s->wst))))
+			rc = msm_buf(s, b, out);
+		if (!rc && tv)
+			rc = zp_cuda_event_record(s->tev[3], s->wst);
+		s->ms = s->st;
+		if (rc) {   /* neither may outlive a failed proof's buffers */
+			zp_cuda_stream_sync(s->wst);
+			zp_cuda_stream_sync(s->st);
+			return rc;
+		}
+		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))))
+			return rc;
+	}
+	if (tv) {
+		float t[4] = { 0, 0, 0, 0 };
+		zp_cuda_stream_sync(s->st);
+		zp_cuda_stream_sync(s->wst);
+		clock_gettime(CLOCK_MONOTONIC, &h1);
+		zp_cuda_event_ms(&t[0], s->tev[0], s->tev[1]);
+		zp_cuda_event_ms(&t[1], s->tev[2], s->tev[3]);
+		zp_cuda_event_ms(&t[2], s->tev[4], s->tev[5]);
+		zp_cuda_event_ms(&t[3], s->tev[0], s->tev[ov ? 5 : 3]);
+		fprintf(stderr, "CUDA backend: proof %lu (%s): H step %.1f ms, witness MSMs %.1f ms, H MSM %.1f ms; "
+			"GPU %.1f ms, host %.1f ms\n", s->nproof, ov ? "witness beside H" : "in turn", t[0], t[1], t[2], t[3],
+			(h1.tv_sec - h0.tv_sec) * 1e3 + (h1.tv_nsec - h0.tv_nsec) / 1e6);
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- compact keys: density bitmaps

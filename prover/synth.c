@@ -49,7 +49,7 @@ static inline uint64_t rg_next(struct rg *g)
 struct count { uint32_t base; uint64_t extra; };
 
 struct plan {
-	uint32_t n, p, win;
+	uint32_t n, p, win, gen;
 	uint64_t kseed, rseed;
 	uint64_t t_free, t_and, t_xor;       /* kind thresholds over 2^64 */
 	uint64_t t_pub;                      /* FIELD operand is a public input below this (of 2^64) */
@@ -75,7 +75,7 @@ void zp_synth_params_porep(zp_synth_params *p, uint32_t n_constraints)
 {
 	*p = (zp_synth_params){ .n_constraints = n_constraints, .n_public = 328, .bool_share = 0.9,
 				.free_share = 0.3, .nnz_a = 2.4, .nnz_b = 1.0, .nnz_c = 2.2, .window = 65536,
-				.seed = 1 };
+				.seed = 1, .gen = 2 };
 }
 
 int zp_synth_check(const zp_synth_params *p)
@@ -93,6 +93,8 @@ int zp_synth_check(const zp_synth_params *p)
 				  p->nnz_a, p->nnz_b, MAXT, p->nnz_c, MAXT);
 	if (p->window < 1)
 		return zp_err_set(ZP_ERANGE, "synthetic circuit: window must be >= 1");
+	if (p->gen != 1 && p->gen != 2)
+		return zp_err_set(ZP_ERANGE, "synthetic circuit: gen=%u (the construction: 1 or 2)", p->gen);
 	return 0;
 }
 
@@ -113,6 +115,7 @@ static void make_plan(struct plan *pl, const zp_synth_params *p)
 	pl->n = p->n_constraints;
 	pl->p = p->n_public;
 	pl->win = p->window;
+	pl->gen = p->gen;
 	pl->kseed = mix64(p->seed ^ 0x6b696e64ULL);
 	pl->rseed = mix64(p->seed ^ 0x726f7773ULL);
 	pl->t_free = frac64(beta * phi);
@@ -254,7 +257,16 @@ static void gen_row(const struct plan *pl, uint32_t r, struct row *out)
 	default:
 		fill_field(pl, &g, &out->m[0], r, draw_count(&g, pl->ka));
 		fill_field(pl, &g, &out->m[1], r, draw_count(&g, pl->kb));
-		fill_field(pl, &g, &out->m[2], r, draw_count(&g, pl->kc) - 1);
+		if (pl->gen >= 2) {
+			/* 2^k·ONE in C: z = κ·(a·b − c) is a field element (a bit only when a·b − c happens to
+			 * be 2^k + {0, 1}); it takes one of the kC − 1 drawn terms' places (kC ≥ 2 for the
+			 * PoRep shape: the averages stay), one more term only where kC = 1 */
+			uint32_t k = draw_count(&g, pl->kc);
+			put(&out->m[2], 0, 1 + (int)((rg_next(&g) >> 8) % 252));
+			fill_field(pl, &g, &out->m[2], r, k >= 2 ? k - 2 : 0);
+		} else {
+			fill_field(pl, &g, &out->m[2], r, draw_count(&g, pl->kc) - 1);
+		}
 		put(&out->m[2], z, 0);
 		break;
 	}
@@ -616,9 +628,9 @@ int zp_synth_witness_abc_ref(zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc, const zp_c
 /* ---- text form ---- */
 int zp_synth_describe(char *buf, size_t len, const zp_synth_params *p)
 {
-	int n = snprintf(buf, len, "synth:n=%u,pub=%u,bool=%.17g,free=%.17g,a=%.17g,b=%.17g,c=%.17g,win=%u,seed=%" PRIu64,
-			 p->n_constraints, p->n_public, p->bool_share, p->free_share, p->nnz_a, p->nnz_b, p->nnz_c,
-			 p->window, p->seed);
+	int n = snprintf(buf, len, "synth:n=%u,pub=%u,bool=%.17g,free=%.17g,a=%.17g,b=%.17g,c=%.17g,win=%u,seed=%" PRIu64
+			 ",gen=%u", p->n_constraints, p->n_public, p->bool_share, p->free_share, p->nnz_a, p->nnz_b,
+			 p->nnz_c, p->window, p->seed, p->gen);
 	return n < 0 || (size_t)n >= len ? zp_err_set(ZP_ERANGE, "synthetic circuit description too long") : n;
 }
 
@@ -660,9 +672,11 @@ int zp_synth_parse(zp_synth_params *p, const char *s)
 			p->window = (uint32_t)u;
 		else if (!strcmp(kv, "seed"))
 			p->seed = u;
+		else if (!strcmp(kv, "gen"))
+			p->gen = (uint32_t)u;
 		else
 			rc = zp_err_set(ZP_EFORMAT, "synthetic circuit: unknown parameter '%s' (n, pub, bool, free, a, b, "
-					"c, win, seed)", kv);
+					"c, win, seed, gen)", kv);
 	}
 	free(dup);
 	return rc ? rc : zp_synth_check(p);

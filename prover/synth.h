@@ -15,7 +15,8 @@
  *   FREE   z·z = z                      (A 1, B 1, C 1)  z is a free input bit
  *   AND    x·y = z                      (A 1, B 1, C 1)  z = x∧y
  *   XOR    (2x)·y = x + y − z           (A 1, B 1, C 3)  z = x⊕y
- *   FIELD  (Σ α·u)·(Σ β·v) = Σ γ·t + z  (kA, kB, kC−1 + 1 terms) z a field element
+ *   FIELD  (Σ α·u)·(Σ β·v) = Σ γ·t + z  (kA, kB, kC−1 + 1 terms) z a field element (gen 2: one of
+ *                                       the γ·t is 2^k·ONE, k in 1..252, so z is not 0/1 but by chance)
  * Operands x, y, u, v, t are "level-0" wires only — ONE, public inputs, FREE rows' bits —
  * picked near the row (within ±window rows: CSR locality like a real circuit). So a witness
  * is two parallel passes: draw the level-0 values (bits from the witness seed), then every
@@ -43,6 +44,11 @@ typedef struct {
 	double nnz_a, nnz_b, nnz_c;  /* target non-zeros per row of A, B, C */
 	uint32_t window;          /* operands are taken within ±window rows */
 	uint64_t seed;            /* the circuit's seed (witnesses have their own) */
+	uint32_t gen;             /* construction: 2 (default) FIELD rows' C carries a 2^k·ONE term, so their
+	                           * output is a field element and 1 − bool_share is the witness's non-bit share
+	                           * (bool=0.75: 25.0 %, 0.99: 1.0 %); 1 the first rows, some of whose FIELD
+	                           * outputs are bits (bool=0.75 gave 18.4 % non-bits, 0.99 0.75 %): kept so
+	                           * that circuits and keys described without gen stay reproducible with gen=1 */
 } zp_synth_params;
 
 /* PoRep-shaped defaults for n rows: 328 public inputs, bool_share 0.9, free_share 0.3,

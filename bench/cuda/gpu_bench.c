@@ -4,7 +4,9 @@
  * warm-up; median of R runs. Every MSM result is also checked against bases of known discrete log.
  * Usage: gpu_bench [list of cases, default all] where a case is e.g. ntt:24 h:27 g1:26 g2:24 bits:27
  *        g1:26:18 (explicit window), g1:27:0:4 (auto window, passes of 4 windows), g2s:24 / g1s:26 (the split
- *        MSM over 4n precomputed bases, zp_cuda_msm_g*_split), g1h:27 / g2h:24 (the same in 2 parts: 2n bases).
+ *        MSM over 4n precomputed bases, zp_cuda_msm_g*_split), g1h:27 / g2h:24 (the same in 2 parts: 2n bases),
+ *        g1g:27[:0:P] (the GLV MSM over the n bases, zp_cuda_msm_g1_glv; P windows a pass). g1:N is plain only
+ *        unless ZP_MSM_GLV=k makes it take the GLV cut by itself from 2^k.
  *        Prints a markdown table.
  */
 #include <stdio.h>
@@ -72,6 +74,8 @@ static void bench_ntt(unsigned lg, int h, int inverse, int coset)
  * timed once, in the note) */
 static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned pass, int split)
 {
+	int glv = split < 0;   /* g1g: the GLV MSM over the n bases (zp_cuda_msm_g1_glv) */
+	if (glv) split = 0;
 	size_t n = (size_t)1 << lg;
 	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff);
 	/* bases: a gather of a table T_j = (a + j·delta)·G */
@@ -111,7 +115,8 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 		cudaFree(bs); cudaFree(db);
 		db = db4;
 	}
-	size_t ss = split ? zp_cuda_msm_split_scratch_size(g2, n, split, window, 0) : zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
+	size_t ss = glv ? zp_cuda_msm_split_scratch_size(0, n, 2, window, pass)
+	          : split ? zp_cuda_msm_split_scratch_size(g2, n, split, window, 0) : zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
 	void *scratch;
 	CU(cudaMalloc(&scratch, ss));
 	zp_cuda_msm_opts o = { .window = window, .stream = NULL, .pass_windows = pass };
@@ -121,6 +126,7 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 	for (int r = -1; r < runs; r++) {
 		CU(cudaEventRecord(e0, 0));
 		if (bits) CK(g2 ? zp_cuda_msm_g2_bits((void *)out, db, ds, n, scratch, ss, NULL) : zp_cuda_msm_g1_bits((void *)out, db, ds, n, scratch, ss, NULL));
+		else if (glv) CK(zp_cuda_msm_g1_glv((void *)out, db, ds, n, scratch, ss, &o));
 		else if (split) CK(g2 ? zp_cuda_msm_g2_split((void *)out, db, ds, n, split, scratch, ss, &o) : zp_cuda_msm_g1_split((void *)out, db, ds, n, split, scratch, ss, &o));
 		else CK(g2 ? zp_cuda_msm_g2((void *)out, db, ds, n, scratch, ss, &o) : zp_cuda_msm_g1((void *)out, db, ds, n, scratch, ss, &o));
 		CU(cudaEventRecord(e1, 0));
@@ -145,7 +151,7 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 		ref_g1_to_affine(&xa, &X); ref_g1_to_affine(&ga, (ref_g1 *)out); ok = !memcmp(&xa, &ga, sizeof xa);
 	}
 	char what[64], sz[16], note[160];
-	snprintf(what, sizeof what, "MSM %s%s", g2 ? "G2" : "G1", bits ? " 0/1 fast path" : split == 4 ? " split bases" : split ? " split bases, 2 parts" : "");
+	snprintf(what, sizeof what, "MSM %s%s", g2 ? "G2" : "G1", bits ? " 0/1 fast path" : glv ? " GLV (n bases)" : split == 4 ? " split bases" : split ? " split bases, 2 parts" : "");
 	snprintf(sz, sizeof sz, "2^%u", lg);
 	snprintf(note, sizeof note, "window %s%u%s; result %s; scratch %.1f GiB", window ? "" : "auto ", window,
 	         pass ? ", in passes" : "", ok ? "checked OK" : "WRONG", ss / 1073741824.0);
@@ -181,6 +187,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(kind, "g1s")) bench_msm(0, lg, 0, win, 0, 4);
 		else if (!strcmp(kind, "g2s")) bench_msm(1, lg, 0, win, 0, 4);
 		else if (!strcmp(kind, "g1h")) bench_msm(0, lg, 0, win, 0, 2);
+		else if (!strcmp(kind, "g1g")) bench_msm(0, lg, 0, win, pass, -1);
 		else if (!strcmp(kind, "g2h")) bench_msm(1, lg, 0, win, 0, 2);
 		else if (!strcmp(kind, "bits")) bench_msm(0, lg, 1, win, 0, 0);
 		else if (!strcmp(kind, "bits2")) bench_msm(1, lg, 1, win, 0, 0);

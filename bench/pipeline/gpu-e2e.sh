@@ -16,6 +16,7 @@
 #        bench/groth16/g16_devkey), made on the host's cores once and cached in DATA (default $RUN.data);
 #        every partition proves that witness (synthd: a, b, c from the r1cs)
 #        VERBOSE=2: ZP_CUDA_VERBOSE=2 for gpud (each proof's GPU stage times in its log; stages synchronized)
+#        KEY_REGIONS=yes (no: gpud keeps no copy of the key for a restart, ~45 s less start at 2^27)
 set -u
 BIN=$(readlink -f "${1:?usage: gpu-e2e.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
@@ -25,7 +26,7 @@ case $CIRCUIT in synth) ROWS=${ROWS:-130300000};; chain:bn128|chain:bls12381) RO
   *) echo "gpu-e2e.sh: CIRCUIT=$CIRCUIT: synth, chain:bn128 or chain:bls12381"; exit 2;; esac
 BOOL=${BOOL:-0.99}; PARTS=${PARTS:-10}; JOBS=${JOBS:-2}; GPUS=${GPUS:-1}
 WORKERS=${WORKERS:-1}; SLOTS=${SLOTS:-2}; KEY=${KEY:-device}; BACKEND=${BACKEND:-cuda}; HUGE=${HUGE:-1}
-RUN=${RUN:-/tmp/zpe2e}; RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}; LABEL=${LABEL:-}
+RUN=${RUN:-/tmp/zpe2e}; RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}; LABEL=${LABEL:-}; KEY_REGIONS=${KEY_REGIONS:-yes}
 NCPU=$(nproc); SYNTH_THREADS=${SYNTH_THREADS:-$((NCPU / WORKERS))}
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 Z=$BIN/zkpipe
@@ -76,6 +77,7 @@ allow_output = $RUN/out
 $inline
 backing = $backing
 keep_arena = no
+key_regions = $KEY_REGIONS
 [limits]
 memory_limit = off
 max_attempts = 3

@@ -593,6 +593,162 @@ static void test_msm_g1(unsigned lg, enum sk kind, int direct)
 	cudaFree(db); cudaFree(ds); free(s);
 }
 
+/* ---- the GLV MSM (zp_cuda_msm_g1_glv, and zp_cuda_msm_g1's automatic choice of it) ----
+ * Scalars of every shape the cut must survive: 0, 1, r − 1, the cut's edges (λ − 1, λ, λ + 1, λ², 2^128,
+ * r − 2^128), all 255 bits (2^255 − 1 mod r), sparse (95 % zero), 0/1-heavy, 64-bit, random. */
+enum gk { GK_RANDOM, GK_ZEROS, GK_ONES, GK_RM1, GK_EDGES, GK_ALLBITS, GK_SPARSE, GK_HEAVY, GK_SMALL, GK_N };
+static const char *gk_name[] = { "random", "all 0", "all 1", "all r-1", "cut edges", "all bits", "sparse 5%",
+                                 "0/1-heavy", "64-bit" };
+/* Montgomery form of a plain 4-limb integer (< r) */
+static void glv_mont(zp_fr *o, const uint64_t v[4])
+{
+	zp_fr t32, t64, acc = { { 0 } }, l;
+	ref_fr_from_u64(&t32, 1ull << 32);
+	ref_fr_mul(&t64, &t32, &t32);
+	for (int i = 3; i >= 0; i--) {
+		ref_fr_mul(&acc, &acc, &t64);
+		ref_fr_from_u64(&l, v[i]);
+		ref_fr_add(&acc, &acc, &l);
+	}
+	*o = acc;
+}
+static void fill_glv(zp_fr *s, size_t n, enum gk kind)
+{
+	static const uint64_t R_[4] = { 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL };
+	const uint64_t L0 = 0x00000000ffffffffULL, L1 = 0xac45a4010001a402ULL;
+	/* λ² = r − λ − 1 */
+	uint64_t l2[4] = { R_[0] - L0 - 1, R_[1] - L1 - (R_[0] < L0 + 1), R_[2], R_[3] };
+	uint64_t edges[11][4] = { { 0 }, { 1 }, { R_[0] - 1, R_[1], R_[2], R_[3] }, { L0 - 1, L1 }, { L0, L1 }, { L0 + 1, L1 },
+	                          { l2[0], l2[1], l2[2], l2[3] }, { 0, 0, 1, 0 }, { R_[0], R_[1], R_[2] - 1, R_[3] },
+	                          { 0, 0, 0, 1ull << 62 }, { ~0ull, ~0ull, 0, 0 } };
+	zp_fr em[11], rm1, allb;
+	for (int i = 0; i < 11; i++) glv_mont(&em[i], edges[i]);
+	rm1 = em[2];
+	{ /* 2^255 − 1 mod r = 2^255 − 1 − r (r < 2^255 < 2r) */
+		uint64_t a[4] = { ~0ull, ~0ull, ~0ull, ~0ull >> 1 }, d[4], br = 0;
+		for (int i = 0; i < 4; i++) { unsigned __int128 t = (unsigned __int128)a[i] - R_[i] - br; d[i] = (uint64_t)t; br = (uint64_t)(t >> 64) ? 1 : 0; }
+		glv_mont(&allb, d);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = ref_rng(rng);
+		switch (kind) {
+		case GK_RANDOM: ref_fr_random(&s[i], rng); break;
+		case GK_ZEROS: memset(&s[i], 0, 32); break;
+		case GK_ONES: s[i] = REF_FR_ONE; break;
+		case GK_RM1: s[i] = rm1; break;
+		case GK_EDGES: if (r % 12 < 11) s[i] = em[r % 12]; else ref_fr_random(&s[i], rng); break;
+		case GK_ALLBITS: s[i] = allb; break;
+		case GK_SPARSE: if (r % 20 == 0) ref_fr_random(&s[i], rng); else memset(&s[i], 0, 32); break;
+		case GK_HEAVY: if (r % 10 == 0) ref_fr_random(&s[i], rng); else if (r & 16) s[i] = REF_FR_ONE; else memset(&s[i], 0, 32); break;
+		default: { uint64_t v[4] = { ref_rng(rng), 0, 0, 0 }; glv_mont(&s[i], v); } break;
+		}
+	}
+}
+/* GLV = plain (explicit window, so no GLV) = known dlog, bit for bit (affine); passes of 1, 2 and all
+ * windows; and zp_cuda_msm_g1 with an automatic window (GLV by itself from 2^ZP_MSM_GLV). */
+static void test_msm_glv(unsigned lg, enum gk kind)
+{
+	size_t n = (size_t)1 << lg;
+	char sz[16]; snprintf(sz, sizeof sz, "2^%u", lg);
+	zp_fr *s = xmalloc(n * 32);
+	fill_glv(s, n, kind);
+	static ref_g1a table[TABLE];
+	dlog dl;
+	make_table_g1(table, &dl);
+	uint32_t *idx = xmalloc(n * 4), *didx;
+	for (size_t i = 0; i < n; i++) idx[i] = ref_rng(rng) % TABLE;
+	if (n > 5) idx[5] = 0;
+	zp_cuda_g1_aff *db, *dt; zp_fr *ds;
+	CU(cudaMalloc((void **)&db, n * sizeof(zp_cuda_g1_aff)));
+	CU(cudaMalloc((void **)&ds, n * 32));
+	CU(cudaMalloc((void **)&dt, sizeof table));
+	CU(cudaMalloc((void **)&didx, n * 4));
+	CU(cudaMemcpy(ds, s, n * 32, cudaMemcpyHostToDevice));
+	CU(cudaMemcpy(dt, table, sizeof table, cudaMemcpyHostToDevice));
+	CU(cudaMemcpy(didx, idx, n * 4, cudaMemcpyHostToDevice));
+	CK(zp_cuda_g1_gather(db, dt, didx, n));
+	CU(cudaDeviceSynchronize());
+	zp_fr e; expected_scalar(&e, s, idx, n, &dl);
+	ref_g1 G, expect; ref_g1_gen(&G); ref_g1_mul(&expect, &G, &e);
+	ref_g1a ea; ref_g1_to_affine(&ea, &expect);
+	int ok = 1;
+	char bad[96] = "";
+	unsigned passes[3] = { 0, 1, 2 };
+	for (int k = 0; k < 3; k++) {
+		zp_cuda_msm_opts o = { .pass_windows = passes[k] };
+		ensure_scratch(zp_cuda_msm_split_scratch_size(0, n, 2, 0, passes[k]));
+		zp_cuda_g1_jac out;
+		memset(&out, 0x5a, sizeof out);
+		CK(zp_cuda_msm_g1_glv(&out, db, ds, n, scratch, scratch_bytes, &o));
+		ref_g1a ga; ref_g1_to_affine(&ga, (ref_g1 *)&out);
+		if (memcmp(&ea, &ga, sizeof ea)) { ok = 0; snprintf(bad, sizeof bad, "; GLV passes %u WRONG", passes[k]); }
+	}
+	{ /* the plain MSM (explicit window: never GLV) and the automatic choice */
+		zp_cuda_msm_opts o = { .window = lg > 8 ? lg - 4 : 6 };
+		ensure_scratch(zp_cuda_msm_scratch_size(0, n, o.window));
+		zp_cuda_g1_jac out;
+		CK(zp_cuda_msm_g1(&out, db, ds, n, scratch, scratch_bytes, &o));
+		ref_g1a ga; ref_g1_to_affine(&ga, (ref_g1 *)&out);
+		if (memcmp(&ea, &ga, sizeof ea)) { ok = 0; snprintf(bad, sizeof bad, "; plain WRONG"); }
+		ensure_scratch(zp_cuda_msm_split_scratch_size(0, n, 2, 0, 0));
+		ensure_scratch(zp_cuda_msm_scratch_size(0, n, 0));
+		CK(zp_cuda_msm_g1(&out, db, ds, n, scratch, scratch_bytes, NULL));
+		ref_g1_to_affine(&ga, (ref_g1 *)&out);
+		if (memcmp(&ea, &ga, sizeof ea)) { ok = 0; snprintf(bad, sizeof bad, "; automatic WRONG"); }
+	}
+	char what[64], note[160];
+	snprintf(what, sizeof what, "MSM G1 GLV %s", gk_name[kind]);
+	snprintf(note, sizeof note, "known dlog = GLV (passes all/1/2) = plain = zp_cuda_msm_g1 auto%s", bad);
+	row(what, sz, ok, note);
+	cudaFree(db); cudaFree(ds); cudaFree(dt); cudaFree(didx); free(s); free(idx);
+}
+
+/* The density bits (zp_cuda_nonzero_bits: G1 and G2 point sizes, some points at infinity, n not a multiple
+ * of 32) and the filter (zp_cuda_filter_idx, with an offset) against a host scan. */
+static void test_density(size_t n, int g2, uint32_t off)
+{
+	size_t psz = g2 ? sizeof(zp_cuda_g2_aff) : sizeof(zp_cuda_g1_aff), words = (n + 31) / 32, cnt = 0, want = 0;
+	unsigned char *p = xmalloc(n * psz);
+	for (size_t i = 0; i < n * psz; i++) p[i] = (unsigned char)ref_rng(rng);
+	for (size_t i = 0; i < n; i++)
+		if (ref_rng(rng) % 3 == 0) memset(p + i * psz, 0, psz);
+		else if (ref_rng(rng) % 7 == 0) { memset(p + i * psz, 0, psz); p[i * psz + psz - 1] = 1; }   /* one byte set */
+	uint32_t *in = xmalloc(n * 4), *out = xmalloc(n * 4), *bits = xmalloc(words * 4), *d_in, *d_out, *d_bits;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) if (ref_rng(rng) & 1) in[m++] = (uint32_t)i + off;   /* ascending, as the lists */
+	void *dp, *tmp;
+	size_t tl = zp_cuda_filter_temp_size(n);
+	CU(cudaMalloc(&dp, n * psz)); CU(cudaMalloc((void **)&d_in, n * 4)); CU(cudaMalloc((void **)&d_out, n * 4));
+	CU(cudaMalloc((void **)&d_bits, words * 4)); CU(cudaMalloc(&tmp, tl));
+	CU(cudaMemcpy(dp, p, n * psz, cudaMemcpyHostToDevice));
+	CU(cudaMemcpy(d_in, in, m * 4, cudaMemcpyHostToDevice));
+	CU(cudaMemset(d_bits, 0xa5, words * 4));
+	CK(zp_cuda_nonzero_bits(d_bits, dp, n, psz, NULL));
+	CK(zp_cuda_filter_idx(d_out, &cnt, d_in, m, d_bits, off, tmp, tl, NULL));
+	CU(cudaMemcpy(bits, d_bits, words * 4, cudaMemcpyDeviceToHost));
+	CU(cudaMemcpy(out, d_out, cnt * 4, cudaMemcpyDeviceToHost));
+	int ok = 1;
+	for (size_t i = 0; i < n && ok; i++) {
+		int nz = 0;
+		for (size_t k = 0; k < psz; k++) nz |= p[i * psz + k];
+		if (((bits[i / 32] >> (i % 32)) & 1) != (nz != 0)) ok = 0;
+	}
+	for (size_t j = 0; j < m && ok; j++) {
+		size_t i = in[j] - off;
+		int nz = 0;
+		for (size_t k = 0; k < psz; k++) nz |= p[i * psz + k];
+		if (nz) { if (want >= cnt || out[want] != in[j]) ok = 0; want++; }
+	}
+	ok = ok && want == cnt;
+	char sz[16], what[64], note[96];
+	snprintf(sz, sizeof sz, "%zu", n);
+	snprintf(what, sizeof what, "density bits + filter %s", g2 ? "G2" : "G1");
+	snprintf(note, sizeof note, "vs host scan; %zu of %zu listed kept, offset %u", cnt, m, off);
+	row(what, sz, ok, note);
+	cudaFree(dp); cudaFree(d_in); cudaFree(d_out); cudaFree(d_bits); cudaFree(tmp);
+	free(p); free(in); free(out); free(bits);
+}
+
 static void test_msm_g2(unsigned lg, enum sk kind, int direct)
 {
 	size_t n = (size_t)1 << lg;
@@ -663,6 +819,19 @@ int main(int argc, char **argv)
 	CK(zp_cuda_init(0, desc, sizeof desc));
 	ref_init();
 	printf("device: %s\n\n| check | size | result | note\n|---|---|---|---|\n", desc);
+	if (argc > 1 && !strcmp(argv[1], "glv")) {   /* gpu_test glv [max_log]: the GLV MSM only */
+		unsigned mx = argc > 2 ? (unsigned)atoi(argv[2]) : 20;
+		test_density(1000, 0, 0); test_density(100003, 0, 329); test_density(4099, 1, 7); test_density(1 << 20, 1, 0);
+		unsigned sizes[32] = { 1, 6, 11, 12, 16 }, ns = 5;
+		for (unsigned lg = 18; lg < mx && ns < 31; lg += 2) sizes[ns++] = lg;
+		if (mx > 16) sizes[ns++] = mx;
+		for (unsigned i = 0; i < ns && sizes[i] <= mx; i++)
+			for (int k = 0; k < GK_N; k++)
+				if (k == GK_RANDOM || k == GK_EDGES || sizes[i] == 12 || sizes[i] == 16 || sizes[i] == mx)
+					test_msm_glv(sizes[i], (enum gk)k);
+		printf("\n%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+		return failures ? 1 : 0;
+	}
 	test_field(1 << 16);
 	test_points(1 << 10);
 	CK(zp_cuda_ntt_create(&ntt, nttmax < 17 ? 17 : nttmax, 5));

@@ -351,6 +351,25 @@ static void pinned(void)
 	      p.hsplit, p.hpass, p.wsplit);
 	CHECK(p.chunk[0] == (size_t)1 << 26 && p.chunk[1] == (size_t)1 << 25, "H200 2^27: chunks G1 2^26 / G2 2^25 (%zu / %zu)",
 	      p.chunk[0], p.chunk[1]);
+	{ /* the GLV cut (ZP_MSM_GLV; backend_cuda.c sets glv for BLS12-381): no split bases, their 12 GiB to
+	   * the scratch and the chunks; the H MSM whole */
+		zp_cuda_plan q;
+		size_t s0 = p.scratch_len;
+		in.glv = 1;
+		rc = plan(&q, &in, devs[0].free, devs[0].total);
+		CHECK(!rc && !q.kstream && q.nbuf == 2 && !q.hsplit && !q.wsplit, "H200 2^27 GLV: two sets, no split (%d, %d)",
+		      q.nbuf, q.hsplit);
+		CHECK(q.hchunk == in.dom && q.chunk[0] >= p.chunk[0] && q.chunk[1] >= p.chunk[1] && q.scratch_len >= s0,
+		      "H200 2^27 GLV: H whole, chunks %zu / %zu, scratch %zu (split: %zu)", q.chunk[0], q.chunk[1],
+		      q.scratch_len, s0);
+		zp_cuda_mem_uses u;
+		zp_cuda_plan_uses(&q, &in, &u);
+		CHECK(u.split == 0, "H200 2^27 GLV: %zu bytes of split bases", u.split);
+		printf("plan_test: H200 2^27 with the GLV cut: chunks G1 %zu G2 %zu H %zu, scratch %.1f GiB (split plan: %.1f GiB "
+		       "+ %.1f GiB of split H bases)\n", q.chunk[0], q.chunk[1], q.hchunk, q.scratch_len / 1073741824.0,
+		       s0 / 1073741824.0, (double)(in.dom * 96) / 1073741824.0);
+		in.glv = 0;
+	}
 	in = in_for(24);
 	rc = plan(&p, &in, devs[0].free, devs[0].total);
 	CHECK(!rc && p.nbuf == 2 && p.hsplit == 4 && p.wsplit, "H200 2^24: two sets, H and witness MSMs split in 4 "

@@ -116,11 +116,12 @@ int main(void)
 		zp_circuit_free(&c);
 	}
 
-	double shares[2] = { 0.99, 0.75 };
-	for (int i = 0; i < 2; i++) {
+	double shares[4] = { 0.99, 0.75, 0.99, 0.75 };
+	for (int i = 0; i < 4; i++) {
 		zp_synth_params p;
 		zp_synth_params_porep(&p, 30000);
 		p.bool_share = shares[i];
+		p.gen = i < 2 ? 2 : 1;
 		p.window = 4096;
 		zp_circuit c;
 		CHECK(zp_synth_circuit(&c, &p) == 0, "synth build");
@@ -141,9 +142,11 @@ int main(void)
 		free(f2);
 		zp_circuit_free(&c);
 	}
-	{ /* pinned: computed by 4fbbff4's library (values stored as 32 bytes, one modular add per term) */
+	{ /* pinned: computed by 4fbbff4's library (values stored as 32 bytes, one modular add per term), whose
+	   * rows are gen=1's */
 		zp_synth_params p;
 		zp_synth_params_porep(&p, 100000);
+		p.gen = 1;
 		zp_circuit c;
 		char h[33];
 		CHECK(zp_synth_circuit(&c, &p) == 0, "synth build");

@@ -70,6 +70,42 @@ int main(void)
 	CHECK(satisfied(&c1, w2, abc) == ZP_EUNSAT, "flipped witness accepted");
 	CHECK(zp_synth_witness(w2, &c1, &q, 7) == ZP_EMISMATCH || 1, "other params");
 
+	/* the witness's non-bit share (public inputs and ONE left out) against 1 − bool: gen 2 means what
+	 * it says; gen 1's FIELD rows give bits too (printed, for the record) */
+	{
+		const double sh[3] = { 0.99, 0.9, 0.75 };
+		for (int g = 2; g >= 1; g--)
+			for (int i = 0; i < 3; i++) {
+				zp_synth_params s;
+				zp_circuit cs;
+				zp_synth_params_porep(&s, 200000);
+				s.bool_share = sh[i];
+				s.gen = (uint32_t)g;
+				CHECK(zp_synth_circuit(&cs, &s) == 0, "build bool %.2f gen %d", sh[i], g);
+				zp_fr *ws = malloc(cs.n_vars * sizeof(zp_fr)), *fs = malloc(3 * (size_t)cs.domain_size * sizeof(zp_fr));
+				CHECK(zp_synth_witness(ws, &cs, &s, 5) == 0, "witness bool %.2f gen %d", sh[i], g);
+				CHECK(satisfied(&cs, ws, fs) == 0, "bool %.2f gen %d: witness does not satisfy", sh[i], g);
+				size_t nb = 0, first = 1 + s.n_public;
+				for (size_t j = first; j < cs.n_vars; j++)
+					nb += !zp_fr_is_zero(&ws[j]) && !zp_fr_eq(&ws[j], &ZP_FR_ONE);
+				double share = (double)nb / (double)(cs.n_vars - first);
+				double per = (double)cs.m[2].nnz / s.n_constraints;
+				printf("synth bool=%.2f gen=%d: %.3f %% of the aux witness is neither 0 nor 1 (want %.1f %%), C %.3f non-zeros a row\n",
+				       sh[i], g, 100 * share, 100 * (1 - sh[i]), per);
+				if (g == 2) {
+					CHECK(fabs(share - (1 - sh[i])) < 0.004, "bool %.2f gen 2: non-bit share %.4f, want %.4f", sh[i],
+					      share, 1 - sh[i]);
+					CHECK(fabs(per - s.nnz_c) < 0.03 * s.nnz_c, "bool %.2f gen 2: C has %.3f non-zeros a row", sh[i], per);
+				}
+				free(ws);
+				free(fs);
+				zp_circuit_free(&cs);
+			}
+		zp_synth_params s;
+		CHECK(zp_synth_parse(&s, "synth:n=100,gen=3") == ZP_ERANGE, "gen=3 accepted");
+		CHECK(zp_synth_parse(&s, "synth:n=100") == 0 && s.gen == 2, "the default construction is not gen 2");
+	}
+
 	char txt[256];
 	CHECK(zp_synth_describe(txt, sizeof(txt), &p) > 0 && zp_synth_parse(&q, txt) == 0, "text form: %s", txt);
 	CHECK(!memcmp(&p, &q, sizeof(p)), "text form does not round trip: %s", txt);

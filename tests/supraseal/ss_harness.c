@@ -55,6 +55,7 @@ static void params_for(zp_synth_params *p, uint32_t rows, uint32_t pub)
 	zp_synth_params_porep(p, rows);
 	p->n_public = pub;
 	p->window = 256;
+	p->gen = 1;   /* the rows the pinned proof bytes (pinned.sh) were made with */
 }
 
 static double now_s(void)
