@@ -10,7 +10,12 @@
  *          each piece is unregistered once its copy has landed. Costs overlap: max(pinning, link).
  *   RING   `threads` threads memcpy the sources through pinned bounce buffers (two of `chunk` bytes
  *          each, one stream each): no registration at all; bound by the host's memcpy bandwidth.
- * A piece that cannot be registered (memlock, or its page already registered) is copied as it is.
+ * A piece registers only the pages wholly its own: a page it shares with a neighbour (segments are not
+ * page-aligned, and small arrays share heap pages) is registered by neither and its bytes go up as
+ * pageable head and tail copies. CUDA refuses (cudaErrorInvalidValue) a copy whose host range is part
+ * registered, part not, so two pieces may never race for a shared page (they did: the merged tree's
+ * "upload: cudaMemcpyAsync: invalid argument"). A piece that cannot be registered (memlock, or its
+ * pages registered by the caller) is copied as it is.
  * Progress: zp_progress_add per piece landed.
  */
 #include <errno.h>
@@ -102,12 +107,22 @@ static void fail(struct job *j, const char *what, cudaError_t e)
 		snprintf(j->msg, sizeof j->msg, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* Page-lock piece k's cover (pages shared with a neighbour piece belong to the earlier piece). */
+/* The pages wholly inside piece k: [*lo, *hi), empty (lo == hi) when it holds none. */
+static void own_pages(const struct piece *p, uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = ((uintptr_t)p->h + PAGE - 1) & ~(PAGE - 1);
+	*hi = ((uintptr_t)p->h + p->len) & ~(PAGE - 1);
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+/* Page-lock the pages wholly inside piece k (a page shared with a neighbour piece is nobody's). */
 static void pin_piece(struct job *j, size_t k)
 {
 	struct piece *p = &j->p[k];
-	uintptr_t lo = (uintptr_t)p->h & ~(PAGE - 1), hi = ((uintptr_t)p->h + p->len + PAGE - 1) & ~(PAGE - 1);
-	if (cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) == cudaSuccess) {
+	uintptr_t lo, hi;
+	own_pages(p, &lo, &hi);
+	if (hi > lo && cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) == cudaSuccess) {
 		p->reg = (void *)lo;
 		p->reg_len = hi - lo;
 	} else {
@@ -188,9 +203,21 @@ static int run_pin(struct job *j, cudaStream_t *st)
 		while (atomic_load(&p->state) < 1 && !atomic_load(&j->err))
 			pthread_cond_wait(&j->cv, &j->mu);
 		pthread_mutex_unlock(&j->mu);
-		cudaError_t e = cudaMemcpyAsync(p->d, p->h, p->len, cudaMemcpyHostToDevice, st[k % j->streams]);
+		cudaStream_t sk = st[k % j->streams];
+		cudaError_t e;
+		if (p->reg) { /* pageable head, the registered pages, pageable tail: each range wholly one kind */
+			size_t head = (size_t)((const char *)p->reg - p->h), tail = p->len - head - p->reg_len;
+			e = head ? cudaMemcpyAsync(p->d, p->h, head, cudaMemcpyHostToDevice, sk) : cudaSuccess;
+			if (e == cudaSuccess)
+				e = cudaMemcpyAsync((char *)p->d + head, p->reg, p->reg_len, cudaMemcpyHostToDevice, sk);
+			if (e == cudaSuccess && tail)
+				e = cudaMemcpyAsync((char *)p->d + head + p->reg_len, (const char *)p->reg + p->reg_len, tail,
+						    cudaMemcpyHostToDevice, sk);
+		} else {
+			e = cudaMemcpyAsync(p->d, p->h, p->len, cudaMemcpyHostToDevice, sk);
+		}
 		if (e == cudaSuccess)
-			e = cudaEventRecord(p->ev, st[k % j->streams]);
+			e = cudaEventRecord(p->ev, sk);
 		if (e != cudaSuccess)
 			fail(j, "upload: cudaMemcpyAsync", e);
 		pthread_mutex_lock(&j->mu);
@@ -314,28 +341,43 @@ out:
 	return rc;
 }
 
+/* Copy [h, h + len) to d in 1 GiB steps (progress), synchronously. */
+static int copy_sync(void *d, const char *h, size_t len)
+{
+	int rc = 0;
+	for (size_t off = 0, m; off < len; off += m) {
+		m = len - off < ((size_t)1 << 30) ? len - off : (size_t)1 << 30;
+		ZP_CUDA_TRY(cudaMemcpy((char *)d + off, h + off, m, cudaMemcpyHostToDevice));
+		zp_progress_add(m);
+	}
+err:
+	return rc;
+}
+
 static int run_whole(const zp_cuda_up_seg *s, unsigned ns, double *pin_s, double *unpin_s)
 {
 	int rc = 0;
 	void *reg[64] = { 0 };
+	size_t reg_len[64] = { 0 };
 	unsigned nr = ns < 64 ? ns : 64;
 	double t0 = now_s();
-	for (unsigned i = 0; i < nr; i++) {
-		uintptr_t lo = (uintptr_t)s[i].h & ~(PAGE - 1), hi = ((uintptr_t)s[i].h + s[i].len + PAGE - 1) & ~(PAGE - 1);
-		if (s[i].len && cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) == cudaSuccess)
-			reg[i] = (void *)lo;
+	for (unsigned i = 0; i < nr; i++) { /* the pages wholly a segment's own: see the header */
+		struct piece p = { .h = s[i].h, .len = s[i].len };
+		uintptr_t lo, hi;
+		own_pages(&p, &lo, &hi);
+		if (hi > lo && cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) == cudaSuccess)
+			reg[i] = (void *)lo, reg_len[i] = hi - lo;
 		else
 			(void)cudaGetLastError();
 	}
 	*pin_s = now_s() - t0;
-	for (unsigned i = 0; i < ns; i++) {
-		for (size_t off = 0, m; off < s[i].len; off += m) { /* 1 GiB at a time: progress */
-			m = s[i].len - off < ((size_t)1 << 30) ? s[i].len - off : (size_t)1 << 30;
-			ZP_CUDA_TRY(cudaMemcpy((char *)s[i].d + off, (const char *)s[i].h + off, m, cudaMemcpyHostToDevice));
-			zp_progress_add(m);
-		}
+	for (unsigned i = 0; !rc && i < ns; i++) {
+		const char *h = s[i].h;
+		size_t head = i < nr && reg[i] ? (size_t)((const char *)reg[i] - h) : s[i].len;
+		size_t body = i < nr && reg[i] ? reg_len[i] : 0;
+		if (!(rc = copy_sync(s[i].d, h, head)) && !(rc = copy_sync((char *)s[i].d + head, h + head, body)))
+			rc = copy_sync((char *)s[i].d + head + body, h + head + body, s[i].len - head - body);
 	}
-err:
 	t0 = now_s();
 	for (unsigned i = 0; i < nr; i++)
 		if (reg[i])

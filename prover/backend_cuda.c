@@ -546,19 +546,15 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 		return rc;
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
 	if (!s->kstream && zp_knobs()->cuda_density) {
-		const void *pts[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
 		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
 		s->ftmp_len = zp_cuda_filter_temp_size(s->nv);
 		if ((rc = dmalloc((void **)&s->d_fl, s->nv * sizeof(uint32_t), "the density-filtered list")) ||
 		    (rc = dmalloc(&s->d_ftmp, s->ftmp_len, "the density filter's temp")))
 			return rc;
 		for (int q = 0; q < 4; q++)
-			if ((rc = dmalloc((void **)&s->d_nz[q], (max2(len[q], 1) + 31) / 32 * sizeof(uint32_t), "a query's density bits")) ||
-			    (rc = zp_cuda_nonzero_bits(s->d_nz[q], pts[q], len[q], s->pt[q == 2], s->st)))
+			if ((rc = dmalloc((void **)&s->d_nz[q], (max2(len[q], 1) + 31) / 32 * sizeof(uint32_t), "a query's density bits")))
 				return rc;
-		if ((rc = zp_cuda_stream_sync(s->st)))
-			return rc;
-		s->dens = 1;
+		s->dens = 1; /* the bits are made once the key's points are up (below: its copies are held back) */
 	}
 	if (!(s->h_idx = calloc(s->np + 1, sizeof(uint32_t))) || !(s->h_one = calloc(s->np + 1, sizeof(uint32_t))))
 		return zp_err_set(-ENOMEM, "CUDA backend: host index copy");
@@ -582,6 +578,15 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	double t0 = mono_s();
 	if ((rc = apply_split(s, key)) || (rc = flush_up(s, "the key")))
 		return rc;
+	if (s->dens) { /* from the arrays as they are now: apply_split may have moved them into the split bases */
+		const void *pts[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
+		for (int q = 0; q < 4; q++)
+			if ((rc = zp_cuda_nonzero_bits(s->d_nz[q], pts[q], len[q], s->pt[q == 2], s->st)))
+				return rc;
+		if ((rc = zp_cuda_stream_sync(s->st)))
+			return rc;
+	}
 	s->split_s = mono_s() - t0;
 	memcpy(s->chunk, p->chunk, sizeof s->chunk);
 	s->hchunk = p->hchunk;

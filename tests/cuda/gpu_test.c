@@ -809,6 +809,69 @@ static void test_msm_g2(unsigned lg, enum sk kind, int direct)
 	cudaFree(db); cudaFree(ds); free(s);
 }
 
+
+/* ---- uploads (cuda/upload.c): many segments cut from one buffer at odd offsets, so that neighbours
+ * share pages, each way and thread count, the buffer pageable and (PIN, WHOLE) registered by the
+ * caller; the device bytes read back must equal the host's. A shared page registered by one piece
+ * while the next copied through it was CUDA's "invalid argument" (a copy part registered). ---- */
+static uint64_t rand_u64(void)
+{
+	static uint64_t st = 0x243f6a8885a308d3ull; /* its own: the other checks' data stays as it was */
+	uint64_t x = st += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static void test_upload(void)
+{
+	enum { NSEG = 61 };
+	size_t tot = 0, len[NSEG];
+	for (int i = 0; i < NSEG; i++)
+		tot += len[i] = (i % 7 == 3) ? 0 : 1 + (size_t)(rand_u64() % (5 * 4096 + 123));
+	unsigned char *h = xmalloc(tot + 8192), *back = xmalloc(tot + 8192);
+	for (size_t i = 0; i < tot + 8192; i++)
+		h[i] = (unsigned char)rand_u64();
+	void *d;
+	CU(cudaMalloc(&d, tot + 8192));
+	static const struct { int how; size_t chunk; unsigned threads; int prereg; } cfg[] = {
+		{ ZP_CUDA_UP_PIN, 0, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 1, 0 }, { ZP_CUDA_UP_PIN, 4096, 8, 0 },
+		{ ZP_CUDA_UP_PIN, 3 * 4096, 4, 0 }, { ZP_CUDA_UP_PIN, 8192, 3, 1 }, { ZP_CUDA_UP_WHOLE, 0, 0, 0 },
+		{ ZP_CUDA_UP_WHOLE, 0, 0, 1 }, { ZP_CUDA_UP_RING, 8192, 4, 0 }, { ZP_CUDA_UP_AUTO, 0, 0, 0 },
+	};
+	for (unsigned c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
+		for (int rep = 0; rep < 8; rep++) {
+			size_t shift = (size_t)(rand_u64() % 4096), off = 0; /* the segments start anywhere in a page */
+			zp_cuda_up_seg seg[NSEG];
+			for (int i = 0; i < NSEG; i++) {
+				/* the device order reversed against the host's: a piece landing in the wrong place shows */
+				seg[i] = (zp_cuda_up_seg){ (char *)d + (tot - off - len[i]), h + shift + off, len[i] };
+				off += len[i];
+			}
+			int reg = cfg[c].prereg && cudaHostRegister(h, tot + 8192, cudaHostRegisterReadOnly) == cudaSuccess;
+			CU(cudaMemset(d, 0, tot + 8192));
+			zp_cuda_up_opts o = { .how = cfg[c].how, .chunk = cfg[c].chunk, .threads = cfg[c].threads };
+			int rc = zp_cuda_upload(seg, NSEG, &o, NULL);
+			if (reg)
+				CU(cudaHostUnregister(h));
+			CU(cudaMemcpy(back, d, tot, cudaMemcpyDeviceToHost));
+			int ok = !rc;
+			for (int i = 0; ok && i < NSEG; i++)
+				ok = !memcmp((char *)back + (tot - (size_t)((const char *)seg[i].h - (const char *)h - shift) - len[i]), seg[i].h, len[i]);
+			char what[64], note[96];
+			snprintf(what, sizeof what, "upload %s chunk %zu x%u%s", zp_cuda_upload_name(cfg[c].how), cfg[c].chunk,
+				 cfg[c].threads, cfg[c].prereg ? " prereg" : "");
+			snprintf(note, sizeof note, "%d segments, %zu bytes, shift %zu%s%s", NSEG, tot, shift, rc ? ": " : "",
+				 rc ? zp_err_msg() : "");
+			if (!ok || rep == 7)
+				row(what, "61 seg", ok, note);
+			if (!ok)
+				break;
+		}
+	}
+	cudaFree(d); free(h); free(back);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned g1max = argc > 1 ? atoi(argv[1]) : 20, g2max = argc > 2 ? atoi(argv[2]) : 18;
@@ -832,6 +895,12 @@ int main(int argc, char **argv)
 		printf("\n%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
 		return failures ? 1 : 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "upload")) { /* gpu_test upload: the uploads only */
+		test_upload();
+		printf("\n%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+		return failures ? 1 : 0;
+	}
+	test_upload();
 	test_field(1 << 16);
 	test_points(1 << 10);
 	CK(zp_cuda_ntt_create(&ntt, nttmax < 17 ? 17 : nttmax, 5));
