@@ -61,9 +61,11 @@ struct job {
 	size_t n;
 	unsigned threads, streams;
 	int dev;
+	int roll;                  /* unregister each piece once it has landed (else all at the end) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	double pin_s;              /* summed over the pinning threads */
+	double unpin_s;            /* not roll: unregistering at the end */
 	_Atomic int err;
 	char msg[256];
 };
@@ -162,14 +164,14 @@ static void *pinner(void *va)
 	struct job *j = a->j;
 	cudaSetDevice(j->dev);
 	double t0 = now_s();
-	size_t done = a->t; /* the next of this thread's pieces to unregister */
+	size_t done = a->t; /* the next of this thread's pieces to unregister (roll) */
 	for (size_t k = a->t; k < j->n && !atomic_load(&j->err); k += j->threads) {
 		pin_piece(j, k);
-		while (done < k && unpin_piece(j, done, 0))
+		while (j->roll && done < k && unpin_piece(j, done, 0))
 			done += j->threads;
 	}
 	double t1 = now_s();
-	for (; done < j->n; done += j->threads) {
+	for (; j->roll && done < j->n; done += j->threads) {
 		pthread_mutex_lock(&j->mu);
 		while (atomic_load(&j->p[done].state) != 2 && !atomic_load(&j->err))
 			pthread_cond_wait(&j->cv, &j->mu);
@@ -235,12 +237,14 @@ static int run_pin(struct job *j, cudaStream_t *st)
 	pthread_mutex_unlock(&j->mu);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	for (size_t k = 0; k < j->n; k++) /* after an error: what the pinners left */
+	double t0 = now_s();
+	for (size_t k = 0; k < j->n; k++) /* not roll: every piece, now that all have landed; roll: after an error */
 		if (j->p[k].reg) {
 			cudaEventSynchronize(j->p[k].ev);
 			cudaHostUnregister(j->p[k].reg);
 			j->p[k].reg = NULL;
 		}
+	j->unpin_s = now_s() - t0;
 	if ((rc = atomic_load(&j->err)))
 		return zp_err_set(rc, "%s", j->msg);
 	return 0;
@@ -403,8 +407,9 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 	/* defaults: the fastest of bench/keys/upload_bench.c on the H200 host (bench/RESULTS.md, "restart") */
 	if (!o.chunk)
 		o.chunk = o.how == ZP_CUDA_UP_RING ? (size_t)64 << 20 : (size_t)256 << 20;
-	if (!o.threads)
-		o.threads = o.how == ZP_CUDA_UP_RING ? 8 : 4;
+	if (!o.threads) /* PIN: the driver registers one range at a time (bench/RESULTS.md: 40 GB/s on hugetlbfs
+			 * from 1 thread or 8); more pinners only contend with the copies for it */
+		o.threads = o.how == ZP_CUDA_UP_RING ? 8 : 1;
 	if (!o.streams)
 		o.streams = 4;
 	o.threads = o.threads > MAX_THREADS ? MAX_THREADS : o.threads;
@@ -419,7 +424,7 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 		goto done;
 	}
 	{
-		struct job j = { .threads = o.threads, .streams = o.streams, .dev = dev };
+		struct job j = { .threads = o.threads, .streams = o.streams, .dev = dev, .roll = o.roll };
 		cudaStream_t sts[MAX_STREAMS] = { 0 };
 		if (!(j.p = cut(segs, nseg, o.chunk, &j.n)))
 			return zp_err_set(-ENOMEM, "upload: piece list");
@@ -441,6 +446,7 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 		} else {
 			rc = run_pin(&j, sts);
 			st.pin_s = j.pin_s;
+			st.unpin_s = j.unpin_s;
 		}
 		for (unsigned i = 0; i < st_made; i++) {
 			cudaStreamSynchronize(sts[i]);

@@ -88,15 +88,17 @@ void zp_cuda_host_unpin(const void *p);
  * A list of (device dst, host src, bytes) copied host → device, the page-locking overlapped with the copies:
  *   WHOLE  each source registered whole (read-only), copied, unregistered (register, then copy)
  *   PIN    pieces of `chunk` bytes registered by `threads` pinning threads ahead of their copies (round robin
- *          over `streams` streams), each unregistered once it has landed (default; chunk 256 MiB, 4 threads,
- *          4 streams: 20.8 GB/s on the H200 host, the link's speed; whole: 9.9, ring: 15.0)
+ *          over `streams` streams), all unregistered once every piece has landed — or, `roll`, each as soon
+ *          as it has (less memory locked at a time, slower: unregistering takes the driver from the pinner)
+ *          (default; chunk 256 MiB, 1 thread, 4 streams: the driver registers ~40 GB/s of hugetlbfs pages,
+ *          ~22 of 4 KiB pages, from one thread or eight; the link carries 55 GB/s)
  *   RING   `threads` threads memcpy through two pinned bounce buffers of `chunk` bytes each (64 MiB, 8)
  * AUTO is PIN (ZP_CUDA_UPLOAD picks another for the CUDA backend's key upload). Synchronous: returns when
  * every byte has landed. A piece that cannot be registered is copied as it is (slower, never wrong).
  * Progress: zp_progress_add(bytes) as pieces land. */
 enum { ZP_CUDA_UP_AUTO, ZP_CUDA_UP_WHOLE, ZP_CUDA_UP_PIN, ZP_CUDA_UP_RING };
 typedef struct { void *d; const void *h; size_t len; } zp_cuda_up_seg;
-typedef struct { int how; size_t chunk; unsigned threads, streams; } zp_cuda_up_opts;
+typedef struct { int how; size_t chunk; unsigned threads, streams; int roll; } zp_cuda_up_opts;
 typedef struct {
 	double secs;               /* the whole upload */
 	double pin_s, unpin_s;     /* WHOLE: registering, unregistering; PIN: the pinning threads' busy time, summed */

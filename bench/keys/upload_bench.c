@@ -91,20 +91,20 @@ int main(int argc, char **argv)
 		seg[i].h = (const char *)h + i * part;
 		seg[i].len = i == 4 ? bytes - 4 * part : part;
 	}
-	const zp_cuda_up_opts runs[] = {
-		{ ZP_CUDA_UP_WHOLE, 0, 0, 0 },
-		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 1, 4 },
-		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 2, 4 },
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 4, 4 },
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 8, 8 },
-		{ ZP_CUDA_UP_PIN, (size_t)2 << 30, 4, 4 },
-		{ ZP_CUDA_UP_RING, (size_t)64 << 20, 4, 0 },
-		{ ZP_CUDA_UP_RING, (size_t)64 << 20, 8, 0 },
-		{ ZP_CUDA_UP_RING, (size_t)32 << 20, 16, 0 },
+	const zp_cuda_up_opts runs[] = { /* how, piece, threads, streams, roll */
+		{ ZP_CUDA_UP_WHOLE, 0, 0, 0, 0 },
+		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 1, 4, 0 },  /* the default */
+		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 1, 4, 1 },
+		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 4, 4, 0 },
+		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 4, 4, 1 },  /* the former default */
+		{ ZP_CUDA_UP_PIN, (size_t)64 << 20, 1, 4, 0 },
+		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 1, 4, 0 },
+		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 2, 4, 1 },
+		{ ZP_CUDA_UP_RING, (size_t)64 << 20, 8, 0, 0 },
 	};
 	int bad = 0;
-	printf("\n| way | piece | threads | streams | s (median of %d) | GB/s | pinning s | unpinning s |\n", reps);
-	printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("\n| way | piece | threads | streams | unregister | s (median of %d) | GB/s | pinning s | unpinning s |\n", reps);
+	printf("|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
 	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
 		double t[16], pin = 0, unpin = 0;
 		zp_cuda_up_stats st = { 0 };
@@ -127,8 +127,9 @@ int main(int argc, char **argv)
 			}
 		}
 		qsort(t, (size_t)n, sizeof t[0], cmpd);
-		printf("| %s | %zu MiB | %u | %u | %.3f | %.1f | %.3f | %.3f |\n", zp_cuda_upload_name(st.how), st.chunk >> 20,
-		       st.threads, st.streams, t[n / 2], bytes / t[n / 2] / 1e9, pin, unpin);
+		printf("| %s | %zu MiB | %u | %u | %s | %.3f | %.1f | %.3f | %.3f |\n", zp_cuda_upload_name(st.how), st.chunk >> 20,
+		       st.threads, st.streams, st.how != ZP_CUDA_UP_PIN ? "-" : runs[k].roll ? "as each lands" : "at the end",
+		       t[n / 2], bytes / t[n / 2] / 1e9, pin, unpin);
 		fflush(stdout);
 	}
 	zp_cuda_free(d);

@@ -834,10 +834,11 @@ static void test_upload(void)
 		h[i] = (unsigned char)rand_u64();
 	void *d;
 	CU(cudaMalloc(&d, tot + 8192));
-	static const struct { int how; size_t chunk; unsigned threads; int prereg; } cfg[] = {
-		{ ZP_CUDA_UP_PIN, 0, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 1, 0 }, { ZP_CUDA_UP_PIN, 4096, 8, 0 },
-		{ ZP_CUDA_UP_PIN, 3 * 4096, 4, 0 }, { ZP_CUDA_UP_PIN, 8192, 3, 1 }, { ZP_CUDA_UP_WHOLE, 0, 0, 0 },
-		{ ZP_CUDA_UP_WHOLE, 0, 0, 1 }, { ZP_CUDA_UP_RING, 8192, 4, 0 }, { ZP_CUDA_UP_AUTO, 0, 0, 0 },
+	static const struct { int how; size_t chunk; unsigned threads; int prereg, roll; } cfg[] = {
+		{ ZP_CUDA_UP_PIN, 0, 0, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 1, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 8, 0, 0 },
+		{ ZP_CUDA_UP_PIN, 4096, 8, 0, 1 }, { ZP_CUDA_UP_PIN, 3 * 4096, 4, 0, 1 }, { ZP_CUDA_UP_PIN, 8192, 3, 1, 0 },
+		{ ZP_CUDA_UP_WHOLE, 0, 0, 0, 0 }, { ZP_CUDA_UP_WHOLE, 0, 0, 1, 0 }, { ZP_CUDA_UP_RING, 8192, 4, 0, 0 },
+		{ ZP_CUDA_UP_AUTO, 0, 0, 0, 0 },
 	};
 	for (unsigned c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
 		for (int rep = 0; rep < 8; rep++) {
@@ -850,7 +851,7 @@ static void test_upload(void)
 			}
 			int reg = cfg[c].prereg && cudaHostRegister(h, tot + 8192, cudaHostRegisterReadOnly) == cudaSuccess;
 			CU(cudaMemset(d, 0, tot + 8192));
-			zp_cuda_up_opts o = { .how = cfg[c].how, .chunk = cfg[c].chunk, .threads = cfg[c].threads };
+			zp_cuda_up_opts o = { .how = cfg[c].how, .chunk = cfg[c].chunk, .threads = cfg[c].threads, .roll = cfg[c].roll };
 			int rc = zp_cuda_upload(seg, NSEG, &o, NULL);
 			if (reg)
 				CU(cudaHostUnregister(h));
@@ -859,8 +860,8 @@ static void test_upload(void)
 			for (int i = 0; ok && i < NSEG; i++)
 				ok = !memcmp((char *)back + (tot - (size_t)((const char *)seg[i].h - (const char *)h - shift) - len[i]), seg[i].h, len[i]);
 			char what[64], note[96];
-			snprintf(what, sizeof what, "upload %s chunk %zu x%u%s", zp_cuda_upload_name(cfg[c].how), cfg[c].chunk,
-				 cfg[c].threads, cfg[c].prereg ? " prereg" : "");
+			snprintf(what, sizeof what, "upload %s chunk %zu x%u%s%s", zp_cuda_upload_name(cfg[c].how), cfg[c].chunk,
+				 cfg[c].threads, cfg[c].prereg ? " prereg" : "", cfg[c].roll ? " roll" : "");
 			snprintf(note, sizeof note, "%d segments, %zu bytes, shift %zu%s%s", NSEG, tot, shift, rc ? ": " : "",
 				 rc ? zp_err_msg() : "");
 			if (!ok || rep == 7)
