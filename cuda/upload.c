@@ -50,8 +50,9 @@ struct piece {
 	void *d;
 	const char *h;
 	size_t len;
-	void *reg;                 /* the page-aligned cover registered, NULL when not */
+	void *reg;                 /* the pages registered (wholly its own), NULL when not */
 	size_t reg_len;
+	int keep;                  /* its segment's keep: left registered for the caller (opts.kept) */
 	cudaEvent_t ev;            /* recorded after the piece's copy */
 	_Atomic int state;         /* 0 waiting, 1 registered (or refused: reg NULL), 2 copy issued */
 };
@@ -62,6 +63,7 @@ struct job {
 	unsigned threads, streams;
 	int dev;
 	int roll;                  /* unregister each piece once it has landed (else all at the end) */
+	int keep;                  /* the caller takes the keep pieces' registrations (opts.kept) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	double pin_s;              /* summed over the pinning threads */
@@ -93,6 +95,7 @@ static struct piece *cut(const zp_cuda_up_seg *s, unsigned ns, size_t chunk, siz
 			p[n].d = (char *)s[i].d + off;
 			p[n].h = h + off;
 			p[n].len = m;
+			p[n].keep = s[i].keep;
 			n++;
 			off += m;
 			left -= m;
@@ -140,7 +143,7 @@ static void pin_piece(struct job *j, size_t k)
 static int unpin_piece(struct job *j, size_t k, int wait)
 {
 	struct piece *p = &j->p[k];
-	if (!p->reg)
+	if (!p->reg || (j->keep && p->keep))
 		return 1;
 	if (atomic_load(&p->state) != 2)
 		return 0;
@@ -239,7 +242,7 @@ static int run_pin(struct job *j, cudaStream_t *st)
 		pthread_join(th[i], NULL);
 	double t0 = now_s();
 	for (size_t k = 0; k < j->n; k++) /* not roll: every piece, now that all have landed; roll: after an error */
-		if (j->p[k].reg) {
+		if (j->p[k].reg && !(j->keep && j->p[k].keep && !atomic_load(&j->err))) {
 			cudaEventSynchronize(j->p[k].ev);
 			cudaHostUnregister(j->p[k].reg);
 			j->p[k].reg = NULL;
@@ -390,6 +393,37 @@ static int run_whole(const zp_cuda_up_seg *s, unsigned ns, double *pin_s, double
 	return rc;
 }
 
+struct zp_cuda_up_kept {
+	size_t n;
+	void *reg[];
+};
+
+/* The registrations of the keep pieces (every piece has landed), in a list for zp_cuda_upload_release. */
+static int kept_list(const struct piece *p, size_t n, zp_cuda_up_kept **out)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		m += p[k].reg && p[k].keep;
+	zp_cuda_up_kept *l = malloc(sizeof *l + (m ? m : 1) * sizeof(void *));
+	if (!l)
+		return -1;
+	l->n = 0;
+	for (size_t k = 0; k < n; k++)
+		if (p[k].reg && p[k].keep)
+			l->reg[l->n++] = p[k].reg;
+	*out = l;
+	return 0;
+}
+
+void zp_cuda_upload_release(zp_cuda_up_kept *kept)
+{
+	if (!kept)
+		return;
+	for (size_t i = 0; i < kept->n; i++)
+		cudaHostUnregister(kept->reg[i]);
+	free(kept);
+}
+
 const char *zp_cuda_upload_name(int how)
 {
 	static const char *const names[] = { "auto", "whole", "pin", "ring" };
@@ -402,6 +436,8 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 	zp_cuda_up_stats st = { 0 };
 	double t0 = now_s();
 	int rc = 0, dev = 0;
+	if (o.kept)
+		*o.kept = NULL; /* WHOLE, RING: nothing kept */
 	if (o.how == ZP_CUDA_UP_AUTO)
 		o.how = ZP_CUDA_UP_PIN;
 	/* defaults: the fastest of bench/keys/upload_bench.c on the H200 host (bench/RESULTS.md, "restart") */
@@ -424,7 +460,7 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 		goto done;
 	}
 	{
-		struct job j = { .threads = o.threads, .streams = o.streams, .dev = dev, .roll = o.roll };
+		struct job j = { .threads = o.threads, .streams = o.streams, .dev = dev, .roll = o.roll, .keep = !!o.kept };
 		cudaStream_t sts[MAX_STREAMS] = { 0 };
 		if (!(j.p = cut(segs, nseg, o.chunk, &j.n)))
 			return zp_err_set(-ENOMEM, "upload: piece list");
@@ -447,6 +483,12 @@ int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_o
 			rc = run_pin(&j, sts);
 			st.pin_s = j.pin_s;
 			st.unpin_s = j.unpin_s;
+			if (!rc && o.kept && kept_list(j.p, j.n, o.kept)) { /* no list: give them back now */
+				for (size_t k = 0; k < j.n; k++)
+					if (j.p[k].reg && j.p[k].keep)
+						cudaHostUnregister(j.p[k].reg);
+				rc = zp_err_set(-ENOMEM, "upload: the kept registrations' list");
+			}
 		}
 		for (unsigned i = 0; i < st_made; i++) {
 			cudaStreamSynchronize(sts[i]);

@@ -97,8 +97,9 @@ void zp_cuda_host_unpin(const void *p);
  * every byte has landed. A piece that cannot be registered is copied as it is (slower, never wrong).
  * Progress: zp_progress_add(bytes) as pieces land. */
 enum { ZP_CUDA_UP_AUTO, ZP_CUDA_UP_WHOLE, ZP_CUDA_UP_PIN, ZP_CUDA_UP_RING };
-typedef struct { void *d; const void *h; size_t len; } zp_cuda_up_seg;
-typedef struct { int how; size_t chunk; unsigned threads, streams; int roll; } zp_cuda_up_opts;
+typedef struct { void *d; const void *h; size_t len; int keep; } zp_cuda_up_seg;
+typedef struct zp_cuda_up_kept zp_cuda_up_kept;
+typedef struct { int how; size_t chunk; unsigned threads, streams; int roll; zp_cuda_up_kept **kept; } zp_cuda_up_opts;
 typedef struct {
 	double secs;               /* the whole upload */
 	double pin_s, unpin_s;     /* WHOLE: registering, unregistering; PIN: the pinning threads' busy time, summed */
@@ -108,6 +109,11 @@ typedef struct {
 	unsigned threads, streams;
 } zp_cuda_up_stats;
 int zp_cuda_upload(const zp_cuda_up_seg *segs, unsigned nseg, const zp_cuda_up_opts *opts, zp_cuda_up_stats *stats);
+/* opts.kept non-NULL (PIN): the pages of the segments marked keep stay registered after the upload (their
+ * host memory must stay mapped and unchanged until released) and *opts.kept lists them (NULL: none kept);
+ * zp_cuda_upload_release unregisters them. Unregistering 70 GiB takes ~0.7 s: a restarted gpud's key
+ * region stays registered until the key goes, instead of paying it before it is ready. */
+void zp_cuda_upload_release(zp_cuda_up_kept *kept);
 const char *zp_cuda_upload_name(int how);
 
 /* ---- .params points decoded and checked on the GPU (params_check.cu; BLS12-381) ----

@@ -231,6 +231,7 @@ static void region_views(struct gpud_key *k)
 	k->zk = k->ks.zk;
 	k->gk = k->ks.gk;
 	k->gk.zkey = &k->zk;
+	k->gk.host_stays = true; /* key_free closes the region after the backend's destroy */
 	k->in_region = true;
 	if (k->gk.compact) { /* the counts payload_ss.c checks a partition against, as zp_params_scan gives them */
 		zp_params_info *in = &k->prm.in;

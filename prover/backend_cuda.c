@@ -119,6 +119,7 @@ struct cu {
 	 * split bases come from its store goes up in one pipeline with them (its H straight into the split array) */
 	zp_cuda_up_seg up[16];
 	unsigned n_up;
+	zp_cuda_up_kept *kept[2];   /* the key's pages left registered by its upload (key->host_stays) */
 	double split_s;             /* create: time making (or uploading) the split bases */
 	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
@@ -185,6 +186,8 @@ static void cu_destroy(void *state)
 		zp_cuda_event_destroy(s->tev[i]);
 	for (int i = 0; i < 5; i++)
 		zp_cuda_host_unpin(s->h_reg[i]);
+	for (int i = 0; i < 2; i++)
+		zp_cuda_upload_release(s->kept[i]);
 	free(s->h_idx);
 	free(s->h_one);
 	free(s);
@@ -281,13 +284,14 @@ static double mono_s(void)
 /* Host arrays to the device, the page-locking overlapped with the copies (cuda/upload.c; ZP_CUDA_UPLOAD
  * picks the way: 0 auto = pinning overlapped, 1 register whole then copy, 2 pinning overlapped, 3 bounce
  * ring). Memory registered already (a gpud arena, a caller's pin) goes up directly. */
-static int key_copy_segs(const zp_cuda_up_seg *seg, unsigned n, const char *what)
+static int key_copy_segs(struct cu *s, const zp_cuda_up_seg *seg, unsigned n, const char *what)
 {
 	int rc;
 	const zp_knob_num *k = &zp_knobs()->cuda_upload;
 	if ((rc = zp_knob_get(k, CU_WHO)))
 		return rc;
-	zp_cuda_up_opts o = { .how = (int)k->v };
+	unsigned ki = s->kept[0] ? 1 : 0; /* segments marked keep: their registrations kept until destroy */
+	zp_cuda_up_opts o = { .how = (int)k->v, .kept = s->kept[ki] ? NULL : &s->kept[ki] };
 	zp_cuda_up_stats st;
 	if ((rc = zp_cuda_upload(seg, n, &o, &st)))
 		return rc;
@@ -310,7 +314,7 @@ static int flush_up(struct cu *s, const char *what)
 	for (unsigned i = 0; i < s->n_up; i++)
 		tot += s->up[i].len;
 	zp_progress_stage("uploading the key to the GPU", tot, "bytes");
-	rc = key_copy_segs(s->up, s->n_up, what);
+	rc = key_copy_segs(s, s->up, s->n_up, what);
 	s->n_up = 0;
 	return rc;
 }
@@ -365,8 +369,10 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
 	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
-	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1 }, { s->d_b1, kb1, s->nv * g1 }, { s->d_b2, kb2, s->nv * g2 },
-					{ s->d_c, kc, s->naux * g1 }, { s->d_h, hpts, s->dom * g1 } };
+	const int keep = key->host_stays;
+	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1, keep }, { s->d_b1, kb1, s->nv * g1, keep },
+					{ s->d_b2, kb2, s->nv * g2, keep }, { s->d_c, kc, s->naux * g1, keep },
+					{ s->d_h, hpts, s->dom * g1, keep } };
 	memcpy(s->up, seg, sizeof seg); /* copied by flush_up: once the split bases are known (apply_split) */
 	s->n_up = 5;
 	return 0;
@@ -448,7 +454,8 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 			key_seg->d = d4[i];
 		else if ((rc = zp_cuda_copy_on_dev(d4[i], *d[i], one, s->st)))
 			goto err;
-		s->up[s->n_up++] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one };
+		/* the store's mapping goes after create (gpud): never kept registered */
+		s->up[s->n_up++] = (zp_cuda_up_seg){ (char *)d4[i] + one, host[i], (set[i].parts - 1) * one, 0 };
 	}
 	if ((rc = flush_up(s, "the key and its split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
 		goto err;

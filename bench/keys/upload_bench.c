@@ -91,17 +91,18 @@ int main(int argc, char **argv)
 		seg[i].h = (const char *)h + i * part;
 		seg[i].len = i == 4 ? bytes - 4 * part : part;
 	}
-	const zp_cuda_up_opts runs[] = { /* how, piece, threads, streams, roll */
-		{ ZP_CUDA_UP_WHOLE, 0, 0, 0, 0 },
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 1, 4, 0 },  /* the default */
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 1, 4, 1 },
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 4, 4, 0 },
-		{ ZP_CUDA_UP_PIN, (size_t)256 << 20, 4, 4, 1 },  /* the former default */
-		{ ZP_CUDA_UP_PIN, (size_t)64 << 20, 1, 4, 0 },
-		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 1, 4, 0 },
-		{ ZP_CUDA_UP_PIN, (size_t)1 << 30, 2, 4, 1 },
-		{ ZP_CUDA_UP_RING, (size_t)64 << 20, 8, 0, 0 },
+	const zp_cuda_up_opts runs[] = {
+		{ .how = ZP_CUDA_UP_WHOLE },
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)256 << 20, .threads = 1, .streams = 4 },  /* the default */
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)256 << 20, .threads = 1, .streams = 4, .roll = 1 },
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)256 << 20, .threads = 4, .streams = 4 },
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)256 << 20, .threads = 4, .streams = 4, .roll = 1 }, /* the former default */
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)64 << 20, .threads = 1, .streams = 4 },
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)1 << 30, .threads = 1, .streams = 4 },
+		{ .how = ZP_CUDA_UP_PIN, .chunk = (size_t)1 << 30, .threads = 2, .streams = 4, .roll = 1 },
+		{ .how = ZP_CUDA_UP_RING, .chunk = (size_t)64 << 20, .threads = 8 },
 	};
+
 	int bad = 0;
 	printf("\n| way | piece | threads | streams | unregister | s (median of %d) | GB/s | pinning s | unpinning s |\n", reps);
 	printf("|---|---:|---:|---:|---|---:|---:|---:|---:|\n");

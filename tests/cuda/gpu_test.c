@@ -838,7 +838,7 @@ static void test_upload(void)
 		{ ZP_CUDA_UP_PIN, 0, 0, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 1, 0, 0 }, { ZP_CUDA_UP_PIN, 4096, 8, 0, 0 },
 		{ ZP_CUDA_UP_PIN, 4096, 8, 0, 1 }, { ZP_CUDA_UP_PIN, 3 * 4096, 4, 0, 1 }, { ZP_CUDA_UP_PIN, 8192, 3, 1, 0 },
 		{ ZP_CUDA_UP_WHOLE, 0, 0, 0, 0 }, { ZP_CUDA_UP_WHOLE, 0, 0, 1, 0 }, { ZP_CUDA_UP_RING, 8192, 4, 0, 0 },
-		{ ZP_CUDA_UP_AUTO, 0, 0, 0, 0 },
+		{ ZP_CUDA_UP_AUTO, 0, 0, 0, 0 }, { ZP_CUDA_UP_PIN, 8192, 1, 0, 2 }, /* roll 2: keep the even segments */
 	};
 	for (unsigned c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
 		for (int rep = 0; rep < 8; rep++) {
@@ -846,22 +846,39 @@ static void test_upload(void)
 			zp_cuda_up_seg seg[NSEG];
 			for (int i = 0; i < NSEG; i++) {
 				/* the device order reversed against the host's: a piece landing in the wrong place shows */
-				seg[i] = (zp_cuda_up_seg){ (char *)d + (tot - off - len[i]), h + shift + off, len[i] };
+				seg[i] = (zp_cuda_up_seg){ (char *)d + (tot - off - len[i]), h + shift + off, len[i],
+							   cfg[c].roll == 2 && !(i & 1) };
 				off += len[i];
 			}
 			int reg = cfg[c].prereg && cudaHostRegister(h, tot + 8192, cudaHostRegisterReadOnly) == cudaSuccess;
 			CU(cudaMemset(d, 0, tot + 8192));
-			zp_cuda_up_opts o = { .how = cfg[c].how, .chunk = cfg[c].chunk, .threads = cfg[c].threads, .roll = cfg[c].roll };
+			zp_cuda_up_kept *kept = NULL;
+			zp_cuda_up_opts o = { .how = cfg[c].how, .chunk = cfg[c].chunk, .threads = cfg[c].threads,
+					      .roll = cfg[c].roll == 1, .kept = cfg[c].roll == 2 ? &kept : NULL };
 			int rc = zp_cuda_upload(seg, NSEG, &o, NULL);
+			int held = 1; /* keep: a kept segment's own pages are still registered (a second register is refused) */
+			for (int i = 0; cfg[c].roll == 2 && !rc && i < NSEG; i++) {
+				uintptr_t lo = ((uintptr_t)seg[i].h + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)seg[i].h + len[i]) & ~(uintptr_t)4095;
+				if (hi <= lo)
+					continue;
+				cudaError_t e = cudaHostRegister((void *)lo, 4096, cudaHostRegisterReadOnly);
+				if (e == cudaSuccess)
+					cudaHostUnregister((void *)lo);
+				else
+					(void)cudaGetLastError();
+				if ((e == cudaSuccess) != (i & 1))
+					held = 0;
+			}
+			zp_cuda_upload_release(kept);
 			if (reg)
 				CU(cudaHostUnregister(h));
 			CU(cudaMemcpy(back, d, tot, cudaMemcpyDeviceToHost));
-			int ok = !rc;
+			int ok = !rc && held;
 			for (int i = 0; ok && i < NSEG; i++)
 				ok = !memcmp((char *)back + (tot - (size_t)((const char *)seg[i].h - (const char *)h - shift) - len[i]), seg[i].h, len[i]);
 			char what[64], note[96];
 			snprintf(what, sizeof what, "upload %s chunk %zu x%u%s%s", zp_cuda_upload_name(cfg[c].how), cfg[c].chunk,
-				 cfg[c].threads, cfg[c].prereg ? " prereg" : "", cfg[c].roll ? " roll" : "");
+				 cfg[c].threads, cfg[c].prereg ? " prereg" : "", cfg[c].roll == 1 ? " roll" : cfg[c].roll == 2 ? " keep even" : "");
 			snprintf(note, sizeof note, "%d segments, %zu bytes, shift %zu%s%s", NSEG, tot, shift, rc ? ": " : "",
 				 rc ? zp_err_msg() : "");
 			if (!ok || rep == 7)

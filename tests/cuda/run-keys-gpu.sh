@@ -134,11 +134,19 @@ EOF
   t0=$(now)
   ZP_CUDA_VERBOSE=1 "$BIN/zkpipe-supervisor" --config "$R/z.ini" >"$R/sup.log" 2>&1 &
   sup=$!
+  # 2^27: once the key is in its region (the circuit and setup are done with their memory), the pool grows by
+  # the split bases, so that their region is on hugetlbfs too (as an operator would size it); SPLIT_SHM=1 not
+  if [ "$lg" -ge 27 ] && [ "${SPLIT_SHM:-0}" != 1 ]; then
+    ( for _ in $(seq 1 1500); do grep -q "kept in region" "$glog" 2>/dev/null && break; sleep 0.2; done
+      hugepages $(( pages + splitb / 2097152 + 64 )) > "$R/pool2" ) &
+  fi
   for _ in $(seq 1 $(( first_to * 5 ))); do [ "$(ready_n)" -ge 1 ] && break; kill -0 $sup 2>/dev/null || break; sleep 0.2; done
   t1=$(now)
   grep -E "key porep|ready|region|CUDA backend: (create|split|the key)|memory by use" "$glog" | cut -c1-260 | tail -n 14
   row "restart 2^$lg: first start -> ready (setup on the GPU, no regions yet)" "$(dt "$t0" "$t1") s ($(grep -o 'ready, done in [0-9.]* s' "$glog" | head -1))"
   row "restart 2^$lg: first start: key into its region" "$(grep -o 'kept in region [^ ]* ([0-9.]* GiB, [0-9]* ms)' "$glog" | head -1 || echo none)"
+  [ -s "$R/pool2" ] && row "restart 2^$lg: hugepages after the key was kept (for the split region)" "$(cat "$R/pool2")"
+  row "restart 2^$lg: split region backing" "$(grep -o 'split bases kept for the next start in region [^ ]*' "$glog" | head -1); $(ls -la "${ZKPIPE_HUGETLBFS:-/nonexistent}" 2>/dev/null | grep -c split) on hugetlbfs, $(ls /dev/shm 2>/dev/null | grep -c split) on /dev/shm"
   row "restart 2^$lg: first start: split bases" "$(grep -o 'create in .*' "$glog" | head -1 | cut -c1-150); $(grep -o 'split bases offered to the key.s store in [0-9.]* s' "$glog" | head -1)"
   local ts=() i
   for i in $(seq 1 "$RESTARTS"); do
