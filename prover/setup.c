@@ -148,8 +148,6 @@ int zp_setup(zp_pkey *k, const zp_circuit *c, const zp_setup_opts *o)
 		return zp_err_set(ZP_ERANGE, "setup: device %d (-1 auto, 0 CPU, 1 CUDA)", o->device);
 	/* BN254 keys on the GPU are made when asked for (device = 1: cuda/setup.cu's BN254 instance); auto
 	 * (device = -1) keeps them on the CPU, the path every oracle test checks */
-	if (o->device == 1 && is_bn254(c))   /* until GPU request bn-rest-2 confirms the BN254 fixed-base instance = CPU bytes (then drop these 2 lines) */
-		return zp_err_set(ZP_ERANGE, "GPU setup: curve %s not supported, use --cpu", c->curve->name);
 	if (o->device == -1 && is_bn254(c)) {
 		o2 = *o;
 		o2.device = 0;

@@ -25,6 +25,7 @@ static const char setup_help[] =
 	"  --curve C      bls12-381 | bn254 (bn128): the curve the key must be; default the r1cs's (its prime\n"
 	"                 field); an r1cs of the other curve is refused. Synthetic circuits are BLS12-381's.\n"
 	"                 BN254 keys use snarkjs's H and roots (no --h-mode coeff, --roots 7), on the CPU\n"
+	"                 unless --gpu is given\n"
 	"  --threads N    worker threads\n"
 	"  --gpu          make the points on the GPU (CUDA builds; ZP_CUDA_DEVICE picks it): the same key,\n"
 	"                 byte for byte, as the CPU's for the same toxic waste\n"

@@ -32,6 +32,7 @@ def main():
     a, b = sections(sys.argv[1]), sections(sys.argv[2])
     skip = sys.argv[4::2] if len(sys.argv) > 3 else []
     da, db = demangle(list(a)), demangle(list(b))
+    a = {k: v for k, v in a.items() if not any(s in da[k] for s in skip)}   # both sides: a base may have them too
     b = {k: v for k, v in b.items() if not any(s in db[k] for s in skip)}
     ha, hb = collections.defaultdict(list), collections.defaultdict(list)
     for k, v in a.items(): ha[hashlib.sha1(v).hexdigest()].append(k)
