@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -130,7 +131,8 @@ static const char submit_help[] =
 	"  Submit one job: one partition per witness file, proved with key K of the supervisor's\n"
 	"  config; its proofs go to DIR (part-<p>.proof.json/.public.json, then proofs.json).\n"
 	"  Prints the job id once the job is in the arena.\n" CONN_HELP
-	"  --token T        idempotency token: re-submitting with T returns the same job\n"
+	"  --token T        idempotency token: re-submitting with T returns the same job (default: a random\n"
+	"                   one, so the client's own re-sent request is never a second job)\n"
 	"  --wait           wait for the job and exit as `zkpipe wait` does\n"
 	"  Inputs may be input.json files when the key names a witness generator ([key] wasm = or\n"
 	"  witness_bin =): synthd computes each witness. Exit 13 when the key cannot be served.\n";
@@ -186,8 +188,22 @@ int cmd_submit(int argc, char **argv)
 	}
 	json_t *req = json_pack("{s:s, s:s, s:o, s:s, s:i}", "op", "submit", "key", key, "inputs", inputs,
 				"output", path, "priority", (int)prio);
-	if (tok)
-		json_object_set_new(req, "token", json_string(tok));
+	/* always a token: the REQ socket re-sends an unanswered request every second, to a restarted
+	 * supervisor too; with the client's own token every copy is this job, never a second one or a
+	 * refusal of its output as "in use" (a token the supervisor draws is new for each copy) */
+	char tbuf[40];
+	if (!tok) {
+		uint8_t rnd[16];
+		if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd) {
+			fprintf(stderr, "zkpipe submit: getrandom: %s\n", strerror(errno));
+			return 1;
+		}
+		memcpy(tbuf, "c-", 3);
+		for (int i = 0; i < 16; i++)
+			snprintf(tbuf + 2 + 2 * i, 3, "%02x", rnd[i]);
+		tok = tbuf;
+	}
+	json_object_set_new(req, "token", json_string(tok));
 	json_t *rep = zp_client_call(url, req, 10000, 0);
 	json_decref(req);
 	if (!rep)
