@@ -415,13 +415,57 @@ int zp_bn254_ntt_forward(zp_bn254_ntt_domain *d, fr *a)
 	return 0;
 }
 
+/* The scalar path's element-wise passes, in CHUNKs on all threads from PAR_MIN: a[j] *= c·s^j (s = NULL: by c),
+ * or a[j] = a[j]·b[j] − c[j]. A chunk starts from s^lo by squarings (exact products: the same values as the
+ * running power of one pass). */
+struct scale {
+	fr *a;
+	const fr *b, *c, *s;
+	size_t n;
+};
+static void scale_task(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct scale *X = ctx;
+	size_t lo = t0 * CHUNK, hi = lo + CHUNK < X->n ? lo + CHUNK : X->n;
+	fr p = *X->c;
+	if (X->s) {
+		fr e = *X->s;
+		for (size_t k = lo; k; k >>= 1) {
+			if (k & 1)
+				zp_bn254_fr_mul_fast(&p, &p, &e);
+			zp_bn254_fr_mul_fast(&e, &e, &e);
+		}
+	}
+	for (size_t j = lo; j < hi; j++) {
+		zp_bn254_fr_mul_fast(&X->a[j], &X->a[j], &p);
+		if (X->s)
+			zp_bn254_fr_mul_fast(&p, &p, X->s);
+	}
+}
+static void abc_task(void *ctx, size_t t0, int worker)
+{
+	(void)worker;
+	const struct scale *X = ctx;
+	size_t lo = t0 * CHUNK, hi = lo + CHUNK < X->n ? lo + CHUNK : X->n;
+	for (size_t j = lo; j < hi; j++) {
+		zp_bn254_fr_mul_fast(&X->a[j], &X->a[j], &X->b[j]);
+		fsub(&X->a[j], &X->a[j], &X->c[j]);
+	}
+}
+static void elementwise(void (*task)(void *, size_t, int), struct scale *X)
+{
+	size_t tasks = (X->n + CHUNK - 1) / CHUNK;
+	if (X->n >= PAR_MIN)
+		zp_par_for(tasks, task, X);
+	else
+		for (size_t t = 0; t < tasks; t++)
+			task(X, t, 0);
+}
 static void scale_powers(fr *a, size_t n, const fr *s)
 {
-	fr p = ZP_BN254_FR_ONE;
-	for (size_t j = 0; j < n; j++) {
-		zp_bn254_fr_mul_fast(&a[j], &a[j], &p);
-		zp_bn254_fr_mul_fast(&p, &p, s);
-	}
+	struct scale X = { .a = a, .c = &ZP_BN254_FR_ONE, .s = s, .n = n };
+	elementwise(scale_task, &X);
 }
 
 /* a[i] <-> a[n-i] for 0 < i < n/2, ranges of i on all threads from PAR_MIN */
@@ -462,8 +506,8 @@ int zp_bn254_ntt_inverse(zp_bn254_ntt_domain *d, fr *a)
 		scale_v(a, d->n, &d->n_inv, &ZP_BN254_FR_ONE);
 		return 0;
 	}
-	for (size_t i = 0; i < d->n; i++)
-		zp_bn254_fr_mul_fast(&a[i], &a[i], &d->n_inv);
+	struct scale X = { .a = a, .c = &d->n_inv, .n = d->n };
+	elementwise(scale_task, &X);
 	return 0;
 }
 
@@ -518,9 +562,7 @@ int zp_bn254_ntt_h_snarkjs(zp_bn254_ntt_domain *d, fr *a, fr *b, fr *c)
 	for (int i = 0; i < 3; i++)
 		if ((rc = zp_bn254_ntt_inverse(d, v[i])) < 0 || (rc = zp_bn254_ntt_coset_forward(d, v[i], &d->omega_2n)) < 0)
 			return rc;
-	for (size_t j = 0; j < d->n; j++) {
-		zp_bn254_fr_mul_fast(&a[j], &a[j], &b[j]);
-		fsub(&a[j], &a[j], &c[j]);
-	}
+	struct scale X = { .a = a, .b = b, .c = c, .n = d->n };
+	elementwise(abc_task, &X);
 	return 0;
 }

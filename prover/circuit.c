@@ -231,21 +231,54 @@ static int density(const zp_csr *m, uint32_t n_vars, uint64_t **bits, uint64_t *
 	return 0;
 }
 
-static void hash_csr(XXH3_state_t *st, const zp_csr *m, const zp_curve *cv)
+/* hash rows as (length, cols, values in normal form) so the hash is independent of how the CSR arrays
+ * happen to be laid out. The bytes of HASH_ROWS rows at a time are laid out on all threads (the
+ * normal-form conversion is most of the cost), then hashed in order: the same byte stream, so the same
+ * hash, as one update per field. */
+#define HASH_ROWS 0x4000u
+#define HASH_TASK_ROWS 0x400u
+struct hash_ctx { const zp_csr *m; const zp_curve *cv; uint8_t *buf; uint32_t r0, r1; };
+
+static void hash_rows_task(void *vctx, size_t t, int worker)
 {
-	/* hash rows as (length, cols, values in normal form) so the hash is independent of
-	 * how the CSR arrays happen to be laid out */
-	XXH3_128bits_update(st, &m->rows, sizeof(m->rows));
-	for (uint32_t r = 0; r < m->rows; r++) {
+	(void)worker;
+	const struct hash_ctx *x = vctx;
+	const zp_csr *m = x->m;
+	uint32_t lo = x->r0 + (uint32_t)t * HASH_TASK_ROWS, hi = lo + HASH_TASK_ROWS < x->r1 ? lo + HASH_TASK_ROWS : x->r1;
+	uint64_t k0 = m->row_ptr[x->r0];
+	uint8_t *o = x->buf + (size_t)(lo - x->r0) * 8 + (size_t)(m->row_ptr[lo] - k0) * 36;
+	for (uint32_t r = lo; r < hi; r++) {
 		uint64_t b = m->row_ptr[r], n = m->row_ptr[r + 1] - b;
-		XXH3_128bits_update(st, &n, sizeof(n));
+		memcpy(o, &n, 8);
+		o += 8;
 		for (uint64_t k = b; k < b + n; k++) {
-			uint8_t le[32];
-			cv->fr_to_le(le, m->val ? &m->val[k] : zp_csr_coef(m, k));
-			XXH3_128bits_update(st, &m->col[k], sizeof(uint32_t));
-			XXH3_128bits_update(st, le, 32);
+			memcpy(o, &m->col[k], 4);
+			x->cv->fr_to_le(o + 4, m->val ? &m->val[k] : zp_csr_coef(m, k));
+			o += 36;
 		}
 	}
+}
+
+static int hash_csr(XXH3_state_t *st, const zp_csr *m, const zp_curve *cv)
+{
+	XXH3_128bits_update(st, &m->rows, sizeof(m->rows));
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+	for (uint32_t r0 = 0; r0 < m->rows; r0 += HASH_ROWS) {
+		uint32_t r1 = m->rows - r0 > HASH_ROWS ? r0 + HASH_ROWS : m->rows;
+		size_t len = (size_t)(r1 - r0) * 8 + (size_t)(m->row_ptr[r1] - m->row_ptr[r0]) * 36;
+		if (len > cap) {
+			free(buf);
+			cap = len;
+			if (!(buf = malloc(cap)))
+				return -ENOMEM;
+		}
+		struct hash_ctx x = { m, cv, buf, r0, r1 };
+		zp_par_for((r1 - r0 + HASH_TASK_ROWS - 1) / HASH_TASK_ROWS, hash_rows_task, &x);
+		XXH3_128bits_update(st, buf, len);
+	}
+	free(buf);
+	return 0;
 }
 
 int zp_circuit_finish(zp_circuit *c)
@@ -262,8 +295,10 @@ int zp_circuit_finish(zp_circuit *c)
 	const zp_curve *cv = zp_curve_of(c->curve);
 	if (cv->id != ZP_CURVE_BLS12_381) /* the curve is part of the circuit: same matrices, other field */
 		XXH3_128bits_update(st, &cv->id, sizeof(cv->id));
-	hash_csr(st, &c->m[ZP_MAT_A], cv);
-	hash_csr(st, &c->m[ZP_MAT_B], cv);
+	if (hash_csr(st, &c->m[ZP_MAT_A], cv) || hash_csr(st, &c->m[ZP_MAT_B], cv)) {
+		XXH3_freeState(st);
+		return zp_err_set(-ENOMEM, "fingerprint");
+	}
 	XXH128_hash_t h = XXH3_128bits_digest(st);
 	XXH3_freeState(st);
 	XXH128_canonical_t can;

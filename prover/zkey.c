@@ -141,6 +141,21 @@ static int read_header(zp_zkey *k, const zp_bin *b)
 
 struct coef { uint32_t matrix, row, wire; zp_fr v; };
 
+/* (coef·R²)·R⁻¹ = coef·R, the Montgomery form of coef, in place: in pieces on all threads */
+#define COEF_PIECE 0x4000
+struct coef_ctx { const zp_curve *cv; zp_fr *v; uint64_t n; };
+static void coef_piece(void *vctx, size_t i, int worker)
+{
+	(void)worker;
+	struct coef_ctx *x = vctx;
+	uint64_t lo = (uint64_t)i * COEF_PIECE, hi = lo + COEF_PIECE < x->n ? lo + COEF_PIECE : x->n;
+	for (uint64_t j = lo; j < hi; j++) {
+		uint64_t raw[4];
+		x->cv->fr_from_mont(raw, &x->v[j]);
+		memcpy(&x->v[j], raw, 32);
+	}
+}
+
 /* §4 -> CSR for A and B over domain_size rows (entries may come in any order). */
 static int read_coefs(zp_zkey *k, const zp_bin *b)
 {
@@ -207,16 +222,16 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 		memcpy(&mat, p, 4);
 		memcpy(&row, p + 4, 4);
 		memcpy(&wire, p + 8, 4);
-		zp_fr v;
-		uint64_t raw[4];
-		memcpy(&v, p + 12, 32);
-		k->curve->fr_from_mont(raw, &v);  /* (coef·R²)·R⁻¹ = coef·R: the Montgomery form of coef */
 		uint64_t at = next[mat][row]++;
 		ci->m[mat].col[at] = wire;
-		memcpy(&ci->m[mat].val[at], raw, 32);
+		memcpy(&ci->m[mat].val[at], p + 12, 32);   /* coef·R², converted below */
 	}
 	free(next[0]);
 	free(next[1]);
+	for (int m = 0; m < 2; m++) {
+		struct coef_ctx x = { k->curve, ci->m[m].val, ci->m[m].nnz };
+		zp_par_for((size_t)((x.n + COEF_PIECE - 1) / COEF_PIECE), coef_piece, &x);
+	}
 	ci->m[ZP_MAT_C] = (zp_csr){ .rows = 0, .cols = k->n_vars };
 	return 0;
 }
