@@ -11,7 +11,9 @@
  *   zkpipe CLI (cli.c)            submit / wait / status / cancel with --database, and
  *                                 `zkpipe cluster init | nodes`.
  *
- * DATABASE ACCESS (db.c): one connection per process, every statement sent asynchronously and
+ * DATABASE ACCESS (db.c): libpq through a table of function pointers, filled by dlopen on the
+ * CLI's first connect (so `zkpipe` starts without libpq) and by the linker in zkpipe-clusterd;
+ * one connection per process, every statement sent asynchronously and
  * waited for with a deadline (a cut network cannot block a caller past it); keepalives and
  * tcp_user_timeout are set unless the connection string says otherwise. Only SQL that both
  * PostgreSQL and YugabyteDB accept: no advisory locks, no LOCK TABLE; LISTEN/NOTIFY is used
@@ -65,6 +67,12 @@ struct zp_db {
 /* A result: rows of text values (binary where asked); free with zp_db_free. */
 typedef struct pg_result zp_db_res;
 
+/* libpq, by its soname: the CLI loads it with dlopen on its first connect (db.c). */
+#define ZP_LIBPQ_SONAME "libpq.so.5"
+/* Load libpq if this binary does not link it (zp_db_connect calls it; any thread, once). 0, or
+ * -ELIBACC with "cluster commands need libpq (PostgreSQL client library): <dlerror()>" in
+ * zp_err_msg(). Always 0 in zkpipe-clusterd, which links libpq. */
+int zp_db_load(void);
 /* Connect (blocking, bounded by connect_timeout = the statement timeout). 0 or -ECONNREFUSED
  * with the server's message in zp_err_msg(). */
 int zp_db_connect(struct zp_db *db);

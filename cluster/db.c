@@ -5,6 +5,14 @@
  * cut link); every statement here is sent with PQsendQueryParams and its reply awaited with
  * poll() against the statement timeout, after which the connection is dropped. The caller
  * reconnects (with backoff) on its own schedule.
+ *
+ * LIBPQ, LOADED OR LINKED. Every libpq call goes through the table `pq`, whose members have
+ * libpq-fe.h's own prototypes (__typeof__), so the compiler checks each call as if direct.
+ * Built for the zkpipe CLI (libzpcluster), the table is filled by dlopen("libpq.so.5") + dlsym
+ * on the first zp_db_connect: only the --database and `cluster` commands need libpq and the ~20
+ * libraries it pulls in, and loading them at every start cost ~9 ms of a ~20 ms `zkpipe` start.
+ * Built for zkpipe-clusterd (-DZP_PQ_LINKED: it always needs libpq), the table is initialized
+ * with the functions themselves and the binary links libpq as before.
  */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -13,9 +21,70 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifndef ZP_PQ_LINKED
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
 
 #include "cluster.h"
 #include "zp_err.h"
+
+/* Every libpq function this file calls; a new call fails to compile until it is listed here. */
+#define PQ_FUNCS(X)                                                                              \
+	X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQsetnonblocking) X(PQfinish)      \
+	X(PQsocket) X(PQflush) X(PQisBusy) X(PQconsumeInput) X(PQgetResult) X(PQclear)          \
+	X(PQresultStatus) X(PQresultErrorField) X(PQresultErrorMessage) X(PQsendQueryParams)    \
+	X(PQntuples) X(PQgetvalue) X(PQgetlength) X(PQgetisnull) X(PQnotifies) X(PQfreemem)
+
+#define PQ_MEMBER(f) __typeof__(f) *f;
+#define PQ_LINK(f) .f = f,
+static struct {
+	PQ_FUNCS(PQ_MEMBER)
+} pq
+#ifdef ZP_PQ_LINKED
+	= { PQ_FUNCS(PQ_LINK) }
+#endif
+;
+
+#ifdef ZP_PQ_LINKED
+int zp_db_load(void) { return 0; }
+#else
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+static char pq_err[512]; /* why the table is empty; "" once it is filled (pthread_once: all threads see it) */
+
+static void pq_load(void)
+{
+	void *h = dlopen(ZP_LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *e;
+	if (!h) {
+		e = dlerror();
+		snprintf(pq_err, sizeof pq_err, "%s", e ? e : ZP_LIBPQ_SONAME ": cannot be loaded");
+		return;
+	}
+	void *f;
+#define PQ_SYM(name)                                                                             \
+	if (!(f = dlsym(h, #name)))                                                              \
+		goto missing;                                                                    \
+	pq.name = (__typeof__(pq.name))f;
+	PQ_FUNCS(PQ_SYM)
+#undef PQ_SYM
+	return;
+missing:
+	e = dlerror();
+	snprintf(pq_err, sizeof pq_err, "%s", e ? e : ZP_LIBPQ_SONAME ": a function is missing");
+	memset(&pq, 0, sizeof pq);
+	dlclose(h);
+}
+
+int zp_db_load(void)
+{
+	pthread_once(&pq_once, pq_load);
+	if (pq_err[0])
+		return zp_err_set(-ELIBACC, "cluster commands need libpq (PostgreSQL client library): %s "
+				  "(Debian/Ubuntu: apt install libpq5)", pq_err);
+	return 0;
+}
+#endif
 
 static uint64_t now_ms(void)
 {
@@ -35,18 +104,21 @@ int zp_db_connect(struct zp_db *db)
 			    "keepalives_count", "tcp_user_timeout", "application_name", "dbname", NULL };
 	const char *v[] = { tmo, "1", "5", "2", "3", utmo, db->app[0] ? db->app : "zkpipe", db->conninfo, NULL };
 	zp_db_close(db);
-	db->c = PQconnectdbParams(k, v, 1);
+	int rc = zp_db_load();
+	if (rc)
+		return rc;
+	db->c = pq.PQconnectdbParams(k, v, 1);
 	if (!db->c)
 		return zp_err_set(-ENOMEM, "database: out of memory");
-	if (PQstatus(db->c) != CONNECTION_OK) {
+	if (pq.PQstatus(db->c) != CONNECTION_OK) {
 		char m[512];
-		snprintf(m, sizeof m, "%s", PQerrorMessage(db->c));
+		snprintf(m, sizeof m, "%s", pq.PQerrorMessage(db->c));
 		m[strcspn(m, "\n")] = 0;
 		zp_db_close(db);
 		db->failures++;
 		return zp_err_set(-ECONNREFUSED, "database: %s", m);
 	}
-	PQsetnonblocking(db->c, 1);
+	pq.PQsetnonblocking(db->c, 1);
 	db->connects++;
 	return 0;
 }
@@ -54,7 +126,7 @@ int zp_db_connect(struct zp_db *db)
 void zp_db_close(struct zp_db *db)
 {
 	if (db->c)
-		PQfinish(db->c);
+		pq.PQfinish(db->c);
 	db->c = NULL;
 }
 
@@ -64,7 +136,7 @@ static int wait_sock(struct zp_db *db, short ev, uint64_t deadline)
 	uint64_t now = now_ms();
 	if (now >= deadline)
 		return -ETIMEDOUT;
-	struct pollfd p = { .fd = PQsocket(db->c), .events = ev };
+	struct pollfd p = { .fd = pq.PQsocket(db->c), .events = ev };
 	int r = poll(&p, 1, (int)(deadline - now));
 	return r > 0 ? 0 : r == 0 ? -ETIMEDOUT : (errno == EINTR ? 0 : -errno);
 }
@@ -72,7 +144,7 @@ static int wait_sock(struct zp_db *db, short ev, uint64_t deadline)
 static int lost(struct zp_db *db, int code, const char *what)
 {
 	char m[256];
-	snprintf(m, sizeof m, "%s", db->c ? PQerrorMessage(db->c) : "");
+	snprintf(m, sizeof m, "%s", db->c ? pq.PQerrorMessage(db->c) : "");
 	m[strcspn(m, "\n")] = 0;
 	zp_db_close(db);
 	db->failures++;
@@ -84,36 +156,36 @@ static int collect(struct zp_db *db, PGresult **last, uint64_t deadline)
 {
 	for (;;) {
 		int f;
-		while ((f = PQflush(db->c)) == 1)
+		while ((f = pq.PQflush(db->c)) == 1)
 			if (wait_sock(db, POLLOUT | POLLIN, deadline))
 				return lost(db, -ETIMEDOUT, "no answer within the statement timeout");
 		if (f < 0)
 			return lost(db, -ECONNRESET, "connection lost");
-		while (PQisBusy(db->c)) {
+		while (pq.PQisBusy(db->c)) {
 			if (wait_sock(db, POLLIN, deadline))
 				return lost(db, -ETIMEDOUT, "no answer within the statement timeout");
-			if (!PQconsumeInput(db->c))
+			if (!pq.PQconsumeInput(db->c))
 				return lost(db, -ECONNRESET, "connection lost");
 		}
-		PGresult *r = PQgetResult(db->c);
+		PGresult *r = pq.PQgetResult(db->c);
 		if (!r)
 			return 0;
-		PQclear(*last);
+		pq.PQclear(*last);
 		*last = r;
 	}
 }
 
 static int result_code(struct zp_db *db, PGresult *r)
 {
-	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	ExecStatusType st = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return 0;
-	const char *s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *s = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 	snprintf(db->sqlstate, sizeof db->sqlstate, "%s", s ? s : "");
 	char m[512];
-	snprintf(m, sizeof m, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(db->c));
+	snprintf(m, sizeof m, "%s", r ? pq.PQresultErrorMessage(r) : pq.PQerrorMessage(db->c));
 	m[strcspn(m, "\n")] = 0;
-	if (PQstatus(db->c) != CONNECTION_OK)
+	if (pq.PQstatus(db->c) != CONNECTION_OK)
 		return lost(db, -ECONNRESET, m);
 	db->failures++;
 	/* 40001 serialization failure, 40P01 deadlock: YugabyteDB raises them on conflicts */
@@ -131,7 +203,7 @@ int zp_db_execb(struct zp_db *db, zp_db_res **out, const char *sql, int n, const
 		return zp_err_set(-ECONNRESET, "database: not connected");
 	uint64_t deadline = now_ms() + (uint64_t)(db->timeout_ms > 0 ? db->timeout_ms : 10000);
 	db->round_trips++;
-	if (!PQsendQueryParams(db->c, sql, n, NULL, vals, lens, fmts, binary_results))
+	if (!pq.PQsendQueryParams(db->c, sql, n, NULL, vals, lens, fmts, binary_results))
 		return lost(db, -ECONNRESET, "cannot send");
 	PGresult *r = NULL;
 	int rc = collect(db, &r, deadline);
@@ -140,7 +212,7 @@ int zp_db_execb(struct zp_db *db, zp_db_res **out, const char *sql, int n, const
 	if (!rc && out)
 		*out = r;
 	else
-		PQclear(r);
+		pq.PQclear(r);
 	return rc;
 }
 
@@ -150,25 +222,29 @@ int zp_db_exec(struct zp_db *db, zp_db_res **out, const char *sql, int n, const 
 }
 
 int zp_db_cmd(struct zp_db *db, const char *sql) { return zp_db_exec(db, NULL, sql, 0, NULL); }
-void zp_db_free(zp_db_res *r) { PQclear(r); }
-int zp_db_rows(const zp_db_res *r) { return r ? PQntuples(r) : 0; }
-const char *zp_db_val(const zp_db_res *r, int row, int col) { return PQgetvalue(r, row, col); }
-int zp_db_len(const zp_db_res *r, int row, int col) { return PQgetlength(r, row, col); }
-bool zp_db_null(const zp_db_res *r, int row, int col) { return PQgetisnull(r, row, col); }
-int64_t zp_db_int(const zp_db_res *r, int row, int col) { return strtoll(PQgetvalue(r, row, col), NULL, 10); }
-int zp_db_fd(const struct zp_db *db) { return db->c ? PQsocket(db->c) : -1; }
+void zp_db_free(zp_db_res *r)
+{
+	if (r) /* NULL may come before libpq is loaded */
+		pq.PQclear(r);
+}
+int zp_db_rows(const zp_db_res *r) { return r ? pq.PQntuples(r) : 0; }
+const char *zp_db_val(const zp_db_res *r, int row, int col) { return pq.PQgetvalue(r, row, col); }
+int zp_db_len(const zp_db_res *r, int row, int col) { return pq.PQgetlength(r, row, col); }
+bool zp_db_null(const zp_db_res *r, int row, int col) { return pq.PQgetisnull(r, row, col); }
+int64_t zp_db_int(const zp_db_res *r, int row, int col) { return strtoll(pq.PQgetvalue(r, row, col), NULL, 10); }
+int zp_db_fd(const struct zp_db *db) { return db->c ? pq.PQsocket(db->c) : -1; }
 
 int zp_db_notifies(struct zp_db *db)
 {
 	if (!db->c)
 		return 0;
-	if (!PQconsumeInput(db->c)) {
+	if (!pq.PQconsumeInput(db->c)) {
 		lost(db, -ECONNRESET, "connection lost");
 		return 0;
 	}
 	int n = 0;
-	for (PGnotify *m; (m = PQnotifies(db->c)); n++)
-		PQfreemem(m);
+	for (PGnotify *m; (m = pq.PQnotifies(db->c)); n++)
+		pq.PQfreemem(m);
 	return n;
 }
 

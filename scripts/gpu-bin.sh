@@ -20,12 +20,16 @@ for t in $targets; do
   cp "build-gpu/$t" "$dest/$f"; strip "$dest/$f" 2>/dev/null || true
 done
 bash "${DEVICE_LIBS:-$(dirname "$PWD")/shared/tools/device-libs}" "$dest/lib" >/dev/null
-# libpq (the cluster client in zkpipe, cluster/): shared/tools/device-libs does not list it, and its own
-# dependencies (OpenLDAP 2.5, SASL, ...) differ from the GPU host's: take it with everything it links
-# beyond the C runtime.
-for f in $(ldd "$dest/zkpipe" | awk '$1 ~ /^libpq\.so/ { print $3 }'); do
-  cp -L "$f" "$dest/lib/"
-  ldd "$f" | awk '$3 ~ /^\// { print $3 }' | grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
+# libpq (the cluster client in zkpipe and zkpipe-clusterd, cluster/): shared/tools/device-libs does not list
+# it, and its own dependencies (OpenLDAP 2.5, SASL, ...) differ from the GPU host's: take it with everything
+# it links beyond the C runtime, when the bundle has either. zkpipe loads it with dlopen on first use
+# (cluster/db.c), so ldd of zkpipe does not show it: find libpq.so.5 as the loader would, in ld.so's cache.
+case " $(echo $targets) " in *" tools/zkpipe "*|*" cluster/zkpipe-clusterd "*)
+  ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+  pq=$("$ldconfig" -p | awk '$1 == "libpq.so.5" && /x86-64/ { print $NF; exit }')
+  [ -n "$pq" ] || { echo "gpu-bin.sh: libpq.so.5 not in ldconfig -p (install libpq5)" >&2; exit 1; }
+  cp -L "$pq" "$dest/lib/"
+  ldd "$pq" | awk '$3 ~ /^\// { print $3 }' | grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so' |
     while read -r d; do cp -L "$d" "$dest/lib/"; done
-done
+esac
 du -sh "$dest"
