@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
 
 static int vpath(char *buf, size_t n, const char *pre, const struct zp_pipe_config *c, const char *fmt,
 		 va_list ap)
@@ -37,6 +39,17 @@ int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char
 	int r = vpath(buf, n, "", c, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int zp_token_random(char out[ZP_TOKEN_MAX + 1], const char *prefix)
+{
+	uint8_t rnd[16];
+	if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
+		return -errno;
+	int l = snprintf(out, ZP_TOKEN_MAX + 1, "%.*s", ZP_TOKEN_MAX - 32, prefix);
+	for (int i = 0; i < 16; i++)
+		snprintf(out + l + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
 }
 
 bool zp_token_ok(const char *t)

@@ -42,5 +42,7 @@ int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char
  * in/ and tokens/ as it stands (no '/', no '.', nothing to escape). */
 #define ZP_TOKEN_MAX 64
 bool zp_token_ok(const char *t);
+/* A fresh token: prefix (may be "") + 32 hex digits of getrandom. 0, or -errno (getrandom failed). */
+int zp_token_random(char out[ZP_TOKEN_MAX + 1], const char *prefix);
 
 #endif

@@ -119,7 +119,7 @@ struct cu {
 	 * split bases come from its store goes up in one pipeline with them (its H straight into the split array) */
 	zp_cuda_up_seg up[16];
 	unsigned n_up;
-	zp_cuda_up_kept *kept[2];   /* the key's pages left registered by its upload (key->host_stays) */
+	zp_cuda_up_kept *kept;      /* the key's pages left registered by its upload (key->host_stays) */
 	double split_s;             /* create: time making (or uploading) the split bases */
 	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
@@ -186,8 +186,7 @@ static void cu_destroy(void *state)
 		zp_cuda_event_destroy(s->tev[i]);
 	for (int i = 0; i < 5; i++)
 		zp_cuda_host_unpin(s->h_reg[i]);
-	for (int i = 0; i < 2; i++)
-		zp_cuda_upload_release(s->kept[i]);
+	zp_cuda_upload_release(s->kept);
 	free(s->h_idx);
 	free(s->h_one);
 	free(s);
@@ -290,8 +289,8 @@ static int key_copy_segs(struct cu *s, const zp_cuda_up_seg *seg, unsigned n, co
 	const zp_knob_num *k = &zp_knobs()->cuda_upload;
 	if ((rc = zp_knob_get(k, CU_WHO)))
 		return rc;
-	unsigned ki = s->kept[0] ? 1 : 0; /* segments marked keep: their registrations kept until destroy */
-	zp_cuda_up_opts o = { .how = (int)k->v, .kept = s->kept[ki] ? NULL : &s->kept[ki] };
+	/* segments marked keep: their registrations kept until destroy (create flushes its copies once) */
+	zp_cuda_up_opts o = { .how = (int)k->v, .kept = s->kept ? NULL : &s->kept };
 	zp_cuda_up_stats st;
 	if ((rc = zp_cuda_upload(seg, n, &o, &st)))
 		return rc;

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -480,13 +479,11 @@ static char *submit(struct sup *sup, json_t *req)
 		return error_reply("submit: priority %lld out of range 0..1000000", (long long)prio);
 	if (tok && !zp_token_ok(tok))
 		return error_reply("submit: token must be 1-64 of [A-Za-z0-9_-]");
-	char tbuf[65];
+	char tbuf[ZP_TOKEN_MAX + 1];
 	if (!tok) {
-		uint8_t rnd[16];
-		if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
-			return error_reply("getrandom: %s", strerror(errno));
-		for (int i = 0; i < 16; i++)
-			sprintf(tbuf + 2 * i, "%02x", rnd[i]);
+		int e = zp_token_random(tbuf, "");
+		if (e)
+			return error_reply("getrandom: %s", strerror(-e));
 		tok = tbuf;
 	}
 	uint64_t dup_id;

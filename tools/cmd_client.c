@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "cmds.h"
 #include "knobs.h"
 #include "config.h"
 #include "hint.h"
+#include "rundir.h"
 #include "sys.h"
 #include "progress.h"
 #include "zp_err.h"
@@ -191,16 +191,13 @@ int cmd_submit(int argc, char **argv)
 	/* always a token: the REQ socket re-sends an unanswered request every second, to a restarted
 	 * supervisor too; with the client's own token every copy is this job, never a second one or a
 	 * refusal of its output as "in use" (a token the supervisor draws is new for each copy) */
-	char tbuf[40];
+	char tbuf[ZP_TOKEN_MAX + 1];
 	if (!tok) {
-		uint8_t rnd[16];
-		if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd) {
-			fprintf(stderr, "zkpipe submit: getrandom: %s\n", strerror(errno));
+		int e = zp_token_random(tbuf, "c-");
+		if (e) {
+			fprintf(stderr, "zkpipe submit: getrandom: %s\n", strerror(-e));
 			return 1;
 		}
-		memcpy(tbuf, "c-", 3);
-		for (int i = 0; i < 16; i++)
-			snprintf(tbuf + 2 + 2 * i, 3, "%02x", rnd[i]);
 		tok = tbuf;
 	}
 	json_object_set_new(req, "token", json_string(tok));
