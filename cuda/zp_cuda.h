@@ -366,6 +366,23 @@ typedef struct {
 /* cudaFree every non-NULL array (on the current device) and zero *k. */
 void zp_cuda_key_dev_free(zp_cuda_key_dev *k);
 
+/* ---- kept device memory (keep.cu): allocations that outlive the process that made them ----
+ * An allocation is a driver object named by a file descriptor (CUDA's virtual memory management, POSIX
+ * fd handles): it lives while a mapping or an fd refers to it, in any process — one that never used
+ * CUDA may hold the fd. All on the current device; sizes are rounded up to the granularity
+ * (zp_cuda_dkeep_size). Errors: -ENOTSUP (driver or device without fd export), -ENOMEM, -EIO. */
+size_t zp_cuda_dkeep_size(size_t bytes);
+/* *d: a new allocation of zp_cuda_dkeep_size(bytes) bytes mapped read-write; *fd: its handle (the
+ * caller's to close: the memory goes when the last fd and mapping are gone). */
+int zp_cuda_dkeep_alloc(void **d, size_t bytes, int *fd);
+/* *d: the allocation fd names (made elsewhere with exactly `bytes`, a rounded size), mapped; fd stays the caller's. */
+int zp_cuda_dkeep_import(void **d, size_t bytes, int fd);
+/* Unmap what alloc or import mapped (bytes: the rounded size). */
+void zp_cuda_dkeep_free(void *d, size_t bytes);
+/* A position-keyed 64-bit sum of the words of d (bytes a multiple of 8), on stream (NULL: the default),
+ * synchronized: the same bytes at the same offsets give the same sum. */
+int zp_cuda_checksum(const void *d, size_t bytes, uint64_t *sum, void *stream);
+
 #ifdef __cplusplus
 }
 #endif
