@@ -382,6 +382,17 @@ void zp_cuda_dkeep_free(void *d, size_t bytes);
 /* A position-keyed 64-bit sum of the words of d (bytes a multiple of 8), on stream (NULL: the default),
  * synchronized: the same bytes at the same offsets give the same sum. */
 int zp_cuda_checksum(const void *d, size_t bytes, uint64_t *sum, void *stream);
+/* A key's device arrays as the CUDA backend proves from them (A, B1, B2, C, H, split bases included), each
+ * a kept allocation, for the next gpud of the same GPU (zp_g16_key.dev_keep; docs/keys.md "Device-kept keys"). */
+#define ZP_CUDA_DKEEP_N 5
+typedef struct {
+	unsigned n;                              /* 0: none, else ZP_CUDA_DKEEP_N */
+	int fd[ZP_CUDA_DKEEP_N];                 /* a, b1, b2, c, h */
+	uint64_t bytes[ZP_CUDA_DKEEP_N];         /* as allocated (rounded) */
+	uint64_t sum[ZP_CUDA_DKEEP_N];           /* zp_cuda_checksum of each when kept */
+	uint32_t hsplit, wsplit, curve;          /* the split plan they hold, the key's curve id */
+	uint64_t nv, dom;                        /* the key's wires and domain */
+} zp_cuda_dkeep;
 
 #ifdef __cplusplus
 }

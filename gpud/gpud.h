@@ -30,6 +30,7 @@
 #include "keystore.h"
 #include "params.h"
 #include "config.h"
+#include "dkeep.h"
 #ifdef ZP_HAVE_CUDA
 #include "setup_cuda.h"
 #endif
@@ -54,6 +55,7 @@ struct gpud_key {
 	const char *source;             /* where this start took the key from: "region", "file", "device setup" */
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev kd;             /* device: the points in GPU memory until the backend adopts them */
+	zp_cuda_dkeep dk;               /* the key's arrays kept on the device (keys.c, pipeline/dkeep.h) */
 #endif
 	zp_zkey zk;
 	zp_g16_key gk;
@@ -104,6 +106,10 @@ struct gpud {
 	struct ss_ctx *ss;              /* payload_ss.c: the partition between take and prove */
 	struct gpud_pipe pl;
 	struct json_t *health;          /* main.c: the health file's content */
+	/* device-kept keys (pipeline/dkeep.h): on when the supervisor started this gpud with ZP_DKEEP */
+	bool dk_on;
+	unsigned dk_n;
+	zp_dkeep_rec dk_in[ZP_DKEEP_KEYS];   /* the supervisor's, fds 3, 4, ...; fd[0] = -1 once taken */
 };
 
 #define gpud_fail(g, ph, retry, ...) zp_daemon_fail_part(&(g)->d, (ph), (retry), __VA_ARGS__)
@@ -118,7 +124,7 @@ void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k);
 enum { GPUD_W_GPU = 1, GPUD_W_TAIL = 2 };
 
 /* keys.c */
-void gpud_keys_load(struct gpud *g);        /* the configured keys */
+void gpud_keys_load(struct gpud *g);        /* the configured keys (and the device-kept ones offered) */
 void gpud_keys_write_vks(struct gpud *g);
 struct gpud_key *gpud_key_find(struct gpud *g, const char *name);
 /* A registered Filecoin key by SRS id, loaded on first use (NULL: not registered, or no room). */

@@ -16,6 +16,7 @@
  * load is kept with its reason: its partitions fail with it, the other keys keep working.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +397,100 @@ static void key_free(struct gpud_key *k)
 		region_free(k);
 }
 
+/* ---- device-kept keys (pipeline/dkeep.h) ----
+ * The supervisor names the arrays it holds for this gpud's GPU slot in ZP_DKEEP (their fds are 3, 4, ...).
+ * A key whose identity matches gets them offered to its backend (which adopts or closes them); what no
+ * key took is closed once the keys are loaded; then every key whose backend kept its arrays is offered
+ * to the supervisor. */
+static void dkeep_init(struct gpud *g)
+{
+	const char *e = getenv("ZP_DKEEP");
+	g->dk_on = e != NULL;
+	if (!e || !*e)
+		return;
+	pid_t pid;
+	if (zp_dkeep_parse(e, g->dk_in, ZP_DKEEP_KEYS, &g->dk_n, &pid)) {
+		zp_log(g->d.who, "ZP_DKEEP: %s: the kept device keys are not used", zp_err_msg());
+		g->dk_n = 0;  /* its fds stay open unused: this process's life only */
+		return;
+	}
+	zp_log(g->d.who, "%u key(s) kept on the device by the supervisor (%.2f GiB)", g->dk_n,
+	       zp_dkeep_bytes(g->dk_in, g->dk_n) / 1073741824.0);
+}
+
+#ifdef ZP_HAVE_CUDA
+/* k's kept arrays from the supervisor, if it holds them: into k->dk for the backend's create. */
+static void dkeep_offer_to_backend(struct gpud *g, struct gpud_key *k)
+{
+	uint8_t id[16];
+	memset(&k->dk, 0, sizeof k->dk);
+	if (!g->dk_on || k->gk.compact || region_ident(g, k, id))
+		return;
+	k->gk.dev_keep = &k->dk;
+	for (unsigned i = 0; i < g->dk_n; i++) {
+		zp_dkeep_rec *r = &g->dk_in[i];
+		if (r->fd[0] < 0 || memcmp(r->ident, id, 16))
+			continue;
+		k->dk.n = ZP_CUDA_DKEEP_N;
+		for (int j = 0; j < ZP_CUDA_DKEEP_N; j++)
+			k->dk.fd[j] = r->fd[j], k->dk.bytes[j] = r->bytes[j], k->dk.sum[j] = r->sum[j];
+		k->dk.hsplit = r->hsplit, k->dk.wsplit = r->wsplit, k->dk.curve = r->curve, k->dk.nv = r->nv, k->dk.dom = r->dom;
+		r->fd[0] = -1; /* the backend's now: it adopts or closes them */
+		return;
+	}
+}
+#endif
+
+/* Close what no key took; offer what the backends kept. */
+static void dkeep_done(struct gpud *g)
+{
+	if (!g->dk_on)
+		return;
+	for (unsigned i = 0; i < g->dk_n; i++)
+		if (g->dk_in[i].fd[0] >= 0) {
+			for (int j = 0; j < ZP_DKEEP_ARRAYS; j++)
+				close(g->dk_in[i].fd[j]);
+			zp_log(g->d.who, "a kept device key no configured key matches: given back (%.2f GiB)",
+			       zp_dkeep_bytes(&g->dk_in[i], 1) / 1073741824.0);
+		}
+	g->dk_n = 0;
+#ifdef ZP_HAVE_CUDA
+	zp_dkeep_rec out[ZP_DKEEP_KEYS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < g->n_keys && n < ZP_DKEEP_KEYS; i++) {
+		struct gpud_key *k = &g->keys[i];
+		uint8_t id[16];
+		if (k->state != 1 || k->dk.n != ZP_CUDA_DKEEP_N || region_ident(g, k, id))
+			continue;
+		zp_dkeep_rec *r = &out[n++];
+		memcpy(r->ident, id, 16);
+		for (int j = 0; j < ZP_DKEEP_ARRAYS; j++)
+			r->fd[j] = k->dk.fd[j], r->bytes[j] = k->dk.bytes[j], r->sum[j] = k->dk.sum[j];
+		r->hsplit = k->dk.hsplit, r->wsplit = k->dk.wsplit, r->curve = k->dk.curve, r->nv = k->dk.nv, r->dom = k->dk.dom;
+	}
+	if (!n)
+		return;
+	char text[ZP_DKEEP_TEXT + 1], path[PATH_MAX], tmp[PATH_MAX + 8];
+	int fd = -1;
+	if (zp_dkeep_format(text, sizeof text, out, n, getpid()) ||
+	    zp_dkeep_path(path, sizeof path, &g->d.cfg, g->d.cfg.groups[g->d.group].name, g->d.index, 1)) {
+		zp_log(g->d.who, "kept device keys not offered: %s", zp_err_msg());
+		return;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	size_t len = strlen(text);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 ||
+	    write(fd, text, len) != (ssize_t)len || close(fd) || rename(tmp, path)) {
+		zp_log(g->d.who, "kept device keys not offered: %s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		return;
+	}
+	zp_log(g->d.who, "%u key(s) kept on the device offered to the supervisor (%.2f GiB): a restart adopts them", n,
+	       zp_dkeep_bytes(out, n) / 1073741824.0);
+#endif
+}
+
 /* Load k (fmt, name, path set), its verifying key and its backend state. */
 static void key_load(struct gpud *g, struct gpud_key *k)
 {
@@ -432,7 +527,17 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
 		if (k->split_on) /* the split bases from (or into) their region: backends that make none ignore it */
 			k->gk.split_store = &k->split_ops;
+#ifdef ZP_HAVE_CUDA
+		dkeep_offer_to_backend(g, k);
+		const bool had_kept = k->dk.n != 0;
+#endif
 		r = g->be->create(&k->be_state, &k->gk);
+#ifdef ZP_HAVE_CUDA
+		if (r == -EAGAIN && had_kept) { /* kept for another split plan: its fds are closed; load as usual */
+			zp_log(g->d.who, "key %s: %s: uploading it", k->name, zp_err_msg());
+			r = g->be->create(&k->be_state, &k->gk);
+		}
+#endif
 		k->gk.split_store = NULL;
 		split_free(g, k);                    /* uploaded or kept: the mapping goes, the region stays */
 	}
@@ -476,6 +581,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 
 void gpud_keys_load(struct gpud *g)
 {
+	dkeep_init(g);
 	for (unsigned i = 0; i < g->d.cfg.n_keys; i++) {
 		struct gpud_key *k = &g->keys[i];
 		k->cfg = &g->d.cfg.keys[i];
@@ -485,6 +591,7 @@ void gpud_keys_load(struct gpud *g)
 		key_load(g, k);
 	}
 	g->n_keys = g->d.cfg.n_keys;
+	dkeep_done(g);
 }
 
 struct gpud_key *gpud_key_find(struct gpud *g, const char *name)

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backends.h"
 #include "groth16.h"
@@ -120,6 +121,13 @@ struct cu {
 	zp_cuda_up_seg up[16];
 	unsigned n_up;
 	zp_cuda_up_kept *kept;      /* the key's pages left registered by its upload (key->host_stays) */
+	/* key->dev_keep: the key's arrays as kept allocations (kalloc/kfree), fds of their own */
+	int dk_on, dk_adopted;
+	unsigned n_dk;
+	struct { void *p; size_t bytes; int fd; } dk[12];
+	const char *dk_why;         /* why an offered kept set was not adopted */
+	uint32_t dk_hsplit, dk_wsplit; /* the adopted set's split plan */
+	size_t dk_extra;            /* the adopted set's bytes beyond the key's own (its split bases) */
 	double split_s;             /* create: time making (or uploading) the split bases */
 	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
@@ -150,6 +158,7 @@ int zp_g16_backend_cuda_probe(char *desc, size_t desc_len)
  * states start with the key, so destroy can tell them apart. */
 static int  cud_create(void **state, const zp_g16_key *key);
 static void cud_destroy(void *state);
+static void kfree(struct cu *s, void *p);
 
 static void cu_destroy(void *state)
 {
@@ -169,7 +178,12 @@ static void cu_destroy(void *state)
 		zp_cuda_stream_sync(s->wst);
 	if (s->ntt)
 		zp_cuda_ntt_destroy(s->ntt);
-	void *dev_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2, s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
+	void *key_ptrs[] = { s->d_a, s->d_b1, s->d_c, s->d_h, s->d_b2 };
+	for (size_t i = 0; i < 5; i++)
+		kfree(s, key_ptrs[i]);
+	while (s->n_dk) /* kept arrays not (or no longer) the key's: an adoption that failed half way */
+		kfree(s, s->dk[0].p);
+	void *dev_ptrs[] = { s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
 			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst, s->d_nz[0], s->d_nz[1],
 			     s->d_nz[2], s->d_nz[3], s->d_fl, s->d_ftmp };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
@@ -206,6 +220,43 @@ static size_t align256(size_t x)
 static int dmalloc(void **p, size_t bytes, const char *what)
 {
 	return zp_cuda_alloc(p, bytes, CU_WHO, what);
+}
+
+/* A key array: a kept allocation when the key is kept on the device (s->dk_on), else dmalloc's. */
+static int kalloc(struct cu *s, void **p, size_t bytes, const char *what)
+{
+	if (!s->dk_on)
+		return dmalloc(p, bytes, what);
+	if (s->n_dk == sizeof s->dk / sizeof s->dk[0])
+		return zp_err_set(ZP_ERANGE, "CUDA backend: too many kept arrays");
+	int fd, rc = zp_cuda_dkeep_alloc(p, bytes, &fd);
+	if (rc)
+		return zp_err_set(rc, "CUDA backend: %s (%zu bytes, kept on the device): %s", what, bytes, zp_err_msg());
+	s->dk[s->n_dk].p = *p;
+	s->dk[s->n_dk].bytes = zp_cuda_dkeep_size(bytes);
+	s->dk[s->n_dk++].fd = fd;
+	return 0;
+}
+
+static int dk_find(const struct cu *s, const void *p)
+{
+	for (unsigned i = 0; i < s->n_dk; i++)
+		if (s->dk[i].p == p)
+			return (int)i;
+	return -1;
+}
+
+/* Free what kalloc (or an adoption) gave, or what dmalloc did. */
+static void kfree(struct cu *s, void *p)
+{
+	int i = p ? dk_find(s, p) : -1;
+	if (i < 0) {
+		zp_cuda_free(p);
+		return;
+	}
+	zp_cuda_dkeep_free(s->dk[i].p, s->dk[i].bytes);
+	close(s->dk[i].fd);
+	s->dk[i] = s->dk[--s->n_dk];
 }
 
 /* ZP_CUDA_VERBOSE: 1 plan and key placement, 2 also every proof's stage times. */
@@ -318,6 +369,107 @@ static int flush_up(struct cu *s, const char *what)
 	return rc;
 }
 
+/* The key's arrays from an earlier start's kept set (key->dev_keep with n != 0): each mapped and checked
+ * against its checksum (a killed gpud's stray write shows). 0: adopted (no upload; the split bases come
+ * with them); 1: not (s->dk_why says why): the set's fds are closed either way, so memory that is not
+ * adopted goes back to the device before this backend allocates its own. */
+static int dk_adopt(struct cu *s, const zp_g16_key *key)
+{
+	zp_cuda_dkeep *in = key->dev_keep;
+	void **dst[ZP_CUDA_DKEEP_N] = { &s->d_a, &s->d_b1, &s->d_b2, &s->d_c, &s->d_h };
+	int rc = 1;
+	unsigned i = 0;
+	if (!in || !in->n)
+		return 1;
+	double t0 = mono_s();
+	if (in->n != ZP_CUDA_DKEEP_N || in->nv != s->nv || in->dom != s->dom || in->curve != (uint32_t)zp_curve_of(key->zkey->curve)->id) {
+		s->dk_why = "it was made for another key shape";
+	} else {
+		for (i = 0; i < ZP_CUDA_DKEEP_N; i++) {
+			void *p;
+			uint64_t sum = 0;
+			int fd;
+			if (zp_cuda_dkeep_import(&p, in->bytes[i], in->fd[i])) {
+				s->dk_why = "an array could not be imported";
+				break;
+			}
+			if ((fd = dup(in->fd[i])) < 0 || s->n_dk == sizeof s->dk / sizeof s->dk[0]) {
+				if (fd >= 0)
+					close(fd);
+				zp_cuda_dkeep_free(p, in->bytes[i]);
+				s->dk_why = "no descriptor for an array";
+				break;
+			}
+			s->dk[s->n_dk].p = p, s->dk[s->n_dk].bytes = in->bytes[i], s->dk[s->n_dk++].fd = fd;
+			*dst[i] = p;
+			if (zp_cuda_checksum(p, in->bytes[i], &sum, s->st) || sum != in->sum[i]) {
+				s->dk_why = "an array's checksum differs from the one it was kept with";
+				break;
+			}
+		}
+		if (i == ZP_CUDA_DKEEP_N)
+			rc = 0;
+	}
+	if (rc)
+		for (unsigned j = 0; j < ZP_CUDA_DKEEP_N; j++)
+			kfree(s, *dst[j]), *dst[j] = NULL;
+	for (unsigned j = 0; j < in->n && j < ZP_CUDA_DKEEP_N; j++)
+		close(in->fd[j]);
+	in->n = 0;
+	if (rc) {
+		if (verbose())
+			fprintf(stderr, "CUDA backend: the kept device key was not adopted: %s%s%s\n", s->dk_why,
+				zp_err_msg()[0] ? ": " : "", zp_err_msg());
+		zp_err_clear();
+		return 1;
+	}
+	size_t tot_b = 0, key_b, fr = 0, tot = 0;
+	for (unsigned j = 0; j < ZP_CUDA_DKEEP_N; j++)
+		tot_b += in->bytes[j];
+	s->dk_adopted = 1;
+	s->dk_hsplit = in->hsplit;
+	s->dk_wsplit = in->wsplit;
+	s->in.key_on_device = 1;
+	if (zp_cuda_mem_info(&fr, &tot))
+		return zp_err_set(ZP_ECUDA, "CUDA backend: %s", zp_err_msg());
+	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
+	key_b = s->plan.key_bytes;
+	s->dk_extra = tot_b > key_b ? tot_b - key_b : 0;
+	s->plan.free_key += s->dk_extra; /* as if the split bases were not there yet: the plan makes the same choice */
+	if (verbose())
+		fprintf(stderr, "CUDA backend: key adopted from the device (%.2f GiB kept by the supervisor, split H %u, "
+			"witness %u; mapped and checked in %.3f s)\n", tot_b / 1073741824.0, s->dk_hsplit, s->dk_wsplit,
+			mono_s() - t0);
+	return 0;
+}
+
+/* The key's arrays as kept allocations for the next process (key->dev_keep): when every one is. */
+static void dk_export(struct cu *s, const zp_g16_key *key)
+{
+	zp_cuda_dkeep *out = key->dev_keep, o;
+	void *arr[ZP_CUDA_DKEEP_N] = { s->d_a, s->d_b1, s->d_b2, s->d_c, s->d_h };
+	if (!out || !s->dk_on)
+		return;
+	memset(&o, 0, sizeof o);
+	for (unsigned i = 0; i < ZP_CUDA_DKEEP_N; i++) {
+		int j = dk_find(s, arr[i]);
+		if (j < 0 || zp_cuda_checksum(arr[i], s->dk[j].bytes, &o.sum[i], s->st) || (o.fd[i] = dup(s->dk[j].fd)) < 0) {
+			for (unsigned k = 0; k < i; k++)
+				close(o.fd[k]);
+			zp_err_clear();
+			return;
+		}
+		o.bytes[i] = s->dk[j].bytes;
+	}
+	o.n = ZP_CUDA_DKEEP_N;
+	o.hsplit = (uint32_t)s->hsplit;
+	o.wsplit = (uint32_t)s->wsplit;
+	o.curve = (uint32_t)zp_curve_of(key->zkey->curve)->id;
+	o.nv = s->nv;
+	o.dom = s->dom;
+	*out = o;
+}
+
 /* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
  * where the system allows. A key already made in device memory is adopted instead; destroy frees the
  * pointers either way. */
@@ -336,12 +488,30 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		s->d_c = kd->c;
 		s->d_h = kd->h;
 		memset(kd, 0, sizeof *kd);
+		if (key->dev_keep) { /* kept across processes: each array moved into a kept allocation (one at a time) */
+			void **arr[ZP_CUDA_DKEEP_N] = { &s->d_a, &s->d_b1, &s->d_b2, &s->d_c, &s->d_h };
+			size_t len[ZP_CUDA_DKEEP_N] = { s->nv * g1, s->nv * g1, s->nv * g2, max2(s->naux, 1) * g1, s->dom * g1 };
+			s->dk_on = 1;
+			for (int i = 0; i < ZP_CUDA_DKEEP_N; i++) {
+				void *n = NULL;
+				if ((rc = kalloc(s, &n, len[i], "the key kept on the device")) ||
+				    (rc = zp_cuda_copy_on_dev(n, *arr[i], len[i], s->st)) || (rc = zp_cuda_stream_sync(s->st))) {
+					kfree(s, n);
+					return rc;
+				}
+				zp_cuda_free(*arr[i]);
+				*arr[i] = n;
+			}
+		}
 		size_t fr = 0, tot = 0; /* what is free beside the key (the plan's by-use figures start here) */
 		if ((rc = zp_cuda_mem_info(&fr, &tot)))
 			return rc;
 		zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
 		return 0;
 	}
+	s->dk_on = key->dev_keep != NULL;
+	if ((rc = dk_adopt(s, key)) <= 0) /* an earlier start's arrays still on the device: no upload */
+		return rc;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
 	size_t fr = 0, tot = 0;
@@ -362,11 +532,11 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 				s->plan.key_bytes, fr, tot, s->in.key_stream ? ", ZP_CUDA_KEY_STREAM=1" : "");
 		return 0;
 	}
-	if ((rc = dmalloc((void **)&s->d_a, s->nv * g1, "the key's A")) ||
-	    (rc = dmalloc((void **)&s->d_b1, s->nv * g1, "the key's B1")) ||
-	    (rc = dmalloc((void **)&s->d_b2, s->nv * g2, "the key's B2")) ||
-	    (rc = dmalloc((void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
-	    (rc = dmalloc((void **)&s->d_h, s->dom * g1, "the key's H")))
+	if ((rc = kalloc(s, (void **)&s->d_a, s->nv * g1, "the key's A")) ||
+	    (rc = kalloc(s, (void **)&s->d_b1, s->nv * g1, "the key's B1")) ||
+	    (rc = kalloc(s, (void **)&s->d_b2, s->nv * g2, "the key's B2")) ||
+	    (rc = kalloc(s, (void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
+	    (rc = kalloc(s, (void **)&s->d_h, s->dom * g1, "the key's H")))
 		return rc;
 	const int keep = key->host_stays;
 	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1, keep }, { s->d_b1, kb1, s->nv * g1, keep },
@@ -395,16 +565,16 @@ static int make_split(struct cu *s, int g2, void **d, size_t len, unsigned parts
 	int rc = 0;
 	size_t pt = s->pt[g2];
 	void *d4;
-	if ((rc = dmalloc(&d4, parts * len * pt, what)))
+	if ((rc = kalloc(s, &d4, parts * len * pt, what)))
 		return rc;
 	rc = s->cc->split_bases(g2, d4, *d, len, parts, tmp, tmp_len, s->st);
 	if (!rc)
 		rc = zp_cuda_stream_sync(s->st);
 	if (rc) {
-		zp_cuda_free(d4);
+		kfree(s, d4);
 		return rc;
 	}
-	zp_cuda_free(*d);
+	kfree(s, *d);
 	*d = d4;
 	return 0;
 }
@@ -446,8 +616,8 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 			if (s->up[k].d == *d[i])
 				key_seg = &s->up[k];
 		if (key_seg) /* the key's array not sent yet: it goes straight into copy 0 of the split array */
-			zp_cuda_free(*d[i]), *d[i] = NULL;
-		if ((rc = dmalloc(&d4[i], set[i].parts * one, "the split bases")))
+			kfree(s, *d[i]), *d[i] = NULL;
+		if ((rc = kalloc(s, &d4[i], set[i].parts * one, "the split bases")))
 			goto err;
 		if (key_seg)
 			key_seg->d = d4[i];
@@ -459,7 +629,7 @@ static int split_from_store(struct cu *s, const zp_g16_split_store *ss, const zp
 	if ((rc = flush_up(s, "the key and its split bases from the store")) || (rc = zp_cuda_stream_sync(s->st)))
 		goto err;
 	for (unsigned i = 0; i < n; i++) {
-		zp_cuda_free(*d[i]);
+		kfree(s, *d[i]);
 		*d[i] = d4[i];
 	}
 	return 0;
@@ -468,7 +638,7 @@ err:
 		if (!*d[i]) /* its array was freed for d4: d4 is the array now (destroy frees it) */
 			*d[i] = d4[i];
 		else
-			zp_cuda_free(d4[i]);
+			kfree(s, d4[i]);
 	return rc;
 }
 
@@ -499,6 +669,17 @@ static int apply_split(struct cu *s, const zp_g16_key *key)
 	void *tmp;
 	int rc;
 	unsigned n = split_set(s, set, d, g2);
+	if (s->dk_adopted) { /* the kept arrays are the split bases of the plan they were made with */
+		if ((uint32_t)p->hsplit != s->dk_hsplit || (uint32_t)p->wsplit != s->dk_wsplit)
+			return zp_err_set(-EAGAIN, "CUDA backend: the kept device key holds the split bases of another plan "
+					  "(H %u, witness %u parts; this start's plan: %d, %d)", s->dk_hsplit, s->dk_wsplit,
+					  p->hsplit, p->wsplit);
+		s->split_how = "kept on the device";
+		s->hsplit = p->hsplit;
+		s->hpass = p->hpass;
+		s->wsplit = p->wsplit;
+		return 0;
+	}
 	if (!n)
 		return 0;
 	const zp_g16_split_store *ss = zp_knobs()->cuda_split_keep.v ? key->split_store : NULL;
@@ -569,7 +750,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	size_t fr = 0, tot = 0;
 	if ((rc = zp_cuda_mem_info(&fr, &tot)))
 		goto err;
-	if ((rc = zp_cuda_plan_make(p, &s->in, s->cc->sizes, fr, tot)))
+	if ((rc = zp_cuda_plan_make(p, &s->in, s->cc->sizes, fr + s->dk_extra, tot)))
 		return rc;
 	if (p->kstream) {
 		s->kst = p->kst;
@@ -682,7 +863,9 @@ static int cu_create(void **state, const zp_g16_key *key)
 	if (verbose())
 		fprintf(stderr, "CUDA backend: create in %.3f s: the key's points %.3f s (%s), the rest %.3f s of which the "
 			"split bases and the held-back key copies %.3f s (split bases %s)\n", mono_s() - t0, t1 - t0,
-			key->dev_points ? "adopted" : "allocated", mono_s() - t1, s->split_s, s->split_how ? s->split_how : "none");
+			key->dev_points ? "adopted" : s->dk_adopted ? "kept on the device" : "allocated", mono_s() - t1,
+			s->split_s, s->split_how ? s->split_how : "none");
+	dk_export(s, key);
 	*state = s;
 	return 0;
 err:

@@ -116,6 +116,11 @@ typedef struct {
 	 * region, closed only after the backend is destroyed): a device backend may keep them page-locked
 	 * after its upload instead of unlocking them first (the CUDA backend: ~0.7 s less at a 2^27 restart). */
 	bool host_stays;
+	/* NULL, or (CUDA builds) a zp_cuda_dkeep *: the key's device arrays kept across processes. In: n != 0
+	 * names an earlier start's arrays of this very key (gpud: from the supervisor); create takes their
+	 * fds — adopts them (no upload, checked by checksum) or closes them — and sets n = 0. Out: a created
+	 * backend whose arrays are all kept allocations fills it (fds the caller's). */
+	void *dev_keep;
 } zp_g16_key;
 
 /* The split-MSM bases of one key array as a device backend makes them: `parts` copies of the array's

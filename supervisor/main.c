@@ -224,14 +224,14 @@ static int spawn(struct sup *sup, struct child *c)
 	size_t n = 0;
 	while (environ[n])
 		n++;
-	char **envp = calloc(n + 6, sizeof *envp);
+	char **envp = calloc(n + 7, sizeof *envp);
 	size_t k = 0;
 	bool gpud = c->role == ZP_ROLE_GPUD && c->index < g->gpus;
-	static const char *const ours[] = { "ZP_THREADS=", "ZKPIPE_MEMCG=", "CUDA_VISIBLE_DEVICES=",
+	static const char *const ours[] = { "ZP_THREADS=", "ZKPIPE_MEMCG=", "ZP_DKEEP=", "CUDA_VISIBLE_DEVICES=",
 					     "CUDA_DEVICE_ORDER=", "ZP_CUDA_DEVICE=" };
 	for (size_t i = 0; i < n; i++) {
 		bool drop = false;
-		for (unsigned j = 0; j < (gpud ? 5u : 2u); j++)
+		for (unsigned j = 0; j < (gpud ? 6u : 3u); j++)
 			drop |= !strncmp(environ[i], ours[j], strlen(ours[j]));
 		if (!drop)
 			envp[k++] = environ[i];
@@ -247,6 +247,12 @@ static int spawn(struct sup *sup, struct child *c)
 		envp[k++] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
 		envp[k++] = "ZP_CUDA_DEVICE=0";
 	}
+	/* gpud: the keys its slot's last gpud kept on the device (dkeep.c), as fds 3.. */
+	static char dkenv[ZP_DKEEP_TEXT + 16];
+	int dkfd[ZP_DKEEP_KEYS * ZP_DKEEP_ARRAYS];
+	unsigned ndk = 0;
+	if (gpud && !sup_dkeep_env(c, dkenv, sizeof dkenv, dkfd, &ndk))
+		envp[k++] = dkenv;
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (procs >= 0 && write(procs, "0", 1) < 0)
@@ -259,11 +265,23 @@ static int spawn(struct sup *sup, struct child *c)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0); /* a ^C at the terminal reaches the supervisor, which stops us in order */
-		syscall(SYS_close_range, 3, ~0u, 0);
+		int hi[ZP_DKEEP_KEYS * ZP_DKEEP_ARRAYS];
+		for (unsigned i = 0; i < ndk; i++) /* out of the way of 3.., then into place (dup2 clears CLOEXEC) */
+			if ((hi[i] = fcntl(dkfd[i], F_DUPFD_CLOEXEC, 1024)) < 0)
+				_exit(126);
+		for (unsigned i = 0; i < ndk; i++)
+			if (dup2(hi[i], 3 + (int)i) < 0)
+				_exit(126);
+		syscall(SYS_close_range, 3 + ndk, ~0u, 0);
 		execve(bin, argv, envp);
 		_exit(127);
 	}
 	free(envp);
+	if (pid > 0 && ndk) {
+		zp_log(WHO, "gpud.%u@%s: handing it %u kept device key(s) (%.2f GiB)", c->index, g->name, c->n_dk,
+		       zp_dkeep_bytes(c->dk, c->n_dk) / 1073741824.0);
+		sup_dkeep_handed(c);
+	}
 	if (logfd >= 0)
 		close(logfd);
 	if (procs >= 0)
@@ -670,6 +688,8 @@ static void loop(struct sup *sup, int sfd)
 				uint64_t rss = zp_proc_peak_rss_kib(c->pid);
 				if (rss)
 					c->peak_rss_kib = rss;
+				if (now - last_scan >= 100)
+					sup_dkeep_tick(sup, c);
 			} else if (!c->given_up && now >= c->next_start_ms) {
 				if (spawn(sup, c))
 					c->next_start_ms = now + sup->cfg.restart_max_ms;

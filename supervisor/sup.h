@@ -19,6 +19,7 @@
 
 #include "arena.h"
 #include "config.h"
+#include "dkeep.h"
 #include "health.h"
 
 #define SUP_MAX_CHILDREN 256
@@ -40,6 +41,9 @@ struct child {
 	char memcg[PATH_MAX];      /* cgroup v1 directory, "" = none; one per daemon run, removed when it goes */
 	unsigned long long memcg_oom_base; /* its oom_kill count when this daemon entered it */
 	uint64_t stuck_ms;         /* no progress this long when the watchdog killed it; 0 = not killed */
+	/* gpud: the keys it kept on the device, held for its next start (dkeep.c; fds are ours) */
+	zp_dkeep_rec dk[ZP_DKEEP_KEYS];
+	unsigned n_dk;
 };
 
 /* a child that dies before it is ready (gpud: its health file says so; others: within 10 s)
@@ -128,6 +132,10 @@ const char *sup_key_state_name(int s);
 /* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
 void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned group, uint32_t job_idx);
 void sup_observe_tick(struct sup *sup);
+/* dkeep.c: device-kept keys (pipeline/dkeep.h) */
+void sup_dkeep_tick(struct sup *sup, struct child *c);
+int sup_dkeep_env(struct child *c, char *env, size_t len, int *fds, unsigned *nfd);
+void sup_dkeep_handed(struct child *c);
 void sup_observe_metrics(struct sup *sup, FILE *f);
 void sup_observe_status(struct sup *sup, void *status_json);
 

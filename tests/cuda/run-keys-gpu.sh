@@ -122,7 +122,7 @@ setup = device
 gpus = 1
 synth_workers = 1
 slots = 1
-slot_size = 64M
+slot_size = auto
 jobs = 4
 max_parts = 10
 backend = cuda
@@ -158,7 +158,17 @@ EOF
     b=$(now)
     [ "$(ready_n)" -ge $(( i + 1 )) ] && ts+=("$(dt "$a" "$b")")
   done
-  grep -E "key porep|ready|region|CUDA backend: (create|split|the key)" "$glog" | cut -c1-260 | tail -n 6
+  grep -E "key porep|ready|region|CUDA backend: (create|split|the key)|kept|adopted|holding|handing" "$glog" "$R/sup.log" | cut -c1-260 | tail -n 10
+  # proofs from the key as the last restart got it: a 2-partition job, every proof verified outside gpud
+  local vk=$R/r/keys/porep.g.gpud0.vk.json nok=0 jid
+  if jid=$(ZKPIPE_CONFIG=$R/z.ini "$BIN/zkpipe" submit --key porep --output "$R/out/j1" synth:1001 synth:1002 2>"$R/submit.err") &&
+     ZKPIPE_CONFIG=$R/z.ini "$BIN/zkpipe" wait --timeout 400 $jid >/dev/null 2>&1; then
+    for p in 0 1; do
+      "$BIN/zkpipe" verify --vk "$vk" --proof "$R/out/j1/part-$p.proof.json" --public "$R/out/j1/part-$p.public.json" >/dev/null 2>&1 && nok=$((nok + 1))
+    done
+  fi
+  row "restart 2^$lg: proofs after the last restart verified outside gpud" "$nok / 2 $(head -c 200 "$R/submit.err")"
+  row "restart 2^$lg: restarts that adopted the key kept on the device (no upload)" "$(grep -c 'key adopted from the device' "$glog") of $RESTARTS; $(grep -o 'key adopted from the device ([^)]*)' "$glog" | tail -1)"
   row "restart 2^$lg: SIGKILL -> restarted gpud ready (median of ${#ts[@]}; target <= 5 s at 2^27)" "$(echo "${ts[@]:-}" | median) s (runs: ${ts[*]:-none}; gpud's own: $(grep -o 'ready, done in [0-9.]* s' "$glog" | sed 1d | awk '{print $4}' | tr '\n' ' '))"
   row "restart 2^$lg: restarts that took key and split bases from their regions" "$(grep -c 'key from region' "$glog") x key, $(grep -c 'split bases from the store' "$glog") x split bases"
   row "restart 2^$lg: last restart, key upload" "$(grep -o 'CUDA backend: the key: .*' "$glog" | tail -1 | cut -c21-200)"
