@@ -87,7 +87,8 @@ struct gpud_pipe {
 	struct gpud_flight *gpu_q, *tail_q; /* FIFOs */
 	unsigned in_flight;             /* copied, not yet finished */
 	int stop, gpu_idle;
-	pthread_t gpu_th, tail_th;
+	pthread_t gpu_th, tail_th, reg_th; /* reg_th: the arena's registration for DMA (after ready) */
+	int reg_started;
 	unsigned inj_attempts;          /* [debug] inject: proof attempts so far */
 	bool inj_sticky;
 };

@@ -486,8 +486,16 @@ static void dkeep_done(struct gpud *g)
 			unlink(tmp);
 		return;
 	}
-	zp_log(g->d.who, "%u key(s) kept on the device offered to the supervisor (%.2f GiB): a restart adopts them", n,
-	       zp_dkeep_bytes(out, n) / 1073741824.0);
+	/* until the supervisor has them (it removes the file), a death of this process would lose them: ready waits
+	 * (its scan runs every 100 ms; at most 2 s) */
+	uint64_t t0 = zp_mono_ms();
+	struct stat st;
+	while (!stat(path, &st) && zp_mono_ms() - t0 < 2000)
+		usleep(5000);
+	bool taken = stat(path, &st) != 0;
+	zp_log(g->d.who, "%u key(s) kept on the device %s the supervisor (%.2f GiB, %llu ms)%s", n,
+	       taken ? "taken by" : "offered to", zp_dkeep_bytes(out, n) / 1073741824.0,
+	       (unsigned long long)(zp_mono_ms() - t0), taken ? ": a restart adopts them" : ": not taken yet");
 #endif
 }
 
