@@ -95,6 +95,7 @@ static void load(void)
 	k->gpud_pipeline = is_1("ZKPIPE_GPUD_PIPELINE");
 	k->ss_copy = env("ZKPIPE_SS_COPY");
 	k->memcg = env("ZKPIPE_MEMCG");
+	k->dkeep = env("ZP_DKEEP"); /* set (even empty): the supervisor holds kept keys for this gpud */
 	k->sysfs = env("ZKPIPE_SYSFS");
 	k->hugetlbfs = env("ZKPIPE_HUGETLBFS");
 	k->config = env("ZKPIPE_CONFIG");

@@ -60,6 +60,7 @@ typedef struct {
 	int gpud_pipeline;        /* ZKPIPE_GPUD_PIPELINE=1: gpud's CPU backend behind the device pipeline */
 	const char *ss_copy;      /* ZKPIPE_SS_COPY: "memcpy" = plain copies in the supraseal client */
 	const char *memcg;        /* ZKPIPE_MEMCG: the cgroup the supervisor made (non-empty: no RLIMIT_DATA) */
+	const char *dkeep;        /* ZP_DKEEP: gpud's device-kept keys from the supervisor (pipeline/dkeep.h); NULL unset */
 	const char *sysfs;        /* ZKPIPE_SYSFS: sysfs root for GPU discovery (tests) */
 	const char *hugetlbfs;    /* ZKPIPE_HUGETLBFS: the hugetlbfs mount to use */
 	const char *config;       /* ZKPIPE_CONFIG: the supervisor's config (clients) */

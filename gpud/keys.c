@@ -31,6 +31,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "keyload.h"
+#include "knobs.h"
 #include "payload_ss.h"
 #include "progress.h"
 #include "setup.h"
@@ -404,7 +405,7 @@ static void key_free(struct gpud_key *k)
  * to the supervisor. */
 static void dkeep_init(struct gpud *g)
 {
-	const char *e = getenv("ZP_DKEEP");
+	const char *e = zp_knobs()->dkeep;
 	g->dk_on = e != NULL;
 	if (!e || !*e)
 		return;
