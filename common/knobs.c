@@ -69,7 +69,7 @@ static void load(void)
 	e = env("ZP_MSM_GLV");
 	k->msm_glv = e && atoi(e) > 0 && atoi(e) <= 30 ? atoi(e) : 0;
 	e = env("ZP_CUDA_OVERLAP");
-	k->cuda_overlap = e && (atoi(e) == 1 || atoi(e) == 2) ? atoi(e) : 0;
+	k->cuda_overlap = !e || !*e ? 1 : atoi(e) == 0 || atoi(e) == 2 ? atoi(e) : 1; /* measured: beside (bench/RESULTS.md) */
 	k->cuda_density = on_unless_0("ZP_CUDA_DENSITY");
 	k->ntt_bitrev_tiles = on_unless_0("ZP_NTT_BITREV_TILES");
 	k->ntt_occ = on_unless_0("ZP_NTT_OCC");

@@ -40,7 +40,7 @@ typedef struct {
 	int msm_k0;               /* ZP_MSM_K0: 32, 64 (default) or 128 entries a flat task */
 	int msm_profile;          /* ZP_MSM_PROFILE set: per-stage MSM event timings on stderr */
 	int msm_glv;              /* ZP_MSM_GLV=k: BLS12-381 G1 MSMs from 2^k scalars take the GLV cut (default 0: off) */
-	int cuda_overlap;         /* ZP_CUDA_OVERLAP: 0 in turn (default), 1 witness MSMs beside the H step, 2 alternate */
+	int cuda_overlap;         /* ZP_CUDA_OVERLAP: 0 in turn, 1 witness MSMs beside the H step (default), 2 alternate */
 	int cuda_density;         /* ZP_CUDA_DENSITY=0 clears it: witness MSMs skip the points at infinity (lists filtered) */
 	int ntt_bitrev_tiles;     /* ZP_NTT_BITREV_TILES=0 clears it: tiled bit reversal */
 	int ntt_occ;              /* ZP_NTT_OCC=0 clears it: occupancy-tuned NTT launches */
