@@ -8,16 +8,19 @@
 #include "cmd_util.h"
 #include "curve.h"
 #include "keyfile.h"
+#include "params.h"
 #include "par.h"
 #include "progress.h"
 #include "setup.h"
 
 static const char setup_help[] =
-	"usage: zkpipe setup (--r1cs R | --synth SPEC) --out KEY.zpk [options]\n"
+	"usage: zkpipe setup (--r1cs R | --synth SPEC) --out KEY.zpk|KEY.params [options]\n"
 	"  Makes an INSECURE development Groth16 key (random toxic waste drawn by this process: whoever\n"
 	"  holds it can forge proofs). For benchmarks and tests only; never for production.\n"
 	"  SPEC: synthetic PoRep-shaped circuit, n=ROWS[,pub=328,bool=0.9,free=0.3,a=2.4,b=1.0,c=2.2,\n"
 	"        win=65536,seed=1] (see docs/keys.md)\n"
+	"  The key's format is --out's extension: .zpk (zkpipe's), or .params (Filecoin/bellperson's:\n"
+	"  BLS12-381, --h-mode coeff; bellperson's provers also expect --roots 7).\n"
 	"options:\n"
 	"  --h-mode M     snarkjs (default: odd-root H points) | coeff (bellperson's τ^i·Z(τ)/δ)\n"
 	"  --roots F      5 (default: zkpipe's prover, snarkjs) | 7 (bellperson's root of unity)\n"
@@ -78,6 +81,13 @@ int cmd_setup(int argc, char **argv)
 		fputs(setup_help, stderr);
 		return CX_USAGE;
 	}
+	const int to_params = !strcmp(cx_ext(out), "params");
+	if (to_params && (so.h_mode != ZP_H_COEFF || (want && want->id != ZP_CURVE_BLS12_381))) {
+		/* refused before the work: at 2^27 the setup takes minutes */
+		rc = zp_err_set(ZP_EMISMATCH, "--out %s: .params (bellperson) keys are BLS12-381 keys with the coefficient H "
+				"query: give --h-mode coeff%s", out, want && want->id != ZP_CURVE_BLS12_381 ? " and no --curve bn254" : "");
+		return cx_fail("setup", rc);
+	}
 	fprintf(stderr, "zkpipe setup: WARNING: this is an INSECURE development key (single-party toxic waste); "
 			"never use it in production\n");
 	zp_circuit circ;
@@ -94,6 +104,12 @@ int cmd_setup(int argc, char **argv)
 		rc = zp_err_set(ZP_EMISMATCH, "--curve %s, but %s is a %s circuit%s: the curves differ", want->name,
 				synth ? "the synthetic circuit" : r1cs, cv->name,
 				synth ? " (synthetic circuits are BLS12-381's)" : " (the r1cs's prime field)");
+		zp_circuit_free(&circ);
+		return cx_fail("setup", rc);
+	}
+	if (to_params && cv->id != ZP_CURVE_BLS12_381) {
+		rc = zp_err_set(ZP_EMISMATCH, "--out %s: .params (bellperson) keys are BLS12-381 keys; %s is a %s circuit", out,
+				r1cs ? r1cs : "the synthetic circuit", cv->name);
 		zp_circuit_free(&circ);
 		return cx_fail("setup", rc);
 	}
@@ -134,7 +150,7 @@ int cmd_setup(int argc, char **argv)
 	}
 	double t2 = cx_now();
 	int ex = CX_OK;
-	if ((rc = zp_pkey_write(&k, out)) || (zk && (rc = zp_pkey_write_zkey(&k, &circ, zk)))) {
+	if ((rc = to_params ? zp_params_write(&k, out) : zp_pkey_write(&k, out)) || (zk && (rc = zp_pkey_write_zkey(&k, &circ, zk)))) {
 		cx_fail("setup", rc);
 		ex = CX_OUTPUT;
 	}

@@ -11,6 +11,15 @@ q "$ZK" setup --cpu --synth "$SPEC" --roots 7 --out "$T/s7.zpk" --zkey "$T/s7.zk
 q "$ZK" setup --cpu --synth "$SPEC" --roots 7 --h-mode coeff --out "$T/c7.zpk" --threads 1
 q "$ZK" key convert --from "$T/c7.zpk" --to "$T/c7.params"
 q "$ZK" key convert --from "$T/c7.params" --to "$T/p7.zpk" --synth "$SPEC"
+# setup straight to .params (--out's extension) = the same toxic waste's .zpk converted
+q "$ZK" setup --cpu --synth "$SPEC" --roots 7 --h-mode coeff --toxic-seed 11 --out "$T/d7.params" --threads 1
+q "$ZK" setup --cpu --synth "$SPEC" --roots 7 --h-mode coeff --toxic-seed 11 --out "$T/d7.zpk" --threads 1
+q "$ZK" key convert --from "$T/d7.zpk" --to "$T/d7c.params"
+cmp -s "$T/d7.params" "$T/d7c.params" || fail "setup --out d7.params differs from the converted d7.zpk"
+"$ZK" setup --cpu --synth "$SPEC" --out "$T/x.params" >"$T/x.log" 2>&1 && fail "setup --out .params without --h-mode coeff was accepted"
+grep -q "coefficient H" "$T/x.log" || fail "setup --out .params, snarkjs H: no clear error: $(cat "$T/x.log")"
+[ -e "$T/x.params" ] && fail "setup --out .params, snarkjs H: a file was written"
+log "CLI: setup --out K.params writes bellperson's .params (= convert of the .zpk); snarkjs H refused"
 for k in s7 c7 p7; do
   "$ZK" key info "$T/$k.zpk" > "$T/$k.info" 2>&1 || fail "key info $k"
   grep -q "family 7" "$T/$k.info" || fail "$k.zpk does not record root family 7: $(cat "$T/$k.info")"

@@ -17,6 +17,8 @@
  *        --hold-ms M      sleep M ms between the calls (kill tests)
  *        --rs-seed N      r, s of every partition from seed N (not getrandom): pinned-bytes tests
  *        --out FILE       write the last call's proofs (384 bytes each, in order) to FILE
+ *        --same-witness   every partition the same witness (one partition's memory: at 2^27 ten distinct
+ *                         ones are ~170 GB, more than a 128 GiB GPU host holds; proofs still differ by r, s)
  *   ss_harness srs PARAMS [--expect-code E]    create_SRS only
  *
  * Synthesis is what bellperson's ProvingAssignment holds after synthesize + the input constraints:
@@ -213,7 +215,7 @@ static int cmd_prove(int argc, char **argv)
 	const char *path = argv[2];
 	uint32_t rows = (uint32_t)atoi(argv[3]), pub = (uint32_t)atoi(argv[4]);
 	size_t K = (size_t)atoi(argv[5]);
-	bool split = false, bad = false, stats = false;
+	bool split = false, bad = false, stats = false, same = false;
 	int expect = -1, repeat = 1, hold_ms = 0;
 	long aux_off = 0;
 	uint64_t seed = 1, rs_seed = 0;
@@ -222,6 +224,7 @@ static int cmd_prove(int argc, char **argv)
 		if (!strcmp(argv[i], "--split")) split = true;
 		else if (!strcmp(argv[i], "--bad-witness")) bad = true;
 		else if (!strcmp(argv[i], "--stats")) stats = true;
+		else if (!strcmp(argv[i], "--same-witness")) same = true;
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--expect-code") && i + 1 < argc) expect = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
@@ -245,11 +248,17 @@ static int cmd_prove(int argc, char **argv)
 	zp_ss_assignment *as = calloc(K, sizeof *as);
 	zp_fr *r_s = calloc(K, sizeof(zp_fr)), *s_s = calloc(K, sizeof(zp_fr));
 	zp_ss_proof *proofs = calloc(K, sizeof *proofs);
+	double tw = now_s();
 	for (size_t i = 0; i < K; i++) {
-		if (make_part(&P[i], &c, &sp, seed + i, bad && i == 0))
+		if (same && i > 0)
+			P[i] = P[0];
+		else if (make_part(&P[i], &c, &sp, seed + i, bad && i == 0))
 			return failf("witness: %s", zp_err_msg());
 		as[i] = assignment_of(&P[i], aux_off);
 	}
+	if (stats)
+		printf("witness: %zu partition%s synthesized in %.3f s\n", same ? (size_t)1 : K, same || K == 1 ? "" : "s",
+		       now_s() - tw);
 	zp_ss_srs srs;
 	if (check_error(create_SRS(&srs, path, true), -1, "create_SRS"))
 		return 1;
