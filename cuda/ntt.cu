@@ -47,6 +47,8 @@
  *         2^k - 1 table instead of negating tw[N/2 - ti] in every butterfly.
  *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
  *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
+ *  HFUSE  (with SIGMA and R4) the H step's h = (A·B - n·C)·k computed by c's last DIT pass as it stores (it reads
+ *         A and B where it would write C, and writes h into a): no combine pass, C never stored.
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
  * against the CPU on the device.
  */
@@ -94,9 +96,11 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_R4     16
 #define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
 #define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
-#define NTT_OPT_ALL    127
+#define NTT_OPT_HFUSE  128  /* with SIGMA and R4: the H combine in the last DIT pass of c (see groth16_h_sigma) */
+#define NTT_OPT_ALL    255
 #ifndef NTT_OPT_DEFAULT
-#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0)
+#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0 | \
+                         NTT_OPT_HFUSE)
 #endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
@@ -439,11 +443,11 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
  * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
  * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
-template <int MINB, bool DIT, bool SIG, class fr_t>
+template <int MINB, bool DIT, bool SIG, class fr_t, bool HC = false>
 __global__ void __launch_bounds__(1 << (NTT_K - 2), MINB)
 pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0, unsigned k, int inverse,
       const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab, const fr_t *__restrict__ sig,
-      int twload)
+      int twload, fr_t *ha = NULL, const fr_t *__restrict__ hb = NULL, const fr_t *__restrict__ hk = NULL)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];
@@ -464,8 +468,19 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	}
 	__syncthreads();
 	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-		x[base + ((size_t)t << b0)] = s[t];
+	if (HC) {
+		/* the H step's last pass of c (NTT_OPT_HFUSE): h = (A·B - n·C)·k lands in a, C never stored */
+		const fr_t k0 = hk[0], k1 = hk[1];
+		for (unsigned t = threadIdx.x; t < (1u << k); t += 2 * nt) {   /* 2^k = 4·nt: two pairs, loads first */
+			size_t i0 = base + ((size_t)t << b0), i1 = base + ((size_t)(t + nt) << b0);
+			fr_t a0 = ha[i0], e0 = hb[i0], a1 = ha[i1], e1 = hb[i1];
+			ha[i0] = (a0 * e0 - s[t] * k0) * k1;
+			ha[i1] = (a1 * e1 - s[t + nt] * k0) * k1;
+		}
+	} else {
+		for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+			x[base + ((size_t)t << b0)] = s[t];
+	}
 }
 static unsigned pass_threads(unsigned k)
 {
@@ -692,9 +707,15 @@ template <class fr_t> struct sig_ref {
 };
 /* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
  * pass table or twiddles built in dynamic shared memory. */
+/* The H combine fused into a DIT pass (NTT_OPT_HFUSE): h = (a·b - x·k[0])·k[1] into a instead of x stored. */
+template <class fr_t> struct hfuse {
+	fr_t *a;
+	const fr_t *b, *k;
+};
 template <class fr_t>
 static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
-                       const fr_t *plo, const fr_t *phi, const sig_ref<fr_t> &sg, cudaStream_t st)
+                       const fr_t *plo, const fr_t *phi, const sig_ref<fr_t> &sg, cudaStream_t st,
+                       const hfuse<fr_t> *hf = NULL)
 {
 	int rc = 0;
 	const fr_t *pt = NULL, *sig = sg.d;
@@ -718,7 +739,19 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 			ZP_CARVE4(8)
 			ZP_CARVE4(6)
 #undef ZP_CARVE4
+			cudaFuncSetAttribute(pass4<6, true, true, fr_t, true>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(pass4<8, true, true, fr_t, true>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 			carve4 = 1;
+		}
+		if (hf) {   /* only the sigma H step's DIT passes ask (dit and sig set) */
+			if (c->opt & NTT_OPT_R4_6)
+				pass4<6, true, true, fr_t, true><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo,
+				                                                          phi, pt, sig, twload, hf->a, hf->b, hf->k);
+			else
+				pass4<8, true, true, fr_t, true><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo,
+				                                                          phi, pt, sig, twload, hf->a, hf->b, hf->k);
+			ZP_CUDA_LAUNCHED();
+			return 0;
 		}
 #define ZP_PASS4(MB, DT, SG) pass4<MB, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
 #define ZP_PASS4_MB(MB) \
@@ -791,7 +824,8 @@ err:
 /* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
 template <class fr_t>
 static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
+                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>(),
+                      const hfuse<fr_t> *hf = NULL)
 {
 	int rc = 0;
 	unsigned ks[8];
@@ -802,7 +836,7 @@ static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, co
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                        k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st)))
+		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st, i == np - 1 ? hf : NULL)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
@@ -938,9 +972,17 @@ __global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const
 template <class fr_t>
 __global__ void h_combine3(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *k)
 {
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n) return;
-	a[i] = (a[i] * b[i] - c[i] * k[0]) * k[1];
+	/* two elements a thread (i and i + n/2), all six loads issued before the products */
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, h = n >> 1;
+	if (n & 1) {   /* the NTT sizes are powers of two: n = 1 only */
+		if (i == 0) a[0] = (a[0] * b[0] - c[0] * k[0]) * k[1];
+		return;
+	}
+	if (i >= h) return;
+	fr_t a0 = a[i], b0 = b[i], c0 = c[i], a1 = a[i + h], b1 = b[i + h], c1 = c[i + h];
+	const fr_t k0 = k[0], k1 = k[1];
+	a[i] = (a0 * b0 - c0 * k0) * k1;
+	a[i + h] = (a1 * b1 - c1 * k0) * k1;
 }
 /* zinv = (g^n - 1)^-1 */
 template <class fr_t>
@@ -962,6 +1004,12 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
 	sig_ref<fr_t> sg = sig_ref<fr_t>(), sgi = sig_ref<fr_t>();
 	const bool bp = mode == ZP_CUDA_H_BELLPERSON;
+	/* NTT_OPT_HFUSE (with R4, and not the radix-R build): c's last DIT pass writes h into a itself
+	 * (dit_passes' last pass runs pass4 when its k >= 2) */
+	unsigned ks[8];
+	const int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
+	const bool fuse = (c->opt & NTT_OPT_HFUSE) && (c->opt & NTT_OPT_R4) && ZP_NTT_RADIX_LOG == 1 && ks[np - 1] >= 2;
+	const hfuse<fr_t> hf = { (fr_t *)v[0], (const fr_t *)v[1], c->consts + 7 };
 	if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 	if (bp && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sgi))) return rc;
 	if (c->hc_log_n != log_n || c->hc_mode != (int)mode) {
@@ -973,11 +1021,14 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	}
 	for (int i = 0; i < 3; i++) {
 		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
-		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
+		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg, i == 2 && fuse ? &hf : NULL)))
+			return rc;
 	}
-	h_combine3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
-	                                                       1ull << log_n, c->consts + 7);
-	ZP_CUDA_LAUNCHED();
+	if (!fuse) {
+		h_combine3<<<zp_cdiv((1ull << log_n) / 2 + 1, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
+		                                                       1ull << log_n, c->consts + 7);
+		ZP_CUDA_LAUNCHED();
+	}
 	if (!bp) return 0;
 	if ((rc = dif_passes<fr_t>(c, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
 	launch_bitrev((fr_t *)v[0], log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);

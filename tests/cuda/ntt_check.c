@@ -55,7 +55,7 @@ static void parse_masks(const char *dflt)
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", e && *e ? e : dflt);
 	nmasks = 0;
-	for (char *t = strtok(buf, " ,"); t && nmasks < 16; t = strtok(NULL, " ,")) masks[nmasks++] = (int)strtol(t, NULL, 0) & 127;
+	for (char *t = strtok(buf, " ,"); t && nmasks < 16; t = strtok(NULL, " ,")) masks[nmasks++] = (int)strtol(t, NULL, 0) & 255;   /* NTT_OPT_ALL */
 }
 static void row(const char *what, unsigned lg, int mask, int ok, const char *note)
 {

@@ -3,14 +3,14 @@
 #   1. ntt_check check: every NTT_OPT_* mask (cuda/ntt.cu) = the CPU NTTs bit for bit (BLS12-381 both root
 #      families, BN254; forward, inverse, cosets, both H steps) at 2^1..2^20, then 2^24
 #   2. g16_backend_cmp: whole proofs, CUDA backend = CPU backend bytes (examples/chain, tests/groth16/data/mul,
-#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits) with the default mask and masks 95, 127
+#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits) with the default mask (255) and masks 127, 223
 #   3. ntt_check bench beside sppark's NTT (DIR/sppark/sppark_ntt_{bls,bn}: a harness built outside the repo,
 #      never committed; skipped when absent) in the same run: 2^24 and 2^27, fwd, inv, coset fwd, coset inv,
 #      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of the H step by mask
 # then prints the side-by-side table last. Usage: tests/cuda/run-ntt-gpu.sh DIR
 #   DIR: ntt_check, g16_backend_cmp, lib/ (libxxhash, liburing), sppark/ (optional)
-#   MASKS="0 1 2 3 4 8 15 16 48 64 79 95 127" (check), MASKS24="0 79 95 127" (check at 2^24), BMASKS="0 3 7 67 71 79 87 95 119 127"
-#   (bench), NCU_MASKS="79 95 127", SKIP="ncu proofs ..." parts left out,
+#   MASKS="0 1 2 3 4 8 15 16 48 64 79 95 127 223 255" (check), MASKS24="0 79 127 255" (check at 2^24), BMASKS="0 79 127 223 255"
+#   (bench), NCU_MASKS="127 255", SKIP="ncu proofs ..." parts left out,
 #   OUT: the device folder that comes back: gpu-ntt-logs.tgz (every log) is written there
 set -u
 cd "$(dirname "$0")/../.."
@@ -33,13 +33,13 @@ part() { # name timeout cmd...: run, show the tail, record "name | exit | second
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
 C=$BIN/ntt_check
-export MASKS=${MASKS:-0 1 2 3 4 8 15 16 48 64 79 95 127}
+export MASKS=${MASKS:-0 1 2 3 4 8 15 16 48 64 79 95 127 223 255}
 part check-small 100 "$C" check 1 5 10 13 17 20
-part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 79 95 127}" "$C" check 24
-part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 79 95 127}" "$C" check 24
-proofs() { # the default mask and masks 95, 127: CUDA proof bytes = CPU proof bytes (and verified)
+part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 79 127 255}" "$C" check 24
+part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 79 127 255}" "$C" check 24
+proofs() { # the default mask (255) and masks 127, 223: CUDA proof bytes = CPU proof bytes (and verified)
   local rc=0 e k
-  for e in "" ZP_NTT_OPT=95 ZP_NTT_OPT=127; do
+  for e in "" ZP_NTT_OPT=127 ZP_NTT_OPT=223; do
     for k in examples/chain/chain.zkey:examples/chain/w0.wtns examples/chain-bn254/chain.zkey:examples/chain-bn254/w0.wtns \
              tests/groth16/data/mul.zkey:tests/groth16/data/mul.wtns; do
       [ -n "$e" ] && [ "${k#tests}" != "$k" ] && continue
@@ -47,7 +47,7 @@ proofs() { # the default mask and masks 95, 127: CUDA proof bytes = CPU proof by
       env $e timeout 40 "$BIN/g16_backend_cmp" zkey "${k%%:*}" "${k#*:}" || { echo "| exit $? | FAIL |"; rc=1; }
     done
   done
-  for e in "" ZP_NTT_OPT=95 ZP_NTT_OPT=127; do
+  for e in "" ZP_NTT_OPT=127 ZP_NTT_OPT=223; do
     echo "## ${e:-default mask}: synth 16"
     env $e timeout 60 "$BIN/g16_backend_cmp" synth 16 1 || { echo "| synth 16 exit $? | FAIL |"; rc=1; }
   done
@@ -57,7 +57,7 @@ proofs() { # the default mask and masks 95, 127: CUDA proof bytes = CPU proof by
 }
 part proofs 300 proofs
 bench() {
-  MASKS=${BMASKS:-0 3 7 67 71 79 87 95 119 127} timeout 150 "$C" bench
+  MASKS=${BMASKS:-0 79 127 223 255} timeout 150 "$C" bench
   local s
   for s in bls bn; do
     [ -x "$BIN/sppark/sppark_ntt_$s" ] && timeout 60 "$BIN/sppark/sppark_ntt_$s" 24 27
@@ -68,7 +68,7 @@ part bench 220 bench
 ncu_part() { # per-kernel device times of the H step at 2^27 by mask (warm-up + one timed call: 2 H steps)
   local N=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1) m
   [ -n "$N" ] || { echo "no ncu"; return 0; }
-  for m in ${NCU_MASKS:-79 95 127}; do
+  for m in ${NCU_MASKS:-127 255}; do
     MASKS=$m RUNS=1 timeout 40 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
       "$C" bench ${NCU_CASE:-bls:h:27} > "$LOG/ncu-$m.csv" 2>"$LOG/ncu-$m.err"
     echo "### mask $m: ${NCU_CASE:-bls:h:27}, warm-up + 1 call"

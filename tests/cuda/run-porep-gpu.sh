@@ -8,7 +8,8 @@
 #         does: REPS calls of PARTS partitions (--same-witness: one partition's memory), every proof verified;
 #         gpud loads the key from the .params itself (its "loading" lines), per-partition times and the
 #         library's overhead (bench/supraseal/run.sh's columns)
-# Prints a table last. Usage: [LOG=27] [PARTS=10] [REPS=3] [STEPS="key load job"] [BACKEND=cuda]
+# Prints a table last. Usage: [LOG=27] [PARTS=10] [REPS=3] [STEPS="key load job"] [BACKEND=cuda] [KEEP=1: leave the key
+#   in $D for a later run without the key step]
 #   tests/cuda/run-porep-gpu.sh BIN_DIR     BIN_DIR: zkpipe, zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud,
 #   ss_harness, params_bench, libzkpipe-supraseal.so.0, lib/ (GPU_BIN_ONLY=1 scripts/gpu-bin.sh). BACKEND=cpu and a
 #   small LOG: a dry run without a GPU (load with --cpu).
@@ -18,7 +19,8 @@ cd "$(dirname "$0")/../.."
 LOG=${LOG:-27}; PARTS=${PARTS:-10}; REPS=${REPS:-3}; STEPS=${STEPS:-key load job}; BACKEND=${BACKEND:-cuda}
 D=${D:-/tmp/zpporep}; O=${OUT:-$D/out}; PUB=328
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
-rm -rf "$D"; mkdir -p "$D" "$O"
+case " $STEPS " in *" key "*) rm -rf "$D";; esac   # without the key step: the key a KEEP=1 run left in $D
+mkdir -p "$D" "$O"
 ROWS=()
 row() { ROWS+=("$(printf '| %-60s | %s |' "$1" "$2")"); echo "## $1: $2"; }
 now() { date +%s.%N; }
@@ -83,7 +85,7 @@ job_step() {
   mem=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo)
   need_key=$(( $(stat -c %s "$K") / 1048576 ))
   # the key region, the arena and the harness's one partition (~ slot) must fit: one slot when two do not
-  [ $(( need_key + 3 * slot + 12288 )) -gt "$mem" ] && slots=1
+  [ $(( need_key + 3 * slot + 24576 )) -gt "$mem" ] && slots=1
   hugepages $(( (need_key + slots * slot) / 2 + 512 ))
   cat > "$D/z.ini" <<INI
 [run]
@@ -137,7 +139,7 @@ EOF
 for s in $STEPS; do
   case $s in key) key_step || break;; load) load_step;; job) job_step;; esac
 done
-rm -f "$K"
+[ "${KEEP:-0}" = 1 ] || rm -f "$K"
 echo
 echo "| what | result |"
 echo "|---|---|"
