@@ -172,11 +172,20 @@ template <int N> static int run_fp2(const char *name, const uint32_t *p, const u
 	printf("%s: %ld products, %ld wrong\n", name, total, bad);
 	return bad != 0;
 }
-/* the dedicated square (mont_sqr = sqr_wide + redc_wide + sub_p_if; ff's sqr() under DEDICATED_SQR) against
- * ref_mul(a, a) and against mont_mul_eo(a, a) reduced, byte for byte: edge values (0, 1, 2, p-1, p-2, the
+/* the dedicated squares (mont_sqr = sqr_wide + redc_wide + sub_p_if, and mont_sqr_eo = sqr_eo_parts + redc_eo
+ * + sub_p_if, ff's sqr() under DEDICATED_SQR) against ref_mul(a, a) and mont_mul_eo(a, a) reduced, byte for byte: edge values (0, 1, 2, p-1, p-2, the
  * Montgomery one, (p-1)/2, p's top bit, 2^(32k) - 1, 2^(32k), 2^(32k) + 1 and the low k limbs all ones for
- * every k < N, alternating bit patterns) and random ones below p; and sqr_wide alone against a schoolbook
- * a·a for any a < 2^(32N) (all ones included). */
+ * every k < N, alternating bit patterns), random ones below p and ones of carry-making limbs (SPECIAL); and sqr_wide alone against a schoolbook
+ * a·a for any a < 2^(32N) (all ones included), sqr_eo_parts (E + O = a²) for any a < 2^(32N-1). */
+/* limbs that make carries: products of two of them are often 2^32 - 1 (mod 2^32) or 2^64 - 2^33 + 1 */
+static const uint32_t SPECIAL[] = { 0, 1, 2, 3, 0xffffffffu, 0xfffffffeu, 0xfffffffdu, 0x80000000u, 0x7fffffffu, 0x80000001u,
+				    0x55555555u, 0xaaaaaaaau, 0xaaaaaaabu, 0x33333333u, 0xcccccccdu, 0x00010001u, 0xffff0000u };
+enum { NSPECIAL = sizeof SPECIAL / sizeof SPECIAL[0] };
+static void special_below(uint32_t *x, const uint32_t *p, int n)
+{
+	do { for (int i = 0; i < n; i++) x[i] = SPECIAL[rnd() % NSPECIAL]; x[n - 1] &= 0xffffffffu >> __builtin_clz(p[n - 1]);
+	} while (cmp(x, p, n) >= 0);
+}
 template <int N> static int run_sqr(const char *name, const uint32_t *p, const uint32_t *one, uint32_t inv, long iters)
 {
 	enum { E = 8 + 4 * N };
@@ -202,13 +211,26 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 		edge[e++][N - 1] = p[N - 1] - 1;
 	}
 	if (e > E) { printf("%s: edge table overflow\n", name); return 1; }
-	long bad = 0, bad_wide = 0, total = 0;
+	long bad = 0, bad_wide = 0, bad_eo = 0, bad_parts = 0, total = 0;
 	for (long it = 0; it < iters + e + 3; it++) {
 		uint32_t a[N], r1[N], r2[N], r3[N], t[N], tp[N];
 		if (it < e) memcpy(a, edge[it], sizeof a);
+		else if (it % 3 == 0) special_below(a, p, N);
 		else rand_below(a, p, N);
 		mont_sqr<N>(r1, a, p, inv);
 		ref_mul(r2, a, a, p, inv, N);
+		uint32_t r4[N];
+		mont_sqr_eo<N>(r4, a, p, inv);
+		if (memcmp(r4, r2, sizeof r4)) {
+			if (bad_eo < 3) {
+				printf("%s mont_sqr_eo mismatch at %ld:\n a=", name, it);
+				for (int i = N - 1; i >= 0; i--) printf("%08x", a[i]);
+				printf("\n got  "); for (int i = N - 1; i >= 0; i--) printf("%08x", r4[i]);
+				printf("\n want "); for (int i = N - 1; i >= 0; i--) printf("%08x", r2[i]);
+				printf("\n");
+			}
+			bad_eo++;
+		}
 		mont_mul_eo<N>(t, a, a, p, inv);
 		sub(tp, t, p, N);
 		if (cmp(t, p, N) >= 0) memcpy(r3, tp, sizeof r3); else memcpy(r3, t, sizeof r3);
@@ -227,6 +249,9 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 		if (it >= iters + e) {
 			for (int i = 0; i < N; i++) w[i] = it == iters + e + 2 ? (uint32_t)rnd() : 0xffffffffu;
 			if (it == iters + e + 1) w[N - 1] = 0;
+		} else if (it % 3 == 0) {
+			memcpy(w, a, sizeof w);
+			w[N - 1] = SPECIAL[rnd() % NSPECIAL];   /* a's top limb too: sqr_wide takes any a */
 		} else if (it & 1) {
 			for (int i = 0; i < N; i++) w[i] = (uint32_t)rnd() | (rnd() & 1 ? 0xffff0000u : 0); /* biased high */
 		} else {
@@ -246,10 +271,31 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 			}
 			bad_wide++;
 		}
+		/* sqr_eo_parts (a < 2^(32N-1)): E + O = a², O[0] = O[2N-1] = 0 */
+		uint32_t Ep[2 * N], Op[2 * N], U[2 * N];
+		w[N - 1] &= 0x7fffffffu;
+		for (int i = 0; i < 2 * N; i++) S[i] = 0;
+		for (int i = 0; i < N; i++) {
+			uint64_t c = 0;
+			for (int j = 0; j < N; j++) { uint64_t v = (uint64_t)w[j] * w[i] + S[i + j] + c; S[i + j] = (uint32_t)v; c = v >> 32; }
+			S[i + N] = (uint32_t)c;
+		}
+		sqr_eo_parts<N>(Ep, Op, w);
+		uint64_t c = 0;
+		for (int i = 0; i < 2 * N; i++) { uint64_t v = (uint64_t)Ep[i] + Op[i] + c; U[i] = (uint32_t)v; c = v >> 32; }
+		if (c || Op[0] || Op[2 * N - 1] || memcmp(U, S, sizeof U)) {
+			if (bad_parts < 3) {
+				printf("%s sqr_eo_parts mismatch at %ld:\n a=", name, it);
+				for (int i = N - 1; i >= 0; i--) printf("%08x", w[i]);
+				printf("\n");
+			}
+			bad_parts++;
+		}
 		total++;
 	}
-	printf("%s: %ld squares (%d edge values), %ld wrong; sqr_wide %ld wrong\n", name, total, e, bad, bad_wide);
-	return bad || bad_wide;
+	printf("%s: %ld squares (%d edge values), mont_sqr %ld wrong, mont_sqr_eo %ld wrong; sqr_wide %ld wrong, "
+	       "sqr_eo_parts %ld wrong\n", name, total, e, bad, bad_eo, bad_wide, bad_parts);
+	return bad || bad_eo || bad_wide || bad_parts;
 }
 int main(int argc, char **argv)
 {
