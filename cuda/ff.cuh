@@ -12,6 +12,10 @@
  *
  * ZP_FF_MUL_EO (default 1) selects the even/odd product (mul_eo below) for Fp and Fr; 0 restores
  * the original two-chains-per-row CIOS (mul_inl). Both give identical, fully reduced results.
+ * sqr() is the product a·a unless the cfg sets DEDICATED_SQR (every cfg here leaves it false; the .params
+ * check's G1 cfgs in params_check.cu set it): then the dedicated square mont_sqr_eo (ZP_FF_SQR_EO=1, default;
+ * 0: mont_sqr), the same bytes with ~23 % fewer IMAD-equivalents, inlined or a __noinline__ call as the
+ * cfg's products are.
  */
 #ifndef ZP_FF_CUH
 #define ZP_FF_CUH
