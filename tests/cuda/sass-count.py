@@ -5,7 +5,8 @@ Usage: sass-count.py FILE.cubin [SUBSTR]
 Each function is a .text.<mangled name> section of 16-byte instructions; trailing NOP padding and the final
 BRA-to-self are left out. The opcode is the low 12 bits of an instruction's first 8 bytes; families counted
 by their low 9 bits: IMAD* (0x24 IMAD, 0x25 IMAD.WIDE, 0x27 IMAD.HI, register or immediate forms), IADD3
-(0x10). With SUBSTR, the opcode histogram of the functions whose name contains it.
+(0x10). The opcode numbers are inferred, not checked against nvdisasm (none here): they match the product
+counts (a 12-limb Montgomery product: 288 lo/hi pairs -> 275 IMAD.WIDE + 12 IMAD.HI). With SUBSTR, the opcode histogram of the functions whose name contains it.
 For calls as functions of their own compile with -rdc=true, e.g. (cuda/NOTES.md, the dedicated square):
   nvcc -O3 -std=c++17 -arch=sm_90 -Icommon -Icuda -rdc=true -cubin cuda/params_check.cu -o pc.cubin"""
 import struct, sys, subprocess, collections
