@@ -92,6 +92,7 @@ static void load(void)
 	num(&k->cuda_split_keep, "ZP_CUDA_SPLIT_KEEP", 0, 1, 1);
 	num(&k->params_gpu, "ZP_PARAMS_GPU", -1, 1, -1);
 	num(&k->params_gpu_inline, "ZP_PARAMS_GPU_INLINE", -1, 1, -1);
+	num(&k->params_gpu_sqr, "ZP_PARAMS_GPU_SQR", -1, 1, -1);
 	k->gpud_pipeline = is_1("ZKPIPE_GPUD_PIPELINE");
 	k->ss_copy = env("ZKPIPE_SS_COPY");
 	k->memcg = env("ZKPIPE_MEMCG");

@@ -56,6 +56,7 @@ typedef struct {
 	zp_knob_num cuda_split_keep; /* ZP_CUDA_SPLIT_KEEP=0: split bases made on the device even when a store has them */
 	zp_knob_num params_gpu;    /* ZP_PARAMS_GPU: .params decoded and checked on the GPU (1), on the CPU (0), -1 auto */
 	zp_knob_num params_gpu_inline; /* ZP_PARAMS_GPU_INLINE: the G1 check kernel's Fp products inlined (1), calls (0), -1 default */
+	zp_knob_num params_gpu_sqr; /* ZP_PARAMS_GPU_SQR: the G1 check kernel's Fp squares dedicated (1), products (0), -1 default */
 	/* daemons and tools */
 	int gpud_pipeline;        /* ZKPIPE_GPUD_PIPELINE=1: gpud's CPU backend behind the device pipeline */
 	const char *ss_copy;      /* ZKPIPE_SS_COPY: "memcpy" = plain copies in the supraseal client */

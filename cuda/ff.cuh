@@ -12,6 +12,10 @@
  *
  * ZP_FF_MUL_EO (default 1) selects the even/odd product (mul_eo below) for Fp and Fr; 0 restores
  * the original two-chains-per-row CIOS (mul_inl). Both give identical, fully reduced results.
+ * sqr() is the product a·a unless the cfg sets DEDICATED_SQR (every cfg here leaves it false; the .params
+ * check's G1 cfgs in params_check.cu set it): then the dedicated square mont_sqr_eo (ZP_FF_SQR_EO=1, default;
+ * 0: mont_sqr), the same bytes with ~23 % fewer IMAD-equivalents, inlined or a __noinline__ call as the
+ * cfg's products are.
  */
 #ifndef ZP_FF_CUH
 #define ZP_FF_CUH
@@ -29,6 +33,9 @@
 
 #ifndef ZP_FF_MUL_EO
 #define ZP_FF_MUL_EO 1
+#endif
+#ifndef ZP_FF_SQR_EO
+#define ZP_FF_SQR_EO 1   /* DEDICATED_SQR fields: 1 mont_sqr_eo (even/odd, no doubling pass), 0 mont_sqr (sqr_wide + redc_wide) */
 #endif
 #ifndef ZP_FP2_LAZY
 #define ZP_FP2_LAZY 1   /* 1: Fp2 products by fp2_mul_lazy (one call, 2 reductions instead of 3); on since the
@@ -54,6 +61,8 @@ ZP_DI uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; asm vol
 ZP_DI uint32_t sub_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
 ZP_DI uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
 ZP_DI uint32_t subc(uint32_t a, uint32_t b) { uint32_t d; asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+/* hi << 1 | lo >> 31 (one funnel shift; no carry flag) */
+ZP_DI uint32_t shl1(uint32_t lo, uint32_t hi) { return __funnelshift_l(lo, hi, 1); }
 #else
 /* host emulation: one carry flag, exactly PTX's semantics (.cc writes it, c-forms read it) */
 static uint32_t cf;
@@ -71,6 +80,7 @@ static inline uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return (uin
 static inline uint32_t sub_cc(uint32_t a, uint32_t b) { cf = a < b; return a - b; }
 static inline uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t c = cf; cf = (uint64_t)a < (uint64_t)b + c; return a - b - c; }
 static inline uint32_t subc(uint32_t a, uint32_t b) { return a - b - cf; }
+static inline uint32_t shl1(uint32_t lo, uint32_t hi) { return hi << 1 | lo >> 31; }
 #endif
 }
 
@@ -199,6 +209,80 @@ template <int N> ZP_HDI void redc_wide(uint32_t *r, uint32_t *T, const uint32_t 
 	}
 	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = T[N + j];
 }
+/*
+ * Dedicated square (ff's sqr() when the cfg's DEDICATED_SQR is true): T (2N limbs) = a², each cross
+ * product a_i·a_j (i < j) computed once. Row i adds a_i·a[i+1..N-1] at positions 2i+1 .. i+N (tri_row)
+ * as two chains, like mac_row: v's even limbs and v's odd limbs, each chain pairing mad.lo / mad.hi of
+ * one product at adjacent limbs (ptxas fuses them into 64-bit IMAD.WIDE). Row i's top position i+N is
+ * above every position the earlier rows touched, so it is still 0 when the row starts; and nothing
+ * carries out of it: after rows 0..i the sum is sum_{r<=i} a_r·2^(32r)·(a_{>r} part) < 2^(32(i+1))·2^(32N),
+ * which fits in positions 0..i+N (so, unlike mul_wide's rows, no carry passes from row to row).
+ * The cross sum C therefore fits in T[1..2N-2]; T = 2C (one add chain; its carry out is the top limb)
+ * + the diagonal a_i²·2^(64i) (one mad chain of lo/hi pairs): N(N-1) multiply-adds instead of
+ * mul_wide's 2N² (N = 12: 132 against 288). Checked on the host by tests/cuda/ff_emul.cu.
+ */
+template <int L> ZP_HDI void tri_row(uint32_t *T, uint32_t m, const uint32_t *v)
+{
+	/* T[0..L] += m·v[0..L-1]; T[L] is 0 on entry and nothing carries out of it */
+	T[0] = ptx::mad_lo_cc(m, v[0], T[0]);
+	if constexpr (L % 2 == 0) {
+		/* even limbs: T[0..L-1], their carry is T[L]; odd limbs: T[1..L] */
+		T[1] = ptx::madc_hi_cc(m, v[0], T[1]);
+		ZP_UNROLL for (int k = 2; k < L; k += 2) {
+			T[k] = ptx::madc_lo_cc(m, v[k], T[k]);
+			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
+		}
+		T[L] = ptx::addc(0, 0);
+		T[1] = ptx::mad_lo_cc(m, v[1], T[1]);
+		ZP_UNROLL for (int k = 1; k < L - 1; k += 2) {
+			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
+			T[k + 2] = ptx::madc_lo_cc(m, v[k + 2], T[k + 2]);
+		}
+		T[L] = ptx::madc_hi(m, v[L - 1], T[L]);
+	} else {
+		/* even limbs: T[0..L]; odd limbs: T[1..L-1], their carry into T[L] */
+		ZP_UNROLL for (int k = 0; k < L - 1; k += 2) {
+			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
+			T[k + 2] = ptx::madc_lo_cc(m, v[k + 2], T[k + 2]);
+		}
+		T[L] = ptx::madc_hi(m, v[L - 1], T[L]);
+		if constexpr (L > 1) {
+			T[1] = ptx::mad_lo_cc(m, v[1], T[1]);
+			T[2] = ptx::madc_hi_cc(m, v[1], T[2]);
+			ZP_UNROLL for (int k = 3; k < L; k += 2) {
+				T[k] = ptx::madc_lo_cc(m, v[k], T[k]);
+				T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
+			}
+			T[L] = ptx::addc(T[L], 0);
+		}
+	}
+}
+template <int N, int I> ZP_HDI void sqr_rows(uint32_t *T, const uint32_t *a)
+{
+	if constexpr (I < N - 1) {
+		tri_row<N - 1 - I>(T + 2 * I + 1, a[I], a + I + 1);   /* touches T[2I+1..I+N] only */
+		sqr_rows<N, I + 1>(T, a);
+	}
+}
+/* T (2N limbs) = a², a < 2^(32N) */
+template <int N> ZP_HDI void sqr_wide(uint32_t *T, const uint32_t *a)
+{
+	ZP_UNROLL for (int j = 0; j < 2 * N - 1; j++) T[j] = 0;
+	sqr_rows<N, 0>(T, a);   /* the cross sum C: T[1..2N-2] */
+	/* T = 2C (T[0] = 0; the carry out of T[2N-2] is T[2N-1], 0 when a's top limb is below 2^31) */
+	T[1] = ptx::add_cc(T[1], T[1]);
+	ZP_UNROLL for (int j = 2; j < 2 * N - 1; j++) T[j] = ptx::addc_cc(T[j], T[j]);
+	T[2 * N - 1] = ptx::addc(0, 0);
+	/* T += the diagonal */
+	T[0] = ptx::mad_lo_cc(a[0], a[0], T[0]);
+	T[1] = ptx::madc_hi_cc(a[0], a[0], T[1]);
+	ZP_UNROLL for (int i = 1; i < N - 1; i++) {
+		T[2 * i] = ptx::madc_lo_cc(a[i], a[i], T[2 * i]);
+		T[2 * i + 1] = ptx::madc_hi_cc(a[i], a[i], T[2 * i + 1]);
+	}
+	T[2 * N - 2] = ptx::madc_lo_cc(a[N - 1], a[N - 1], T[2 * N - 2]);
+	T[2 * N - 1] = ptx::madc_hi(a[N - 1], a[N - 1], T[2 * N - 1]);
+}
 /* r = t - p if t >= p else t (t < 2p) */
 template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint32_t *p)
 {
@@ -207,6 +291,131 @@ template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint
 	ZP_UNROLL for (int j = 1; j < N; j++) d[j] = ptx::subc_cc(t[j], p[j]);
 	uint32_t borrow = ptx::subc(0, 0);   /* all ones when t < p */
 	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = (t[j] & borrow) | (d[j] & ~borrow);
+}
+/* r = a²·2^(-32N) mod p, fully reduced (a < p, 2p < 2^(32N)): sqr_wide, then redc_wide (a² < p² <
+ * p·2^(32N), so its result is < 2p) and one conditional subtraction: the bytes of mont_mul_eo(a, a) after
+ * its final subtraction. */
+template <int N> ZP_HDI void mont_sqr(uint32_t *r, const uint32_t *a, const uint32_t *p, uint32_t inv)
+{
+	uint32_t T[2 * N], u[N];
+	sqr_wide<N>(T, a);
+	redc_wide<N>(u, T, p, inv);
+	sub_p_if<N>(r, u, p);
+}
+/*
+ * Even/odd dedicated square (ZP_FF_SQR_EO, default 1; mont_sqr_eo): the bytes of mont_sqr, laid out so
+ * that every 64-bit product meets its addend in one fixed register pairing (as in mont_mul_eo: the
+ * shifting rows of sqr_wide / redc_wide make ptxas copy values between pairings), and without a
+ * doubling pass. For a < 2^(32N-1) (every field here: p < 2^(32N-1)), with b = 2a (b_j = a_j << 1 |
+ * a_(j-1) >> 31, still N limbs):
+ *   a² = sum_i a_i·2^(64i)·(a_i + (a_(i+1) << 1)·2^32 + sum_{k>=2} b_(i+k)·2^(32k))
+ * (2·sum_{j>i} a_j 2^(32j) = 2a minus 2·(a mod 2^(32(i+1))), whose only overlap with b's limbs above i is
+ * a_i's top bit in b_(i+1)): N(N+1)/2 products, no cross sum to double. Taken by distance k (the
+ * product of a_i with its k-th multiplier lies at 2i+k, 2i+k+1), one k is one carry chain of adjacent
+ * lo/hi pairs; even k into E, odd k into O, so the pairings never mix. Chains run from the largest k
+ * down: chain k spans [k, 2N-k-1], the earlier ones of its parity only [k+2, 2N-k-3], so its first and
+ * last pairs start at 0 and nothing carries out of it (a 64-bit product plus 1 fits). a² = E + O,
+ * O[0] = O[2N-1] = 0 (sqr_eo_parts).
+ * REDC of E + O by mont_mul_eo's window (redc_eo): X (weights 0..N-1) + Y·2^32, row 0 X = E[0..N-1],
+ * Y = O[1..N-1] as the addends of m·p's even / odd limbs; each later row r shifts (X' = Y + X[1], the
+ * carry entering Y's chain; Y' = X[2..]) and takes the high half H = E[N..] + O[N..] (one add chain)
+ * limb by limb, H[N+r-1] in the free addend of weight N-1 at the top of Y's chain, H[2N-1] in the
+ * final sum. No chain overflows: every row's window holds less than 2^(32N+1) + p (limbs of weights
+ * up to N-1 only; a limb of weight N would not fit: a second high limb per row, E's and O's apart,
+ * was tried and fails), so with m·p (m < 2^32) Y stays below 2^(32N). The result
+ * (a² + M·p)/2^(32N) < 2p loses p once (sub_p_if).
+ * N even. Checked on the host by tests/cuda/ff_emul.cu.
+ */
+template <int N, int K> ZP_HDI void sqr_chains(uint32_t *S, const uint32_t *a, const uint32_t *b)
+{
+	/* chain K, then K-2, ...: S[2i+K .. 2i+K+1] += a_i·v_K(i), i = 0..N-1-K (v_0(i) = a_i, v_1(i) =
+	 * a_(i+1) << 1, v_k(i) = b_(i+k)); S[K, K+1, 2N-K-2, 2N-K-1] are 0 on entry */
+	if constexpr (K >= 0) {
+		auto v = [&](int i) -> uint32_t { return K == 0 ? a[i] : K == 1 ? a[i + 1] << 1 : b[i + K]; };
+		if constexpr (N - K == 1) {
+			S[K] = ptx::mul_lo(a[0], v(0));
+			S[K + 1] = ptx::mul_hi(a[0], v(0));
+		} else {
+			S[K] = ptx::mad_lo_cc(a[0], v(0), S[K]);
+			S[K + 1] = ptx::madc_hi_cc(a[0], v(0), S[K + 1]);
+			ZP_UNROLL for (int i = 1; i < N - K - 1; i++) {
+				S[2 * i + K] = ptx::madc_lo_cc(a[i], v(i), S[2 * i + K]);
+				S[2 * i + K + 1] = ptx::madc_hi_cc(a[i], v(i), S[2 * i + K + 1]);
+			}
+			S[2 * N - K - 2] = ptx::madc_lo_cc(a[N - 1 - K], v(N - 1 - K), S[2 * N - K - 2]);
+			S[2 * N - K - 1] = ptx::madc_hi(a[N - 1 - K], v(N - 1 - K), S[2 * N - K - 1]);
+		}
+		sqr_chains<N, K - 2>(S, a, b);
+	}
+}
+/* a² = E + O (2N limbs each; O[0] = O[2N-1] = 0), a < 2^(32N-1), N even */
+template <int N> ZP_HDI void sqr_eo_parts(uint32_t *E, uint32_t *O, const uint32_t *a)
+{
+	static_assert(N % 2 == 0, "sqr_eo_parts: N even");
+	uint32_t b[N];
+	b[0] = a[0] << 1;
+	ZP_UNROLL for (int j = 1; j < N; j++) b[j] = ptx::shl1(a[j - 1], a[j]);
+	ZP_UNROLL for (int j = 0; j < 2 * N; j++) E[j] = 0, O[j] = 0;
+	sqr_chains<N, N - 1>(O, a, b);   /* odd k */
+	sqr_chains<N, N - 2>(E, a, b);   /* even k, the diagonal (k = 0) last */
+}
+/* r = (E + O)·2^(-32N) mod p in [0, 2p) for E + O < p·2^(32N), O[0] = O[2N-1] = 0, N even */
+template <int N> ZP_HDI void redc_eo(uint32_t *r, const uint32_t *E, const uint32_t *O, const uint32_t *p, uint32_t inv)
+{
+	uint32_t X[N], Y[N];
+	/* the high half H = E[N..] + O[N..] (no carry out: E + O < 2^(64N)); H[N+i-1] enters row i at weight N-1 */
+	uint32_t H[2 * N];
+	H[N] = ptx::add_cc(E[N], O[N]);
+	ZP_UNROLL for (int j = N + 1; j < 2 * N - 1; j++) H[j] = ptx::addc_cc(E[j], O[j]);
+	H[2 * N - 1] = ptx::addc(E[2 * N - 1], 0);
+	{	/* row 0 */
+		uint32_t m = E[0] * inv;
+		Y[0] = ptx::mad_lo_cc(m, p[1], O[1]);
+		Y[1] = ptx::madc_hi_cc(m, p[1], O[2]);
+		ZP_UNROLL for (int j = 2; j < N - 2; j += 2) {
+			Y[j] = ptx::madc_lo_cc(m, p[j + 1], O[j + 1]);
+			Y[j + 1] = ptx::madc_hi_cc(m, p[j + 1], O[j + 2]);
+		}
+		Y[N - 2] = ptx::madc_lo_cc(m, p[N - 1], O[N - 1]);
+		Y[N - 1] = ptx::madc_hi(m, p[N - 1], 0);
+		X[0] = ptx::mad_lo_cc(m, p[0], E[0]);
+		X[1] = ptx::madc_hi_cc(m, p[0], E[1]);
+		ZP_UNROLL for (int j = 2; j < N; j += 2) {
+			X[j] = ptx::madc_lo_cc(m, p[j], E[j]);
+			X[j + 1] = ptx::madc_hi_cc(m, p[j], E[j + 1]);
+		}
+		Y[N - 1] = ptx::addc(Y[N - 1], 0);
+	}
+	ZP_UNROLL for (int i = 1; i < N; i++) {
+		uint32_t Xn[N], Yn[N];
+		uint32_t x0 = ptx::add_cc(Y[0], X[1]);   /* X'[0]; its carry has weight 1: Y's chain */
+		uint32_t m = x0 * inv;
+		ZP_UNROLL for (int j = 0; j < N - 2; j += 2) {
+			Yn[j] = ptx::madc_lo_cc(m, p[j + 1], X[j + 2]);
+			Yn[j + 1] = ptx::madc_hi_cc(m, p[j + 1], X[j + 3]);
+		}
+		Yn[N - 2] = ptx::madc_lo_cc(m, p[N - 1], H[N + i - 1]);
+		Yn[N - 1] = ptx::madc_hi(m, p[N - 1], 0);
+		Xn[0] = ptx::mad_lo_cc(m, p[0], x0);
+		Xn[1] = ptx::madc_hi_cc(m, p[0], Y[1]);
+		ZP_UNROLL for (int j = 2; j < N; j += 2) {
+			Xn[j] = ptx::madc_lo_cc(m, p[j], Y[j]);
+			Xn[j + 1] = ptx::madc_hi_cc(m, p[j], Y[j + 1]);
+		}
+		Yn[N - 1] = ptx::addc(Yn[N - 1], 0);
+		ZP_UNROLL for (int j = 0; j < N; j++) { X[j] = Xn[j]; Y[j] = Yn[j]; }
+	}
+	r[0] = ptx::add_cc(Y[0], X[1]);
+	ZP_UNROLL for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
+	r[N - 1] = ptx::addc(Y[N - 1], H[2 * N - 1]);
+}
+/* r = a²·2^(-32N) mod p, fully reduced (a < p < 2^(32N-1)): the bytes of mont_sqr and mont_mul_eo(a, a) */
+template <int N> ZP_HDI void mont_sqr_eo(uint32_t *r, const uint32_t *a, const uint32_t *p, uint32_t inv)
+{
+	uint32_t E[2 * N], O[2 * N], u[N];
+	sqr_eo_parts<N>(E, O, a);
+	redc_eo<N>(u, E, O, p, inv);
+	sub_p_if<N>(r, u, p);
 }
 /* (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u), u^2 = -1, all fully reduced, Montgomery form */
 template <int N> ZP_HDI void fp2_mul_lazy(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1,
@@ -247,6 +456,7 @@ struct fp_cfg {
 #define ZP_FP_INLINE 0
 #endif
 	static const bool INLINE_MUL = ZP_FP_INLINE;   /* inlined everywhere, a 12-limb product makes ptxas crawl */
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[12] = ZP_C_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[12] = ZP_C_FP_RR; return O[i]; }
@@ -255,6 +465,7 @@ struct fr_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_FR_INV;
 	static const bool INLINE_MUL = true;
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_FR_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_FR_RR; return O[i]; }
@@ -269,6 +480,7 @@ struct bn_fp_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_BN_FP_INV;
 	static const bool INLINE_MUL = ZP_BN_FP_INLINE;
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FP_RR; return O[i]; }
@@ -277,6 +489,7 @@ struct bn_fr_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_BN_FR_INV;
 	static const bool INLINE_MUL = true;
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FR_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FR_RR; return O[i]; }
@@ -387,7 +600,28 @@ template <class C> struct __align__(16) ff {
 		final_sub(r.l, t, t[N]);
 		return r;
 	}
-	ZP_DI ff sqr() const { return *this * *this; }
+	/* a²: a product a·a unless the cfg asks for the dedicated square (mont_sqr; inlined or a call, as products) */
+	ZP_DI ff sqr() const {
+		if constexpr (C::DEDICATED_SQR) {
+			if constexpr (C::INLINE_MUL)
+				return sqr_inl(*this);
+			else
+				return sqr_call(*this);
+		} else {
+			return *this * *this;
+		}
+	}
+	static __device__ __noinline__ ff sqr_call(const ff a) { return sqr_inl(a); }
+	ZP_DI static ff sqr_inl(const ff &a) {
+		uint32_t P[N];
+		_Pragma("unroll") for (int i = 0; i < N; i++) P[i] = C::p(i);
+		ff r;
+		if (ZP_FF_SQR_EO)
+			mont_sqr_eo<N>(r.l, a.l, P, C::INV);
+		else
+			mont_sqr<N>(r.l, a.l, P, C::INV);
+		return r;
+	}
 	ZP_DI ff to_mont() const { return *this * rr(); }
 	ZP_DI ff from_mont() const { ff o = zero(); o.l[0] = 1; return *this * o; }
 

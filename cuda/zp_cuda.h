@@ -126,6 +126,8 @@ enum { ZP_CUDA_PT_OK, ZP_CUDA_PT_FLAGS, ZP_CUDA_PT_COORD, ZP_CUDA_PT_CURVE, ZP_C
 #define ZP_CUDA_PC_NO_SUBGROUP 1u   /* flags: the curve check only (benchmarks) */
 #define ZP_CUDA_PC_INLINE 4u        /* flags: the G1 kernel with its Fp products inlined (benchmarks, tests) */
 #define ZP_CUDA_PC_CALLS 8u         /* flags: the G1 kernel with its Fp products as calls (benchmarks, tests) */
+#define ZP_CUDA_PC_SQR 16u          /* flags: the G1 kernel's Fp squares by the dedicated square (ff.cuh mont_sqr_eo) */
+#define ZP_CUDA_PC_NOSQR 32u        /* flags: the G1 kernel's Fp squares as products a·a (benchmarks, tests) */
 int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, unsigned flags,
                           void *stream);
 

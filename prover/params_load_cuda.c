@@ -24,7 +24,7 @@ struct zp_params_gpu {
 	void *d_in, *d_out, *h_out;
 	uint8_t *d_st, *h_st;
 	size_t cap;                /* bytes of one chunk */
-	unsigned flags;            /* the kernel's variant (ZP_PARAMS_GPU_INLINE) */
+	unsigned flags;            /* the kernel's variant (ZP_PARAMS_GPU_INLINE, ZP_PARAMS_GPU_SQR) */
 };
 
 void zp_params_gpu_close(zp_params_gpu *w)
@@ -52,12 +52,13 @@ int zp_params_gpu_open(zp_params_gpu **out, size_t chunk)
 	if (!w)
 		return zp_err_set(-ENOMEM, ".params on the GPU: worker");
 	w->cap = chunk;
-	const zp_knob_num *k = &zp_knobs()->params_gpu_inline;
-	if ((rc = zp_knob_get(k, ".params on the GPU"))) {
+	const zp_knob_num *k = &zp_knobs()->params_gpu_inline, *ks = &zp_knobs()->params_gpu_sqr;
+	if ((rc = zp_knob_get(k, ".params on the GPU")) || (rc = zp_knob_get(ks, ".params on the GPU"))) {
 		free(w);
 		return rc;
 	}
 	w->flags = k->v == 1 ? ZP_CUDA_PC_INLINE : k->v == 0 ? ZP_CUDA_PC_CALLS : 0;
+	w->flags |= ks->v == 1 ? ZP_CUDA_PC_SQR : ks->v == 0 ? ZP_CUDA_PC_NOSQR : 0;
 	size_t pts = chunk / 96 + 1;
 	if ((rc = zp_cuda_stream_create(&w->st)) || (rc = zp_cuda_alloc(&w->d_in, chunk, ".params on the GPU", "raw points")) ||
 	    (rc = zp_cuda_alloc(&w->d_out, chunk, ".params on the GPU", "decoded points")) ||

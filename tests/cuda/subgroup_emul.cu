@@ -3,7 +3,8 @@
  * run on the host over the CPU's fields (as ec_emul.cu does for ec.cuh) and compared with common/ec.c's
  * zp_g1/g2_affine_in_subgroup on: points of the subgroup (k·G), random points of the curve outside it
  * (random x, its y), and points of small order (the curve's order over 3, 11, … times a random point:
- * they make the double-and-add hit P = Q and P = −Q), for G1 and G2. Needs no GPU. Exit 0 pass, 1 fail.
+ * they make the double-and-add hit P = Q and P = −Q), for G1 and G2; G1 also with ff.cuh's dedicated square
+ * (mont_sqr_eo) for every sqr(), as params_check.cu's default G1 kernel. Needs no GPU. Exit 0 pass, 1 fail.
  *   subgroup_emul N    N points of each kind and group
  */
 #define ZP_EC_FN inline
@@ -23,7 +24,7 @@ extern "C" {
 #include "serialize.h"
 }
 
-#define HOST_FIELD(NAME, T, P, ZERO, ONE)                                                                    \
+#define HOST_FIELD(NAME, T, P, ZERO, ONE, SQR)                                                               \
 	struct NAME {                                                                                        \
 		T v;                                                                                         \
 		static NAME zero() { NAME r; r.v = ZERO; return r; }                                          \
@@ -33,11 +34,22 @@ extern "C" {
 		friend NAME operator+(const NAME &a, const NAME &b) { NAME r; P##_add(&r.v, &a.v, &b.v); return r; } \
 		friend NAME operator-(const NAME &a, const NAME &b) { NAME r; P##_sub(&r.v, &a.v, &b.v); return r; } \
 		friend NAME operator*(const NAME &a, const NAME &b) { NAME r; P##_mul(&r.v, &a.v, &b.v); return r; } \
-		NAME sqr() const { NAME r; P##_sqr(&r.v, &v); return r; }                                     \
+		NAME sqr() const { NAME r; SQR(&r.v, &v); return r; }                                         \
 		NAME dbl() const { NAME r; P##_dbl(&r.v, &v); return r; }                                     \
 		NAME neg() const { NAME r; P##_neg(&r.v, &v); return r; }                                     \
 	};
-HOST_FIELD(hfp, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE)
+HOST_FIELD(hfp, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE, zp_fp_sqr)
+/* the CPU's field with ff.cuh's dedicated square (mont_sqr_eo, the params check's DEDICATED_SQR cfgs) for sqr():
+ * the G1 chains as the GPU's default G1 kernel runs them */
+static void dev_sqr(zp_fp *r, const zp_fp *a)
+{
+	uint32_t x[12], y[12];
+	const uint32_t P[12] = ZP_C_FP_P;
+	memcpy(x, a, sizeof x);
+	mont_sqr_eo<12>(y, x, P, ZP_C_FP_INV);
+	memcpy(r, y, sizeof y);
+}
+HOST_FIELD(hfps, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE, dev_sqr)
 struct hfp2 { /* c0, c1 as ff.cuh's fp2_tt has them (sg_in_g2 conjugates through them) */
 	hfp c0, c1;
 	static hfp2 of(const zp_fp2 &a) { hfp2 r; r.c0.v = a.c0; r.c1.v = a.c1; return r; }
@@ -92,6 +104,11 @@ static void g1_case(const char *what, const zp_g1_affine *a)
 	hfp beta = const_fp(BETA);
 	bool want = zp_g1_affine_in_subgroup(a);
 	expect(what, want, sg_in_g1(p, beta));
+	affine_t<hfps> ps; /* the same with the dedicated square */
+	ps.x.v = a->x, ps.y.v = a->y;
+	hfps betas;
+	betas.v = beta.v;
+	expect(what, want, sg_in_g1(ps, betas));
 	/* control: with the other cube root of unity (β²) the test must stop agreeing on subgroup points */
 	if (want && sg_in_g1(p, beta * beta))
 		control_miss++;
