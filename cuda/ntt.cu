@@ -48,7 +48,10 @@
  *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
  *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
  *  HFUSE  (with SIGMA and R4) the H step's h = (A·B - n·C)·k computed by c's last DIT pass as it stores (it reads
- *         A and B where it would write C, and writes h into a): no combine pass, C never stored.
+ *         A and B where it would write C, and writes h into a): no combine pass, C never stored. Not in the
+ *         default: that pass then took 29.3 ms against 13.9 + the combine's 9.2 (ncu, 2^27; its stride-2^18
+ *         loads of A and B wait in the store loop), and the combine itself, two elements a thread with its
+ *         six loads first, got cheaper: H step 2^27 299.1 ms unfused, 301.6 fused (H200, 2026-12-02).
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
  * against the CPU on the device.
  */
@@ -99,8 +102,8 @@ template <> struct ntt_field<bn_fr_t> {
 #define NTT_OPT_HFUSE  128  /* with SIGMA and R4: the H combine in the last DIT pass of c (see groth16_h_sigma) */
 #define NTT_OPT_ALL    255
 #ifndef NTT_OPT_DEFAULT
-#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0 | \
-                         NTT_OPT_HFUSE)
+/* HFUSE is not in it: measured slower on the H200 (H step 2^27 301.6 against 299.1 ms, bench/RESULTS.md) */
+#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0)
 #endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT

@@ -126,7 +126,7 @@ static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 static const struct variant { unsigned flags; const char *what; } VARIANTS[] = {
 	{ ZP_CUDA_PC_CALLS | ZP_CUDA_PC_NOSQR, "Fp products as calls, squares as products" },
 	{ ZP_CUDA_PC_INLINE | ZP_CUDA_PC_NOSQR, "Fp products inlined, squares as products" },
-	{ ZP_CUDA_PC_CALLS | ZP_CUDA_PC_SQR, "Fp products as calls, dedicated squares" },
+	{ 0, "the default kernel (inlined products, dedicated squares)" },
 	{ ZP_CUDA_PC_INLINE | ZP_CUDA_PC_SQR, "Fp products inlined, dedicated squares" },
 };
 #define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])

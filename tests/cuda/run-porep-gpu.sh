@@ -65,8 +65,7 @@ load_step() {
   cat "$K" > /dev/null
   local t0 t1; t0=$(now); timeout 120 dd if="$K" of=/dev/null bs=16M 2>/dev/null; t1=$(now)
   row "load: dd warm (page cache)" "$(dt "$t0" "$t1") s, $(gbs "$(dt "$t0" "$t1")")"
-  for v in "ZP_PARAMS_GPU_SQR=1 ZP_PARAMS_GPU_INLINE=0" "ZP_PARAMS_GPU_SQR=0 ZP_PARAMS_GPU_INLINE=0" \
-           "ZP_PARAMS_GPU_SQR=1 ZP_PARAMS_GPU_INLINE=1"; do
+  for v in "ZP_NONE=" "ZP_PARAMS_GPU_SQR=0" "ZP_PARAMS_GPU_INLINE=0"; do   # default (inlined, dedicated squares), no squares, calls
     secs=$(IO="--io buffered" ld $v)
     row "load warm, every check ($v) (target <= 20 s)" "$secs s, $(gbs "$secs") ($(tail -1 "$O/loads.log" | grep -o 'idle=[0-9.]*'))"
     [ "$BACKEND" = cuda ] || break
