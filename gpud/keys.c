@@ -554,8 +554,12 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 #ifdef ZP_HAVE_CUDA
 	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
 #endif
-	if (!k->cfg)
+	if (!k->cfg) {
 		zp_daemon_long_stage(&g->d, false);
+		/* a key loaded while serving started a progress stage (the .params reader's): end it, or the log
+		 * keeps printing its "100 %" line every few seconds after the load */
+		zp_progress_end(r ? "srs load failed" : "srs loaded");
+	}
 	if (r) {
 		k->state = r;
 		snprintf(k->err, sizeof k->err, "%s %s: %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path,
