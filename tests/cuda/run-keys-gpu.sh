@@ -40,19 +40,9 @@ echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,memory.total,driver_ver
 
 NR0=$(cat /proc/sys/vm/nr_hugepages)
 trap 'echo "$NR0" > /proc/sys/vm/nr_hugepages' EXIT
-hugepages() { # N: the pool at N 2 MiB pages (compacting), a hugetlbfs mount; prints what it got
-  local want=$1
-  for _ in $(seq 1 10); do
-    echo "$want" > /proc/sys/vm/nr_hugepages
-    [ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$want" ] && break
-    echo 1 > /proc/sys/vm/compact_memory 2>/dev/null; sleep 0.5
-  done
-  grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs -o pagesize=2M none /dev/hugepages; }
-  cat /proc/sys/vm/nr_hugepages
-}
+. tests/cuda/gpu-host.sh   # hugepages N, cleanup_regions (cwd: the repository root)
 hugepages 0 >/dev/null
 export ZKPIPE_HUGETLBFS=$(awk '$3 == "hugetlbfs" { print $2; exit }' /proc/mounts)
-cleanup_regions() { rm -f "${ZKPIPE_HUGETLBFS:-/nonexistent}"/zkpipe.* /dev/shm/zkpipe.* 2>/dev/null; }
 
 # ---------------------------------------------------------------- GPU checks = CPU checks
 check_part() {

@@ -28,18 +28,9 @@ dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null); $(nproc) CPUs; $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); disk $(df -h --output=avail "$D" | tail -1) free; commit $(git rev-parse --short HEAD 2>/dev/null)"
 NR0=$(cat /proc/sys/vm/nr_hugepages); SUP=
 trap '[ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; echo "$NR0" > /proc/sys/vm/nr_hugepages 2>/dev/null; rm -f "${ZKPIPE_HUGETLBFS:-/nonexistent}"/zkpipe.* /dev/shm/zkpipe.* 2>/dev/null' EXIT
-hugepages() { # N: the pool at N 2 MiB pages, a hugetlbfs mount (root only; else nothing)
-  [ "$(id -u)" = 0 ] || return 0
-  for _ in $(seq 1 10); do
-    echo "$1" > /proc/sys/vm/nr_hugepages
-    [ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$1" ] && break
-    echo 1 > /proc/sys/vm/compact_memory 2>/dev/null; sleep 0.5
-  done
-  grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs -o pagesize=2M none /dev/hugepages; }
-}
+. tests/cuda/gpu-host.sh   # hugepages N, cleanup_regions (cwd: the repository root)
 drop() { sync; [ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches; }
-cleanup_regions() { rm -f "${ZKPIPE_HUGETLBFS:-/nonexistent}"/zkpipe.* /dev/shm/zkpipe.* 2>/dev/null; }
-hugepages 0; export ZKPIPE_HUGETLBFS=$(awk '$3 == "hugetlbfs" { print $2; exit }' /proc/mounts)
+hugepages 0 >/dev/null; export ZKPIPE_HUGETLBFS=$(awk '$3 == "hugetlbfs" { print $2; exit }' /proc/mounts)
 rows=$(( (1 << LOG) - PUB - 1 )); K=$D/porep-$LOG.params; CHK=$([ "$BACKEND" = cuda ] && echo --gpu || echo --cpu)
 
 key_step() {
@@ -54,7 +45,7 @@ key_step() {
 load_step() {
   local B l need secs
   B=$(stat -c %s "$K"); need=$(( B / 2097152 + 64 ))
-  hugepages "$need"
+  hugepages "$need" >/dev/null
   gbs() { awk -v b="$B" -v s="$1" 'BEGIN { printf "%.2f GB/s", (s > 0 ? b / s / 1e9 : 0) }'; }
   ld() { # env...: one load into a fresh key region; prints the seconds
     cleanup_regions
@@ -85,7 +76,7 @@ job_step() {
   need_key=$(( $(stat -c %s "$K") / 1048576 ))
   # the key region, the arena and the harness's one partition (~ slot) must fit: one slot when two do not
   [ $(( need_key + 3 * slot + 24576 )) -gt "$mem" ] && slots=1
-  hugepages $(( (need_key + slots * slot) / 2 + 512 ))
+  hugepages $(( (need_key + slots * slot) / 2 + 512 )) >/dev/null
   cat > "$D/z.ini" <<INI
 [run]
 dir = $D/run
