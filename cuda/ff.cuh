@@ -13,9 +13,8 @@
  * ZP_FF_MUL_EO (default 1) selects the even/odd product (mul_eo below) for Fp and Fr; 0 restores
  * the original two-chains-per-row CIOS (mul_inl). Both give identical, fully reduced results.
  * sqr() is the product a·a unless the cfg sets DEDICATED_SQR (every cfg here leaves it false; the .params
- * check's G1 cfgs in params_check.cu set it): then the dedicated square mont_sqr_eo (ZP_FF_SQR_EO=1, default;
- * 0: mont_sqr), the same bytes with ~23 % fewer IMAD-equivalents, inlined or a __noinline__ call as the
- * cfg's products are.
+ * check's G1 cfg in params_check.cu sets it): then the dedicated square mont_sqr_eo, the same bytes with
+ * ~23 % fewer IMAD-equivalents, inlined or a __noinline__ call as the cfg's products are.
  */
 #ifndef ZP_FF_CUH
 #define ZP_FF_CUH
@@ -33,9 +32,6 @@
 
 #ifndef ZP_FF_MUL_EO
 #define ZP_FF_MUL_EO 1
-#endif
-#ifndef ZP_FF_SQR_EO
-#define ZP_FF_SQR_EO 1   /* DEDICATED_SQR fields: 1 mont_sqr_eo (even/odd, no doubling pass), 0 mont_sqr (sqr_wide + redc_wide) */
 #endif
 #ifndef ZP_FP2_LAZY
 #define ZP_FP2_LAZY 1   /* 1: Fp2 products by fp2_mul_lazy (one call, 2 reductions instead of 3); on since the
@@ -209,80 +205,6 @@ template <int N> ZP_HDI void redc_wide(uint32_t *r, uint32_t *T, const uint32_t 
 	}
 	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = T[N + j];
 }
-/*
- * Dedicated square (ff's sqr() when the cfg's DEDICATED_SQR is true): T (2N limbs) = a², each cross
- * product a_i·a_j (i < j) computed once. Row i adds a_i·a[i+1..N-1] at positions 2i+1 .. i+N (tri_row)
- * as two chains, like mac_row: v's even limbs and v's odd limbs, each chain pairing mad.lo / mad.hi of
- * one product at adjacent limbs (ptxas fuses them into 64-bit IMAD.WIDE). Row i's top position i+N is
- * above every position the earlier rows touched, so it is still 0 when the row starts; and nothing
- * carries out of it: after rows 0..i the sum is sum_{r<=i} a_r·2^(32r)·(a_{>r} part) < 2^(32(i+1))·2^(32N),
- * which fits in positions 0..i+N (so, unlike mul_wide's rows, no carry passes from row to row).
- * The cross sum C therefore fits in T[1..2N-2]; T = 2C (one add chain; its carry out is the top limb)
- * + the diagonal a_i²·2^(64i) (one mad chain of lo/hi pairs): N(N-1) multiply-adds instead of
- * mul_wide's 2N² (N = 12: 132 against 288). Checked on the host by tests/cuda/ff_emul.cu.
- */
-template <int L> ZP_HDI void tri_row(uint32_t *T, uint32_t m, const uint32_t *v)
-{
-	/* T[0..L] += m·v[0..L-1]; T[L] is 0 on entry and nothing carries out of it */
-	T[0] = ptx::mad_lo_cc(m, v[0], T[0]);
-	if constexpr (L % 2 == 0) {
-		/* even limbs: T[0..L-1], their carry is T[L]; odd limbs: T[1..L] */
-		T[1] = ptx::madc_hi_cc(m, v[0], T[1]);
-		ZP_UNROLL for (int k = 2; k < L; k += 2) {
-			T[k] = ptx::madc_lo_cc(m, v[k], T[k]);
-			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
-		}
-		T[L] = ptx::addc(0, 0);
-		T[1] = ptx::mad_lo_cc(m, v[1], T[1]);
-		ZP_UNROLL for (int k = 1; k < L - 1; k += 2) {
-			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
-			T[k + 2] = ptx::madc_lo_cc(m, v[k + 2], T[k + 2]);
-		}
-		T[L] = ptx::madc_hi(m, v[L - 1], T[L]);
-	} else {
-		/* even limbs: T[0..L]; odd limbs: T[1..L-1], their carry into T[L] */
-		ZP_UNROLL for (int k = 0; k < L - 1; k += 2) {
-			T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
-			T[k + 2] = ptx::madc_lo_cc(m, v[k + 2], T[k + 2]);
-		}
-		T[L] = ptx::madc_hi(m, v[L - 1], T[L]);
-		if constexpr (L > 1) {
-			T[1] = ptx::mad_lo_cc(m, v[1], T[1]);
-			T[2] = ptx::madc_hi_cc(m, v[1], T[2]);
-			ZP_UNROLL for (int k = 3; k < L; k += 2) {
-				T[k] = ptx::madc_lo_cc(m, v[k], T[k]);
-				T[k + 1] = ptx::madc_hi_cc(m, v[k], T[k + 1]);
-			}
-			T[L] = ptx::addc(T[L], 0);
-		}
-	}
-}
-template <int N, int I> ZP_HDI void sqr_rows(uint32_t *T, const uint32_t *a)
-{
-	if constexpr (I < N - 1) {
-		tri_row<N - 1 - I>(T + 2 * I + 1, a[I], a + I + 1);   /* touches T[2I+1..I+N] only */
-		sqr_rows<N, I + 1>(T, a);
-	}
-}
-/* T (2N limbs) = a², a < 2^(32N) */
-template <int N> ZP_HDI void sqr_wide(uint32_t *T, const uint32_t *a)
-{
-	ZP_UNROLL for (int j = 0; j < 2 * N - 1; j++) T[j] = 0;
-	sqr_rows<N, 0>(T, a);   /* the cross sum C: T[1..2N-2] */
-	/* T = 2C (T[0] = 0; the carry out of T[2N-2] is T[2N-1], 0 when a's top limb is below 2^31) */
-	T[1] = ptx::add_cc(T[1], T[1]);
-	ZP_UNROLL for (int j = 2; j < 2 * N - 1; j++) T[j] = ptx::addc_cc(T[j], T[j]);
-	T[2 * N - 1] = ptx::addc(0, 0);
-	/* T += the diagonal */
-	T[0] = ptx::mad_lo_cc(a[0], a[0], T[0]);
-	T[1] = ptx::madc_hi_cc(a[0], a[0], T[1]);
-	ZP_UNROLL for (int i = 1; i < N - 1; i++) {
-		T[2 * i] = ptx::madc_lo_cc(a[i], a[i], T[2 * i]);
-		T[2 * i + 1] = ptx::madc_hi_cc(a[i], a[i], T[2 * i + 1]);
-	}
-	T[2 * N - 2] = ptx::madc_lo_cc(a[N - 1], a[N - 1], T[2 * N - 2]);
-	T[2 * N - 1] = ptx::madc_hi(a[N - 1], a[N - 1], T[2 * N - 1]);
-}
 /* r = t - p if t >= p else t (t < 2p) */
 template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint32_t *p)
 {
@@ -292,21 +214,12 @@ template <int N> ZP_HDI void sub_p_if(uint32_t *r, const uint32_t *t, const uint
 	uint32_t borrow = ptx::subc(0, 0);   /* all ones when t < p */
 	ZP_UNROLL for (int j = 0; j < N; j++) r[j] = (t[j] & borrow) | (d[j] & ~borrow);
 }
-/* r = a²·2^(-32N) mod p, fully reduced (a < p, 2p < 2^(32N)): sqr_wide, then redc_wide (a² < p² <
- * p·2^(32N), so its result is < 2p) and one conditional subtraction: the bytes of mont_mul_eo(a, a) after
- * its final subtraction. */
-template <int N> ZP_HDI void mont_sqr(uint32_t *r, const uint32_t *a, const uint32_t *p, uint32_t inv)
-{
-	uint32_t T[2 * N], u[N];
-	sqr_wide<N>(T, a);
-	redc_wide<N>(u, T, p, inv);
-	sub_p_if<N>(r, u, p);
-}
 /*
- * Even/odd dedicated square (ZP_FF_SQR_EO, default 1; mont_sqr_eo): the bytes of mont_sqr, laid out so
- * that every 64-bit product meets its addend in one fixed register pairing (as in mont_mul_eo: the
- * shifting rows of sqr_wide / redc_wide make ptxas copy values between pairings), and without a
- * doubling pass. For a < 2^(32N-1) (every field here: p < 2^(32N-1)), with b = 2a (b_j = a_j << 1 |
+ * Dedicated square (ff's sqr() when the cfg's DEDICATED_SQR is true; mont_sqr_eo): the bytes of
+ * mont_mul_eo(a, a) after its final subtraction, laid out so that every 64-bit product meets its addend in
+ * one fixed register pairing (as in mont_mul_eo; a textbook triangle of cross products, doubled, plus the
+ * diagonal, then redc_wide, was 557 SASS instructions against the product's 379: its shifting rows make
+ * ptxas copy values between pairings), and without a doubling pass. For a < 2^(32N-1) (every field here: p < 2^(32N-1)), with b = 2a (b_j = a_j << 1 |
  * a_(j-1) >> 31, still N limbs):
  *   a² = sum_i a_i·2^(64i)·(a_i + (a_(i+1) << 1)·2^32 + sum_{k>=2} b_(i+k)·2^(32k))
  * (2·sum_{j>i} a_j 2^(32j) = 2a minus 2·(a mod 2^(32(i+1))), whose only overlap with b's limbs above i is
@@ -409,7 +322,7 @@ template <int N> ZP_HDI void redc_eo(uint32_t *r, const uint32_t *E, const uint3
 	ZP_UNROLL for (int j = 1; j < N - 1; j++) r[j] = ptx::addc_cc(Y[j], X[j + 1]);
 	r[N - 1] = ptx::addc(Y[N - 1], H[2 * N - 1]);
 }
-/* r = a²·2^(-32N) mod p, fully reduced (a < p < 2^(32N-1)): the bytes of mont_sqr and mont_mul_eo(a, a) */
+/* r = a²·2^(-32N) mod p, fully reduced (a < p < 2^(32N-1)): the bytes of mont_mul_eo(a, a) reduced */
 template <int N> ZP_HDI void mont_sqr_eo(uint32_t *r, const uint32_t *a, const uint32_t *p, uint32_t inv)
 {
 	uint32_t E[2 * N], O[2 * N], u[N];
@@ -456,7 +369,7 @@ struct fp_cfg {
 #define ZP_FP_INLINE 0
 #endif
 	static const bool INLINE_MUL = ZP_FP_INLINE;   /* inlined everywhere, a 12-limb product makes ptxas crawl */
-	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr_eo (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[12] = ZP_C_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[12] = ZP_C_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[12] = ZP_C_FP_RR; return O[i]; }
@@ -465,7 +378,7 @@ struct fr_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_FR_INV;
 	static const bool INLINE_MUL = true;
-	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr_eo (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_FR_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_FR_RR; return O[i]; }
@@ -480,7 +393,7 @@ struct bn_fp_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_BN_FP_INV;
 	static const bool INLINE_MUL = ZP_BN_FP_INLINE;
-	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr_eo (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FP_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FP_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FP_RR; return O[i]; }
@@ -489,7 +402,7 @@ struct bn_fr_cfg {
 	static const int N = 8;
 	static const uint32_t INV = ZP_C_BN_FR_INV;
 	static const bool INLINE_MUL = true;
-	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr (true) or as a product (false) */
+	static const bool DEDICATED_SQR = false;   /* sqr() by mont_sqr_eo (true) or as a product (false) */
 	ZP_HDI static uint32_t p(int i) { const uint32_t P[8] = ZP_C_BN_FR_P; return P[i]; }
 	ZP_DI static uint32_t one(int i) { const uint32_t O[8] = ZP_C_BN_FR_ONE; return O[i]; }
 	ZP_DI static uint32_t rr(int i) { const uint32_t O[8] = ZP_C_BN_FR_RR; return O[i]; }
@@ -600,7 +513,7 @@ template <class C> struct __align__(16) ff {
 		final_sub(r.l, t, t[N]);
 		return r;
 	}
-	/* a²: a product a·a unless the cfg asks for the dedicated square (mont_sqr; inlined or a call, as products) */
+	/* a²: a product a·a unless the cfg asks for the dedicated square (mont_sqr_eo; inlined or a call, as products) */
 	ZP_DI ff sqr() const {
 		if constexpr (C::DEDICATED_SQR) {
 			if constexpr (C::INLINE_MUL)
@@ -616,10 +529,7 @@ template <class C> struct __align__(16) ff {
 		uint32_t P[N];
 		_Pragma("unroll") for (int i = 0; i < N; i++) P[i] = C::p(i);
 		ff r;
-		if (ZP_FF_SQR_EO)
-			mont_sqr_eo<N>(r.l, a.l, P, C::INV);
-		else
-			mont_sqr<N>(r.l, a.l, P, C::INV);
+		mont_sqr_eo<N>(r.l, a.l, P, C::INV);
 		return r;
 	}
 	ZP_DI ff to_mont() const { return *this * rr(); }

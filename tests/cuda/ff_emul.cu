@@ -7,7 +7,7 @@
  * Also checks mont_mul_eo's documented range [0, 2p), and the lazy-reduction Fp2 product
  * (fp2_mul_lazy, ZP_FP2_LAZY) with its 2N-limb product for both curves' Fp2, and the FP64-limb Fr
  * product of ff_f64.cuh (fr_mul_f64, BLS12-381's Fr) against the same oracle; and the dedicated square
- * (mont_sqr, sqr_wide) of all four fields against it and against mont_mul_eo(a, a). Needs no GPU.
+ * (mont_sqr_eo) of all four fields against it and against mont_mul_eo(a, a). Needs no GPU.
  * Exit 0 pass, 1 fail.
  */
 #include <stdio.h>
@@ -172,11 +172,10 @@ template <int N> static int run_fp2(const char *name, const uint32_t *p, const u
 	printf("%s: %ld products, %ld wrong\n", name, total, bad);
 	return bad != 0;
 }
-/* the dedicated squares (mont_sqr = sqr_wide + redc_wide + sub_p_if, and mont_sqr_eo = sqr_eo_parts + redc_eo
- * + sub_p_if, ff's sqr() under DEDICATED_SQR) against ref_mul(a, a) and mont_mul_eo(a, a) reduced, byte for byte: edge values (0, 1, 2, p-1, p-2, the
+/* the dedicated square (mont_sqr_eo = sqr_eo_parts + redc_eo + sub_p_if, ff's sqr() under DEDICATED_SQR) against ref_mul(a, a) and mont_mul_eo(a, a) reduced, byte for byte: edge values (0, 1, 2, p-1, p-2, the
  * Montgomery one, (p-1)/2, p's top bit, 2^(32k) - 1, 2^(32k), 2^(32k) + 1 and the low k limbs all ones for
- * every k < N, alternating bit patterns), random ones below p and ones of carry-making limbs (SPECIAL); and sqr_wide alone against a schoolbook
- * a·a for any a < 2^(32N) (all ones included), sqr_eo_parts (E + O = a²) for any a < 2^(32N-1). */
+ * every k < N, alternating bit patterns), random ones below p and ones of carry-making limbs (SPECIAL); and sqr_eo_parts alone (E + O = a², against a
+ * schoolbook a·a) for any a < 2^(32N-1) (all ones below the top bit included). */
 /* limbs that make carries: products of two of them are often 2^32 - 1 (mod 2^32) or 2^64 - 2^33 + 1 */
 static const uint32_t SPECIAL[] = { 0, 1, 2, 3, 0xffffffffu, 0xfffffffeu, 0xfffffffdu, 0x80000000u, 0x7fffffffu, 0x80000001u,
 				    0x55555555u, 0xaaaaaaaau, 0xaaaaaaabu, 0x33333333u, 0xcccccccdu, 0x00010001u, 0xffff0000u };
@@ -211,15 +210,13 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 		edge[e++][N - 1] = p[N - 1] - 1;
 	}
 	if (e > E) { printf("%s: edge table overflow\n", name); return 1; }
-	long bad = 0, bad_wide = 0, bad_eo = 0, bad_parts = 0, total = 0;
+	long bad = 0, bad_eo = 0, bad_parts = 0, total = 0;
 	for (long it = 0; it < iters + e + 3; it++) {
-		uint32_t a[N], r1[N], r2[N], r3[N], t[N], tp[N];
+		uint32_t a[N], r2[N], r3[N], r4[N], t[N], tp[N];
 		if (it < e) memcpy(a, edge[it], sizeof a);
 		else if (it % 3 == 0) special_below(a, p, N);
 		else rand_below(a, p, N);
-		mont_sqr<N>(r1, a, p, inv);
 		ref_mul(r2, a, a, p, inv, N);
-		uint32_t r4[N];
 		mont_sqr_eo<N>(r4, a, p, inv);
 		if (memcmp(r4, r2, sizeof r4)) {
 			if (bad_eo < 3) {
@@ -234,42 +231,28 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 		mont_mul_eo<N>(t, a, a, p, inv);
 		sub(tp, t, p, N);
 		if (cmp(t, p, N) >= 0) memcpy(r3, tp, sizeof r3); else memcpy(r3, t, sizeof r3);
-		if (memcmp(r1, r2, sizeof r1) || memcmp(r1, r3, sizeof r1)) {
+		if (memcmp(r4, r3, sizeof r4)) {   /* = mont_mul_eo(a, a) reduced */
 			if (bad < 3) {
 				printf("%s square mismatch at %ld:\n a=", name, it);
 				for (int i = N - 1; i >= 0; i--) printf("%08x", a[i]);
-				printf("\n got  "); for (int i = N - 1; i >= 0; i--) printf("%08x", r1[i]);
-				printf("\n want "); for (int i = N - 1; i >= 0; i--) printf("%08x", r2[i]);
+				printf("\n got  "); for (int i = N - 1; i >= 0; i--) printf("%08x", r4[i]);
+				printf("\n want "); for (int i = N - 1; i >= 0; i--) printf("%08x", r3[i]);
 				printf("\n");
 			}
 			bad++;
 		}
-		/* sqr_wide alone, any a < 2^(32N): the last three are all ones, all ones but the top limb, random */
-		uint32_t w[N], T[2 * N], S[2 * N] = { 0 };
+		/* sqr_eo_parts alone: the last three are all ones, all ones but the top limb, random (top bit cleared below) */
+		uint32_t w[N], S[2 * N];
 		if (it >= iters + e) {
 			for (int i = 0; i < N; i++) w[i] = it == iters + e + 2 ? (uint32_t)rnd() : 0xffffffffu;
 			if (it == iters + e + 1) w[N - 1] = 0;
 		} else if (it % 3 == 0) {
 			memcpy(w, a, sizeof w);
-			w[N - 1] = SPECIAL[rnd() % NSPECIAL];   /* a's top limb too: sqr_wide takes any a */
+			w[N - 1] = SPECIAL[rnd() % NSPECIAL];   /* a's top limb too (below its top bit) */
 		} else if (it & 1) {
 			for (int i = 0; i < N; i++) w[i] = (uint32_t)rnd() | (rnd() & 1 ? 0xffff0000u : 0); /* biased high */
 		} else {
 			memcpy(w, a, sizeof w);
-		}
-		sqr_wide<N>(T, w);
-		for (int i = 0; i < N; i++) {
-			uint64_t c = 0;
-			for (int j = 0; j < N; j++) { uint64_t v = (uint64_t)w[j] * w[i] + S[i + j] + c; S[i + j] = (uint32_t)v; c = v >> 32; }
-			S[i + N] = (uint32_t)c;
-		}
-		if (memcmp(T, S, sizeof T)) {
-			if (bad_wide < 3) {
-				printf("%s sqr_wide mismatch at %ld:\n a=", name, it);
-				for (int i = N - 1; i >= 0; i--) printf("%08x", w[i]);
-				printf("\n");
-			}
-			bad_wide++;
 		}
 		/* sqr_eo_parts (a < 2^(32N-1)): E + O = a², O[0] = O[2N-1] = 0 */
 		uint32_t Ep[2 * N], Op[2 * N], U[2 * N];
@@ -293,9 +276,9 @@ template <int N> static int run_sqr(const char *name, const uint32_t *p, const u
 		}
 		total++;
 	}
-	printf("%s: %ld squares (%d edge values), mont_sqr %ld wrong, mont_sqr_eo %ld wrong; sqr_wide %ld wrong, "
-	       "sqr_eo_parts %ld wrong\n", name, total, e, bad, bad_eo, bad_wide, bad_parts);
-	return bad || bad_eo || bad_wide || bad_parts;
+	printf("%s: %ld squares (%d edge values), mont_sqr_eo %ld wrong against ref_mul, %ld against mont_mul_eo; "
+	       "sqr_eo_parts %ld wrong\n", name, total, e, bad_eo, bad, bad_parts);
+	return bad || bad_eo || bad_parts;
 }
 int main(int argc, char **argv)
 {
@@ -309,7 +292,7 @@ int main(int argc, char **argv)
 	fail |= run<8>("BN254 Fp even/odd", BFP, bn_fp_cfg::INV, iters);
 	fail |= run<8>("BN254 Fr even/odd", BFR, bn_fr_cfg::INV, iters);
 	fail |= run_fp2<8>("BN254 Fp2 lazy", BFP, BFP_ONE, bn_fp_cfg::INV, iters / 4);
-	/* the dedicated square (ff.cuh's mont_sqr, DEDICATED_SQR) for all four fields */
+	/* the dedicated square (ff.cuh's mont_sqr_eo, DEDICATED_SQR) for all four fields */
 	const uint32_t FR_ONE[8] = ZP_C_FR_ONE, BFR_ONE[8] = ZP_C_BN_FR_ONE;
 	fail |= run_sqr<12>("Fp square", FP, FP_ONE, ZP_C_FP_INV, iters);
 	fail |= run_sqr<8>("Fr square", FR, FR_ONE, ZP_C_FR_INV, iters);
