@@ -26,15 +26,9 @@ regions() { # the region files of this arena's keys, wherever the backing put th
   for d in /dev/shm $(awk '$3 == "hugetlbfs" {print $2}' /proc/mounts); do ls "$d"/zkpipe."$ARENA".key.* 2>/dev/null; done
 }
 gpud_pid() { status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud' and p['alive']][0]" 2>/dev/null; }
-new_gpud() { # old pid: wait for a live gpud with another pid and print it (between the kill and the
-  # restart no gpud is alive and gpud_pid prints nothing: that is not yet the new one)
-  local p
-  for _ in $(seq 1200); do
-    p=$(gpud_pid)
-    [ -n "$p" ] && [ "$p" != "$1" ] && { echo "$p"; return 0; }
-    sleep 0.05
-  done
-  return 1
+new_gpud() { # old pid: a live gpud with another pid, kept in NEW (between the kill and the restart no
+  # gpud is alive and gpud_pid prints nothing: that is not yet the new one)
+  NEW=$(gpud_pid); [ -n "$NEW" ] && [ "$NEW" != "$1" ]
 }
 key_field() { status_json | jget "[p for p in d['processes'] if p['role']=='gpud'][0]['keys']['${KF:-chain}']$1" 2>/dev/null; }
 ready_from() { # pid source [key]: that gpud reports the key (chain) ready, taken from source
@@ -105,7 +99,8 @@ truncate -s "$(stat -c %s "$EXB/chain.zkey")" "$T/chainbn.zkey"
 touch -r "$T/mtime-bn.ref" "$T/chainbn.zkey"
 log "SIGKILL gpud $p1 (its key files are now zeros)"
 kill -KILL "$p1"
-p2=$(new_gpud "$p1") || fail "gpud not restarted"
+wait_until 60 new_gpud "$p1" || fail "gpud not restarted"
+p2=$NEW
 wait_until 60 ready_from "$p2" region || fail "restart: key not from its region ($(key_field ''))"
 wait_until 60 ready_from "$p2" region chainbn || fail "restart: BN254 key not from its region ($(KF=chainbn key_field ''))"
 grep -q "key from region" "$T"/run/log/*gpud* || fail "the restarted gpud did not say key from region"
@@ -120,7 +115,8 @@ log "proofs after the restart (from the regions) = before (from the files), both
 cp "$EX/chain.zkey" "$T/chain.zkey"
 touch -d '+2 seconds' "$T/chain.zkey"
 kill -KILL "$p2"
-p3=$(new_gpud "$p2") || fail "gpud not restarted (2)"
+wait_until 60 new_gpud "$p2" || fail "gpud not restarted (2)"
+p3=$NEW
 wait_until 60 ready_from "$p3" file || fail "changed key file: not loaded from the file ($(key_field ''))"
 wait_until 60 ready_from "$p3" region chainbn || fail "the unchanged BN254 key: not from its region"
 grep -q "made from another version" "$T"/run/log/*gpud* || fail "the stale region was not refused as another version"
