@@ -84,7 +84,7 @@ static void load(void)
 	k->cuda_ones_kernel = e && atoi(e) == 1;
 	num(&k->cuda_msm_chunk, "ZP_CUDA_MSM_CHUNK", 8, 30, 30);
 	num(&k->cuda_bufs, "ZP_CUDA_BUFS", 0, 2, 0);
-	num(&k->cuda_mem_margin_mb, "ZP_CUDA_MEM_MARGIN_MB", 0, 1 << 20, 3072);
+	num(&k->cuda_mem_margin_mb, "ZP_CUDA_MEM_MARGIN_MB", -1, 1 << 20, -1); /* -1: by the card (cuda/plan.c) */
 	num(&k->cuda_mem_cap_mb, "ZP_CUDA_MEM_CAP_MB", 0, 1 << 24, 0);
 	num(&k->cuda_key_stream, "ZP_CUDA_KEY_STREAM", 0, 1, 0);
 	num(&k->cuda_key_stage, "ZP_CUDA_KEY_STAGE", 8, 30, 24);

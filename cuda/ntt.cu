@@ -987,6 +987,30 @@ __global__ void h_combine3(fr_t *a, const fr_t *b, const fr_t *c, size_t n, cons
 	a[i] = (a0 * b0 - c0 * k0) * k1;
 	a[i + h] = (a1 * b1 - c1 * k0) * k1;
 }
+/* The lean input set's H step (zp_cuda_groth16_h_part): two device buffers, c uploaded into b's once
+ * a·b is formed. Same values as h_combine / h_combine3 by parts: a·b, then (a·b − c)·zinv or
+ * (a·b − c·k[0])·k[1]. */
+template <class fr_t>
+__global__ void h_mul(fr_t *a, const fr_t *b, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) a[i] = a[i] * b[i];
+}
+template <class fr_t>
+__global__ void h_sub(fr_t *a, const fr_t *c, size_t n, const fr_t *zinv)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	fr_t h = a[i] - c[i];
+	if (zinv) h = h * zinv[0];
+	a[i] = h;
+}
+template <class fr_t>
+__global__ void h_sub3(fr_t *a, const fr_t *c, size_t n, const fr_t *k)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) a[i] = (a[i] - c[i] * k[0]) * k[1];
+}
 /* zinv = (g^n - 1)^-1 */
 template <class fr_t>
 __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
@@ -1001,7 +1025,7 @@ __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
  * s^-(2^..) twiddles and a plain reversal (its n^-1 is in k). */
 template <class fr_t>
 static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum zp_cuda_h_mode mode, const zp_fr &shift,
-                           cudaStream_t st)
+                           cudaStream_t st, int part)
 {
 	int rc = 0;
 	fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
@@ -1011,7 +1035,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	 * (dit_passes' last pass runs pass4 when its k >= 2) */
 	unsigned ks[8];
 	const int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
-	const bool fuse = (c->opt & NTT_OPT_HFUSE) && (c->opt & NTT_OPT_R4) && ZP_NTT_RADIX_LOG == 1 && ks[np - 1] >= 2;
+	const bool fuse = part < 0 && (c->opt & NTT_OPT_HFUSE) && (c->opt & NTT_OPT_R4) && ZP_NTT_RADIX_LOG == 1 && ks[np - 1] >= 2;
 	const hfuse<fr_t> hf = { (fr_t *)v[0], (const fr_t *)v[1], c->consts + 7 };
 	if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 	if (bp && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sgi))) return rc;
@@ -1022,12 +1046,21 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 		ZP_CUDA_TRY(cudaStreamSynchronize(st));
 		c->hc_log_n = log_n; c->hc_mode = (int)mode;
 	}
-	for (int i = 0; i < 3; i++) {
+	/* part 0 (lean set): a, b transformed, a <- a·b; part 1: c (in v[1]) transformed, then the combine */
+	for (int i = part == 1 ? 1 : 0; i < (part == 0 ? 2 : part == 1 ? 2 : 3); i++) {
 		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
 		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg, i == 2 && fuse ? &hf : NULL)))
 			return rc;
 	}
-	if (!fuse) {
+	if (part == 0) {
+		h_mul<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n);
+		ZP_CUDA_LAUNCHED();
+		return 0;
+	}
+	if (part == 1) {
+		h_sub3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n, c->consts + 7);
+		ZP_CUDA_LAUNCHED();
+	} else if (!fuse) {
 		h_combine3<<<zp_cdiv((1ull << log_n) / 2 + 1, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
 		                                                       1ull << log_n, c->consts + 7);
 		ZP_CUDA_LAUNCHED();
@@ -1042,7 +1075,7 @@ err:
 }
 template <class fr_t>
 static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
-                      enum zp_cuda_h_mode mode, void *stream)
+                      enum zp_cuda_h_mode mode, void *stream, int part = -1)
 {
 	int rc = 0;
 	cudaStream_t st = (cudaStream_t)stream;
@@ -1060,8 +1093,8 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		if ((rc = ntt_field<fr_t>::root(&shift, log_n + 1, c->roots)) < 0) return rc;
 	}
 	if ((c->opt & NTT_OPT_SIGMA) && ZP_NTT_H_DIT && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1)
-		return groth16_h_sigma(c, v, log_n, mode, shift, st);
-	for (int i = 0; i < 3; i++) {
+		return groth16_h_sigma(c, v, log_n, mode, shift, st, part);
+	for (int i = part == 1 ? 1 : 0; i < (part >= 0 ? 2 : 3); i++) {
 #if ZP_NTT_H_DIT
 		/* iNTT without its n^-1 and without the permutation, then the coset NTT as DIT from
 		 * bit-reversed input, scaled by n^-1·s^j on load: natural order out, as before */
@@ -1084,8 +1117,17 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		ZP_CUDA_TRY(cudaStreamSynchronize(st));
 		c->zinv_log_n = log_n;
 	}
-	h_combine<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, 1ull << log_n,
-	                                                      mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);
+	if (part == 0) {
+		h_mul<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (const fr_t *)d_b, 1ull << log_n);
+		ZP_CUDA_LAUNCHED();
+		return 0;
+	}
+	if (part == 1)   /* c is in b's buffer */
+		h_sub<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (const fr_t *)d_b, 1ull << log_n,
+		                                                  mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);
+	else
+		h_combine<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c, 1ull << log_n,
+		                                                      mode == ZP_CUDA_H_BELLPERSON ? c->consts + 1 : NULL);
 	ZP_CUDA_LAUNCHED();
 	if (mode == ZP_CUDA_H_BELLPERSON)
 		return ntt_run(c, d_a, log_n, 1, &shift, stream);
@@ -1147,4 +1189,12 @@ int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, un
 {
 	return c->bn ? groth16_h_run(c->bn, d_a, d_b, d_c, log_n, mode, stream)
 	             : groth16_h_run(c->bls, d_a, d_b, d_c, log_n, mode, stream);
+}
+int zp_cuda_groth16_h_part(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, int part, unsigned log_n,
+                           enum zp_cuda_h_mode mode, void *stream)
+{
+	if (part != 0 && part != 1)
+		return zp_err_set(ZP_ERANGE, "groth16_h_part: part %d", part);
+	return c->bn ? groth16_h_run(c->bn, d_a, d_b, (zp_fr *)NULL, log_n, mode, stream, part)
+	             : groth16_h_run(c->bls, d_a, d_b, (zp_fr *)NULL, log_n, mode, stream, part);
 }

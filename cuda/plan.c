@@ -59,28 +59,136 @@ static size_t pick_chunk(const zp_cuda_sizes *sz, int g2, unsigned cap, size_t b
 
 #undef PT_SRC
 #define PT_SRC in
-void zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b)
+#define GIB ((size_t)1 << 30)
+#define STAGE_MIN_LOG 16u     /* the smallest staging range a streamed plan accepts (2^k points) */
+
+void zp_cuda_plan_cap(const zp_cuda_plan_in *in, size_t *free_b, size_t *total_b)
+{
+	size_t cap = (size_t)in->cap_mb << 20;
+	if (!in->cap_mb || cap >= *total_b)
+		return;
+	size_t used = *total_b > *free_b ? *total_b - *free_b : 0;
+	*total_b = cap;
+	*free_b = cap > used ? cap - used : 0;
+}
+
+size_t zp_cuda_plan_margin(const zp_cuda_plan_in *in, size_t total_b)
+{
+	if (in->margin_mb >= 0)
+		return (size_t)in->margin_mb << 20;
+	return total_b / 16 < 3 * GIB ? total_b / 16 : 3 * GIB;
+}
+
+size_t zp_cuda_plan_twiddles(unsigned max_log)
+{
+	return (((size_t)1 << max_log) / 2 + ((size_t)1 << 17)) * 32;
+}
+
+size_t zp_cuda_plan_compact_need(size_t g1_pts, size_t g2_pts, size_t scalars)
+{
+	return g1_pts * 96 + g2_pts * 192 + scalars * FRB + 2 * GIB;
+}
+
+static size_t arr_bytes(const zp_cuda_plan_in *in, int i)
+{
+	switch (i) {
+	case ZP_CUDA_ARR_A:
+	case ZP_CUDA_ARR_B1: return in->nv * G1B;
+	case ZP_CUDA_ARR_B2: return in->nv * G2B;
+	case ZP_CUDA_ARR_C: return max2(in->nv - in->np - 1, 1) * G1B;
+	default: return in->dom * G1B;
+	}
+}
+
+/* One staging slot's bytes a point: the point (G2-sized), the lean set's w entry, two list entries. */
+static size_t stage_pt(const zp_cuda_plan_in *in, int lean)
+{
+	return G2B + (lean ? FRB : 0) + 2 * sizeof(uint32_t);
+}
+
+/* The room a streamed plan works in beside its resident arrays, input set and tables: at least two
+ * staging ranges of 2^STAGE_MIN_LOG points and 1/4 GiB of MSM scratch and list temp; a quarter of what
+ * the set and tables leave (avail) up to 2 GiB when the memory is there (larger ranges and chunks). */
+static size_t stream_room(const zp_cuda_plan_in *in, int lean, size_t avail)
+{
+	size_t lo = 2 * ((size_t)1 << STAGE_MIN_LOG) * stage_pt(in, lean) + GIB / 4, want = avail / 4;
+	want = want < 2 * GIB ? want : 2 * GIB;
+	return max2(lo, want);
+}
+
+int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b)
 {
 	memset(p, 0, sizeof *p);
-	p->key_bytes = in->nv * (2 * G1B + G2B) + max2(in->nv - in->np - 1, 1) * G1B + in->dom * G1B;
+	for (int i = 0; i < ZP_CUDA_NARR; i++)
+		p->key_bytes += arr_bytes(in, i);
 	p->set_bytes = in->nv * FRB + 3 * in->dom * FRB;
 	p->nbuf = 1;
 	p->free_key = free_b;
-	if (in->key_on_device)
-		return;
-	p->kstream = in->key_stream ||
-		     free_b < p->key_bytes + p->set_bytes + ((size_t)4 << 30) + ((size_t)in->margin_mb << 20);
-	(void)total_b;
+	size_t margin = zp_cuda_plan_margin(in, total_b), usable = free_b > margin ? free_b - margin : 0;
+	if (!in->key_stream && p->key_bytes + p->set_bytes + 4 * GIB <= usable) {
+		for (int i = 0; i < ZP_CUDA_NARR; i++)
+			p->res[i] = 1;
+		p->res_bytes = p->key_bytes;
+		p->need = p->key_bytes + p->set_bytes + 4 * GIB + margin;
+		return 0;
+	}
+	/* the floor: the lean set with every array streamed */
+	size_t lean_set = 2 * in->dom * FRB, wc = (in->nv + in->dom) * FRB;
+	p->need = lean_set + stream_room(in, 1, 0) + in->tables + margin;
+	int best = -1;
+	size_t best_cost = SIZE_MAX, best_res = 0;
+	for (int lean = 0; lean < 2; lean++) {
+		size_t set = lean ? lean_set : p->set_bytes;
+		size_t room = stream_room(in, lean, usable > set + in->tables ? usable - set - in->tables : 0);
+		for (unsigned m = 0; m < (1u << ZP_CUDA_NARR); m++) {
+			size_t res = 0, cost;
+			if (in->key_stream && m)
+				break;   /* ZP_CUDA_KEY_STREAM=1: every array streams */
+			for (int i = 0; i < ZP_CUDA_NARR; i++)
+				if (m & (1u << i))
+					res += arr_bytes(in, i);
+			if (m == (1u << ZP_CUDA_NARR) - 1 && !lean)
+				continue;   /* all resident with the full set: the rule above */
+			if (res + set + room + in->tables > usable)
+				continue;
+			/* the lean set moves w and c from host copies made at upload: counted as bytes moved too */
+			cost = p->key_bytes - res + (lean ? wc : 0);
+			if (cost < best_cost || (cost == best_cost && res > best_res))
+				best = (int)(m | (unsigned)lean << ZP_CUDA_NARR), best_cost = cost, best_res = res;
+		}
+	}
+	if (best < 0) {
+		p->fail = 1;
+		p->kstream = 1;
+		return zp_err_set(-ENOMEM, "CUDA backend: the key needs at least %.2f GiB of device memory (its input set "
+				  "%.2f GiB with the key streamed from host memory, twiddles %.2f GiB, staging and scratch %.2f GiB, "
+				  "margin %.2f GiB); "
+				  "%.2f GiB of %.2f GiB are free%s", p->need / (double)GIB, lean_set / (double)GIB,
+				  in->tables / (double)GIB, stream_room(in, 1, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
+				  total_b / (double)GIB, in->cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
+	}
+	p->kstream = 1;
+	p->lean = best >> ZP_CUDA_NARR;
+	for (int i = 0; i < ZP_CUDA_NARR; i++)
+		p->res[i] = (best >> i) & 1;
+	p->res_bytes = best_res;
+	p->moved = best_cost;
+	if (p->lean)
+		p->set_bytes = lean_set;
+	return 0;
 }
 
-/* A staging range of up to 2^key_stage points (G2 size), at most a quarter of what is left. */
-static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t *budget)
+/* Two staging ranges of up to 2^key_stage points (G2 size; the lean set's w ranges beside them, the
+ * range's lists), together at most half of what is left. */
+static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t *budget)
 {
 	unsigned kl = p->cap < (unsigned)in->key_stage_log ? p->cap : (unsigned)in->key_stage_log;
-	while (kl > MIN_LOG && (G2B << kl) > *budget / 4)
+	size_t pt = stage_pt(in, p->lean);
+	while (kl > MIN_LOG && 2 * (pt << kl) + sz->nonbits_temp((size_t)1 << kl) > *budget / 2)
 		kl--;
 	p->kst = (size_t)1 << kl;
-	*budget = *budget > p->kst * G2B ? *budget - p->kst * G2B : 0;
+	p->stage_bytes = 2 * p->kst * pt + sz->nonbits_temp(p->kst);
+	*budget = *budget > p->stage_bytes ? *budget - p->stage_bytes : 0;
 	p->cap = kl;             /* every MSM works within one staged range */
 }
 
@@ -134,7 +242,7 @@ static void plan_split(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda
 int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t free_b,
 		      size_t total_b)
 {
-	size_t margin = (size_t)in->margin_mb << 20, budget = free_b > margin ? free_b - margin : 0;
+	size_t margin = zp_cuda_plan_margin(in, total_b), budget = free_b > margin ? free_b - margin : 0;
 	size_t hsplit_ss = 0, wneed = SIZE_MAX;
 	p->free_b = free_b;
 	p->total_b = total_b;
@@ -148,10 +256,10 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	if (p->cap < MIN_LOG)
 		p->cap = MIN_LOG;
 	if (p->kstream)
-		plan_stream(p, in, &budget);
+		plan_stream(p, in, sz, &budget);
 	unsigned pair_log = p->cap < ZP_CUDA_PLAN_PAIR_CHUNK_LOG ? p->cap : ZP_CUDA_PLAN_PAIR_CHUNK_LOG;
 	size_t min_need = zp_cuda_plan_chunk_need(sz, 1, (size_t)1 << MIN_LOG, 1, 1);
-	int two = in->bufs == 2 || (in->bufs == 0 && budget > p->set_bytes &&
+	int two = p->lean ? 0 : in->bufs == 2 || (in->bufs == 0 && budget > p->set_bytes &&
 				    zp_cuda_plan_chunk_need(sz, 1, (size_t)1 << pair_log, 0, 1) <= budget - p->set_bytes);
 	if (two) {
 		if (budget < p->set_bytes + min_need)
@@ -189,24 +297,22 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	return 0;
 }
 
-/* Step 1 saw free_key, step 2 free_b: what went between is the key (unless it streams or was on the
- * device already), the first input set and the tables; step 2's own allocations come out of free_b. */
+/* Step 1 saw free_key (for a key made on the device: as if its arrays were not there), step 2 free_b:
+ * what went between is the resident arrays, the first input set and the tables; step 2's own
+ * allocations (staging, a second set, split bases, scratch) come out of free_b. */
 void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda_mem_uses *u)
 {
-	size_t key_dev = p->kstream ? 0 : p->key_bytes;            /* allocated between the two steps */
-	size_t key_before = in->key_on_device ? p->key_bytes : 0;  /* already there at step 1 */
-	size_t stage = p->kstream ? p->kst * G2B : 0;
 	memset(u, 0, sizeof *u);
 	u->total = p->total_b;
-	u->key = in->key_on_device ? p->key_bytes : key_dev + stage;
+	u->key = p->res_bytes + p->stage_bytes;
 	u->split = p->hsplit ? (size_t)(p->hsplit - 1) * in->dom * G1B + (p->wsplit ? wsplit_bytes(in) : 0) : 0;
 	u->sets = (size_t)p->nbuf * p->set_bytes;
 	u->scratch = p->scratch_len;
 	size_t between = p->free_key > p->free_b ? p->free_key - p->free_b : 0;
-	size_t known = (in->key_on_device ? 0 : key_dev) + p->set_bytes;
+	size_t known = p->res_bytes + p->set_bytes;
 	u->tables = between > known ? between - known : 0;
-	u->other = p->total_b > p->free_key + key_before ? p->total_b - p->free_key - key_before : 0;
-	size_t step2 = (size_t)(p->nbuf - 1) * p->set_bytes + stage + u->split + u->scratch;
+	u->other = p->total_b > p->free_key ? p->total_b - p->free_key : 0;
+	size_t step2 = (size_t)(p->nbuf - 1) * p->set_bytes + p->stage_bytes + u->split + u->scratch;
 	u->free = p->free_b > step2 ? p->free_b - step2 : 0;
 }
 

@@ -171,6 +171,11 @@ int  zp_cuda_ntt_opt(zp_cuda_ntt_ctx *ctx, int set);
 enum zp_cuda_h_mode { ZP_CUDA_H_BELLPERSON = 0, ZP_CUDA_H_SNARKJS = 1 };
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *ctx, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
                       enum zp_cuda_h_mode mode, void *stream);
+/* The same H step over two device buffers (the lean input set, cuda/plan.c): part 0 transforms a and b
+ * and leaves a·b in a; the caller then puts c into b; part 1 transforms it and finishes as above (h in
+ * a). The same values as zp_cuda_groth16_h. */
+int zp_cuda_groth16_h_part(zp_cuda_ntt_ctx *ctx, zp_fr *d_a, zp_fr *d_b, int part, unsigned log_n,
+                           enum zp_cuda_h_mode mode, void *stream);
 
 /* ---- MSM: out = sum_i s_i·P_i ----
  * d_scalars: zp_fr (Montgomery) on device; d_bases: affine on device (may stay resident across

@@ -45,11 +45,15 @@ extern const zp_cuda_sizes zp_cuda_sizes_device;
 typedef struct {
 	size_t nv, np, dom;        /* wires, public inputs, domain (2^log_dom) */
 	unsigned log_dom;
-	int key_on_device;         /* the key was made in device memory (adopted: never streamed) */
+	int key_on_device;         /* the key was made in device memory (placed as if not there yet) */
+	size_t tables;             /* what is allocated before step 2 beside the resident arrays and the first set
+	                            * when the key streams (the NTT twiddles: zp_cuda_plan_twiddles) */
 	/* knobs (common/knobs.h), already checked: */
 	long msm_chunk_log;        /* ZP_CUDA_MSM_CHUNK, 30 = no cap */
 	long bufs;                 /* ZP_CUDA_BUFS: 0 by memory, 1 or 2 forced */
-	long margin_mb;            /* ZP_CUDA_MEM_MARGIN_MB */
+	long margin_mb;            /* ZP_CUDA_MEM_MARGIN_MB; -1: by the card, 3 GiB or 1/16 of it if less */
+	long cap_mb;               /* ZP_CUDA_MEM_CAP_MB ([group] gpu_memory): plan as if the card had this
+	                            * much (zp_cuda_plan_cap); 0: the card */
 	long key_stream;           /* ZP_CUDA_KEY_STREAM=1 forces streaming */
 	long key_stage_log;        /* ZP_CUDA_KEY_STAGE: cap of the staging range, 2^k points */
 	long split;                /* ZP_CUDA_SPLIT: -1 by domain, 0 off, 1 whenever it fits */
@@ -60,10 +64,23 @@ typedef struct {
 	                            * bases (the same cut with none); its scratch is sized for the cut */
 } zp_cuda_plan_in;
 
+/* The key's arrays in the plan's order (res[], the backend's host/device pointers). */
+enum { ZP_CUDA_ARR_A, ZP_CUDA_ARR_B1, ZP_CUDA_ARR_B2, ZP_CUDA_ARR_C, ZP_CUDA_ARR_H, ZP_CUDA_NARR };
+
 typedef struct {
-	int kstream;               /* the key streams from host memory */
+	int kstream;               /* some of the key streams from host memory (or the witness does: lean) */
+	int res[ZP_CUDA_NARR];     /* each array resident (1) or streamed range by range from host memory (0) */
+	int lean;                  /* the lean input set: a, b on the device (c goes up into b's buffer once a·b is
+	                            * formed), w streamed range by range with the key; for cards where the full
+	                            * set does not fit beside the staging */
+	size_t res_bytes;          /* the resident arrays' bytes */
+	size_t moved;              /* bytes from host memory a proof beyond the input set's own (the plan's cost) */
+	size_t need;               /* zp_cuda_plan_key: the least this key needs free (its floor: lean set, every
+	                            * array streamed, the smallest staging and scratch, the margin) */
+	int fail;                  /* not even the floor fits: create refuses the key (zp_cuda_plan_key's message) */
 	size_t key_bytes, set_bytes;   /* the key's points; one input set (w, a, b, c) */
-	size_t kst;                /* streaming: staging range, points (G2-sized) */
+	size_t kst;                /* streaming: staging range, points (G2-sized); two of them (copy beside compute) */
+	size_t stage_bytes;        /* streaming: both staging ranges, the lean set's w ranges and the per-range lists */
 	int nbuf;                  /* input sets: 1 or 2 */
 	int hsplit;                /* H MSM split in 4 or 2 parts; 0 plain */
 	unsigned hpass;            /* its windows a pass, 0 = all */
@@ -93,9 +110,23 @@ typedef struct {
 	size_t total;
 } zp_cuda_mem_uses;
 
-/* Step 1: the key's placement from the device's free memory before the key. Fills kstream,
- * key_bytes, set_bytes; never fails. */
-void zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b);
+/* Free and total device memory as the plan sees them under in->cap_mb: total = the cap, free = what the
+ * cap leaves after what is in use (by anyone) now. */
+void zp_cuda_plan_cap(const zp_cuda_plan_in *in, size_t *free_b, size_t *total_b);
+/* The NTT context's device tables for transforms up to 2^max_log (cuda/ntt.cu: half the roots and the
+ * pass slots, 32-byte elements). */
+size_t zp_cuda_plan_twiddles(unsigned max_log);
+/* A compact key's (.params) device memory with its points resident: the points, one proof's scalars
+ * (w, a/b/c, the packed A and B scalars) and 2 GiB of MSM scratch (backend_cuda.c refuses the key below). */
+size_t zp_cuda_plan_compact_need(size_t g1_pts, size_t g2_pts, size_t scalars);
+/* The margin kept free (in->margin_mb, or by the card's size). */
+size_t zp_cuda_plan_margin(const zp_cuda_plan_in *in, size_t total_b);
+/* Step 1: the key's placement from the device's free memory before the key (for a key made on the
+ * device: free as if its arrays were not there). Every array resident with the full input set and
+ * 4 GiB of room when that fits; else the placement that moves the fewest bytes from host memory a
+ * proof: which arrays stay resident, full or lean input set. Fills kstream, res, lean, key_bytes,
+ * set_bytes, need; 0, or -ENOMEM (fail set) with one sentence naming what is needed against what is free. */
+int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b);
 /* Step 2: the rest from what is free after the key, one input set, twiddles and the 0/1 lists:
  * 0, or -ENOMEM naming bytes needed against free ("ZP_CUDA_BUFS=2: ..." or "MSM scratch needs ..."). */
 int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t free_b,

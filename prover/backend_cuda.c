@@ -42,6 +42,7 @@
 #include "groth16.h"
 #include "knobs.h"
 #include "ntt.h"
+#include "par.h"
 #include "progress.h"
 #include "zp_cuda.h"
 #include "zp_cuda_plan.h"
@@ -104,10 +105,19 @@ struct cu {
 	 * stay in host memory (page-locked where the system allows) and go up one staged range of
 	 * kst entries at a time; the H MSM and each witness MSM work range by range */
 	int kstream;
-	const void *h_pts[5];       /* A, B1, B2, C, H */
+	const void *h_pts[5];       /* A, B1, B2, C, H (zp_cuda_plan.h's ZP_CUDA_ARR_* order) */
 	void *h_reg[5];             /* those this backend registered */
-	void *d_kst;
+	void *h_own[5];             /* host copies it made of a device-made key's streamed arrays */
 	size_t kst;
+	/* two staging ranges each for the key's points (d_ks) and, lean set, the witness (d_ws), filled on
+	 * the staging stream sst while the compute stream works on the other range (kp_* below) */
+	void *d_ks[2];
+	zp_fr *d_ws[2];
+	void *sst;
+	void *ev_up[2][2], *ev_free[2][2];
+	struct kitem *wit_it, *w_it, *h_it;   /* the staged ranges a proof goes through, in order */
+	size_t n_wit_it, n_w_it, n_h_it;
+	zp_fr *h_w, *h_c;           /* lean input set: page-locked host copies of w and c, made at upload */
 	/* the H MSM as a split MSM (zp_cuda_msm_g1_split) in hsplit parts (4 or 2; 0: plain): d_h then holds
 	 * hsplit·dom bases 2^(256j/hsplit)·H_i (its first dom entries are the H query itself), made once at
 	 * create; hpass windows a pass (0 = all) */
@@ -183,9 +193,11 @@ static void cu_destroy(void *state)
 		kfree(s, key_ptrs[i]);
 	while (s->n_dk) /* kept arrays not (or no longer) the key's: an adoption that failed half way */
 		kfree(s, s->dk[0].p);
+	if (s->sst)
+		zp_cuda_stream_sync(s->sst);
 	void *dev_ptrs[] = { s->buf[0].d_w, s->buf[0].d_abc, s->buf[1].d_w,
-			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_kst, s->d_nz[0], s->d_nz[1],
-			     s->d_nz[2], s->d_nz[3], s->d_fl, s->d_ftmp };
+			     s->buf[1].d_abc, s->d_idx, s->d_one, s->d_sel, s->d_scratch, s->d_ks[0], s->d_ks[1], s->d_ws[0],
+			     s->d_ws[1], s->d_nz[0], s->d_nz[1], s->d_nz[2], s->d_nz[3], s->d_fl, s->d_ftmp };
 	for (size_t i = 0; i < sizeof dev_ptrs / sizeof dev_ptrs[0]; i++)
 		zp_cuda_free(dev_ptrs[i]);
 	for (int i = 0; i < 2; i++) {
@@ -196,10 +208,22 @@ static void cu_destroy(void *state)
 	zp_cuda_stream_destroy(s->st);
 	zp_cuda_stream_destroy(s->cst);
 	zp_cuda_stream_destroy(s->wst);
+	zp_cuda_stream_destroy(s->sst);
 	for (int i = 0; i < 6; i++)
 		zp_cuda_event_destroy(s->tev[i]);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 4; i++) {
+		zp_cuda_event_destroy(s->ev_up[i / 2][i % 2]);
+		zp_cuda_event_destroy(s->ev_free[i / 2][i % 2]);
+	}
+	for (int i = 0; i < 5; i++) {
 		zp_cuda_host_unpin(s->h_reg[i]);
+		zp_cuda_free_host(s->h_own[i]);
+	}
+	zp_cuda_free_host(s->h_w);
+	zp_cuda_free_host(s->h_c);
+	free(s->wit_it);
+	free(s->w_it);
+	free(s->h_it);
 	zp_cuda_upload_release(s->kept);
 	free(s->h_idx);
 	free(s->h_one);
@@ -272,15 +296,27 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 	int rc;
 	if ((rc = zp_knob_get(&k->cuda_msm_chunk, CU_WHO)) || (rc = zp_knob_get(&k->cuda_bufs, CU_WHO)) ||
 	    (rc = zp_knob_get(&k->cuda_mem_margin_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_stream, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_mem_cap_mb, CU_WHO)) ||
 	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)) || (rc = zp_knob_get(&k->cuda_split_keep, CU_WHO)))
 		return rc;
 	*in = (zp_cuda_plan_in){ .nv = s->nv, .np = s->np, .dom = s->dom, .log_dom = s->log_dom,
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
-				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v,
+				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v, .cap_mb = k->cuda_mem_cap_mb.v,
 				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
 				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot,
+				 .tables = zp_cuda_plan_twiddles(s->log_dom + (key->h_mode == ZP_H_SNARKJS)),
 				 .glv = s->cc->id == ZP_CURVE_BLS12_381 && k->msm_glv > 0 && s->log_dom >= (unsigned)k->msm_glv };
 	return 0;
+}
+
+/* Free and total device memory as the plan sees them: under the operator's cap ([group] gpu_memory,
+ * ZP_CUDA_MEM_CAP_MB) the card is that large, and what anyone uses counts against it. */
+static int mem_info(const struct cu *s, size_t *fr, size_t *tot)
+{
+	int rc = zp_cuda_mem_info(fr, tot);
+	if (!rc)
+		zp_cuda_plan_cap(&s->in, fr, tot);
+	return rc;
 }
 
 /* The key's curve: its kernel table (zp_cuda.h's zp_cuda_curve) and point sizes. A BN254 key proves
@@ -430,12 +466,22 @@ static int dk_adopt(struct cu *s, const zp_g16_key *key)
 	s->dk_hsplit = in->hsplit;
 	s->dk_wsplit = in->wsplit;
 	s->in.key_on_device = 1;
-	if (zp_cuda_mem_info(&fr, &tot))
+	if (mem_info(s, &fr, &tot))
 		return zp_err_set(ZP_ECUDA, "CUDA backend: %s", zp_err_msg());
-	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
+	/* placed as if the kept arrays (and their split bases) were not there: the choice of their first start,
+	 * unless the memory (or its cap) changed since: then they go and the key is placed anew */
+	if (zp_cuda_plan_key(&s->plan, &s->in, fr + tot_b, tot) || s->plan.kstream) {
+		s->dk_why = "the memory plan no longer keeps the whole key on the device";
+		for (unsigned j = 0; j < ZP_CUDA_DKEEP_N; j++)
+			kfree(s, *dst[j]), *dst[j] = NULL;
+		s->dk_adopted = 0;
+		if (verbose())
+			fprintf(stderr, "CUDA backend: the kept device key was not adopted: %s\n", s->dk_why);
+		zp_err_clear();
+		return 1;
+	}
 	key_b = s->plan.key_bytes;
 	s->dk_extra = tot_b > key_b ? tot_b - key_b : 0;
-	s->plan.free_key += s->dk_extra; /* as if the split bases were not there yet: the plan makes the same choice */
 	if (verbose())
 		fprintf(stderr, "CUDA backend: key adopted from the device (%.2f GiB kept by the supervisor, split H %u, "
 			"witness %u; mapped and checked in %.3f s)\n", tot_b / 1073741824.0, s->dk_hsplit, s->dk_wsplit,
@@ -470,13 +516,97 @@ static void dk_export(struct cu *s, const zp_g16_key *key)
 	*out = o;
 }
 
-/* The key's points, resident in device memory, or (plan: kstream) left in host memory, page-locked
- * where the system allows. A key already made in device memory is adopted instead; destroy frees the
+/* The plan's first step, its choice said when verbose. */
+static int place_key(struct cu *s, size_t fr, size_t tot)
+{
+	zp_cuda_plan *p = &s->plan;
+	int rc = zp_cuda_plan_key(p, &s->in, fr, tot);
+	if (rc || !verbose())
+		return rc;
+	if (!p->kstream) {
+		fprintf(stderr, "CUDA backend: key of %zu bytes resident (%zu bytes free of %zu)\n", p->key_bytes, fr, tot);
+		return 0;
+	}
+	static const char *nm[ZP_CUDA_NARR] = { "A", "B1", "B2", "C", "H" };
+	char res[64] = "", str[64] = "";
+	for (int i = 0; i < ZP_CUDA_NARR; i++) {
+		char *d = p->res[i] ? res : str;
+		snprintf(d + strlen(d), 64 - strlen(d), "%s%s", *d ? " " : "", nm[i]);
+	}
+	fprintf(stderr, "CUDA backend: key of %zu bytes: resident [%s], streamed from host memory [%s]; %s input set; "
+		"%zu bytes from host memory a proof beyond the input (%zu bytes free of %zu%s%s)\n", p->key_bytes, res, str,
+		p->lean ? "lean (a, b on the device; w and c from host copies)" : "full", p->moved, fr, tot,
+		s->in.key_stream ? ", ZP_CUDA_KEY_STREAM=1" : "", s->in.cap_mb ? ", capped" : "");
+	return 0;
+}
+
+/* A device-made key's array i that the plan streams: copied into page-locked host memory of this
+ * backend's (plain memory if that is refused) and freed on the device. */
+static int dev_to_host(struct cu *s, int i, void **d, size_t len)
+{
+	void *h = NULL;
+	int rc;
+	if (zp_cuda_alloc_host(&h, len)) {
+		zp_err_clear();
+		return zp_err_set(-ENOMEM, "CUDA backend: %zu bytes of page-locked host memory for the key's streamed array", len);
+	}
+	if ((rc = zp_cuda_copy_to_host(h, *d, len, NULL))) {
+		zp_cuda_free_host(h);
+		return rc;
+	}
+	zp_cuda_free(*d);
+	*d = NULL;
+	s->h_own[i] = h;
+	s->h_pts[i] = h;
+	return 0;
+}
+
+/* A device-made array moved into a kept allocation (key->dev_keep): on the device when both copies fit
+ * for a moment, else through host memory, so the key never needs two copies on the device at once. */
+static int dev_to_kept(struct cu *s, void **d, size_t len)
+{
+	size_t fr = 0, tot = 0;
+	void *n = NULL, *h = NULL;
+	int rc;
+	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		return rc;
+	if (fr > len + ((size_t)1 << 30)) {
+		if ((rc = kalloc(s, &n, len, "the key kept on the device")) || (rc = zp_cuda_copy_on_dev(n, *d, len, s->st)) ||
+		    (rc = zp_cuda_stream_sync(s->st))) {
+			kfree(s, n);
+			return rc;
+		}
+		zp_cuda_free(*d);
+		*d = n;
+		return 0;
+	}
+	if (!(h = malloc(len)))
+		return zp_err_set(-ENOMEM, "CUDA backend: %zu bytes of host memory to move the key into a kept allocation", len);
+	if ((rc = zp_cuda_copy_to_host(h, *d, len, NULL)))
+		goto out;
+	zp_cuda_free(*d);
+	*d = NULL;
+	if ((rc = kalloc(s, &n, len, "the key kept on the device")) || (rc = zp_cuda_copy_to_dev(n, h, len, NULL)) ||
+	    (rc = zp_cuda_stream_sync(NULL))) {
+		kfree(s, n);
+		goto out;
+	}
+	*d = n;
+out:
+	free(h);
+	return rc;
+}
+
+/* The key's points: each array resident in device memory or, as the plan says (cuda/plan.c), left in
+ * host memory (page-locked where the system allows) and staged range by range. A key already made in
+ * device memory is adopted instead (its streamed arrays copied to host memory); destroy frees the
  * pointers either way. */
 static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 {
 	int rc;
-	size_t g1 = s->pt[0], g2 = s->pt[1];
+	size_t g1 = s->pt[0], g2 = s->pt[1], fr = 0, tot = 0;
+	const size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, max2(s->naux, 1) * g1, s->dom * g1 };
+	void **dv[5] = { &s->d_a, &s->d_b1, &s->d_b2, &s->d_c, &s->d_h };
 	const void *ka, *kb1, *kb2, *kc, *hpts;
 	cu_key_pts(key, &ka, &kb1, &kb2, &kc, &hpts);
 	if (key->dev_points) {
@@ -488,25 +618,24 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		s->d_c = kd->c;
 		s->d_h = kd->h;
 		memset(kd, 0, sizeof *kd);
-		if (key->dev_keep) { /* kept across processes: each array moved into a kept allocation (one at a time) */
-			void **arr[ZP_CUDA_DKEEP_N] = { &s->d_a, &s->d_b1, &s->d_b2, &s->d_c, &s->d_h };
-			size_t len[ZP_CUDA_DKEEP_N] = { s->nv * g1, s->nv * g1, s->nv * g2, max2(s->naux, 1) * g1, s->dom * g1 };
-			s->dk_on = 1;
-			for (int i = 0; i < ZP_CUDA_DKEEP_N; i++) {
-				void *n = NULL;
-				if ((rc = kalloc(s, &n, len[i], "the key kept on the device")) ||
-				    (rc = zp_cuda_copy_on_dev(n, *arr[i], len[i], s->st)) || (rc = zp_cuda_stream_sync(s->st))) {
-					kfree(s, n);
-					return rc;
-				}
-				zp_cuda_free(*arr[i]);
-				*arr[i] = n;
-			}
-		}
-		size_t fr = 0, tot = 0; /* what is free beside the key (the plan's by-use figures start here) */
-		if ((rc = zp_cuda_mem_info(&fr, &tot)))
+		size_t on_dev = 0;
+		for (int i = 0; i < 5; i++)
+			on_dev += hl[i];
+		if ((rc = mem_info(s, &fr, &tot)) || (rc = place_key(s, fr + on_dev, tot))) /* as if not there yet */
 			return rc;
-		zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
+		if (s->plan.kstream) { /* the arrays the plan streams go to host memory; such a key is not kept */
+			s->kstream = 1;
+			for (int i = 0; i < 5; i++)
+				if (!s->plan.res[i] && (rc = dev_to_host(s, i, dv[i], hl[i])))
+					return rc;
+			return 0;
+		}
+		if (key->dev_keep) { /* kept across processes: each array moved into a kept allocation (one at a time) */
+			s->dk_on = 1;
+			for (int i = 0; i < ZP_CUDA_DKEEP_N; i++)
+				if ((rc = dev_to_kept(s, dv[i], hl[i])))
+					return rc;
+		}
 		return 0;
 	}
 	s->dk_on = key->dev_keep != NULL;
@@ -514,48 +643,142 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		return rc;
 	if (!hpts)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: the key has no H query for its H mode");
-	size_t fr = 0, tot = 0;
-	if ((rc = zp_cuda_mem_info(&fr, &tot)))
-		goto err;
-	zp_cuda_plan_key(&s->plan, &s->in, fr, tot);
+	if ((rc = mem_info(s, &fr, &tot)) || (rc = place_key(s, fr, tot)))
+		return rc;
+	const void *hp[5] = { ka, kb1, kb2, kc, hpts };
+	static const char *what[5] = { "the key's A", "the key's B1", "the key's B2", "the key's C", "the key's H" };
+	const int keep = key->host_stays;
 	if (s->plan.kstream) {
-		const void *hp[5] = { ka, kb1, kb2, kc, hpts };
-		size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, s->naux * g1, s->dom * g1 };
 		s->kstream = 1;
-		for (int i = 0; i < 5; i++) {
+		s->dk_on = 0;   /* only a whole key is kept on the device across processes */
+	}
+	s->n_up = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!s->plan.res[i]) {
 			s->h_pts[i] = hp[i];
 			if (!zp_cuda_host_pin_ro(hp[i], hl[i]))
 				s->h_reg[i] = (void *)hp[i];
+			else
+				zp_err_clear();   /* staged from pageable memory: slower, not wrong */
+			continue;
 		}
-		if (verbose())
-			fprintf(stderr, "CUDA backend: key of %zu bytes streamed from host memory (%zu bytes free of %zu%s)\n",
-				s->plan.key_bytes, fr, tot, s->in.key_stream ? ", ZP_CUDA_KEY_STREAM=1" : "");
-		return 0;
+		if ((rc = kalloc(s, dv[i], hl[i], what[i])))
+			return rc;
+		/* copied by flush_up: once the split bases are known (apply_split) */
+		s->up[s->n_up++] = (zp_cuda_up_seg){ *dv[i], hp[i], i == 3 ? s->naux * g1 : hl[i], keep };
 	}
-	if ((rc = kalloc(s, (void **)&s->d_a, s->nv * g1, "the key's A")) ||
-	    (rc = kalloc(s, (void **)&s->d_b1, s->nv * g1, "the key's B1")) ||
-	    (rc = kalloc(s, (void **)&s->d_b2, s->nv * g2, "the key's B2")) ||
-	    (rc = kalloc(s, (void **)&s->d_c, max2(s->naux, 1) * g1, "the key's C")) ||
-	    (rc = kalloc(s, (void **)&s->d_h, s->dom * g1, "the key's H")))
-		return rc;
-	const int keep = key->host_stays;
-	const zp_cuda_up_seg seg[5] = { { s->d_a, ka, s->nv * g1, keep }, { s->d_b1, kb1, s->nv * g1, keep },
-					{ s->d_b2, kb2, s->nv * g2, keep }, { s->d_c, kc, s->naux * g1, keep },
-					{ s->d_h, hpts, s->dom * g1, keep } };
-	memcpy(s->up, seg, sizeof seg); /* copied by flush_up: once the split bases are known (apply_split) */
-	s->n_up = 5;
 	return 0;
-err:
-	return rc;
 }
 
+/* An input set: w, a, b, c on the device; the lean set (plan.lean) a and b only (c goes up into b's
+ * buffer during the H step, w range by range with the key), with page-locked host copies of w and c. */
 static int buf_alloc(struct cu *s, int i)
 {
 	int rc;
-	if ((rc = dmalloc((void **)&s->buf[i].d_w, s->nv * sizeof(zp_fr), "w")) ||
-	    (rc = dmalloc((void **)&s->buf[i].d_abc, 3 * s->dom * sizeof(zp_fr), "a, b, c")))
+	if (s->plan.lean) {
+		if ((rc = dmalloc((void **)&s->buf[i].d_abc, 2 * s->dom * sizeof(zp_fr), "a, b (lean input set)")))
+			return rc;
+		if (zp_cuda_alloc_host((void **)&s->h_w, s->nv * sizeof(zp_fr)) ||
+		    zp_cuda_alloc_host((void **)&s->h_c, s->dom * sizeof(zp_fr)))
+			return zp_err_set(-ENOMEM, "CUDA backend: %zu bytes of page-locked host memory for the lean input set's "
+					  "w and c", (s->nv + s->dom) * sizeof(zp_fr));
+	} else if ((rc = dmalloc((void **)&s->buf[i].d_w, s->nv * sizeof(zp_fr), "w")) ||
+		   (rc = dmalloc((void **)&s->buf[i].d_abc, 3 * s->dom * sizeof(zp_fr), "a, b, c"))) {
 		return rc;
+	}
 	return zp_cuda_event_create(&s->buf[i].copied);
+}
+
+/* ---- key streaming: ranges staged on sst beside the compute stream ----
+ * A pass (the witness MSMs, the H MSM) goes through a list of staged ranges made at create (kitem:
+ * which array, first point, points; which 5 is the lean set's w). Two staging slots a kind (key points,
+ * w): item j goes into slot j % 2 once the compute stream is done with item j − 2 there (ev_free), and
+ * the compute stream waits for its copy (ev_up), so range j + 1 goes up while range j is summed. */
+struct kitem { int which; size_t first, m; };
+struct kpipe { const struct kitem *it; size_t n, next; int kind; };
+#define KI_W 5
+
+static int kp_issue(struct cu *s, struct kpipe *q)
+{
+	if (q->next >= q->n)
+		return 0;
+	const struct kitem *it = &q->it[q->next];
+	int sl = (int)(q->next & 1), rc;
+	size_t pt = it->which == KI_W ? sizeof(zp_fr) : s->pt[it->which == ZP_CUDA_ARR_B2];
+	const void *src = it->which == KI_W ? (const void *)(s->h_w + it->first)
+					     : (const void *)((const char *)s->h_pts[it->which] + it->first * pt);
+	void *dst = q->kind ? (void *)s->d_ws[sl] : s->d_ks[sl];
+	if ((rc = zp_cuda_stream_wait(s->sst, s->ev_free[q->kind][sl])) ||
+	    (rc = zp_cuda_copy_to_dev(dst, src, it->m * pt, s->sst)) || (rc = zp_cuda_event_record(s->ev_up[q->kind][sl], s->sst)))
+		return rc;
+	q->next++;
+	return 0;
+}
+
+static int kp_start(struct cu *s, struct kpipe *q, const struct kitem *it, size_t n, int kind)
+{
+	*q = (struct kpipe){ it, n, 0, kind };
+	int rc = kp_issue(s, q);
+	return rc ? rc : kp_issue(s, q);
+}
+
+/* Item j's slot, once its copy is done (the compute stream waits, the host does not). */
+static int kp_take(struct cu *s, struct kpipe *q, size_t j, void **d)
+{
+	int sl = (int)(j & 1);
+	*d = q->kind ? (void *)s->d_ws[sl] : s->d_ks[sl];
+	return zp_cuda_stream_wait(s->ms, s->ev_up[q->kind][sl]);
+}
+
+/* Done with item j (everything queued that reads its slot): the slot takes item j + 2. */
+static int kp_done(struct cu *s, struct kpipe *q, size_t j)
+{
+	int rc = zp_cuda_event_record(s->ev_free[q->kind][j & 1], s->ms);
+	return rc ? rc : kp_issue(s, q);
+}
+
+/* The witness MSMs' order within a range: C first (its first range may start past the range's start:
+ * its own list), then A, B1, B2 on the range's list. */
+static const int wit_order[4] = { ZP_CUDA_ARR_C, ZP_CUDA_ARR_A, ZP_CUDA_ARR_B1, ZP_CUDA_ARR_B2 };
+
+/* The ranges of query q within wire range [off, off + m): wires [*lo, off + m), its points from
+ * *lo − its first wire. 0 when q has none there. */
+static size_t q_range(const struct cu *s, int q, size_t off, size_t m, size_t *lo, size_t *first)
+{
+	size_t qlo = q == ZP_CUDA_ARR_C ? s->np + 1 : 0;
+	*lo = off > qlo ? off : qlo;
+	if (*lo >= off + m)
+		return 0;
+	*first = *lo - qlo;
+	return off + m - *lo;
+}
+
+/* The staged ranges of a streamed plan, made once at create. */
+static int kp_plan(struct cu *s)
+{
+	size_t nr = (s->nv + s->kst - 1) / s->kst, nh = (s->dom + s->kst - 1) / s->kst;
+	if (!(s->wit_it = calloc(4 * nr + 1, sizeof *s->wit_it)) || !(s->w_it = calloc(nr + 1, sizeof *s->w_it)) ||
+	    !(s->h_it = calloc(nh + 1, sizeof *s->h_it)))
+		return zp_err_set(-ENOMEM, "CUDA backend: staging lists");
+	for (size_t off = 0; off < s->nv; off += s->kst) {
+		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst;
+		if (s->plan.lean)
+			s->w_it[s->n_w_it++] = (struct kitem){ KI_W, off, m };
+		for (int k = 0; k < 4; k++) {
+			size_t lo, first, mq = q_range(s, wit_order[k], off, m, &lo, &first);
+			if (mq && !s->plan.res[wit_order[k]])
+				s->wit_it[s->n_wit_it++] = (struct kitem){ wit_order[k], first, mq };
+		}
+	}
+	if (!s->plan.res[ZP_CUDA_ARR_H])
+		for (size_t off = 0; off < s->dom; off += s->kst)
+			s->h_it[s->n_h_it++] = (struct kitem){ ZP_CUDA_ARR_H, off, s->dom - off < s->kst ? s->dom - off : s->kst };
+	for (int i = 0; i < 4; i++) {
+		int rc;
+		if ((rc = zp_cuda_event_create(&s->ev_up[i / 2][i % 2])) || (rc = zp_cuda_event_create(&s->ev_free[i / 2][i % 2])))
+			return rc;
+	}
+	return zp_cuda_stream_create(&s->sst);
 }
 
 /* Replace *d (len points) with the parts·len split bases 2^(256j/parts)·P_i made from it (tmp: their scratch). */
@@ -727,9 +950,10 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if ((rc = s->cc->ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
-	if ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
-	    (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
-	    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")))
+	if (!s->kstream && /* streamed: lists of a staged range, below */
+	    ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
+	     (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
+	     (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection"))))
 		return rc;
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
 	if (!s->kstream && zp_knobs()->cuda_density) {
@@ -748,13 +972,20 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if (s->kstream && (rc = zp_knob_get(&zp_knobs()->cuda_key_stage, CU_WHO)))
 		return rc;
 	size_t fr = 0, tot = 0;
-	if ((rc = zp_cuda_mem_info(&fr, &tot)))
+	if ((rc = mem_info(s, &fr, &tot)))
 		goto err;
 	if ((rc = zp_cuda_plan_make(p, &s->in, s->cc->sizes, fr + s->dk_extra, tot)))
 		return rc;
 	if (p->kstream) {
 		s->kst = p->kst;
-		if ((rc = dmalloc(&s->d_kst, s->kst * s->pt[1], "the key's staging range")))
+		s->sel_len = zp_cuda_nonbits_temp_size(s->kst);
+		for (int i = 0; i < 2; i++)
+			if ((rc = dmalloc(&s->d_ks[i], s->kst * s->pt[1], "the key's staging range")) ||
+			    (p->lean && (rc = dmalloc((void **)&s->d_ws[i], s->kst * sizeof(zp_fr), "the witness's staging range"))))
+				return rc;
+		if ((rc = dmalloc((void **)&s->d_idx, s->kst * sizeof(uint32_t), "a staged range's index list")) ||
+		    (rc = dmalloc((void **)&s->d_one, s->kst * sizeof(uint32_t), "a staged range's list of ones")) ||
+		    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")) || (rc = kp_plan(s)))
 			return rc;
 	}
 	if (p->nbuf == 2) {
@@ -905,6 +1136,22 @@ err:
 	return rc;
 }
 
+/* The lean set's host copies of w and c, made by the pool's threads (one proof's are GiBs at 2^27). */
+struct hcopy { char *dst; const char *src; size_t len; };
+#define HCOPY_PIECE ((size_t)64 << 20)
+static void hcopy_one(void *ctx, size_t i, int worker)
+{
+	const struct hcopy *h = ctx;
+	size_t off = i * HCOPY_PIECE, m = h->len - off < HCOPY_PIECE ? h->len - off : HCOPY_PIECE;
+	(void)worker;
+	memcpy(h->dst + off, h->src + off, m);
+}
+static void hcopy(void *dst, const void *src, size_t len)
+{
+	struct hcopy h = { dst, src, len };
+	zp_par_for((len + HCOPY_PIECE - 1) / HCOPY_PIECE, hcopy_one, &h);
+}
+
 static int cu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, const zp_fr *bb, const zp_fr *c)
 {
 	struct cu *s = state;
@@ -915,9 +1162,15 @@ static int cu_upload_async(void *state, int b, const zp_fr *w, const zp_fr *a, c
 	struct cubuf *u = &s->buf[b];
 	if ((rc = zp_cuda_set_device(s->dev)))
 		goto err;
-	if ((rc = copy_in(s, u->d_w, w, s->nv * fr)) || (rc = copy_in(s, u->d_abc, a, d)) ||
-	    (rc = copy_in(s, (char *)u->d_abc + d, bb, d)) || (rc = copy_in(s, (char *)u->d_abc + 2 * d, c, d)))
+	if (s->plan.lean) { /* a, b up; w and c into the host copies the proof reads them from */
+		if ((rc = copy_in(s, u->d_abc, a, d)) || (rc = copy_in(s, (char *)u->d_abc + d, bb, d)))
+			return rc;
+		hcopy(s->h_w, w, s->nv * fr);
+		hcopy(s->h_c, c, d);
+	} else if ((rc = copy_in(s, u->d_w, w, s->nv * fr)) || (rc = copy_in(s, u->d_abc, a, d)) ||
+		   (rc = copy_in(s, (char *)u->d_abc + d, bb, d)) || (rc = copy_in(s, (char *)u->d_abc + 2 * d, c, d))) {
 		return rc;
+	}
 	if ((rc = zp_cuda_event_record(u->copied, s->cst)))
 		goto err;
 	return 0;
@@ -953,37 +1206,29 @@ static void add_res(const struct cu *s, int g2, void *acc, const cu_res *r)
 	s->cc->jac_add(g2, acc, r->w);
 }
 
-/* Points [first, first + m) of the key's array `which` (0 A, 1 B1, 2 B2, 3 C, 4 H) from host
- * memory into the staging range (key streaming), on the compute stream. */
-static int stage_key(struct cu *s, int which, size_t first, size_t m)
-{
-	int rc = 0;
-	size_t pt = s->pt[which == 2];
-	if ((rc = zp_cuda_copy_to_dev(s->d_kst, (const char *)s->h_pts[which] + first * pt, m * pt, s->st)))
-		goto err;
-	return 0;
-err:
-	return rc;
-}
-
-/* The H MSM: n general scalars, in chunks (key streaming: range by range through the staging). */
+/* The H MSM: n general scalars, in chunks (its bases streamed: range by range through the staging). */
 static int msm_chunked_g1(struct cu *s, void *out, const void *d_bases, const zp_fr *d_sc, size_t n)
 {
-	if (!s->kstream)
+	if (!s->kstream || s->plan.res[ZP_CUDA_ARR_H])
 		return zp_cuda_curve_msm_chunked(s->cc, 0, out, d_bases, d_sc, n, s->hchunk, s->d_scratch, s->scratch_len,
 						 s->st);
+	struct kpipe q;
+	int rc = kp_start(s, &q, s->h_it, s->n_h_it, 0);
 	s->cc->jac_set_inf(0, out);
-	for (size_t off = 0; off < n; off += s->kst) {
-		size_t m = n - off < s->kst ? n - off : s->kst;
+	for (size_t j = 0; !rc && j < s->n_h_it; j++) {
+		const struct kitem *it = &s->h_it[j];
+		void *bases;
 		cu_res part;
-		int rc;
-		if ((rc = stage_key(s, 4, off, m)) ||
-		    (rc = zp_cuda_curve_msm_chunked(s->cc, 0, part.w, s->d_kst, d_sc + off, m, s->hchunk, s->d_scratch,
-						    s->scratch_len, s->st)))
-			return rc;
-		add_res(s, 0, out, &part);
+		if (!(rc = kp_take(s, &q, j, &bases)) &&
+		    !(rc = zp_cuda_curve_msm_chunked(s->cc, 0, part.w, bases, d_sc + it->first, it->m, s->hchunk, s->d_scratch,
+						     s->scratch_len, s->st))) {
+			add_res(s, 0, out, &part);
+			rc = kp_done(s, &q, j);
+		}
 	}
-	return 0;
+	if (rc)
+		zp_cuda_stream_sync(s->sst);
+	return rc;
 }
 
 /* Add Σ of the bases whose scalar is 1 into out, in chunks: with idx, the bases at idx[0..n) − off
@@ -1048,21 +1293,59 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 	return 0;
 }
 
-/* msm_split for a streamed key: per staged range [off, off + m) of wires, the 0/1 kernel on its
- * scalars and the bucket MSM on its entries neither 0 nor 1 (listed for the range). */
-static int msm_split_streamed(struct cu *s, int g2, int which, void *out, const zp_fr *d_w, size_t lo)
+/* The witness MSMs of a streamed plan, range by range of kst wires: the range's w (resident, or the lean
+ * set's staged copy), then per query (wit_order) its bases (resident, or staged) through the 0/1 kernel
+ * and the bucket MSM of the range's entries neither 0 nor 1, listed once per range. */
+static int msm_streamed(struct cu *s, const zp_fr *d_w, zp_g16_msm_out *out)
 {
+	struct kpipe kq, wq;
+	size_t kj = 0, r = 0;
 	int rc;
-	s->cc->jac_set_inf(g2, out);
-	for (size_t off = lo; off < s->nv; off += s->kst) {
+	const void *res_d[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+	for (int q = 0; q < 4; q++)
+		s->cc->jac_set_inf(q == ZP_CUDA_ARR_B2, cu_out(s, out, q));
+	if ((rc = kp_start(s, &kq, s->wit_it, s->n_wit_it, 0)) || (rc = kp_start(s, &wq, s->w_it, s->n_w_it, 1)))
+		goto out;
+	for (size_t off = 0; off < s->nv; off += s->kst, r++) {
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst, cnt = 0;
-		const zp_fr *w = d_w + off;
-		if ((rc = stage_key(s, which, off - lo, m)) || (rc = ones_add(s, g2, out, s->d_kst, w, NULL, m, 0)) ||
-		    (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->ms)) ||
-		    (rc = nonbits_add(s, g2, out, s->d_kst, m, 0, w, s->d_idx, cnt)))
-			return rc;
+		const zp_fr *w = d_w ? d_w + off : NULL;
+		int listed = 0;
+		if (!d_w && (rc = kp_take(s, &wq, r, (void **)&w)))
+			goto out;
+		for (int k = 0; k < 4; k++) {
+			int q = wit_order[k], g2 = q == ZP_CUDA_ARR_B2;
+			size_t lo, first, mq = q_range(s, q, off, m, &lo, &first), n2 = 0;
+			const zp_fr *wr = w + (lo - off);
+			void *bases;
+			if (!mq)
+				continue;
+			if (s->plan.res[q])
+				bases = (char *)res_d[q] + first * s->pt[g2];
+			else if ((rc = kp_take(s, &kq, kj, &bases)))
+				goto out;
+			if ((rc = ones_add(s, g2, cu_out(s, out, q), bases, wr, NULL, mq, 0)))
+				goto out;
+			if (lo != off) {   /* C's first range: a list of its own (the range's is made after it) */
+				if ((rc = s->cc->nonbits(s->d_idx, &n2, wr, mq, s->d_sel, s->sel_len, s->ms)) ||
+				    (rc = nonbits_add(s, g2, cu_out(s, out, q), bases, mq, 0, wr, s->d_idx, n2)))
+					goto out;
+			} else {
+				if (!listed && (rc = s->cc->nonbits(s->d_idx, &cnt, w, m, s->d_sel, s->sel_len, s->ms)))
+					goto out;
+				listed = 1;
+				if ((rc = nonbits_add(s, g2, cu_out(s, out, q), bases, mq, 0, wr, s->d_idx, cnt)))
+					goto out;
+			}
+			if (!s->plan.res[q] && (rc = kp_done(s, &kq, kj++)))
+				goto out;
+		}
+		if (!d_w && (rc = kp_done(s, &wq, r)))
+			goto out;
 	}
-	return 0;
+out:
+	if (rc)
+		zp_cuda_stream_sync(s->sst);
+	return rc;
 }
 
 /* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
@@ -1121,9 +1404,15 @@ static int h_step(struct cu *s, int b)
 	if ((rc = zp_cuda_stream_wait(s->st, s->buf[b].copied)))
 		goto err;
 	stage(s, NULL);
-	if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom,
-				    s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON, s->st)))
+	enum zp_cuda_h_mode hm = s->key->h_mode == ZP_H_SNARKJS ? ZP_CUDA_H_SNARKJS : ZP_CUDA_H_BELLPERSON;
+	if (s->plan.lean) {   /* two buffers: a·b first, then c up into b's (the host copy is page-locked) */
+		if ((rc = zp_cuda_groth16_h_part(s->ntt, da, db, 0, s->log_dom, hm, s->st)) ||
+		    (rc = zp_cuda_copy_to_dev(db, s->h_c, s->dom * sizeof(zp_fr), s->st)) ||
+		    (rc = zp_cuda_groth16_h_part(s->ntt, da, db, 1, s->log_dom, hm, s->st)))
+			return rc;
+	} else if ((rc = zp_cuda_groth16_h(s->ntt, da, db, dc, s->log_dom, hm, s->st))) {
 		return rc;    /* zp_err_msg() names the failing CUDA call */
+	}
 	stage(s, "H step");
 	return 0;
 err:
@@ -1187,16 +1476,11 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	if ((rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)))
 		goto err;
 	if (s->kstream) {
-		if ((rc = msm_split_streamed(s, 0, 0, cu_out(s, out, 0), dw, 0)) ||
-		    (rc = msm_split_streamed(s, 0, 1, cu_out(s, out, 1), dw, 0)) ||
-		    (rc = msm_split_streamed(s, 1, 2, cu_out(s, out, 2), dw, 0)))
-			return rc;
-		if (s->naux)
-			rc = msm_split_streamed(s, 0, 3, cu_out(s, out, 3), dw, s->np + 1);
-		else
+		rc = msm_streamed(s, s->plan.lean ? NULL : dw, out);
+		if (!rc && !s->naux)
 			s->cc->jac_set_inf(0, cu_out(s, out, 3));
-		stage(s, "A, B, C (key streamed)");
-		return rc;
+		stage(s, "A, B, C (streamed)");
+		return rc ? rc : zp_cuda_stream_sync(s->ms);
 	}
 	if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
 	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
@@ -1384,9 +1668,24 @@ static int cud_create(void **state, const zp_g16_key *key)
 	c->log_domain = k->log_domain;
 	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = c->domain;
 	uint64_t nw = k->n_vars;
-	if ((rc = zp_cuda_device(&c->dev)) || (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)) ||
+	zp_cuda_plan_in cap = { .cap_mb = zp_knobs()->cuda_mem_cap_mb.v };   /* [group] gpu_memory */
+	if ((rc = zp_knob_get(&zp_knobs()->cuda_mem_cap_mb, CU_WHO)) || (rc = zp_cuda_device(&c->dev)) ||
+	    (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)) ||
 	    (rc = zp_cuda_mem_info(&c->free0, &c->total)))
 		goto err;
+	zp_cuda_plan_cap(&cap, &c->free0, &c->total);
+	{ /* a compact key is resident (streaming it is not done yet): refuse it up front, in one sentence */
+		size_t need = zp_cuda_plan_compact_need(c->n_h + c->n_l + c->n_a + c->n_b, c->n_b, nw + 3 * d + c->n_a + c->n_b);
+		if (need > c->free0) {
+			rc = zp_err_set(-ENOMEM, "CUDA backend: the compact (.params) key needs %.2f GiB of device memory "
+					"(its points %.2f GiB resident, one proof's input and 2 GiB of scratch); %.2f GiB of "
+					"%.2f GiB are free%s", need / 1073741824.0,
+					((c->n_h + c->n_l + c->n_a + c->n_b) * g1 + c->n_b * g2) / 1073741824.0,
+					c->free0 / 1073741824.0, c->total / 1073741824.0,
+					cap.cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
+			goto err;
+		}
+	}
 	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
 		{ (void **)&c->h, key->h_coeff, c->n_h * g1, "h" }, { (void **)&c->l, k->c, c->n_l * g1, "l" },
 		{ (void **)&c->a, k->a, c->n_a * g1, "a" }, { (void **)&c->b1, k->b1, c->n_b * g1, "b_g1" },
@@ -1416,9 +1715,11 @@ static int cud_create(void **state, const zp_g16_key *key)
 	size_t nmax = max2(max2(c->n_h, c->n_l), max2(c->n_a, c->n_b)), fre = 0, tot = 0;
 	if ((rc = zp_cuda_mem_info(&fre, &tot)))
 		goto err;
+	zp_cuda_plan_cap(&cap, &fre, &tot);
 	zp_cuda_plan_compact(&zp_cuda_sizes_device, nmax, c->n_b, fre, &c->chunk, &c->scratch_len);
 	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")) || (rc = zp_cuda_mem_info(&c->free1, &c->total)))
 		goto err;
+	zp_cuda_plan_cap(&cap, &c->free1, &c->total);
 	c->set_bytes = nw * fr + 64 + 3 * d * fr + (c->n_a + c->n_b) * fr + 128 + (2 * wa + wi) * 8 + 64 +
 		       (2 * c->n_l + c->n_ic) * 4 + 64;
 	*state = c;

@@ -119,21 +119,28 @@ static zp_cuda_plan_in in_for(unsigned lg)
 	/* PoRep-shaped: 130.3M wires at 2^27 (0.971 of the domain), a few public inputs */
 	size_t dom = (size_t)1 << lg;
 	return (zp_cuda_plan_in){ .nv = dom / 1000 * 971, .np = 8, .dom = dom, .log_dom = lg, .msm_chunk_log = 30,
-				  .bufs = 0, .margin_mb = 3072, .key_stream = 0, .key_stage_log = 24, .split = -1 };
+				  .bufs = 0, .margin_mb = 3072, .key_stream = 0, .key_stage_log = 24, .split = -1,
+				  .tables = zp_cuda_plan_twiddles(lg + 1) };
 }
 
-/* free after the key (when resident), the first input set, twiddles and the 0/1 lists */
+/* The tables allocated before step 2: twiddles, and (key resident) the 0/1 lists of nv entries; a
+ * streamed plan's lists are a staged range's, planned in step 2 (stage_bytes). */
+static size_t tables_of(const zp_cuda_plan *p, const zp_cuda_plan_in *in)
+{
+	return in->tables + (p->kstream ? 0 : 2 * in->nv * 4 + sizes.nonbits_temp(in->nv));
+}
+
+/* free after the resident arrays, the first input set and the tables */
 static size_t free_after_fixed(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1)
 {
-	size_t tw = (((size_t)1 << (in->log_dom + 1)) / 2 + ((size_t)1 << 17)) * 32;
-	size_t fixed = (p->kstream ? 0 : p->key_bytes) + p->set_bytes + tw + 2 * in->nv * 4 + sizes.nonbits_temp(in->nv);
+	size_t fixed = p->res_bytes + p->set_bytes + tables_of(p, in);
 	return free1 > fixed ? free1 - fixed : 0;
 }
 
 static int plan(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, size_t total)
 {
-	zp_cuda_plan_key(p, in, free1, total);
-	return zp_cuda_plan_make(p, in, &sizes, free_after_fixed(p, in, free1), total);
+	int rc = zp_cuda_plan_key(p, in, free1, total);
+	return rc ? rc : zp_cuda_plan_make(p, in, &sizes, free_after_fixed(p, in, free1), total);
 }
 
 static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
@@ -144,16 +151,15 @@ static void uses_check(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 {
 	zp_cuda_mem_uses u;
 	zp_cuda_plan_uses(p, in, &u);
-	size_t tw = (((size_t)1 << (in->log_dom + 1)) / 2 + ((size_t)1 << 17)) * 32;
-	size_t naux1 = in->nv - in->np - 1, margin = (size_t)in->margin_mb << 20;
+	size_t naux1 = in->nv - in->np - 1, margin = zp_cuda_plan_margin(in, p->total_b);
 	size_t sum = u.key + u.split + u.sets + u.scratch + u.tables + u.other + u.free;
 	CHECK(sum == u.total && u.total == p->total_b, "%s: by use %zu, total %zu", what, sum, p->total_b);
-	CHECK(u.key == (p->kstream ? p->kst * 192 : p->key_bytes), "%s: key %zu", what, u.key);
+	CHECK(u.key == p->res_bytes + p->stage_bytes, "%s: key %zu", what, u.key);
 	CHECK(u.sets == (size_t)p->nbuf * p->set_bytes, "%s: sets %zu", what, u.sets);
 	CHECK(u.scratch == p->scratch_len, "%s: scratch %zu", what, u.scratch);
 	CHECK(u.split == (p->hsplit ? (size_t)(p->hsplit - 1) * in->dom * 96 : 0) +
 			 (p->wsplit ? 3 * (in->nv * (2 * 96 + 192) + naux1 * 96) : 0), "%s: split %zu", what, u.split);
-	CHECK(u.tables == tw + 2 * in->nv * 4 + sizes.nonbits_temp(in->nv), "%s: tables %zu", what, u.tables);
+	CHECK(u.tables == tables_of(p, in), "%s: tables %zu", what, u.tables);
 	CHECK(u.other == p->total_b - free1, "%s: other %zu", what, u.other);
 	CHECK(u.free >= margin, "%s: %zu left free, under the margin %zu", what, u.free, margin);
 }
@@ -161,12 +167,12 @@ static void uses_check(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 /* What every plan must satisfy. */
 static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
 {
-	size_t free2 = free_after_fixed(p, in, free1), margin = (size_t)in->margin_mb << 20;
+	size_t free2 = free_after_fixed(p, in, free1), margin = zp_cuda_plan_margin(in, p->total_b);
 	size_t g1 = 96, g2 = 192, naux1 = in->nv - in->np - 1;
 	/* fits: what step 2 allocates, steady state and while split bases are made, within free − margin */
 	size_t extra_h = p->hsplit ? ((size_t)p->hsplit - 1) * in->dom * g1 : 0;
 	size_t extra_w = p->wsplit ? 3 * (in->nv * (2 * g1 + g2) + naux1 * g1) : 0;
-	size_t steady = (size_t)(p->nbuf - 1) * p->set_bytes + p->kst * g2 + extra_h + extra_w + p->scratch_len;
+	size_t steady = (size_t)(p->nbuf - 1) * p->set_bytes + p->stage_bytes + extra_h + extra_w + p->scratch_len;
 	CHECK(steady <= free2 - margin, "%s: %zu bytes planned, %zu free less the margin", what, steady, free2 - margin);
 	if (p->hsplit)
 		CHECK((size_t)(p->nbuf - 1) * p->set_bytes + (size_t)p->hsplit * in->dom * g1 + p->split_tmp <= free2 - margin,
@@ -198,9 +204,28 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	CHECK(in->split == 1 || in->log_dom >= ZP_CUDA_PLAN_SPLIT_MIN_LOG || !p->hsplit, "%s: split below 2^20", what);
 	CHECK(p->hpass == 0 || p->hsplit == 2, "%s: hpass %u", what, p->hpass);
 	CHECK(p->nbuf == 1 || p->nbuf == 2, "%s: nbuf %d", what, p->nbuf);
-	/* streaming: exactly when the key, a set and 4 GiB of room do not fit */
-	CHECK(p->kstream == (free1 < p->key_bytes + p->set_bytes + 4 * GIB + margin), "%s: streaming decision", what);
-	CHECK(!p->kstream || (is_pow2(p->kst) && p->kst <= ((size_t)1 << in->key_stage_log)), "%s: kst %zu", what, p->kst);
+	/* streaming: exactly when the key, a full set and 4 GiB of room do not fit (or forced) */
+	size_t full_set = in->nv * 32 + 3 * in->dom * 32, res = 0;
+	CHECK(p->kstream == (in->key_stream || free1 < p->key_bytes + full_set + 4 * GIB + margin), "%s: streaming decision", what);
+	CHECK(!p->kstream || (is_pow2(p->kst) && p->kst <= ((size_t)1 << in->key_stage_log) && p->kst >= 256), "%s: kst %zu",
+	      what, p->kst);
+	CHECK(p->set_bytes == (p->lean ? 2 * in->dom * 32 : full_set), "%s: set bytes %zu (lean %d)", what, p->set_bytes, p->lean);
+	CHECK(!p->lean || (p->kstream && p->nbuf == 1), "%s: lean set with %d sets", what, p->nbuf);
+	for (int i = 0; i < ZP_CUDA_NARR; i++) {
+		size_t b = i == ZP_CUDA_ARR_B2 ? in->nv * g2 : i == ZP_CUDA_ARR_C ? naux1 * g1 : i == ZP_CUDA_ARR_H ? in->dom * g1 : in->nv * g1;
+		CHECK(p->res[i] == 0 || p->res[i] == 1, "%s: res[%d]", what, i);
+		res += p->res[i] ? b : 0;
+		CHECK(p->kstream || p->res[i], "%s: array %d streamed without streaming", what, i);
+	}
+	CHECK(res == p->res_bytes, "%s: resident bytes %zu, arrays %zu", what, p->res_bytes, res);
+	/* the placement moves the fewest bytes: no streamed array would fit resident beside what is planned */
+	if (p->kstream && !in->key_stream)
+		for (int i = 0; i < ZP_CUDA_NARR; i++) {
+			size_t b = i == ZP_CUDA_ARR_B2 ? in->nv * g2 : i == ZP_CUDA_ARR_C ? naux1 * g1 : i == ZP_CUDA_ARR_H ? in->dom * g1 : in->nv * g1;
+			CHECK(p->res[i] || free1 < margin + p->res_bytes + b + p->set_bytes + in->tables + 2 * GIB +
+						       2 * ((size_t)1 << 16) * 232 + GIB / 4,
+			      "%s: array %d streamed though it fits", what, i);
+		}
 	uses_check(p, in, free1, what);
 }
 
@@ -233,7 +258,9 @@ static void sweep(void)
 				continue;
 			}
 			invariants(&p, &in, devs[d].free, what);
-			if (have_prev && p.kstream == prev.kstream) {
+			if (have_prev && p.kstream && prev.kstream)
+				CHECK(p.moved <= prev.moved, "%s: moves more bytes with more memory", what);
+			if (have_prev && !p.kstream && !prev.kstream) {
 				CHECK(p.nbuf >= prev.nbuf, "%s: fewer input sets with more memory", what);
 				CHECK(p.chunk[0] >= prev.chunk[0] || p.hsplit > prev.hsplit || p.nbuf > prev.nbuf,
 				      "%s: smaller chunk with more memory", what);
@@ -279,15 +306,23 @@ static void knobs(void)
 	in.margin_mb = 200000;   /* a margin past the device: not even a 2^8 chunk */
 	CHECK(plan(&p, &in, h->free, h->total) == -ENOMEM, "margin past the device memory");
 	in = in_for(22);
-	in.key_on_device = 1;
-	zp_cuda_plan_key(&p, &in, 0, 0);
-	CHECK(!p.kstream, "a key made on the device is never streamed");
+	in.cap_mb = 8192;   /* [group] gpu_memory = 8G on the H200: placed as on an 8 GiB card */
+	{
+		size_t f = h->free, t = h->total;
+		zp_cuda_plan_cap(&in, &f, &t);
+		CHECK(t == 8 * GIB && f == 8 * GIB - (h->total - h->free), "cap: %zu of %zu", f, t);
+		in.cap_mb = 200000;   /* a cap past the card: the card */
+		f = h->free, t = h->total;
+		zp_cuda_plan_cap(&in, &f, &t);
+		CHECK(t == h->total && f == h->free, "a cap past the card");
+		in.cap_mb = 0;
+	}
 	/* the curve's point sizes: a BN254 key (64 / 128-byte points) is 2/3 of a BLS12-381 one (0 = BLS12-381) */
 	in = in_for(22);
-	zp_cuda_plan_key(&p, &in, 0, 0);
+	(void)zp_cuda_plan_key(&p, &in, 0, 0);
 	size_t bls = p.key_bytes;
 	in.aff_bytes[0] = 64, in.aff_bytes[1] = 128;
-	zp_cuda_plan_key(&p, &in, 0, 0);
+	(void)zp_cuda_plan_key(&p, &in, 0, 0);
 	CHECK(p.key_bytes * 3 == bls * 2 && p.key_bytes == in.nv * (2 * 64 + 128) + (in.nv - in.np - 1) * 64 + in.dom * 64,
 	      "BN254 key bytes from its point sizes (%zu against BLS12-381's %zu)", p.key_bytes, bls);
 	zp_cuda_sizes bn = sizes;
@@ -297,7 +332,7 @@ static void knobs(void)
 }
 
 /* One-shot proofs (zkpipe prove) make no split bases: they would not be reused. ZP_CUDA_SPLIT=1 still
- * forces them. A key made on the device: by-use figures with the key counted before step 1. */
+ * forces them. A key made on the device is placed as an uploaded one. */
 static void one_shot(void)
 {
 	const struct dev *h = &devs[0];
@@ -321,19 +356,15 @@ static void one_shot(void)
 		in.split = 1;
 		CHECK(!plan(&p, &in, h->free, h->total) && p.hsplit != 0, "%s with ZP_CUDA_SPLIT=1: split (%d)", what, p.hsplit);
 	}
-	zp_cuda_plan p;
-	zp_cuda_plan_in in = in_for(24);
+	/* a key made on the device is placed as if its arrays were not there yet (backend_cuda.c adds them
+	 * to what is free): the same plan as an uploaded key's */
+	zp_cuda_plan p, q;
+	zp_cuda_plan_in in = in_for(27);
 	in.key_on_device = 1;
-	zp_cuda_plan_key(&p, &in, 0, 0);
-	size_t kb = p.key_bytes, free1 = h->free - kb; /* the key was made in device memory before step 1 */
-	zp_cuda_plan_key(&p, &in, free1, h->total);
-	size_t tw = (((size_t)1 << 25) / 2 + ((size_t)1 << 17)) * 32, tables = tw + 2 * in.nv * 4 + sizes.nonbits_temp(in.nv);
-	CHECK(!zp_cuda_plan_make(&p, &in, &sizes, free1 - p.set_bytes - tables, h->total), "device key 2^24 plans");
-	zp_cuda_mem_uses u;
-	zp_cuda_plan_uses(&p, &in, &u);
-	CHECK(u.key == kb && u.tables == tables && u.other == h->total - h->free &&
-	      u.key + u.split + u.sets + u.scratch + u.tables + u.other + u.free == h->total,
-	      "device key 2^24: key %zu tables %zu other %zu", u.key, u.tables, u.other);
+	CHECK(!plan(&p, &in, devs[1].free, devs[1].total), "device key 2^27 on H100-80 plans");
+	in.key_on_device = 0;
+	CHECK(!plan(&q, &in, devs[1].free, devs[1].total) && !memcmp(p.res, q.res, sizeof p.res) && p.lean == q.lean,
+	      "device key 2^27 on H100-80 placed as an uploaded one");
 }
 
 /* Today's decisions on an H200 (docs/DESIGN.md; as gpud logged them at 2^27 on 2026-11-30,
@@ -376,7 +407,8 @@ static void pinned(void)
 	      "(%d, %d, %d)", p.nbuf, p.hsplit, p.wsplit);
 	in = in_for(27);
 	rc = plan(&p, &in, devs[1].free, devs[1].total);
-	CHECK(!rc && p.kstream, "H100-80 2^27: the ~70 GiB key streams from host memory");
+	CHECK(!rc && p.kstream && p.res[ZP_CUDA_ARR_B2] && p.res[ZP_CUDA_ARR_H] && p.moved <= in.nv * 96 + (in.nv + in.dom) * 32,
+	      "H100-80 2^27: all but one G1 array of the ~70 GiB key resident (moved %zu, lean %d)", p.moved, p.lean);
 }
 
 /* Every recorded size against the live function. */
@@ -425,6 +457,57 @@ static void compact(void)
 	}
 }
 
+/* Every card from 16 GB up (issue 32): 16, 24, 32, 40, 48, 80, 94 and 141 GB (marketed, decimal; 600 MiB
+ * taken by the CUDA context), 2^24 … 2^27, the margin by the card. An expanded key always plans: every
+ * array resident where it fits, else a placement that streams; nothing planned past free − margin; more
+ * memory never moves more bytes. A compact key (.params, resident; PoRep-shaped counts) fits exactly when
+ * its need does. Prints the table docs/DESIGN.md quotes. */
+static void cards(void)
+{
+	static const unsigned gb[] = { 16, 24, 32, 40, 48, 80, 94, 141 };
+	char what[96];
+	for (unsigned lg = 24; lg <= 27; lg++) {
+		size_t prev_moved = SIZE_MAX;
+		for (size_t c = 0; c < sizeof gb / sizeof *gb; c++) {
+			size_t total = (size_t)gb[c] * 1000000000, free1 = total - 600 * MIB;
+			zp_cuda_plan p;
+			zp_cuda_plan_in in = in_for(lg);
+			in.margin_mb = -1;
+			in.tables = zp_cuda_plan_twiddles(lg);   /* a PoRep key: bellperson's H, transforms of 2^lg */
+			snprintf(what, sizeof what, "2^%u on a %u GB card", lg, gb[c]);
+			int rc = plan(&p, &in, free1, total);
+			CHECK(!rc, "%s: %s", what, zp_err_msg());
+			if (rc)
+				continue;
+			invariants(&p, &in, free1, what);
+			CHECK(p.moved <= prev_moved, "%s: moves %zu bytes a proof, more than with less memory (%zu)", what, p.moved,
+			      prev_moved);
+			prev_moved = p.moved;
+			/* the compact key: a .params of this size (A in about half the wires, B in an eighth) */
+			size_t na = in.nv / 2, nb = in.nv / 8, need = zp_cuda_plan_compact_need(in.dom + (in.nv - 9) + na + nb, nb,
+												 in.nv + 3 * in.dom + na + nb);
+			printf("plan_test: %-22s %-9s resident [%s%s%s%s%s] %s set, %6.2f GiB moved a proof, stage 2^%-2u chunks "
+			       "G1 %-9zu G2 %-9zu; compact key needs %.1f GiB: %s\n", what, p.kstream ? "streamed" : "resident",
+			       p.res[0] ? "A " : "", p.res[1] ? "B1 " : "", p.res[2] ? "B2 " : "", p.res[3] ? "C " : "",
+			       p.res[4] ? "H" : "", p.lean ? "lean" : "full", p.moved / 1073741824.0, p.kstream ? p.cap : 0,
+			       p.chunk[0], p.chunk[1], need / 1073741824.0, need <= free1 ? "fits" : "refused");
+		}
+	}
+	/* the floor's sentence: a card too small for even the lean set */
+	zp_cuda_plan p;
+	zp_cuda_plan_in in = in_for(27);
+	in.margin_mb = -1;
+	int rc = zp_cuda_plan_key(&p, &in, 6 * GIB, 8 * GIB);
+	CHECK(rc == -ENOMEM && p.fail && strstr(zp_err_msg(), "needs at least") && strstr(zp_err_msg(), "GiB are free"),
+	      "2^27 on 8 GiB: refused in one sentence (%s)", zp_err_msg());
+	in.cap_mb = 8192;
+	size_t f = 140 * GIB, t = 141 * GIB;
+	zp_cuda_plan_cap(&in, &f, &t);
+	rc = zp_cuda_plan_key(&p, &in, f, t);
+	CHECK(rc == -ENOMEM && strstr(zp_err_msg(), "memory cap"), "2^27 under an 8 GiB cap names the cap (%s)", zp_err_msg());
+	zp_err_clear();
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = argc == 3 && (!strcmp(argv[1], "record") || !strcmp(argv[1], "live")) ? argv[2]
@@ -463,6 +546,7 @@ int main(int argc, char **argv)
 	one_shot();
 	pinned();
 	compact();
+	cards();
 	if (recording) {
 		FILE *f = fopen(path, "w");
 		if (!f)
