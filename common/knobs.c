@@ -86,7 +86,8 @@ static void load(void)
 	num(&k->cuda_bufs, "ZP_CUDA_BUFS", 0, 2, 0);
 	num(&k->cuda_mem_margin_mb, "ZP_CUDA_MEM_MARGIN_MB", -1, 1 << 20, -1); /* -1: by the card (cuda/plan.c) */
 	num(&k->cuda_mem_cap_mb, "ZP_CUDA_MEM_CAP_MB", 0, 1 << 24, 0);
-	num(&k->cuda_key_stream, "ZP_CUDA_KEY_STREAM", 0, 1, 0);
+	num(&k->cuda_key_stream, "ZP_CUDA_KEY_STREAM", 0, 2, 0);
+	num(&k->cuda_key_res, "ZP_CUDA_KEY_RES", 0, 31, -1);
 	num(&k->cuda_key_stage, "ZP_CUDA_KEY_STAGE", 8, 30, 24);
 	num(&k->cuda_split, "ZP_CUDA_SPLIT", 0, 1, -1);
 	num(&k->cuda_upload, "ZP_CUDA_UPLOAD", 0, 3, 0);

@@ -51,7 +51,7 @@ typedef struct {
 	int cuda_verbose;         /* ZP_CUDA_VERBOSE: 1 plan, 2 also stage times; set to anything else: 1 */
 	int cuda_no_register;     /* ZP_CUDA_NO_REGISTER set: refuse host registration (staging path) */
 	int cuda_ones_kernel;     /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
-	zp_knob_num cuda_msm_chunk, cuda_bufs, cuda_mem_margin_mb, cuda_mem_cap_mb, cuda_key_stream, cuda_key_stage, cuda_split;
+	zp_knob_num cuda_msm_chunk, cuda_bufs, cuda_mem_margin_mb, cuda_mem_cap_mb, cuda_key_stream, cuda_key_res, cuda_key_stage, cuda_split;
 	zp_knob_num cuda_upload;   /* ZP_CUDA_UPLOAD: a key's upload from host memory (cuda/upload.c ways; 0 auto) */
 	zp_knob_num cuda_split_keep; /* ZP_CUDA_SPLIT_KEEP=0: split bases made on the device even when a store has them */
 	zp_knob_num params_gpu;    /* ZP_PARAMS_GPU: .params decoded and checked on the GPU (1), on the CPU (0), -1 auto */

@@ -100,10 +100,17 @@ static size_t arr_bytes(const zp_cuda_plan_in *in, int i)
 	}
 }
 
-/* One staging slot's bytes a point: the point (G2-sized), the lean set's w entry, two list entries. */
+/* One staging slot's bytes a point: the point (G2-sized); with the lean set its w entry and the range's
+ * two list entries (the full set has lists of the whole witness, allocated with the tables). */
 static size_t stage_pt(const zp_cuda_plan_in *in, int lean)
 {
-	return G2B + (lean ? FRB : 0) + 2 * sizeof(uint32_t);
+	return G2B + (lean ? FRB + 2 * sizeof(uint32_t) : 0);
+}
+
+/* The full set's lists of the whole witness (the 0/1 split's), allocated before step 2. */
+static size_t full_lists(const zp_cuda_plan_in *in)
+{
+	return 2 * in->nv * sizeof(uint32_t) + ((size_t)1 << 20);
 }
 
 /* The room a streamed plan works in beside its resident arrays, input set and tables: at least two
@@ -132,29 +139,38 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 		p->need = p->key_bytes + p->set_bytes + 4 * GIB + margin;
 		return 0;
 	}
+	if (in->key_stream) {   /* forced (tests): every array streamed, or those key_res names resident */
+		p->kstream = 1;
+		p->lean = in->key_stream == 2;
+		for (int i = 0; i < ZP_CUDA_NARR; i++)
+			if (in->key_res > 0 && (in->key_res >> i) & 1)
+				p->res[i] = 1, p->res_bytes += arr_bytes(in, i);
+		p->moved = p->key_bytes - p->res_bytes;
+		if (p->lean)
+			p->set_bytes = 2 * in->dom * FRB, p->moved += (in->nv + in->dom) * FRB;
+		return 0;
+	}
 	/* the floor: the lean set with every array streamed */
 	size_t lean_set = 2 * in->dom * FRB, wc = (in->nv + in->dom) * FRB;
 	p->need = lean_set + stream_room(in, 1, 0) + in->tables + margin;
 	int best = -1;
-	size_t best_cost = SIZE_MAX, best_res = 0;
+	size_t best_cost = SIZE_MAX, best_res = 0, best_moved = 0;
 	for (int lean = 0; lean < 2; lean++) {
 		size_t set = lean ? lean_set : p->set_bytes;
 		size_t room = stream_room(in, lean, usable > set + in->tables ? usable - set - in->tables : 0);
 		for (unsigned m = 0; m < (1u << ZP_CUDA_NARR); m++) {
 			size_t res = 0, cost;
-			if (in->key_stream && m)
-				break;   /* ZP_CUDA_KEY_STREAM=1: every array streams */
 			for (int i = 0; i < ZP_CUDA_NARR; i++)
 				if (m & (1u << i))
 					res += arr_bytes(in, i);
-			if (m == (1u << ZP_CUDA_NARR) - 1 && !lean)
-				continue;   /* all resident with the full set: the rule above */
-			if (res + set + room + in->tables > usable)
+			if (res + set + room + in->tables + (lean ? 0 : full_lists(in)) > usable)
 				continue;
-			/* the lean set moves w and c from host copies made at upload: counted as bytes moved too */
-			cost = p->key_bytes - res + (lean ? wc : 0);
+			/* the lean set moves w and c from host copies made at upload (a host copy and a transfer: counted
+			 * twice), and every witness MSM goes range by range: it is the floor for small cards */
+			cost = p->key_bytes - res + (lean ? 2 * wc : 0);
 			if (cost < best_cost || (cost == best_cost && res > best_res))
-				best = (int)(m | (unsigned)lean << ZP_CUDA_NARR), best_cost = cost, best_res = res;
+				best = (int)(m | (unsigned)lean << ZP_CUDA_NARR), best_cost = cost, best_res = res,
+				best_moved = p->key_bytes - res + (lean ? wc : 0);
 		}
 	}
 	if (best < 0) {
@@ -167,12 +183,12 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 				  in->tables / (double)GIB, stream_room(in, 1, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
 				  total_b / (double)GIB, in->cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
 	}
-	p->kstream = 1;
 	p->lean = best >> ZP_CUDA_NARR;
+	p->kstream = p->lean || (best & ((1 << ZP_CUDA_NARR) - 1)) != (1 << ZP_CUDA_NARR) - 1;   /* else resident, in less room */
 	for (int i = 0; i < ZP_CUDA_NARR; i++)
 		p->res[i] = (best >> i) & 1;
 	p->res_bytes = best_res;
-	p->moved = best_cost;
+	p->moved = best_moved;
 	if (p->lean)
 		p->set_bytes = lean_set;
 	return 0;
@@ -184,10 +200,10 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cud
 {
 	unsigned kl = p->cap < (unsigned)in->key_stage_log ? p->cap : (unsigned)in->key_stage_log;
 	size_t pt = stage_pt(in, p->lean);
-	while (kl > MIN_LOG && 2 * (pt << kl) + sz->nonbits_temp((size_t)1 << kl) > *budget / 2)
+	while (kl > MIN_LOG && 2 * (pt << kl) + (p->lean ? sz->nonbits_temp((size_t)1 << kl) : 0) > *budget / 2)
 		kl--;
 	p->kst = (size_t)1 << kl;
-	p->stage_bytes = 2 * p->kst * pt + sz->nonbits_temp(p->kst);
+	p->stage_bytes = 2 * p->kst * pt + (p->lean ? sz->nonbits_temp(p->kst) : 0);
 	*budget = *budget > p->stage_bytes ? *budget - p->stage_bytes : 0;
 	p->cap = kl;             /* every MSM works within one staged range */
 }

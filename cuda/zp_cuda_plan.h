@@ -54,7 +54,8 @@ typedef struct {
 	long margin_mb;            /* ZP_CUDA_MEM_MARGIN_MB; -1: by the card, 3 GiB or 1/16 of it if less */
 	long cap_mb;               /* ZP_CUDA_MEM_CAP_MB ([group] gpu_memory): plan as if the card had this
 	                            * much (zp_cuda_plan_cap); 0: the card */
-	long key_stream;           /* ZP_CUDA_KEY_STREAM=1 forces streaming */
+	long key_stream;           /* ZP_CUDA_KEY_STREAM: 1 forces streaming, 2 with the lean set */
+	long key_res;              /* ZP_CUDA_KEY_RES: with key_stream, the resident arrays (mask of 1 << ZP_CUDA_ARR_*); -1 none */
 	long key_stage_log;        /* ZP_CUDA_KEY_STAGE: cap of the staging range, 2^k points */
 	long split;                /* ZP_CUDA_SPLIT: -1 by domain, 0 off, 1 whenever it fits */
 	size_t aff_bytes[2];       /* the key's affine G1, G2 points; 0: BLS12-381's 96, 192 */

@@ -293,8 +293,9 @@ static int region_load_params(struct gpud *g, struct gpud_key *k, size_t *len)
 }
 
 /* After a load from the file: a copy into a new region for the next start. A key made on the device is
- * copied back from it (its device arrays stay for the backend to adopt). Failure only costs that. */
-static void region_keep(struct gpud *g, struct gpud_key *k)
+ * copied back from it (key_load then proves from the region, as a restart does). Failure only costs that:
+ * -1, else 0. */
+static int region_keep(struct gpud *g, struct gpud_key *k)
 {
 	char name[ZP_KREG_NAME_MAX];
 	uint8_t id[16];
@@ -332,7 +333,7 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 	}
 	if (r) {
 		zp_log(g->d.who, "key %s: no key region (%s): a restart loads the key again", k->name, zp_err_msg());
-		return;
+		return -1;
 	}
 	double gib = k->ks.reg.size / 1073741824.0;
 	split_prepare(g, k);
@@ -340,6 +341,7 @@ static void region_keep(struct gpud *g, struct gpud_key *k)
 		zp_keystore_close(&k->ks); /* for the next start: this one proves from the device arrays */
 	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name, gib,
 	       zp_mono_ms() - t0);
+	return 0;
 }
 
 /* A region key on a device backend is not page-locked here: the CUDA backend's upload pins it piece by
@@ -525,10 +527,24 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 			r = k->fmt->load(g, k, &len);
 	} else {
 		r = k->fmt->load(g, k, &len);
-		if (!r && region_on(g))
-			region_keep(g, k);
+		const bool kept = !r && region_on(g) && !region_keep(g, k);
 		if (k->fmt == &formats[FMT_DEVICE])
 			k->source = "device setup";
+#ifdef ZP_HAVE_CUDA
+		/* a key made on the GPU and kept in its region proves from the region, as after a restart: its device
+		 * arrays go back first, and the backend places the key by its memory plan (resident, or streamed from
+		 * the region's page-locked pages where the card is smaller: no second host copy) */
+		if (kept && k->fmt == &formats[FMT_DEVICE]) {
+			zp_cuda_key_dev_free(&k->kd);
+			k->fmt->free(k);
+			size_t l2 = 0;
+			if ((r = region_take(g, k, &l2)) == 0)
+				len = l2, k->source = "device setup, then its region";
+			else
+				r = zp_err_set(r < 0 ? r : -EIO, "the key made on the GPU could not be read back from its region: %s",
+					       zp_err_msg());
+		}
+#endif
 	}
 	bool loaded = !r;
 	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)) && !(r = zp_g16_backend_supports(g->be, &k->gk))) {

@@ -296,13 +296,13 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 	int rc;
 	if ((rc = zp_knob_get(&k->cuda_msm_chunk, CU_WHO)) || (rc = zp_knob_get(&k->cuda_bufs, CU_WHO)) ||
 	    (rc = zp_knob_get(&k->cuda_mem_margin_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_stream, CU_WHO)) ||
-	    (rc = zp_knob_get(&k->cuda_mem_cap_mb, CU_WHO)) ||
+	    (rc = zp_knob_get(&k->cuda_mem_cap_mb, CU_WHO)) || (rc = zp_knob_get(&k->cuda_key_res, CU_WHO)) ||
 	    (rc = zp_knob_get(&k->cuda_split, CU_WHO)) || (rc = zp_knob_get(&k->cuda_split_keep, CU_WHO)))
 		return rc;
 	*in = (zp_cuda_plan_in){ .nv = s->nv, .np = s->np, .dom = s->dom, .log_dom = s->log_dom,
 				 .key_on_device = key->dev_points != NULL, .msm_chunk_log = k->cuda_msm_chunk.v,
 				 .bufs = k->cuda_bufs.v, .margin_mb = k->cuda_mem_margin_mb.v, .cap_mb = k->cuda_mem_cap_mb.v,
-				 .key_stream = k->cuda_key_stream.v, .key_stage_log = k->cuda_key_stage.v,
+				 .key_stream = k->cuda_key_stream.v, .key_res = k->cuda_key_res.v, .key_stage_log = k->cuda_key_stage.v,
 				 .split = k->cuda_split.v, .aff_bytes = { s->pt[0], s->pt[1] }, .one_shot = key->one_shot,
 				 .tables = zp_cuda_plan_twiddles(s->log_dom + (key->h_mode == ZP_H_SNARKJS)),
 				 .glv = s->cc->id == ZP_CURVE_BLS12_381 && k->msm_glv > 0 && s->log_dom >= (unsigned)k->msm_glv };
@@ -950,7 +950,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	if ((rc = s->cc->ntt_create(&s->ntt, s->log_dom + (key->h_mode == ZP_H_SNARKJS), zp_g16_key_roots(key))))
 		return rc;
 	s->sel_len = zp_cuda_nonbits_temp_size(s->nv);
-	if (!s->kstream && /* streamed: lists of a staged range, below */
+	if (!s->plan.lean && /* the lean set: lists of a staged range, below */
 	    ((rc = dmalloc((void **)&s->d_idx, s->nv * sizeof(uint32_t), "the 0/1 split's index list")) ||
 	     (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
 	     (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection"))))
@@ -978,14 +978,16 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 		return rc;
 	if (p->kstream) {
 		s->kst = p->kst;
-		s->sel_len = zp_cuda_nonbits_temp_size(s->kst);
 		for (int i = 0; i < 2; i++)
 			if ((rc = dmalloc(&s->d_ks[i], s->kst * s->pt[1], "the key's staging range")) ||
 			    (p->lean && (rc = dmalloc((void **)&s->d_ws[i], s->kst * sizeof(zp_fr), "the witness's staging range"))))
 				return rc;
-		if ((rc = dmalloc((void **)&s->d_idx, s->kst * sizeof(uint32_t), "a staged range's index list")) ||
-		    (rc = dmalloc((void **)&s->d_one, s->kst * sizeof(uint32_t), "a staged range's list of ones")) ||
-		    (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection")) || (rc = kp_plan(s)))
+		if (p->lean && ((s->sel_len = zp_cuda_nonbits_temp_size(s->kst)),
+				(rc = dmalloc((void **)&s->d_idx, s->kst * sizeof(uint32_t), "a staged range's index list")) ||
+				(rc = dmalloc((void **)&s->d_one, s->kst * sizeof(uint32_t), "a staged range's list of ones")) ||
+				(rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection"))))
+			return rc;
+		if ((rc = kp_plan(s)))
 			return rc;
 	}
 	if (p->nbuf == 2) {
@@ -1296,14 +1298,15 @@ static int nonbits_add(struct cu *s, int g2, void *out, const void *bases, size_
 /* The witness MSMs of a streamed plan, range by range of kst wires: the range's w (resident, or the lean
  * set's staged copy), then per query (wit_order) its bases (resident, or staged) through the 0/1 kernel
  * and the bucket MSM of the range's entries neither 0 nor 1, listed once per range. */
-static int msm_streamed(struct cu *s, const zp_fr *d_w, zp_g16_msm_out *out)
+static int msm_streamed(struct cu *s, const zp_fr *d_w, zp_g16_msm_out *out, int only_streamed)
 {
 	struct kpipe kq, wq;
 	size_t kj = 0, r = 0;
 	int rc;
 	const void *res_d[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
 	for (int q = 0; q < 4; q++)
-		s->cc->jac_set_inf(q == ZP_CUDA_ARR_B2, cu_out(s, out, q));
+		if (!only_streamed || !s->plan.res[q])
+			s->cc->jac_set_inf(q == ZP_CUDA_ARR_B2, cu_out(s, out, q));
 	if ((rc = kp_start(s, &kq, s->wit_it, s->n_wit_it, 0)) || (rc = kp_start(s, &wq, s->w_it, s->n_w_it, 1)))
 		goto out;
 	for (size_t off = 0; off < s->nv; off += s->kst, r++) {
@@ -1317,7 +1320,7 @@ static int msm_streamed(struct cu *s, const zp_fr *d_w, zp_g16_msm_out *out)
 			size_t lo, first, mq = q_range(s, q, off, m, &lo, &first), n2 = 0;
 			const zp_fr *wr = w + (lo - off);
 			void *bases;
-			if (!mq)
+			if (!mq || (only_streamed && s->plan.res[q]))
 				continue;
 			if (s->plan.res[q])
 				bases = (char *)res_d[q] + first * s->pt[g2];
@@ -1475,33 +1478,40 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 		goto err;
 	if ((rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)))
 		goto err;
-	if (s->kstream) {
-		rc = msm_streamed(s, s->plan.lean ? NULL : dw, out);
-		if (!rc && !s->naux)
-			s->cc->jac_set_inf(0, cu_out(s, out, 3));
-		stage(s, "A, B, C (streamed)");
-		return rc ? rc : zp_cuda_stream_sync(s->ms);
+	/* a resident array with the witness on the device goes through the whole-witness lists; a streamed one
+	 * (and every one with the lean set) range by range (msm_streamed) */
+	int rq[4], any_rq = 0, any_st = 0;
+	for (int q = 0; q < 4; q++) {
+		rq[q] = !s->kstream || (!s->plan.lean && s->plan.res[q]);
+		any_rq |= rq[q];
+		any_st |= !rq[q];
 	}
-	if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
-	    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
-		return rc;
-	stage(s, "0/1 split");
-	if ((rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (any_rq) {
+		if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
+		    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
+			return rc;
+		stage(s, "0/1 split");
+	}
+	if (rq[0] && (rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if ((rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (rq[1] && (rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if ((rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (rq[2] && (rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
-	if (s->naux) {
-		if ((rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb, q_c, n_one)))
-			return rc;
-	} else {
-		s->cc->jac_set_inf(0, cu_out(s, out, 3));
-	}
+	if (rq[3] && s->naux && (rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb,
+						 q_c, n_one)))
+		return rc;
 	stage(s, "C");
+	if (any_st) {   /* the lists of the whole witness are not needed past here: the ranges' own take their place */
+		if ((rc = msm_streamed(s, s->plan.lean ? NULL : dw, out, any_rq)))
+			return rc;
+		stage(s, "streamed");
+	}
+	if (!s->naux)
+		s->cc->jac_set_inf(0, cu_out(s, out, 3));
 	if (verbose())   /* no wait: the counts are on the host already */
 		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1 (%.2f %%), %zu are 1\n", n_nb, s->nv,
 			100.0 * (double)n_nb / (double)s->nv, n_one);
@@ -1535,9 +1545,10 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	 * MSMs run on their own (high-priority) stream; msm_buf returns once they are done, so the H MSM then
 	 * has the scratch to itself. 0 (default): H step, H MSM, witness MSMs in turn; 2: the two orders
 	 * alternate proof by proof (to compare them in one run: ZP_CUDA_VERBOSE logs each proof's times and
-	 * order). A key streamed from host memory shares one staging range between both: in turn. */
+	 * order). A streamed key too: its witness ranges are staged while the H step runs, the H MSM's ranges
+	 * after (msm_buf returns when the witness MSMs are done). */
 	int mode = zp_knobs()->cuda_overlap, tv = verbose() >= 1;
-	int ov = !s->kstream && (mode == 1 || (mode == 2 && !(s->nproof & 1)));
+	int ov = mode == 1 || (mode == 2 && !(s->nproof & 1));
 	struct timespec h0, h1;
 	int rc;
 	s->nproof++;

@@ -119,15 +119,15 @@ static zp_cuda_plan_in in_for(unsigned lg)
 	/* PoRep-shaped: 130.3M wires at 2^27 (0.971 of the domain), a few public inputs */
 	size_t dom = (size_t)1 << lg;
 	return (zp_cuda_plan_in){ .nv = dom / 1000 * 971, .np = 8, .dom = dom, .log_dom = lg, .msm_chunk_log = 30,
-				  .bufs = 0, .margin_mb = 3072, .key_stream = 0, .key_stage_log = 24, .split = -1,
+				  .bufs = 0, .margin_mb = 3072, .key_stream = 0, .key_res = -1, .key_stage_log = 24, .split = -1,
 				  .tables = zp_cuda_plan_twiddles(lg + 1) };
 }
 
 /* The tables allocated before step 2: twiddles, and (key resident) the 0/1 lists of nv entries; a
- * streamed plan's lists are a staged range's, planned in step 2 (stage_bytes). */
+ * lean set's lists are a staged range's, planned in step 2 (stage_bytes). */
 static size_t tables_of(const zp_cuda_plan *p, const zp_cuda_plan_in *in)
 {
-	return in->tables + (p->kstream ? 0 : 2 * in->nv * 4 + sizes.nonbits_temp(in->nv));
+	return in->tables + (p->lean ? 0 : 2 * in->nv * 4 + sizes.nonbits_temp(in->nv));
 }
 
 /* free after the resident arrays, the first input set and the tables */
@@ -206,7 +206,9 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	CHECK(p->nbuf == 1 || p->nbuf == 2, "%s: nbuf %d", what, p->nbuf);
 	/* streaming: exactly when the key, a full set and 4 GiB of room do not fit (or forced) */
 	size_t full_set = in->nv * 32 + 3 * in->dom * 32, res = 0;
-	CHECK(p->kstream == (in->key_stream || free1 < p->key_bytes + full_set + 4 * GIB + margin), "%s: streaming decision", what);
+	CHECK(p->kstream || in->key_stream || p->res_bytes == p->key_bytes, "%s: streaming decision", what);
+	CHECK(p->kstream == (in->key_stream || free1 < p->key_bytes + full_set + 4 * GIB + margin) ||
+	      (!p->kstream && free1 >= p->key_bytes + full_set + in->tables + margin), "%s: streaming decision", what);
 	CHECK(!p->kstream || (is_pow2(p->kst) && p->kst <= ((size_t)1 << in->key_stage_log) && p->kst >= 256), "%s: kst %zu",
 	      what, p->kst);
 	CHECK(p->set_bytes == (p->lean ? 2 * in->dom * 32 : full_set), "%s: set bytes %zu (lean %d)", what, p->set_bytes, p->lean);
@@ -223,6 +225,7 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 		for (int i = 0; i < ZP_CUDA_NARR; i++) {
 			size_t b = i == ZP_CUDA_ARR_B2 ? in->nv * g2 : i == ZP_CUDA_ARR_C ? naux1 * g1 : i == ZP_CUDA_ARR_H ? in->dom * g1 : in->nv * g1;
 			CHECK(p->res[i] || free1 < margin + p->res_bytes + b + p->set_bytes + in->tables + 2 * GIB +
+						       (p->lean ? 0 : 2 * in->nv * 4 + MIB) +
 						       2 * ((size_t)1 << 16) * 232 + GIB / 4,
 			      "%s: array %d streamed though it fits", what, i);
 		}
@@ -302,6 +305,12 @@ static void knobs(void)
 	in = in_for(22);
 	in.key_stream = 1, in.key_stage_log = 12;
 	CHECK(!plan(&p, &in, h->free, h->total) && p.kstream && p.kst == 4096 && p.chunk[1] <= 4096, "ZP_CUDA_KEY_STREAM=1");
+	in.key_stream = 2, in.key_res = 1 << ZP_CUDA_ARR_A | 1 << ZP_CUDA_ARR_B2 | 1 << ZP_CUDA_ARR_H;
+	CHECK(!plan(&p, &in, h->free, h->total) && p.kstream && p.lean && p.nbuf == 1 && p.res[ZP_CUDA_ARR_A] &&
+	      !p.res[ZP_CUDA_ARR_B1] && p.res[ZP_CUDA_ARR_B2] && !p.res[ZP_CUDA_ARR_C] && p.res[ZP_CUDA_ARR_H],
+	      "ZP_CUDA_KEY_STREAM=2 ZP_CUDA_KEY_RES=21: lean, A B2 H resident");
+	invariants(&p, &in, h->free, "ZP_CUDA_KEY_STREAM=2 ZP_CUDA_KEY_RES=21");
+	in.key_res = -1;
 	in = in_for(22);
 	in.margin_mb = 200000;   /* a margin past the device: not even a 2^8 chunk */
 	CHECK(plan(&p, &in, h->free, h->total) == -ENOMEM, "margin past the device memory");
@@ -407,8 +416,9 @@ static void pinned(void)
 	      "(%d, %d, %d)", p.nbuf, p.hsplit, p.wsplit);
 	in = in_for(27);
 	rc = plan(&p, &in, devs[1].free, devs[1].total);
-	CHECK(!rc && p.kstream && p.res[ZP_CUDA_ARR_B2] && p.res[ZP_CUDA_ARR_H] && p.moved <= in.nv * 96 + (in.nv + in.dom) * 32,
-	      "H100-80 2^27: all but one G1 array of the ~70 GiB key resident (moved %zu, lean %d)", p.moved, p.lean);
+	CHECK(!rc && p.kstream && !p.lean && p.res[ZP_CUDA_ARR_B2] && p.res[ZP_CUDA_ARR_H] && p.moved <= 2 * in.nv * 96,
+	      "H100-80 2^27: the full set, B2, H and all but two G1 arrays of the ~70 GiB key resident (moved %zu, lean %d)",
+	      p.moved, p.lean);
 }
 
 /* Every recorded size against the live function. */
