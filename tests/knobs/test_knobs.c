@@ -26,7 +26,8 @@ int main(void)
 	      "bad ZP_CUDA_BUFS: %s", zp_err_msg());
 	CHECK(k->cuda_bufs.v == 0, "a bad knob keeps its default");
 	CHECK(k->cuda_device.bad && zp_knob_get(&k->cuda_device, "test") == ZP_ERANGE, "ZP_CUDA_DEVICE=abc is refused");
-	CHECK(!k->cuda_mem_margin_mb.bad && k->cuda_mem_margin_mb.v == 3072, "empty = default");
+	CHECK(!k->cuda_mem_margin_mb.bad && k->cuda_mem_margin_mb.v == -1, "empty = default (-1: by the card)");
+	CHECK(!k->cuda_mem_cap_mb.bad && k->cuda_mem_cap_mb.v == 0, "no cap by default");
 	/* read once: a later change is not seen until a reload */
 	setenv("ZP_THREADS", "5", 1);
 	setenv("ZP_CUDA_BUFS", "2", 1);
