@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+#include "knobs.h"
 #include "zp_cuda.h"
 #include "zp_err.h"
 #include "ref.h"
@@ -114,6 +115,18 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 		CU(cudaEventElapsedTime(&split_ms, e0, e1));
 		cudaFree(bs); cudaFree(db);
 		db = db4;
+	}
+	if (!pass && !split && !glv && !bits && !window) {
+		/* all windows in one pass when the scratch fits in what is free (less 1 GiB; under ZP_CUDA_MEM_CAP_MB
+		 * as if the card were that size), else as many windows a pass as fit: 2^27 G1 on an 80 GB card */
+		size_t fre = 0, tot = 0, cap = (size_t)zp_knobs()->cuda_mem_cap_mb.v << 20;
+		CU(cudaMemGetInfo(&fre, &tot));
+		if (cap && cap < tot)
+			fre = cap > tot - fre ? cap - (tot - fre) : 0;
+		size_t avail = fre > ((size_t)1 << 30) ? fre - ((size_t)1 << 30) : 0;
+		int p = zp_cuda_msm_passes(g2, n, 1, avail);
+		if (p > 0)
+			pass = (unsigned)p;
 	}
 	size_t ss = glv ? zp_cuda_msm_split_scratch_size(0, n, 2, window, pass)
 	          : split ? zp_cuda_msm_split_scratch_size(g2, n, split, window, 0) : zp_cuda_msm_scratch_size_passes(g2, n, window, pass);
