@@ -14,13 +14,17 @@
 #   BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0
 #   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS)
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
-# 2^27 (SIZES=27, PARTS=1): a 40 GB key, one slot of ~20 GiB; zkpipe's key resident on the card needs ~70 GiB.
+# 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
+# BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
 set -u
 BIN=$(readlink -f "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"); PEER=$(readlink -f "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 SIZES=${SIZES:-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
 OUTDIR=${OUT:-/tmp/zpssc2-out}; mkdir -p "$OUTDIR"
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
+# the repository root: this script's, or the working directory's (a copy of the script run from elsewhere)
+for R0 in "$HERE/../.." "$PWD"; do [ -f "$R0/examples/chain/chain.zkey" ] && break; done
+CHAIN=$(readlink -f "$R0/examples/chain/chain.zkey"); RES=${RESULTS:-$R0/bench/RESULTS.md}
 ZK=$BIN/zkpipe; CMP=$BIN/ss_cmp; ZLIB=$BIN/libzkpipe-supraseal.so.0
 PEERS=$(ls "$PEER"/lib*.so 2>/dev/null)
 [ -n "$PEERS" ] || { echo "FAIL: no lib*.so in $PEER"; exit 1; }
@@ -31,7 +35,7 @@ P=${PINS:-$HERE/../supraseal/ssc2_pinned.sh}
 eval "$(grep -E '^(CASE_ROWS|PIN_0[0-9]+)=' "$P")"
 [ -n "${CASE_ROWS:-}" ] && [ -n "${PIN_099:-}" ] || { echo "FAIL: no case/pins in $P"; exit 1; }
 card=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)
-head="$(date -u '+%Y-%m-%d %H:%M UTC'); $card; driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+head="$(date -u '+%Y-%m-%d %H:%M UTC'); $card; driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(git -C "$R0" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "# $head"
 for p in $PEERS; do echo "# peer $(basename "$p"): $(sha256sum < "$p" | cut -c1-16)"; done
 
@@ -43,7 +47,7 @@ keep_arena = no
 [limits]
 memory_limit = off
 [key chain]
-zkey = $HERE/../../examples/chain/chain.zkey
+zkey = $CHAIN
 [group g]
 gpus = 1
 synth_workers = 1
@@ -100,7 +104,7 @@ done
 for lg in $SIZES; do for mix in $MIXES; do
   rows=$(( (1 << lg) - PUB - 1 )); spec="n=$rows,pub=$PUB,bool=$mix"; k=$PARTS; [ "$lg" -ge 27 ] && k=1
   t0=$(date +%s.%N)
-  "$ZK" setup --gpu --synth "$spec" --h-mode coeff --roots 7 --out "$D/k.params" > "$O/setup.log" 2>&1 ||
+  "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$D/k.params" > "$O/setup.log" 2>&1 ||
     { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - |"); FAILS=$((FAILS + 1)); continue; }
   echo "## 2^$lg bool=$mix: key $(stat -c %s "$D/k.params") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
   one s$lg-$mix "$D/k.params" "$spec" "$k" "$lg" "$mix"
@@ -121,5 +125,5 @@ $(printf '%s\n' "${ROWS[@]}")"
   echo "$table"
 } > "$OUTDIR/ssc2-cmp.md"
 echo; cat "$OUTDIR/ssc2-cmp.md"
-cat "$OUTDIR/ssc2-cmp.md" >> "${RESULTS:-$HERE/../../bench/RESULTS.md}" 2>/dev/null
+[ -f "$RES" ] && cat "$OUTDIR/ssc2-cmp.md" >> "$RES"
 [ $FAILS = 0 ] && echo PASS || { echo "FAIL: $FAILS case(s)"; exit 1; }
