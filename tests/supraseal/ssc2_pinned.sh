@@ -9,8 +9,8 @@
 CMP=$B/tests/supraseal/ss_cmp
 # the case, shared with tests/cuda/run-ssc2-cmp.sh (which reads these lines)
 CASE_ROWS=3767 CASE_TOXIC=32 CASE_K=2 CASE_SEED=5 CASE_RS=77
-PIN_099=
-PIN_075=
+PIN_099=611f8c86d7891fee2475189899894080d1a3c1aa65df3d050b3beaf9b700a2cf
+PIN_075=ee070fd791034de5ccbbce87539d114aa624cff2bfc86007a24e49c3a9d1282f
 write_config; start_sup
 export ZKPIPE_CONFIG=$CFG
 for mix in 0.99 0.75; do
