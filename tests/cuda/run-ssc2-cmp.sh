@@ -10,8 +10,9 @@
 # call (it loads the key) and median call time (REPS calls, the same inputs: they must repeat the bytes).
 # First the CPU-pinned case of tests/supraseal/ssc2_pinned.sh (domain 2^12, key from its toxic seed):
 # zkpipe's CUDA backend and each peer must give the pinned bytes. Then SIZES (log2 domains).
-#   usage: [SIZES="16 20 24"] [MIXES="0.99 0.75"] [PARTS=2] [REPS=3] [OUT=dir] tests/cuda/run-ssc2-cmp.sh BIN_DIR PEER_DIR
+#   usage: [SIZES="16 20 24" (empty: the CI case only)] [MIXES="0.99 0.75"] [PARTS=2] [REPS=3] [OUT=dir] tests/cuda/run-ssc2-cmp.sh BIN_DIR PEER_DIR
 #   BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0
+#            (DIR/COMMIT, if there, names the commit the binaries were built from)
 #   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS)
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
 # 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
@@ -19,7 +20,7 @@
 set -u
 BIN=$(readlink -f "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"); PEER=$(readlink -f "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}")
 HERE=$(cd "$(dirname "$0")" && pwd)
-SIZES=${SIZES:-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
+SIZES=${SIZES-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
 OUTDIR=${OUT:-/tmp/zpssc2-out}; mkdir -p "$OUTDIR"
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 # the repository root: this script's, or the working directory's (a copy of the script run from elsewhere)
@@ -35,9 +36,10 @@ P=${PINS:-$HERE/../supraseal/ssc2_pinned.sh}
 eval "$(grep -E '^(CASE_ROWS|PIN_0[0-9]+)=' "$P")"
 [ -n "${CASE_ROWS:-}" ] && [ -n "${PIN_099:-}" ] || { echo "FAIL: no case/pins in $P"; exit 1; }
 card=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)
-head="$(date -u '+%Y-%m-%d %H:%M UTC'); $card; driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(git -C "$R0" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+head="$(date -u '+%Y-%m-%d %H:%M UTC'); $card; driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(cat "$BIN/COMMIT" 2>/dev/null || git -C "$R0" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "# $head"
 for p in $PEERS; do echo "# peer $(basename "$p"): $(sha256sum < "$p" | cut -c1-16)"; done
+[ -f "$PEER/PROVENANCE" ] && sed 's/^/# /' "$PEER/PROVENANCE"   # where the peers' sources came from, how they were built
 
 start() { # start SLOT_MIB: a supervisor with one gpud, backend cuda
   cat > "$D/z.ini" <<INI
@@ -69,7 +71,8 @@ field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
 ROWS=(); FAILS=0
 one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table row per peer
   local name=$1 key=$2 spec=$3 k=$4 lg=$5 mix=$6 pin=${7:-} slot slots=2 zsha psha eq
-  slot=$(( (1 << lg) * 160 / 1048576 + 4 )); [ "$lg" -ge 27 ] && slots=1
+  local l2=${lg%% *}   # "12 (CI case)" -> 12
+  slot=$(( (1 << l2) * 160 / 1048576 + 4 )); [ "$l2" -ge 27 ] && slots=1
   start $slot $slots || { FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready | - | - |"); stop "$name"; return; }
   "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.zk" > "$O/$name.zk.out" 2>&1
   local zrc=$?
@@ -98,7 +101,7 @@ for mix in 0.99 0.75; do
   spec="n=$CASE_ROWS,pub=$PUB,bool=$mix"; pin=PIN_0${mix#0.}
   "$ZK" setup --cpu --synth "$spec" --h-mode coeff --roots 7 --toxic-seed "$CASE_TOXIC" --out "$D/pin.params" > "$O/setup-pin.log" 2>&1 ||
     { tail -3 "$O/setup-pin.log"; echo "FAIL: setup $spec"; exit 1; }
-  OPTS="--seed $CASE_SEED --rs-seed $CASE_RS" R=1 one pin$mix "$D/pin.params" "$spec" "$CASE_K" 12 "$mix" "${!pin}"
+  OPTS="--seed $CASE_SEED --rs-seed $CASE_RS" R=1 one pin$mix "$D/pin.params" "$spec" "$CASE_K" "12 (CI case)" "$mix" "${!pin}"
 done
 # 2. the sizes: a fresh random key per size and mix, made on the GPU
 for lg in $SIZES; do for mix in $MIXES; do
@@ -120,7 +123,7 @@ $(printf '%s\n' "${ROWS[@]}")"
   echo
   echo "Machine: $head"
   echo
-  echo "Command: \`SIZES=\"$SIZES\" MIXES=\"$MIXES\" PARTS=$PARTS REPS=$REPS tests/cuda/run-ssc2-cmp.sh BIN PEERS\` (ss_cmp: each library loaded by path with dlopen; zkpipe through a supervisor + gpud, backend cuda, stopped before the peer runs; PoRep-shaped synthetic circuits, 328 public inputs, keys \`zkpipe setup --gpu --h-mode coeff --roots 7\` — the first rows the CPU-pinned case of tests/supraseal/ssc2_pinned.sh; every proof verified by a pairing check; $REPS calls after the first, which loads the key, must repeat the bytes; times are whole calls as bellperson sees them, K partitions a call). Peers: $(for p in $PEERS; do printf '%s ' "$(basename "$p")"; done)"
+  echo "Command: \`SIZES=\"$SIZES\" MIXES=\"$MIXES\" PARTS=$PARTS REPS=$REPS tests/cuda/run-ssc2-cmp.sh BIN PEERS\` (ss_cmp: each library loaded by path with dlopen; zkpipe through a supervisor + gpud, backend cuda, stopped before the peer runs; PoRep-shaped synthetic circuits, 328 public inputs, keys \`zkpipe setup --gpu --h-mode coeff --roots 7\` — the first rows the CPU-pinned case of tests/supraseal/ssc2_pinned.sh; every proof verified by a pairing check; $REPS calls after the first, which loads the key, must repeat the bytes; times are whole calls as bellperson sees them, K partitions a call). Peers: $(for p in $PEERS; do printf '%s ' "$(basename "$p")"; done)$([ -f "$PEER/PROVENANCE" ] && { echo; echo; sed 's/^/    /' "$PEER/PROVENANCE"; })"
   echo
   echo "$table"
 } > "$OUTDIR/ssc2-cmp.md"
