@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Byte-identical to supraseal-c2 (issue 32 item 5), on a GPU host, with prebuilt binaries only.
+# ss_cmp (tests/supraseal/ss_cmp.c) feeds a library with supraseal-c2's C ABI, loaded by path with dlopen,
+# synthetic PoRep-shaped Assignments (328 public inputs; bool=0.99 and 0.75: 1 % and 25 % non-0/1
+# witnesses, the share measured), fixed r, s and one .params key, and writes the proof bytes:
+#   zkpipe     libzkpipe-supraseal.so.0 through a real pipeline (supervisor + gpud, backend cuda)
+#   peer(s)    every PEER_DIR/lib*.so: supraseal-c2 built beside the project (never in the repository)
+# The supervisor is stopped before a peer runs (each has the card to itself). Per case: the share, the
+# assignment digest (the same in every run), every proof verified, equal yes/no, each library's first
+# call (it loads the key) and median call time (REPS calls, the same inputs: they must repeat the bytes).
+# First the CPU-pinned case of tests/supraseal/ssc2_pinned.sh (domain 2^12, key from its toxic seed):
+# zkpipe's CUDA backend and each peer must give the pinned bytes. Then SIZES (log2 domains).
+#   usage: [SIZES="16 20 24" (empty: the CI case only)] [MIXES="0.99 0.75"] [PARTS=2] [REPS=3] [OUT=dir] tests/cuda/run-ssc2-cmp.sh BIN_DIR PEER_DIR
+#   BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0
+#            (DIR/COMMIT, if there, names the commit the binaries were built from)
+#   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS)
+# Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
+# 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
+# BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
+set -u
+BIN=$(readlink -f "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"); PEER=$(readlink -f "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+SIZES=${SIZES-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
+OUTDIR=${OUT:-/tmp/zpssc2-out}; mkdir -p "$OUTDIR"
+export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
+# the repository root: this script's, or the working directory's (a copy of the script run from elsewhere)
+for R0 in "$HERE/../.." "$PWD"; do [ -f "$R0/examples/chain/chain.zkey" ] && break; done
+CHAIN=$(readlink -f "$R0/examples/chain/chain.zkey"); RES=${RESULTS:-$R0/bench/RESULTS.md}
+ZK=$BIN/zkpipe; CMP=$BIN/ss_cmp; ZLIB=$BIN/libzkpipe-supraseal.so.0
+PEERS=$(ls "$PEER"/lib*.so 2>/dev/null)
+[ -n "$PEERS" ] || { echo "FAIL: no lib*.so in $PEER"; exit 1; }
+D=$(mktemp -d "${TMPDIR:-/tmp}/zpssc2.XXXXXX"); SUP=; O=$D/o; mkdir -p "$O"  # details: tarred into OUTDIR at the end
+trap '[ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; tar czf "$OUTDIR/ssc2-details.tar.gz" -C "$D" o 2>/dev/null; rm -rf "$D" /dev/shm/zkpipe.* 2>/dev/null' EXIT
+# the pinned case (its parameters and pins are lines of ssc2_pinned.sh)
+P=${PINS:-$HERE/../supraseal/ssc2_pinned.sh}
+eval "$(grep -E '^(CASE_ROWS|PIN_0[0-9]+)=' "$P")"
+[ -n "${CASE_ROWS:-}" ] && [ -n "${PIN_099:-}" ] || { echo "FAIL: no case/pins in $P"; exit 1; }
+card=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)
+head="$(date -u '+%Y-%m-%d %H:%M UTC'); $card; driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(cat "$BIN/COMMIT" 2>/dev/null || git -C "$R0" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "# $head"
+for p in $PEERS; do echo "# peer $(basename "$p"): $(sha256sum < "$p" | cut -c1-16)"; done
+[ -f "$PEER/PROVENANCE" ] && sed 's/^/# /' "$PEER/PROVENANCE"   # where the peers' sources came from, how they were built
+
+start() { # start SLOT_MIB: a supervisor with one gpud, backend cuda
+  cat > "$D/z.ini" <<INI
+[run]
+dir = $D/run
+keep_arena = no
+[limits]
+memory_limit = off
+[key chain]
+zkey = $CHAIN
+[group g]
+gpus = 1
+synth_workers = 1
+slots = $2
+slot_size = ${1}M
+jobs = 16
+max_parts = $(( PARTS > 4 ? PARTS : 4 ))
+backend = ${BACKEND:-cuda}
+INI
+  "$BIN/zkpipe-supervisor" --config "$D/z.ini" >> "$D/sup.log" 2>&1 & SUP=$!
+  export ZKPIPE_CONFIG=$D/z.ini
+  for _ in $(seq 900); do grep -q "backend ${BACKEND:-cuda} ready" "$D"/run/log/*gpud* 2>/dev/null && return 0; sleep 0.1; done
+  tail -20 "$D/sup.log" "$D"/run/log/* 2>/dev/null; echo "FAIL: gpud not ready"; return 1
+}
+stop() { # stop [NAME]: the supervisor gone (its gpud logs kept as NAME.gpud.log)
+  [ -n "$SUP" ] && { kill -TERM $SUP; wait $SUP 2>/dev/null; }; SUP=
+  cat "$D"/run/log/*gpud* > "$O/${1:-x}.gpud.log" 2>/dev/null; rm -rf "$D/run"; }
+field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
+ROWS=(); FAILS=0
+one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table row per peer
+  local name=$1 key=$2 spec=$3 k=$4 lg=$5 mix=$6 pin=${7:-} slot slots=2 zsha psha eq
+  local l2=${lg%% *}   # "12 (CI case)" -> 12
+  slot=$(( (1 << l2) * 160 / 1048576 + 4 )); [ "$l2" -ge 27 ] && slots=1
+  start $slot $slots || { FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready | - | - |"); stop "$name"; return; }
+  "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.zk" > "$O/$name.zk.out" 2>&1
+  local zrc=$?
+  stop "$name"
+  cat "$O/$name.zk.out" | cut -c1-200
+  zsha=$(sha256sum < "$D/$name.zk" 2>/dev/null | cut -d' ' -f1)
+  for p in $PEERS; do
+    local pn; pn=$(basename "$p" .so)
+    "$CMP" prove "$p" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.$pn" > "$O/$name.$pn.out" 2>&1
+    local prc=$?
+    grep -v "^call\|^circuit" "$O/$name.$pn.out" | cut -c1-200
+    psha=$(sha256sum < "$D/$name.$pn" 2>/dev/null | cut -d' ' -f1)
+    eq=no
+    if [ $zrc = 0 ] && [ $prc = 0 ] && "$CMP" cmp "$D/$name.zk" "$D/$name.$pn" "$k" > "$D/cmp.out"; then eq=yes; fi
+    cat "$D/cmp.out" 2>/dev/null
+    [ "$(grep '^digest:' "$O/$name.zk.out")" = "$(grep '^digest:' "$O/$name.$pn.out")" ] || eq="$eq (inputs differ!)"
+    [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && [ "$psha" = "$pin" ] && eq="$eq, = CPU pin" || eq="$eq, CPU pin ${pin:0:12}: zkpipe ${zsha:0:12} peer ${psha:0:12}"; }
+    case $eq in yes|"yes, = CPU pin") ;; *) FAILS=$((FAILS + 1));; esac
+    ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$name.zk.out") | $k | $pn | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$name.zk.out") / $(field median_ms "$O/$name.zk.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") |")
+    echo "## ${ROWS[-1]}"
+  done
+}
+
+# 1. the CPU-pinned case (ssc2_pinned.sh): the key from its toxic seed, on the CPU as there
+for mix in 0.99 0.75; do
+  spec="n=$CASE_ROWS,pub=$PUB,bool=$mix"; pin=PIN_0${mix#0.}
+  "$ZK" setup --cpu --synth "$spec" --h-mode coeff --roots 7 --toxic-seed "$CASE_TOXIC" --out "$D/pin.params" > "$O/setup-pin.log" 2>&1 ||
+    { tail -3 "$O/setup-pin.log"; echo "FAIL: setup $spec"; exit 1; }
+  OPTS="--seed $CASE_SEED --rs-seed $CASE_RS" R=1 one pin$mix "$D/pin.params" "$spec" "$CASE_K" "12 (CI case)" "$mix" "${!pin}"
+done
+# 2. the sizes: a fresh random key per size and mix, made on the GPU
+for lg in $SIZES; do for mix in $MIXES; do
+  rows=$(( (1 << lg) - PUB - 1 )); spec="n=$rows,pub=$PUB,bool=$mix"; k=$PARTS; [ "$lg" -ge 27 ] && k=1
+  t0=$(date +%s.%N)
+  "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$D/k.params" > "$O/setup.log" 2>&1 ||
+    { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - |"); FAILS=$((FAILS + 1)); continue; }
+  echo "## 2^$lg bool=$mix: key $(stat -c %s "$D/k.params") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
+  one s$lg-$mix "$D/k.params" "$spec" "$k" "$lg" "$mix"
+  rm -f "$D/k.params"
+done; done
+
+table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median |
+|---|---|---:|---:|---|---|---:|---:|
+$(printf '%s\n' "${ROWS[@]}")"
+{
+  echo
+  echo "## Byte-identical to supraseal-c2: the same Assignments, r, s and .params through both ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+  echo
+  echo "Machine: $head"
+  echo
+  echo "Command: \`SIZES=\"$SIZES\" MIXES=\"$MIXES\" PARTS=$PARTS REPS=$REPS tests/cuda/run-ssc2-cmp.sh BIN PEERS\` (ss_cmp: each library loaded by path with dlopen; zkpipe through a supervisor + gpud, backend cuda, stopped before the peer runs; PoRep-shaped synthetic circuits, 328 public inputs, keys \`zkpipe setup --gpu --h-mode coeff --roots 7\` — the first rows the CPU-pinned case of tests/supraseal/ssc2_pinned.sh; every proof verified by a pairing check; $REPS calls after the first, which loads the key, must repeat the bytes; times are whole calls as bellperson sees them, K partitions a call). Peers: $(for p in $PEERS; do printf '%s ' "$(basename "$p")"; done)$([ -f "$PEER/PROVENANCE" ] && { echo; echo; sed 's/^/    /' "$PEER/PROVENANCE"; })"
+  echo
+  echo "$table"
+} > "$OUTDIR/ssc2-cmp.md"
+echo; cat "$OUTDIR/ssc2-cmp.md"
+[ -f "$RES" ] && cat "$OUTDIR/ssc2-cmp.md" >> "$RES"
+[ $FAILS = 0 ] && echo PASS || { echo "FAIL: $FAILS case(s)"; exit 1; }

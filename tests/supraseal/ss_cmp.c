@@ -1,0 +1,290 @@
+/*
+ * ss_cmp.c — feeds one library with supraseal-c2's C ABI (supraseal/supraseal_abi.h), loaded by path
+ * with dlopen, synthetic PoRep-shaped Assignments, fixed r, s and a .params key, and writes the proof
+ * bytes; run once with libzkpipe-supraseal (through a running pipeline) and once with supraseal-c2
+ * itself (built beside the project, never linked into it: tests/cuda/run-ssc2-cmp.sh), the two files
+ * must be equal byte for byte (issue 32 item 5). Nothing of the library is linked: only its path.
+ *
+ *   ss_cmp prove LIB PARAMS SPEC K [--seed S] [--rs-seed N] [--reps R] [--out FILE]
+ *        LIB     the library (libzkpipe-supraseal.so.0 or supraseal-c2's .so)
+ *        SPEC    the synthetic circuit the key was made for (zkpipe setup --synth SPEC), e.g.
+ *                n=65207,pub=328,bool=0.99 (prover/synth.h; "synth:" optional)
+ *        K       partitions in one call: witness seeds S, S+1, ... (default S = 1)
+ *        --rs-seed N  r, s of partition i drawn from seed N (default 1): the same in both runs
+ *        --reps R     R + 1 calls with the same assignments and r, s (the first one loads the key):
+ *                     every call must give the same bytes; times of calls 1..R are reported
+ *        --out FILE   the proofs (384 bytes each, groth16_proof order) of the last call
+ *   ss_cmp cmp A B K   compares two proof files: which partitions and which of A, B, C differ
+ *
+ * prove prints (besides progress): "share: P % non-0/1 (N of M aux values)" measured on the
+ * witnesses, "digest: X" (FNV-1a over every Assignment vector and r, s: the inputs were the same
+ * when two runs print the same digest), every proof checked with a pairing against the key's
+ * verifying key (zkpipe's own .params reader), and one line
+ *   "result: calls R first_ms F median_ms M best_ms B"
+ * Exit 0 pass, 1 fail, 2 usage.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ec.h"
+#include "groth16.h"
+#include "params.h"
+#include "supraseal_abi.h"
+#include "synth.h"
+#include "zp_err.h"
+
+typedef zp_ss_error (*create_srs_fn)(zp_ss_srs *, const char *, bool);
+typedef void (*drop_srs_fn)(zp_ss_srs *);
+/* curio's 8-argument form: supranational's 6-argument one and libzkpipe-supraseal ignore the last two
+ * (the caller cleans the stack; on SysV x86-64 they travel in registers), curio's takes NULL = its own
+ * mutex and -1 = any GPU */
+typedef zp_ss_error (*prove_fn)(const zp_ss_assignment *, size_t, const zp_fr *, const zp_fr *, zp_ss_proof *,
+				const zp_ss_srs *, void *, int);
+
+static int failf(const char *fmt, const char *a)
+{
+	fprintf(stderr, "ss_cmp: FAIL: ");
+	fprintf(stderr, fmt, a);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* One partition as bellperson's ProvingAssignment holds it after synthesis + the input constraints. */
+struct part {
+	zp_fr *w, *a, *b, *c;
+	uint64_t *a_aux, *b_inp, *b_aux;
+	size_t n_inp, n_aux, abc, pa, pbi, pba;
+};
+
+static bool bit_get(const uint64_t *v, size_t i) { return v[i / 64] >> (i % 64) & 1; }
+static void bit_set(uint64_t *v, size_t i) { v[i / 64] |= 1ull << (i % 64); }
+
+static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed)
+{
+	size_t nv = c->n_vars, d = c->domain_size;
+	P->w = malloc(nv * sizeof(zp_fr));
+	P->a = malloc(d * sizeof(zp_fr)), P->b = malloc(d * sizeof(zp_fr)), P->c = malloc(d * sizeof(zp_fr));
+	if (!P->w || !P->a || !P->b || !P->c)
+		return zp_err_set(-ENOMEM, "witness: out of memory (%zu variables, domain %zu)", nv, d);
+	int r = zp_synth_witness_abc(P->w, P->a, P->b, P->c, c, sp, seed);
+	if (r)
+		return r;
+	P->n_inp = (size_t)c->n_public + 1;
+	P->n_aux = nv - P->n_inp;
+	P->abc = (size_t)c->n_constraints + P->n_inp; /* bellperson: one extra constraint per input */
+	size_t wa = (P->n_aux + 63) / 64 + 1, wi = (P->n_inp + 63) / 64 + 1;
+	P->a_aux = calloc(wa, 8), P->b_aux = calloc(wa, 8), P->b_inp = calloc(wi, 8);
+	if (!P->a_aux || !P->b_aux || !P->b_inp)
+		return zp_err_set(-ENOMEM, "density bitmaps: out of memory");
+	P->pa = P->pba = P->pbi = 0;
+	for (size_t i = 0; i < P->n_inp; i++)
+		if (bit_get(c->b_vars, i))
+			bit_set(P->b_inp, i), P->pbi++;
+	for (size_t i = 0; i < P->n_aux; i++) {
+		if (bit_get(c->a_vars, P->n_inp + i))
+			bit_set(P->a_aux, i), P->pa++;
+		if (bit_get(c->b_vars, P->n_inp + i))
+			bit_set(P->b_aux, i), P->pba++;
+	}
+	return 0;
+}
+
+static zp_ss_assignment assignment_of(const struct part *P)
+{
+	return (zp_ss_assignment){
+		.a_aux_density = P->a_aux, .a_aux_bit_len = P->n_aux, .a_aux_popcount = P->pa,
+		.b_inp_density = P->b_inp, .b_inp_bit_len = P->n_inp, .b_inp_popcount = P->pbi,
+		.b_aux_density = P->b_aux, .b_aux_bit_len = P->n_aux, .b_aux_popcount = P->pba,
+		.a = P->a, .b = P->b, .c = P->c, .abc_size = P->abc,
+		.inp_assignment_data = P->w, .inp_assignment_size = P->n_inp,
+		.aux_assignment_data = P->w + P->n_inp, .aux_assignment_size = P->n_aux,
+	};
+}
+
+/* FNV-1a, 64-bit words at a time (a fingerprint of the inputs, not a security property) */
+static uint64_t fnv(uint64_t h, const void *p, size_t bytes)
+{
+	const uint64_t *q = p;
+	for (size_t i = 0; i < bytes / 8; i++)
+		h = (h ^ q[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int cmd_prove(int argc, char **argv)
+{
+	if (argc < 6)
+		return failf("%s", "usage: ss_cmp prove LIB PARAMS SPEC K [--seed S] [--rs-seed N] [--reps R] [--out FILE]");
+	const char *lib = argv[2], *path = argv[3], *spec = argv[4], *out = NULL;
+	long k = atol(argv[5]);
+	uint64_t seed = 1, rs_seed = 1;
+	int reps = 1;
+	for (int i = 6; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+		else return failf("unknown option %s", argv[i]);
+	}
+	if (k < 1 || k > 64 || reps < 0 || reps > 100)
+		return failf("%s", "K must be in [1, 64], --reps in [0, 100]");
+	size_t K = (size_t)k;
+	char sbuf[512];
+	snprintf(sbuf, sizeof sbuf, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
+	zp_synth_params sp;
+	zp_circuit c;
+	if (zp_synth_parse(&sp, sbuf) || zp_synth_circuit(&c, &sp))
+		return failf("circuit: %s", zp_err_msg());
+	zp_g16_vk vk;
+	if (zp_params_read_vk(&vk, path, c.n_public))
+		return failf("%s", zp_err_msg());
+
+	double t0 = now_ms();
+	struct part *P = calloc(K, sizeof *P);
+	zp_ss_assignment *as = calloc(K, sizeof *as);
+	zp_fr *rr = calloc(K, sizeof(zp_fr)), *ss = calloc(K, sizeof(zp_fr));
+	zp_ss_proof *pf = calloc(K, sizeof *pf), *first = calloc(K, sizeof *first);
+	if (!P || !as || !rr || !ss || !pf || !first)
+		return failf("%s", "out of memory");
+	uint64_t nonbit = 0, naux = 0, dg = 0xcbf29ce484222325ull;
+	zp_rng g;
+	zp_rng_seed(&g, rs_seed);
+	for (size_t i = 0; i < K; i++) {
+		if (make_part(&P[i], &c, &sp, seed + i))
+			return failf("witness: %s", zp_err_msg());
+		as[i] = assignment_of(&P[i]);
+		for (size_t j = 0; j < P[i].n_aux; j++) {
+			const zp_fr *v = &P[i].w[P[i].n_inp + j];
+			nonbit += !zp_fr_is_zero(v) && !zp_fr_eq(v, &ZP_FR_ONE);
+		}
+		naux += P[i].n_aux;
+		zp_fr_random(&rr[i], &g), zp_fr_random(&ss[i], &g);
+		dg = fnv(dg, P[i].w, (P[i].n_inp + P[i].n_aux) * sizeof(zp_fr));
+		dg = fnv(dg, P[i].a, P[i].abc * sizeof(zp_fr));
+		dg = fnv(dg, P[i].b, P[i].abc * sizeof(zp_fr));
+		dg = fnv(dg, P[i].c, P[i].abc * sizeof(zp_fr));
+		dg = fnv(dg, P[i].a_aux, (P[i].n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].b_aux, (P[i].n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].b_inp, (P[i].n_inp + 63) / 64 * 8);
+		dg = fnv(dg, &rr[i], sizeof(zp_fr));
+		dg = fnv(dg, &ss[i], sizeof(zp_fr));
+	}
+	printf("circuit: %s: %u constraints, %u public, %u variables, domain %u; %zu partition%s synthesized in %.0f ms\n",
+	       sbuf, c.n_constraints, c.n_public, c.n_vars, c.domain_size, K, K == 1 ? "" : "s", now_ms() - t0);
+	printf("share: %.3f %% non-0/1 (%" PRIu64 " of %" PRIu64 " aux values)\n", 100.0 * (double)nonbit / (double)naux,
+	       nonbit, naux);
+	printf("digest: %016" PRIx64 " (assignments, density bitmaps, r, s)\n", dg);
+	fflush(stdout);
+
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return failf("dlopen: %s", dlerror());
+	create_srs_fn create = (create_srs_fn)dlsym(h, "create_SRS");
+	drop_srs_fn drop = (drop_srs_fn)dlsym(h, "drop_SRS");
+	prove_fn prove = (prove_fn)dlsym(h, "generate_groth16_proofs_c");
+	if (!create || !drop || !prove)
+		return failf("%s does not export create_SRS, drop_SRS and generate_groth16_proofs_c", lib);
+	zp_ss_srs srs = { 0 };
+	zp_ss_error e = create(&srs, path, true);
+	if (e.code) {
+		fprintf(stderr, "ss_cmp: FAIL: create_SRS(%s): code %d: %s\n", path, e.code, e.message ? e.message : "");
+		return 1;
+	}
+	double *ms = calloc((size_t)reps + 1, sizeof(double));
+	int fails = 0;
+	for (int call = 0; call <= reps; call++) {
+		memset(pf, 0, K * sizeof *pf);
+		double a = now_ms();
+		e = prove(as, K, rr, ss, pf, &srs, NULL, -1);
+		ms[call] = now_ms() - a;
+		if (e.code) {
+			fprintf(stderr, "ss_cmp: FAIL: call %d: code %d: %s\n", call, e.code, e.message ? e.message : "");
+			return 1;
+		}
+		printf("call %d: %zu partition%s in %.1f ms\n", call, K, K == 1 ? "" : "s", ms[call]);
+		if (call == 0)
+			memcpy(first, pf, K * sizeof *pf);
+		else if (memcmp(first, pf, K * sizeof *pf)) {
+			fprintf(stderr, "ss_cmp: FAIL: call %d: the same assignments and r, s gave other proof bytes\n", call);
+			fails++;
+		}
+	}
+	for (size_t i = 0; i < K; i++) {
+		zp_g16_proof q;
+		memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
+		memcpy(&q, &pf[i], sizeof pf[i]);
+		int v = zp_g16_verify(&vk, &q, P[i].w + 1, c.n_public);
+		if (v) {
+			fprintf(stderr, "ss_cmp: FAIL: partition %zu: the proof does not verify (%s)\n", i, zp_strerror(v));
+			fails++;
+		}
+	}
+	if (!fails)
+		printf("verified: %zu proof%s (pairing check against the key's verifying key)\n", K, K == 1 ? "" : "s");
+	if (out) {
+		FILE *fp = fopen(out, "we");
+		if (!fp || fwrite(pf, sizeof *pf, K, fp) != K || fclose(fp))
+			return failf("cannot write %s", out);
+	}
+	/* calls 1..R (the first call also loads the key in either library) */
+	double best = 0, med = 0;
+	if (reps > 0) {
+		for (int i = 1; i <= reps; i++)
+			for (int j = i + 1; j <= reps; j++)
+				if (ms[j] < ms[i]) {
+					double t = ms[i];
+					ms[i] = ms[j], ms[j] = t;
+				}
+		best = ms[1], med = ms[1 + (reps - 1) / 2];
+	}
+	printf("result: calls %d first_ms %.1f median_ms %.1f best_ms %.1f\n", reps, ms[0], med, best);
+	drop(&srs);
+	return fails ? 1 : 0;
+}
+
+static int cmd_cmp(int argc, char **argv)
+{
+	if (argc < 5)
+		return failf("%s", "usage: ss_cmp cmp A B K");
+	size_t K = (size_t)atol(argv[4]);
+	zp_ss_proof *p[2];
+	for (int f = 0; f < 2; f++) {
+		FILE *fp = fopen(argv[2 + f], "re");
+		p[f] = calloc(K + 1, sizeof(zp_ss_proof));
+		if (!fp || !p[f] || fread(p[f], sizeof(zp_ss_proof), K + 1, fp) != K)
+			return failf("%s: cannot read exactly K proofs", argv[2 + f]);
+		fclose(fp);
+	}
+	int diff = 0;
+	for (size_t i = 0; i < K; i++) {
+		bool da = memcmp(&p[0][i].a, &p[1][i].a, sizeof p[0][i].a), db = memcmp(&p[0][i].b, &p[1][i].b, sizeof p[0][i].b),
+		     dc = memcmp(&p[0][i].c, &p[1][i].c, sizeof p[0][i].c);
+		if (da || db || dc) {
+			printf("partition %zu: differs in%s%s%s\n", i, da ? " A" : "", db ? " B" : "", dc ? " C" : "");
+			diff++;
+		}
+	}
+	printf("%s: %zu proof%s, %d differ\n", diff ? "DIFFERENT" : "EQUAL", K, K == 1 ? "" : "s", diff);
+	return diff ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "prove"))
+		return cmd_prove(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "cmp"))
+		return cmd_cmp(argc, argv);
+	fprintf(stderr, "usage: ss_cmp prove LIB PARAMS SPEC K [opts] | ss_cmp cmp A B K\n");
+	return 2;
+}
