@@ -125,7 +125,7 @@ int zp_shm_check_fd(int fd, const char *path)
 		return zp_err_set(-EPERM, "%s: not a regular file (refused: this service makes only its own files there)",
 				  path);
 	if (st.st_uid != geteuid())
-		return zp_err_set(-EPERM, "%s: owned by uid %u, not by this service's uid %u: refused (another user "
+		return zp_err_set(-EPERM, "%s: owned by uid %u, not by uid %u, which runs this process: refused (another user "
 				  "made it, perhaps to be adopted; remove it as root or uid %u, or name another arena)",
 				  path, (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)st.st_uid);
 	if ((st.st_mode & 07777) != ZP_SHM_MODE)
@@ -148,8 +148,8 @@ int zp_shm_check_path(const char *path)
 		if (e == ENOENT)
 			return -ENOENT;
 		if (st.st_uid != geteuid())
-			return zp_err_set(-EPERM, "%s: owned by uid %u, not by this service's uid %u: refused (another user "
-					  "made it; remove it as root or uid %u, or name another arena)", path,
+			return zp_err_set(-EPERM, "%s: owned by uid %u, not by uid %u, which runs this process: refused (another user "
+					  "made it; remove it as root or uid %u, or name another arena; or run this as the service user)", path,
 					  (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)st.st_uid);
 		return zp_err_set(-e, "%s: %s", path, strerror(e));
 	}
