@@ -351,8 +351,27 @@ static void hugetlb_cases(void)
 		CHECK_EQ(zp_hugetlbfs_set_nr(old_nr), 0);
 }
 
-int main(void)
+/* Run in a mount namespace whose /dev/shm is a 4 MiB tmpfs (meson: shm_keyregion_full): an 8 MiB region
+ * does not fit, and the refusal speaks of the key region, not of an arena. */
+static int shm_full_case(void)
 {
+	char name[96];
+	snprintf(name, sizeof name, "t-kr-%d.key.full", (int)getpid());
+	struct zp_keyregion_params p;
+	params_for(&p, name, NULL, ZP_BACKING_SHM);
+	zp_keyregion r;
+	CHECK_EQ(zp_keyregion_create(&r, &p), -ENOSPC);
+	const char *m = zp_err_msg();
+	fprintf(stderr, "full /dev/shm: %s\n", m);
+	CHECK(strstr(m, "key region") != NULL && strstr(m, name) != NULL);
+	CHECK(strstr(m, "arena") == NULL);
+	return t_fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "shm-full"))
+		return shm_full_case();
 	/* the secret every process of this test shares (a run directory's, as gpud's), and another one */
 	char sd[] = "/tmp/zkpipe-krs-XXXXXX", od[] = "/tmp/zkpipe-kro-XXXXXX";
 	REQUIRE(mkdtemp(sd) && mkdtemp(od));
