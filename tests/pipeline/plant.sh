@@ -8,7 +8,8 @@
 #  2. With that arena gone, the other user plants a key region made from their own setup of the same
 #     r1cs, carrying the real key file's identity (stat is public): gpud refuses it (another uid's),
 #     removes it, loads the key file and makes its own; every proof verifies under the real vk, and the
-#     published keys/chain.vk.json is the real one (before: "key from region", proofs invalid).
+#     published keys/chain.vk.json is the real one (before: "key from region", proofs invalid). The
+#     other user's zkpipe-shm on the service's arena says whose it is (before: "not found").
 #  3. The same forged region made under the service's own uid but without its secret (another run
 #     directory's): refused by its MAC, rebuilt; proofs verify under the real vk.
 #  4. A process entry written into the service's arena for a process the service did not start (a
@@ -67,7 +68,7 @@ prove_real() { # two jobs (3 partitions) DONE, every proof valid under the real 
 
 # ---- the other user's own setup: binaries, the same r1cs, a key of their own toxic waste
 install -d -o "$AU" -g "$AG" -m 755 "$A/bin" "$A/out"
-for b in "$ZK" "$SUP" "$B/synthd/zkpipe-synthd" "$B/gpud/zkpipe-gpud" "$PLANT"; do install -m 755 "$b" "$A/bin/"; done
+for b in "$ZK" "$SUP" "$SHM" "$B/synthd/zkpipe-synthd" "$B/gpud/zkpipe-gpud" "$PLANT"; do install -m 755 "$b" "$A/bin/"; done
 install -o "$AU" -m 644 "$EX/chain.r1cs" "$EX/chain.zkey" "$A/"
 chown "$AU:$AG" "$A"
 "${AS[@]}" "$A/bin/zkpipe" setup --r1cs "$A/chain.r1cs" --out "$A/own.zpk" --zkey "$A/own.zkey" >"$A/setup.log" 2>&1 ||
@@ -106,6 +107,9 @@ gpud_log | grep -q "zkpipe.$REGION.*owned by uid $AU" || fail "gpud does not say
 prove_real "another user's region"
 f=$(region_file); [ -n "$f" ] && [ "$(stat -c %u "$f")" = 0 ] || fail "the region was not rebuilt as the service's: $f"
 log "another user's region refused and rebuilt: $(gpud_log | grep "owned by uid $AU" | head -1)"
+# the other user inspecting the service's arena: a permission problem, said as one (not "not found")
+"${AS[@]}" "$A/bin/zkpipe-shm" "$ARENA" >/dev/null 2>"$T/shm.err" && fail "the other user read the service's arena"
+grep -q "owned by uid 0, not by uid $AU" "$T/shm.err" || fail "zkpipe-shm as uid $AU: $(cat "$T/shm.err")"
 
 # ---- 3. the same forgery under the service's uid, without its secret (another run directory's)
 kill -TERM "$SUP_PID"; wait "$SUP_PID"; SUP_PID=   # keep_arena = no: the stop removes the regions too
