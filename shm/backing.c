@@ -126,7 +126,7 @@ int zp_shm_check_fd(int fd, const char *path)
 				  path);
 	if (st.st_uid != geteuid())
 		return zp_err_set(-EPERM, "%s: owned by uid %u, not by uid %u, which runs this process: refused (another user "
-				  "made it, perhaps to be adopted; remove it as root or uid %u, or name another arena)",
+				  "made it; remove it as root or uid %u, or name another arena)",
 				  path, (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)st.st_uid);
 	if ((st.st_mode & 07777) != ZP_SHM_MODE)
 		return zp_err_set(-EPERM, "%s: mode %04o, not %04o as this service makes it: refused", path,
@@ -259,8 +259,7 @@ static int memfd_publish(const char *name, int fd)
 	if (r < 0)
 		return r;
 	int lf = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, ZP_SHM_MODE);
-	if (lf < 0)
-	{
+	if (lf < 0) {
 		int e = -errno, c = e == -EEXIST ? zp_shm_check_path(p) : 0;
 		return c && c != -ENOENT ? c : e;
 	}

@@ -95,7 +95,8 @@ static int read_secret(const char *p)
 {
 	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ELOOP ? zp_err_set(-EPERM, "%s: a symlink (refused)", p) : -errno;
+		return errno == ENOENT ? -ENOENT
+		       : errno == ELOOP ? zp_err_set(-EPERM, "%s: a symlink (refused)", p) : zp_err_set(-errno, "%s", p);
 	struct stat st;
 	uint8_t b[33];
 	int r = fstat(fd, &st) < 0 ? -errno : 0;
@@ -121,7 +122,7 @@ int zp_keyregion_secret_load(const char *dir)
 		return zp_err_set(-ENAMETOOLONG, "%s: path too long", dir);
 	int r = read_secret(p);
 	if (r != -ENOENT)
-		return r == 0 ? 0 : r < ZP_ERR_BASE || r == -EPERM ? r : zp_err_set(r, "%s", p);
+		return r; /* 0, or refused with the reason */
 	/* made whole under a temporary name, then linked: a reader never sees a short secret, and of two
 	 * makers one link wins (the other reads the winner's) */
 	uint8_t b[32];
@@ -141,20 +142,24 @@ int zp_keyregion_secret_load(const char *dir)
 	return read_secret(p);
 }
 
+/* The secret, or NULL when there is none and none could be drawn (then no region is ever accepted). */
 static const uint8_t *the_secret(void)
 {
-	if (!have_secret) { /* none loaded: this process's own, so its regions are its own alone */
-		if (getrandom(secret, sizeof secret, 0) != (ssize_t)sizeof secret)
-			for (unsigned i = 0; i < sizeof secret; i++)
-				secret[i] = (uint8_t)(zp_now_ns() >> (i % 8)) ^ (uint8_t)getpid();
+	/* none loaded: this process's own, so its regions are its own alone */
+	if (!have_secret && getrandom(secret, sizeof secret, 0) == (ssize_t)sizeof secret)
 		have_secret = true;
-	}
-	return secret;
+	return have_secret ? secret : NULL;
 }
 
-static void hdr_mac(const struct zp_kreg_hdr *h, uint8_t out[32])
+/* The header's MAC into out; false without a secret. */
+static bool hdr_mac(const struct zp_kreg_hdr *h, uint8_t out[32])
 {
-	zp_hmac_sha256(the_secret(), 32, h, offsetof(struct zp_kreg_hdr, mac), out);
+	const uint8_t *k = the_secret();
+	if (k)
+		zp_hmac_sha256(k, 32, h, offsetof(struct zp_kreg_hdr, mac), out);
+	else
+		memset(out, 0, 32);
+	return k != NULL;
 }
 
 static uint64_t hdr_hash(const struct zp_kreg_hdr *h)
@@ -340,8 +345,7 @@ static int check(const zp_keyregion *r, const uint8_t ident[16], bool *alive)
 	if (hdr_hash(h) != h->hdr_xxh)
 		return zp_err_set(ZP_EFORMAT, "key region %s: header checksum mismatch", r->name);
 	uint8_t mac[32];
-	hdr_mac(h, mac);
-	if (!zp_mac_equal(mac, h->mac, sizeof mac))
+	if (!hdr_mac(h, mac) || !zp_mac_equal(mac, h->mac, sizeof mac))
 		return zp_err_set(ZP_EMISMATCH, "key region %s: its MAC is not this service's (not made by this service "
 				  "from its key file, or under another run directory's secret): refused", r->name);
 	if (h->total_bytes != r->size || h->n_sections > ZP_KREG_MAX_SECT)

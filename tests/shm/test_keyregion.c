@@ -11,6 +11,7 @@
 #include "tshm.h"
 #include "keyregion.h"
 #include "knobs.h"
+#include "mac.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -314,6 +315,40 @@ static void attacker_cases(const char *other_secret_dir)
 	fprintf(stderr, "attacker cases: ok\n");
 }
 
+/* SHA-256 (FIPS 180-4 examples) and HMAC-SHA-256 (RFC 4231 cases 1, 2 and 6: a key longer than a block). */
+static bool hex_is(const uint8_t *d, const char *hex)
+{
+	char b[65];
+	for (int i = 0; i < 32; i++)
+		snprintf(b + 2 * i, 3, "%02x", d[i]);
+	return !strcmp(b, hex);
+}
+
+static void mac_case(void)
+{
+	uint8_t d[32], k[131];
+	zp_sha256 s;
+	const char *m[] = { "", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq" };
+	const char *h[] = { "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" };
+	for (int i = 0; i < 3; i++) {
+		zp_sha256_init(&s);
+		zp_sha256_update(&s, m[i], strlen(m[i]));
+		zp_sha256_final(&s, d);
+		CHECK(hex_is(d, h[i]));
+	}
+	memset(k, 0x0b, 20);
+	zp_hmac_sha256(k, 20, "Hi There", 8, d);
+	CHECK(hex_is(d, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"));
+	zp_hmac_sha256((const uint8_t *)"Jefe", 4, "what do ya want for nothing?", 28, d);
+	CHECK(hex_is(d, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
+	memset(k, 0xaa, 131);
+	const char *t6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+	zp_hmac_sha256(k, 131, t6, strlen(t6), d);
+	CHECK(hex_is(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
+}
+
 /* The secret: made once (0600), read by later callers; refused through a symlink or with another mode. */
 static void secret_case(const char *dir)
 {
@@ -375,6 +410,7 @@ int main(int argc, char **argv)
 	/* the secret every process of this test shares (a run directory's, as gpud's), and another one */
 	char sd[] = "/tmp/zkpipe-krs-XXXXXX", od[] = "/tmp/zkpipe-kro-XXXXXX";
 	REQUIRE(mkdtemp(sd) && mkdtemp(od));
+	mac_case();
 	secret_case(sd);
 	if (geteuid() == 0)
 		hugetlb_cases();
