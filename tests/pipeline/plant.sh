@@ -40,7 +40,7 @@ plant_cleanup() {
 }
 trap plant_cleanup EXIT
 
-EXTRA_LIMITS="stuck_timeout_s = 3" write_config
+EXTRA_LIMITS="stuck_timeout_s = 10" write_config   # short: a wrongly adopted process would be killed soon
 chmod 711 "$T"; chmod -R a+rX "$EX"   # the key file's identity is public: anyone may stat it
 REGION=$ARENA.key.chain
 gpud_log() { cat "$T"/run/log/node0.gpud0 2>/dev/null; }
