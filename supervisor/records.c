@@ -234,7 +234,7 @@ static void shape_diff(const struct zp_arena_hdr *h, const struct zp_arena_param
 }
 
 /* ---------------------------------------------------------------- started-by-us records
- * procs/<group>.<role><i> in the run directory (0700, this uid's): "<pid> <start time>" of the daemon
+ * procs/<group>.<role>.<i> in the run directory (0700, this uid's): "<pid> <start time>" of the daemon
  * this service last started in that place, written right after its fork. A later supervisor adopts a
  * process only if such a record names it (and /proc says the same process, of our uid): the arena's
  * process table, which other processes write, is never a reason to adopt, signal or kill a pid. */
