@@ -181,7 +181,15 @@ enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
  * room in /dev/shm) costs nothing but the next restart's load. */
 static bool region_on(const struct gpud *g)
 {
-	return g->d.cfg.key_regions;
+	static int secret; /* 0 not loaded yet, 1 loaded, -1 refused: regions off (shm/keyregion.h: the MAC) */
+	if (!g->d.cfg.key_regions)
+		return false;
+	if (!secret) {
+		secret = zp_keyregion_secret_load(g->d.cfg.run_dir) == 0 ? 1 : -1;
+		if (secret < 0)
+			zp_log(g->d.who, "key regions off: the run directory's secret: %s", zp_err_msg());
+	}
+	return secret > 0;
 }
 
 static int region_name_of(const struct gpud *g, const struct gpud_key *k, char *buf, size_t n, bool split)
@@ -523,8 +531,11 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		r = region_load_params(g, k, &len); /* straight into a new region */
 		if (r == -EEXIST && region_take(g, k, &len) == 0) /* another gpud of the group made it meanwhile */
 			r = 0, k->source = "region";
-		else if (r == -EEXIST || r == -EBUSY)     /* or is making it: this one loads its own copy */
+		else if (r == -EEXIST || r == -EBUSY || r == -EPERM) { /* or is making it: this one loads its own copy; */
+			if (r == -EPERM)                                     /* or another user's object holds the name */
+				zp_log(g->d.who, "key %s: no region: %s", k->name, zp_err_msg());
 			r = k->fmt->load(g, k, &len);
+		}
 	} else {
 		r = k->fmt->load(g, k, &len);
 		const bool kept = !r && region_on(g) && !region_keep(g, k);

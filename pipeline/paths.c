@@ -72,13 +72,54 @@ static int root_of(char (*dirs)[PATH_MAX], unsigned n, const char *p)
 	return -1;
 }
 
+/* path with '.', '..' and repeated '/' resolved by text alone (no file system access: '..' of '/' is
+ * '/'); 0, or -ENAMETOOLONG. */
+static int lexical(const char *path, char out[PATH_MAX])
+{
+	size_t l = 0;
+	out[l++] = '/';
+	for (const char *t = path; *t;) {
+		size_t n = strcspn(t, "/");
+		if (n == 2 && t[0] == '.' && t[1] == '.') {
+			while (l > 1 && out[l - 1] != '/')
+				l--;
+			if (l > 1)
+				l--; /* the '/' before the popped component */
+		} else if (n && !(n == 1 && t[0] == '.')) {
+			if (l + (l > 1) + n >= PATH_MAX)
+				return -ENAMETOOLONG;
+			if (l > 1)
+				out[l++] = '/';
+			memcpy(out + l, t, n);
+			l += n;
+		}
+		t += n + (t[n] == '/');
+	}
+	out[l] = 0;
+	return 0;
+}
+
+/* One answer for "not there" and "not allowed": a client must not learn through the service whether a
+ * path outside the allowed directories exists (or what a symlink inside them leads to). */
+#define NOT_ALLOWED "'%s' does not exist or is outside the directories the config allows"
+
 int zp_path_allowed(char (*dirs)[PATH_MAX], unsigned n, const char *path, char canon[PATH_MAX], bool may_be_missing)
 {
+	char lex[PATH_MAX];
+	if (path[0] != '/')
+		return zp_err_set(-EINVAL, "'%s' is not an absolute path", path);
+	if (control_chars(path))
+		return zp_err_set(-EINVAL, "control character in path");
+	if (strlen(path) >= PATH_MAX - 1 || lexical(path, lex))
+		return zp_err_set(-ENAMETOOLONG, "path too long");
+	/* the text first: a path that is outside whatever the file system holds is refused before any lookup */
+	if (root_of(dirs, n, lex) < 0)
+		return zp_err_set(-EACCES, NOT_ALLOWED, path);
 	int r = zp_path_resolve(path, canon, may_be_missing);
-	if (r)
+	if (r == -ENAMETOOLONG)
 		return r;
-	if (root_of(dirs, n, canon) < 0)
-		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", path);
+	if (r || root_of(dirs, n, canon) < 0)
+		return zp_err_set(-EACCES, NOT_ALLOWED, path);
 	return 0;
 }
 
@@ -86,7 +127,7 @@ int zp_path_open_dir(char (*dirs)[PATH_MAX], unsigned n, const char *canon, bool
 {
 	int i = root_of(dirs, n, canon);
 	if (i < 0)
-		return zp_err_set(-EACCES, "'%s' is outside the directories the config allows", canon);
+		return zp_err_set(-EACCES, NOT_ALLOWED, canon);
 	/* the root is the operator's (resolved at config load); below it, no symlink is followed */
 	int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)

@@ -197,16 +197,20 @@ static int try_backing(const struct zp_backing_ops *ops, const struct zp_arena_p
 	return 0;
 }
 
-static bool exists(const char *name, const char *hdir)
+/* -ENOENT when no backing has the name; 0 when one has an arena of ours there; else the refusal
+ * (another user's object at the name: backing.c's open says whose). */
+static int exists(const char *name, const char *hdir)
 {
 	for (int k = ZP_BACKING_HUGETLBFS; k < ZP_BACKING_COUNT; k++) {
 		int fd = zp_backings[k]->open(name, hdir, true);
 		if (fd >= 0) {
 			close(fd);
-			return true;
+			return 0;
 		}
+		if (fd != -ENOENT)
+			return fd;
 	}
-	return false;
+	return -ENOENT;
 }
 
 int zp_arena_create(const struct zp_arena_params *p, struct zp_arena **out)
@@ -215,8 +219,8 @@ int zp_arena_create(const struct zp_arena_params *p, struct zp_arena **out)
 	int r = layout(p, &shape);
 	if (r < 0)
 		return r;
-	if (!(p->flags & ZP_ARENA_REPLACE) && exists(p->name, p->hugetlbfs_dir))
-		return zp_err_set(-EEXIST, "arena %s already exists", p->name);
+	if (!(p->flags & ZP_ARENA_REPLACE) && (r = exists(p->name, p->hugetlbfs_dir)) != -ENOENT)
+		return r == 0 ? zp_err_set(-EEXIST, "arena %s already exists", p->name) : r; /* r: whose it is */
 	struct zp_arena *a = calloc(1, sizeof *a);
 	if (!a)
 		return -ENOMEM;
@@ -323,10 +327,12 @@ int zp_arena_attach(const char *name, unsigned flags, const struct zp_arena_shap
 	/* hugetlbfs, /dev/shm (THP and plain share it), then the memfd locator. */
 	static const enum zp_backing order[] = { ZP_BACKING_HUGETLBFS, ZP_BACKING_SHM, ZP_BACKING_MEMFD };
 	int fd = -ENOENT;
-	for (unsigned i = 0; i < 3 && fd < 0; i++)
+	for (unsigned i = 0; i < 3 && fd == -ENOENT; i++)
 		fd = zp_backings[order[i]]->open(name, hdir, flags & ZP_ARENA_RDONLY);
-	if (fd < 0)
+	if (fd == -ENOENT)
 		return zp_err_set(-ENOENT, "arena %s not found", name);
+	if (fd < 0) /* there, but not ours (or not ours to open): its path and the reason, never "not found" */
+		return fd;
 	int r = zp_arena_attach_fd(fd, flags, expect, out);
 	if (r < 0)
 		close(fd);

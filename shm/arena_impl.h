@@ -101,6 +101,13 @@ int zp_arena_path(char *buf, size_t n, const char *dir, const char *name, const 
 const char *zp_hugetlbfs_dir(const char *hdir);
 /* Map fd's first size bytes shared at a 2 MiB aligned address (huge pages and THP need it). */
 int zp_map_aligned(int fd, uint64_t size, bool rdonly, int extra, uint8_t **out);
+/* Every shared object this service makes (arena, memfd locator, key and split regions) is a regular
+ * file of the service's uid with exactly this mode; an open refuses anything else (backing.c). */
+#define ZP_SHM_MODE 0600u
+/* 0 when fd is such an object; -EPERM with the reason (path named) when not. */
+int zp_shm_check_fd(int fd, const char *path);
+/* The same by name, never through a symlink: 0, -ENOENT (none) or -EPERM / -errno with the reason. */
+int zp_shm_check_path(const char *path);
 /* 2 MiB pages free (free - reserved) in the default pool; -errno. */
 long zp_hugepages_free(void);
 

@@ -93,13 +93,18 @@ static int pages_check(uint64_t bytes, const char *what)
 	return 0;
 }
 
-/* Create the file at path exclusively and size it; fd or -errno (unlinked). */
+/* Create the file at path exclusively and size it; fd or -errno (unlinked). O_EXCL never follows a
+ * symlink at the name, and the mode is set explicitly (whatever the umask): the open check below
+ * requires exactly ZP_SHM_MODE. */
 static int create_file(const char *path, uint64_t bytes)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)bytes) < 0) {
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, ZP_SHM_MODE);
+	if (fd < 0) {
+		int e = -errno;
+		int c = e == -EEXIST ? zp_shm_check_path(path) : 0; /* say whose it is when not ours */
+		return c && c != -ENOENT ? c : e;
+	}
+	if (fchmod(fd, ZP_SHM_MODE) < 0 || ftruncate(fd, (off_t)bytes) < 0) {
 		int e = -errno;
 		close(fd);
 		unlink(path);
@@ -108,10 +113,73 @@ static int create_file(const char *path, uint64_t bytes)
 	return fd;
 }
 
+/* An object this service made is a regular file of its own uid with mode exactly ZP_SHM_MODE; anything
+ * else at one of its names (another user's file, planted in world-writable /dev/shm before the service
+ * made its own) is refused, with the reason. 0 or -EPERM (the message names the path and the owner). */
+int zp_shm_check_fd(int fd, const char *path)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return zp_err_set(-EPERM, "%s: not a regular file (refused: this service makes only its own files there)",
+				  path);
+	if (st.st_uid != geteuid())
+		return zp_err_set(-EPERM, "%s: owned by uid %u, not by uid %u, which runs this process: refused (another user "
+				  "made it; remove it as root or uid %u, or name another arena)",
+				  path, (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)st.st_uid);
+	if ((st.st_mode & 07777) != ZP_SHM_MODE)
+		return zp_err_set(-EPERM, "%s: mode %04o, not %04o as this service makes it: refused", path,
+				  (unsigned)(st.st_mode & 07777), ZP_SHM_MODE);
+	return 0;
+}
+
+/* The same check by name, never through a symlink: 0 ours, -ENOENT none, -EPERM with the reason. */
+int zp_shm_check_path(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? -ENOENT : zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return zp_err_set(-EPERM, "%s: a symlink (never followed: refused)", path);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) { /* e.g. another user's 0600 file: say whose */
+		int e = errno;
+		if (e == ENOENT)
+			return -ENOENT;
+		if (st.st_uid != geteuid())
+			return zp_err_set(-EPERM, "%s: owned by uid %u, not by uid %u, which runs this process: refused (another user "
+					  "made it; remove it as root or uid %u, or name another arena; or run this as the service user)", path,
+					  (unsigned)st.st_uid, (unsigned)geteuid(), (unsigned)st.st_uid);
+		return zp_err_set(-e, "%s: %s", path, strerror(e));
+	}
+	int r = zp_shm_check_fd(fd, path);
+	close(fd);
+	return r;
+}
+
+/* Open an existing object: never through a symlink (O_NOFOLLOW), never blocking (a FIFO), and only one
+ * zp_shm_check_fd accepts. fd, -ENOENT when there is none, or -EPERM / -EACCES with the reason. */
 static int open_file(const char *path, bool rdonly)
 {
-	int fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	int fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENOENT)
+			return -ENOENT;
+		if (e == ELOOP)
+			return zp_err_set(-EPERM, "%s: a symlink (never followed: refused)", path);
+		int c = zp_shm_check_path(path); /* whose it is, when that is why */
+		if (c && c != -ENOENT)
+			return c;
+		return zp_err_set(-e, "%s: %s", path, strerror(e));
+	}
+	int r = zp_shm_check_fd(fd, path);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 static int unlink_path(const char *path)
@@ -174,7 +242,7 @@ static int memfd_create_(const char *name, const char *hdir, uint64_t bytes)
 	int fd = memfd_create(n, MFD_CLOEXEC | MFD_HUGETLB | MFD_HUGE_2MB);
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, (off_t)bytes) < 0) {
+	if (fchmod(fd, ZP_SHM_MODE) < 0 || ftruncate(fd, (off_t)bytes) < 0) { /* the mode the open check wants */
 		int e = -errno;
 		close(fd);
 		return e;
@@ -190,9 +258,15 @@ static int memfd_publish(const char *name, int fd)
 	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, ".memfd");
 	if (r < 0)
 		return r;
-	int lf = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (lf < 0)
+	int lf = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, ZP_SHM_MODE);
+	if (lf < 0) {
+		int e = -errno, c = e == -EEXIST ? zp_shm_check_path(p) : 0;
+		return c && c != -ENOENT ? c : e;
+	}
+	if (fchmod(lf, ZP_SHM_MODE) < 0) {
+		close(lf);
 		return -errno;
+	}
 	int n = snprintf(line, sizeof line, "%d %d\n", (int)getpid(), fd);
 	r = write(lf, line, (size_t)n) == n ? 0 : -EIO;
 	close(lf);
@@ -201,20 +275,31 @@ static int memfd_publish(const char *name, int fd)
 
 static int memfd_open(const char *name, const char *hdir, bool rdonly)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], line[64];
 	int pid, fd;
 	int r = zp_arena_path(p, sizeof p, SHM_DIR, name, ".memfd");
 	if (r < 0)
 		return r;
-	FILE *f = fopen(p, "r");
-	if (!f)
-		return -errno;
-	r = fscanf(f, "%d %d", &pid, &fd);
-	fclose(f);
-	if (r != 2)
+	int lf = open_file(p, true); /* the locator is checked like any object: ours, 0600, no symlink */
+	if (lf < 0)
+		return lf;
+	ssize_t n = read(lf, line, sizeof line - 1);
+	close(lf);
+	if (n <= 0)
+		return ZP_EFORMAT;
+	line[n] = 0;
+	if (sscanf(line, "%d %d", &pid, &fd) != 2 || pid <= 0 || fd < 0)
 		return ZP_EFORMAT;
 	snprintf(p, sizeof p, "/proc/%d/fd/%d", pid, fd);
-	return open_file(p, rdonly);
+	/* a magic link: followed on purpose (O_NOFOLLOW would refuse it); what it reaches is checked */
+	int mfd = open(p, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (mfd < 0)
+		return -errno;
+	if ((r = zp_shm_check_fd(mfd, p))) {
+		close(mfd);
+		return r;
+	}
+	return mfd;
 }
 
 static int memfd_unlink(const char *name, const char *hdir)
@@ -231,7 +316,7 @@ static int shm_space(uint64_t bytes)
 	if (statvfs(SHM_DIR, &s) < 0)
 		return -errno;
 	if ((uint64_t)s.f_bavail * s.f_frsize < bytes)
-		return zp_err_set(-ENOSPC, SHM_DIR ": %llu bytes free, arena needs %llu",
+		return zp_err_set(-ENOSPC, SHM_DIR ": %llu bytes free, %llu needed",
 				  (unsigned long long)s.f_bavail * s.f_frsize,
 				  (unsigned long long)bytes);
 	return 0;

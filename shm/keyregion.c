@@ -5,6 +5,7 @@
 #include "keyregion.h"
 
 #include "arena_impl.h"
+#include "mac.h"
 #include "progress.h"
 #include "zp_err.h"
 
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -25,6 +28,7 @@ _Static_assert(offsetof(struct zp_kreg_hdr, ident) == 24, "keyregion.h layout");
 _Static_assert(offsetof(struct zp_kreg_hdr, created_ns) == 136, "keyregion.h layout");
 _Static_assert(offsetof(struct zp_kreg_hdr, sect) == 152, "keyregion.h layout");
 _Static_assert(offsetof(struct zp_kreg_hdr, hdr_xxh) == 664, "keyregion.h layout");
+_Static_assert(offsetof(struct zp_kreg_hdr, mac) == 672, "keyregion.h layout");
 _Static_assert(offsetof(struct zp_kreg_hdr, complete) == 2048, "keyregion.h layout");
 _Static_assert(sizeof(struct zp_kreg_hdr) <= ZP_KREG_HDR, "keyregion.h layout");
 
@@ -83,6 +87,81 @@ int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[
 	return 0;
 }
 
+/* ---- the MAC's secret ---- */
+static uint8_t secret[32];
+static bool have_secret;
+
+static int read_secret(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT
+		       : errno == ELOOP ? zp_err_set(-EPERM, "%s: a symlink (refused)", p) : zp_err_set(-errno, "%s", p);
+	struct stat st;
+	uint8_t b[33];
+	int r = fstat(fd, &st) < 0 ? -errno : 0;
+	if (!r && (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 07777) != 0600))
+		r = zp_err_set(-EPERM, "%s: not a 0600 regular file of uid %u (uid %u, mode %04o): refused", p,
+			       (unsigned)geteuid(), (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	ssize_t n = r ? 0 : read(fd, b, sizeof b);
+	close(fd);
+	if (!r && n != 32)
+		r = zp_err_set(ZP_EFORMAT, "%s: %zd bytes, a secret is 32", p, n);
+	if (!r) {
+		memcpy(secret, b, 32);
+		have_secret = true;
+	}
+	return r;
+}
+
+int zp_keyregion_secret_load(const char *dir)
+{
+	char p[PATH_MAX], t[PATH_MAX];
+	if (snprintf(p, sizeof p, "%s/shm.secret", dir) >= (int)sizeof p ||
+	    snprintf(t, sizeof t, "%s/shm.secret.tmp.%d", dir, (int)getpid()) >= (int)sizeof t)
+		return zp_err_set(-ENAMETOOLONG, "%s: path too long", dir);
+	int r = read_secret(p);
+	if (r != -ENOENT)
+		return r; /* 0, or refused with the reason */
+	/* made whole under a temporary name, then linked: a reader never sees a short secret, and of two
+	 * makers one link wins (the other reads the winner's) */
+	uint8_t b[32];
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		return zp_err_set(-EIO, "getrandom for %s", p);
+	unlink(t);
+	int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return zp_err_set(-errno, "%s", t);
+	r = fchmod(fd, 0600) == 0 && write(fd, b, sizeof b) == (ssize_t)sizeof b && fsync(fd) == 0 ? 0 : -errno;
+	close(fd);
+	if (!r && link(t, p) < 0 && errno != EEXIST)
+		r = -errno;
+	unlink(t);
+	if (r)
+		return zp_err_set(r, "%s", p);
+	return read_secret(p);
+}
+
+/* The secret, or NULL when there is none and none could be drawn (then no region is ever accepted). */
+static const uint8_t *the_secret(void)
+{
+	/* none loaded: this process's own, so its regions are its own alone */
+	if (!have_secret && getrandom(secret, sizeof secret, 0) == (ssize_t)sizeof secret)
+		have_secret = true;
+	return have_secret ? secret : NULL;
+}
+
+/* The header's MAC into out; false without a secret. */
+static bool hdr_mac(const struct zp_kreg_hdr *h, uint8_t out[32])
+{
+	const uint8_t *k = the_secret();
+	if (k)
+		zp_hmac_sha256(k, 32, h, offsetof(struct zp_kreg_hdr, mac), out);
+	else
+		memset(out, 0, 32);
+	return k != NULL;
+}
+
 static uint64_t hdr_hash(const struct zp_kreg_hdr *h)
 {
 	return XXH64(h, offsetof(struct zp_kreg_hdr, hdr_xxh), 0);
@@ -124,11 +203,23 @@ static int try_backing(const struct zp_backing_ops *ops, const struct zp_keyregi
 		       zp_keyregion *r)
 {
 	int e = ops->probe(p->hugetlbfs_dir, bytes);
-	if (e < 0)
-		return e;
+	if (e < 0) { /* the backing's reason, said of this region (not of an arena) */
+		char m[400];
+		snprintf(m, sizeof m, "%s", zp_err_msg());
+		char *suffix = strstr(m, zp_strerror(e)); /* zp_err_set appends ": <strerror>" again */
+		if (suffix && suffix > m + 2 && !strcmp(suffix, zp_strerror(e)))
+			suffix[-2] = 0;
+		return zp_err_set(e, "key region %s on %s: %s", p->name, ops->name, m);
+	}
 	int fd = ops->create(p->name, p->hugetlbfs_dir, bytes);
-	if (fd < 0)
-		return fd == -EEXIST ? fd : zp_err_set(fd, "key region %s: create on %s", p->name, ops->name);
+	if (fd < 0) /* EEXIST: ours, another gpud's; EPERM: another user's, with the reason */
+		return fd == -EEXIST || fd == -EPERM ? fd : zp_err_set(fd, "key region %s: create on %s", p->name, ops->name);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) { /* held while writing: the proof its writer lives */
+		int x = -errno;
+		close(fd);
+		ops->unlink(p->name, p->hugetlbfs_dir);
+		return zp_err_set(x, "key region %s: flock", p->name);
+	}
 	bool huge = ops->kind == ZP_BACKING_HUGETLBFS;
 	if (!huge) {
 		char st[ZP_PROGRESS_STAGE_MAX];
@@ -166,6 +257,8 @@ static int open_any(const char *name, const char *hdir, enum zp_backing *kind)
 			*kind = order[i];
 			return fd;
 		}
+		if (fd != -ENOENT)
+			return fd; /* something not ours at the name: refused (backing.c says whose) */
 	}
 	return -ENOENT;
 }
@@ -185,12 +278,14 @@ int zp_keyregion_create(zp_keyregion *r, const struct zp_keyregion_params *p)
 		close(fd);
 		return zp_err_set(-EEXIST, "key region %s exists (%s)", p->name, zp_backing_name(k));
 	}
+	if (fd != -ENOENT)
+		return fd;
 	e = -ENOENT;
 	for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++) {
 		if (p->backing != ZP_BACKING_AUTO && p->backing != order[i])
 			continue;
 		zp_err_clear();
-		if ((e = try_backing(zp_backings[order[i]], p, shape.total_bytes, r)) == 0 || e == -EEXIST)
+		if ((e = try_backing(zp_backings[order[i]], p, shape.total_bytes, r)) == 0 || e == -EEXIST || e == -EPERM)
 			break;
 	}
 	if (e < 0)
@@ -200,6 +295,7 @@ int zp_keyregion_create(zp_keyregion *r, const struct zp_keyregion_params *p)
 	h->created_ns = zp_now_ns();
 	h->creator_pid = (uint32_t)getpid();
 	h->hdr_xxh = hdr_hash(h);
+	hdr_mac(h, h->mac);
 	r->writable = true;
 	snprintf(r->name, sizeof r->name, "%s", p->name);
 	snprintf(r->hdir, sizeof r->hdir, "%s", p->hugetlbfs_dir ? p->hugetlbfs_dir : "");
@@ -222,12 +318,19 @@ int zp_keyregion_seal(zp_keyregion *r)
 	if (mprotect(r->base, r->size, PROT_READ) < 0)
 		return zp_err_set(-errno, "key region %s: read-only", r->name);
 	r->writable = false;
+	flock(r->fd, LOCK_UN); /* written: nobody need wait for it */
 	return 0;
 }
 
-static bool pid_alive(uint32_t pid)
+/* A half-written region's writer lives while it holds the flock it took at create (the kernel drops it
+ * when the writer dies): a pid in the header proves nothing (it may name any process). */
+static bool writer_alive(int fd)
 {
-	return pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		return false;
+	}
+	return errno == EWOULDBLOCK;
 }
 
 /* Check a mapped header against the object's size and the caller's identity. */
@@ -241,6 +344,10 @@ static int check(const zp_keyregion *r, const uint8_t ident[16], bool *alive)
 				  ZP_KREG_VERSION);
 	if (hdr_hash(h) != h->hdr_xxh)
 		return zp_err_set(ZP_EFORMAT, "key region %s: header checksum mismatch", r->name);
+	uint8_t mac[32];
+	if (!hdr_mac(h, mac) || !zp_mac_equal(mac, h->mac, sizeof mac))
+		return zp_err_set(ZP_EMISMATCH, "key region %s: its MAC is not this service's (not made by this service "
+				  "from its key file, or under another run directory's secret): refused", r->name);
 	if (h->total_bytes != r->size || h->n_sections > ZP_KREG_MAX_SECT)
 		return zp_err_set(ZP_EFORMAT, "key region %s: header says %llu bytes, %u sections; the object has %llu",
 				  r->name, (unsigned long long)h->total_bytes, h->n_sections, (unsigned long long)r->size);
@@ -249,11 +356,11 @@ static int check(const zp_keyregion *r, const uint8_t ident[16], bool *alive)
 			return zp_err_set(ZP_EFORMAT, "key region %s: section %u (%.16s) outside the region", r->name, i,
 					  h->sect[i].name);
 	if (!atomic_load_explicit(&h->complete, memory_order_acquire)) {
-		bool a = pid_alive(h->creator_pid);
+		bool a = writer_alive(r->fd);
 		if (alive)
 			*alive = a;
 		return zp_err_set(ZP_ETRUNC, "key region %s: half-written (its creator, pid %u, %s)", r->name,
-				  h->creator_pid, a ? "is still writing it" : "died before finishing");
+				  h->creator_pid, a ? "is still writing it: it holds the region's lock" : "died before finishing");
 	}
 	if (memcmp(h->ident, ident, 16))
 		return zp_err_set(ZP_EMISMATCH, "key region %s: made from another version of key %.64s (the file changed)",
@@ -273,8 +380,10 @@ int zp_keyregion_attach(zp_keyregion *r, const char *name, const char *hdir, con
 	snprintf(r->name, sizeof r->name, "%s", name);
 	snprintf(r->hdir, sizeof r->hdir, "%s", hdir ? hdir : "");
 	int fd = open_any(name, hdir, &r->backing);
-	if (fd < 0)
+	if (fd == -ENOENT)
 		return zp_err_set(-ENOENT, "key region %s not found", name);
+	if (fd < 0)
+		return fd; /* another user's object at the name (backing.c says whose): refused */
 	struct stat st;
 	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < ZP_ARENA_ALIGN) {
 		close(fd);

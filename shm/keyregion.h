@@ -15,19 +15,24 @@
  *   136  u64 created_ns   144 u32 creator_pid   148 u32 n_sections (≤ ZP_KREG_MAX_SECT)
  *   152  16 × {char name[16], u64 off, u64 bytes}  (32 B each: 512 B)
  *   664  u64 XXH64 of bytes [0, 664)   (the header as the creator wrote it)
+ *   672  u8  mac[32]      HMAC-SHA-256 of bytes [0, 672) keyed by the service's secret (run dir's shm.secret)
  *   2048 u32 complete     written last, with release order, after every section is filled
  * The object is a file named zkpipe.<name> on hugetlbfs (2 MiB pages), else on /dev/shm with
  * transparent huge pages, else plain /dev/shm (pre-faulted by the creator) — the arena's backings
  * (shm/backing.c) less the memfd, which would not outlive its creator.
  *
  * PROTOCOL
- *   create   O_EXCL: one creator wins; it writes the header (complete = 0), fills the sections
- *            through the writable view and seals (complete = 1, release). A creator that dies
- *            before sealing leaves complete = 0: nobody uses that region; the next creator
- *            removes it (zp_keyregion_remove) once its creator_pid is gone.
- *   attach   read-only; refused unless magic, version, header checksum, sizes, sections and
- *            complete (acquire) are all right and ident is the caller's: a changed key file has
- *            another identity, so its old region is never used.
+ *   create   O_EXCL, mode 0600: one creator wins; it takes an exclusive flock on the object, writes
+ *            the header (complete = 0) and its MAC, fills the sections through the writable view and
+ *            seals (complete = 1, release; the flock is dropped). A creator that dies before sealing
+ *            leaves complete = 0 and no flock: nobody uses that region; the next creator removes it
+ *            (zp_keyregion_remove). "Its writer is alive" is the kernel's word (the flock is held),
+ *            never a pid (creator_pid is for logs only).
+ *   attach   read-only; refused unless the object is ours (backing.c: a regular file of this uid,
+ *            mode 0600, no symlink), magic, version, header checksum, the MAC (only the service user
+ *            can read the secret: a region made by anyone else, even of the same key file's identity,
+ *            is not the key), sizes, sections and complete (acquire) are all right and ident is the
+ *            caller's: a changed key file has another identity, so its old region is never used.
  *   remove   unlink: mappings in use stay valid until unmapped; the supervisor removes the
  *            regions of keys that left the config (zp_keyregion_prune).
  */
@@ -41,7 +46,7 @@
 #include "arena.h"
 
 #define ZP_KREG_MAGIC    0x67655279654b707aull /* "zpKeyReg" read as a little-endian u64 */
-#define ZP_KREG_VERSION  1u
+#define ZP_KREG_VERSION  2u                    /* 2: the header's MAC (1's regions are refused and rebuilt) */
 #define ZP_KREG_MAX_SECT 16u
 #define ZP_KREG_NAME_MAX 160                   /* "<arena>.key.<key>" */
 #define ZP_KREG_HDR      4096u
@@ -61,7 +66,8 @@ struct zp_kreg_hdr {
 	uint32_t creator_pid, n_sections;
 	struct zp_kreg_sect sect[ZP_KREG_MAX_SECT];
 	uint64_t hdr_xxh;                  /* XXH64 of the bytes before it */
-	uint8_t pad_[2048 - 672];
+	uint8_t mac[32];                   /* at 672: HMAC-SHA-256 of bytes [0, 672) under the service's secret */
+	uint8_t pad_[2048 - 704];
 	_Atomic uint32_t complete;         /* at 2048: 1 once every section is written */
 };
 
@@ -85,6 +91,12 @@ typedef struct {
 	char name[ZP_KREG_NAME_MAX];
 	char hdir[256];
 } zp_keyregion;
+
+/* The secret key regions are MACed with: <dir>/shm.secret (32 random bytes), made by the first caller
+ * (O_EXCL, 0600) and read by the others, refused unless a regular file of this uid with mode 0600
+ * (never through a symlink). dir is the run directory (0700, the service's). A process that never loads
+ * one uses a random secret of its own: its regions are then its own alone. 0 or -errno with the reason. */
+int zp_keyregion_secret_load(const char *dir);
 
 /* Identity of a key file as its loader defines it: XXH3-128 of (format, st_dev, st_ino, st_size,
  * st_mtim). Not its content: hashing 47 GiB would cost what the region saves. An edit in place that

@@ -292,6 +292,7 @@ static int spawn(struct sup *sup, struct child *c)
 	c->ours = true;
 	c->pidfd = pidfd_open_(pid);
 	c->started_ms = zp_mono_ms();
+	sup_proc_record(sup, c->group, c->role, c->index, c->pid);
 	if (gpud)
 		zp_log(WHO, "started %s.%u@%s pid %d: GPU %s%sordinal %d, NUMA node %d", role_dir(c->role), c->index,
 		       g->name, pid, g->gpu[c->index], g->gpu[c->index][0] ? " " : "", g->gpu_ordinal[c->index],
@@ -418,9 +419,20 @@ static void adopt(struct sup *sup, unsigned g)
 			struct child *c = &sup->ch[k];
 			if (c->group != g || c->role != p->role || c->index != idx || c->pid)
 				continue;
+			/* only a process this service started (its record in the run directory), checked again once
+			 * the pidfd holds it (a pid reused in between has another start time) */
+			if (!sup_proc_started(sup, g, p->role, idx, p->pid, p->start_time)) {
+				zp_log(WHO, "NOT adopting %s pid %d: the run directory has no record that this service "
+				       "started it (its process-table entry is not enough)", p->name, p->pid);
+				break;
+			}
 			int fd = pidfd_open_(p->pid);
 			if (fd < 0)
 				break;
+			if (!sup_proc_started(sup, g, p->role, idx, p->pid, p->start_time)) {
+				close(fd);
+				break;
+			}
 			c->pid = p->pid, c->pidfd = fd, c->ours = false, c->started_ms = zp_mono_ms();
 			memcg_adopt(sup, c);
 			zp_log(WHO, "adopted %s pid %d", p->name, p->pid);
@@ -497,7 +509,7 @@ static int run_dir(struct sup *sup)
 			                  "directory of its own, e.g. %s/zkpipe", sup->cfg.run_dir,
 			                  (unsigned)(st.st_mode & 07777), sup->cfg.run_dir);
 	}
-	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate", "/health" };
+	const char *sub[] = { "", "/in", "/results", "/cancel", "/log", "/tokens", "/migrate", "/health", "/procs" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char p[PATH_MAX];
 		unsigned mode = i == 0 && sup->cfg.public_access ? 0711 : 0700;

@@ -233,9 +233,53 @@ static void shape_diff(const struct zp_arena_hdr *h, const struct zp_arena_param
 	diff_one(buf, n, "process entries (synth_workers + gpus + 8)", h->proc_count, p->proc_count, 1, "");
 }
 
+/* ---------------------------------------------------------------- started-by-us records
+ * procs/<group>.<role>.<i> in the run directory (0700, this uid's): "<pid> <start time>" of the daemon
+ * this service last started in that place, written right after its fork. A later supervisor adopts a
+ * process only if such a record names it (and /proc says the same process, of our uid): the arena's
+ * process table, which other processes write, is never a reason to adopt, signal or kill a pid. */
+static void proc_record_path(struct sup *sup, unsigned g, enum zp_role role, unsigned idx, char *p, size_t n)
+{
+	zp_pipe_path(p, n, &sup->cfg, "procs/%s.%s.%u", sup->cfg.groups[g].name, zp_role_name(role), idx);
+}
+
+void sup_proc_record(struct sup *sup, unsigned g, enum zp_role role, unsigned idx, pid_t pid)
+{
+	char p[PATH_MAX], line[64];
+	proc_record_path(sup, g, role, idx, p, sizeof p);
+	int n = snprintf(line, sizeof line, "%d %llu\n", (int)pid, (unsigned long long)zp_proc_start_time(pid));
+	if (zp_write_atomic(p, line, (size_t)n))
+		zp_log(WHO, "%s: %s (a restarted supervisor will not adopt pid %d)", p, zp_err_msg(), (int)pid);
+}
+
+bool sup_proc_started(struct sup *sup, unsigned g, enum zp_role role, unsigned idx, pid_t pid, uint64_t st)
+{
+	char p[PATH_MAX], line[64];
+	if ((role != ZP_ROLE_SYNTHD && role != ZP_ROLE_GPUD) || pid <= 0 || !st)
+		return false;
+	proc_record_path(sup, g, role, idx, p, sizeof p);
+	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat fs;
+	ssize_t n = fstat(fd, &fs) == 0 && S_ISREG(fs.st_mode) && fs.st_uid == geteuid() ? read(fd, line, sizeof line - 1) : -1;
+	close(fd);
+	if (n <= 0)
+		return false;
+	line[n] = 0;
+	int rp;
+	unsigned long long rst;
+	if (sscanf(line, "%d %llu", &rp, &rst) != 2 || rp != pid || rst != st)
+		return false;
+	char pp[64];
+	struct stat ps;
+	snprintf(pp, sizeof pp, "/proc/%d", (int)pid);
+	return stat(pp, &ps) == 0 && ps.st_uid == geteuid() && zp_proc_start_time(pid) == st;
+}
+
 /* SIGTERM (then SIGKILL after 10 s) the daemons still registered in the old arena, so that
  * nothing works on it while its jobs move. A live process of another role refuses. */
-static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
+static int stop_old_daemons(struct sup *sup, unsigned g, struct zp_arena *a, char *why, size_t n)
 {
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	uint64_t t0 = zp_mono_ms();
@@ -252,6 +296,10 @@ static int stop_old_daemons(struct zp_arena *a, char *why, size_t n)
 				snprintf(why, n, "pid %d (%s) still uses the arena", p->pid, p->name);
 				return -EBUSY;
 			}
+			const char *dot = strchr(p->name, '.');
+			if (!sup_proc_started(sup, g, (enum zp_role)p->role, dot ? (unsigned)strtoul(dot + 1, NULL, 10) : ~0u,
+					      p->pid, p->start_time))
+				continue; /* not one this service started (its run directory has no record): never signalled */
 			if (!live++ && !logged++)
 				zp_log(WHO, "stopping the old arena's daemons");
 			kill(p->pid, hard ? SIGKILL : SIGTERM);
@@ -343,7 +391,7 @@ static int reshape(struct sup *sup, unsigned g, const struct zp_arena_params *p,
 	if (!why[0]) {
 		zp_log(WHO, "group %s: arena %s has another shape than the config (%s): re-creating it, keeping its jobs",
 		       sup->cfg.groups[g].name, p->name, diff);
-		if (stop_old_daemons(old, why + 2, sizeof why - 2))
+		if (stop_old_daemons(sup, g, old, why + 2, sizeof why - 2))
 			memcpy(why, "; ", 2);
 	}
 	for (uint32_t j = 0; !why[0] && j < zp_arena_hdr(old)->job_count; j++)

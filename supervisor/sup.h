@@ -114,6 +114,11 @@ void sup_mkdirs_undo(const char *path, const char *made);
 /* Open group g's arena: attach, create, or reshape it (migrating its accepted jobs);
  * then resume a migration a crash interrupted and keep ids above those on disk. */
 int sup_arena_open(struct sup *sup, unsigned g, const struct zp_arena_params *p);
+/* Whether this service started pid (start time st) as daemon idx of role in group g: the run directory's
+ * procs/ record says so and /proc agrees (records.c). Only such a process is adopted or signalled. */
+bool sup_proc_started(struct sup *sup, unsigned g, enum zp_role role, unsigned idx, pid_t pid, uint64_t st);
+/* That record, written right after the fork of daemon idx of role in group g (records.c). */
+void sup_proc_record(struct sup *sup, unsigned g, enum zp_role role, unsigned idx, pid_t pid);
 /* At start, once every arena is open: stale temporaries, tokens, lost jobs, orphan manifests. */
 void sup_records_start(struct sup *sup);
 /* keep_arena = no at stop: every unfinished job is recorded FAILED (with a warning). */

@@ -172,7 +172,7 @@ static int remove_arena(const char *name, const char *hdir)
 	int r = zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, hdir, &a);
 	if (r < 0) {
 		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
-		return r == -ENOENT ? ZP_EX_INPUT : ZP_EX_INTERNAL;
+		return r == -ENOENT || r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	unsigned live = 0;

@@ -18,9 +18,12 @@ expect_err() { # expect_err PATTERN submit-args...
 }
 W=$EX/w0.wtns
 expect_err "unknown key 'nope'" --key nope --output "$T/out/x" "$W"
-expect_err "No such file" --key chain --output "$T/out/x" "$T/missing.wtns"
+expect_err "missing.wtns' does not exist or is outside the directories the config allows" --key chain --output "$T/out/x" "$T/missing.wtns"
 expect_err "too many partitions: 5" --key chain --output "$T/out/x" "$W" "$W" "$W" "$W" "$W"
-expect_err "outside the directories" --key chain --output "$T/out/x" /etc/hostname
+expect_err "'/etc/hostname' does not exist or is outside the directories the config allows" --key chain --output "$T/out/x" /etc/hostname
+# no existence oracle: a file that exists outside and one that does not get the same sentence (issue 31)
+expect_err "'/etc/zkpipe-no-such-file' does not exist or is outside the directories the config allows" --key chain \
+  --output "$T/out/x" /etc/zkpipe-no-such-file
 expect_err "output: .*outside the directories" --key chain --output /tmp/zkpipe-not-allowed "$W"
 cp "$SRC/tests/groth16/data/mul.wtns" "$T/mul.wtns"
 expect_err "circuit has 1002 wires" --key chain --output "$T/out/x" "$T/mul.wtns"

@@ -102,6 +102,24 @@ int main(void)
 	snprintf(canon, sizeof canon, "%s/outx", R);                      /* a prefix is not a parent */
 	CHECK(zp_path_allowed(&dirs[1], 1, canon, canon, true) == -EACCES);
 
+	/* no existence oracle: a missing path inside and an existing one outside get one sentence, one code */
+	char m1[600], m2[600], m3[600];
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/in/%s", "missing.wtns"), canon, false) == -EACCES);
+	snprintf(m1, sizeof m1, "%s", zp_err_msg());
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/%s", "victim"), canon, false) == -EACCES);
+	snprintf(m2, sizeof m2, "%s", zp_err_msg());
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/%s", "no-such-file"), canon, false) == -EACCES);
+	snprintf(m3, sizeof m3, "%s", zp_err_msg());
+	CHECK(strstr(m1, "does not exist or is outside the directories the config allows") != NULL);
+	CHECK(!strcmp(strstr(m1, "' "), strstr(m2, "' ")) && !strcmp(strstr(m2, "' "), strstr(m3, "' ")));
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/in/sub/%s", "nope/x.wtns"), canon, false) == -EACCES); /* missing dir */
+	/* the text first: a path outside the allowed directories as written is refused even where a symlink
+	 * outside them would lead back in (outside/back -> ../in) */
+	sh("ln -s ../in outside/back");
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/outside/back/%s", "w.wtns"), canon, false) == -EACCES);
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/in/../in/./%s", "w.wtns"), canon, false) == 0); /* '..' by text */
+	CHECK(zp_path_allowed(&dirs[0], 1, at("%s/in/../../../../..%s", "/etc/hostname"), canon, false) == -EACCES);
+
 	/* the walk: creates, and never follows a symlink below the root */
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/out/a/new/deeper", R);

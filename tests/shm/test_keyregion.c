@@ -5,14 +5,18 @@
  * right, a write faults); a second creator is refused; a region whose creator was SIGKILLed before
  * sealing is refused as half-written (creator dead) while one still being written says its creator
  * is alive; another identity is refused; a damaged header is refused; remove and prune (only the
- * keys that left the config). Then the file identity: a new mtime, size or inode changes it.
+ * keys that left the config). Then the file identity: a new mtime, size or inode changes it. Then what
+ * another party may leave at a region's name (attacker_cases) and the MAC's secret (secret_case).
  */
 #include "tshm.h"
 #include "keyregion.h"
 #include "knobs.h"
+#include "mac.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <sys/wait.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -227,6 +231,145 @@ static void ident_case(void)
 	CHECK(zp_keyregion_file_ident(path, "zpk", i1) == -ENOENT);
 }
 
+/* What another party can leave at a region's name (issue 31): a region MACed under another secret (made
+ * by the same code from the same key identity, as an attacker with their own setup would), another uid's
+ * object, a file of ours with another mode, and a half-written region whose recorded creator pid is alive
+ * but who holds no lock (it exec'd: its fd, O_CLOEXEC, went, and the flock with it). */
+static void attacker_cases(const char *other_secret_dir)
+{
+	char name[96];
+	snprintf(name, sizeof name, "t-kr-%d.key.att", (int)getpid());
+	struct zp_keyregion_params p;
+	params_for(&p, name, NULL, ZP_BACKING_SHM);
+	zp_keyregion r, q;
+	zp_keyregion_remove(name, NULL);
+
+	/* another secret, the same identity: refused (MAC), then removed and made again by us */
+	pid_t pid = fork();
+	if (pid == 0) {
+		zp_keyregion w;
+		_exit(zp_keyregion_secret_load(other_secret_dir) || make(&w, &p, true) ? 2 : 0);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	REQUIRE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(zp_keyregion_attach(&q, name, NULL, ID_A, NULL), ZP_EMISMATCH);
+	CHECK(strstr(zp_err_msg(), "MAC") != NULL);
+	CHECK_EQ(zp_keyregion_remove(name, NULL), 0);
+	REQUIRE(make(&r, &p, true) == 0);
+	zp_keyregion_close(&r);
+	CHECK_EQ(zp_keyregion_attach(&q, name, NULL, ID_A, NULL), 0);
+	zp_keyregion_close(&q);
+
+	char path[256];
+	snprintf(path, sizeof path, "/dev/shm/zkpipe.%s", name);
+	/* ours, but not the mode we make: refused with the reason */
+	CHECK_EQ(chmod(path, 0644), 0);
+	CHECK_EQ(zp_keyregion_attach(&q, name, NULL, ID_A, NULL), -EPERM);
+	CHECK(strstr(zp_err_msg(), "mode 0644") != NULL);
+	CHECK_EQ(chmod(path, 0600), 0);
+	/* another uid's: refused, never "not found", and never made a second time beside it */
+	if (geteuid() == 0) {
+		CHECK_EQ(chown(path, 65534, 65534), 0);
+		CHECK_EQ(zp_keyregion_attach(&q, name, NULL, ID_A, NULL), -EPERM);
+		CHECK(strstr(zp_err_msg(), "owned by uid 65534") != NULL);
+		CHECK_EQ(zp_keyregion_create(&q, &p), -EPERM);
+	}
+	/* a symlink at the name: never followed */
+	CHECK_EQ(unlink(path), 0);
+	CHECK_EQ(symlink("/etc/passwd", path), 0);
+	CHECK_EQ(zp_keyregion_attach(&q, name, NULL, ID_A, NULL), -EPERM);
+	CHECK(strstr(zp_err_msg(), "symlink") != NULL);
+	CHECK_EQ(unlink(path), 0);
+
+	/* half-written, its creator's pid alive (it exec'd sleep) but no lock held: its writer is dead */
+	pid = fork();
+	if (pid == 0) {
+		zp_keyregion w;
+		if (make(&w, &p, false))
+			_exit(2);
+		execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		_exit(3);
+	}
+	bool alive = true;
+	int rc = -1;
+	for (int i = 0; i < 200; i++) { /* until the child has exec'd (its comm is sleep's) */
+		char cp[64], comm[32] = "";
+		snprintf(cp, sizeof cp, "/proc/%d/comm", (int)pid);
+		FILE *f = fopen(cp, "r");
+		if (f) {
+			if (!fgets(comm, sizeof comm, f))
+				comm[0] = 0;
+			fclose(f);
+		}
+		if (!strncmp(comm, "sleep", 5) && (rc = zp_keyregion_attach(&q, name, NULL, ID_A, &alive)) == ZP_ETRUNC)
+			break;
+		usleep(50000);
+	}
+	CHECK(kill(pid, 0) == 0); /* the pid it names lives */
+	CHECK_EQ(rc, ZP_ETRUNC);
+	CHECK(!alive);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	CHECK_EQ(zp_keyregion_remove(name, NULL), 0);
+	fprintf(stderr, "attacker cases: ok\n");
+}
+
+/* SHA-256 (FIPS 180-4 examples) and HMAC-SHA-256 (RFC 4231 cases 1, 2 and 6: a key longer than a block). */
+static bool hex_is(const uint8_t *d, const char *hex)
+{
+	char b[65];
+	for (int i = 0; i < 32; i++)
+		snprintf(b + 2 * i, 3, "%02x", d[i]);
+	return !strcmp(b, hex);
+}
+
+static void mac_case(void)
+{
+	uint8_t d[32], k[131];
+	zp_sha256 s;
+	const char *m[] = { "", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq" };
+	const char *h[] = { "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" };
+	for (int i = 0; i < 3; i++) {
+		zp_sha256_init(&s);
+		zp_sha256_update(&s, m[i], strlen(m[i]));
+		zp_sha256_final(&s, d);
+		CHECK(hex_is(d, h[i]));
+	}
+	memset(k, 0x0b, 20);
+	zp_hmac_sha256(k, 20, "Hi There", 8, d);
+	CHECK(hex_is(d, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"));
+	zp_hmac_sha256((const uint8_t *)"Jefe", 4, "what do ya want for nothing?", 28, d);
+	CHECK(hex_is(d, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
+	memset(k, 0xaa, 131);
+	const char *t6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+	zp_hmac_sha256(k, 131, t6, strlen(t6), d);
+	CHECK(hex_is(d, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
+}
+
+/* The secret: made once (0600), read by later callers; refused through a symlink or with another mode. */
+static void secret_case(const char *dir)
+{
+	char p[300], q[300];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/shm.secret", dir);
+	CHECK_EQ(zp_keyregion_secret_load(dir), 0);
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 07777) == 0600 && st.st_size == 32);
+	CHECK_EQ(zp_keyregion_secret_load(dir), 0);
+	snprintf(q, sizeof q, "%s/moved", dir);
+	CHECK_EQ(rename(p, q), 0);
+	CHECK_EQ(symlink(q, p), 0);
+	CHECK_EQ(zp_keyregion_secret_load(dir), -EPERM);
+	CHECK_EQ(unlink(p), 0);
+	CHECK_EQ(rename(q, p), 0);
+	CHECK_EQ(chmod(p, 0644), 0);
+	CHECK_EQ(zp_keyregion_secret_load(dir), -EPERM);
+	CHECK_EQ(chmod(p, 0600), 0);
+	CHECK_EQ(zp_keyregion_secret_load(dir), 0);
+}
+
 static void hugetlb_cases(void)
 {
 	char dir[] = "/tmp/zkpipe-krh-XXXXXX";
@@ -243,8 +386,32 @@ static void hugetlb_cases(void)
 		CHECK_EQ(zp_hugetlbfs_set_nr(old_nr), 0);
 }
 
-int main(void)
+/* Run in a mount namespace whose /dev/shm is a 4 MiB tmpfs (meson: shm_keyregion_full): an 8 MiB region
+ * does not fit, and the refusal speaks of the key region, not of an arena. */
+static int shm_full_case(void)
 {
+	char name[96];
+	snprintf(name, sizeof name, "t-kr-%d.key.full", (int)getpid());
+	struct zp_keyregion_params p;
+	params_for(&p, name, NULL, ZP_BACKING_SHM);
+	zp_keyregion r;
+	CHECK_EQ(zp_keyregion_create(&r, &p), -ENOSPC);
+	const char *m = zp_err_msg();
+	fprintf(stderr, "full /dev/shm: %s\n", m);
+	CHECK(strstr(m, "key region") != NULL && strstr(m, name) != NULL);
+	CHECK(strstr(m, "arena") == NULL);
+	return t_fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "shm-full"))
+		return shm_full_case();
+	/* the secret every process of this test shares (a run directory's, as gpud's), and another one */
+	char sd[] = "/tmp/zkpipe-krs-XXXXXX", od[] = "/tmp/zkpipe-kro-XXXXXX";
+	REQUIRE(mkdtemp(sd) && mkdtemp(od));
+	mac_case();
+	secret_case(sd);
 	if (geteuid() == 0)
 		hugetlb_cases();
 	else
@@ -253,6 +420,10 @@ int main(void)
 		run_kind(ZP_BACKING_THP, NULL);
 	run_kind(ZP_BACKING_SHM, NULL);
 	prune_case(NULL);
+	attacker_cases(od);
 	ident_case();
+	char rm[128];
+	snprintf(rm, sizeof rm, "rm -rf %s %s", sd, od);
+	if (system(rm)) {}
 	return t_fails ? 1 : 0;
 }
