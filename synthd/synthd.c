@@ -35,6 +35,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "witgen.h"
+#include "jsonscan.h"
 #include "r1cs.h"
 #include "synth.h"
 #include "wtns.h"
@@ -253,7 +254,11 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, in);
 	if (fd < 0)
 		return fd;
-	int r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
+	/* the full parse is here, never in the supervisor (which read only its first bytes): bounded
+	 * memory, any size of integer (field elements beyond 64 bits) */
+	int r = zp_json_scan_object(fd, in);
+	if (!r)
+		r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
 	close(fd);
 	if (r)
 		return r;
