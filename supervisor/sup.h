@@ -77,6 +77,7 @@ struct sup {
 	int api, api_fd;
 	char api_url[ZP_PIPE_URL_MAX];
 	void *http;                /* the HTTP endpoint (struct MHD_Daemon *; http.c) */
+	void *http_conns;          /* its connections, for the per-address limit and eviction (http.c) */
 	bool stopping, keep_arena;
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
 	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
