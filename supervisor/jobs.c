@@ -158,11 +158,18 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 	uint64_t done = zp_arena_load64(&r->done_ns);
 	if (!now && zp_now_ns() < done + (uint64_t)sup->cfg.retain_s * 1000000000ull)
 		return 0;
-	char man[ZP_PATH_MAX];
+	char man[ZP_PATH_MAX], out[ZP_PATH_MAX];
 	memcpy(man, r->inputs, sizeof man);
+	memcpy(out, r->output, sizeof out);
+	bool external = r->flags & ZP_JOB_EXTERNAL;
 	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
-	if (zp_arena_job_free(a, h) == 0 && sup_is_manifest(sup, man))
-		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+	if (zp_arena_job_free(a, h) == 0) {
+		if (sup_is_manifest(sup, man))
+			unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+		/* what a writer killed mid-write left (a SIGKILLed gpud's part-N.*.tmp.<pid>): no
+		 * partition of the job is owned any more, so nobody alive finishes it */
+		sup_rm_output_tmps(sup, out, external);
+	}
 	return 0;
 }
 

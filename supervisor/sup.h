@@ -140,6 +140,8 @@ void sup_dkeep_handed(struct child *c);
 void sup_observe_metrics(struct sup *sup, FILE *f);
 void sup_observe_status(struct sup *sup, void *status_json);
 
+/* records.c: <out>/<x>.tmp.<pid> whose writer is gone, removed (at start, and when a job's record is freed) */
+void sup_rm_output_tmps(struct sup *sup, const char *out, bool external);
 /* http.c */
 int  sup_http_start(struct sup *sup);
 void sup_http_stop(struct sup *sup);
