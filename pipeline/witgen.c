@@ -138,8 +138,8 @@ static void kill_descendants(void)
 			buf[got > 0 ? got : 0] = 0;
 			for (char *p = buf, *e; *p; p = e) {
 				long pid = strtol(p, &e, 10);
-				if (e == p)
-					break;
+				if (e == p || (*e != ' ' && *e != '\n'))
+					break; /* the end, or a pid cut by the buffer: the next round reads it whole */
 				if (pid > 0) {
 					kill((pid_t)pid, SIGKILL);
 					n++;

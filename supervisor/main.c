@@ -638,8 +638,8 @@ static void kill_strays(struct sup *sup)
 		buf[got > 0 ? got : 0] = 0;
 		for (char *p = buf, *e; *p; p = e) {
 			long pid = strtol(p, &e, 10);
-			if (e == p)
-				break;
+			if (e == p || (*e != ' ' && *e != '\n'))
+				break; /* the end, or a pid cut by the buffer (read whole at the next call) */
 			bool ours = false;
 			for (unsigned k = 0; k < sup->nch && !ours; k++)
 				ours = sup->ch[k].pid == (pid_t)pid;
