@@ -199,14 +199,77 @@ static int finish_check(struct gpud *g, struct gpud_flight *f, zp_g16_proof *pro
 	return 0;
 }
 
+static bool out_full(int rc) { return rc == -ENOSPC || rc == -EROFS || rc == -EDQUOT; }
+
+/* Sleep ms while the watchdog sees progress: the tail thread reports its stage's progress, the
+ * main thread (plain backends) ticks. */
+static void wait_beating(struct gpud *g, uint32_t ms)
+{
+	uint64_t end = zp_mono_ms() + ms;
+	while (!zp_daemon_stopping(&g->d) && zp_mono_ms() < end) {
+		usleep(10000);
+		if (g->pipelined)
+			zp_daemon_progress(&g->d, GPUD_W_TAIL);
+		else
+			zp_daemon_tick(&g->d);
+	}
+}
+
+/* The partition's files. A full or read-only output (ENOSPC, EDQUOT, EROFS) keeps the proof here
+ * and writes again with backoff (0.1 s doubling to 5 s) for up to [limits] write_retry_s, beating
+ * meanwhile; the caller fails the partition without re-proving when it still cannot (a write
+ * error is not cured by computing the proof again). *why says how long it waited. */
+static int write_files(struct gpud *g, struct gpud_flight *f, const zp_g16_proof *proof, uint64_t cid, char *why,
+		       size_t wn)
+{
+	uint64_t t0 = zp_mono_ms(), limit = (uint64_t)g->d.cfg.write_retry_s * 1000;
+	uint32_t backoff = 100;
+	why[0] = 0;
+	for (bool told = false;; ) {
+		zp_err_clear();
+		int rc = write_gpu_record(g, f->out, f->ph.part, cid);
+		if (!rc)
+			rc = write_proof(g, f->out, f->ph.part, proof, f->pub, f->k->zk.n_public);
+		uint64_t spent = zp_mono_ms() - t0;
+		char msg[ZP_ERRTXT_MAX];
+		snprintf(msg, sizeof msg, "%s", rc ? zp_err_msg() : "");
+		if (!rc) {
+			if (told)
+				zp_log(g->d.who, "job %llu part %u: written after %.1f s (the kept proof)",
+				       (unsigned long long)cid, f->ph.part, spent / 1e3);
+			return 0;
+		}
+		if (!out_full(rc) || spent >= limit || zp_daemon_stopping(&g->d) ||
+		    zp_arena_job_state(g->d.arena, f->ph.job) != ZP_JOB_ACTIVE || zp_daemon_cancelled(&g->d, f->job_id)) {
+			if (out_full(rc))
+				snprintf(why, wn, "%s (the output full or read-only for %.0f s; write_retry_s = %u)", msg,
+					 spent / 1e3, g->d.cfg.write_retry_s);
+			else
+				snprintf(why, wn, "%s", msg);
+			return rc;
+		}
+		if (!told)
+			zp_log(g->d.who, "job %llu part %u: %s; the proof is kept and written again for up to %u s",
+			       (unsigned long long)cid, f->ph.part, msg, g->d.cfg.write_retry_s);
+		told = true;
+		wait_beating(g, backoff);
+		backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
+	}
+}
+
 /* The proof files, DONE (only after the files are written), job assembly. */
 static void write_done(struct gpud *g, struct gpud_flight *f, const zp_g16_proof *proof)
 {
 	uint64_t cid = zp_daemon_client_id(&g->d, f->job_id);
 	int rc;
-	if ((rc = write_gpu_record(g, f->out, f->ph.part, cid)) ||
-	    (rc = write_proof(g, f->out, f->ph.part, proof, f->pub, f->k->zk.n_public))) {
-		gpud_fail(g, f->ph, 1, "write proof: %s", zp_err_msg());
+	char why[ZP_ERRTXT_MAX + 96];
+	if ((rc = write_files(g, f, proof, cid, why, sizeof why))) {
+		/* not retried: another attempt would compute the same proof to fail the same write; a
+		 * stop (SIGTERM) is not a write error, and the partition goes back for the next gpud */
+		if (zp_daemon_cancelled(&g->d, f->job_id))
+			gpud_fail(g, f->ph, 0, "cancelled by client");
+		else
+			gpud_fail(g, f->ph, zp_daemon_stopping(&g->d) ? 1 : 0, "write proof: %s", why);
 		return;
 	}
 	if ((rc = zp_arena_part_done(g->d.arena, g->d.me, f->ph))) {

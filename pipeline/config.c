@@ -6,7 +6,8 @@
  *   [limits]    max_attempts, synthd_memory (e.g. 512M), memory_limit = auto|cgroup|rlimit|off,
  *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s,
  *               stuck_timeout_s, start_timeout_s (the stuck-daemon watchdog, docs/pipeline.md),
- *               http_connections, http_timeout_s (the HTTP endpoint's limits)
+ *               http_connections, http_timeout_s, http_per_address (the HTTP endpoint's limits),
+ *               write_retry_s (a full or read-only output: how long gpud retries a proof's write)
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
  *   [key NAME]  zkey = path, r1cs = path (optional); or synth = synth:n=..,.. (a synthetic circuit,
  *               prover/synth.h) with zkey = path (a key made by zkpipe setup for it) or
@@ -348,6 +349,10 @@ static int limits_key(struct ctx *x, const char *k, const char *v)
 		return parse_u32(v, &c->http_connections);
 	if (!strcmp(k, "http_timeout_s"))
 		return parse_u32(v, &c->http_timeout_s);
+	if (!strcmp(k, "http_per_address"))
+		return parse_u32(v, &c->http_per_address);
+	if (!strcmp(k, "write_retry_s"))
+		return parse_u32(v, &c->write_retry_s);
 	return -ENOENT;
 }
 
@@ -729,6 +734,8 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->start_timeout_s = 1800; /* key loads: ~100 s per 2^27 key */
 	c->http_connections = 64;
 	c->http_timeout_s = 10;
+	c->http_per_address = 16;
+	c->write_retry_s = 300;    /* a full or read-only output: the proof is kept and written this long */
 	c->keep_arena = true;
 	c->key_regions = true;
 	if (!realpath(path, c->path))

@@ -100,6 +100,8 @@ struct zp_pipe_config {
 	uint32_t start_timeout_s;  /* allowance for start-up and key loads (declared long stages) */
 	uint32_t http_connections; /* most HTTP connections at once (clamped to the fd budget) */
 	uint32_t http_timeout_s;   /* an HTTP connection idle this long is closed */
+	uint32_t http_per_address; /* most HTTP connections of one client address; the oldest idle is evicted */
+	uint32_t write_retry_s;    /* ENOSPC/EROFS on an output: the proof is kept and its write retried this long */
 	enum zp_backing backing;
 	bool public_access;        /* run dir, sockets and arena 0755/0666 instead of owner-only */
 	bool keep_arena;           /* clean stop leaves the arenas (default yes): jobs outlive us */

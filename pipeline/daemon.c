@@ -205,12 +205,21 @@ static uint64_t progress_ns(struct zp_daemon *d)
 	return hb;
 }
 
+void zp_daemon_long_stage_for(struct zp_daemon *d, uint32_t allow_s)
+{
+	uint64_t ahead = allow_s > d->cfg.stuck_timeout_s ? allow_s - d->cfg.stuck_timeout_s : 0;
+	zp_arena_proc_heartbeat_at(d->arena, d->me, zp_now_ns() + ahead * 1000000000ull);
+	d->last_beat_ms = 0; /* the next tick, after the stage, beats at once */
+}
+
 void zp_daemon_long_stage(struct zp_daemon *d, bool on)
 {
-	uint64_t allow = d->cfg.start_timeout_s > d->cfg.stuck_timeout_s
-			 ? d->cfg.start_timeout_s - d->cfg.stuck_timeout_s : 0;
-	zp_arena_proc_heartbeat_at(d->arena, d->me, on ? zp_now_ns() + allow * 1000000000ull : progress_ns(d));
-	d->last_beat_ms = on ? 0 : zp_mono_ms(); /* on: the next tick, after the stage, beats at once */
+	if (on) {
+		zp_daemon_long_stage_for(d, d->cfg.start_timeout_s);
+		return;
+	}
+	zp_arena_proc_heartbeat_at(d->arena, d->me, progress_ns(d));
+	d->last_beat_ms = zp_mono_ms();
 }
 
 void zp_daemon_tick(struct zp_daemon *d)

@@ -64,6 +64,9 @@ void zp_daemon_progress(struct zp_daemon *d, unsigned w);
  * load): the heartbeat is pushed ahead so the watchdog allows start_timeout_s; leaving it
  * beats at once (start-up is left by the loop's first tick). */
 void zp_daemon_long_stage(struct zp_daemon *d, bool on);
+/* The same for a stage the config bounds itself (synthd's witness generator: witness_timeout_s):
+ * the watchdog allows it allow_s (at least stuck_timeout_s); zp_daemon_long_stage(d, false) ends it. */
+void zp_daemon_long_stage_for(struct zp_daemon *d, uint32_t allow_s);
 /* poll the hint socket up to ms; drains what arrived. */
 void zp_daemon_wait_hint(struct zp_daemon *d, int ms);
 /* Sleep ms in slices, returning early on SIGTERM. */

@@ -14,6 +14,7 @@
 #include "zp_err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <nanomsg/nn.h>
 #include <nanomsg/pipeline.h>
 #include <nanomsg/pubsub.h>
@@ -129,6 +130,11 @@ int zp_api_call(const char *url, const char *req, char **reply, int timeout_ms)
 	size_t len = strlen(req);
 	if (len > ZP_API_MAX_MSG)
 		return zp_err_set(ZP_ERANGE, "request of %zu bytes exceeds %u", len, ZP_API_MAX_MSG);
+	/* nanomsg retries a connect refused for permissions as if nobody listened: say so now, rather
+	 * than "no reply" at the timeout (a missing socket is still waited for: a restart) */
+	if (!strncmp(url, "ipc://", 6) && faccessat(AT_FDCWD, url + 6, W_OK, AT_EACCESS) && errno == EACCES)
+		return zp_err_set(-EACCES, "%s: permission denied (the run directory and its socket are the service "
+				  "user's only; the operator may open them to local users with [run] public = yes)", url);
 	int s = sock(NN_REQ);
 	if (s < 0)
 		return s;

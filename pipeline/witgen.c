@@ -10,7 +10,12 @@
  *     /dev/null and stdout+stderr to a log there (its last line goes into the error);
  *   - under RLIMIT_AS (memory), RLIMIT_CPU, RLIMIT_FSIZE (the witness size plus slack),
  *     RLIMIT_NOFILE 64, RLIMIT_CORE 0, in its own process group, killed (the whole group) at
- *     the wall-clock timeout.
+ *     the wall-clock timeout;
+ *   - tied to its caller's life: PR_SET_PDEATHSIG (SIGKILL) before exec, so it dies with the
+ *     synthd that ran it; the caller is a child subreaper, so whatever the generator left
+ *     (a child that called setsid or double-forked out of the group) becomes the caller's child
+ *     once the generator is gone and is killed then (kill_descendants); whatever is left when
+ *     the caller itself dies goes to the supervisor, also a subreaper, which kills it.
  * node runs with --disable-wasm-trap-handler: V8 otherwise reserves ~10 GiB of address space
  * per wasm memory for guard pages, which any sane RLIMIT_AS refuses (bounds are then checked
  * explicitly; measured: the mul circuit needs 12 GiB of AS without the flag, < 2 GiB with it).
@@ -27,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -84,11 +90,14 @@ static void last_line(const char *log, char *out, size_t n)
 	snprintf(out, n, "%s", s ? s + 1 : buf);
 }
 
-static void child(const struct zp_witgen *g, char *const argv[], const char *dir, const char *log)
+static void child(const struct zp_witgen *g, char *const argv[], const char *dir, const char *log, pid_t parent)
 {
 	struct rlimit as = { g->mem_bytes, g->mem_bytes }, cpu = { g->cpu_s, g->cpu_s + 1 },
 		      fs = { g->max_out_bytes, g->max_out_bytes }, nf = { 64, 64 }, core = { 0, 0 };
 	setpgid(0, 0);
+	/* dies with its synthd; a parent gone before the prctl took effect is caught by getppid */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(126);
 	int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || chdir(dir))
 		_exit(126);
@@ -108,12 +117,52 @@ static void child(const struct zp_witgen *g, char *const argv[], const char *dir
 	_exit(127);
 }
 
-/* Wait for pid up to timeout_ms; kill its group at the deadline. Returns the wait status. */
-static int wait_bounded(pid_t pid, uint32_t timeout_s, bool *timed_out)
+/* Every child of ours, SIGKILLed and reaped until none is left: the generator's descendants that
+ * left its process group (setsid, double fork) are reparented to us (a subreaper) as their
+ * parents die, one level per round. The caller runs no other children. Bounded: 5 s. */
+static void kill_descendants(void)
+{
+	uint64_t end = zp_mono_ms() + 5000;
+	for (;;) {
+		unsigned n = 0;
+		DIR *d = opendir("/proc/self/task"); /* an orphan goes to any thread of ours: read them all */
+		for (struct dirent *t; d && (t = readdir(d));) {
+			if (t->d_name[0] == '.')
+				continue;
+			char path[300], buf[4096];
+			snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+			if (fd >= 0)
+				close(fd);
+			buf[got > 0 ? got : 0] = 0;
+			for (char *p = buf, *e; *p; p = e) {
+				long pid = strtol(p, &e, 10);
+				if (e == p || (*e != ' ' && *e != '\n'))
+					break; /* the end, or a pid cut by the buffer: the next round reads it whole */
+				if (pid > 0) {
+					kill((pid_t)pid, SIGKILL);
+					n++;
+				}
+			}
+		}
+		if (d)
+			closedir(d);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!n || zp_mono_ms() > end) /* none left (or no children file: CONFIG_PROC_CHILDREN) */
+			return;
+		usleep(n ? 1000 : 10000);
+	}
+}
+
+/* Wait for pid up to timeout_s; kill its group at the deadline, or when g->abort says so.
+ * Returns the wait status. */
+static int wait_bounded(const struct zp_witgen *g, pid_t pid, uint32_t timeout_s, bool *timed_out, bool *aborted)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0), st = 0;
 	uint64_t deadline = zp_mono_ms() + (uint64_t)timeout_s * 1000;
-	*timed_out = false;
+	*timed_out = *aborted = false;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		if (w == pid)
@@ -123,7 +172,9 @@ static int wait_bounded(pid_t pid, uint32_t timeout_s, bool *timed_out)
 			break;
 		}
 		uint64_t now = zp_mono_ms();
-		if (now >= deadline && !*timed_out) {
+		if (!*timed_out && !*aborted && g->abort && g->abort(g->abort_ctx))
+			*aborted = true, kill(-pid, SIGKILL), kill(pid, SIGKILL);
+		if (now >= deadline && !*timed_out && !*aborted) {
 			*timed_out = true;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
@@ -137,6 +188,7 @@ static int wait_bounded(pid_t pid, uint32_t timeout_s, bool *timed_out)
 	if (pfd >= 0)
 		close(pfd);
 	kill(-pid, SIGKILL); /* anything it left behind in its group */
+	kill_descendants();  /* and anything that left the group */
 	return st;
 }
 
@@ -221,16 +273,20 @@ int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const
 	argv[n++] = wtns;
 	argv[n] = NULL;
 	uint64_t t0 = zp_mono_ms();
-	pid_t pid = fork();
+	prctl(PR_SET_CHILD_SUBREAPER, 1); /* what the generator leaves is ours to kill (kill_descendants) */
+	pid_t self = getpid(), pid = fork();
 	if (pid == 0)
-		child(g, argv, dir, log);
+		child(g, argv, dir, log, self);
 	if (pid < 0)
 		return zp_err_set(-errno, "witness generator: fork: %s", strerror(errno));
-	bool timed_out;
-	int st = wait_bounded(pid, g->timeout_s, &timed_out);
+	bool timed_out, aborted;
+	int st = wait_bounded(g, pid, g->timeout_s, &timed_out, &aborted);
 	double secs = (zp_mono_ms() - t0) / 1e3;
 	last_line(log, why, sizeof why);
 	struct stat sb;
+	if (aborted)
+		return zp_err_set(-ECANCELED, "witness generator (%s) on %s: stopped (synthd stopping or the job "
+				  "cancelled)", what, input);
 	if (timed_out)
 		return zp_err_set(ZP_EWITGEN, "witness generator (%s) on %s: killed at its %u s timeout", what, input,
 				  g->timeout_s);

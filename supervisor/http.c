@@ -1,8 +1,15 @@
 /*
  * http.c — GET /metrics (Prometheus text format), GET /status (the API's status JSON) and GET /
  * (the live status page that draws /status),
- * served by libmicrohttpd on its own thread. Read-only: arena atomics and the children
- * table (read racily, for display).
+ * served by libmicrohttpd on its own thread (HEAD as GET, without the body). Read-only: arena
+ * atomics and the children table (read racily, for display).
+ *
+ * Connections are tracked (struct conn, libmicrohttpd's socket context) so that one client cannot
+ * hold them all: at most http_per_address per client address and http_connections in all; a new
+ * connection beyond either evicts the oldest idle one (of its address, else of all), where idle
+ * means no request being answered and the age counts from the accept or the last response. A
+ * slow client that never finishes its request is idle, so it is what goes first. All of it runs on
+ * libmicrohttpd's one polling thread: no lock.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "sup.h"
 #include "sys.h"
@@ -90,6 +98,92 @@ static char *metrics(struct sup *sup, size_t *len)
 	return b.p;
 }
 
+/* One TCP connection, from accept to close; a list in accept order. */
+struct conn {
+	struct conn *prev, *next;
+	uint32_t addr;    /* the client's IPv4 address (network order) */
+	int fd;
+	bool busy;        /* a request is being answered */
+	bool evicted;     /* shut down by us; libmicrohttpd closes it at its next turn */
+	uint64_t since;   /* ms: accepted, or its last response sent */
+};
+struct conns {
+	struct conn *head, *tail;
+	unsigned per_address, total; /* the limits */
+	unsigned long long evictions;
+};
+
+static void evict(struct conns *t, struct conn *c)
+{
+	c->evicted = true;
+	t->evictions++;
+	/* the fd is libmicrohttpd's and stays open until it has seen the CLOSED notification (below),
+	 * so this is never another file's fd; the shutdown makes the socket readable at EOF */
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+/* The oldest idle connection (of addr when by_addr), not the new one n unless nothing else is. */
+static struct conn *oldest_idle(struct conns *t, struct conn *n, bool by_addr)
+{
+	struct conn *best = NULL;
+	for (struct conn *c = t->head; c; c = c->next)
+		if (c != n && !c->evicted && !c->busy && (!by_addr || c->addr == n->addr) && (!best || c->since < best->since))
+			best = c;
+	return best ? best : n;
+}
+
+static void notify_conn(void *cls, struct MHD_Connection *mc, void **ctx, enum MHD_ConnectionNotificationCode toe)
+{
+	struct conns *t = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		struct conn *c = *ctx;
+		if (!c)
+			return;
+		*(c->prev ? &c->prev->next : &t->head) = c->next;
+		*(c->next ? &c->next->prev : &t->tail) = c->prev;
+		free(c);
+		*ctx = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *fd = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *ad = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	struct conn *n = calloc(1, sizeof *n);
+	if (!n || !fd) {
+		free(n);
+		return;
+	}
+	n->fd = fd->connect_fd;
+	if (ad && ad->client_addr && ad->client_addr->sa_family == AF_INET)
+		n->addr = ((const struct sockaddr_in *)(const void *)ad->client_addr)->sin_addr.s_addr;
+	n->since = zp_mono_ms();
+	n->prev = t->tail;
+	*(t->tail ? &t->tail->next : &t->head) = n;
+	t->tail = n;
+	*ctx = n;
+	unsigned mine = 0, all = 0;
+	for (struct conn *c = t->head; c; c = c->next)
+		if (!c->evicted)
+			all++, mine += c->addr == n->addr;
+	if (mine > t->per_address)
+		evict(t, oldest_idle(t, n, true));
+	else if (all > t->total)
+		evict(t, oldest_idle(t, n, false));
+}
+
+static struct conn *conn_of(struct MHD_Connection *mc)
+{
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return i ? i->socket_context : NULL;
+}
+
+static void request_done(void *cls, struct MHD_Connection *mc, void **state, enum MHD_RequestTerminationCode toe)
+{
+	(void)cls, (void)state, (void)toe;
+	struct conn *c = conn_of(mc);
+	if (c)
+		c->busy = false, c->since = zp_mono_ms();
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *ver, const char *data, size_t *size, void **state)
 {
@@ -99,9 +193,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	size_t len = 0;
 	const char *type = "text/plain; version=0.0.4";
 	unsigned code = MHD_HTTP_OK;
-	if (strcmp(method, "GET")) {
+	struct conn *cn = conn_of(c);
+	if (cn)
+		cn->busy = true; /* until request_done: never evicted while its answer is on the way */
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) { /* HEAD: libmicrohttpd sends the headers only */
 		code = MHD_HTTP_METHOD_NOT_ALLOWED;
-		body = strdup("GET only\n");
+		body = strdup("GET or HEAD only\n");
 	} else if (!strcmp(url, "/metrics")) {
 		body = metrics(sup, &len);
 	} else if (!strcmp(url, "/") || !strcmp(url, "/index.html")) {
@@ -147,21 +244,42 @@ int sup_http_start(struct sup *sup)
 	 * more than the fds main.c left over for HTTP, so the client API, pidfds and the job scan
 	 * keep theirs. epoll (MHD_USE_AUTO), not select: fds above 1023 are fine. */
 	unsigned limit = sup->cfg.http_connections < sup->http_fd_budget ? sup->cfg.http_connections : sup->http_fd_budget;
-	if (limit < 1)
+	if (limit < 2)
 		return zp_err_set(-EMFILE, "no file descriptors left for HTTP (RLIMIT_NOFILE too low)");
 	if (limit < sup->cfg.http_connections)
 		zp_log("supervisor", "http: %u connections at most (the fd limit's budget; http_connections = %u)", limit,
 		       sup->cfg.http_connections);
+	/* libmicrohttpd refuses at accept past its limit, so the eviction keeps the live connections a
+	 * margin below it: the evicted ones count until its next turn closes them, and it accepts up to
+	 * 10 in one turn */
+	struct conns *t = calloc(1, sizeof *t);
+	if (!t)
+		return zp_err_set(-ENOMEM, "http: out of memory");
+	unsigned margin = limit > 40 ? 20 : limit / 2;
+	t->total = limit - margin;
+	t->per_address = sup->cfg.http_per_address && sup->cfg.http_per_address < t->total ? sup->cfg.http_per_address
+											 : t->total;
+	sup->http_conns = t;
 	sup->http = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG,
 			       ntohs(sa.sin_port), NULL, NULL, handle, sup, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			       MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_CONNECTION_TIMEOUT, sup->cfg.http_timeout_s,
+			       MHD_OPTION_NOTIFY_CONNECTION, notify_conn, t, MHD_OPTION_NOTIFY_COMPLETED, request_done, t,
 			       MHD_OPTION_END);
-	return sup->http ? 0 : zp_err_set(-EADDRINUSE, "cannot listen on %s", sup->cfg.http);
+	if (!sup->http) {
+		free(t);
+		sup->http_conns = NULL;
+		return zp_err_set(-EADDRINUSE, "cannot listen on %s", sup->cfg.http);
+	}
+	zp_log("supervisor", "http: %u connections, %u per client address (the oldest idle one evicted beyond)",
+	       t->total, t->per_address);
+	return 0;
 }
 
 void sup_http_stop(struct sup *sup)
 {
 	if (sup->http)
-		MHD_stop_daemon(sup->http);
+		MHD_stop_daemon(sup->http); /* closes every connection: each CLOSED notification frees its conn */
 	sup->http = NULL;
+	free(sup->http_conns);
+	sup->http_conns = NULL;
 }

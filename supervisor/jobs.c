@@ -158,11 +158,18 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 	uint64_t done = zp_arena_load64(&r->done_ns);
 	if (!now && zp_now_ns() < done + (uint64_t)sup->cfg.retain_s * 1000000000ull)
 		return 0;
-	char man[ZP_PATH_MAX];
+	char man[ZP_PATH_MAX], out[ZP_PATH_MAX];
 	memcpy(man, r->inputs, sizeof man);
+	memcpy(out, r->output, sizeof out);
+	bool external = r->flags & ZP_JOB_EXTERNAL;
 	/* -EBUSY: partitions still owned (a FAILED job's others in flight); the next scan retries */
-	if (zp_arena_job_free(a, h) == 0 && sup_is_manifest(sup, man))
-		unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+	if (zp_arena_job_free(a, h) == 0) {
+		if (sup_is_manifest(sup, man))
+			unlink(man); /* the manifest is read only while the job is ACTIVE; tokens/ keeps the id */
+		/* what a writer killed mid-write left (a SIGKILLed gpud's part-N.*.tmp.<pid>): no
+		 * partition of the job is owned any more, so nobody alive finishes it */
+		sup_rm_output_tmps(sup, out, external);
+	}
 	return 0;
 }
 
@@ -352,8 +359,11 @@ static bool is_json(const char *p)
 }
 
 /* input.json: the key has a generator; confined and opened like a witness (no blocking, no
- * symlink), a regular file of at most 64 MiB holding a JSON object (what circom's generators
- * take). canon gets the manifest line: the canonical path synthd opens by the same walk. */
+ * symlink), a regular file of at most 64 MiB whose first non-blank byte (within its first 4 KiB)
+ * is '{'. Bounded work on the supervisor's loop: one open, one fstat, one read of at most 4 KiB;
+ * the file is parsed in full only by synthd (zp_json_scan before its generator runs), where a
+ * malformed one fails its partition with the line and column. canon gets the manifest line: the
+ * canonical path synthd opens by the same walk. */
 static char *check_json_input(struct sup *sup, size_t i, const char *p, const struct zp_pipe_key *k, char *canon)
 {
 	if (!k->wasm[0] && !k->witness_bin[0])
@@ -368,14 +378,21 @@ static char *check_json_input(struct sup *sup, size_t i, const char *p, const st
 		close(fd);
 		return error_reply("inputs[%zu]: %s: not a regular file of at most 64 MiB", i, p);
 	}
-	json_error_t e;
-	json_t *j = json_loadfd(fd, 0, &e);
+	char head[4096];
+	ssize_t got = pread(fd, head, sizeof head, 0);
+	int e = errno;
 	close(fd);
-	bool obj = json_is_object(j);
-	json_decref(j);
-	if (!obj)
+	ssize_t at = 0;
+	while (at < got && strchr(" \t\r\n", head[at]) && head[at])
+		at++;
+	if (got < 0)
+		return error_reply("inputs[%zu]: %s: %s", i, p, strerror(e));
+	if (at == got)
 		return error_reply("inputs[%zu]: %s: not a JSON object (%s)", i, p,
-				   j ? "the top level must be an object of signal names" : e.text);
+				   got < (ssize_t)sizeof head ? "the file is empty or blank" : "no '{' in its first 4096 bytes");
+	if (head[at] != '{')
+		return error_reply("inputs[%zu]: %s: not a JSON object (the top level must be an object of signal names; "
+				   "its first non-blank byte is 0x%02x at offset %zd)", i, p, (unsigned char)head[at], at);
 	return NULL;
 }
 

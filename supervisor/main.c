@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -628,6 +630,44 @@ static void api_serve(struct sup *sup)
 		;
 }
 
+/* The supervisor is a child subreaper: what a dead synthd's witness generator left (a child that
+ * called setsid or double-forked out of its group, pipeline/witgen.c) is reparented here, not to
+ * init. Any child of ours that is not a daemon we run is such a stray: SIGKILLed, and reaped at
+ * the next call (it shows as a zombie child until then). /proc/self/task/<tid>/children of every
+ * thread: a few small reads, every 100 ms. */
+static void kill_strays(struct sup *sup)
+{
+	DIR *d = opendir("/proc/self/task");
+	for (struct dirent *t; d && (t = readdir(d));) {
+		if (t->d_name[0] == '.')
+			continue;
+		char path[300], buf[4096];
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[got > 0 ? got : 0] = 0;
+		for (char *p = buf, *e; *p; p = e) {
+			long pid = strtol(p, &e, 10);
+			if (e == p || (*e != ' ' && *e != '\n'))
+				break; /* the end, or a pid cut by the buffer (read whole at the next call) */
+			bool ours = false;
+			for (unsigned k = 0; k < sup->nch && !ours; k++)
+				ours = sup->ch[k].pid == (pid_t)pid;
+			if (pid <= 0 || ours)
+				continue;
+			int st;
+			if (waitpid((pid_t)pid, &st, WNOHANG) == (pid_t)pid)
+				continue; /* a zombie, now reaped */
+			zp_log(WHO, "pid %ld: a stray child (left by a dead daemon's witness generator): SIGKILL", pid);
+			kill((pid_t)pid, SIGKILL);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 static void shutdown_children(struct sup *sup)
 {
 	sup->stopping = true;
@@ -647,6 +687,7 @@ static void shutdown_children(struct sup *sup)
 			else
 				alive++;
 		}
+		kill_strays(sup);
 		if (!alive)
 			break;
 		if (zp_mono_ms() > deadline) {
@@ -709,6 +750,7 @@ static void loop(struct sup *sup, int sfd)
 		}
 		if (now - last_scan >= 100) {
 			watchdog(sup);
+			kill_strays(sup);
 			sup_scan_jobs(sup);
 			sup_observe_tick(sup);
 			if (++scans % 5 == 0)
@@ -774,6 +816,15 @@ int main(int argc, char **argv)
 	}
 	memcg_init(sup);
 	memcg_prefix_init(sup);
+	prctl(PR_SET_CHILD_SUBREAPER, 1); /* a dead daemon's leftovers come to us (kill_strays) */
+	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
+		const struct zp_pipe_key *k = &sup->cfg.keys[i];
+		if ((k->wasm[0] || k->witness_bin[0]) && sup->cfg.stuck_timeout_s &&
+		    k->witness_timeout_s >= sup->cfg.stuck_timeout_s)
+			zp_log(WHO, "key %s: witness_timeout_s = %u is not below stuck_timeout_s = %u: fine, a witness "
+			       "generator is a declared long stage (the watchdog allows it %u s)", k->name,
+			       k->witness_timeout_s, sup->cfg.stuck_timeout_s, k->witness_timeout_s + 30);
+	}
 	plan_children(sup);
 	fd_budget(sup);
 	zp_progress_begin(WHO, 2, NULL); /* populating a large arena takes a while: say so in our log */
@@ -820,6 +871,7 @@ int main(int argc, char **argv)
 		}
 	}
 	zp_hint_close(sup->api);
+	kill_strays(sup);
 	zp_log(WHO, "stopped");
 	return 0;
 }

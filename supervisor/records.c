@@ -509,10 +509,9 @@ static void rm_tmp(struct sup *sup, const char *dir, const char *name, void *ctx
 /* <out>/<x>.tmp.<pid> of a writer that is gone (a live adopted gpud may be writing one). A
  * client's output is opened by the confined walk (a directory swapped for a symlink is not
  * swept); a libzkpipe-supraseal job's is the run directory's own. */
-static void rm_output_tmps(struct sup *sup, const struct zp_arena_job *r)
+void sup_rm_output_tmps(struct sup *sup, const char *out, bool external)
 {
-	const char *out = r->output;
-	int fd = r->flags & ZP_JOB_EXTERNAL ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : zp_out_open(&sup->cfg, out);
+	int fd = external ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : zp_out_open(&sup->cfg, out);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (fd >= 0 && !d)
 		close(fd);
@@ -577,7 +576,7 @@ void sup_records_start(struct sup *sup)
 			unsigned st = zp_word_state(zp_arena_load64(&r->word));
 			if (st < ZP_JOB_ACTIVE || st > ZP_JOB_FAILED)
 				continue;
-			rm_output_tmps(sup, r);
+			sup_rm_output_tmps(sup, r->output, r->flags & ZP_JOB_EXTERNAL);
 			if (sup_token_ensure(sup, g, r)) /* a crash between submit and its token */
 				zp_log(WHO, "%s", zp_err_msg());
 		}

@@ -77,6 +77,7 @@ struct sup {
 	int api, api_fd;
 	char api_url[ZP_PIPE_URL_MAX];
 	void *http;                /* the HTTP endpoint (struct MHD_Daemon *; http.c) */
+	void *http_conns;          /* its connections, for the per-address limit and eviction (http.c) */
 	bool stopping, keep_arena;
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
 	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
@@ -144,6 +145,8 @@ void sup_dkeep_handed(struct child *c);
 void sup_observe_metrics(struct sup *sup, FILE *f);
 void sup_observe_status(struct sup *sup, void *status_json);
 
+/* records.c: <out>/<x>.tmp.<pid> whose writer is gone, removed (at start, and when a job's record is freed) */
+void sup_rm_output_tmps(struct sup *sup, const char *out, bool external);
 /* http.c */
 int  sup_http_start(struct sup *sup);
 void sup_http_stop(struct sup *sup);

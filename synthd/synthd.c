@@ -35,6 +35,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "witgen.h"
+#include "jsonscan.h"
 #include "r1cs.h"
 #include "synth.h"
 #include "wtns.h"
@@ -233,10 +234,33 @@ static bool is_json(const char *spec)
 	return n > 5 && !strcmp(spec + n - 5, ".json");
 }
 
+/* <run>/witgen/<group>.synthd<i>: this synthd's generator directories, emptied at its start (one
+ * synthd of a name runs at a time, so nothing there is anyone else's). */
+static void witgen_parent(char *buf, size_t n)
+{
+	zp_pipe_path(buf, n, &D.cfg, "witgen/%s.synthd%u", D.cfg.groups[D.group].name, D.index);
+}
+
+static void witgen_clear(void)
+{
+	char top[PATH_MAX], mine[PATH_MAX];
+	zp_pipe_path(top, sizeof top, &D.cfg, "witgen");
+	if (mkdir(top, 0700) && errno != EEXIST)
+		return;
+	witgen_parent(mine, sizeof mine);
+	zp_witgen_cleanup(mine);
+}
+
+/* The generator is stopped when synthd is (SIGTERM) or the client cancels its job. */
+static bool witgen_abort(void *ctx)
+{
+	return zp_daemon_stopping(&D) || zp_daemon_cancelled(&D, *(const uint64_t *)ctx);
+}
+
 /* Run key's witness generator on the input.json at spec; spec becomes the .wtns it wrote (in
  * wdir, which the caller removes). */
 static int witness_from_json(const char *key, const struct circ_entry *e, char *spec, size_t n, char *wdir,
-			     size_t wn)
+			     size_t wn, uint64_t job_id)
 {
 	const struct zp_pipe_key *k = zp_pipe_key_find(&D.cfg, key);
 	if (!k || (!k->wasm[0] && !k->witness_bin[0]))
@@ -244,7 +268,8 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 	char parent[PATH_MAX], wtns[PATH_MAX - 16], in[PATH_MAX]; /* wtns + "witgen:" fits spec */
 	struct zp_witgen g;
 	zp_witgen_of_key(&g, k, e->c.n_vars);
-	zp_pipe_path(parent, sizeof parent, &D.cfg, "witgen");
+	g.abort = witgen_abort, g.abort_ctx = &job_id;
+	witgen_parent(parent, sizeof parent);
 	if (mkdir(parent, 0700) && errno != EEXIST)
 		return zp_err_set(-errno, "%s: %s", parent, strerror(errno));
 	snprintf(in, sizeof in, "%s", spec);
@@ -253,7 +278,15 @@ static int witness_from_json(const char *key, const struct circ_entry *e, char *
 	int fd = zp_path_open_input(D.cfg.allow_in, D.cfg.n_in, in);
 	if (fd < 0)
 		return fd;
-	int r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
+	/* the full parse is here, never in the supervisor (which read only its first bytes): bounded
+	 * memory, any size of integer (field elements beyond 64 bits) */
+	/* a declared long stage: the watchdog allows the generator its own bound (witness_timeout_s)
+	 * plus 30 s for the copy, the scan and the kill, however short stuck_timeout_s is */
+	zp_daemon_long_stage_for(&D, g.timeout_s + 30);
+	int r = zp_json_scan_object(fd, in);
+	if (!r)
+		r = zp_witgen_run(&g, fd, in, parent, wdir, wn, wtns, sizeof wtns);
+	zp_daemon_long_stage(&D, false);
 	close(fd);
 	if (r)
 		return r;
@@ -289,11 +322,16 @@ static void synth_one(zp_part_h ph)
 	/* an input.json: the key's own witness generator makes the .wtns first, before a slot is
 	 * taken (it may run for seconds); the witness is then read like any other */
 	char wdir[PATH_MAX] = "";
-	if (is_json(spec) && (r = witness_from_json(key, e, spec, sizeof spec, wdir, sizeof wdir))) {
+	if (is_json(spec) && (r = witness_from_json(key, e, spec, sizeof spec, wdir, sizeof wdir, job_id))) {
 		char m[ZP_ERRTXT_MAX];
 		snprintf(m, sizeof m, "%s", zp_err_msg());
 		zp_witgen_cleanup(wdir);
-		fail_part(ph, retry_for(r), "%s", m);
+		if (r == -ECANCELED && zp_daemon_cancelled(&D, job_id))
+			fail_part(ph, 0, "cancelled by client");
+		else if (r == -ECANCELED)
+			fail_part(ph, 1, "synthd stopping");
+		else
+			fail_part(ph, retry_for(r), "%s", m);
 		return;
 	}
 	synth_part(ph, e, key, job_id, spec);
@@ -339,6 +377,7 @@ int main(int argc, char **argv)
 	if (r)
 		return zp_daemon_init_exit(r);
 	zp_limit_memory(&D);
+	witgen_clear(); /* what a killed predecessor's generators left */
 	/* synthetic circuits are built now, not at the first partition: at PoRep size that is half a
 	 * minute, which then overlaps gpud's key loading instead of the first proof */
 	for (unsigned i = 0; i < D.cfg.n_keys; i++)

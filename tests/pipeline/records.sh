@@ -43,6 +43,7 @@ error_of() { status_json "$1" | jget "d['error']"; }
 mnt "$T/run" size=16m,mode=0700   # the service's own: a tmpfs root is 1777 by default (refused as shared)
 mnt "$T/out" size=16m,nr_inodes=256
 MAX_ATTEMPTS=2
+EXTRA_LIMITS="write_retry_s = 2"   # a full or read-only output is waited on this long (output_full.sh)
 EXTRA=$'[debug]\nsynth_delay_ms = 1500'
 write_config
 mkdir -p "$T/run/results" "$T/run/tokens" "$T/run/in"

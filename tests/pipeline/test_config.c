@@ -90,7 +90,7 @@ static void defaults(void)
 	CHECK(!strcmp(C.path, cfg_path), "path %s, wanted %s", C.path, cfg_path);
 	CHECK(C.max_attempts == 3 && C.restart_min_ms == 100 && C.restart_max_ms == 5000 && C.orphan_timeout_s == 60 &&
 	      C.stuck_timeout_s == 120 && C.start_timeout_s == 1800 && C.http_connections == 64 &&
-	      C.http_timeout_s == 10 && C.keep_arena && !C.public_access && C.mem_mode == ZP_MEMLIMIT_AUTO &&
+	      C.http_timeout_s == 10 && C.http_per_address == 16 && C.write_retry_s == 300 && C.keep_arena && !C.public_access && C.mem_mode == ZP_MEMLIMIT_AUTO &&
 	      C.backing == ZP_BACKING_AUTO && !C.synthd_mem_limit && !C.http[0] && !C.cluster.database[0],
 	      "[run]/[limits] defaults");
 	const struct zp_pipe_key *k = &C.keys[0];
