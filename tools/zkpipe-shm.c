@@ -318,9 +318,10 @@ static int remove_arena(const char *name, const char *hdir)
 	}
 	if (exists)
 		printf("removed arena %s", name);
-	if (c.n)
-		printf("%s%u key region(s) of arena %s (%llu MiB)", exists ? " and its " : "removed ", c.n, name,
-		       (unsigned long long)(c.bytes >> 20));
+	if (c.n && exists)
+		printf(" and its %u key region(s) (%llu MiB)", c.n, (unsigned long long)(c.bytes >> 20));
+	else if (c.n)
+		printf("removed %u key region(s) of arena %s (%llu MiB)", c.n, name, (unsigned long long)(c.bytes >> 20));
 	printf("\n");
 	return c.failed ? ZP_EX_INTERNAL : ZP_EX_OK;
 }
