@@ -694,6 +694,7 @@ void *sup_status_json(struct sup *sup)
 			json_object_set_new(o, "gpu", json_string(gr->gpu[c->index]));
 			json_object_set_new(o, "gpu_ordinal", json_integer(gr->gpu_ordinal[c->index]));
 			json_object_set_new(o, "numa_node", json_integer(gr->gpu_node[c->index]));
+			json_object_set_new(o, "backend", json_string(gr->backend[0] ? gr->backend : "cpu"));
 			/* per key, from its health file: where it came from (key region or file) and its device memory
 			 * by use, so an operator sees whether a second key fits */
 			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
