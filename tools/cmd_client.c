@@ -347,7 +347,7 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 				if (!quiet && staged)
 					zp_progress_end(NULL);
 				if (!quiet) /* st points into rep: print before it is freed (ASAN found the reverse) */
-					printf("job %lld: still %s after %.0f s\n", ids[i], st ? st : "unreachable", timeout_s);
+					printf("job %lld: still %s after %g s\n", ids[i], st ? st : "unreachable", timeout_s);
 				json_decref(rep);
 				return EX_TIMEOUT;
 			}

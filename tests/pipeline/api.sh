@@ -61,6 +61,11 @@ o=$(head -1 <<<"$o")
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["job"] == int(sys.argv[2]) and len(d["partitions"]) == 2, d' \
   "$T/out/t/proofs.json" "$o" || fail "proofs.json after --overwrite is not the new job's"
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/x" --timeout 5 "$W" >/dev/null 2>&1 && fail "--timeout without --wait accepted"
+# --wait --timeout gives up (exit 9, the job goes on): 4 partitions of >= 300 ms synthesis each on 2 synthds
+# cannot be done in 0.1 s, however fast the machine
+"$ZK" submit --config "$CFG" --key chain --output "$T/out/slow" --wait --timeout 0.1 "$W" "$W" "$W" "$W" >"$T/s.out" 2>&1; rc=$?
+[ $rc = 9 ] && grep -q "still ACTIVE after" "$T/s.out" || fail "submit --wait --timeout 0.1: exit $rc: $(cat "$T/s.out")"
+"$ZK" wait --config "$CFG" --timeout 60 "$(head -1 "$T/s.out")" >/dev/null || fail "the job after --timeout did not go on to DONE"
 # HTTP
 python3 - "$PORT" <<'PY' || fail "http endpoints"
 import json, sys, urllib.request
