@@ -299,6 +299,10 @@ static int remove_arena(const char *name, const char *hdir)
 	if (r < 0 && zp_keyregion_is_name(name, arena, sizeof arena)) {
 		return remove_region(name, arena, hdir);
 	}
+	if (r < 0 && r != -ENOENT) { /* there, but not readable as an arena: say why, remove nothing */
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return ZP_EX_INTERNAL;
+	}
 	bool exists = r == 0;
 	if (r == 0)
 		zp_arena_close(a);
