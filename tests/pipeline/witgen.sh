@@ -68,6 +68,28 @@ grep -q "witness generator" "$T/s.err" || fail "no reason: $(cat "$T/s.err")"
 grep -q "witness generator: Not all inputs have been set. Only 1 out of 2 " "$T/s.err" ||
   fail "the generator's error line is not in the CLI's message: $(cat "$T/s.err")"
 grep -q "Node.js v" "$T/s.err" && fail "node's version line as the reason: $(cat "$T/s.err")"
+# circom's assert failure as node prints it: the message and the line under it, without "Error: Error:"
+cat > "$T/assertgen" <<'SH'
+#!/bin/sh
+cat >&2 <<'EOT'
+/x/mul_js/witness_calculator.js:191
+            throw new Error(err);
+            ^
+
+Error: Error: Assert Failed.
+Error in template Mul_0 line: 9
+    at /x/mul_js/witness_calculator.js:191:19
+    at WitnessCalculator._doCalculateWitness (/x/mul_js/witness_calculator.js:178:14)
+
+Node.js v20.20.2
+EOT
+exit 1
+SH
+chmod +x "$T/assertgen"
+"$ZK" prove --zkey "$M/mul.zkey" --input "$CI/mul.input.json" --witness-bin "$T/assertgen" --proof "$T/s.json" \
+  --public "$T/s.pub" 2>"$T/a.err"; rc=$?
+[ $rc = 18 ] && grep -q "witness generator: Assert Failed.; Error in template Mul_0 line: 9 (" "$T/a.err" ||
+  fail "an assert failure's reason: exit $rc: $(cat "$T/a.err")"
 # relative paths, as the README writes them: they mean the caller's directory, not the generator's
 # temporary one (issue 37: exit 18, "Node.js v20: witness generator failed")
 mkdir -p "$T/rel/c_js" && cp "$M/mul_js/"* "$T/rel/c_js/" && cp "$CI/mul.input.json" "$T/rel/input.json"
