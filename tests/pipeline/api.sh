@@ -2,7 +2,9 @@
 # Client API: requests are validated with clear errors (unknown key, missing or unreadable
 # input, witness for another circuit, too many partitions, paths outside the allowed
 # directories); a token makes submit idempotent; cancel ends a job FAILED "cancelled";
-# /metrics and /status answer over HTTP.
+# /metrics and /status answer over HTTP. Issue 37: cancel prints the state reached (not ACTIVE); wait on a
+# long-finished job prints no "done in 0.0 s" line; an earlier job's output is refused, --overwrite clears
+# its files (not the client's); submit --wait --timeout gives up with exit 9.
 . "$(dirname "$0")/lib.sh" "$@"
 PORT=$((20000 + RANDOM % 20000))
 EXTRA_RUN="http = 127.0.0.1:$PORT"
