@@ -107,7 +107,11 @@ static void view_locked(struct zp_progress_view *v)
 	v->elapsed_s = (double)(mono_ns() - P.t0) / 1e9;
 	uint64_t moved = v->done > P.base ? v->done - P.base : 0;
 	v->rate = v->elapsed_s > 0.05 ? (double)moved / v->elapsed_s : 0;
-	v->eta_s = v->total && v->rate > 0 && v->done <= v->total ? (double)(v->total - v->done) / v->rate : -1;
+	/* no ETA before 5 % of the stage has moved: a first small chunk (329 IC points ahead of 65,536 C
+	 * points) extrapolates to absurd times ("ETA 3,691 s" of an 8 s setup) */
+	uint64_t left = v->total > P.base ? v->total - P.base : 0;
+	v->eta_s = v->total && v->rate > 0 && v->done <= v->total && moved * 20 >= left
+			   ? (double)(v->total - v->done) / v->rate : -1;
 	v->finished = P.finished;
 }
 

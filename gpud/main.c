@@ -149,8 +149,11 @@ static int pick_backend(struct gpud *g)
 {
 	const char *name = g->d.cfg.groups[g->d.group].backend;
 	int r = zp_g16_backend_find(&g->be, name[0] ? name : "cpu");
-	if (r)
-		return start_failed(g, ZP_EX_NODEV, "backend %s: %s", name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+	if (r) { /* the backends' messages name themselves ("backend cuda: no CUDA GPU"): no second prefix */
+		const char *m = zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r);
+		bool own = !strncmp(m, "backend ", 8);
+		return start_failed(g, ZP_EX_NODEV, "%s%s%s%s", own ? "" : "backend ", own ? "" : name, own ? "" : ": ", m);
+	}
 	if (g->be == &zp_g16_backend_cpu && zp_knobs()->gpud_pipeline) {
 		g->be = &zp_g16_backend_cpu_pipe;
 		zp_log(g->d.who, "ZKPIPE_GPUD_PIPELINE=1: the CPU backend behind the device pipeline");

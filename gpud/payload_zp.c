@@ -277,8 +277,12 @@ static void write_done(struct gpud *g, struct gpud_flight *f, const zp_g16_proof
 		return;
 	}
 	g->parts_proved++;
-	zp_log(g->d.who, "job %llu part %u proved on GPU %d (%llu so far)", (unsigned long long)cid, f->ph.part,
-	       g->d.cfg.groups[g->d.group].gpu_ordinal[g->d.index], (unsigned long long)g->parts_proved);
+	if (!strcmp(g->be->name, "cuda"))
+		zp_log(g->d.who, "job %llu part %u proved on GPU %d (%llu so far)", (unsigned long long)cid, f->ph.part,
+		       g->d.cfg.groups[g->d.group].gpu_ordinal[g->d.index], (unsigned long long)g->parts_proved);
+	else /* a CPU backend: no GPU took part */
+		zp_log(g->d.who, "job %llu part %u proved on the CPU (%s backend; %llu so far)", (unsigned long long)cid,
+		       f->ph.part, g->be->name, (unsigned long long)g->parts_proved);
 	if (zp_arena_job_state(g->d.arena, f->ph.job) == ZP_JOB_DONE) {
 		if ((rc = zp_job_assemble(&g->d.cfg, f->out, cid, f->key_id, f->nparts)))
 			zp_log(g->d.who, "job %llu: %s (the supervisor retries)", (unsigned long long)cid, zp_err_msg());

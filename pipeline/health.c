@@ -128,18 +128,24 @@ int zp_pipe_slot_auto(struct zp_pipe_config *c, unsigned g, char *why, size_t n)
 {
 	struct zp_pipe_group *gr = &c->groups[g];
 	uint64_t need = 0;
+	char first[400] = ""; /* the first key's reason, for the message when none could be read */
 	why[0] = 0;
 	for (unsigned i = 0; i < c->n_keys; i++) {
 		struct zp_key_shape s;
-		if (zp_pipe_key_shape(&c->keys[i], &s))
+		zp_err_clear();
+		if (zp_pipe_key_shape(&c->keys[i], &s)) {
+			if (!first[0])
+				snprintf(first, sizeof first, "%s", zp_err_msg()[0] ? zp_err_msg() : "unreadable");
 			continue; /* reported as the key's failure; it does not size the group */
+		}
 		if (s.slot_bytes > need) {
 			need = s.slot_bytes;
 			snprintf(why, n, "key %s", c->keys[i].name);
 		}
 	}
 	if (!need)
-		return zp_err_set(-EINVAL, "[group %s] slot_size = auto: no key could be read to size it", gr->name);
+		return zp_err_set(-EINVAL, "[group %s] slot_size = auto: no key could be read to size it (%s)", gr->name,
+				  first);
 	gr->slot_size = zp_pipe_slot_round(need);
 	return 0;
 }

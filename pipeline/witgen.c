@@ -68,7 +68,11 @@ void zp_witgen_cleanup(const char *dir)
 		rm_tree(AT_FDCWD, dir);
 }
 
-/* The last non-empty line of the generator's log (what it said before failing). */
+/* What the generator said before failing, from the tail of its log: node ends a crash with a
+ * stack trace and "Node.js vX.Y.Z", so the last line says nothing. The last "...Error: message"
+ * line is taken with the lines of its message up to the first "    at " frame (circom's
+ * calculator puts "Error in template T line: N" there), joined by "; " and without a plain
+ * "Error: " prefix; without one, the last line that is neither a frame nor node's version. */
 static void last_line(const char *log, char *out, size_t n)
 {
 	char buf[4096];
@@ -83,11 +87,56 @@ static void last_line(const char *log, char *out, size_t n)
 	if (got <= 0)
 		return;
 	buf[got] = 0;
-	char *e = buf + got;
-	while (e > buf && (e[-1] == '\n' || e[-1] == ' '))
-		*--e = 0;
-	char *s = strrchr(buf, '\n');
-	snprintf(out, n, "%s", s ? s + 1 : buf);
+	char *lines[256];
+	int nl = 0;
+	for (char *s = buf, *e; s && *s && nl < 256; s = e ? e + 1 : NULL) {
+		if ((e = strchr(s, '\n')))
+			*e = 0;
+		size_t l = strlen(s);
+		while (l && (s[l - 1] == ' ' || s[l - 1] == '\r' || s[l - 1] == '\t'))
+			s[--l] = 0;
+		if (l)
+			lines[nl++] = s;
+	}
+	if (at > 0 && nl > 1) /* the first line may be cut */
+		memmove(lines, lines + 1, (size_t)--nl * sizeof *lines);
+	int err = -1, last = -1;
+	for (int i = 0; i < nl; i++) {
+		const char *c = strstr(lines[i], "Error: ");
+		bool frame = !strncmp(lines[i] + strspn(lines[i], " \t"), "at ", 3);
+		/* "Error: m", "TypeError: m": letters only before it */
+		if (c && !frame && strspn(lines[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") ==
+					   (size_t)(c - lines[i]) + 5)
+			err = i;
+		if (!frame && strncmp(lines[i], "Node.js v", 9))
+			last = i;
+	}
+	if (err < 0) {
+		if (last >= 0)
+			snprintf(out, n, "%s", lines[last]);
+		return;
+	}
+	const char *m = lines[err];
+	while (!strncmp(m, "Error: ", 7)) /* circom's calculator wraps: "Error: Error: Assert Failed." */
+		m += 7;
+	snprintf(out, n, "%s", m);
+	for (int i = err + 1; i < nl && strncmp(lines[i] + strspn(lines[i], " \t"), "at ", 3) &&
+			      strncmp(lines[i], "Node.js v", 9); i++)
+		snprintf(out + strlen(out), n - strlen(out), "; %s", lines[i]);
+}
+
+/* p made absolute against the current directory (the generator runs in its own one): no
+ * symlink is resolved, generate_witness.js is looked up beside the path as given. */
+static int absolute(const char *what, const char *p, char *out, size_t n)
+{
+	char cwd[PATH_MAX];
+	if (!p[0] || p[0] == '/')
+		return snprintf(out, n, "%s", p) >= (int)n ? zp_err_set(-ENAMETOOLONG, "%s %s: name too long", what, p) : 0;
+	if (!getcwd(cwd, sizeof cwd))
+		return zp_err_set(-errno, "%s %s: the current directory: %s", what, p, strerror(errno));
+	if (snprintf(out, n, "%s/%s", cwd, p) >= (int)n)
+		return zp_err_set(-ENAMETOOLONG, "%s %s: name too long", what, p);
+	return 0;
 }
 
 static void child(const struct zp_witgen *g, char *const argv[], const char *dir, const char *log, pid_t parent)
@@ -254,19 +303,28 @@ int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const
 	int rc = copy_input(in_fd, input, in_copy, g->max_in_bytes ? g->max_in_bytes : 64u << 20);
 	if (rc)
 		return rc;
+	/* a relative path (`zkpipe prove --wasm circuit_js/circuit.wasm`) means the caller's
+	 * directory, not the generator's: resolved before the child's chdir */
+	char wasm[PATH_MAX], bin[PATH_MAX], node[PATH_MAX];
+	if ((rc = absolute("wasm", g->wasm, wasm, sizeof wasm)) || (rc = absolute("witness_bin", g->bin, bin, sizeof bin)) ||
+	    (rc = absolute("node", g->node[0] ? g->node : "/usr/bin/node", node, sizeof node)))
+		return rc;
 	char *argv[8];
 	int n = 0;
 	const char *what;
-	if (g->wasm[0]) {
-		const char *sl = strrchr(g->wasm, '/');
-		snprintf(js, sizeof js, "%.*s/generate_witness.js", (int)(sl - g->wasm), g->wasm);
-		argv[n++] = (char *)(g->node[0] ? g->node : "/usr/bin/node");
+	if (wasm[0]) {
+		const char *sl = strrchr(wasm, '/');
+		snprintf(js, sizeof js, "%.*s/generate_witness.js", (int)(sl - wasm), wasm);
+		if (access(wasm, R_OK) || access(js, R_OK))
+			return zp_err_set(ZP_EWITGEN, "witness generator: %s: %s", access(wasm, R_OK) ? g->wasm : js,
+					  strerror(errno));
+		argv[n++] = node;
 		argv[n++] = "--disable-wasm-trap-handler";
 		argv[n++] = js;
-		argv[n++] = (char *)g->wasm;
+		argv[n++] = wasm;
 		what = "node generate_witness.js";
 	} else {
-		argv[n++] = (char *)g->bin;
+		argv[n++] = bin;
 		what = g->bin;
 	}
 	argv[n++] = in_copy;
@@ -290,17 +348,18 @@ int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const
 	if (timed_out)
 		return zp_err_set(ZP_EWITGEN, "witness generator (%s) on %s: killed at its %u s timeout", what, input,
 				  g->timeout_s);
+	/* the generator's own words first: a job's error is cut at ZP_ERRTXT_MAX */
 	if (WIFSIGNALED(st))
-		return zp_err_set(ZP_EWITGEN, "witness generator (%s) on %s: killed by signal %d (%s)%s after %.1f s%s%s",
-				  what, input, WTERMSIG(st), strsignal(WTERMSIG(st)),
+		return zp_err_set(ZP_EWITGEN, "witness generator%s%s: killed by signal %d (%s)%s (%s on %s, after %.1f s)",
+				  why[0] ? ": " : "", why, WTERMSIG(st), strsignal(WTERMSIG(st)),
 				  WTERMSIG(st) == SIGXCPU ? ": its CPU limit" : WTERMSIG(st) == SIGXFSZ ? ": its output limit" : "",
-				  secs, why[0] ? ": " : "", why);
+				  what, input, secs);
 	if (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127)
 		return zp_err_set(ZP_EWITGEN, "witness generator (%s): could not be started (exit %d: missing, not "
 				  "executable, or a limit could not be set)", what, WEXITSTATUS(st));
 	if (WEXITSTATUS(st))
-		return zp_err_set(ZP_EWITGEN, "witness generator (%s) on %s: exit status %d after %.1f s%s%s", what, input,
-				  WEXITSTATUS(st), secs, why[0] ? ": " : "", why);
+		return zp_err_set(ZP_EWITGEN, "witness generator%s%s (%s on %s: exit status %d after %.1f s)",
+				  why[0] ? ": " : " failed", why, what, input, WEXITSTATUS(st), secs);
 	if (lstat(wtns, &sb) || !S_ISREG(sb.st_mode))
 		return zp_err_set(ZP_EWITGEN, "witness generator (%s) on %s: exited 0 without writing a witness", what,
 				  input);

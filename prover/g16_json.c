@@ -252,9 +252,16 @@ char *zp_g16_calldata(const zp_g16_proof *p, const zp_fr *pub, uint32_t n)
 static int load(json_t **j, const char *path, const char *text)
 {
 	json_error_t e;
-	*j = text ? json_loads(text, 0, &e) : json_load_file(path, 0, &e);
-	if (!*j)
+	FILE *f = NULL;
+	if (!text && !(f = fopen(path, "re"))) /* a missing file is not "line -1: unable to open" */
+		return zp_err_set(-errno, "%s: cannot open: %s", path, strerror(errno));
+	*j = text ? json_loads(text, 0, &e) : json_loadf(f, 0, &e);
+	if (f)
+		fclose(f);
+	if (!*j && e.line > 0)
 		return zp_err_set(ZP_EFORMAT, "%s: line %d: %s", path, e.line, e.text);
+	if (!*j)
+		return zp_err_set(ZP_EFORMAT, "%s: %s", path, e.text);
 	return 0;
 }
 

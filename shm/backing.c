@@ -81,15 +81,19 @@ int zp_arena_path(char *buf, size_t n, const char *dir, const char *name, const 
 	return r < 0 || (size_t)r >= n ? -ENAMETOOLONG : 0;
 }
 
+/* where a user who asked for hugepages learns to enable them */
+#define HUGE_DOC "docs/pipeline.md, \"Hugepages\""
+#define HUGE_HOWTO "vm.nr_hugepages, a hugetlbfs mount, the memlock limit: " HUGE_DOC
+
 static int pages_check(uint64_t bytes, const char *what)
 {
 	long fr = zp_hugepages_free();
 	uint64_t need = bytes / ZP_ARENA_ALIGN;
 	if (fr < 0)
-		return zp_err_set(-ENOMEM, "%s: no 2 MiB hugepage pool", what);
+		return zp_err_set(-ENOMEM, "%s: no 2 MiB hugepage pool (" HUGE_HOWTO ")", what);
 	if ((uint64_t)fr < need)
-		return zp_err_set(-ENOMEM, "%s: need %llu free 2 MiB pages, pool has %ld", what,
-				  (unsigned long long)need, fr);
+		return zp_err_set(-ENOMEM, "%s: need %llu free 2 MiB pages, pool has %ld (sysctl vm.nr_hugepages; " HUGE_DOC ")",
+				  what, (unsigned long long)need, fr);
 	return 0;
 }
 
@@ -193,12 +197,12 @@ static int htlb_probe(const char *hdir, uint64_t bytes)
 	const char *dir = zp_hugetlbfs_dir(hdir);
 	struct statfs s;
 	if (!dir || !is_hugetlbfs(dir))
-		return zp_err_set(-ENOENT, "hugetlbfs: no 2 MiB mount%s%s", dir ? " at " : "",
-				  dir ? dir : "");
+		return zp_err_set(-ENOENT, "hugetlbfs: no 2 MiB mount%s%s (mount -t hugetlbfs -o pagesize=2M none "
+				  "/dev/hugepages; " HUGE_HOWTO ")", dir ? " at " : "", dir ? dir : "");
 	/* A mount with size= limits its own blocks: f_blocks is then non-zero. */
 	if (statfs(dir, &s) == 0 && s.f_blocks && (uint64_t)s.f_bavail * s.f_bsize < bytes)
-		return zp_err_set(-ENOMEM, "hugetlbfs %s: mount limit leaves %llu pages", dir,
-				  (unsigned long long)s.f_bavail);
+		return zp_err_set(-ENOMEM, "hugetlbfs %s: mount limit leaves %llu pages (its size= option; " HUGE_DOC ")",
+				  dir, (unsigned long long)s.f_bavail);
 	return pages_check(bytes, "hugetlbfs");
 }
 

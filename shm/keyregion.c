@@ -490,3 +490,72 @@ int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *k
 	}
 	return n;
 }
+
+/* ---------------------------------------------------------------- listing (zkpipe-shm) */
+bool zp_keyregion_is_name(const char *name, char *arena, size_t n)
+{
+	if (!name_ok(name))
+		return false;
+	const char *k = strstr(name, ".key."), *sp = strstr(name, ".split.");
+	const char *at = k && (!sp || k < sp) ? k : sp;
+	if (!at || at == name || !at[at == k ? 5 : 7])
+		return false;
+	if (arena)
+		snprintf(arena, n, "%.*s", (int)(at - name), name);
+	return true;
+}
+
+static int each_dir(const char *dir, const char *arena, void (*fn)(const char *, void *), void *ctx)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	int n = 0;
+	if (!d)
+		return 0;
+	char a[ZP_KREG_NAME_MAX];
+	for (struct dirent *de; (de = readdir(d));) {
+		const char *nm = de->d_name + 7;
+		if (strncmp(de->d_name, "zkpipe.", 7) || !zp_keyregion_is_name(nm, a, sizeof a) || (arena && strcmp(a, arena)))
+			continue;
+		fn(nm, ctx);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int zp_keyregion_each(const char *arena, const char *hdir, void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	const char *hd = zp_hugetlbfs_dir(hdir);
+	int n = each_dir(hd, arena, fn, ctx);
+	if (!hd || strcmp(hd, SHM_DIR))
+		n += each_dir(SHM_DIR, arena, fn, ctx);
+	return n;
+}
+
+int zp_keyregion_peek(const char *name, const char *hdir, struct zp_kreg_hdr *h, uint64_t *bytes,
+		      enum zp_backing *kind)
+{
+	if (!name_ok(name))
+		return zp_err_set(-EINVAL, "key region name '%s'", name ? name : "(null)");
+	int fd = open_any(name, hdir, kind);
+	if (fd < 0)
+		return zp_err_set(-ENOENT, "key region %s not found", name);
+	struct stat st;
+	uint8_t *base = NULL;
+	int e = 0;
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < ZP_ARENA_ALIGN)
+		e = zp_err_set(ZP_EFORMAT, "key region %s: %lld bytes, shorter than a header", name, (long long)st.st_size);
+	else if ((e = zp_map_aligned(fd, ZP_ARENA_ALIGN, true, 0, &base)) < 0) /* the header's first 2 MiB page */
+		e = zp_err_set(e, "key region %s: map", name);
+	close(fd);
+	if (e < 0)
+		return e;
+	memcpy(h, base, sizeof *h);
+	munmap(base, ZP_ARENA_ALIGN);
+	*bytes = (uint64_t)st.st_size;
+	if (h->magic != ZP_KREG_MAGIC)
+		return zp_err_set(ZP_EFORMAT, "key region %s: not a key region (magic)", name);
+	if (hdr_hash(h) != h->hdr_xxh || h->n_sections > ZP_KREG_MAX_SECT)
+		return zp_err_set(ZP_EFORMAT, "key region %s: header checksum mismatch", name);
+	return 0;
+}

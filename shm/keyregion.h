@@ -136,4 +136,15 @@ int zp_keyregion_remove(const char *name, const char *hdir);
  * left the config. Returns how many were removed. */
 int zp_keyregion_prune(const char *arena, const char *hdir, const char *const *keep, unsigned n_keep);
 
+/* Every region of arena `arena` ("<arena>.key.*", "<arena>.split.*"; NULL: every zkpipe region, any
+ * arena) on hugetlbfs and /dev/shm: fn(name, ctx) for each (name without "zkpipe."). Returns how many. */
+int zp_keyregion_each(const char *arena, const char *hdir, void (*fn)(const char *name, void *ctx), void *ctx);
+/* A copy of region `name`'s header (magic and checksum checked; the rest as found, complete or not),
+ * its object's size and backing: what zkpipe-shm shows. Errors as zp_keyregion_attach, naming it. */
+int zp_keyregion_peek(const char *name, const char *hdir, struct zp_kreg_hdr *h, uint64_t *bytes,
+		      enum zp_backing *kind);
+/* Whether name has the form of a region name ("<arena>.key.<k>" or "<arena>.split.<k>"); when arena is
+ * not NULL it gets "<arena>" (n bytes). */
+bool zp_keyregion_is_name(const char *name, char *arena, size_t n);
+
 #endif

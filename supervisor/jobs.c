@@ -5,6 +5,7 @@
  * Requests and replies are JSON objects: {"op": "submit" | "status" | "cancel", ...};
  * every reply has "ok" and, when not ok, "error" (one sentence naming the field at fault).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -428,9 +429,57 @@ static char *check_inputs(struct sup *sup, json_t *inputs, const struct zp_pipe_
 	return NULL;
 }
 
+/* A file a job writes into its output: proofs.json or error.txt, part-<p>.proof.json / .public.json /
+ * .gpu.json. */
+static bool job_file(const char *n)
+{
+	if (!strcmp(n, "proofs.json") || !strcmp(n, "error.txt"))
+		return true;
+	if (strncmp(n, "part-", 5) || !(n[5] >= '0' && n[5] <= '9'))
+		return false;
+	n += 5 + strspn(n + 5, "0123456789");
+	return !strcmp(n, ".proof.json") || !strcmp(n, ".public.json") || !strcmp(n, ".gpu.json");
+}
+
+/* An earlier job's files in the output dfd (a finished job's: the busy ones are refused before):
+ * without overwrite a refusal naming a few of them (a second job would mix its proofs with
+ * theirs); with it they are removed (only those names: anything else there is the client's). */
+static char *earlier_job_files(int dfd, const char *out, bool overwrite)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return error_reply("output %s: %s", out, strerror(errno));
+	}
+	char names[200] = "";
+	unsigned n = 0;
+	int e = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		struct stat st; /* a job writes regular files (by rename: a symlink planted there is replaced, never followed) */
+		if (!job_file(de->d_name) || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (overwrite) {
+			if (unlinkat(dirfd(d), de->d_name, 0) && errno != ENOENT && !e)
+				e = errno;
+		} else if (n++ < 3)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%.60s", n > 1 ? ", " : "", de->d_name);
+	}
+	closedir(d);
+	if (e)
+		return error_reply("output %s: clearing the earlier job's files: %s", out, strerror(e));
+	if (n)
+		return error_reply("output %s holds an earlier job's files (%s%s): a second job would mix its proofs with "
+				   "them; choose another directory, or overwrite (zkpipe submit --overwrite) to remove them first",
+				   out, names, n > 3 ? ", ..." : "");
+	return NULL;
+}
+
 /* The output directory: confined, resolved (canon is what the job records and every writer
- * walks to), not shared with an active job however it is spelled, created by the walk. */
-static char *check_output(struct sup *sup, const char *out, char canon[PATH_MAX], char made[PATH_MAX])
+ * walks to), not shared with an active job however it is spelled, created by the walk, holding
+ * no earlier job's files (unless overwrite, which removes them). */
+static char *check_output(struct sup *sup, const char *out, bool overwrite, char canon[PATH_MAX], char made[PATH_MAX])
 {
 	zp_err_clear();
 	if (!sup->cfg.n_out)
@@ -448,9 +497,10 @@ static char *check_output(struct sup *sup, const char *out, char canon[PATH_MAX]
 	if (dfd < 0)
 		return error_reply("output: %s", zp_err_msg());
 	bool busy = output_busy(sup, canon, dfd);
+	char *err = busy ? error_reply("output %s is in use by an active job (the same directory as its output)", out)
+			 : earlier_job_files(dfd, out, overwrite);
 	close(dfd);
-	return busy ? error_reply("output %s is in use by an active job (the same directory as its output)", out)
-		    : NULL;
+	return err;
 }
 
 static char *submit(struct sup *sup, json_t *req)
@@ -518,7 +568,7 @@ static char *submit(struct sup *sup, json_t *req)
 		return err;
 	}
 	char canon[PATH_MAX], made[PATH_MAX] = ""; /* made: the first directory this submit created */
-	err = check_output(sup, out, canon, made);
+	err = check_output(sup, out, json_is_true(json_object_get(req, "overwrite")), canon, made);
 	char man[PATH_MAX];
 	if (!err && (zp_pipe_path(man, sizeof man, &sup->cfg, "in/%s", tok) || strlen(man) >= ZP_PATH_MAX))
 		err = error_reply("run directory too long for a manifest path");
@@ -661,6 +711,7 @@ void *sup_status_json(struct sup *sup)
 			json_object_set_new(o, "gpu", json_string(gr->gpu[c->index]));
 			json_object_set_new(o, "gpu_ordinal", json_integer(gr->gpu_ordinal[c->index]));
 			json_object_set_new(o, "numa_node", json_integer(gr->gpu_node[c->index]));
+			json_object_set_new(o, "backend", json_string(gr->backend[0] ? gr->backend : "cpu"));
 			/* per key, from its health file: where it came from (key region or file) and its device memory
 			 * by use, so an operator sees whether a second key fits */
 			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
@@ -694,7 +745,7 @@ struct op_schema {
 };
 static const struct field submit_fields[] = { { "op", JSON_STRING, 1 }, { "key", JSON_STRING, 1 },
 	{ "inputs", JSON_ARRAY, 1 }, { "output", JSON_STRING, 1 }, { "priority", JSON_INTEGER, 0 },
-	{ "token", JSON_STRING, 0 }, { 0 } };
+	{ "token", JSON_STRING, 0 }, { "overwrite", JSON_TRUE /* a boolean */, 0 }, { 0 } };
 static const struct field status_fields[] = { { "op", JSON_STRING, 1 }, { "job", JSON_INTEGER, 0 }, { 0 } };
 static const struct field cancel_fields[] = { { "op", JSON_STRING, 1 }, { "job", JSON_INTEGER, 1 }, { 0 } };
 static const struct op_schema schemas[] = { { "submit", submit_fields }, { "status", status_fields },
@@ -707,6 +758,7 @@ static const char *type_name(json_type t)
 	case JSON_ARRAY: return "an array";
 	case JSON_INTEGER: return "an integer";
 	case JSON_OBJECT: return "an object";
+	case JSON_TRUE: return "true or false";
 	default: return "a JSON value of another type";
 	}
 }
@@ -721,7 +773,7 @@ static char *check_schema(json_t *j, const struct op_schema *sc)
 			f++;
 		if (!f->name)
 			return error_reply("%s: unknown field \"%.64s\"", sc->op, k);
-		if (json_typeof(v) != f->type)
+		if (json_typeof(v) != f->type && !(f->type == JSON_TRUE && json_is_boolean(v)))
 			return error_reply("%s: \"%s\" must be %s", sc->op, k, type_name(f->type));
 	}
 	for (const struct field *f = sc->fields; f->name; f++)

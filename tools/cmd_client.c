@@ -125,7 +125,8 @@ static int absolute(const char *p, char *out)
 
 /* ---------------------------------------------------------------- submit */
 static const char submit_help[] =
-	"usage: zkpipe submit --key K --output DIR [--priority N] [--token T] [--wait] WTNS...\n"
+	"usage: zkpipe submit --key K --output DIR [--priority N] [--token T] [--overwrite]\n"
+	"                     [--wait [--timeout S]] WTNS...\n"
 	"       zkpipe submit --key K --output DIR [--input input.json]... [INPUT.json...]\n"
 	"       (a key with synth = ...: its partitions are synth:<witness seed> instead of .wtns files)\n"
 	"  Submit one job: one partition per witness file, proved with key K of the supervisor's\n"
@@ -133,7 +134,10 @@ static const char submit_help[] =
 	"  Prints the job id once the job is in the arena.\n" CONN_HELP
 	"  --token T        idempotency token: re-submitting with T returns the same job (default: a random\n"
 	"                   one, so the client's own re-sent request is never a second job)\n"
-	"  --wait           wait for the job and exit as `zkpipe wait` does\n"
+	"  --overwrite      DIR may hold an earlier job's files (proofs.json, part-*.json): remove them\n"
+	"                   first (without it such a DIR is refused: the two jobs' proofs would mix)\n"
+	"  --wait           wait for the job and exit as `zkpipe wait` does (its progress line too)\n"
+	"  --timeout S      with --wait: give up waiting after S seconds (exit 9; the job goes on)\n"
 	"  Inputs may be input.json files when the key names a witness generator ([key] wasm = or\n"
 	"  witness_bin =): synthd computes each witness. Exit 13 when the key cannot be served.\n";
 
@@ -141,8 +145,11 @@ int cmd_submit(int argc, char **argv)
 {
 	static const struct option opts[] = { CONN_OPTS, { "key", 1, 0, 'k' }, { "output", 1, 0, 'o' },
 		{ "priority", 1, 0, 'p' }, { "token", 1, 0, 't' }, { "wait", 0, 0, 'w' }, { "help", 0, 0, 'h' },
-		{ "input", 1, 0, 'i' }, { 0 } };
+		{ "input", 1, 0, 'i' }, { "overwrite", 0, 0, 'O' }, { "timeout", 1, 0, 'T' }, { 0 } };
 	const char *key = NULL, *out = NULL, *tok = NULL;
+	double timeout = 0;
+	char *end;
+	int overwrite = 0;
 	char **ins = calloc((size_t)argc + 1, sizeof *ins); /* --input files, then the positional ones */
 	int nin = 0;
 	long prio = 0;
@@ -156,6 +163,13 @@ int cmd_submit(int argc, char **argv)
 		case 'p': prio = strtol(optarg, NULL, 10); break;
 		case 't': tok = optarg; break;
 		case 'w': wait = 1; break;
+		case 'O': overwrite = 1; break;
+		case 'T':
+			if ((timeout = strtod(optarg, &end)) <= 0 || *end) {
+				fprintf(stderr, "zkpipe submit: --timeout is a positive number of seconds, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'i': ins[nin++] = optarg; break;
 		case 'h': fputs(submit_help, stdout); return 0;
 		default: fputs(submit_help, stderr); return 2;
@@ -165,6 +179,10 @@ int cmd_submit(int argc, char **argv)
 		ins[nin++] = argv[i];
 	if (!key || !out || !nin) {
 		fputs(submit_help, stderr);
+		return 2;
+	}
+	if (timeout > 0 && !wait) {
+		fprintf(stderr, "zkpipe submit: --timeout goes with --wait\n");
 		return 2;
 	}
 	if (conn_default())
@@ -201,6 +219,8 @@ int cmd_submit(int argc, char **argv)
 		tok = tbuf;
 	}
 	json_object_set_new(req, "token", json_string(tok));
+	if (overwrite)
+		json_object_set_new(req, "overwrite", json_true());
 	json_t *rep = zp_client_call(url, req, 10000, 0);
 	json_decref(req);
 	if (!rep)
@@ -209,7 +229,7 @@ int cmd_submit(int argc, char **argv)
 	printf("%lld\n", id);
 	fflush(stdout);
 	json_decref(rep);
-	return wait ? zp_client_wait(url, &id, 1, 0, 0) : 0;
+	return wait ? zp_client_wait(url, &id, 1, timeout, 0) : 0;
 }
 
 /* ---------------------------------------------------------------- wait */
@@ -310,9 +330,11 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 			json_t *rep = call_any(u, req, 5000, 1);
 			json_decref(req);
 			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
-			if (st && !quiet)
-				wait_progress(rep, ids[i], i, n, &staged);
 			int ex = job_outcome(rep, ids[i], 1);
+			/* a job already finished when first asked gets its result line only: a progress
+			 * line would say "done in 0.0 s" of a job that took minutes, long ago */
+			if (st && !quiet && (ex < 0 || staged))
+				wait_progress(rep, ids[i], i, n, &staged);
 			if (ex >= 0) {
 				if (!quiet && staged)
 					zp_progress_end(NULL);
@@ -325,7 +347,7 @@ int zp_client_wait(const char *u, const long long *ids, int n, double timeout_s,
 				if (!quiet && staged)
 					zp_progress_end(NULL);
 				if (!quiet) /* st points into rep: print before it is freed (ASAN found the reverse) */
-					printf("job %lld: still %s after %.0f s\n", ids[i], st ? st : "unreachable", timeout_s);
+					printf("job %lld: still %s after %g s\n", ids[i], st ? st : "unreachable", timeout_s);
 				json_decref(rep);
 				return EX_TIMEOUT;
 			}
@@ -340,7 +362,12 @@ static const char wait_help[] =
 	"usage: zkpipe wait [--timeout S] JOB...\n"
 	"  Wait until every job is DONE or cannot finish (survives a supervisor restart: it asks again).\n"
 	"  Exit 0 when all are DONE; else the first job's reason: 11 FAILED or cancelled, 12 unknown job,\n"
-	"  13 its key failed (cannot be served); 9 on timeout (zkpipe --help: every exit code).\n" CONN_HELP;
+	"  13 its key failed (cannot be served); 9 on timeout (zkpipe --help: every exit code).\n"
+	"  While a job runs, stderr shows a progress line: partitions done of all, ETA, and one letter a\n"
+	"  partition in order: . pending, c claimed by a synthd, s synthesis (witness, a/b/c), R ready in a\n"
+	"  slot, P proving on a gpud, D done, F failed (past 64 partitions, counts by state instead).\n"
+	"  Each job then gets one line on stdout: DONE with its proofs.json, or why it cannot finish.\n"
+	"  --timeout S      give up after S seconds (exit 9; the jobs go on)\n" CONN_HELP;
 
 int cmd_wait(int argc, char **argv)
 {
@@ -418,6 +445,45 @@ static void print_summary(json_t *rep)
 	}
 }
 
+/* After a cancel: the state the job reached, not the ACTIVE of the moment the request came (its
+ * partitions stop at their next stage; one being proved finishes first). Asks again for up to
+ * 30 s; rep is the cancel's reply, the last reply is returned (to be freed). */
+static json_t *cancel_outcome(json_t *rep)
+{
+	long long id = json_integer_value(json_object_get(rep, "job"));
+	bool requested = json_is_true(json_object_get(rep, "cancel_requested"));
+	uint64_t t0 = zp_mono_ms();
+	const char *st = json_string_value(json_object_get(rep, "state"));
+	while (requested && st && !strcmp(st, "ACTIVE") && zp_mono_ms() - t0 < 30000) {
+		usleep(100000);
+		json_t *req = json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)id);
+		json_t *r = call_any(url, req, 5000, 1);
+		json_decref(req);
+		if (r && json_is_true(json_object_get(r, "ok")) && json_string_value(json_object_get(r, "state"))) {
+			json_decref(rep);
+			rep = r;
+			st = json_string_value(json_object_get(rep, "state"));
+		} else {
+			json_decref(r);
+		}
+	}
+	long long done = json_integer_value(json_object_get(rep, "done")), parts = json_integer_value(json_object_get(rep, "parts"));
+	const char *err = json_string_value(json_object_get(rep, "error"));
+	if (!st)
+		printf("job %lld: cancel sent\n", id);
+	else if (!requested)
+		printf("job %lld had already finished %s (%lld/%lld partitions done): nothing to cancel\n", id, st, done, parts);
+	else if (!strcmp(st, "DONE"))
+		printf("job %lld finished DONE before the cancel took effect (%lld/%lld partitions done)\n", id, done, parts);
+	else if (!strcmp(st, "ACTIVE"))
+		printf("job %lld: cancel requested, still finishing the partitions being proved (%lld/%lld done); "
+		       "zkpipe wait %lld\n", id, done, parts, id);
+	else
+		printf("job %lld cancelled (%s%s%s): %lld/%lld partitions done\n", id, st, err && *err ? ": " : "",
+		       err ? err : "", done, parts);
+	return rep;
+}
+
 static int status_or_cancel(int argc, char **argv, const char *op)
 {
 	static const struct option opts[] = { CONN_OPTS, { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' }, { 0 } };
@@ -446,6 +512,8 @@ static int status_or_cancel(int argc, char **argv, const char *op)
 		char *t = json_dumps(rep, JSON_INDENT(1));
 		puts(t);
 		free(t);
+	} else if (!strcmp(op, "cancel")) {
+		rep = cancel_outcome(rep);
 	} else if (optind < argc) {
 		printf("job %lld %s: %lld/%lld partitions done, %lld failed%s%s\n", json_integer_value(json_object_get(rep, "job")),
 		       json_string_value(json_object_get(rep, "state")), json_integer_value(json_object_get(rep, "done")),

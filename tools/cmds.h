@@ -20,6 +20,8 @@ int cmd_status(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+/* `zkpipe export verifier` (cmd_verifier.c): a Solidity verifier of a BN254 vk; argv[0] = "verifier". */
+int cmd_export_verifier(int argc, char **argv);
 
 struct zp_pipe_config;
 /* Draw the run's waterfall (cmd_timeline.c) into out: finished jobs from the run directory's

@@ -4,16 +4,21 @@
  * arena, whatever it does.
  *
  *   zkpipe-shm [--json] [--watch[=SECONDS]] [--hugetlbfs DIR] NAME
- *   zkpipe-shm --remove [--hugetlbfs DIR] NAME     remove the arena (refused while in use)
+ *   zkpipe-shm --remove [--hugetlbfs DIR] NAME     remove the arena and its key regions, or one key
+ *                                                  region (refused while the arena is in use)
+ *   zkpipe-shm --list [--json]                     every key region on this machine
  *   zkpipe-shm --help | --version
+ * NAME is an arena or a key region ("<arena>.key.<key>", "<arena>.split.<key>": shm/keyregion.h).
  */
 #include "arena.h"
+#include "keyregion.h"
 #include "zp_err.h"
 #include "zp_exit.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +40,58 @@ static int owner_pid(const struct zp_arena *a, uint32_t tag, int *alive)
 		return 0;
 	*alive = zp_arena_proc_alive(a, zp_tag_idx(tag)) == 1;
 	return p->pid;
+}
+
+/* ---- key regions: gpud's decoded keys, tens of GiB at PoRep size, outliving the arena's processes */
+struct regions { json_t *list; const char *hdir; };
+
+static void region_add(const char *name, void *ctx)
+{
+	struct regions *r = ctx;
+	struct zp_kreg_hdr h;
+	uint64_t bytes = 0;
+	enum zp_backing kind = ZP_BACKING_SHM;
+	zp_err_clear();
+	if (zp_keyregion_peek(name, r->hdir, &h, &bytes, &kind) < 0) {
+		json_array_append_new(r->list, json_pack("{s:s, s:I, s:s}", "name", name, "bytes", (json_int_t)bytes,
+							 "error", zp_err_msg()));
+		return;
+	}
+	char key[65], fmt[17], curve[17];
+	snprintf(key, sizeof key, "%.64s", h.key);
+	snprintf(fmt, sizeof fmt, "%.16s", h.format);
+	snprintf(curve, sizeof curve, "%.16s", h.curve);
+	json_array_append_new(r->list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:b, s:i, s:b, s:I}", "name", name,
+		"key", key, "format", fmt, "curve", curve, "backing", zp_backing_name(kind), "bytes", (json_int_t)bytes,
+		"complete", h.complete == 1, "creator_pid", (int)h.creator_pid,
+		"creator_alive", h.creator_pid && (kill((pid_t)h.creator_pid, 0) == 0 || errno == EPERM),
+		"created_ns", (json_int_t)h.created_ns));
+}
+
+/* The key regions of arena (NULL: of every arena), as a JSON array. */
+static json_t *regions_of(const char *arena, const char *hdir)
+{
+	struct regions r = { json_array(), hdir };
+	zp_keyregion_each(arena, hdir, region_add, &r);
+	return r.list;
+}
+
+static void regions_text(json_t *list)
+{
+	size_t i;
+	json_t *e;
+	printf("\nKEY REGION                                 KEY              CURVE      BACKING   MiB   STATE\n");
+	json_array_foreach(list, i, e) {
+		const char *err = json_string_value(json_object_get(e, "error"));
+		printf("%-42s %-16.16s %-10s %-8s %6lld  %s\n", json_string_value(json_object_get(e, "name")),
+		       err ? "?" : json_string_value(json_object_get(e, "key")),
+		       err ? "?" : json_string_value(json_object_get(e, "curve")),
+		       err ? "?" : json_string_value(json_object_get(e, "backing")),
+		       json_integer_value(json_object_get(e, "bytes")) >> 20,
+		       err ? err : json_is_true(json_object_get(e, "complete")) ? "complete" : "half-written");
+	}
+	if (!json_array_size(list))
+		printf("(none)\n");
 }
 
 static void text_view(const struct zp_arena *a)
@@ -156,24 +213,32 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: zkpipe-shm [--json] [--watch[=SECONDS]] [--hugetlbfs DIR] NAME\n"
 		   "       zkpipe-shm --remove [--hugetlbfs DIR] NAME\n"
+		   "       zkpipe-shm --list [--json] [--hugetlbfs DIR]\n"
 		   "       zkpipe-shm --help | --version\n"
-		   "  Shows an arena read-only (the mapping is PROT_READ). --remove deletes it, and its jobs,\n"
-		   "  refusing (exit 15) while a process in its table is alive: stop the supervisor and its\n"
-		   "  daemons first. An arena's name is in the supervisor's log and `zkpipe status`.\n%s",
+		   "  Shows an arena read-only (the mapping is PROT_READ), with its key regions (gpud's decoded\n"
+		   "  keys, <arena>.key.<key> and <arena>.split.<key>: kept across restarts, tens of GiB at PoRep\n"
+		   "  size); NAME may also be one key region. --remove deletes the arena, its jobs and its key\n"
+		   "  regions, or the one key region NAME, refusing (exit 15) while a process in the arena's\n"
+		   "  table is alive: stop the supervisor and its daemons first. --list: every key region on\n"
+		   "  this machine, of any arena (a removed arena's leftovers too). An arena's name is in the\n"
+		   "  supervisor's log and `zkpipe status`.\n%s",
 		f == stdout ? zp_exit_text : "");
 }
 
-/* --remove: only when no process of its table is alive (a live one would keep a mapping of a
- * deleted arena and lose its jobs silently). A process attaching between the check and the
- * unlink keeps its mapping; the next supervisor then creates a new arena. */
-static int remove_arena(const char *name, const char *hdir)
+/* 0 when no process of arena's table is alive (or there is no such arena); else ZP_EX_BUSY, each
+ * live one named. */
+static int arena_idle(const char *name, const char *hdir, bool *exists)
 {
 	struct zp_arena *a;
+	*exists = false;
 	int r = zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, hdir, &a);
-	if (r < 0) {
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {   /* another user's object, a symlink, a wrong mode: said, never taken for "no arena" */
 		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
-		return r == -ENOENT || r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
+		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
+	*exists = true;
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	unsigned live = 0;
 	for (uint32_t i = 0; i < h->proc_count; i++) {
@@ -185,16 +250,117 @@ static int remove_arena(const char *name, const char *hdir)
 		}
 	}
 	zp_arena_close(a);
-	if (live) {
+	if (live)
 		fprintf(stderr, "zkpipe-shm: not removed (%u live process(es)); stop the supervisor (SIGTERM) first\n", live);
-		return ZP_EX_BUSY;
+	return live ? ZP_EX_BUSY : 0;
+}
+
+struct rm_ctx { const char *hdir; unsigned n, failed; uint64_t bytes; };
+
+static void region_rm(const char *name, void *ctx)
+{
+	struct rm_ctx *c = ctx;
+	struct zp_kreg_hdr h;
+	uint64_t bytes = 0;
+	enum zp_backing kind;
+	zp_keyregion_peek(name, c->hdir, &h, &bytes, &kind);
+	if (zp_keyregion_remove(name, c->hdir) == 0) {
+		c->n++;
+		c->bytes += bytes;
+	} else {
+		c->failed++;
+		fprintf(stderr, "zkpipe-shm: remove key region %s: %s\n", name, strerror(errno));
 	}
-	if ((r = zp_arena_destroy(name, hdir)) < 0) {
+}
+
+/* --remove of a key region by name: refused while its arena's processes live (a gpud proving from it
+ * would reload its key file at its next start, silently). */
+static int remove_region(const char *name, const char *arena, const char *hdir)
+{
+	bool exists;
+	int ex = arena_idle(arena, hdir, &exists);
+	if (ex)
+		return ex;
+	struct zp_kreg_hdr h;
+	uint64_t bytes = 0;
+	enum zp_backing kind;
+	zp_keyregion_peek(name, hdir, &h, &bytes, &kind);
+	if (zp_keyregion_remove(name, hdir) < 0) {
+		fprintf(stderr, "zkpipe-shm: remove key region %s: %s\n", name, strerror(errno));
+		return ZP_EX_INTERNAL;
+	}
+	printf("removed key region %s (%llu MiB)\n", name, (unsigned long long)(bytes >> 20));
+	return ZP_EX_OK;
+}
+
+/* --remove: only when no process of its table is alive (a live one would keep a mapping of a
+ * deleted arena and lose its jobs silently). A process attaching between the check and the
+ * unlink keeps its mapping; the next supervisor then creates a new arena. */
+static int remove_arena(const char *name, const char *hdir)
+{
+	struct zp_arena *a;
+	int r = zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, hdir, &a);
+	char arena[ZP_KREG_NAME_MAX];
+	if (r < 0 && zp_keyregion_is_name(name, arena, sizeof arena)) {
+		return remove_region(name, arena, hdir);
+	}
+	if (r < 0 && r != -ENOENT) { /* there, but not readable as an arena: say why, remove nothing */
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
+	}
+	bool exists = r == 0;
+	if (r == 0)
+		zp_arena_close(a);
+	int ex = exists ? arena_idle(name, hdir, &exists) : 0;
+	if (ex)
+		return ex;
+	if (exists && (r = zp_arena_destroy(name, hdir)) < 0) {
 		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return ZP_EX_INTERNAL;
 	}
-	printf("removed arena %s\n", name);
-	return ZP_EX_OK;
+	/* its key regions go with it (also those an earlier removal left) */
+	struct rm_ctx c = { hdir, 0, 0, 0 };
+	zp_keyregion_each(name, hdir, region_rm, &c);
+	if (!exists && !c.n && !c.failed) {
+		fprintf(stderr, "zkpipe-shm: no arena or key region named %s\n", name);
+		return ZP_EX_INPUT;
+	}
+	if (exists)
+		printf("removed arena %s", name);
+	if (c.n && exists)
+		printf(" and its %u key region(s) (%llu MiB)", c.n, (unsigned long long)(c.bytes >> 20));
+	else if (c.n)
+		printf("removed %u key region(s) of arena %s (%llu MiB)", c.n, name, (unsigned long long)(c.bytes >> 20));
+	printf("\n");
+	return c.failed ? ZP_EX_INTERNAL : ZP_EX_OK;
+}
+
+/* NAME that is a key region: its header, read-only. */
+static int show_region(const char *name, const char *hdir, int json)
+{
+	struct zp_kreg_hdr h;
+	uint64_t bytes = 0;
+	enum zp_backing kind;
+	int r = zp_keyregion_peek(name, hdir, &h, &bytes, &kind);
+	if (r < 0 && r != ZP_EFORMAT) {
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg());
+		return ZP_EX_INPUT;
+	}
+	json_t *one = json_array();
+	struct regions rs = { one, hdir };
+	region_add(name, &rs);
+	json_t *e = json_array_get(one, 0);
+	if (json) {
+		json_dumpf(e, stdout, JSON_INDENT(2));
+		printf("\n");
+	} else {
+		regions_text(one);
+		for (unsigned i = 0; r == 0 && i < h.n_sections; i++)
+			printf("  section %-16.16s %12llu bytes at +%llu\n", h.sect[i].name, (unsigned long long)h.sect[i].bytes,
+			       (unsigned long long)h.sect[i].off);
+	}
+	json_decref(one);
+	return r < 0 ? ZP_EX_INPUT : ZP_EX_OK;
 }
 
 int main(int argc, char **argv)
@@ -202,9 +368,10 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, 0, 'j' }, { "watch", optional_argument, 0, 'w' },
 		{ "hugetlbfs", required_argument, 0, 'H' }, { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' }, { "remove", no_argument, 0, 'r' }, { 0 },
+		{ "version", no_argument, 0, 'V' }, { "remove", no_argument, 0, 'r' }, { "list", no_argument, 0, 'l' },
+		{ 0 },
 	};
-	int json = 0, c, rm = 0;
+	int json = 0, c, rm = 0, list = 0;
 	double watch = 0;
 	const char *hdir = NULL;
 	while ((c = getopt_long(argc, argv, "jw::H:h", opts, NULL)) != -1) {
@@ -215,8 +382,24 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("zkpipe-shm %s\n", ZP_VERSION); return 0;
 		case 'r': rm = 1; break;
+		case 'l': list = 1; break;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (list) {
+		if (optind != argc || rm || watch > 0) {
+			usage(stderr);
+			return 2;
+		}
+		json_t *l = regions_of(NULL, hdir);
+		if (json) {
+			json_dumpf(l, stdout, JSON_INDENT(2));
+			printf("\n");
+		} else {
+			regions_text(l);
+		}
+		json_decref(l);
+		return 0;
 	}
 	if (optind != argc - 1 || (rm && (json || watch > 0))) {
 		usage(stderr);
@@ -226,6 +409,8 @@ int main(int argc, char **argv)
 		return remove_arena(argv[optind], hdir);
 	struct zp_arena *a;
 	int r = zp_arena_attach(argv[optind], ZP_ARENA_RDONLY, NULL, hdir, &a);
+	if (r < 0 && zp_keyregion_is_name(argv[optind], NULL, 0) && watch <= 0)
+		return show_region(argv[optind], hdir, json);
 	if (r < 0) {
 		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return 1;
@@ -235,11 +420,15 @@ int main(int argc, char **argv)
 			printf("\033[H\033[2J");
 		if (json) {
 			json_t *o = json_view(a);
+			json_object_set_new(o, "key_regions", regions_of(argv[optind], hdir));
 			json_dumpf(o, stdout, JSON_INDENT(watch > 0 ? 0 : 2) | JSON_COMPACT * (watch > 0));
 			printf("\n");
 			json_decref(o);
 		} else {
 			text_view(a);
+			json_t *l = regions_of(argv[optind], hdir);
+			regions_text(l);
+			json_decref(l);
 		}
 		fflush(stdout);
 		if (watch > 0)

@@ -74,8 +74,10 @@ static const char prove_help[] =
 	"usage: zkpipe prove --zkey K (--wtns W | --input input.json (--wasm C.wasm | --witness-bin G))\n"
 	"                    --proof proof.json --public public.json [options]\n"
 	"  Proves witness W (circom .wtns) with Groth16 key K and writes snarkjs's proof.json and\n"
-	"  public.json. K is a snarkjs .zkey (bls12381) or zkpipe's .zpk (zkpipe key convert / setup;\n"
-	"  a .zpk holds no circuit: give --r1cs). The proof is pairing-checked before it is written.\n"
+	"  public.json. K is a snarkjs .zkey of either curve, BN254 (circom --prime bn128, the default;\n"
+	"  Ethereum's) or BLS12-381 (--prime bls12381), or zkpipe's .zpk (zkpipe key convert / setup;\n"
+	"  a .zpk holds no circuit: give --r1cs). The witness must be of the key's curve. The proof is\n"
+	"  pairing-checked before it is written. Relative paths are the current directory's.\n"
 	"  With --input the circuit's own witness generator computes W first (no .wtns to handle):\n"
 	"  circom's wasm one (node <dir of C.wasm>/generate_witness.js) or its C++ one, each in its own\n"
 	"  temporary directory, without a shell, under the limits below.\n"
@@ -478,12 +480,15 @@ out:
 static const char export_help[] =
 	"usage: zkpipe export calldata --proof proof.json --public public.json [--curve C]\n"
 	"       zkpipe export vk --key KEY.zpk|KEY.zkey --out verification_key.json\n"
+	"       zkpipe export verifier --vk verification_key.json [--out Verifier.sol]   (BN254; --help)\n"
 	"  calldata: prints the proof as the arguments of snarkjs's Solidity verifier (verifyProof(a, b, c,\n"
 	"  input)): the text of `snarkjs zkey export soliditycalldata public.json proof.json` (G2 coordinates\n"
 	"  in the EVM's order, c1 before c0). The public inputs are read in the proof's curve; --curve (bn128 |\n"
 	"  bls12381) is the curve of a proof that names none (rapidsnark's; default bls12381).\n"
 	"  vk: writes the key's verification key as snarkjs's verification_key.json (its curve's name;\n"
-	"  snarkjs groth16 verify and zkpipe verify --vk read it).\n";
+	"  snarkjs groth16 verify and zkpipe verify --vk read it).\n"
+	"  verifier: a Solidity contract whose verifyProof(a, b, c, input) takes the calldata above\n"
+	"  (BN254 keys: the EVM's pairing precompile).\n";
 
 static int export_vk(int argc, char **argv)
 {
@@ -528,6 +533,8 @@ static int cmd_export(int argc, char **argv)
 	int c, rc;
 	if (argc >= 2 && !strcmp(argv[1], "vk"))
 		return export_vk(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "verifier"))
+		return cmd_export_verifier(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "calldata")) {
 		int help = argc >= 2 && !strcmp(argv[1], "--help");
 		fputs(export_help, help ? stdout : stderr);
@@ -576,7 +583,7 @@ static const struct {
 	{ "prove", "prove one witness with a snarkjs .zkey (one-shot, no daemons)", cmd_prove },
 	{ "verify", "verify a Groth16 proof (from verification_key.json or a .zkey)", cmd_verify },
 	{ "bench", "benchmark: bench prove --zkey K --wtns W", cmd_bench },
-	{ "export", "export calldata (a proof as snarkjs's Solidity verifier's arguments) | vk (a key's vk JSON)", cmd_export },
+	{ "export", "export calldata (a proof as a Solidity verifier's arguments) | vk (a key's vk JSON) | verifier (Solidity, BN254)", cmd_export },
 	{ "setup", "INSECURE development key for an .r1cs or a synthetic circuit", cmd_setup },
 	{ "key", "key convert (.zkey/.params/.zpk), key info, key bench-load", cmd_key },
 	{ "synth", "synthetic PoRep-shaped circuits: info, bench, prove", cmd_synth },

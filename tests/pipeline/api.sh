@@ -2,7 +2,9 @@
 # Client API: requests are validated with clear errors (unknown key, missing or unreadable
 # input, witness for another circuit, too many partitions, paths outside the allowed
 # directories); a token makes submit idempotent; cancel ends a job FAILED "cancelled";
-# /metrics and /status answer over HTTP.
+# /metrics and /status answer over HTTP. Issue 37: cancel prints the state reached (not ACTIVE); wait on a
+# long-finished job prints no "done in 0.0 s" line; an earlier job's output is refused, --overwrite clears
+# its files (not the client's); submit --wait --timeout gives up with exit 9.
 . "$(dirname "$0")/lib.sh" "$@"
 PORT=$((20000 + RANDOM % 20000))
 EXTRA_RUN="http = 127.0.0.1:$PORT"
@@ -38,13 +40,37 @@ b=$("$ZK" submit --config "$CFG" --key chain --token tok-1 --output "$T/out/t" "
 echo "$a t 1" >> "$T/ids"
 # cancel a 4-partition job while its first partitions synthesize
 c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$W" "$W" "$W" "$W") || fail "submit c"
-"$ZK" cancel --config "$CFG" "$c" >/dev/null || fail "cancel"
-"$ZK" wait --config "$CFG" --timeout 60 "$c" > "$T/c.out"; rc=$?
+"$ZK" cancel --config "$CFG" "$c" >"$T/cancel.out" || fail "cancel"
+# the state the job reached, not the ACTIVE of the moment the request came (issue 37)
+grep -q "^job $c cancelled (FAILED: cancelled" "$T/cancel.out" || fail "cancel printed: $(cat "$T/cancel.out")"
+"$ZK" wait --config "$CFG" --timeout 60 "$c" > "$T/c.out" 2>"$T/c.err"; rc=$?
 [ $rc = 11 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
 grep -q "cancelled" "$T/c.out" || fail "cancel reason: $(cat "$T/c.out")"
 wait_until 10 grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
 wait_all 60 || fail "the token job did not finish"
 verify_all || fail "proofs"
+# waiting on a job finished before: its result line, no "done in 0.0 s" progress line (issue 37)
+"$ZK" wait --config "$CFG" "$a" >"$T/w.out" 2>"$T/w.err" || fail "wait on a finished job: $(cat "$T/w.out" "$T/w.err")"
+grep -q "^job $a DONE" "$T/w.out" || fail "wait on a finished job printed: $(cat "$T/w.out")"
+grep -q "done in" "$T/w.err" && fail "wait on a long-finished job printed a progress line: $(cat "$T/w.err")"
+"$ZK" wait --help | grep -q "P proving" || fail "wait --help does not explain the progress letters"
+# an output directory holding an earlier job's files: refused (the proofs would mix), or cleared with
+# --overwrite (issue 37); the cancelled job's error.txt counts, a file of the client's own is kept
+expect_err "output .*/out/t holds an earlier job's files (.*proof" --key chain --output "$T/out/t" "$W"
+expect_err "output .*/out/c holds an earlier job's files (.*error.txt" --key chain --output "$T/out/c" "$W"
+echo mine > "$T/out/t/notes.txt"
+o=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/t" --overwrite --wait --timeout 60 "$W" "$W" 2>"$T/o.err") ||
+  fail "submit --overwrite: $(cat "$T/o.err")"
+o=$(head -1 <<<"$o")
+[ "$(cat "$T/out/t/notes.txt")" = mine ] || fail "--overwrite removed a file of the client's"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["job"] == int(sys.argv[2]) and len(d["partitions"]) == 2, d' \
+  "$T/out/t/proofs.json" "$o" || fail "proofs.json after --overwrite is not the new job's"
+"$ZK" submit --config "$CFG" --key chain --output "$T/out/x" --timeout 5 "$W" >/dev/null 2>&1 && fail "--timeout without --wait accepted"
+# --wait --timeout gives up (exit 9, the job goes on): 4 partitions of >= 300 ms synthesis each on 2 synthds
+# cannot be done in 0.1 s, however fast the machine
+"$ZK" submit --config "$CFG" --key chain --output "$T/out/slow" --wait --timeout 0.1 "$W" "$W" "$W" "$W" >"$T/s.out" 2>&1; rc=$?
+[ $rc = 9 ] && grep -q "still ACTIVE after" "$T/s.out" || fail "submit --wait --timeout 0.1: exit $rc: $(cat "$T/s.out")"
+"$ZK" wait --config "$CFG" --timeout 60 "$(head -1 "$T/s.out")" >/dev/null || fail "the job after --timeout did not go on to DONE"
 # HTTP
 python3 - "$PORT" <<'PY' || fail "http endpoints"
 import json, sys, urllib.request

@@ -113,4 +113,43 @@ for f in "$SRC"/examples/*.ini; do
   [ $rc = 10 ] || fail "$(basename "$f"): exit $rc: $(cat "$T/ex.out")"
   grep -v '^ *;' "$f" | grep -q "0\.0\.0\.0" && fail "$(basename "$f") listens beyond loopback"
 done
+# issue 37: errors that name what to fix
+# - slot_size = auto whose key cannot be read names the key's file and why (not "Invalid argument" alone)
+cfgerr autoslot <<INI
+[run]
+dir = $T/run
+[key chain]
+zkey = $T/missing.zkey
+[group g]
+slot_size = auto
+INI
+grep -q "slot_size = auto: no key could be read to size it (key chain: $T/missing.zkey: .*No such file" "$T/autoslot.sup" ||
+  fail "slot_size = auto with a missing zkey: $(cat "$T/autoslot.sup")"
+# - backing = hugetlbfs without a hugetlbfs mount (ZKPIPE_HUGETLBFS at a plain directory) names the how-to,
+#   and the how-to is there
+cat > "$T/huge.ini" <<INI
+[run]
+dir = $T/hrun
+backing = hugetlbfs
+[key chain]
+zkey = $EX/chain.zkey
+[group g]
+slot_size = 2M
+slots = 1
+INI
+ZKPIPE_HUGETLBFS=$T timeout 60 "$SUP" --config "$T/huge.ini" >"$T/huge.out" 2>&1; rc=$?
+[ $rc = 17 ] || fail "backing = hugetlbfs without a mount: exit $rc: $(cat "$T/huge.out")"
+grep -q 'hugetlbfs: no 2 MiB mount.*docs/pipeline.md, "Hugepages"' "$T/huge.out" || fail "hugetlbfs error: $(cat "$T/huge.out")"
+python3 - "$SRC/docs/pipeline.md" <<'PY' || fail "docs/pipeline.md has no Hugepages how-to"
+import sys
+t = open(sys.argv[1]).read()
+sec = t[t.index("\n## Hugepages\n"):]
+sec = sec[:sec.index("\n## ", 5)]
+for w in ("vm.nr_hugepages", "mount -t hugetlbfs", "memlock", "ulimit -l"): assert w in sec, w
+PY
+# - a missing JSON file: "cannot open", never jansson's "line -1"
+"$ZK" verify --vk "$T/absent.json" --proof "$T/absent.json" --public "$T/absent.json" >"$T/v.out" 2>&1; rc=$?
+[ $rc = 3 ] || fail "verify with a missing vk: exit $rc: $(cat "$T/v.out")"
+grep -q "absent.json: cannot open: No such file" "$T/v.out" && ! grep -q "line -1" "$T/v.out" ||
+  fail "missing vk: $(cat "$T/v.out")"
 echo "PASS: --help/--version on every binary; one exit-code table (help = docs); config errors name line, key, accepted values"

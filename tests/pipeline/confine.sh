@@ -91,8 +91,11 @@ fi
 kill -CONT "$synthd_pid"
 wait_all 90 || { cat "$T/wait.out"; fail "jobs not DONE"; }
 verify_all || fail "proofs"
-# once the busy job is done, the same spelling is accepted: the refusals were for sharing it
-printf '{"op":"submit","key":"chain","inputs":["%s"],"output":"%s"}' "$EX/w5.wtns" "$T/out/./busy" > "$T/req"
+# once the busy job is done, the same spelling is refused for holding its files (issue 37: the jobs'
+# proofs would mix), and accepted with "overwrite": the refusals above were for sharing it
+raw_refused "$T/out/./busy" "a finished job's output"
+grep -q "earlier job's files" "$T/rep" || fail "a finished job's output refused for another reason: $(cat "$T/rep")"
+printf '{"op":"submit","key":"chain","inputs":["%s"],"output":"%s","overwrite":true}' "$EX/w5.wtns" "$T/out/./busy" > "$T/req"
 "$RAW" "$URL" "$T/req" 10000 > "$T/rep" || fail "no reply"
 again=$(jget "d['job'] if d['ok'] else ''" < "$T/rep")
 [ -n "$again" ] || fail "the busy job's output refused after it finished: $(cat "$T/rep")"

@@ -95,6 +95,9 @@ wait_until 10 key_is chain failed || fail "key chain not failed under backend = 
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/d" "$EX/w2.wtns" >"$T/d.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit under a failed backend exited $rc: $(cat "$T/d.out")"
 grep -qi "cuda" "$T/d.out" || fail "refusal without the reason: $(cat "$T/d.out")"
+# the backend names itself once (issue 37: "backend cuda: backend cuda: ...")
+grep -h "backend cuda: backend cuda" "$T/d.out" "$T"/run/log/* && fail "the backend's name twice in its error"
+grep -q "backend cuda: " "$T"/run/log/*gpud* || fail "gpud's log does not name the backend"
 for _ in $(seq 100); do kill -0 $SW 2>/dev/null || break; sleep 0.1; done
 kill -0 $SW 2>/dev/null && fail "submit --wait still waiting on a job whose key failed"
 wait $SW; rc=$?

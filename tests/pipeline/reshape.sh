@@ -53,7 +53,7 @@ wait_all 90 || { cat "$T/wait.out"; fail "migrated jobs did not all finish DONE"
 verify_all || fail "proofs"
 after=$(counter parts_proved)
 # every partition proved exactly once, by the old arena's gpud or the new one's
-total=$(cat "$T"/run/log/*.gpud* | grep -c " proved on GPU")
+total=$(cat "$T"/run/log/*.gpud* | grep -c " part [0-9]* proved on ")
 distinct=$(cat "$T"/run/log/*.gpud* | grep -o "job [0-9]* part [0-9]* proved" | sort -u | wc -l)
 [ "$distinct" = "$n" ] && [ "$total" = "$n" ] || fail "$total proofs of $distinct partitions for $n (lost or proved twice)"
 [ -z "$(ls "$T/run/migrate")" ] || fail "the migration plan was not removed"

@@ -46,6 +46,7 @@ class P(HTMLParser):
     def handle_starttag(s, tag, a):
         a = dict(a)
         if tag == "body": s.body = a
+        if tag == "div" and a.get("id") == "gpupanel": s.gpupanel = a
         if tag == "table": s.table = a.get("id")
         if tag == "tr" and any(k.startswith("data-") for k in a):
             s.cur = {"attrs": a, "cells": []}; s.rows.setdefault(s.table, []).append(s.cur)
@@ -87,6 +88,16 @@ gpud = [r for r in procs if r["attrs"]["data-role"] == "gpud"][0]
 assert "ready" in gpud["cells"][-1]["text"], gpud
 if live:
     assert any(r["attrs"]["data-state"] == "ACTIVE" for r in jobs.values()), "no ACTIVE row while a job runs"
+# issue 37: a CPU-backend service shows no GPU panel (/status names each gpud's backend), and a key's
+# detail is one short line, not a dump of every field
+assert all(x.get("backend") == "cpu" for x in st["processes"] if x["role"] == "gpud"), st["processes"]
+assert "hidden" in getattr(p, "gpupanel", {}), "GPU panel shown with the CPU backend: %s" % getattr(p, "gpupanel", None)
+assert not p.rows.get("gpus"), p.rows.get("gpus")
+keys = p.rows.get("keys", [])
+assert keys, "no key rows"
+for r in keys:
+    d = r["cells"][2]["text"]
+    assert "{" not in d and len(d) < 160 and "wires" in d and "slot" in d, "key detail: %r" % d
 print("DOM: %d job rows, %d slots, %d processes" % (len(jobs), len(p.slots), len(procs)))
 EOF
 }
@@ -124,4 +135,7 @@ for f in sys.argv[1:]:
     d = open(f, "rb").read(32)
     assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1400, 1000), (f, d)
 EOF
+# the gpud's log says where it proved: the CPU here, never "on GPU" (issue 37)
+grep -h " proved on GPU" "$T"/run/log/*gpud* && fail "a CPU-backend gpud logged 'proved on GPU'"
+grep -q " proved on the CPU (cpu backend" "$T"/run/log/*gpud* || fail "the gpud's log does not say the CPU proved"
 echo "PASS: status page rendered by Chromium matches /status (jobs, slots, processes); screenshot $B/meson-logs/status_page.png"

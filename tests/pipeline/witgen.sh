@@ -64,6 +64,41 @@ echo '{"a": "3"}' > "$T/short.json"
   --public "$T/s.pub" 2>"$T/s.err"; rc=$?
 [ $rc = 18 ] || fail "prove with a failing generator exited $rc: $(cat "$T/s.err")"
 grep -q "witness generator" "$T/s.err" || fail "no reason: $(cat "$T/s.err")"
+# the generator's own words, not node's closing version line (issue 37)
+grep -q "witness generator: Not all inputs have been set. Only 1 out of 2 " "$T/s.err" ||
+  fail "the generator's error line is not in the CLI's message: $(cat "$T/s.err")"
+grep -q "Node.js v" "$T/s.err" && fail "node's version line as the reason: $(cat "$T/s.err")"
+# circom's assert failure as node prints it: the message and the line under it, without "Error: Error:"
+cat > "$T/assertgen" <<'SH'
+#!/bin/sh
+cat >&2 <<'EOT'
+/x/mul_js/witness_calculator.js:191
+            throw new Error(err);
+            ^
+
+Error: Error: Assert Failed.
+Error in template Mul_0 line: 9
+    at /x/mul_js/witness_calculator.js:191:19
+    at WitnessCalculator._doCalculateWitness (/x/mul_js/witness_calculator.js:178:14)
+
+Node.js v20.20.2
+EOT
+exit 1
+SH
+chmod +x "$T/assertgen"
+"$ZK" prove --zkey "$M/mul.zkey" --input "$CI/mul.input.json" --witness-bin "$T/assertgen" --proof "$T/s.json" \
+  --public "$T/s.pub" 2>"$T/a.err"; rc=$?
+[ $rc = 18 ] && grep -q "witness generator: Assert Failed.; Error in template Mul_0 line: 9 (" "$T/a.err" ||
+  fail "an assert failure's reason: exit $rc: $(cat "$T/a.err")"
+# relative paths, as the README writes them: they mean the caller's directory, not the generator's
+# temporary one (issue 37: exit 18, "Node.js v20: witness generator failed")
+mkdir -p "$T/rel/c_js" && cp "$M/mul_js/"* "$T/rel/c_js/" && cp "$CI/mul.input.json" "$T/rel/input.json"
+(cd "$T/rel" && "$ZK" prove --zkey "$M/mul.zkey" --input input.json --wasm c_js/mul.wasm --proof proof.json \
+  --public public.json --quiet) 2>"$T/rel.err" || fail "prove --input with relative paths: $(cat "$T/rel.err")"
+cmp -s "$T/rel/public.json" "$M/public.json" || fail "relative paths: public.json differs from snarkjs's"
+(cd "$T/rel" && "$ZK" prove --zkey "$M/mul.zkey" --input input.json --wasm nowhere/mul.wasm --proof p2.json \
+  --public u2.json) 2>"$T/rel.err"; rc=$?
+[ $rc = 18 ] && grep -q "nowhere/mul.wasm: No such file" "$T/rel.err" || fail "a missing wasm: exit $rc: $(cat "$T/rel.err")"
 [ ! -e "$T/s.json" ] || fail "a failed generator left a proof"
 
 # ---- the service
@@ -94,6 +129,8 @@ zkey = $M/mul.zkey
 witness_bin = $T/hog
 witness_memory = 256M
 $CPP_KEY"
+PORT=$((20000 + RANDOM % 20000))
+EXTRA_RUN="http = 127.0.0.1:$PORT"
 write_config
 start_sup
 cp "$CI/mul.input.json" "$T/a.json"
@@ -130,7 +167,18 @@ fi
 # failures: generator error, timeout, memory limit
 "$ZK" submit --config "$CFG" --key mul --output "$T/out/f" --input "$T/short.json" --wait >"$T/f.out" 2>&1; rc=$?
 [ $rc = 11 ] || fail "failing generator: exited $rc: $(cat "$T/f.out")"
-grep -q "witness generator .*exit status" "$T/f.out" || fail "failing generator reason: $(cat "$T/f.out")"
+grep -q "witness generator: Not all inputs have been set. Only 1 out of 2 (.*exit status" "$T/f.out" ||
+  fail "failing generator reason: $(cat "$T/f.out")"
+# the job's error (what the status page draws, from /status) carries it too
+fid=$(head -1 "$T/f.out")
+status_json "$fid" | jget "d['error']" | grep -q "Not all inputs have been set" ||
+  fail "the job's error: $(status_json "$fid")"
+python3 - "$PORT" "$fid" <<'PY' || fail "/status does not carry the generator's line for job $fid"
+import json, sys, urllib.request
+d = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/status", timeout=5))
+jobs = d["job_list"]
+assert any(str(j["job"]) == sys.argv[2] and "Not all inputs have been set" in j.get("error", "") for j in jobs), jobs
+PY
 t0=$(date +%s)
 "$ZK" submit --config "$CFG" --key slow --output "$T/out/t" --input "$T/a.json" --wait >"$T/t.out" 2>&1; rc=$?
 dt=$(($(date +%s) - t0))

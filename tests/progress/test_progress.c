@@ -181,6 +181,31 @@ static void test_threads(void)
 	CHECK(v.done == 800000, "threads: %llu of 800000 counted", (unsigned long long)v.done);
 }
 
+/* No ETA from the first few percent (issue 37: a small first chunk gave "ETA 3,691 s" for an 8 s run):
+ * none at 0.5 %, one from 5 % on. Counts, not time: the same on any machine. */
+static void test_early_eta(void)
+{
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	zp_progress_begin("eta", p[1], NULL);
+	zp_progress_stage("points", 65865, "items");
+	zp_progress_add(329);
+	sleep_ms(60); /* a rate > 0: the view needs 50 ms of stage (sleep is a lower bound) */
+	struct zp_progress_view v;
+	char line[512];
+	CHECK(zp_progress_get(&v) == 0 && v.eta_s < 0, "an ETA at %llu of %llu: %.0f s", (unsigned long long)v.done,
+	      (unsigned long long)v.total, v.eta_s);
+	zp_progress_format(&v, line, sizeof line);
+	CHECK(!strstr(line, "ETA"), "line at 0.5 %%: %s", line);
+	zp_progress_add(3300);
+	sleep_ms(20);
+	CHECK(zp_progress_get(&v) == 0 && v.eta_s >= 0, "no ETA at %llu of %llu", (unsigned long long)v.done,
+	      (unsigned long long)v.total);
+	zp_progress_end(NULL);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/zp_progress.XXXXXX", json[64];
@@ -191,6 +216,7 @@ int main(void)
 	test_log(json);
 	test_tty();
 	test_silent_stage();
+	test_early_eta();
 	test_threads();
 	unlink(json);
 	rmdir(dir);
