@@ -13,7 +13,9 @@
 #include "zp_err.h"
 #include "zp_exit.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
@@ -250,6 +252,60 @@ void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms)
 		usleep(10000);
 		zp_daemon_tick(d);
 	}
+}
+
+bool zp_daemon_gate(struct zp_daemon *d, const char *stage)
+{
+	d->hold_token[0] = 0;
+	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, stage))
+		return true;
+	char dir[PATH_MAX], p[PATH_MAX + 260];
+	if (zp_pipe_path(dir, sizeof dir, &d->cfg, "hold"))
+		return true;
+	snprintf(p, sizeof p, "%s/open", dir);
+	if (!access(p, F_OK))
+		return d->hold_waiting = false, true;
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	while (dh && (e = readdir(dh))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "open") || strlen(e->d_name) >= sizeof d->hold_token)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (!unlink(p)) {
+			snprintf(d->hold_token, sizeof d->hold_token, "%s", e->d_name);
+			break;
+		}
+	}
+	if (dh)
+		closedir(dh);
+	if (d->hold_token[0])
+		return d->hold_waiting = false, true;
+	if (!d->hold_waiting)
+		zp_log(d->who, "[debug] hold_at = %s: held until %s/open or a token there", stage, dir);
+	d->hold_waiting = true;
+	return false;
+}
+
+void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph)
+{
+	if (!d->hold_token[0])
+		return;
+	zp_log(d->who, "[debug] hold_at = %s: token %s let job %llu part %u through", d->cfg.hold_at, d->hold_token,
+	       (unsigned long long)zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph.job.idx)->id), ph.part);
+	d->hold_token[0] = 0;
+}
+
+void zp_daemon_gate_unused(struct zp_daemon *d)
+{
+	char p[PATH_MAX];
+	if (!d->hold_token[0] || zp_pipe_path(p, sizeof p, &d->cfg, "hold/%s", d->hold_token))
+		return;
+	int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	else
+		zp_log(d->who, "[debug] hold_at: token %s not put back: %s", d->hold_token, strerror(errno));
+	d->hold_token[0] = 0;
 }
 
 void zp_daemon_hint_gpuds(struct zp_daemon *d) { zp_hint_send(d->hint_out, "ready"); }

@@ -350,7 +350,15 @@ int main(int argc, char **argv)
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
 		zp_part_h ph;
+		if (!zp_daemon_gate(&D, "synth")) { /* [debug] hold_at = synth: the test holds the partitions */
+			zp_daemon_wait_hint(&D, 50);
+			continue;
+		}
 		r = zp_arena_claim_part(D.arena, D.me, &ph);
+		if (r)
+			zp_daemon_gate_unused(&D);
+		else
+			zp_daemon_gate_used(&D, ph);
 		if (r == -EAGAIN) {
 			zp_daemon_wait_hint(&D, 200);
 			continue;
