@@ -254,36 +254,66 @@ void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms)
 	}
 }
 
-bool zp_daemon_gate(struct zp_daemon *d, const char *stage)
+/* The gate's token: true when <run>/hold/open exists (tok "") or an entry was unlinked (its name in tok). */
+static bool take_token(struct zp_daemon *d, char *tok, size_t n, char *dir, size_t dn)
 {
-	d->hold_token[0] = 0;
-	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, stage))
-		return true;
-	char dir[PATH_MAX], p[PATH_MAX + 260];
-	if (zp_pipe_path(dir, sizeof dir, &d->cfg, "hold"))
+	char p[PATH_MAX + 260];
+	tok[0] = 0;
+	if (zp_pipe_path(dir, dn, &d->cfg, "hold"))
 		return true;
 	snprintf(p, sizeof p, "%s/open", dir);
 	if (!access(p, F_OK))
-		return d->hold_waiting = false, true;
+		return true;
 	DIR *dh = opendir(dir);
 	struct dirent *e;
 	while (dh && (e = readdir(dh))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "open") || strlen(e->d_name) >= sizeof d->hold_token)
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "open") || strlen(e->d_name) >= n)
 			continue;
 		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
 		if (!unlink(p)) {
-			snprintf(d->hold_token, sizeof d->hold_token, "%s", e->d_name);
+			snprintf(tok, n, "%s", e->d_name);
 			break;
 		}
 	}
 	if (dh)
 		closedir(dh);
-	if (d->hold_token[0])
+	return tok[0] != 0;
+}
+
+bool zp_daemon_gate(struct zp_daemon *d, const char *stage)
+{
+	d->hold_token[0] = 0;
+	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, stage))
+		return true;
+	char dir[PATH_MAX];
+	if (take_token(d, d->hold_token, sizeof d->hold_token, dir, sizeof dir))
 		return d->hold_waiting = false, true;
 	if (!d->hold_waiting)
 		zp_log(d->who, "[debug] hold_at = %s: held until %s/open or a token there", stage, dir);
 	d->hold_waiting = true;
 	return false;
+}
+
+void zp_daemon_hold(struct zp_daemon *d, const char *point, zp_part_h ph, int w)
+{
+	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, point))
+		return;
+	char dir[PATH_MAX], tok[256];
+	unsigned long long job = zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph.job.idx)->id);
+	bool logged = false;
+	while (!take_token(d, tok, sizeof tok, dir, sizeof dir) && !zp_daemon_stopping(d)) {
+		if (!logged)
+			zp_log(d->who, "[debug] hold_at = %s: job %llu part %u held until %s/open or a token there", point,
+			       job, ph.part, dir);
+		logged = true;
+		usleep(20000);
+		if (w < 0)
+			zp_daemon_tick(d);
+		else
+			zp_daemon_progress(d, (unsigned)w);
+	}
+	if (tok[0])
+		zp_log(d->who, "[debug] hold_at = %s: token %s let job %llu part %u through", point, tok, job, ph.part);
 }
 
 void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph)

@@ -199,7 +199,8 @@ check_all_done() {
     [ -f "$T/got/$id/proofs.json" ] || { echo "job $id: no proofs.json"; bad=1; }
     for p in $(seq 0 $((n - 1))); do
       "$ZK" verify --vk "$EX/vk.json" --proof "$T/got/$id/part-$p.proof.json" \
-        --public "$T/got/$id/part-$p.public.json" >/dev/null 2>&1 || { echo "job $id part $p: invalid"; bad=1; }
+        --public "$T/got/$id/part-$p.public.json" >"$T/verify.out" 2>&1 ||
+        { echo "job $id part $p: invalid: $(tail -n 2 "$T/verify.out")"; bad=1; }
     done
   done
   [ $bad = 0 ] || fail "proofs"
