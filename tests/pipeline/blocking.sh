@@ -74,7 +74,7 @@ for c in $cases; do
   echo "$err" | grep -q "s_$c.wtns" || fail "$c: the job's reason does not name the witness: $err"
   case $c in prime) want=prime ;; w0) want='w\[0\]' ;; count) want=wires ;; *) want= ;; esac
   [ -z "$want" ] || echo "$err" | grep -q "$want" || fail "$c: reason '$err' lacks '$want'"
-  wait_until 10 test -f "$T/out/$c/error.txt" -a ! -L "$T/out/$c/error.txt" || fail "$c: error.txt not replaced"
+  wait_until 60 test -f "$T/out/$c/error.txt" -a ! -L "$T/out/$c/error.txt" || fail "$c: error.txt not replaced"
   log "$c: FAILED: $err"
   answers "after $c"
 done

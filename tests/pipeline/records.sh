@@ -97,7 +97,7 @@ hold_open
 sleep 0.5
 [ "$(state_of "$c")" = DONE ] || fail "job $c unknown after its scan: $(status_json "$c")"
 rm -rf "$T/run/fill"
-wait_until 10 test -f "$T/run/results/$c.json" || fail "results/$c.json not written once space returned"
+wait_until 60 test -f "$T/run/results/$c.json" || fail "results/$c.json not written once space returned"
 [ "$(state_of "$c")" = DONE ] || fail "job $c after its record was written: $(state_of "$c")"
 log "run directory full: job $c answered DONE throughout, recorded once space returned"
 
@@ -114,7 +114,7 @@ sleep 0.5
 [ "$(state_of "$e")" = DONE ] || fail "job $e: '$(state_of "$e")' while results/ is read-only"
 [ ! -e "$T/run/results/$e.json" ] || fail "results/$e.json on a ro mount?"
 for d in in tokens results; do rw_unbind "$T/run/$d"; done
-wait_until 10 test -f "$T/run/results/$e.json" || fail "results/$e.json not written once writable"
+wait_until 60 test -f "$T/run/results/$e.json" || fail "results/$e.json not written once writable"
 [ "$(state_of "$e")" = DONE ] || fail "job $e: $(state_of "$e")"
 verify_all_of() { local id name n; grep -E "^($c|$e) " "$T/ids" > "$T/ids.ok"; mv "$T/ids.ok" "$T/ids"; verify_all; }
 verify_all_of || fail "proofs of $c and $e"

@@ -37,7 +37,7 @@ grep -q "backend = cuda" "$T/d.out" || fail "reason: $(cat "$T/d.out")"
 # (the key's own state, not one gpud's: the supervisor folds the gpuds' health files into it every 0.5 s)
 key_failed() { "$ZK" status --config "$CFG" --json | python3 -c 'import json,sys
 sys.exit(0 if any(k["name"] == "dev" and k["state"] == "failed" for k in json.load(sys.stdin)["keys"]) else 1)'; }
-wait_until 10 key_failed || fail "key dev not reported failed"
+wait_until 60 key_failed || fail "key dev not reported failed"
 "$ZK" submit --config "$CFG" --key dev --output "$T/out/d2" synth:6 >"$T/d2.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit for the failed key dev exited $rc: $(cat "$T/d2.out"); status: $("$ZK" status --config "$CFG" --json)"
 grep -q "backend = cuda" "$T/d2.out" || fail "refusal without the reason: $(cat "$T/d2.out")"
