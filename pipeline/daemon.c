@@ -147,6 +147,7 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	zp_daemon_long_stage(d, true); /* start-up: key loads and circuit builds come next */
 	if (d->cfg.start_delay_ms) /* [debug]: a start-up as long as a big key load, beating nothing */
 		usleep(d->cfg.start_delay_ms * 1000u);
+	zp_daemon_hold(d, "start", NULL, -1); /* [debug] hold_at = start: before keys and circuits load */
 	zp_log(d->who, "up: arena %s, proc %u, node %d, %d CPUs pinned", gr->arena, d->me.idx, node, cpus);
 	/* start-up stages (key loading, upload) on stderr = our log, and in progress/<who>.json,
 	 * which the supervisor's /status shows while our pid is the one it started */
@@ -294,17 +295,18 @@ bool zp_daemon_gate(struct zp_daemon *d, const char *stage)
 	return false;
 }
 
-void zp_daemon_hold(struct zp_daemon *d, const char *point, zp_part_h ph, int w)
+void zp_daemon_hold(struct zp_daemon *d, const char *point, const zp_part_h *ph, int w)
 {
 	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, point))
 		return;
-	char dir[PATH_MAX], tok[256];
-	unsigned long long job = zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph.job.idx)->id);
+	char dir[PATH_MAX], tok[256], what[64] = "start-up";
+	if (ph)
+		snprintf(what, sizeof what, "job %llu part %u",
+			 (unsigned long long)zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph->job.idx)->id), ph->part);
 	bool logged = false;
 	while (!take_token(d, tok, sizeof tok, dir, sizeof dir) && !zp_daemon_stopping(d)) {
 		if (!logged)
-			zp_log(d->who, "[debug] hold_at = %s: job %llu part %u held until %s/open or a token there", point,
-			       job, ph.part, dir);
+			zp_log(d->who, "[debug] hold_at = %s: %s held until %s/open or a token there", point, what, dir);
 		logged = true;
 		usleep(20000);
 		if (w < 0)
@@ -313,7 +315,9 @@ void zp_daemon_hold(struct zp_daemon *d, const char *point, zp_part_h ph, int w)
 			zp_daemon_progress(d, (unsigned)w);
 	}
 	if (tok[0])
-		zp_log(d->who, "[debug] hold_at = %s: token %s let job %llu part %u through", point, tok, job, ph.part);
+		zp_log(d->who, "[debug] hold_at = %s: token %s let %s through", point, tok, what);
+	if (!ph && logged)
+		zp_daemon_long_stage(d, true); /* start-up goes on: our ticks ended its allowance */
 }
 
 void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph)

@@ -82,11 +82,12 @@ void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms);
  * Tests: hold every partition at a stage, let exactly N through, open the gate.
  */
 bool zp_daemon_gate(struct zp_daemon *d, const char *stage);
-/* The mid-stage points (hold_at = synthesized: synthd's slot filled, still FILLING; proved: gpud's
- * proof computed, the partition still PROVING, zkpipe payloads): block there with the same
- * tokens, ticking (w < 0, the loop's thread) or as worker w, so a test kills a daemon certainly
- * mid-stage. Logs "job J part P held until ..." once; a stop lets the unit go on. */
-void zp_daemon_hold(struct zp_daemon *d, const char *point, zp_part_h ph, int w);
+/* The blocking points (hold_at = start: each daemon's start-up, before its keys and circuits load
+ * (ph NULL); synthesized: synthd's slot filled, still FILLING; proved: gpud's proof computed, the
+ * partition still PROVING, zkpipe payloads): block there with the same tokens, ticking (w < 0, the
+ * loop's thread) or as worker w, so a test kills a daemon certainly mid-stage or submits while
+ * keys are still loading. Logs "job J part P held until ..." once; a stop lets the unit go on. */
+void zp_daemon_hold(struct zp_daemon *d, const char *point, const zp_part_h *ph, int w);
 void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph);
 void zp_daemon_gate_unused(struct zp_daemon *d);
 void zp_daemon_hint_gpuds(struct zp_daemon *d);

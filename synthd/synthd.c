@@ -222,7 +222,7 @@ static int fill_slot(zp_part_h ph, zp_slot_h sh, const struct circ_entry *e, con
 		return r;
 checked:
 	zp_daemon_sleep(&D, D.cfg.synth_delay_ms); /* [debug]: lets tests kill mid-synthesis */
-	zp_daemon_hold(&D, "synthesized", ph, -1); /* [debug] hold_at = synthesized: the slot still FILLING */
+	zp_daemon_hold(&D, "synthesized", &ph, -1); /* [debug] hold_at = synthesized: the slot still FILLING */
 	return 0;
 }
 

@@ -188,7 +188,7 @@ static void errors(void)
 	bad_value("[group g]\ngpu.0.numa = x\n", 2, "[group g]", "gpu.0.numa", "x", "a NUMA node");
 	bad_value("[key k]\nsetup = gpu\n", 2, "[key k]", "setup", "gpu", "device | file");
 	bad_value("[key k]\nwitness_timeout_s = 0\n", 2, "[key k]", "witness_timeout_s", "0", "> 0");
-	bad_value("[debug]\nhold_at = proving\n", 2, "[debug]", "hold_at", "proving", "synth | synthesized | prove | proved");
+	bad_value("[debug]\nhold_at = proving\n", 2, "[debug]", "hold_at", "proving", "start | synth | synthesized | prove | proved");
 	bad_value("[key k]\nsynth = synth:n=abc\n", 2, "[key k]", "synth", "synth:n=abc", "synth:n=<constraints>");
 
 	/* an unknown setting names the section's known ones; an unknown section lists the sections */
