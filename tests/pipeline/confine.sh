@@ -18,7 +18,7 @@ write_config
 # --- a shared run directory (dir = /tmp, sticky and world-writable) is refused, its mode untouched
 mkdir -m 1777 "$T/shared"; chmod 1777 "$T/shared"
 sed "s|^dir = .*|dir = $T/shared|" "$CFG" > "$T/shared.ini"
-if timeout 20 "$SUP" --config "$T/shared.ini" > "$T/shared.log" 2>&1; then fail "a supervisor ran on a shared run directory"; fi
+if timeout -k 10 120 "$SUP" --config "$T/shared.ini" > "$T/shared.log" 2>&1; then fail "a supervisor ran on a shared run directory"; fi
 grep -q "shared directory" "$T/shared.log" || fail "shared run dir: no reason: $(cat "$T/shared.log")"
 [ "$(stat -c %a "$T/shared")" = 1777 ] || fail "the shared directory's mode was changed to $(stat -c %a "$T/shared")"
 log "shared run directory refused: $(grep -m1 "shared directory" "$T/shared.log")"

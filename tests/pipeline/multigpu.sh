@@ -23,10 +23,10 @@ fake_dev 0000:bb:00.0 0x10de 0x030000 1
 
 # A bus id that is no NVIDIA GPU: the supervisor refuses the config, naming the device.
 GPUDS=0000:05:00.0,aa:00.0 write_config
-"$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted a non-NVIDIA bus id"
+timeout -k 10 120 "$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted a non-NVIDIA bus id"
 grep -q "0000:05:00.0 is not an NVIDIA GPU" "$T/bad.log" || { cat "$T/bad.log"; fail "unclear error for a bad bus id"; }
 bad_config() { # expected message, then write_config's variables as env
-  timeout 10 "$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted: $1"
+  timeout -k 10 120 "$SUP" --config "$CFG" > "$T/bad.log" 2>&1 && fail "supervisor accepted: $1"
   [ $? = 124 ] && fail "supervisor started on a bad config: $1"
   grep -q "$1" "$T/bad.log" || { cat "$T/bad.log"; fail "unclear error, want: $1"; }
 }

@@ -100,7 +100,7 @@ check_svg "$T/after.svg" "$T/ids" || fail "timeline from the records"
 [ $rc = 3 ] && [ ! -e "$T/none.svg" ] || fail "unknown job: rc $rc, file $(ls "$T"/none.svg 2>&1)"
 
 # the demo keeps its timeline
-"$ZK" demo --keep --jobs 2 --parts 2 > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo"; }
+timeout -k 10 600 "$ZK" demo --keep --jobs 2 --parts 2 > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo"; }
 kept=$(sed -n 's/^logs and proofs kept in //p' "$T/demo.out")
 [ -n "$kept" ] && [ -f "$kept/timeline.svg" ] || { cat "$T/demo.out"; fail "demo --keep left no timeline.svg"; }
 python3 - "$kept/timeline.svg" <<'EOF' || { rm -rf "$kept"; fail "demo timeline"; }
