@@ -334,7 +334,7 @@ void zp_daemon_gate_unused(struct zp_daemon *d)
 	char p[PATH_MAX];
 	if (!d->hold_token[0] || zp_pipe_path(p, sizeof p, &d->cfg, "hold/%s", d->hold_token))
 		return;
-	int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		close(fd);
 	else
