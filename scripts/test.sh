@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build and run every test, then the sanitizer run (scripts/test-sanitize.sh under ASAN + UBSAN +
 # LeakSanitizer in build-san): by default the shm and groth16 suites and the pipeline-san set
-# (tests/pipeline/meson.build: the CLI, daemons, kills, reshape, records under the sanitizers);
+# (tests/pipeline/meson.build: the CLI, daemons, kills, reshape, crash points under the sanitizers);
 # ZKPIPE_SANITIZE=full runs the whole pipeline suite instead (about 15 more minutes on 2 cores: run
 # before a release, result recorded in bench/RESULTS.md), ZKPIPE_SANITIZE=0 skips it. The last line
 # is "N passed, N failed[, N skipped]", both runs counted.
