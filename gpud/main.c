@@ -187,10 +187,16 @@ static void serve(struct gpud *g)
 		}
 		zp_slot_h sh;
 		zp_part_h ph;
+		if (!zp_daemon_gate(&g->d, "prove")) { /* [debug] hold_at = prove: READY slots wait for the test */
+			zp_daemon_wait_hint(&g->d, 50);
+			continue;
+		}
 		if (zp_arena_take_ready(g->d.arena, g->d.me, 0, &sh, &ph) == 0) {
+			zp_daemon_gate_used(&g->d, ph);
 			prove_slot(g, sh, ph);
 			continue;
 		}
+		zp_daemon_gate_unused(&g->d);
 		zp_daemon_wait_hint(&g->d, 200);
 	}
 }

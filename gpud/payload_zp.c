@@ -326,6 +326,7 @@ static void prove_plain(struct gpud *g, struct gpud_part *pp)
 	int bad = r ? (gpud_fail(g, pp->ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r)), 1)
 		    : finish_check(g, f, &proof);
 	zp_daemon_sleep(&g->d, g->d.cfg.prove_delay_ms); /* [debug]: lets tests kill mid-proof */
+	zp_daemon_hold(&g->d, "proved", &pp->ph, -1);     /* [debug] hold_at = proved: still PROVING */
 	zp_arena_part_stamp(g->d.arena, pp->ph, ZP_TS_GPU_END);
 	if (!bad)
 		write_done(g, f, &proof);

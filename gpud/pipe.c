@@ -127,6 +127,7 @@ static int gpu_one(struct gpud *g, struct gpud_flight *f)
 	/* [debug] prove_delay_ms: lets tests kill mid-proof (no tick here: main ticks) */
 	for (uint64_t end = zp_mono_ms() + g->d.cfg.prove_delay_ms; !zp_daemon_stopping(&g->d) && zp_mono_ms() < end;)
 		usleep(10000), zp_daemon_progress(&g->d, GPUD_W_GPU);
+	zp_daemon_hold(&g->d, "proved", &f->ph, GPUD_W_GPU); /* [debug] hold_at = proved: still PROVING */
 	zp_daemon_stage(&g->d, GPUD_W_GPU, false);
 	zp_arena_part_stamp(g->d.arena, f->ph, ZP_TS_GPU_END);
 	if (r) {

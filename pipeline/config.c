@@ -16,7 +16,8 @@
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
  *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
  *               (resolved here: see struct zp_pipe_group)
- *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at, fixed_blinding (tests only)
+ *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at, fixed_blinding,
+ *               hold_at = start | synth | synthesized | prove | proved (tests only; the gate: daemon.h)
  *   [cluster]   database, node, heartbeat_s, dead_after_s, capacity, poll_ms, inline_max
  *               (cluster/, docs/cluster.md)
  * Relative paths are taken from the config file's directory.
@@ -95,6 +96,7 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "debug", "prove_delay_ms", "an integer (milliseconds; tests only)" },
 	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky)" },
 	{ "debug", "fixed_blinding", "yes | no (tests only: fixed r, s; not zero-knowledge)" },
+	{ "debug", "hold_at", "start | synth | synthesized | prove | proved (tests only: partitions wait there for tokens in <dir>/hold)" },
 };
 
 /* The section's kind: "key" for [key NAME], "group" for [group NAME], else its name. */
@@ -559,6 +561,10 @@ static int handler(void *user, const char *sec, const char *k, const char *v)
 		    : !strcmp(k, "inject") ? (snprintf(c->inject, sizeof c->inject, "%s", v) < (int)sizeof c->inject ? 0 : -ENAMETOOLONG)
 		    : !strcmp(k, "fixed_blinding") ? parse_bool(v, &c->fixed_blinding)
 		    : !strcmp(k, "crash_at") ? (snprintf(c->crash_at, sizeof c->crash_at, "%s", v) < (int)sizeof c->crash_at ? 0 : -ENAMETOOLONG)
+		    : !strcmp(k, "hold_at") ? (!strcmp(v, "start") || !strcmp(v, "synth") || !strcmp(v, "synthesized") ||
+					       !strcmp(v, "prove") ||
+					       !strcmp(v, "proved") || !*v
+					       ? (snprintf(c->hold_at, sizeof c->hold_at, "%s", v), 0) : -EINVAL)
 		    : -ENOENT;
 	else if (!strcmp(sec, "topology")) {
 		char *end;

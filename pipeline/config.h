@@ -111,6 +111,8 @@ struct zp_pipe_config {
 	uint32_t start_delay_ms;   /* [debug]: a daemon's start-up stretched (no heartbeat), like a long key load */
 	char inject[128];          /* [debug] inject = what@n, ...: GPU-side failures for tests (gpud/pipe.c) */
 	char crash_at[64];         /* [debug] crash_at = point: the supervisor SIGKILLs itself there (tests) */
+	char hold_at[16];          /* [debug] hold_at = start | synth | synthesized | prove | proved: partitions pass that
+	                            * point only with a token from <run dir>/hold (zp_daemon_gate, daemon.h; tests) */
 	bool fixed_blinding;       /* [debug] fixed_blinding = yes: gpud proves with r = 12345, s = 67890 (tests
 	                            * only: such proofs are not zero-knowledge; a restart's proofs are then the
 	                            * same bytes) */

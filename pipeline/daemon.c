@@ -13,7 +13,9 @@
 #include "zp_err.h"
 #include "zp_exit.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
@@ -145,6 +147,7 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	zp_daemon_long_stage(d, true); /* start-up: key loads and circuit builds come next */
 	if (d->cfg.start_delay_ms) /* [debug]: a start-up as long as a big key load, beating nothing */
 		usleep(d->cfg.start_delay_ms * 1000u);
+	zp_daemon_hold(d, "start", NULL, -1); /* [debug] hold_at = start: before keys and circuits load */
 	zp_log(d->who, "up: arena %s, proc %u, node %d, %d CPUs pinned", gr->arena, d->me.idx, node, cpus);
 	/* start-up stages (key loading, upload) on stderr = our log, and in progress/<who>.json,
 	 * which the supervisor's /status shows while our pid is the one it started */
@@ -259,6 +262,93 @@ void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms)
 		usleep(10000);
 		zp_daemon_tick(d);
 	}
+}
+
+/* The gate's token: true when <run>/hold/open exists (tok "") or an entry was unlinked (its name in tok). */
+static bool take_token(struct zp_daemon *d, char *tok, size_t n, char *dir, size_t dn)
+{
+	char p[PATH_MAX + 260];
+	tok[0] = 0;
+	if (zp_pipe_path(dir, dn, &d->cfg, "hold"))
+		return true;
+	snprintf(p, sizeof p, "%s/open", dir);
+	if (!access(p, F_OK))
+		return true;
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	while (dh && (e = readdir(dh))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "open") || strlen(e->d_name) >= n)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (!unlink(p)) {
+			snprintf(tok, n, "%s", e->d_name);
+			break;
+		}
+	}
+	if (dh)
+		closedir(dh);
+	return tok[0] != 0;
+}
+
+bool zp_daemon_gate(struct zp_daemon *d, const char *stage)
+{
+	d->hold_token[0] = 0;
+	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, stage))
+		return true;
+	char dir[PATH_MAX];
+	if (take_token(d, d->hold_token, sizeof d->hold_token, dir, sizeof dir))
+		return d->hold_waiting = false, true;
+	if (!d->hold_waiting)
+		zp_log(d->who, "[debug] hold_at = %s: held until %s/open or a token there", stage, dir);
+	d->hold_waiting = true;
+	return false;
+}
+
+void zp_daemon_hold(struct zp_daemon *d, const char *point, const zp_part_h *ph, int w)
+{
+	if (!d->cfg.hold_at[0] || strcmp(d->cfg.hold_at, point))
+		return;
+	char dir[PATH_MAX], tok[256], what[64] = "start-up";
+	if (ph)
+		snprintf(what, sizeof what, "job %llu part %u",
+			 (unsigned long long)zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph->job.idx)->id), ph->part);
+	bool logged = false;
+	while (!take_token(d, tok, sizeof tok, dir, sizeof dir) && !zp_daemon_stopping(d)) {
+		if (!logged)
+			zp_log(d->who, "[debug] hold_at = %s: %s held until %s/open or a token there", point, what, dir);
+		logged = true;
+		usleep(20000);
+		if (w < 0)
+			zp_daemon_tick(d);
+		else
+			zp_daemon_progress(d, (unsigned)w);
+	}
+	if (tok[0])
+		zp_log(d->who, "[debug] hold_at = %s: token %s let %s through", point, tok, what);
+	if (!ph && logged)
+		zp_daemon_long_stage(d, true); /* start-up goes on: our ticks ended its allowance */
+}
+
+void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph)
+{
+	if (!d->hold_token[0])
+		return;
+	zp_log(d->who, "[debug] hold_at = %s: token %s let job %llu part %u through", d->cfg.hold_at, d->hold_token,
+	       (unsigned long long)zp_daemon_client_id(d, zp_arena_job_rec(d->arena, ph.job.idx)->id), ph.part);
+	d->hold_token[0] = 0;
+}
+
+void zp_daemon_gate_unused(struct zp_daemon *d)
+{
+	char p[PATH_MAX];
+	if (!d->hold_token[0] || zp_pipe_path(p, sizeof p, &d->cfg, "hold/%s", d->hold_token))
+		return;
+	int fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	else
+		zp_log(d->who, "[debug] hold_at: token %s not put back: %s", d->hold_token, strerror(errno));
+	d->hold_token[0] = 0;
 }
 
 void zp_daemon_hint_gpuds(struct zp_daemon *d) { zp_hint_send(d->hint_out, "ready"); }

@@ -45,6 +45,8 @@ struct zp_daemon {
 	 * stage's last progress (zp_now_ns). The heartbeat tick writes the oldest of them, so a
 	 * thread stuck in a call that never returns stops the beat however often main ticks. */
 	_Atomic uint64_t stage_ns[ZP_DAEMON_WORKERS];
+	char hold_token[256];        /* [debug] hold_at: the token taken for the next unit ("" = none) */
+	bool hold_waiting;           /* [debug] hold_at: the gate turned us away (logged once a wait) */
 };
 
 /* Returns 0; ZP_DAEMON_EXIT_NOW after --help / --version (exit 0); a positive exit code
@@ -71,6 +73,26 @@ void zp_daemon_long_stage_for(struct zp_daemon *d, uint32_t allow_s);
 void zp_daemon_wait_hint(struct zp_daemon *d, int ms);
 /* Sleep ms in slices, returning early on SIGTERM. */
 void zp_daemon_sleep(struct zp_daemon *d, uint32_t ms);
+/*
+ * [debug] hold_at = synth | prove: THE TEST'S GATE. A daemon starts a unit of that stage (synthd:
+ * claiming a PENDING partition; gpud: taking a READY slot) only when the gate lets it:
+ * <run dir>/hold/open exists (open for all), or it took a token — it removed one other entry of
+ * <run dir>/hold (unlink: exactly one daemon gets each). Work stays where it is meanwhile
+ * (PENDING, or READY in its slot), so a daemon stopped at the gate leaves nothing half done.
+ * zp_daemon_gate: true = go ahead (false: wait a little and ask again; the turn-away is logged
+ * once per wait). The daemon then says what its token let through (zp_daemon_gate_used logs
+ * "token T let job J part P through"), or, finding no work, puts it back (zp_daemon_gate_unused).
+ * Tests: hold every partition at a stage, let exactly N through, open the gate.
+ */
+bool zp_daemon_gate(struct zp_daemon *d, const char *stage);
+/* The blocking points (hold_at = start: each daemon's start-up, before its keys and circuits load
+ * (ph NULL); synthesized: synthd's slot filled, still FILLING; proved: gpud's proof computed, the
+ * partition still PROVING, zkpipe payloads): block there with the same tokens, ticking (w < 0, the
+ * loop's thread) or as worker w, so a test kills a daemon certainly mid-stage or submits while
+ * keys are still loading. Logs "job J part P held until ..." once; a stop lets the unit go on. */
+void zp_daemon_hold(struct zp_daemon *d, const char *point, const zp_part_h *ph, int w);
+void zp_daemon_gate_used(struct zp_daemon *d, zp_part_h ph);
+void zp_daemon_gate_unused(struct zp_daemon *d);
 void zp_daemon_hint_gpuds(struct zp_daemon *d);
 void zp_daemon_hint_sup(struct zp_daemon *d, const char *what);
 /* Fail partition ph (retried when retry, within the arena's attempt limit) with a formatted

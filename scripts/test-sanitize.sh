@@ -3,8 +3,10 @@
 # second build directory (build-san, -Dcuda=disabled). Every process — the test programs and the
 # daemons the pipeline tests start — stops at its first report (halt_on_error, abort_on_error)
 # and writes it under build-san/sanitizer-logs/; a report from any process fails the run, also one
-# from a daemon that the supervisor restarted. Leak checking is off: the daemons keep their keys
-# and circuits until exit by design, and SIGKILL tests end processes without an exit.
+# from a daemon that the supervisor restarted. LeakSanitizer is on: every process that exits frees
+# what it owns (memory still reachable at exit — a daemon's keys and circuits — is not a leak to it;
+# SIGKILLed processes are not checked). scripts/lsan.supp lists the deliberate exceptions, each
+# with its reason.
 # Usage: scripts/test-sanitize.sh [meson test args...]. Prints "N passed, N failed[, N skipped]".
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +22,8 @@ if [ -d build/oracle-fixtures ] && [ ! -d $B/oracle-fixtures ]; then cp -a build
 LOGS=$PWD/$B/sanitizer-logs
 rm -rf "$LOGS"; mkdir -p "$LOGS"
 common=halt_on_error=1:abort_on_error=1:print_summary=1
-export ASAN_OPTIONS=$common:detect_leaks=0:log_path=$LOGS/asan
+export ASAN_OPTIONS=$common:detect_leaks=1:log_path=$LOGS/asan
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=$common:print_stacktrace=1:log_path=$LOGS/ubsan
 # SAN_SUITES: the suites to run (default shm groth16 pipeline); scripts/test.sh passes its choice
 suites=""; for s in ${SAN_SUITES:-shm groth16 pipeline}; do suites="$suites --suite $s"; done

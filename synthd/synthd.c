@@ -223,6 +223,7 @@ static int fill_slot(zp_part_h ph, zp_slot_h sh, const struct circ_entry *e, con
 		return r;
 checked:
 	zp_daemon_sleep(&D, D.cfg.synth_delay_ms); /* [debug]: lets tests kill mid-synthesis */
+	zp_daemon_hold(&D, "synthesized", &ph, -1); /* [debug] hold_at = synthesized: the slot still FILLING */
 	return 0;
 }
 
@@ -389,7 +390,15 @@ int main(int argc, char **argv)
 	while (!zp_daemon_stopping(&D)) {
 		zp_daemon_tick(&D);
 		zp_part_h ph;
+		if (!zp_daemon_gate(&D, "synth")) { /* [debug] hold_at = synth: the test holds the partitions */
+			zp_daemon_wait_hint(&D, 50);
+			continue;
+		}
 		r = zp_arena_claim_part(D.arena, D.me, &ph);
+		if (r)
+			zp_daemon_gate_unused(&D);
+		else
+			zp_daemon_gate_used(&D, ph);
 		if (r == -EAGAIN) {
 			zp_daemon_wait_hint(&D, 200);
 			continue;

@@ -141,6 +141,8 @@ static const char submit_help[] =
 	"  Inputs may be input.json files when the key names a witness generator ([key] wasm = or\n"
 	"  witness_bin =): synthd computes each witness. Exit 13 when the key cannot be served.\n";
 
+static void free_ptrs(char ***p) { free(*p); }
+
 int cmd_submit(int argc, char **argv)
 {
 	static const struct option opts[] = { CONN_OPTS, { "key", 1, 0, 'k' }, { "output", 1, 0, 'o' },
@@ -150,7 +152,8 @@ int cmd_submit(int argc, char **argv)
 	double timeout = 0;
 	char *end;
 	int overwrite = 0;
-	char **ins = calloc((size_t)argc + 1, sizeof *ins); /* --input files, then the positional ones */
+	/* --input files, then the positional ones (freed on every return: LeakSanitizer runs the CLI) */
+	__attribute__((cleanup(free_ptrs))) char **ins = calloc((size_t)argc + 1, sizeof *ins);
 	int nin = 0;
 	long prio = 0;
 	int o, wait = 0;
@@ -196,12 +199,14 @@ int cmd_submit(int argc, char **argv)
 		}
 		if (absolute(ins[i], path)) {
 			fprintf(stderr, "zkpipe submit: %s: %s\n", ins[i], strerror(errno));
+			json_decref(inputs);
 			return 3;
 		}
 		json_array_append_new(inputs, json_string(path));
 	}
 	if (absolute(out, path)) {
 		fprintf(stderr, "zkpipe submit: output %s: its parent directory must exist\n", out);
+		json_decref(inputs);
 		return 3;
 	}
 	json_t *req = json_pack("{s:s, s:s, s:o, s:s, s:i}", "op", "submit", "key", key, "inputs", inputs,
@@ -214,6 +219,7 @@ int cmd_submit(int argc, char **argv)
 		int e = zp_token_random(tbuf, "c-");
 		if (e) {
 			fprintf(stderr, "zkpipe submit: getrandom: %s\n", strerror(-e));
+			json_decref(req);
 			return 1;
 		}
 		tok = tbuf;

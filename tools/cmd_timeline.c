@@ -200,6 +200,8 @@ static int by_submit(const void *a, const void *b)
 /* Oldest first; past MAX_ROWS partitions the oldest jobs are dropped. Returns how many were. */
 static size_t order_and_cap(struct tl *t)
 {
+	if (!t->n) /* no job (t->j NULL): qsort and memmove take no NULL, even for 0 items (UBSAN) */
+		return 0;
 	qsort(t->j, t->n, sizeof *t->j, by_submit);
 	size_t rows = 0, first = t->n;
 	while (first > 0 && rows + t->j[first - 1].nparts <= MAX_ROWS)

@@ -103,6 +103,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "g16_devkey: %s\n", zp_err_msg());
 		return 3;
 	}
-	return zp_curve_of(r1.curve)->id == ZP_CURVE_BN254 ? bn254_devkey(&r1, argv[2], seed)
-							    : bls_devkey(&r1, argv[2], seed);
+	int rc = zp_curve_of(r1.curve)->id == ZP_CURVE_BN254 ? bn254_devkey(&r1, argv[2], seed)
+							     : bls_devkey(&r1, argv[2], seed);
+	zp_r1cs_free(&r1);
+	return rc;
 }

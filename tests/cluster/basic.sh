@@ -13,14 +13,14 @@ pg_init
 psql_ "SELECT 1 FROM zkpipe.events" >/dev/null 2>&1 && fail "version 1 already has events"
 node_config n1
 start_node n1
-sleep 2
+# once clusterd has said why it waits, it has seen the schema: it must not have joined
+wait_until 120 grep -q "schema is version 1" "$T/n1/run/log/node0.cluster0" || fail "clusterd did not say why it waits"
 node_up n1 && fail "node joined a schema of the wrong version"
-grep -q "schema is version 1" "$T/n1/run/log/node0.cluster0" || fail "clusterd did not say why it waits"
 "$ZK" cluster init --database "$DB" > "$T/init2.log" || fail "init (upgrade)"
 grep -q "version 2 (was 1)" "$T/init2.log" || fail "upgrade: $(cat "$T/init2.log")"
 "$ZK" cluster init --database "$DB" --inline-max 300k > "$T/init3.log" || fail "init again"
 grep -q "unchanged" "$T/init3.log" || fail "init not idempotent: $(cat "$T/init3.log")"
-wait_until 20 node_up n1 || fail "n1 did not join after the upgrade"
+wait_until 60 node_up n1 || fail "n1 did not join after the upgrade"
 
 # client errors: nothing queued
 sub() { "$ZK" submit --database "$DB" "$@" 2>"$T/sub.err"; }
@@ -88,12 +88,12 @@ lid=$("$ZK" submit --config "$T/n1/zkpipe.ini" --key chain --output "$T/out/loca
   >/dev/null || fail "local proof"
 
 # cancel: a queued job nobody can take (the node is stopped)
-kill -TERM "$(cat "$T/n1/sup.pid")"; wait_until 20 bash -c "! kill -0 $(cat "$T/n1/sup.pid") 2>/dev/null" || fail "n1 did not stop"
+kill -TERM "$(cat "$T/n1/sup.pid")"; wait_until 60 bash -c "! kill -0 $(cat "$T/n1/sup.pid") 2>/dev/null" || fail "n1 did not stop"
 [ "$(psql_ "SELECT state FROM zkpipe.nodes WHERE name = 'n1'")" = STOPPED ] || fail "n1 not marked STOPPED"
 f=$(sub --key chain "$EX/w0.wtns") || fail "submit f"
 "$ZK" cancel --database "$DB" "$f" >/dev/null || fail "cancel"
 [ "$(psql_ "SELECT state FROM zkpipe.jobs WHERE id = $f")" = CANCELLED ] || fail "not CANCELLED"
-"$ZK" wait --database "$DB" --timeout 10 "$f" >/dev/null; [ $? = "$EX_JOB_FAILED" ] || fail "wait on a cancelled job: not exit $EX_JOB_FAILED"
+"$ZK" wait --database "$DB" --timeout 60 "$f" >/dev/null; [ $? = "$EX_JOB_FAILED" ] || fail "wait on a cancelled job: not exit $EX_JOB_FAILED"
 
 # priority, then age: with room for one partition, the later high-priority job is claimed first
 lo=$(sub --key chain "$EX/w1.wtns") || fail "submit lo"
@@ -110,7 +110,7 @@ order=$(psql_ "SELECT string_agg(job::text, ' ' ORDER BY id) FROM zkpipe.events 
 node_config n2
 sed -i "s|^zkey = .*chain.zkey|zkey = $T/other.zkey|" "$T/n2/zkpipe.ini"
 start_node n2
-wait_until 20 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND refused LIKE '%differs%'\")\" = 1 ]" ||
+wait_until 60 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND refused LIKE '%differs%'\")\" = 1 ]" ||
   fail "n2 did not refuse the differing key"
 "$ZK" cluster nodes --database "$DB" --json > "$T/nodes.json" || fail "cluster nodes"
 python3 - "$T/nodes.json" <<'PY' || fail "cluster nodes --json: $(cat "$T/nodes.json")"

@@ -15,33 +15,39 @@ for i in 1 2; do make_netns "$i"; done
 PG_LISTEN="$NET.5,$NET.9"
 pg_init "host all all $NET.0/24 trust"
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
+# both nodes prove only what their [debug] hold_at gates let through: n1 waits until n2 holds jobs
+# (else it could drain the queue first), n2 until it is cut off (else it could finish them first)
 for i in 1 2; do
-  node_config "n$i" "host=$NET.$((4 * i + 1)) port=$PORT user=postgres dbname=postgres"
+  EXTRA=$'[debug]\nhold_at = prove' node_config "n$i" "host=$NET.$((4 * i + 1)) port=$PORT user=postgres dbname=postgres"
 done
-printf '[debug]\nprove_delay_ms = 400\n' >> "$T/n2/zkpipe.ini"
 for i in 1 2; do start_node "n$i" "zc$TAG$i"; done
-for i in 1 2; do wait_until 30 node_up "n$i" || fail "n$i did not join over TCP"; done
+for i in 1 2; do wait_until 60 node_up "n$i" || fail "n$i did not join over TCP"; done
 ip netns exec "zc${TAG}2" ss -tn 2>/dev/null | grep -q "$NET.9:$PORT" || fail "n2 is not connected over its veth"
 submit_jobs 24 2
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE owner = 'n2' AND state = 'RUNNING'\") -ge 1 ]" ||
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE owner = 'n2' AND state = 'RUNNING'\") -ge 1 ]" ||
   fail "n2 holds no job"
 held=$(psql_ "SELECT string_agg(id::text, ',') FROM zkpipe.jobs WHERE owner = 'n2' AND state = 'RUNNING'")
 log "cutting n2 off (link zv${TAG}2 down) while it holds jobs $held"
 ip link set "zv${TAG}2" down
+hold_open n1
 cut=$(date +%s)
-wait_until 30 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT id FROM zkpipe.jobs WHERE id IN ($held) AND owner = 'n2' AND state = 'RUNNING'\")\" ]" ||
+wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT id FROM zkpipe.jobs WHERE id IN ($held) AND owner = 'n2' AND state = 'RUNNING'\")\" ]" ||
   fail "n2's jobs were not re-queued while it was cut off"
 log "n2's jobs re-queued after $(( $(date +%s) - cut )) s"
-sleep 3 # n2 keeps proving its (now stale) copies meanwhile
+# n2 keeps proving its (now stale) copies meanwhile: its gate opens, and the link comes back once
+# it has proved one
+n2_proved() { "$ZK" status --config "$T/n2/zkpipe.ini" --json 2>/dev/null | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"] >= 1 else 1)'; }
+hold_open n2
+wait_until 120 n2_proved || fail "n2 proved nothing while cut off"
 ip link set "zv${TAG}2" up
 log "n2's link is back"
-wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE node = 'n2' AND what IN ('dropped', 'fenced')\") -ge 1 ]" ||
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE node = 'n2' AND what IN ('dropped', 'fenced')\") -ge 1 ]" ||
   fail "n2 did not notice its leases were taken"
-wait_until 20 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND heartbeat > now() - interval '3 seconds'\") = 1 ]" ||
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND heartbeat > now() - interval '3 seconds'\") = 1 ]" ||
   fail "n2 does not heartbeat again"
 before=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE node = 'n2'")
 submit_jobs 12 2
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')\") = 0 ]" ||
+wait_until 300 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')\") = 0 ]" ||
   fail "jobs left: $(psql_ "SELECT state, count(*) FROM zkpipe.jobs GROUP BY state")"
 check_all_done
 stale=$(psql_ "SELECT p.job || '/' || p.part FROM zkpipe.partitions p JOIN zkpipe.events e ON e.job = p.job

@@ -154,6 +154,16 @@ start_node() {
   fail "node $n: supervisor did not answer"
 }
 
+# The [debug] hold_at gate of node $1 (pipeline/daemon.h; its config has hold_at = ...):
+# hold_release NODE N lets N more partitions through, hold_open NODE all, hold_close NODE none.
+HOLD_SEQ=0
+hold_release() {
+  mkdir -p "$T/$1/run/hold"; local i
+  for i in $(seq "$2"); do HOLD_SEQ=$((HOLD_SEQ + 1)); : > "$T/$1/run/hold/t$HOLD_SEQ"; done
+}
+hold_open() { mkdir -p "$T/$1/run/hold"; : > "$T/$1/run/hold/open"; }
+hold_close() { mkdir -p "$T/$1/run/hold"; rm -f "$T/$1/run/hold/open"; }
+
 # alive PID: running (a zombie that nobody reaped yet is not)
 alive() { [ -r "/proc/$1/stat" ] && ! awk '{exit $3 == "Z" ? 0 : 1}' "/proc/$1/stat" 2>/dev/null; }
 
@@ -199,7 +209,8 @@ check_all_done() {
     [ -f "$T/got/$id/proofs.json" ] || { echo "job $id: no proofs.json"; bad=1; }
     for p in $(seq 0 $((n - 1))); do
       "$ZK" verify --vk "$EX/vk.json" --proof "$T/got/$id/part-$p.proof.json" \
-        --public "$T/got/$id/part-$p.public.json" >/dev/null 2>&1 || { echo "job $id part $p: invalid"; bad=1; }
+        --public "$T/got/$id/part-$p.public.json" >"$T/verify.out" 2>&1 ||
+        { echo "job $id part $p: invalid: $(tail -n 2 "$T/verify.out")"; bad=1; }
     done
   done
   [ $bad = 0 ] || fail "proofs"

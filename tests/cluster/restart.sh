@@ -8,20 +8,24 @@
 . "$(dirname "$0")/lib.sh" "$@"
 pg_init
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
-EXTRA=$'[debug]\nprove_delay_ms = 700' node_config n1
+# n1 and n2 prove only what their [debug] hold_at gates let through: every job below is unfinished
+# at the step that needs it so, however fast or slow the machine
+EXTRA=$'[debug]\nhold_at = prove' node_config n1
 start_node n1
-wait_until 30 node_up n1 || fail "n1 did not join"
+wait_until 60 node_up n1 || fail "n1 did not join"
 submit_jobs 1 4
 id=$(cat "$T/ids")
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions') -ge 1 ]" ||
+hold_release n1 1
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions') -ge 1 ]" ||
   fail "no partition committed"
 cd_pid=$(pgrep -f "zkpipe-clusterd --config $T/n1/" | head -n 1)
 [ -n "$cd_pid" ] || fail "no clusterd"
 log "SIGKILL n1's supervisor $(cat "$T/n1/sup.pid") (clusterd $cd_pid)"
 kill -KILL "$(cat "$T/n1/sup.pid")"
-wait_until 5 bash -c "$(declare -f alive); ! alive $cd_pid" || fail "clusterd outlived its supervisor"
+wait_until 60 bash -c "$(declare -f alive); ! alive $cd_pid" || fail "clusterd outlived its supervisor"
 start_node n1
-"$ZK" wait --database "$DB" --timeout 90 "$id" >/dev/null || fail "the job did not finish after the restart"
+hold_open n1
+"$ZK" wait --database "$DB" --timeout 300 "$id" >/dev/null || fail "the job did not finish after the restart"
 grep -q "job $id epoch 1: ours from before a restart; resuming" "$T/n1/run/log/node0.cluster0" ||
   fail "the new clusterd did not resume the job"
 [ "$(psql_ "SELECT epoch || ' ' || attempts FROM zkpipe.jobs WHERE id = $id")" = "1 0" ] || fail "the job was re-queued"
@@ -32,19 +36,22 @@ check_all_done
 # fencing: another owner takes the lease of a job n1 is proving (as a reclaim would); n1's later
 # commits for it are refused and it drops its copy; given back to the queue, the job finishes
 : > "$T/ids"
+hold_close n1
 submit_jobs 1 4
 g=$(cat "$T/ids")
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $g') -ge 1 ]" ||
+hold_release n1 1
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $g') -ge 1 ]" ||
   fail "no partition of job $g committed"
 psql_ "UPDATE zkpipe.jobs SET owner = 'ghost', epoch = epoch + 100 WHERE id = $g" >/dev/null
 bumped=$(psql_ "SELECT now()")
-wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')\") -ge 1 ]" ||
+hold_open n1 # n1's next commits for g come after the lease was taken
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')\") -ge 1 ]" ||
   fail "n1 did not notice it lost the lease"
 sleep 2
 late=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND proved_at > '$bumped'")
 [ "$late" = 0 ] || fail "$late partition(s) committed after the lease was taken"
 psql_ "UPDATE zkpipe.jobs SET owner = NULL, state = 'QUEUED' WHERE id = $g; SELECT pg_notify('zkpipe_jobs', '')" >/dev/null
-"$ZK" wait --database "$DB" --timeout 90 "$g" >/dev/null || fail "job $g after its lease was given back"
+"$ZK" wait --database "$DB" --timeout 300 "$g" >/dev/null || fail "job $g after its lease was given back"
 [ "$(psql_ "SELECT epoch FROM zkpipe.jobs WHERE id = $g")" = 102 ] || fail "job $g not re-claimed on a new lease"
 check_all_done
 
@@ -52,12 +59,15 @@ check_all_done
 # replica promoted): the node commits it again from its spool, without proving it again
 : > "$T/ids"
 proved0=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
+hold_close n1
 submit_jobs 1 4
 l=$(cat "$T/ids")
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $l') -ge 1 ]" ||
+hold_release n1 1
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $l') -ge 1 ]" ||
   fail "no partition of job $l committed"
 psql_ "DELETE FROM zkpipe.partitions WHERE job = $l AND part = (SELECT min(part) FROM zkpipe.partitions WHERE job = $l)" >/dev/null
-"$ZK" wait --database "$DB" --timeout 90 "$l" >/dev/null || fail "job $l after losing a partition row"
+hold_open n1
+"$ZK" wait --database "$DB" --timeout 300 "$l" >/dev/null || fail "job $l after losing a partition row"
 grep -q "job $l: 1 committed partition(s) missing from the database" "$T/n1/run/log/node0.cluster0" ||
   fail "the node did not notice the lost partition"
 proved1=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
@@ -67,7 +77,7 @@ check_all_done
 # max_attempts: n2 serves key chain2 only (n1 cannot take its jobs), dies whole holding one
 EXTRA_KEYS="[key chain2]
 zkey = $EX/chain.zkey
-r1cs = $EX/chain.r1cs" EXTRA=$'[debug]\nprove_delay_ms = 3000' node_config n2
+r1cs = $EX/chain.r1cs" EXTRA=$'[debug]\nhold_at = prove' node_config n2 # n2 never proves: its gate stays shut
 sed -i '/^\[key chain\]$/,/^r1cs/d' "$T/n2/zkpipe.ini"
 start_node n2
 wait_until 30 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'\")\" = 1 ]" ||
@@ -76,7 +86,7 @@ f=$("$ZK" submit --database "$DB" --key chain2 --max-attempts 1 "$EX/w3.wtns") |
 wait_until 30 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.jobs WHERE id = $f\")\" = n2 ]" ||
   fail "n2 did not claim the chain2 job"
 kill -KILL $(node_pids n2)
-"$ZK" wait --database "$DB" --timeout 60 "$f" > "$T/f.log"; rc=$?
+"$ZK" wait --database "$DB" --timeout 300 "$f" > "$T/f.log"; rc=$?
 [ $rc = "$EX_JOB_FAILED" ] || fail "the dead node's job with max_attempts 1: wait exited $rc"
 grep -q "node n2 presumed dead (no heartbeat for [0-9]* s) at attempt 1 of 1" "$T/f.log" || fail "reason: $(cat "$T/f.log")"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.events WHERE job = $f AND what = 'failed' AND node = 'n1'")" = 1 ] ||

@@ -9,7 +9,9 @@
 PORT=$((20000 + RANDOM % 20000))
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 MAXPARTS=4
-EXTRA=$'[debug]\nsynth_delay_ms = 300'
+# nothing is proved until the test opens the [debug] hold_at gate: the job to cancel is unfinished
+# when cancelled, however fast the machine
+EXTRA=$'[debug]\nhold_at = prove'
 write_config
 start_sup
 expect_err() { # expect_err PATTERN submit-args...
@@ -38,16 +40,17 @@ a=$("$ZK" submit --config "$CFG" --key chain --token tok-1 --output "$T/out/t" "
 b=$("$ZK" submit --config "$CFG" --key chain --token tok-1 --output "$T/out/t" "$W") || fail "re-submit"
 [ "$a" = "$b" ] || fail "same token gave two jobs ($a, $b)"
 echo "$a t 1" >> "$T/ids"
-# cancel a 4-partition job while its first partitions synthesize
+# cancel a 4-partition job before any of its partitions is proved (held at the gate)
 c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$W" "$W" "$W" "$W") || fail "submit c"
 "$ZK" cancel --config "$CFG" "$c" >"$T/cancel.out" || fail "cancel"
 # the state the job reached, not the ACTIVE of the moment the request came (issue 37)
 grep -q "^job $c cancelled (FAILED: cancelled" "$T/cancel.out" || fail "cancel printed: $(cat "$T/cancel.out")"
-"$ZK" wait --config "$CFG" --timeout 60 "$c" > "$T/c.out" 2>"$T/c.err"; rc=$?
+hold_open
+"$ZK" wait --config "$CFG" --timeout 300 "$c" > "$T/c.out" 2>"$T/c.err"; rc=$?
 [ $rc = 11 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
 grep -q "cancelled" "$T/c.out" || fail "cancel reason: $(cat "$T/c.out")"
-wait_until 10 grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
-wait_all 60 || fail "the token job did not finish"
+wait_until 60 grep -q cancelled "$T/out/c/error.txt" || fail "error.txt"
+wait_all 300 || fail "the token job did not finish"
 verify_all || fail "proofs"
 # waiting on a job finished before: its result line, no "done in 0.0 s" progress line (issue 37)
 "$ZK" wait --config "$CFG" "$a" >"$T/w.out" 2>"$T/w.err" || fail "wait on a finished job: $(cat "$T/w.out" "$T/w.err")"

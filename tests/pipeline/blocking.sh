@@ -7,32 +7,29 @@
 . "$(dirname "$0")/lib.sh" "$@"
 WORKERS=1 SLOTS=1 MAXPARTS=4
 EXTRA_RUN="public = yes"   # over ipc: api.ipc 0666 in a 0711 run directory (checked at the end)
+# the synthd claims nothing until the [debug] hold_at = synth gate opens (the witnesses are swapped first)
+EXTRA=$'[debug]\nhold_at = synth'
 write_config
 start_sup
 mkdir -p "$T/in"
-# answers STEP: a status request answered within 3 s
+# answers STEP: a status request answered (a blocked supervisor never answers: timeout's bound
+# tells the two apart; a clock would only say how loaded the machine is)
 answers() {
-  local t0; t0=$(date +%s%N)
-  timeout 10 "$ZK" status --config "$CFG" >/dev/null 2>&1 || fail "$1: the supervisor did not answer"
-  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  [ "$ms" -lt 3000 ] || fail "$1: status took $ms ms"
+  timeout 60 "$ZK" status --config "$CFG" >/dev/null 2>&1 || fail "$1: the supervisor did not answer"
 }
 # --- at submit
 mkfifo "$T/in/fifo.wtns"; mkdir "$T/in/dir.wtns"
 bad=("$T/in/fifo.wtns" "$T/in/dir.wtns")
 if mknod "$T/in/dev.wtns" c 1 3 2>/dev/null; then bad+=("$T/in/dev.wtns"); else log "mknod not permitted: device case skipped"; fi
 for f in "${bad[@]}"; do
-  t0=$(date +%s%N)
-  if timeout 20 "$ZK" submit --config "$CFG" --key chain --output "$T/out/x" "$f" 2>"$T/err"; then fail "accepted $f"; fi
-  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  if timeout 60 "$ZK" submit --config "$CFG" --key chain --output "$T/out/x" "$f" 2>"$T/err"; then fail "accepted $f"; fi
   grep -q "inputs\[0\]: .*$(basename "$f")" "$T/err" || fail "refusal of $f does not name it: $(cat "$T/err")"
-  [ "$ms" -lt 5000 ] || fail "refusing $f took $ms ms"
-  log "refused in $ms ms: $(cat "$T/err")"
+  log "refused: $(cat "$T/err")"
   answers "after $f"
 done
-# --- after submit: the synthd is held (SIGSTOP) while the witnesses are swapped, so it reads
-# each one only after the swap
 synthd_pid=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='synthd'][0]")
+# --- after submit: the synthd is held at the gate while the witnesses are swapped, so it reads
+# each one only after the swap
 python3 - "$EX/w2.wtns" "$T/in" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
@@ -44,7 +41,6 @@ c = bytearray(b) + bytes(32); struct.pack_into("<I", c, 60, n + 1)
 struct.pack_into("<Q", c, 12 + 12 + 40 + 4, (n + 1) * 32); open(d + "/count.bad", "wb").write(c)
 PY
 cases="fifo dev dir link prime w0 count"
-kill -STOP "$synthd_pid"
 declare -A id
 for c in $cases; do
   cp "$EX/w2.wtns" "$T/in/s_$c.wtns"
@@ -66,15 +62,15 @@ echo VICTIM > "$T/victim"; cp "$T/victim" "$T/victim.orig"
 for c in $cases; do
   ln -s "$T/victim" "$T/out/$c/error.txt"; ln -s "$T/victim" "$T/out/$c/error.txt.tmp.$SUP_PID"
 done
-kill -CONT "$synthd_pid"
+hold_open
 for c in $cases; do
-  "$ZK" wait --config "$CFG" --timeout 60 "${id[$c]}" > "$T/$c.out"; rc=$?
+  "$ZK" wait --config "$CFG" --timeout 300 "${id[$c]}" > "$T/$c.out"; rc=$?
   [ $rc = 11 ] || fail "$c: wait exited $rc (not FAILED): $(cat "$T/$c.out")"
   err=$(status_json "${id[$c]}" | jget "d['error']")
   echo "$err" | grep -q "s_$c.wtns" || fail "$c: the job's reason does not name the witness: $err"
   case $c in prime) want=prime ;; w0) want='w\[0\]' ;; count) want=wires ;; *) want= ;; esac
   [ -z "$want" ] || echo "$err" | grep -q "$want" || fail "$c: reason '$err' lacks '$want'"
-  wait_until 10 test -f "$T/out/$c/error.txt" -a ! -L "$T/out/$c/error.txt" || fail "$c: error.txt not replaced"
+  wait_until 60 test -f "$T/out/$c/error.txt" -a ! -L "$T/out/$c/error.txt" || fail "$c: error.txt not replaced"
   log "$c: FAILED: $err"
   answers "after $c"
 done

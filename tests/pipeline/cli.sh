@@ -33,7 +33,7 @@ diff "$T/codes.help" "$T/codes.doc" || fail "docs/pipeline.md's exit codes diffe
 mkdir -p "$T/ok"
 cfgerr() { # cfgerr NAME: writes $T/NAME.ini from stdin, runs the supervisor and the client on it
   cat > "$T/$1.ini"
-  "$SUP" --config "$T/$1.ini" >"$T/$1.sup" 2>&1; echo $? > "$T/$1.rc"
+  timeout -k 10 120 "$SUP" --config "$T/$1.ini" >"$T/$1.sup" 2>&1; echo $? > "$T/$1.rc" # bounded: 124 if it ran
   "$ZK" status --config "$T/$1.ini" >"$T/$1.cli" 2>&1; echo $? > "$T/$1.crc"
 }
 cfgerr missingdir <<INI
@@ -104,8 +104,8 @@ dir = $T/run
 INI
 case "$(cat "$T/section.sup")" in *"line 2: [runn]: unknown section"*) ;; *) fail "unknown section: $(cat "$T/section.sup")";; esac
 [ ! -e "$T/run" ] || fail "a config error left a run directory"
-"$SUP" --config "$T/absent.ini" >/dev/null 2>&1; [ $? = 14 ] || fail "a missing config file: not exit 14"
-"$SUP" >/dev/null 2>&1; [ $? = 2 ] || fail "supervisor without --config: not exit 2"
+timeout -k 10 120 "$SUP" --config "$T/absent.ini" >/dev/null 2>&1; [ $? = 14 ] || fail "a missing config file: not exit 14"
+timeout -k 10 120 "$SUP" >/dev/null 2>&1; [ $? = 2 ] || fail "supervisor without --config: not exit 2"
 # the sample configs parse (relative paths from their directory; exit 10: no supervisor, not 14)
 # and listen on loopback only
 for f in "$SRC"/examples/*.ini; do

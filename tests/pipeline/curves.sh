@@ -89,7 +89,7 @@ assert k["mixed"]["state"] == "failed" and "bn254" in k["mixed"]["error"] and "b
 run_service plain
 ZKPIPE_GPUD_PIPELINE=1 run_service pipelined
 # the demo on its bundled BN254 circuit (examples/chain-bn254)
-"$ZK" demo --curve bn254 --jobs 2 --parts 2 >"$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo --curve bn254"; }
+timeout -k 10 600 "$ZK" demo --curve bn254 --jobs 2 --parts 2 >"$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo --curve bn254"; }
 grep -q "chain-bn254" "$T/demo.out" && grep -q "^verified 4/4 proofs" "$T/demo.out" ||
   { cat "$T/demo.out"; fail "demo --curve bn254 did not verify its 4 proofs"; }
 echo "PASS"

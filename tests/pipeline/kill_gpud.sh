@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# SIGKILL the gpud while it proves (proof stretched by [debug] prove_delay_ms): it released
-# its slot before proving, so the slot is already FREE; its PROVING partition goes back to
-# PENDING, is synthesized again and proved by the restarted gpud. Every job ends DONE,
-# each partition proved once.
+# SIGKILL the gpud while it proves (held mid-proof by the [debug] hold_at = proved gate: its
+# proof computed, the partition still PROVING): it released its slot before proving, so the slot
+# is already FREE; its PROVING partition goes back to PENDING, is synthesized again and proved by
+# the restarted gpud. Every job ends DONE, each partition proved once.
 . "$(dirname "$0")/lib.sh" "$@"
-EXTRA=$'[debug]\nprove_delay_ms = 600'
+EXTRA=$'[debug]\nhold_at = proved'
 write_config
 start_sup
 for j in 0 1 2; do submit_job j$j 3 $j >/dev/null; done
-proving() { "$SHM" --json "$ARENA" | python3 -c '
-import json,sys
-d=json.load(sys.stdin)
-sys.exit(0 if any(p["state"]=="PROVING" for j in d["jobs"] for p in j["partitions"]) else 1)'; }
-wait_until 20 bash -c "$(declare -f proving); SHM=$SHM ARENA=$ARENA proving" || fail "no PROVING partition seen"
+held() { cat "$T"/run/log/*gpud* 2>/dev/null | grep -q "hold_at = proved: job [0-9]* part [0-9]* held"; }
+wait_until 120 held || fail "gpud never held a proof at the gate"
 victim=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud'][0]")
 log "SIGKILL gpud pid $victim mid-proof"
 kill -KILL "$victim"
-wait_all 120 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
+hold_open
+wait_all 300 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
 verify_all || fail "proofs"
 n=$(total_parts)
 [ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n (lost or proved twice)"

@@ -1,30 +1,25 @@
 #!/usr/bin/env bash
-# SIGKILL a synthd while it fills a slot (synthesis stretched by [debug] synth_delay_ms):
-# its slot goes back to FREE, its partition back to PENDING (attempts + 1), the supervisor
-# restarts it, the other synthd and the gpud keep working, and every job ends DONE with
-# valid proofs, each partition proved once.
+# SIGKILL a synthd while it fills a slot (held there by the [debug] hold_at = synthesized gate:
+# the witness read, the slot still FILLING): its slot goes back to FREE, its partition back to
+# PENDING (attempts + 1), the supervisor restarts it, the other synthd and the gpud keep working,
+# and every job ends DONE with valid proofs, each partition proved once.
 . "$(dirname "$0")/lib.sh" "$@"
-EXTRA=$'[debug]\nsynth_delay_ms = 400'
+EXTRA=$'[debug]\nhold_at = synthesized'
 write_config
 start_sup
 for j in 0 1 2 3; do submit_job j$j 3 $j >/dev/null; done
-# Kill, from one python process, a synthd whose slot turned FILLING < 150 ms ago: with
-# synthesis stretched to 400 ms it is certainly still filling when the signal lands.
-victim=$(python3 - "$SHM" "$ARENA" <<'PY'
-import json, os, signal, subprocess, sys, time
-end = time.time() + 20
-while time.time() < end:
-    d = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2]], capture_output=True).stdout)
-    for s in d["slots"]:
-        if s["state"] == "FILLING" and s["owner_alive"] and time.time_ns() - s["state_ns"] < 150_000_000:
-            os.kill(s["owner_pid"], signal.SIGKILL)
-            print(s["owner_pid"]); sys.exit(0)
-    time.sleep(0.01)
-sys.exit(1)
-PY
-) || fail "no freshly FILLING slot seen"
+held() { cat "$T"/run/log/*synthd* 2>/dev/null | grep -q "hold_at = synthesized: job [0-9]* part [0-9]* held"; }
+wait_until 120 held || fail "no synthd held a filled slot at the gate"
+# the owner of a FILLING slot: a synthd held at the gate (no slot turns READY while the gate is shut)
+victim=$("$SHM" --json "$ARENA" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+print(next(s["owner_pid"] for s in d["slots"] if s["state"] == "FILLING" and s["owner_alive"]))') ||
+  fail "no FILLING slot although a synthd is held"
+kill -KILL "$victim"
+hold_open
 log "SIGKILLed synthd pid $victim mid-synthesis"
-wait_all 120 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
+wait_all 300 || { cat "$T/wait.out"; fail "jobs did not all finish DONE"; }
 verify_all || fail "proofs"
 n=$(total_parts)
 [ "$(counter parts_proved)" = "$n" ] || fail "parts_proved $(counter parts_proved) != $n (lost or proved twice)"

@@ -81,7 +81,7 @@ INI
 start_sup() {
   "$SUP" --config "$CFG" >>"$T/supervisor.log" 2>&1 &
   SUP_PID=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do # up to 60 s: a loaded machine starts slowly
     "$ZK" status --config "$CFG" >/dev/null 2>&1 && return 0
     kill -0 "$SUP_PID" 2>/dev/null || fail "supervisor exited at start"
     sleep 0.1
@@ -108,6 +108,20 @@ wait_until() {
   for _ in $(seq $((t * 20))); do "$@" && return 0; sleep 0.05; done
   return 1
 }
+
+# The [debug] hold_at gate (pipeline/daemon.h): with hold_at = synth | prove in the config, the
+# daemons start that stage only for a token in $T/run/hold, or for all once hold/open exists.
+# hold_release N: let N more partitions through; hold_open: let all through; hold_close: hold again.
+HOLD_SEQ=0
+hold_release() {
+  mkdir -p "$T/run/hold"; local i
+  for i in $(seq "$1"); do HOLD_SEQ=$((HOLD_SEQ + 1)); : > "$T/run/hold/t$HOLD_SEQ"; done
+}
+hold_open() { mkdir -p "$T/run/hold"; : > "$T/run/hold/open"; }
+hold_close() { mkdir -p "$T/run/hold"; rm -f "$T/run/hold/open"; }
+shm_counter() { "$SHM" --json "$ARENA" | python3 -c "import json,sys; print(json.load(sys.stdin)['counters']['$1'])"; }
+# proved_at_least N: the arena's parts_proved counter (read without the supervisor) is >= N
+proved_at_least() { [ "$(shm_counter parts_proved 2>/dev/null || echo 0)" -ge "$1" ]; }
 
 wait_all() { "$ZK" wait --config "$CFG" --timeout "${1:-90}" $(cut -d' ' -f1 "$T/ids") >"$T/wait.out"; }
 

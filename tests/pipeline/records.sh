@@ -44,18 +44,21 @@ mnt "$T/run" size=16m,mode=0700   # the service's own: a tmpfs root is 1777 by d
 mnt "$T/out" size=16m,nr_inodes=256
 MAX_ATTEMPTS=2
 EXTRA_LIMITS="write_retry_s = 2"   # a full or read-only output is waited on this long (output_full.sh)
-EXTRA=$'[debug]\nsynth_delay_ms = 1500'
+# the jobs that must finish while the run directory is full / read-only wait at the [debug] hold_at
+# gate until the test has made it so (not a delay a loaded machine outlasts)
+EXTRA=$'[debug]\nhold_at = prove'
 write_config
 mkdir -p "$T/run/results" "$T/run/tokens" "$T/run/in"
 echo junk > "$T/run/results/77.json.tmp.12345"; echo junk > "$T/run/tokens/x.tmp.99"
 start_sup
 [ ! -e "$T/run/results/77.json.tmp.12345" ] && [ ! -e "$T/run/tokens/x.tmp.99" ] || fail "stale tmp files kept"
+hold_open
 
 # --- output full: the part files fit, proofs.json does not
 mkdir "$T/out/a"
 fill "$T/out/fill" inodes 3
 a=$(submit_job a 1)
-"$ZK" wait --config "$CFG" --timeout 60 "$a" >/dev/null; rc=$?
+"$ZK" wait --config "$CFG" --timeout 300 "$a" >/dev/null; rc=$?
 [ $rc = 11 ] || fail "job $a with no room for proofs.json: wait exited $rc (want 11, FAILED)"
 [ "$(state_of "$a")" = FAILED ] || fail "job $a: $(state_of "$a")"
 error_of "$a" | grep -q "proofs.json" || fail "job $a's reason: $(error_of "$a")"
@@ -70,7 +73,7 @@ rm -rf "$T/out/fill"
 mkdir "$T/out/b"
 mount -o remount,ro "$T/out" || fail "remount ro"
 b=$(submit_job b 1)
-"$ZK" wait --config "$CFG" --timeout 60 "$b" >/dev/null; rc=$?
+"$ZK" wait --config "$CFG" --timeout 300 "$b" >/dev/null; rc=$?
 [ $rc = 11 ] || fail "job $b on a read-only output: wait exited $rc"
 error_of "$b" | grep -q "Read-only file system" || fail "job $b's reason: $(error_of "$b")"
 [ ! -e "$T/out/b/part-0.proof.json" ] && [ ! -e "$T/out/b/proofs.json" ] || fail "files written on a ro fs?"
@@ -82,33 +85,37 @@ mount -o remount,rw "$T/out" || fail "remount rw"
 log "output read-only: job $b FAILED: $(error_of "$b")"
 
 # --- run directory full
+hold_close
 c=$(submit_job c 2)
 fill "$T/run/fill" blocks
 if "$ZK" submit --config "$CFG" --key chain --output "$T/out/d" "$EX/w0.wtns" 2>"$T/d.err"; then
   fail "a submit with a full run directory was accepted"; fi
 [ ! -e "$T/out/d" ] || fail "a refused submit left its output directory"
-"$ZK" wait --config "$CFG" --timeout 60 "$c" >/dev/null || fail "job $c did not finish DONE"
+hold_open
+"$ZK" wait --config "$CFG" --timeout 300 "$c" >/dev/null || fail "job $c did not finish DONE"
 [ "$(state_of "$c")" = DONE ] || fail "job $c: status '$(state_of "$c")' while results/ is full"
 [ ! -e "$T/run/results/$c.json" ] || fail "results/$c.json written on a full fs?"
 sleep 0.5
 [ "$(state_of "$c")" = DONE ] || fail "job $c unknown after its scan: $(status_json "$c")"
 rm -rf "$T/run/fill"
-wait_until 10 test -f "$T/run/results/$c.json" || fail "results/$c.json not written once space returned"
+wait_until 60 test -f "$T/run/results/$c.json" || fail "results/$c.json not written once space returned"
 [ "$(state_of "$c")" = DONE ] || fail "job $c after its record was written: $(state_of "$c")"
 log "run directory full: job $c answered DONE throughout, recorded once space returned"
 
 # --- run directory read-only (bind mounts: daemons keep their logs open for writing)
+hold_close
 e=$(submit_job e 1)
 for d in results tokens in; do ro_bind "$T/run/$d"; done
+hold_open
 if "$ZK" submit --config "$CFG" --key chain --output "$T/out/f" "$EX/w0.wtns" 2>/dev/null; then
   fail "a submit with a read-only run directory was accepted"; fi
 [ ! -e "$T/out/f" ] || fail "a refused submit left its output directory"
-"$ZK" wait --config "$CFG" --timeout 60 "$e" >/dev/null || fail "job $e did not finish DONE"
+"$ZK" wait --config "$CFG" --timeout 300 "$e" >/dev/null || fail "job $e did not finish DONE"
 sleep 0.5
 [ "$(state_of "$e")" = DONE ] || fail "job $e: '$(state_of "$e")' while results/ is read-only"
 [ ! -e "$T/run/results/$e.json" ] || fail "results/$e.json on a ro mount?"
 for d in in tokens results; do rw_unbind "$T/run/$d"; done
-wait_until 10 test -f "$T/run/results/$e.json" || fail "results/$e.json not written once writable"
+wait_until 60 test -f "$T/run/results/$e.json" || fail "results/$e.json not written once writable"
 [ "$(state_of "$e")" = DONE ] || fail "job $e: $(state_of "$e")"
 verify_all_of() { local id name n; grep -E "^($c|$e) " "$T/ids" > "$T/ids.ok"; mv "$T/ids.ok" "$T/ids"; verify_all; }
 verify_all_of || fail "proofs of $c and $e"

@@ -10,7 +10,9 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || skip "no chromium (scripts/deps.sh installs Debian's)"
 PORT=$((20000 + RANDOM % 20000))
 EXTRA_RUN="http = 127.0.0.1:$PORT"
-EXTRA=$'[debug]\nsynth_delay_ms = 4000'   # the long job (8 x 4 s over 2 synthds) outlasts chromium's start and DOM dump (a loaded CI machine took > 15 s)
+# the long job stays ACTIVE through chromium's start and DOM dump, however long they take: its
+# partitions wait at the [debug] hold_at gate until the test opens it
+EXTRA=$'[debug]\nhold_at = prove'
 SLOTS=3
 write_config
 start_sup
@@ -112,7 +114,7 @@ status_http() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.r
 
 # while work runs: a long job is drawn ACTIVE
 submit_job long 8 >/dev/null
-wait_until 20 bash -c "$ZK status --config $CFG --json $(cut -d' ' -f1 "$T/ids") | grep -q '\"synth_start\"'" || fail "no start"
+wait_until 120 bash -c "$ZK status --config $CFG --json $(cut -d' ' -f1 "$T/ids") | grep -q '\"synth_start\"'" || fail "no start"
 status_http > "$T/live.json"
 dump_dom "$T/live.html" || fail "chromium --dump-dom"
 check_dom "$T/live.html" "$T/live.json" live || fail "the page while a job runs"
@@ -121,9 +123,16 @@ check_dom "$T/live.html" "$T/live.json" live || fail "the page while a job runs"
 submit_job a 1 >/dev/null; submit_job b 3 2 >/dev/null
 c=$(submit_job c 4 5)
 "$ZK" cancel --config "$CFG" "$c" >/dev/null || fail "cancel"
-"$ZK" wait --config "$CFG" --timeout 90 $(cut -d' ' -f1 "$T/ids") > "$T/wait.out" 2>/dev/null
+hold_open
+"$ZK" wait --config "$CFG" --timeout 300 $(cut -d' ' -f1 "$T/ids") > "$T/wait.out" 2>/dev/null
 [ "$(grep -c DONE "$T/wait.out")" = 3 ] && grep -q "job $c FAILED" "$T/wait.out" || { cat "$T/wait.out"; fail "jobs"; }
-sleep 0.3 # the supervisor's scan records the last job
+# the supervisor's scan records the last job: /status lists every job finished
+all_listed() { status_http | python3 -c '
+import json, sys
+s = json.load(sys.stdin); st = {j["job"]: j["state"] for j in s["job_list"]}
+ids = [int(l.split()[0]) for l in open(sys.argv[1])]
+sys.exit(0 if all(st.get(i) in ("DONE", "FAILED") for i in ids) else 1)' "$T/ids"; }
+wait_until 60 all_listed || fail "/status does not list every finished job"
 status_http > "$T/done.json"
 dump_dom "$T/done.html" || fail "chromium --dump-dom"
 check_dom "$T/done.html" "$T/done.json" || fail "the page after the jobs"

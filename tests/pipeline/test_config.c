@@ -121,7 +121,7 @@ static void values(void)
 		 "[key k]\nzkey = /abs/k.zkey\nwitness_timeout_s = 7\nwitness_memory = 1G\n"
 		 "[key s]\nsynth = synth:n=1024\nsetup = device\n"
 		 "[group g]\nnode = -1\ngpus = 0,2\ngpu.1.numa = 1\nslot_size = auto\nbackend = cuda\narena = myarena\n"
-		 "[group h]\nslot_size = 1G\n[topology]\nnode0 = 0-3\n",
+		 "[group h]\nslot_size = 1G\n[topology]\nnode0 = 0-3\n[debug]\nhold_at = prove\n",
 		 T);
 	CHECK(load(text) == 0, "full config: %s", zp_err_msg());
 	char in[PATH_MAX + 8], out[PATH_MAX + 8];
@@ -147,6 +147,7 @@ static void values(void)
 	CHECK(g->slot_size == 0 && !strcmp(g->backend, "cuda") && !strcmp(g->arena, "myarena"), "group g");
 	CHECK(C.groups[1].slot_size == 1ull << 30, "group h slot_size %llu", (unsigned long long)C.groups[1].slot_size);
 	CHECK(!strcmp(C.node_cpus[0], "0-3"), "[topology] node0");
+	CHECK(!strcmp(C.hold_at, "prove"), "[debug] hold_at: '%s'", C.hold_at);
 	struct zp_arena_params p;
 	zp_pipe_arena_params(&C, 1, &p);
 	CHECK(p.slot_count == 4 && p.slot_size == 1ull << 30 && p.job_count == 64 && p.max_parts == 16 &&
@@ -187,6 +188,7 @@ static void errors(void)
 	bad_value("[group g]\ngpu.0.numa = x\n", 2, "[group g]", "gpu.0.numa", "x", "a NUMA node");
 	bad_value("[key k]\nsetup = gpu\n", 2, "[key k]", "setup", "gpu", "device | file");
 	bad_value("[key k]\nwitness_timeout_s = 0\n", 2, "[key k]", "witness_timeout_s", "0", "> 0");
+	bad_value("[debug]\nhold_at = proving\n", 2, "[debug]", "hold_at", "proving", "start | synth | synthesized | prove | proved");
 	bad_value("[key k]\nsynth = synth:n=abc\n", 2, "[key k]", "synth", "synth:n=abc", "synth:n=<constraints>");
 
 	/* an unknown setting names the section's known ones; an unknown section lists the sections */

@@ -7,12 +7,14 @@
 # (records out of the arena) every finished job is still drawn from results/; an unknown job
 # is exit 3 with no file written; `zkpipe demo --keep` leaves timeline.svg.
 . "$(dirname "$0")/lib.sh" "$@"
-EXTRA=$'[debug]\nsynth_delay_ms = 120'
+# job e below stays ACTIVE while the timeline draws it: it waits at the [debug] hold_at gate
+EXTRA=$'[debug]\nsynth_delay_ms = 120\nhold_at = prove'
 SLOTS=3
 write_config
 start_sup
+hold_open
 submit_job a 1 >/dev/null; submit_job b 3 2 >/dev/null; submit_job c 2 5 >/dev/null
-wait_all 90 || { cat "$T/wait.out"; fail "jobs did not finish"; }
+wait_all 300 || { cat "$T/wait.out"; fail "jobs did not finish"; }
 
 # check_svg SVG IDS-FILE [STATE-OF-LAST]: the structure against the results records
 check_svg() {
@@ -77,17 +79,16 @@ head -n2 "$T/ids" | tail -n1 > "$T/one"
 "$ZK" timeline --config "$CFG" --job "$(cut -d' ' -f1 "$T/one")" --out "$T/one.svg" >/dev/null || fail "timeline --job"
 check_svg "$T/one.svg" "$T/one" || fail "--job structure"
 
-# an active job comes from the supervisor
+# an active job comes from the supervisor (held at the gate: no partition of e is proved yet)
+hold_close
 submit_job e 8 >/dev/null
 e=$(tail -n1 "$T/ids" | cut -d' ' -f1)
-wait_until 20 bash -c "$ZK status --config $CFG --json $e | grep -q '\"synth_start\"'" || fail "job e never started"
+wait_until 120 bash -c "$ZK status --config $CFG --json $e | grep -q '\"synth_start\"'" || fail "job e never started"
 "$ZK" timeline --config "$CFG" --out "$T/live.svg" >/dev/null || fail "timeline while active"
-if [ "$(status_json "$e" | jget "d['state']")" = ACTIVE ]; then
-  check_svg "$T/live.svg" "$T/ids" ACTIVE || fail "active job structure"
-else
-  log "job e finished before the timeline could see it active: that case is not checked this run"
-fi
-wait_all 90 || fail "job e"
+[ "$(status_json "$e" | jget "d['state']")" = ACTIVE ] || fail "job e is not ACTIVE at the gate"
+check_svg "$T/live.svg" "$T/ids" ACTIVE || fail "active job structure"
+hold_open
+wait_all 300 || fail "job e"
 
 # finished jobs leave the arena; with the supervisor gone they are drawn from results/
 kill -TERM "$SUP_PID"; wait "$SUP_PID"; SUP_PID=
@@ -99,7 +100,7 @@ check_svg "$T/after.svg" "$T/ids" || fail "timeline from the records"
 [ $rc = 3 ] && [ ! -e "$T/none.svg" ] || fail "unknown job: rc $rc, file $(ls "$T"/none.svg 2>&1)"
 
 # the demo keeps its timeline
-"$ZK" demo --keep --jobs 2 --parts 2 > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo"; }
+timeout -k 10 600 "$ZK" demo --keep --jobs 2 --parts 2 > "$T/demo.out" 2>&1 || { cat "$T/demo.out"; fail "demo"; }
 kept=$(sed -n 's/^logs and proofs kept in //p' "$T/demo.out")
 [ -n "$kept" ] && [ -f "$kept/timeline.svg" ] || { cat "$T/demo.out"; fail "demo --keep left no timeline.svg"; }
 python3 - "$kept/timeline.svg" <<'EOF' || { rm -rf "$kept"; fail "demo timeline"; }

@@ -172,6 +172,7 @@ static int verify(const char *name, int kind, int byte)
 	}
 	if ((int)zp_arena_hdr(a)->backing != kind) {
 		fprintf(stderr, "backing %u, expected %d\n", zp_arena_hdr(a)->backing, kind);
+		zp_arena_close(a);
 		return 1;
 	}
 	zp_slot_h s = { zp_arena_hdr(a)->slot_count - 1, 0 };
@@ -179,6 +180,7 @@ static int verify(const char *name, int kind, int byte)
 	uint64_t n = zp_arena_slot_size(a);
 	if (d[0] != byte || d[n - 1] != byte) {
 		fprintf(stderr, "data %x %x, expected %x\n", d[0], d[n - 1], byte);
+		zp_arena_close(a);
 		return 1;
 	}
 	pid_t c = fork();
@@ -189,6 +191,7 @@ static int verify(const char *name, int kind, int byte)
 	int st = t_wait(c);
 	if (st != 128 + SIGSEGV) {
 		fprintf(stderr, "write to read-only arena: child status %d\n", st);
+		zp_arena_close(a);
 		return 1;
 	}
 	zp_arena_close(a);
@@ -209,6 +212,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "reclaim")) {
 		int n = zp_arena_reclaim_dead(a);
 		printf("ok %d\n", n);
+		zp_arena_close(a);
 		return n < 0;
 	}
 	zp_proc_h me;

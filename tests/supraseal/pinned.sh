@@ -17,6 +17,6 @@ for mode in plain pipelined; do
   log "$mode: proofs sha256 $got"
   [ "$got" = "$PIN" ] || fail "$mode: proof bytes differ from the pinned ones ($got, want $PIN)"
   kill -TERM "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=
-  wait_until 10 sh -c "! ls /dev/shm/zkpipe.$ARENA* >/dev/null 2>&1" || true
+  wait_until 60 sh -c "! ls /dev/shm/zkpipe.$ARENA* >/dev/null 2>&1" || true
 done
 log "PASS"
