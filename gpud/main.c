@@ -265,15 +265,15 @@ int main(int argc, char **argv)
 	if (!cap->bad && cap->v)
 		snprintf(capt, sizeof capt, " (device memory capped at %ld MiB: [group] gpu_memory)", cap->v);
 	if (gpud_health_serving(g)) {
-		zp_log(g->d.who, "backend %s%s ready for key(s) %s%s%s", g->be->name, capt, list, bad[0] ? "; FAILED: " : "", bad);
+		zp_log(g->d.who, "backend %s ready for key(s) %s%s%s%s", g->be->name, list, bad[0] ? "; FAILED: " : "", bad, capt);
 		zp_progress_end("ready");
 	} else if (bad[0]) {
 		/* up, for the Filecoin keys a client may register, but this gpud proves none of its own keys */
-		zp_log(g->d.who, "backend %s%s up but DEGRADED: it serves no key (FAILED: %s); registered Filecoin keys still load",
-		       g->be->name, capt, bad);
+		zp_log(g->d.who, "backend %s up but DEGRADED: it serves no key (FAILED: %s); registered Filecoin keys still load%s",
+		       g->be->name, bad, capt);
 		zp_progress_end("degraded: serves no key");
 	} else {
-		zp_log(g->d.who, "backend %s%s ready (no configured key: registered Filecoin keys load on first use)",
+		zp_log(g->d.who, "backend %s ready (no configured key: registered Filecoin keys load on first use)%s",
 		       g->be->name, capt);
 		zp_progress_end("ready");
 	}

@@ -68,7 +68,7 @@ grep -q "DEGRADED: key bad failed" "$T/st.out" || fail "zkpipe status, group: $(
 # gpud's log: one line for the failure, and ready for what it serves
 grep -c "key bad FAILED at load" "$T/run/log/node0.gpud0" | grep -qx 1 || fail "gpud log: $(grep 'key bad' "$T/run/log/node0.gpud0")"
 check_reason "gpud log" "$(grep "key bad FAILED at load" "$T/run/log/node0.gpud0" | sed 's/.*key bad FAILED at load: //; s/ (not served.*//')" bad
-grep -q "backend cpu (device memory capped at 24576 MiB: \[group\] gpu_memory) ready for key(s) chain; FAILED: bad" \
+grep -q "backend cpu ready for key(s) chain; FAILED: bad (device memory capped at 24576 MiB: \[group\] gpu_memory)" \
   "$T/run/log/node0.gpud0" || fail "gpud's ready line: $(grep ready "$T/run/log/node0.gpud0")"
 # a submit for it: refused with the reason, the key named once
 "$ZK" submit --config "$CFG" --key bad --output "$T/out/b" "$EX/w0.wtns" >"$T/b.out" 2>&1; rc=$?
