@@ -653,12 +653,20 @@ void *sup_status_json(struct sup *sup)
 			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
 			if (json_is_object(json_object_get(h, "keys")))
 				json_object_set(o, "keys", json_object_get(h, "keys"));
-			/* what it serves and its device-memory cap ([group] gpu_memory) and card, as it says them */
-			static const char *const copy[] = { "stage", "serves", "failed", "gpu" };
+			/* what it serves, and its device-memory cap ([group] gpu_memory; as gpud read it once it says so)
+			 * and card: "gpu_memory": {cap (0 = the whole card), total (when its backend knows)} */
+			static const char *const copy[] = { "stage", "serves", "failed" };
 			for (unsigned i = 0; i < sizeof copy / sizeof *copy; i++)
 				if (json_object_get(h, copy[i]))
 					json_object_set(o, copy[i], json_object_get(h, copy[i]));
-			json_object_set_new(o, "gpu_memory_cap_bytes", json_integer((json_int_t)gr->gpu_memory));
+			json_t *hg = json_object_get(h, "gpu");
+			json_t *cap = json_object_get(hg, "memory_cap_bytes"), *tot = json_object_get(hg, "memory_total_bytes");
+			json_t *gm = json_pack("{s:I}", "cap", json_is_integer(cap) ? json_integer_value(cap) : (json_int_t)gr->gpu_memory);
+			if (json_is_integer(tot))
+				json_object_set(gm, "total", tot);
+			json_object_set_new(o, "gpu_memory", gm);
+			if (json_is_string(json_object_get(hg, "backend")))
+				json_object_set(o, "backend", json_object_get(hg, "backend"));
 			const char *stg = json_string_value(json_object_get(h, "stage"));
 			char *why = gwhy[c->group];
 			const size_t wn = sizeof gwhy[0];

@@ -400,11 +400,11 @@ static void print_summary(json_t *rep)
 		       pr && !json_is_true(json_object_get(pr, "finished")) ? json_string_value(json_object_get(pr, "line")) : "");
 		if (json_is_true(json_object_get(p, "given_up")))
 			printf("         NOT RESTARTED: %s\n", json_string_value(json_object_get(p, "error")));
-		json_t *gpu = json_object_get(p, "gpu"), *sv = json_object_get(p, "serves");
-		if (json_is_object(gpu)) { /* a gpud: what it serves, its device-memory cap and card */
-			long long cap = json_integer_value(json_object_get(gpu, "memory_cap_bytes"));
-			long long tot = json_integer_value(json_object_get(gpu, "memory_total_bytes"));
-			printf("         %s backend, %s", json_string_value(json_object_get(gpu, "backend")),
+		json_t *gm = json_object_get(p, "gpu_memory"), *sv = json_object_get(p, "serves");
+		if (json_is_object(gm) && json_is_array(sv)) { /* a gpud: what it serves, its device-memory cap and card */
+			long long cap = json_integer_value(json_object_get(gm, "cap"));
+			long long tot = json_integer_value(json_object_get(gm, "total"));
+			printf("         %s backend, %s", json_string_value(json_object_get(p, "backend")) ?: "?",
 			       json_string_value(json_object_get(p, "stage")) ?: "?");
 			if (cap)
 				printf(", device memory capped at %.2f GiB", cap / 1073741824.0);

@@ -58,7 +58,8 @@ status_json | python3 -c '
 import json,sys
 d=json.load(sys.stdin); g=d["groups"][0]; p=[p for p in d["processes"] if p["role"]=="gpud"][0]
 assert g["gpu_memory"] == 24 << 30, g
-assert p["gpu_memory_cap_bytes"] == 24 << 30 and p["gpu"]["memory_cap_bytes"] == 24 << 30, p
+assert p["gpu_memory"] == {"cap": 24 << 30}, p     # the CPU backend knows no card: no total
+assert p["gpu"] == "" and p["backend"] == "cpu", p    # the GPU as configured ("" = ordinal) stays what it was
 assert p["serves"] == ["chain"] and p["failed"] == ["bad"] and p["stage"] == "ready", p
 assert g["state"] == "degraded" and "key bad failed on gpud.0" in g["error"], g' || fail "/status: $(status_json)"
 check_reason "/status key bad" "$(status_json | jget '[k for k in d["keys"] if k["name"]=="bad"][0]["error"]')" bad
@@ -101,7 +102,8 @@ status_json | python3 -c '
 import json,sys
 d=json.load(sys.stdin); g=d["groups"][0]; p=[p for p in d["processes"] if p["role"]=="gpud"][0]
 assert g["state"] == "degraded" and g["gpu_memory"] == 0 and "gpud.0 serves no key" in g["error"], g
-assert p["alive"] and p["restarts"] == 0 and not p.get("given_up") and p["stage"] == "degraded", p' ||
+assert p["alive"] and p["restarts"] == 0 and not p.get("given_up") and p["stage"] == "degraded", p
+assert p["gpu_memory"] == {"cap": 0} and p["serves"] == [] and p["failed"] == ["chain"], p' ||
   fail "/status: $(status_json)"
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$EX/w0.wtns" >"$T/c.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit for key chain exited $rc: $(cat "$T/c.out")"

@@ -85,6 +85,10 @@ procs = p.rows.get("processes", [])
 assert sorted(int(r["attrs"]["data-pid"]) for r in procs) == sorted(x["pid"] for x in st["processes"]), procs
 gpud = [r for r in procs if r["attrs"]["data-role"] == "gpud"][0]
 assert "ready" in gpud["cells"][-1]["text"], gpud
+# the GPU panel: the gpud's memory cap (none here: the whole card) and the keys it serves
+gp = p.rows.get("gpus", [])
+assert len(gp) == 1 and gp[0]["attrs"]["data-stage"] == "ready", gp
+assert "whole card" in gp[0]["cells"][4]["text"] and gp[0]["cells"][5]["text"].strip() == "chain", gp
 if live:
     assert any(r["attrs"]["data-state"] == "ACTIVE" for r in jobs.values()), "no ACTIVE row while a job runs"
 print("DOM: %d job rows, %d slots, %d processes" % (len(jobs), len(p.slots), len(procs)))
