@@ -9,6 +9,7 @@
 #  2. the group's only key fails: gpud stays up, "degraded" (not "ready"), is not restarted; /status says the
 #     group is degraded and why; absent gpu_memory gives the gpud a cap of 0 (the whole card) even when
 #     the supervisor's own environment has ZP_CUDA_MEM_CAP_MB.
+# Run also with ZKPIPE_GPUD_PIPELINE=1 (the device pipeline over the CPU backend, whose stand-in card has a size).
 . "$(dirname "$0")/lib.sh" "$@"
 gpud_pid() { status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud'][0]"; }
 health() { cat "$T/run/health/node0.gpud0.json"; }
@@ -55,16 +56,17 @@ assert h["serves"] == ["chain"] and h["failed"] == ["bad"], (h.get("serves"), h.
 assert h["keys"]["bad"]["state"] == "failed", h["keys"]' || fail "health file: $(health)"
 check_reason "health file" "$(health | jget 'd["keys"]["bad"]["error"]')" bad
 status_json | python3 -c '
-import json,sys
+import json,os,sys
 d=json.load(sys.stdin); g=d["groups"][0]; p=[p for p in d["processes"] if p["role"]=="gpud"][0]
 assert g["gpu_memory"] == 24 << 30, g
-assert p["gpu_memory"] == {"cap": 24 << 30}, p     # the CPU backend knows no card: no total
+pl = os.environ.get("ZKPIPE_GPUD_PIPELINE") == "1"  # the pipelined CPU backend has a stand-in card: a total
+assert p["gpu_memory"]["cap"] == 24 << 30 and ("total" in p["gpu_memory"]) == pl, p
 assert p["gpu"] == "" and p["backend"] == "cpu", p    # the GPU as configured ("" = ordinal) stays what it was
 assert p["serves"] == ["chain"] and p["failed"] == ["bad"] and p["stage"] == "ready", p
 assert g["state"] == "degraded" and "key bad failed on gpud.0" in g["error"], g' || fail "/status: $(status_json)"
 check_reason "/status key bad" "$(status_json | jget '[k for k in d["keys"] if k["name"]=="bad"][0]["error"]')" bad
 "$ZK" status --config "$CFG" >"$T/st.out"
-grep -q "device memory capped at 24.00 GiB; serves: chain" "$T/st.out" || fail "zkpipe status: $(cat "$T/st.out")"
+grep -q "device memory capped at 24.00 GiB\(, card [0-9.]* GiB\)\?; serves: chain" "$T/st.out" || fail "zkpipe status: $(cat "$T/st.out")"
 grep -q "DEGRADED: key bad failed" "$T/st.out" || fail "zkpipe status, group: $(cat "$T/st.out")"
 # gpud's log: one line for the failure, and ready for what it serves
 grep -c "key bad FAILED at load" "$T/run/log/node0.gpud0" | grep -qx 1 || fail "gpud log: $(grep 'key bad' "$T/run/log/node0.gpud0")"
@@ -103,7 +105,7 @@ import json,sys
 d=json.load(sys.stdin); g=d["groups"][0]; p=[p for p in d["processes"] if p["role"]=="gpud"][0]
 assert g["state"] == "degraded" and g["gpu_memory"] == 0 and "gpud.0 serves no key" in g["error"], g
 assert p["alive"] and p["restarts"] == 0 and not p.get("given_up") and p["stage"] == "degraded", p
-assert p["gpu_memory"] == {"cap": 0} and p["serves"] == [] and p["failed"] == ["chain"], p' ||
+assert p["gpu_memory"]["cap"] == 0 and p["serves"] == [] and p["failed"] == ["chain"], p' ||
   fail "/status: $(status_json)"
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$EX/w0.wtns" >"$T/c.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit for key chain exited $rc: $(cat "$T/c.out")"
