@@ -94,7 +94,7 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "group", "arena", "an arena name (up to 47 characters)" },
 	{ "debug", "synth_delay_ms", "an integer (milliseconds; tests only)" },
 	{ "debug", "prove_delay_ms", "an integer (milliseconds; tests only)" },
-	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky)" },
+	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky, hang; create-fail@KEY)" },
 	{ "debug", "fixed_blinding", "yes | no (tests only: fixed r, s; not zero-knowledge)" },
 };
 
