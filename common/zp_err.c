@@ -1,9 +1,10 @@
 #include "zp_err.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char err_msg[512];
+static _Thread_local char err_msg[ZP_ERR_MSG_MAX];
 
 static const char *const names[] = {
 	[-(ZP_EINVAL_POINT - ZP_ERR_BASE)] = "point is not on the curve",
@@ -36,15 +37,47 @@ const char *zp_strerror(int code)
 	return "unknown zkpipe error";
 }
 
+/* m (n bytes formatted of want) as the message; one cut to fit ends in "..." */
+static void put(const char *m, int want)
+{
+	size_t n = strlen(m);
+	memcpy(err_msg, m, n + 1);
+	if (want >= (int)sizeof err_msg)
+		memcpy(err_msg + sizeof err_msg - 4, "...", 4);
+}
+
 int zp_err_set(int code, const char *fmt, ...)
 {
+	char m[ZP_ERR_MSG_MAX];  /* a copy: an argument may be err_msg itself (a message wrapped in context) */
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
+	int n = vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(err_msg) - 2)
-		snprintf(err_msg + n, sizeof(err_msg) - n, ": %s", zp_strerror(code));
+	if (n < 0)
+		n = 0, m[0] = 0;
+	const char *why = zp_strerror(code);
+	size_t w = strlen(why);
+	bool said = (size_t)n >= w + 2 && (size_t)n < sizeof m && !strcmp(m + n - w, why) && !memcmp(m + n - w - 2, ": ", 2);
+	if (!said && (size_t)n < sizeof m)
+		n += snprintf(m + n, sizeof m - n, ": %s", why);
+	put(m, n);
 	return code;
+}
+
+int zp_err_wrap(int code, const char *fmt, ...)
+{
+	char p[ZP_ERR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(p, sizeof p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		p[0] = 0;
+	size_t pl = strlen(p);
+	if (err_msg[0] && !strncmp(err_msg, p, pl) && (!err_msg[pl] || !strncmp(err_msg + pl, ": ", 2)))
+		return code;  /* said already: one prefix */
+	/* the inner message ends with ": <name of code>" when it was set for this code: zp_err_set adds none then */
+	return err_msg[0] ? zp_err_set(code, "%s: %s", p, err_msg) : zp_err_set(code, "%s", p);
 }
 
 const char *zp_err_msg(void) { return err_msg; }

@@ -39,8 +39,18 @@ enum zp_err {
 /* Name of any code: -errno or zp_err. Never NULL. */
 const char *zp_strerror(int code);
 
-/* Thread-local context message for the last error (printf-style). Returns code. */
+/* The context message's size: a message is never longer than ZP_ERR_MSG_MAX - 1 bytes; one cut
+ * to fit ends in "...". */
+#define ZP_ERR_MSG_MAX 1024
+
+/* Thread-local context message for the last error (printf-style), followed by ": <zp_strerror(code)>"
+ * unless the text ends with that already. Its arguments may include zp_err_msg() itself (formatted
+ * into a copy). Returns code. */
 int zp_err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Context for an error whose message is set already: "<prefix>: <message>", the prefix printf-style.
+ * A message that starts with the prefix already is left as it is (one prefix, never two); with no
+ * message set yet it is zp_err_set(code, prefix). Returns code. */
+int zp_err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *zp_err_msg(void);
 void zp_err_clear(void);
 

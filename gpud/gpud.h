@@ -31,6 +31,7 @@
 #include "params.h"
 #include "config.h"
 #include "dkeep.h"
+#include "zp_err.h"
 #ifdef ZP_HAVE_CUDA
 #include "setup_cuda.h"
 #endif
@@ -63,7 +64,7 @@ struct gpud_key {
 	void *be_state;
 	int state;                      /* 1 loaded, <0 error (err says why) */
 	int nbufs, busy[2];             /* device pipeline: input sets of be_state, in use */
-	char err[200];
+	char err[ZP_ERR_MSG_MAX];      /* why it failed (state < 0): the reason, without "key <name>: " */
 };
 
 /* One partition of zkpipe's payload between its copy to the device and DONE (pipe.c). */
@@ -118,6 +119,8 @@ struct gpud {
 /* main.c: the health file (<run>/health/<group>.gpud<i>.json) */
 void gpud_health_stage(struct gpud *g, const char *stage, const char *err);
 void gpud_health_key(struct gpud *g, const char *name, const char *state, const char *err, uint64_t bytes);
+/* "serves", "failed", "gpu" and the stage (ready / degraded) from the key table; the keys served. */
+unsigned gpud_health_serving(struct gpud *g);
 /* A ready key's source (region, file, device setup) and, from the backend, its device memory by use. */
 void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k);
 

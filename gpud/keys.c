@@ -510,6 +510,33 @@ static void dkeep_done(struct gpud *g)
 #endif
 }
 
+/* [debug] inject = create-fail@<key> (tests only): the key's backend create fails as a card too small
+ * for the key would, every start (a key that does not fit never fits): the failure path of a real
+ * device-memory refusal on any backend, CPU included. */
+static bool inject_create(struct gpud *g, const struct gpud_key *k)
+{
+	char spec[sizeof g->d.cfg.inject], *save = NULL;
+	snprintf(spec, sizeof spec, "%s", g->d.cfg.inject);
+	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+		if (!strncmp(t, "create-fail@", 12) && !strcmp(t + 12, k->name))
+			return true;
+	return false;
+}
+
+/* The error such a refusal carries: the context a backend adds to the allocator's own message. */
+static const char *inject_text(struct gpud *g, const struct gpud_key *k)
+{
+	static char m[600];
+	uint64_t need = (uint64_t)k->zk.n_vars * 4 * 96 + (uint64_t)k->zk.domain_size * 96;
+	zp_err_set(-ENOMEM, "device memory: the key's arrays need %llu bytes, %llu of the card's %llu are free",
+		   (unsigned long long)need, (unsigned long long)need / 2, (unsigned long long)need);
+	zp_err_set(-ENOMEM, "%s backend: the key kept on the device (%llu bytes, kept on the device): %s", g->be->name,
+		   (unsigned long long)need, zp_err_msg());
+	zp_err_wrap(-ENOMEM, "%s backend", g->be->name);
+	snprintf(m, sizeof m, "[debug] inject create-fail@%s: %s", k->name, zp_err_msg());
+	return m;
+}
+
 /* Load k (fmt, name, path set), its verifying key and its backend state. */
 static void key_load(struct gpud *g, struct gpud_key *k)
 {
@@ -567,7 +594,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		dkeep_offer_to_backend(g, k);
 		const bool had_kept = k->dk.n != 0;
 #endif
-		r = g->be->create(&k->be_state, &k->gk);
+		r = inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : g->be->create(&k->be_state, &k->gk);
 #ifdef ZP_HAVE_CUDA
 		if (r == -EAGAIN && had_kept) { /* kept for another split plan: its fds are closed; load as usual */
 			zp_log(g->d.who, "key %s: %s: uploading it", k->name, zp_err_msg());
@@ -589,11 +616,19 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 	}
 	if (r) {
 		k->state = r;
-		snprintf(k->err, sizeof k->err, "%s %s: %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path,
-			 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
-		zp_log(g->d.who, "%s (its partitions %s)", k->err, k->cfg ? "will fail" : "fail");
+		/* the reason once, whole: a message that names the key already ("key porep: ...", as the loaders
+		 * and pipeline/health.c say it) is not prefixed again; the reason kept is what follows the name */
+		char pre[ZP_KEY_ID_MAX + PATH_MAX + 8];
+		snprintf(pre, sizeof pre, "%s %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path);
+		zp_err_wrap(r, "%s", pre);
+		size_t skip = strlen(pre) + 2, have = strlen(zp_err_msg());
+		snprintf(k->err, sizeof k->err, "%s", zp_err_msg() + (skip < have ? skip : have));
+		zp_log(g->d.who, "%s FAILED at load: %s (%s)", pre, k->err,
+		       k->cfg ? "not served by this gpud: its submits are refused" : "its partitions fail");
 		if (k->cfg)
 			gpud_health_key(g, k->name, "failed", k->err, 0);
+		else
+			gpud_health_serving(g); /* loaded while serving: its "failed" list */
 		if (loaded)
 			key_free(k);
 		zp_g16_vk_free(&k->vk);
@@ -603,6 +638,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 	if (!k->in_region)
 		drop_host_points(g, k);
 	if (!k->cfg) {
+		gpud_health_serving(g);
 		zp_log(g->d.who, "srs %s: %s: IC %u, l %u, a %u, b %u, domain %u; from %s, loaded in %" PRIu64 " ms (backend %s)",
 		       k->name, k->path, k->zk.n_public + 1, k->zk.n_vars - k->zk.n_public - 1, k->gk.n_a, k->gk.n_b,
 		       k->zk.domain_size, k->source, zp_mono_ms() - t0, g->be->name);

@@ -81,6 +81,50 @@ void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k)
 	gpud_health_stage(g, "loading", NULL);
 }
 
+/* What this gpud serves, in its health file: "serves" (the keys it can prove: configured keys that
+ * loaded, registered Filecoin keys once loaded), "failed" (those it cannot), "gpu" (the device-memory
+ * cap it was given, [group] gpu_memory → ZP_CUDA_MEM_CAP_MB, and the card's size when the backend
+ * says it); and its stage: "ready", or "degraded" when it has configured keys and serves none of them
+ * nor any other (docs/DESIGN.md "gpud serves what it can prove"). Returns the keys served. */
+unsigned gpud_health_serving(struct gpud *g)
+{
+	if (!g->health)
+		gpud_health_stage(g, "loading", NULL);
+	json_t *serves = json_array(), *failed = json_array();
+	const struct gpud_key *first_failed = NULL;
+	uint64_t total = 0;
+	for (unsigned i = 0; i < g->n_keys; i++) {
+		const struct gpud_key *k = &g->keys[i];
+		zp_g16_mem_uses u;
+		if (k->state == 1) {
+			json_array_append_new(serves, json_string(k->name));
+			if (!total && g->be->mem_uses && k->be_state && g->be->mem_uses(k->be_state, &u) == 0)
+				total = u.total;
+		} else if (k->state < 0) {
+			json_array_append_new(failed, json_string(k->name));
+			first_failed = first_failed ? first_failed : k;
+		}
+	}
+	unsigned n = (unsigned)json_array_size(serves);
+	json_object_set_new(g->health, "serves", serves);
+	json_object_set_new(g->health, "failed", failed);
+	const zp_knob_num *cap = &zp_knobs()->cuda_mem_cap_mb;
+	json_t *gpu = json_pack("{s:s, s:I}", "backend", g->be->name, "memory_cap_bytes",
+				(json_int_t)(cap->bad ? 0 : (uint64_t)cap->v << 20));
+	if (total) /* the card as the backend sees it (the CUDA backend; the pipelined CPU backend's stand-in) */
+		json_object_set_new(gpu, "memory_total_bytes", json_integer((json_int_t)total));
+	json_object_set_new(g->health, "gpu", gpu);
+	if (!n && g->d.cfg.n_keys && first_failed) {
+		char why[ZP_ERR_MSG_MAX + 2 * ZP_KEY_ID_MAX + 64];
+		snprintf(why, sizeof why, "serves no key: every configured key failed at load (key %s: %s)", first_failed->name,
+			 first_failed->err);
+		gpud_health_stage(g, "degraded", why);
+	} else {
+		gpud_health_stage(g, "ready", NULL);
+	}
+	return n;
+}
+
 /* A start-up failure: said in the log and the health file, then exit with its code. */
 static int start_failed(struct gpud *g, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int start_failed(struct gpud *g, int code, const char *fmt, ...)
@@ -220,9 +264,28 @@ int main(int argc, char **argv)
 		return start_failed(g, ZP_EX_START, "cannot start the proving threads: %s", zp_strerror(r));
 	if (!g->pipelined && (r = plain_buffers(g)))
 		return r;
-	zp_log(g->d.who, "backend %s ready", g->be->name);
-	zp_progress_end("ready");
-	gpud_health_stage(g, "ready", NULL);
+	char list[512] = "", bad[512] = "";
+	for (unsigned i = 0; i < g->n_keys; i++) {
+		char *l = g->keys[i].state == 1 ? list : bad;
+		snprintf(l + strlen(l), sizeof list - strlen(l), "%s%s", l[0] ? ", " : "", g->keys[i].name);
+	}
+	const zp_knob_num *cap = &zp_knobs()->cuda_mem_cap_mb;
+	char capt[64] = "";
+	if (!cap->bad && cap->v)
+		snprintf(capt, sizeof capt, " (device memory capped at %ld MiB: [group] gpu_memory)", cap->v);
+	if (gpud_health_serving(g)) {
+		zp_log(g->d.who, "backend %s ready for key(s) %s%s%s%s", g->be->name, list, bad[0] ? "; FAILED: " : "", bad, capt);
+		zp_progress_end("ready");
+	} else if (bad[0]) {
+		/* up, for the Filecoin keys a client may register, but this gpud proves none of its own keys */
+		zp_log(g->d.who, "backend %s up but DEGRADED: it serves no key (FAILED: %s); registered Filecoin keys still load%s",
+		       g->be->name, bad, capt);
+		zp_progress_end("degraded: serves no key");
+	} else {
+		zp_log(g->d.who, "backend %s ready (no configured key: registered Filecoin keys load on first use)%s",
+		       g->be->name, capt);
+		zp_progress_end("ready");
+	}
 	serve(g);
 	if (g->pipelined)
 		gpud_pipe_stop(g);

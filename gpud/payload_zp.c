@@ -37,7 +37,7 @@ static int zp_check(struct gpud *g, const uint8_t *slot, struct gpud_part *pp)
 		return -1;
 	}
 	if (k->state != 1) {
-		snprintf(pp->why, sizeof pp->why, "gpud: %s", k->err);
+		snprintf(pp->why, sizeof pp->why, "gpud: %s %s: %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path, k->err);
 		return -1;
 	}
 	struct zp_slot_payload want = p;

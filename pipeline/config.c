@@ -14,7 +14,8 @@
  *               setup = device (gpud makes an insecure development key on its GPU)
  *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
- *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node
+ *               gpus = N | list of CUDA ordinals / PCI bus ids, gpu.<i>.numa = node,
+ *               gpu_memory = 24G (each gpud's device-memory cap; 0 = the whole card)
  *               (resolved here: see struct zp_pipe_group)
  *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at, fixed_blinding,
  *               hold_at = start | synth | synthesized | prove | proved (tests only; the gate: daemon.h)
@@ -91,10 +92,11 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "group", "gpud_threads", "an integer (0 = the node's CPUs)" },
 	{ "group", "synth_threads", "an integer (0 = the node's CPUs)" },
 	{ "group", "backend", "cpu | cuda" },
+	{ "group", "gpu_memory", "0 (the whole card) or a size from 1G: 24G, 24GiB, 24576M, bytes" },
 	{ "group", "arena", "an arena name (up to 47 characters)" },
 	{ "debug", "synth_delay_ms", "an integer (milliseconds; tests only)" },
 	{ "debug", "prove_delay_ms", "an integer (milliseconds; tests only)" },
-	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky)" },
+	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky, hang; create-fail@KEY)" },
 	{ "debug", "fixed_blinding", "yes | no (tests only: fixed r, s; not zero-knowledge)" },
 	{ "debug", "hold_at", "start | synth | synthesized | prove | proved (tests only: partitions wait there for tokens in <dir>/hold)" },
 };
@@ -189,6 +191,17 @@ int zp_pipe_parse_size(const char *s, uint64_t *out)
 	if (*end || (v && m > UINT64_MAX / v))
 		return -EINVAL;
 	*out = v * m;
+	return 0;
+}
+
+int zp_pipe_parse_gpu_memory(const char *s, uint64_t *mib)
+{
+	uint64_t b;
+	if (zp_pipe_parse_size(s, &b))
+		return -EINVAL;
+	if (b && (b < 1ull << 30 || b >> 20 > 1ull << 24))
+		return ZP_ERANGE;
+	*mib = b >> 20;
 	return 0;
 }
 
@@ -514,6 +527,11 @@ static int group_key(struct zp_pipe_group *g, const char *k, const char *v)
 		return parse_u32(v, &g->gpud_threads);
 	if (!strcmp(k, "synth_threads"))
 		return parse_u32(v, &g->synth_threads);
+	if (!strcmp(k, "gpu_memory")) {
+		uint64_t mib = 0;
+		int r = zp_pipe_parse_gpu_memory(v, &mib);
+		return r ? r : (g->gpu_memory = mib << 20, 0);
+	}
 	if (!strcmp(k, "backend"))
 		return strcmp(v, "cpu") && strcmp(v, "cuda") ? -EINVAL : (snprintf(g->backend, sizeof g->backend, "%s", v), 0);
 	if (!strcmp(k, "arena"))

@@ -53,6 +53,8 @@ struct zp_pipe_group {
 	uint32_t jobs, max_parts;
 	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
 	char backend[8];           /* gpud's prover backend: "cpu" (default, "") or "cuda" */
+	uint64_t gpu_memory;       /* device memory each gpud's plan may use (bytes, whole MiB); 0 = the whole card.
+	                            * The supervisor passes it as ZP_CUDA_MEM_CAP_MB (cuda/plan.c) */
 	/* GPUs: gpud i serves GPU i of the group. `gpus = N` lists ordinals 0..N-1;
 	 * `gpus = 0,2` or `gpus = 0000:17:00.0,65:00.0` lists CUDA ordinals or PCI bus ids.
 	 * Resolved at load: ordinal (a bus id's rank among the NVIDIA display-class PCI
@@ -132,6 +134,10 @@ int zp_pipe_group_find(const struct zp_pipe_config *c, const char *name);
 void zp_pipe_arena_params(const struct zp_pipe_config *c, unsigned g, struct zp_arena_params *p);
 /* Parse "2M", "64k", "1G", plain bytes. */
 int zp_pipe_parse_size(const char *s, uint64_t *out);
+/* A device-memory cap ([group] gpu_memory, the CLI's and benches' --gpu-memory / GPU_MEMORY): a size as
+ * above ("24G", "24GiB", "24576M", bytes) or 0 (the whole card), into whole MiB (rounded down):
+ * -EINVAL not a size, ZP_ERANGE below 1 GiB (other than 0) or above ZP_CUDA_MEM_CAP_MB's 16 TiB. */
+int zp_pipe_parse_gpu_memory(const char *s, uint64_t *mib);
 /* The sysfs root read for PCI devices: $ZKPIPE_SYSFS (tests: a fake tree), else "/sys". */
 const char *zp_pipe_sysfs_root(void);
 

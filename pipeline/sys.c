@@ -16,23 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int zp_err_wrap(int code, const char *fmt, ...)
-{
-	char pre[512], inner[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(pre, sizeof pre, fmt, ap);
-	va_end(ap);
-	snprintf(inner, sizeof inner, "%s", zp_err_msg());
-	/* inner already ends with ": <name of code>" when it was set for this code */
-	char suffix[128];
-	snprintf(suffix, sizeof suffix, ": %s", zp_strerror(code));
-	size_t li = strlen(inner), ls = strlen(suffix);
-	if (li >= ls && !strcmp(inner + li - ls, suffix))
-		inner[li - ls] = 0;
-	return zp_err_set(code, "%s%s%s", pre, inner[0] ? ": " : "", inner);
-}
-
 uint64_t zp_mono_ms(void)
 {
 	struct timespec t;

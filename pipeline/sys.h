@@ -7,12 +7,12 @@
 
 #include <stdint.h>
 
+#include "zp_err.h" /* zp_err_wrap (was here): context for an error, never prefixed twice */
+
 struct zp_pipe_config;
 
 /* Log line to stderr: "<ts> <who>: msg". */
 void zp_log(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prefix the current error message (zp_err_msg) with a context; returns code. */
-int zp_err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint64_t zp_mono_ms(void);
 /* Peak RSS (VmHWM) of pid in KiB, 0 if unknown. */
 uint64_t zp_proc_peak_rss_kib(int pid);

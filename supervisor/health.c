@@ -55,8 +55,13 @@ int sup_keys_validate(struct sup *sup)
 		int r = zp_pipe_key_shape(&sup->cfg.keys[i], &k->shape);
 		k->valid = r == 0;
 		k->state = r ? KH_FAILED : KH_LOADING;
-		if (r)
-			snprintf(k->reason, sizeof k->reason, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		if (r) { /* the reason without "key K: ", which every line that shows it says once */
+			const char *m = zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r);
+			size_t kl = strlen(sup->cfg.keys[i].name);
+			if (!strncmp(m, "key ", 4) && !strncmp(m + 4, sup->cfg.keys[i].name, kl) && !strncmp(m + 4 + kl, ": ", 2))
+				m += 4 + kl + 2;
+			snprintf(k->reason, sizeof k->reason, "%s", m);
+		}
 	}
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
 		char why[64];

@@ -206,7 +206,7 @@ static char *error_reply(const char *fmt, ...)
 static char *error_reply_code(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *error_reply_code(const char *code, const char *fmt, ...)
 {
-	char m[600];
+	char m[ZP_ERR_MSG_MAX + 200]; /* "key K cannot be served: <the key's reason, whole>" */
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(m, sizeof m, fmt, ap);
@@ -519,7 +519,7 @@ static char *submit(struct sup *sup, json_t *req)
 	}
 	/* a key that cannot be served refuses new jobs, after the token check below: a re-sent submit
 	 * of a job accepted before the key failed still gets its job id (whose wait then ends) */
-	char why[600];
+	char why[ZP_ERR_MSG_MAX + 128];
 	const char *refused = sup_key_refusal(sup, key, why, sizeof why);
 	if (!json_is_array(inputs) || !json_array_size(inputs))
 		return error_reply("submit: \"inputs\" must be a non-empty array of witness paths");
@@ -635,7 +635,7 @@ static char *status_job(struct sup *sup, uint64_t cid)
 	zp_job_h h;
 	if (find_recorded(sup, cid, &g, &h) == 0) {
 		json_t *j = job_json(g, h.idx);
-		char why[400];
+		char why[ZP_ERR_MSG_MAX];
 		const char *ks = sup_key_state(sup, json_string_value(json_object_get(j, "key")), why, sizeof why);
 		json_object_set_new(j, "key_state", json_string(ks));
 		json_object_set_new(j, "key_error", json_string(why));
@@ -695,6 +695,10 @@ void *sup_status_json(struct sup *sup)
 			"slot_size", (json_int_t)h->slot_size, "arena_bytes", (json_int_t)h->total_size,
 			"slots", sl, "jobs", jb, "counters", cnt));
 	}
+	/* each group's gpuds: "serving" (all up and serving their keys), "starting", or "degraded" with the first
+	 * reason (a gpud given up, one that serves no key, a key one of them failed) */
+	char gwhy[ZP_PIPE_MAX_GROUPS][ZP_ERR_MSG_MAX + 128] = { { 0 } }; /* 9 KiB: the API and HTTP threads both ask */
+	bool gstarting[ZP_PIPE_MAX_GROUPS] = { 0 };
 	for (unsigned k = 0; k < sup->nch; k++) {
 		const struct child *c = &sup->ch[k];
 		json_array_append_new(procs, json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:i, s:i, s:I}", "group",
@@ -717,11 +721,46 @@ void *sup_status_json(struct sup *sup)
 			json_t *h = c->pid ? zp_health_read(&sup->cfg, c->group, c->index, c->pid) : NULL;
 			if (json_is_object(json_object_get(h, "keys")))
 				json_object_set(o, "keys", json_object_get(h, "keys"));
+			/* what it serves, and its device-memory cap ([group] gpu_memory; as gpud read it once it says so)
+			 * and card: "gpu_memory": {cap (0 = the whole card), total (when its backend knows)} */
+			static const char *const copy[] = { "stage", "serves", "failed" };
+			for (unsigned i = 0; i < sizeof copy / sizeof *copy; i++)
+				if (json_object_get(h, copy[i]))
+					json_object_set(o, copy[i], json_object_get(h, copy[i]));
+			json_t *hg = json_object_get(h, "gpu");
+			json_t *cap = json_object_get(hg, "memory_cap_bytes"), *tot = json_object_get(hg, "memory_total_bytes");
+			json_t *gm = json_pack("{s:I}", "cap", json_is_integer(cap) ? json_integer_value(cap) : (json_int_t)gr->gpu_memory);
+			if (json_is_integer(tot))
+				json_object_set(gm, "total", tot);
+			json_object_set_new(o, "gpu_memory", gm);
+			if (json_is_string(json_object_get(hg, "backend")))
+				json_object_set(o, "backend", json_object_get(hg, "backend"));
+			const char *stg = json_string_value(json_object_get(h, "stage"));
+			char *why = gwhy[c->group];
+			const size_t wn = sizeof gwhy[0];
+			if (c->given_up && !why[0])
+				snprintf(why, wn, "gpud.%u is not restarted: %s", c->index, c->give_up_reason);
+			else if (stg && !strcmp(stg, "degraded") && !why[0])
+				snprintf(why, wn, "gpud.%u %s", c->index, json_string_value(json_object_get(h, "error")));
+			else if (!c->given_up && (!stg || (strcmp(stg, "ready") && strcmp(stg, "degraded"))))
+				gstarting[c->group] = true;
+			const char *kn;
+			json_t *kv;
+			json_object_foreach(json_object_get(h, "keys"), kn, kv)
+				if (!why[0] && !strcmp(json_string_value(json_object_get(kv, "state")) ?: "", "failed"))
+					snprintf(why, wn, "key %s failed on gpud.%u: %s", kn, c->index,
+						 json_string_value(json_object_get(kv, "error")) ?: "");
 			json_decref(h);
 		} else {
 			json_object_set_new(json_array_get(procs, json_array_size(procs) - 1), "numa_node",
 					    json_integer(gr->node));
 		}
+	}
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
+		json_t *o = json_array_get(groups, g);
+		json_object_set_new(o, "state", json_string(gwhy[g][0] ? "degraded" : gstarting[g] ? "starting" : "serving"));
+		json_object_set_new(o, "error", json_string(gwhy[g]));
+		json_object_set_new(o, "gpu_memory", json_integer((json_int_t)sup->cfg.groups[g].gpu_memory));
 	}
 	json_t *st = json_pack("{s:b, s:i, s:I, s:f, s:o, s:o, s:o}", "ok", 1, "pid", (int)getpid(), "peak_rss_kib",
 			       (json_int_t)zp_proc_peak_rss_kib(getpid()), "uptime_s",

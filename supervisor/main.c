@@ -34,6 +34,7 @@
 #include "keyregion.h"
 #include "progress.h"
 #include "sup.h"
+#include "knobs.h"
 #include "config.h"
 #include "files.h"
 #include "health.h"
@@ -226,14 +227,14 @@ static int spawn(struct sup *sup, struct child *c)
 	size_t n = 0;
 	while (environ[n])
 		n++;
-	char **envp = calloc(n + 7, sizeof *envp);
+	char **envp = calloc(n + 8, sizeof *envp);
 	size_t k = 0;
 	bool gpud = c->role == ZP_ROLE_GPUD && c->index < g->gpus;
 	static const char *const ours[] = { "ZP_THREADS=", "ZKPIPE_MEMCG=", "ZP_DKEEP=", "CUDA_VISIBLE_DEVICES=",
-					     "CUDA_DEVICE_ORDER=", "ZP_CUDA_DEVICE=" };
+					     "CUDA_DEVICE_ORDER=", "ZP_CUDA_DEVICE=", "ZP_CUDA_MEM_CAP_MB=" };
 	for (size_t i = 0; i < n; i++) {
 		bool drop = false;
-		for (unsigned j = 0; j < (gpud ? 6u : 3u); j++)
+		for (unsigned j = 0; j < (gpud ? 7u : 3u); j++)
 			drop |= !strncmp(environ[i], ours[j], strlen(ours[j]));
 		if (!drop)
 			envp[k++] = environ[i];
@@ -249,6 +250,11 @@ static int spawn(struct sup *sup, struct child *c)
 		envp[k++] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
 		envp[k++] = "ZP_CUDA_DEVICE=0";
 	}
+	/* gpud: the group's device-memory cap ([group] gpu_memory; 0 = the whole card), the only one it gets */
+	char cap[48];
+	snprintf(cap, sizeof cap, "ZP_CUDA_MEM_CAP_MB=%llu", (unsigned long long)(g->gpu_memory >> 20));
+	if (gpud)
+		envp[k++] = cap;
 	/* gpud: the keys its slot's last gpud kept on the device (dkeep.c), as fds 3.. */
 	static char dkenv[ZP_DKEEP_TEXT + 16];
 	int dkfd[ZP_DKEEP_KEYS * ZP_DKEEP_ARRAYS];
@@ -325,7 +331,7 @@ static int child_proc(struct sup *sup, const struct child *c, zp_proc_h *h)
 }
 
 /* Whether a dead child had failed at start, and why: a gpud whose health file (its pid) does
- * not say "ready", with the error it wrote there; another daemon dying within 10 s. */
+ * not say "ready" (or "degraded": up, its keys failed), with the error it wrote there; another daemon dying within 10 s. */
 static bool died_at_start(struct sup *sup, const struct child *c, uint64_t lived, const char *how, char *why, size_t n)
 {
 	snprintf(why, n, "%s", how);
@@ -334,7 +340,7 @@ static bool died_at_start(struct sup *sup, const struct child *c, uint64_t lived
 	json_t *h = zp_health_read(&sup->cfg, c->group, c->index, c->pid);
 	const char *st = json_string_value(json_object_get(h, "stage"));
 	const char *err = json_string_value(json_object_get(h, "error"));
-	bool at_start = !st || strcmp(st, "ready");
+	bool at_start = !st || (strcmp(st, "ready") && strcmp(st, "degraded")); /* degraded: up, serving no key */
 	if (at_start && err && *err)
 		snprintf(why, n, "%s: %s", how, err);
 	json_decref(h);
@@ -851,6 +857,14 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sup->cfg.n_keys; i++)
 		snprintf(kl + strlen(kl), sizeof kl - strlen(kl), "%s%s (%s)", i ? ", " : "", sup->cfg.keys[i].name,
 			 sup->keys[i].state == KH_FAILED ? "FAILED" : "validated, loading in gpud");
+	for (unsigned g = 0; g < sup->cfg.n_groups; g++)
+		if (sup->cfg.groups[g].gpu_memory)
+			zp_log(WHO, "group %s: gpu_memory = %.2f GiB: each gpud plans its device memory as if its card had that much "
+			       "(ZP_CUDA_MEM_CAP_MB=%llu)", sup->cfg.groups[g].name, sup->cfg.groups[g].gpu_memory / 1073741824.0,
+			       (unsigned long long)(sup->cfg.groups[g].gpu_memory >> 20));
+	if (zp_knobs()->cuda_mem_cap_mb.raw)
+		zp_log(WHO, "ZP_CUDA_MEM_CAP_MB=%s in this environment is not passed to gpuds: [group] gpu_memory sets their cap",
+		       zp_knobs()->cuda_mem_cap_mb.raw);
 	zp_log(WHO, "serving %s%s%s; %u group(s), %u key(s): %s", sup->api_url, sup->cfg.http[0] ? ", http " : "",
 	       sup->cfg.http, sup->cfg.n_groups, sup->cfg.n_keys, kl);
 	sup_scan_jobs(sup);

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "dkeep.h"
 #include "health.h"
+#include "zp_err.h"
 
 #define SUP_MAX_CHILDREN 256
 
@@ -58,7 +59,7 @@ struct key_health {
 	unsigned gpuds_ready, gpuds_loading, gpuds_total;
 	uint64_t load_bytes;       /* while loading: the key file's size, and how long a gpud has been at it */
 	double load_s;
-	char reason[400];          /* why it failed */
+	char reason[ZP_ERR_MSG_MAX]; /* why it failed (a gpud's reason whole: gpud/keys.c's k->err) */
 };
 
 struct group {

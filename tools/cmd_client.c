@@ -418,6 +418,8 @@ static void print_summary(json_t *rep)
 		       json_integer_value(json_object_get(j, "ACTIVE")), json_integer_value(json_object_get(c, "parts_proved")),
 		       json_integer_value(json_object_get(c, "parts_failed")),
 		       json_integer_value(json_object_get(c, "parts_retried")));
+		if (!strcmp(json_string_value(json_object_get(g, "state")) ?: "", "degraded"))
+			printf("  DEGRADED: %s\n", json_string_value(json_object_get(g, "error")));
 	}
 	json_array_foreach(json_object_get(rep, "processes"), i, p) {
 		json_t *pr = json_object_get(p, "progress"); /* a daemon still starting: what it is doing */
@@ -431,6 +433,25 @@ static void print_summary(json_t *rep)
 		       pr && !json_is_true(json_object_get(pr, "finished")) ? json_string_value(json_object_get(pr, "line")) : "");
 		if (json_is_true(json_object_get(p, "given_up")))
 			printf("         NOT RESTARTED: %s\n", json_string_value(json_object_get(p, "error")));
+		json_t *gm = json_object_get(p, "gpu_memory"), *sv = json_object_get(p, "serves");
+		if (json_is_object(gm) && json_is_array(sv)) { /* a gpud: what it serves, its device-memory cap and card */
+			long long cap = json_integer_value(json_object_get(gm, "cap"));
+			long long tot = json_integer_value(json_object_get(gm, "total"));
+			printf("         %s backend, %s", json_string_value(json_object_get(p, "backend")) ?: "?",
+			       json_string_value(json_object_get(p, "stage")) ?: "?");
+			if (cap)
+				printf(", device memory capped at %.2f GiB", cap / 1073741824.0);
+			if (tot)
+				printf(", card %.2f GiB", tot / 1073741824.0);
+			size_t j;
+			json_t *kn;
+			printf("; serves:");
+			json_array_foreach(sv, j, kn)
+				printf(" %s", json_string_value(kn));
+			if (!json_array_size(sv))
+				printf(" no key");
+			printf("\n");
+		}
 	}
 	json_array_foreach(json_object_get(rep, "keys"), i, p) {
 		const char *st = json_string_value(json_object_get(p, "state"));

@@ -21,6 +21,7 @@
 #include "cmds.h"
 #include "cluster.h"
 #include "backends.h"
+#include "knobs.h"
 #include "g16_json.h"
 #include "groth16.h"
 #include "par.h"
@@ -87,6 +88,8 @@ static const char prove_help[] =
 	"  --h-mode M       snarkjs (default: odd-root H points) | coeff (bellperson's coefficient H\n"
 	"                   query, derived from K; slow to derive, same proof); a .zpk has its own\n"
 	"  --backend B      cpu (default) | cuda (the GPU; ZP_CUDA_DEVICE picks one, default 0)\n"
+	"  --gpu-memory SIZE  with --backend cuda: plan device memory as if the card had SIZE (24G, 24GiB,\n"
+	"                   24576M, bytes; 0 = the whole card; ZP_CUDA_MEM_CAP_MB in MiB does the same)\n"
 	"  --threads N      worker threads (default: ZP_THREADS or the CPUs this process may use)\n"
 	"  --witness-timeout S   the generator's wall-clock limit (default 60 s; CPU limit 2 x S)\n"
 	"  --witness-memory SIZE its address-space limit (RLIMIT_AS, default 4G)\n"
@@ -269,8 +272,9 @@ static int cmd_prove(int argc, char **argv)
 		{ "r1cs", 1, 0, 'c' }, { "h-mode", 1, 0, 'm' }, { "threads", 1, 0, 't' }, { "r", 1, 0, 'r' },
 		{ "s", 1, 0, 's' }, { "quiet", 0, 0, 'q' }, { "backend", 1, 0, 'b' }, { "help", 0, 0, 'h' },
 		{ "input", 1, 0, 'i' }, { "wasm", 1, 0, 'W' }, { "witness-bin", 1, 0, 'G' }, { "node", 1, 0, 'N' },
-		{ "witness-timeout", 1, 0, 'T' }, { "witness-memory", 1, 0, 'M' }, { 0 } };
+		{ "witness-timeout", 1, 0, 'T' }, { "witness-memory", 1, 0, 'M' }, { "gpu-memory", 1, 0, 'g' }, { 0 } };
 	struct prove_args a = { 0 };
+	const char *gpu_mem = NULL;
 	int c;
 	a.gen.timeout_s = 60;
 	a.gen.mem_bytes = 4ull << 30;
@@ -307,6 +311,7 @@ static int cmd_prove(int argc, char **argv)
 			}
 			a.backend = optarg;
 			break;
+		case 'g': gpu_mem = optarg; break;
 		case 't': zp_par_set_threads(atoi(optarg)); break;
 		case 'm':
 			if (parse_h_mode(optarg, &a.h_mode)) {
@@ -319,6 +324,23 @@ static int cmd_prove(int argc, char **argv)
 		}
 	}
 	a.gen.cpu_s = 2 * a.gen.timeout_s;
+	if (gpu_mem) { /* the CUDA plan reads ZP_CUDA_MEM_CAP_MB (common/knobs.h): set it, read the knobs again */
+		uint64_t mib;
+		int r = zp_pipe_parse_gpu_memory(gpu_mem, &mib);
+		if (r) {
+			fprintf(stderr, "zkpipe prove: --gpu-memory %s: %s (0 for the whole card, or a size from 1G: 24G, 24GiB, "
+				"24576M, bytes)\n", gpu_mem, r == ZP_ERANGE ? "out of range" : "not a size");
+			return EX_USAGE;
+		}
+		if (!a.backend || strcmp(a.backend, "cuda")) {
+			fprintf(stderr, "zkpipe prove: --gpu-memory caps the GPU's memory: it needs --backend cuda\n");
+			return EX_USAGE;
+		}
+		char v[32];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)mib);
+		setenv("ZP_CUDA_MEM_CAP_MB", v, 1);
+		zp_knobs_reload();
+	}
 	bool gen = a.gen.wasm[0] || a.gen.bin[0];
 	if (!a.zkey || !a.wtns == !a.input || !a.proof || !a.pub || optind != argc || !a.r != !a.s ||
 	    (a.input && (!gen || (a.gen.wasm[0] && a.gen.bin[0]))) || (!a.input && gen)) {

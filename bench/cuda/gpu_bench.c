@@ -8,6 +8,9 @@
  *        g1g:27[:0:P] (the GLV MSM over the n bases, zp_cuda_msm_g1_glv; P windows a pass). g1:N is plain only
  *        unless ZP_MSM_GLV=k makes it take the GLV cut by itself from 2^k.
  *        Prints a markdown table.
+ *        GPU_MEMORY=24G (or a first argument --gpu-memory=24G; 24GiB, 24576M, bytes; 0 = the whole card): run
+ *        as on a card of that size: the bench holds the rest of the card's memory (what other processes use
+ *        still counts) and exports ZP_CUDA_MEM_CAP_MB for anything that plans by it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,8 +178,63 @@ static void bench_msm(int g2, unsigned lg, int bits, unsigned window, unsigned p
 	free(table); free(idx); free(s); free(acc);
 }
 
+/* "24G", "24GiB", "24576M", "25769803776": bytes; -1 when not a size */
+static long long size_of(const char *s)
+{
+	char *e;
+	unsigned long long v = strtoull(s, &e, 10);
+	int sh = 0;
+	if (e == s || *s == '-')
+		return -1;
+	switch (*e) {
+	case 'k': case 'K': sh = 10; e++; break;
+	case 'm': case 'M': sh = 20; e++; break;
+	case 'g': case 'G': sh = 30; e++; break;
+	case 't': case 'T': sh = 40; e++; break;
+	}
+	if (sh && *e == 'i')
+		e++;
+	if (sh && *e == 'B')
+		e++;
+	if (*e || v > (1ull << 62) >> sh)
+		return -1;
+	return (long long)(v << sh);
+}
+
+/* GPU_MEMORY / --gpu-memory=: hold all but cap bytes of the card (tot - cap, at most what is free) */
+static void cap_memory(const char *spec)
+{
+	long long cap = size_of(spec);
+	if (cap < 0 || (cap && cap < (1ll << 30))) {
+		fprintf(stderr, "gpu_bench: GPU memory cap '%s': 0 or a size from 1G (24G, 24GiB, 24576M, bytes)\n", spec);
+		exit(2);
+	}
+	if (!cap)
+		return;
+	size_t fr = 0, tot = 0;
+	void *ballast = NULL;
+	CU(cudaMemGetInfo(&fr, &tot));
+	size_t hold = (size_t)cap < tot ? tot - (size_t)cap : 0;
+	hold = hold < fr ? hold : fr;
+	if (hold)
+		CU(cudaMalloc(&ballast, hold)); /* held to the end of the process */
+	printf("device memory capped at %.2f GiB of the card's %.2f GiB (%.2f GiB held by gpu_bench, %.2f GiB used by others)\n",
+	       cap / 1073741824.0, tot / 1073741824.0, hold / 1073741824.0, (tot - fr) / 1073741824.0);
+}
+
 int main(int argc, char **argv)
 {
+	const char *cap = getenv("GPU_MEMORY");
+	if (argc > 1 && !strncmp(argv[1], "--gpu-memory=", 13)) {
+		cap = argv[1] + 13;
+		argv++, argc--;
+	}
+	if (cap && *cap) { /* before the first CUDA call: anything reading the knob sees it */
+		long long b = size_of(cap);
+		char mb[32];
+		snprintf(mb, sizeof mb, "%lld", b > 0 ? b >> 20 : 0);
+		setenv("ZP_CUDA_MEM_CAP_MB", mb, 1);
+	}
 	const char *all[] = { "ntt:24", "ntt:27", "h:27", "g1:24", "g1:26", "g1:27", "g2:24", "g2:25", "bits:27" };
 	char desc[256];
 	int ndev = 0;
@@ -184,6 +242,8 @@ int main(int argc, char **argv)
 	CK(zp_cuda_init(0, desc, sizeof desc));
 	ref_init();
 	CU(cudaEventCreate(&e0)); CU(cudaEventCreate(&e1));
+	if (cap && *cap)
+		cap_memory(cap);
 	printf("device: %s\n\n| what | size | median ms | min ms | max ms | note\n|---|---|---|---|---|---|\n", desc);
 	int nc = argc > 1 ? argc - 1 : (int)(sizeof all / sizeof all[0]);
 	for (int i = 0; i < nc; i++) {

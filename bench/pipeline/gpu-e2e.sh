@@ -17,6 +17,9 @@
 #        every partition proves that witness (synthd: a, b, c from the r1cs)
 #        VERBOSE=2: ZP_CUDA_VERBOSE=2 for gpud (each proof's GPU stage times in its log; stages synchronized)
 #        KEY_REGIONS=yes (no: gpud keeps no copy of the key for a restart, ~45 s less start at 2^27)
+#        GPU_MEMORY=24G: each gpud plans its device memory as if its card had that much ([group] gpu_memory;
+#        sizes as 24G, 24GiB, 24576M, bytes; unset or 0 = the whole card). A key that cannot be served on it
+#        stops the run with gpud's reason
 set -u
 BIN=$(readlink -f "${1:?usage: gpu-e2e.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
@@ -93,15 +96,18 @@ max_parts = $PARTS
 backend = $BACKEND
 synth_threads = $SYNTH_THREADS
 gpud_threads = $NCPU
+gpu_memory = ${GPU_MEMORY:-0}
 EOF
 t0=$(date +%s.%N)
 "$BIN/zkpipe-supervisor" --config "$RUN/z.ini" >"$RUN/sup.log" 2>&1 &
 SUP=$!
 trap 'kill $SUP 2>/dev/null; wait $SUP 2>/dev/null' EXIT
-# ready when every gpud logged "backend ... ready" (its key is resident)
+# ready when every gpud logged "backend ... ready" (its key is resident); a key FAILED at load (its plan cannot be
+# met on this card or GPU_MEMORY cap) ends the run with gpud's reason: every submit would be refused
 for i in $(seq 1 1200); do
-  n=$(cat "$RUN"/r/log/*gpud* 2>/dev/null | grep -c "ready" || true)
+  n=$(cat "$RUN"/r/log/*gpud* 2>/dev/null | grep -c "backend $BACKEND ready" || true)
   [ "$n" -ge "$GPUS" ] && break
+  if grep -h "FAILED at load\|DEGRADED" "$RUN"/r/log/*gpud* 2>/dev/null; then echo "a gpud cannot serve the key (GPU_MEMORY=${GPU_MEMORY:-0})"; exit 1; fi
   if ! kill -0 $SUP 2>/dev/null; then echo "supervisor died"; cat "$RUN/sup.log"; exit 1; fi
   sleep 0.5
 done
@@ -193,7 +199,7 @@ cat "$RUN/table.md"
   echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c | sed 's/^ *//' | tr '\n' ' ')host $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
   echo
   echo "Command: \`CIRCUIT=$CIRCUIT ROWS=$ROWS BOOL=$BOOL PARTS=$PARTS JOBS=$JOBS GPUS=$GPUS WORKERS=$WORKERS SLOTS=$SLOTS KEY=$KEY bench/pipeline/gpu-e2e.sh BIN\`" \
-       "(circuit $SPEC; $WORKERS synthd x $SYNTH_THREADS threads; $GPUS gpud, backend $BACKEND; key made $( [ "$KEY" = device ] && echo "on the GPU at gpud start" || echo "from $KEY"); gpuds ready $(awk "BEGIN{printf \"%.0f\", $t_ready - $t0}") s after start)"
+       "(circuit $SPEC; $WORKERS synthd x $SYNTH_THREADS threads; $GPUS gpud, backend $BACKEND$( [ "${GPU_MEMORY:-0}" != 0 ] && echo ", device memory capped at $GPU_MEMORY"); key made $( [ "$KEY" = device ] && echo "on the GPU at gpud start" || echo "from $KEY"); gpuds ready $(awk "BEGIN{printf \"%.0f\", $t_ready - $t0}") s after start)"
   echo
   cat "$RUN/table.md"
 } >> "$RESULTS"

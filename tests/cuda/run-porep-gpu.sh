@@ -12,7 +12,8 @@
 #   in $D for a later run without the key step]
 #   tests/cuda/run-porep-gpu.sh BIN_DIR     BIN_DIR: zkpipe, zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud,
 #   ss_harness, params_bench, libzkpipe-supraseal.so.0, lib/ (GPU_BIN_ONLY=1 scripts/gpu-bin.sh). BACKEND=cpu and a
-#   small LOG: a dry run without a GPU (load with --cpu).
+#   small LOG: a dry run without a GPU (load with --cpu). GPU_MEMORY=24G: the job's gpud plans its device memory as
+#   if the card had that much ([group] gpu_memory; 24G, 24GiB, 24576M, bytes; unset or 0 = the whole card).
 set -u
 BIN=$(readlink -f "${1:?usage: run-porep-gpu.sh BIN_DIR}")
 cd "$(dirname "$0")/../.."
@@ -93,6 +94,7 @@ slot_size = ${slot}M
 jobs = 16
 max_parts = $PARTS
 backend = $BACKEND
+gpu_memory = ${GPU_MEMORY:-0}
 INI
   export ZKPIPE_CONFIG=$D/z.ini
   drop   # gpud reads the .params from the disk, as after a reboot
@@ -103,9 +105,9 @@ INI
     > "$O/job.out" 2> "$O/job.err"; local rc=$?
   t1=$(now)
   cat "$O/job.out" | cut -c1-250; tail -3 "$O/job.err"
-  grep -h "loading\|params\|key from\|ready" "$D"/run/log/*gpud* 2>/dev/null | tail -6 | cut -c1-220
+  grep -h "loading\|params\|key from\|ready\|FAILED at load" "$D"/run/log/*gpud* 2>/dev/null | tail -6 | cut -c1-400
   cp "$D"/run/log/*gpud* "$O/" 2>/dev/null
-  row "job: $REPS calls x $PARTS partitions, 2^$LOG, $slots slot(s) of ${slot} MiB" "exit $rc, $(grep -c 'proved and verified' "$O/job.out") calls verified, $(dt "$t0" "$t1") s in all"
+  row "job: $REPS calls x $PARTS partitions, 2^$LOG, $slots slot(s) of ${slot} MiB$( [ "${GPU_MEMORY:-0}" != 0 ] && echo ", GPU memory cap $GPU_MEMORY")" "exit $rc, $(grep -c 'proved and verified' "$O/job.out") calls verified, $(dt "$t0" "$t1") s in all"
   local k v
   while IFS='|' read -r k v; do row "$k" "$v"; done < <(python3 - "$O/job.out" "$BACKEND" <<'EOF'
 

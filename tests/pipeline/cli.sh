@@ -5,7 +5,8 @@
 #  - config errors exit 14 and name the file, the line, the key and the accepted values: a
 #    missing allow_input directory is named as such (not "unknown setting"), a bad value says
 #    what is accepted (not "Invalid argument: Invalid argument"), and with several errors the line
-#    and the quoted text are the first error's; the client reports the same through --config.
+#    and the quoted text are the first error's; the client reports the same through --config;
+#  - zkpipe prove --gpu-memory: a bad size, a size under 1 GiB, or a cap without --backend cuda exit 2 naming it.
 . "$(dirname "$0")/lib.sh" "$@"
 ARENA=zpt-none   # no arena here (cleanup looks for one)
 VER=$(sed -n "s/^ *version : '\([^']*\)'.*/\1/p" "$SRC/meson.build" | head -1)
@@ -152,4 +153,13 @@ PY
 [ $rc = 3 ] || fail "verify with a missing vk: exit $rc: $(cat "$T/v.out")"
 grep -q "absent.json: cannot open: No such file" "$T/v.out" && ! grep -q "line -1" "$T/v.out" ||
   fail "missing vk: $(cat "$T/v.out")"
+# zkpipe prove --gpu-memory: a size (as [group] gpu_memory), for the CUDA backend only; exit 2 naming it otherwise
+P=(prove --zkey "$EX/chain.zkey" --wtns "$EX/w0.wtns" --proof "$T/p.json" --public "$T/u.json" --quiet)
+"$ZK" "${P[@]}" --backend cuda --gpu-memory 24X >"$T/gm.out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "gpu-memory 24X: not a size" "$T/gm.out" || fail "--gpu-memory 24X: exit $rc: $(cat "$T/gm.out")"
+"$ZK" "${P[@]}" --backend cuda --gpu-memory 24 >"$T/gm.out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "gpu-memory 24: out of range" "$T/gm.out" || fail "--gpu-memory 24 (bytes): exit $rc: $(cat "$T/gm.out")"
+"$ZK" "${P[@]}" --gpu-memory 24G >"$T/gm.out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "needs --backend cuda" "$T/gm.out" || fail "--gpu-memory with the CPU backend: exit $rc: $(cat "$T/gm.out")"
+"$ZK" prove --help | grep -q -- "--gpu-memory SIZE" || fail "zkpipe prove --help does not name --gpu-memory"
 echo "PASS: --help/--version on every binary; one exit-code table (help = docs); config errors name line, key, accepted values"

@@ -56,6 +56,7 @@ grep -q "serving .*gone (FAILED)" "$T/supervisor.log" || fail "the serving line 
 "$ZK" submit --config "$CFG" --key gone --output "$T/out/g" "$EX/w0.wtns" >"$T/g.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit for key gone exited $rc: $(cat "$T/g.out")"
 grep -q "missing.zkey" "$T/g.out" || fail "refusal without its reason: $(cat "$T/g.out")"
+[ "$(grep -o "key gone" "$T/g.out" | wc -l)" = 1 ] || fail "the refusal names the key more than once: $(cat "$T/g.out")"
 [ ! -e "$T/out/g" ] || fail "a refused submit created its output directory"
 # the good key proves
 id=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/a" "$EX/w0.wtns") || fail "submit chain"

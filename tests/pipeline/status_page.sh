@@ -88,6 +88,10 @@ procs = p.rows.get("processes", [])
 assert sorted(int(r["attrs"]["data-pid"]) for r in procs) == sorted(x["pid"] for x in st["processes"]), procs
 gpud = [r for r in procs if r["attrs"]["data-role"] == "gpud"][0]
 assert "ready" in gpud["cells"][-1]["text"], gpud
+# the gpud's memory cap (none here: the whole card) and the keys it serves are in /status; the GPU panel that
+# shows them is for backend = cuda only (this service proves on the CPU: checked below)
+g = [x for x in st["processes"] if x["role"] == "gpud"][0]
+assert g.get("serves") == ["chain"] and (g.get("gpu_memory") or {}).get("cap", 0) == 0, g
 if live:
     assert any(r["attrs"]["data-state"] == "ACTIVE" for r in jobs.values()), "no ACTIVE row while a job runs"
 # issue 37: a CPU-backend service shows no GPU panel (/status names each gpud's backend), and a key's

@@ -173,6 +173,43 @@ static void sizes(void)
 	}
 }
 
+/* [group] gpu_memory: sizes in any of the size forms, 0 = the whole card, default 0; stored in whole MiB
+ * (what ZP_CUDA_MEM_CAP_MB carries); refused naming file, line, section, key and value otherwise */
+static void gpu_memory(void)
+{
+	static const struct { const char *s; uint64_t mib; } ok[] = {
+		{ "24G", 24576 }, { "24GiB", 24576 }, { "24GB", 24576 }, { "24576M", 24576 }, { "25769803776", 24576 },
+		{ "0", 0 }, { "1G", 1024 }, { "141G", 144384 }, { "16777216M", 16777216 }, { "1073741825", 1024 },
+	};
+	char text[512];
+	CHECK(load(base_ok) == 0 && C.groups[0].gpu_memory == 0, "default gpu_memory %llu", (unsigned long long)C.groups[0].gpu_memory);
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		uint64_t mib = 7;
+		CHECK(zp_pipe_parse_gpu_memory(ok[i].s, &mib) == 0 && mib == ok[i].mib, "gpu memory %s: %llu MiB", ok[i].s,
+		      (unsigned long long)mib);
+		snprintf(text, sizeof text, "%sgpu_memory = %s\n", base_ok, ok[i].s);
+		CHECK(load(text) == 0 && C.groups[0].gpu_memory == ok[i].mib << 20, "[group g] gpu_memory = %s: %s %llu",
+		      ok[i].s, zp_err_msg(), (unsigned long long)C.groups[0].gpu_memory);
+	}
+	static const struct { const char *s; int r; } bad[] = {
+		{ "24X", -EINVAL }, { "", -EINVAL }, { "-24G", -EINVAL }, { "24 G", -EINVAL }, { "whole", -EINVAL },
+		{ "24", ZP_ERANGE },         /* 24 bytes: meant 24G */
+		{ "1023M", ZP_ERANGE }, { "16777217M", ZP_ERANGE }, { "17592186044416k", ZP_ERANGE },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		uint64_t mib = 7;
+		CHECK(zp_pipe_parse_gpu_memory(bad[i].s, &mib) == bad[i].r && mib == 7, "gpu memory '%s' accepted or wrong code",
+		      bad[i].s);
+		if (!bad[i].s[0])
+			continue; /* inih: "key =" is an empty value, the same path */
+		snprintf(text, sizeof text, "[run]\ndir = r\n[key k]\nzkey = k\n[group g]\nnode = 0\ngpu_memory = %s\n", bad[i].s);
+		bad_value(text, 7, "[group g]", "gpu_memory", bad[i].s, "the whole card");
+	}
+	/* a second group keeps its own */
+	CHECK(load("[run]\ndir = r\n[key k]\nzkey = k\n[group g]\ngpu_memory = 16G\n[group h]\nnode = 0\n") == 0 &&
+	      C.groups[0].gpu_memory == 16ull << 30 && C.groups[1].gpu_memory == 0, "per group: %s", zp_err_msg());
+}
+
 static void errors(void)
 {
 	/* a bad value: the line it is on, its section, key, value, and what the key accepts */
@@ -256,6 +293,7 @@ int main(void)
 	defaults();
 	values();
 	sizes();
+	gpu_memory();
 	errors();
 	return zp_test_done("config", T);
 }
