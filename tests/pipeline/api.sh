@@ -44,7 +44,9 @@ echo "$a t 1" >> "$T/ids"
 c=$("$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$W" "$W" "$W" "$W") || fail "submit c"
 "$ZK" cancel --config "$CFG" "$c" >"$T/cancel.out" || fail "cancel"
 # the state the job reached, not the ACTIVE of the moment the request came (issue 37)
-grep -q "^job $c cancelled (FAILED: cancelled" "$T/cancel.out" || fail "cancel printed: $(cat "$T/cancel.out")"
+# (held at the gate, its partitions may still be in flight: then it says so, and wait below sees the end)
+grep -Eq "^job $c( cancelled \(FAILED: cancelled|: cancel requested, still finishing)" "$T/cancel.out" &&
+  ! grep -q ACTIVE "$T/cancel.out" || fail "cancel printed: $(cat "$T/cancel.out")"
 hold_open
 "$ZK" wait --config "$CFG" --timeout 300 "$c" > "$T/c.out" 2>"$T/c.err"; rc=$?
 [ $rc = 11 ] || fail "wait on a cancelled job exited $rc: $(cat "$T/c.out")"
