@@ -4,8 +4,8 @@
 # its HTTP endpoint takes at most the connections the fd budget leaves (http_connections asks
 # for 1000). Then 400 idle TCP connections and 8 slow ones (a header byte a second, never
 # finished) are opened to the HTTP port — more than the limit and more than the fd limit.
-# While they are held: the nanomsg client API answers status before any idle one is dropped, a submitted job
-# ends DONE with valid proofs. Once the idle ones have timed out (http_timeout_s), /metrics
+# While they are held: the nanomsg client API answers status, a submitted job ends DONE with valid proofs
+# (idle connections over the per-address limit are evicted, oldest first: http_evict.sh). Once the idle ones have timed out (http_timeout_s), /metrics
 # answers although the slow ones still trickle.
 . "$(dirname "$0")/lib.sh" "$@"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -69,11 +69,11 @@ trap 'kill $FLOOD 2>/dev/null; cleanup' EXIT
 wait_until 60 test -f "$T/flood.ready" || fail "flood not started"
 fds=$(ls "/proc/$SUP_PID/fd" | wc -l)
 log "flood of $(cat "$T/flood.ready") connections open; supervisor holds $fds fds (limit 300)"
-# the client API answers while HTTP is saturated: before the server has dropped any idle
-# connection (an order of events, not a clock: a starved API would answer only after the drops)
-[ ! -e "$T/flood.closed" ] || fail "an idle connection was dropped before the check began (http_timeout_s $TIMEOUT too short for this machine?)"
+# the client API answers while the flood holds its connections (the HTTP server now evicts the oldest idle
+# connection of an address over its limit, issue 31: http_evict.sh; so idle ones are dropped from the
+# start, and what this checks is that the API is not starved meanwhile: bounded by timeout, not a clock)
 timeout 120 "$ZK" status --config "$CFG" >/dev/null || fail "status failed during the flood"
-[ ! -e "$T/flood.closed" ] || fail "status answered only after the server dropped idle HTTP connections"
+kill -0 "$FLOOD" || fail "the flood ended before the status check"
 submit_job during 2 0 >/dev/null
 wait_all 300 || { cat "$T/wait.out"; fail "job submitted during the flood not DONE"; }
 verify_all || fail "proofs"
@@ -86,5 +86,5 @@ until metrics 2; do
 done
 log "/metrics answered $(( $(date +%s) - t0 )) s after the job; slow clients still connected"
 kill -0 "$FLOOD" || fail "the flood ended early (the test would not hold)"
-wait_until 60 test -e "$T/flood.closed" || fail "the flood never saw an idle connection dropped (the status check would prove nothing)"
+wait_until 60 test -e "$T/flood.closed" || fail "the flood never saw an idle connection dropped (evicted or timed out)"
 echo "PASS: soft nofile raised to 300; API and a job served under $IDLE idle + $SLOW slow HTTP connections; /metrics back after idle timeout"
