@@ -15,6 +15,15 @@
  *                     every call must give the same bytes; times of calls 1..R are reported
  *        --out FILE   the proofs (384 bytes each, groth16_proof order) of the last call
  *   ss_cmp cmp A B K   compares two proof files: which partitions and which of A, B, C differ
+ *   ss_cmp dump SPEC K DIR [--seed S] [--rs-seed N]
+ *        writes the same K partitions and r, s as prove would use to DIR/part<i>.bin for a caller in
+ *        another language (the Rust crate's test, rust/supraseal-c2/examples/bellperson_drive.rs):
+ *        6 × u64 LE (inputs, aux, abc_size, a_aux, b_inp, b_aux popcounts), then inputs ++ aux,
+ *        a, b, c (abc_size each), the a_aux, b_inp, b_aux bit vectors (ceil(bits/64) u64 words
+ *        each, as bellperson's BitVec<usize> raw slices), r, s (32 bytes each, Montgomery)
+ *   ss_cmp verify PARAMS SPEC K FILE [--seed S]
+ *        pairing-checks the K proofs in FILE against the key's verifying key and the public inputs
+ *        of the partitions with witness seeds S, S+1, ...
  *
  * prove prints (besides progress): "share: P % non-0/1 (N of M aux values)" measured on the
  * witnesses, "digest: X" (FNV-1a over every Assignment vector and r, s: the inputs were the same
@@ -279,12 +288,123 @@ static int cmd_cmp(int argc, char **argv)
 	return diff ? 1 : 0;
 }
 
+static int write_all(FILE *fp, const void *p, size_t bytes) { return fwrite(p, 1, bytes, fp) == bytes ? 0 : -1; }
+
+/* parses SPEC into its synthetic circuit (sbuf: the spec with "synth:") */
+static int parse_case(const char *spec, zp_synth_params *sp, zp_circuit *c, char *sbuf, size_t n)
+{
+	snprintf(sbuf, n, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
+	if (zp_synth_parse(sp, sbuf) || zp_synth_circuit(c, sp))
+		return failf("circuit: %s", zp_err_msg());
+	return 0;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	if (argc < 5)
+		return failf("%s", "usage: ss_cmp dump SPEC K DIR [--seed S] [--rs-seed N]");
+	const char *spec = argv[2], *dir = argv[4];
+	long k = atol(argv[3]);
+	uint64_t seed = 1, rs_seed = 1;
+	for (int i = 5; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
+		else return failf("unknown option %s", argv[i]);
+	}
+	if (k < 1 || k > 64)
+		return failf("%s", "K must be in [1, 64]");
+	char sbuf[512];
+	zp_synth_params sp;
+	zp_circuit c;
+	if (parse_case(spec, &sp, &c, sbuf, sizeof sbuf))
+		return 1;
+	zp_rng g;
+	zp_rng_seed(&g, rs_seed);
+	for (long i = 0; i < k; i++) {
+		struct part P;
+		zp_fr r, s;
+		if (make_part(&P, &c, &sp, seed + (uint64_t)i))
+			return failf("witness: %s", zp_err_msg());
+		zp_fr_random(&r, &g), zp_fr_random(&s, &g);
+		char path[4096];
+		snprintf(path, sizeof path, "%s/part%ld.bin", dir, i);
+		FILE *fp = fopen(path, "we");
+		if (!fp)
+			return failf("cannot create %s", path);
+		uint64_t hdr[6] = { P.n_inp, P.n_aux, P.abc, P.pa, P.pbi, P.pba };
+		size_t wa = (P.n_aux + 63) / 64 * 8, wi = (P.n_inp + 63) / 64 * 8;
+		int e = write_all(fp, hdr, sizeof hdr) || write_all(fp, P.w, (P.n_inp + P.n_aux) * sizeof(zp_fr)) ||
+			write_all(fp, P.a, P.abc * sizeof(zp_fr)) || write_all(fp, P.b, P.abc * sizeof(zp_fr)) ||
+			write_all(fp, P.c, P.abc * sizeof(zp_fr)) || write_all(fp, P.a_aux, wa) ||
+			write_all(fp, P.b_inp, wi) || write_all(fp, P.b_aux, wa) || write_all(fp, &r, sizeof r) ||
+			write_all(fp, &s, sizeof s);
+		if (fclose(fp) || e)
+			return failf("cannot write %s", path);
+		free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
+	}
+	printf("dumped: %ld partition%s of %s to %s\n", k, k == 1 ? "" : "s", sbuf, dir);
+	return 0;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	if (argc < 6)
+		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S]");
+	const char *path = argv[2], *spec = argv[3], *file = argv[5];
+	long k = atol(argv[4]);
+	uint64_t seed = 1;
+	for (int i = 6; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+		else return failf("unknown option %s", argv[i]);
+	}
+	if (k < 1 || k > 64)
+		return failf("%s", "K must be in [1, 64]");
+	char sbuf[512];
+	zp_synth_params sp;
+	zp_circuit c;
+	if (parse_case(spec, &sp, &c, sbuf, sizeof sbuf))
+		return 1;
+	zp_g16_vk vk;
+	if (zp_params_read_vk(&vk, path, c.n_public))
+		return failf("%s", zp_err_msg());
+	zp_ss_proof *pf = calloc((size_t)k + 1, sizeof *pf);
+	FILE *fp = fopen(file, "re");
+	if (!pf || !fp || fread(pf, sizeof *pf, (size_t)k + 1, fp) != (size_t)k)
+		return failf("%s: cannot read exactly K proofs", file);
+	fclose(fp);
+	int fails = 0;
+	for (long i = 0; i < k; i++) {
+		struct part P;
+		if (make_part(&P, &c, &sp, seed + (uint64_t)i))
+			return failf("witness: %s", zp_err_msg());
+		zp_g16_proof q;
+		memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
+		memcpy(&q, &pf[i], sizeof pf[i]);
+		int v = zp_g16_verify(&vk, &q, P.w + 1, c.n_public);
+		if (v) {
+			fprintf(stderr, "ss_cmp: FAIL: %s: partition %ld: the proof does not verify (%s)\n", file, i,
+				zp_strerror(v));
+			fails++;
+		}
+		free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
+	}
+	if (fails)
+		return 1;
+	printf("verified: %s: %ld proof%s (pairing check against the key's verifying key)\n", file, k, k == 1 ? "" : "s");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "dump"))
+		return cmd_dump(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "verify"))
+		return cmd_verify(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "prove"))
 		return cmd_prove(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "cmp"))
 		return cmd_cmp(argc, argv);
-	fprintf(stderr, "usage: ss_cmp prove LIB PARAMS SPEC K [opts] | ss_cmp cmp A B K\n");
+	fprintf(stderr, "usage: ss_cmp prove LIB PARAMS SPEC K [opts] | cmp A B K | dump SPEC K DIR [opts] | "
+			"verify PARAMS SPEC K FILE [--seed S]\n");
 	return 2;
 }
