@@ -77,10 +77,33 @@ supraseal-c2 = "0.1.0"
 supraseal-c2 = { path = "$T/crate" }
 TOML
 echo 'pub fn srs(p: std::path::PathBuf) -> bool { supraseal_c2::SRS::try_new(p, true).is_ok() }' > "$T/downstream/src/lib.rs"
-"$CARGO" build --offline --manifest-path "$T/downstream/Cargo.toml" >"$T/cargo-patch.log" 2>&1 ||
+# its lock file as filecoin-ffi's is: supraseal-c2 from crates.io. `--locked` (filecoin-ffi's
+# build-release.sh) refuses until `cargo update -p supraseal-c2`, then builds with the path (docs/filecoin.md 1.2)
+cat > "$T/downstream/Cargo.lock" <<LOCK
+version = 3
+
+[[package]]
+name = "downstream"
+version = "0.1.0"
+dependencies = [
+ "supraseal-c2",
+]
+
+[[package]]
+name = "supraseal-c2"
+version = "0.1.2"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+checksum = "$(printf '0%.0s' $(seq 64))"
+LOCK
+"$CARGO" build --offline --locked --manifest-path "$T/downstream/Cargo.toml" >"$T/cargo-patch.log" 2>&1 &&
+  fail "--locked built with a lock file that still names crates.io's supraseal-c2"
+grep -q "lock file .* needs to be updated" "$T/cargo-patch.log" || { cat "$T/cargo-patch.log"; fail "--locked: unexpected error"; }
+"$CARGO" update -p supraseal-c2 --offline --manifest-path "$T/downstream/Cargo.toml" >"$T/cargo-update.log" 2>&1 ||
+  { cat "$T/cargo-update.log"; fail "cargo update -p supraseal-c2"; }
+"$CARGO" build --offline --locked --manifest-path "$T/downstream/Cargo.toml" >"$T/cargo-patch.log" 2>&1 ||
   { cat "$T/cargo-patch.log"; fail "a crate depending on supraseal-c2 0.1.0 with [patch.crates-io] did not build"; }
-grep -q 'name = "supraseal-c2"' "$T/downstream/Cargo.lock" && ! grep -A3 'name = "supraseal-c2"' "$T/downstream/Cargo.lock" | grep -q '^source' ||
-  fail "the downstream lock file does not take supraseal-c2 from the path: $(cat "$T/downstream/Cargo.lock")"
+grep -A3 'name = "supraseal-c2"' "$T/downstream/Cargo.lock" | grep -q '^source' &&
+  fail "the downstream lock file still takes supraseal-c2 from a registry: $(cat "$T/downstream/Cargo.lock")"
 log "crate: unit tests, build.rs's refusal, the example via pkg-config, the [patch.crates-io] route: built"
 
 # --- 3. proofs through the crate, against a running pipeline
