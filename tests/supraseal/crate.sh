@@ -60,8 +60,10 @@ grep -q "test result: ok" "$T/cargo-test.log" || { cat "$T/cargo-test.log"; fail
 ZKPIPE_SUPRASEAL_LIB_DIR=$T/nowhere "$CARGO" build --offline --manifest-path "$T/crate/Cargo.toml" \
   --target-dir "$T/target-bad" >"$T/cargo-bad.log" 2>&1 && fail "the crate built with ZKPIPE_SUPRASEAL_LIB_DIR=$T/nowhere"
 grep -q "nowhere/libzkpipe-supraseal.so does not exist" "$T/cargo-bad.log" || { cat "$T/cargo-bad.log"; fail "build.rs error"; }
-"$CARGO" build --offline --example bellperson_drive --manifest-path "$T/crate/Cargo.toml" >"$T/cargo-build.log" 2>&1 ||
-  { cat "$T/cargo-build.log"; fail "cargo build --example bellperson_drive (pkg-config)"; }
+# both examples (porep_stream: bench/supraseal/crate_porep.sh's, compiled here only)
+"$CARGO" build --offline --examples --manifest-path "$T/crate/Cargo.toml" >"$T/cargo-build.log" 2>&1 ||
+  { cat "$T/cargo-build.log"; fail "cargo build --examples (pkg-config)"; }
+grep -q "^warning" "$T/cargo-build.log" && { cat "$T/cargo-build.log"; fail "the crate or its examples build with warnings"; }
 DRIVE=$T/target/debug/examples/bellperson_drive
 ldd "$DRIVE" | grep -q "$L/libzkpipe-supraseal.so.0" || fail "bellperson_drive does not load the installed library: $(ldd "$DRIVE")"
 # the [patch] route of docs/filecoin.md: a crate asking crates.io for supraseal-c2 gets this one

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Issue 33 item 4, prepared (no figures from it are in RESULTS.md yet): whole PoRep-shaped proofs through
+# rust/supraseal-c2's split API on a GPU host. A supervisor (one gpud, backend cuda, 2 slots), a
+# PoRep-shaped development .params at 2^LOG (setup on the GPU), one template partition written by
+# `ss_cmp dump`, then rust/supraseal-c2/examples/porep_stream: a synthesis thread beside the proving
+# writes each partition's assignment (fresh buffers, at RATE_GBS GB/s; 0 = memcpy speed) while the
+# previous ones are proved, start_groth16_proof per partition (buffers dropped at once), a finisher
+# thread calls finish_groth16_proof. PROOFS proofs of PARTS partitions: wall time a proof, steady
+# proofs per hour, porep_stream's peak RSS, the host's peak used memory and the card's peak memory
+# (nvidia-smi every 0.5 s), every proof pairing-checked (ss_cmp verify).
+# SSC2=lib.so: then the same key and template through supraseal-c2 (built beside the project, as for
+# tests/cuda/run-ssc2-cmp.sh), the supervisor stopped so it has the card to itself: `ss_cmp prove` with
+# SSC2_PARTS distinct partitions a call (default 2: ss_cmp holds each partition's witness in host memory,
+# ~16 GB apiece at 2^27), its median call time a partition.
+# Compare with cuzk's published figures: 32.1 s a proof alone, 37.7 s steady (RTX 5070 Ti, 96-core Zen 4).
+#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
+#          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
+#   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
+#            (scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0)
+#   DRIVE:   porep_stream built on a host with cargo: ZKPIPE_SUPRASEAL_LIB_DIR=build/supraseal
+#            cargo build --release --offline --example porep_stream --manifest-path rust/supraseal-c2/Cargo.toml
+# Host memory: the template partition (~16 GB at 2^27) + one being synthesized + one waiting + the
+# arena's 2 slots (~32 GB) + the key region (~40 GB): ~120 GB at 2^27; LOG=26 halves it.
+# BACKEND=cpu LOG=12: a dry run of the script without a GPU.
+set -u
+BIN=$(readlink -f "${1:?usage: crate_porep.sh BIN_DIR DRIVE}"); DRIVE=$(readlink -f "${2:?usage: crate_porep.sh BIN_DIR DRIVE}")
+LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
+PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC="n=$ROWS,pub=$PUB,win=256,gen=1"   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
+export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
+D=$(mktemp -d "${TMPDIR:-/tmp}/zpcrate.XXXXXX"); SUP=; MON=
+trap '[ -n "$MON" ] && kill $MON 2>/dev/null; [ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; rm -rf "$D"' EXIT
+fail() { echo "FAIL: $*"; tail -20 "$D"/run/log/* 2>/dev/null; exit 1; }
+# slot: 32 bytes x (inputs + aux + 3 x abc) + bit vectors + header, rounded up to MiB
+slot=$(( (32 * ((1 << LOG) * 4 + 1024) + 3 * (1 << LOG) / 8) / 1048576 + 8 ))
+mkdir -p "$D/out"
+"$BIN/zkpipe" setup --cpu --synth n=1024,pub=1 --out "$D/idle.zpk" >/dev/null 2>&1 || fail "idle key"
+cat > "$D/z.ini" <<INI
+[run]
+dir = $D/run
+keep_arena = no
+allow_input = $D
+allow_output = $D/out
+[limits]
+memory_limit = off
+start_timeout_s = 1800
+[key idle]
+zkey = $D/idle.zpk
+synth = synth:n=1024,pub=1
+[group node0]
+node = 0
+gpus = 1
+backend = $BACKEND
+synth_workers = 1
+slots = 2
+slot_size = ${slot}M
+max_parts = 16
+INI
+export ZKPIPE_CONFIG=$D/z.ini
+setup_flag=--gpu; [ "$BACKEND" = cpu ] && setup_flag=--cpu
+t=$(date +%s.%N)
+"$BIN/zkpipe" setup $setup_flag --synth "$SPEC" --h-mode coeff --roots 7 --out "$D/k.params" >"$D/setup.log" 2>&1 ||
+  { cat "$D/setup.log"; fail "setup"; }
+echo "# key 2^$LOG: $(du -h "$D/k.params" | cut -f1) in $(python3 -c "print(round($(date +%s.%N)-$t,1))") s"
+"$BIN/ss_cmp" dump "$SPEC" 1 "$D" --seed 1 --rs-seed 1 || fail "ss_cmp dump"
+"$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
+for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
+# peaks: the card's used memory, the host's used memory
+( gpu=0; host=0
+  while :; do
+    g=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1); g=${g:-0}
+    h=$(awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo)
+    [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
+    echo "$gpu $host" > "$D/peaks"; sleep 0.5
+  done ) & MON=$!
+"$DRIVE" "$D/k.params" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --out "$D/proofs.bin" | tee "$D/drive.out" ||
+  fail "porep_stream"
+read -r gpu_peak host_peak < "$D/peaks"
+# every proof: the template's witness (seed 1), each checked alone
+n=$(( PROOFS * PARTS )); bad=0
+for i in $(seq 0 $((n - 1))); do
+  dd if="$D/proofs.bin" of="$D/one.bin" bs=384 skip="$i" count=1 status=none
+  "$BIN/ss_cmp" verify "$D/k.params" "$SPEC" 1 "$D/one.bin" --seed 1 >/dev/null || bad=$((bad + 1))
+done
+[ $bad = 0 ] || fail "$bad of $n proofs did not verify"
+res=$(grep '^result:' "$D/drive.out")
+echo "# zkpipe through the crate: $res; GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
+if [ -n "${SSC2:-}" ]; then
+  kill -TERM $SUP; wait $SUP 2>/dev/null; SUP=
+  "$BIN/ss_cmp" prove "$(readlink -f "$SSC2")" "$D/k.params" "$SPEC" "${SSC2_PARTS:-2}" --reps 2 \
+    > "$D/ssc2.out" 2>&1 || { cat "$D/ssc2.out"; fail "supraseal-c2"; }
+  echo "# supraseal-c2, ${SSC2_PARTS:-2} partitions a call: $(grep '^result:' "$D/ssc2.out") (per call; divide by the partitions)"
+fi
+echo "# card: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs; cuzk: 32.1 s a proof alone, 37.7 s steady"

@@ -1,0 +1,232 @@
+//! A stand-in for bellperson/cuzk proving PoRep through the crate's split API, for the GPU benchmark
+//! of issue 33 item 4 (bench/supraseal/crate_porep.sh runs it; no figures from it are claimed here).
+//!
+//!   porep_stream PARTS PROOFS [--parts K] [--rate-gbs R] [--out FILE]
+//!     PARTS   a directory holding part0.bin written by `ss_cmp dump SPEC 1 DIR` (the template witness)
+//!     PROOFS  proofs to make, each of K partitions (default 10, a 32 GiB PoRep's)
+//!     --rate-gbs R   synthesis writes each partition's assignment (w, a, b, c, bit vectors) at R GB/s
+//!                    (default 0: as fast as memcpy); a real bellperson writes ~16 GB a partition
+//!                    over its synthesis time, so R = 16 / (seconds a partition) models it
+//!     --out FILE     every partition's proof, 384 bytes each, in order
+//!
+//! Synthesis runs on its own thread beside the proving: it allocates fresh buffers per partition and
+//! fills them (copies of the template, so every proof verifies with ss_cmp verify K=1), then hands the
+//! partition over a channel of capacity 1 (at most one synthesized partition waiting, as cuzk's bounded
+//! channel). The prover thread calls start_groth16_proof for it (one circuit), drops the buffers at once
+//! (zkpipe has copied them into a slot) and passes the handle to a finisher thread, which calls
+//! finish_groth16_proof. Printed per proof: wall time from its first partition's synthesis start to its
+//! last proof; at the end the steady rate (proofs after the first, per hour) and this process's peak RSS.
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::sync_channel;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use supraseal_c2::{alloc_gpu_mutex, finish_groth16_proof, free_gpu_mutex, start_groth16_proof, SRS};
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Fr([u64; 4]);
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Proof([u64; 48]);
+
+struct Part {
+    n_inp: usize,
+    n_aux: usize,
+    abc: usize,
+    pops: [usize; 3],
+    w: Vec<Fr>,
+    a: Vec<Fr>,
+    b: Vec<Fr>,
+    c: Vec<Fr>,
+    bits: [Vec<u64>; 3],
+    r: Fr,
+    s: Fr,
+}
+
+fn die(msg: String) -> ! {
+    eprintln!("porep_stream: FAIL: {}", msg);
+    std::process::exit(1);
+}
+
+fn u64s(b: &[u8]) -> Vec<u64> {
+    b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
+}
+
+fn frs(v: &[u64]) -> Vec<Fr> {
+    v.chunks_exact(4).map(|c| Fr([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn load(path: &Path) -> Part {
+    let bytes = fs::read(path).unwrap_or_else(|e| die(format!("{}: {}", path.display(), e)));
+    if bytes.len() < 48 {
+        die(format!("{}: too short", path.display()));
+    }
+    let h = u64s(&bytes[..48]);
+    let (n_inp, n_aux, abc) = (h[0] as usize, h[1] as usize, h[2] as usize);
+    let (wa, wi) = ((n_aux + 63) / 64, (n_inp + 63) / 64);
+    let need = 48 + 32 * (n_inp + n_aux + 3 * abc) + 8 * (2 * wa + wi) + 64;
+    if bytes.len() != need {
+        die(format!("{}: {} bytes, its header says {}", path.display(), bytes.len(), need));
+    }
+    let v = u64s(&bytes[48..]);
+    let mut at = 0;
+    let mut take = |n: usize| {
+        let s = v[at..at + n].to_vec();
+        at += n;
+        s
+    };
+    let w = frs(&take(4 * (n_inp + n_aux)));
+    let (a, b, c) = (frs(&take(4 * abc)), frs(&take(4 * abc)), frs(&take(4 * abc)));
+    let bits = [take(wa), take(wi), take(wa)];
+    let rs = frs(&take(8));
+    Part { n_inp, n_aux, abc, pops: [h[3] as usize, h[4] as usize, h[5] as usize], w, a, b, c, bits, r: rs[0], s: rs[1] }
+}
+
+/// copies `src` into a fresh vector in 64 MiB steps, holding `rate` bytes/s overall (0: no limit)
+fn write_at<T: Copy>(src: &[T], rate: f64, clock: &mut (Instant, f64)) -> Vec<T> {
+    let mut out = Vec::with_capacity(src.len());
+    let step = (64 << 20) / core::mem::size_of::<T>().max(1);
+    for chunk in src.chunks(step.max(1)) {
+        out.extend_from_slice(chunk);
+        clock.1 += (chunk.len() * core::mem::size_of::<T>()) as f64;
+        if rate > 0.0 {
+            let due = Duration::from_secs_f64(clock.1 / rate);
+            let el = clock.0.elapsed();
+            if due > el {
+                thread::sleep(due - el);
+            }
+        }
+    }
+    out
+}
+
+fn synthesize(t: &Part, rate: f64) -> Part {
+    let mut clock = (Instant::now(), 0.0);
+    Part {
+        n_inp: t.n_inp,
+        n_aux: t.n_aux,
+        abc: t.abc,
+        pops: t.pops,
+        w: write_at(&t.w, rate, &mut clock),
+        a: write_at(&t.a, rate, &mut clock),
+        b: write_at(&t.b, rate, &mut clock),
+        c: write_at(&t.c, rate, &mut clock),
+        bits: [write_at(&t.bits[0], rate, &mut clock), write_at(&t.bits[1], rate, &mut clock), write_at(&t.bits[2], rate, &mut clock)],
+        r: t.r,
+        s: t.s,
+    }
+}
+
+fn peak_rss_kib() -> u64 {
+    let s = fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 4 {
+        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--out FILE]");
+        std::process::exit(2);
+    }
+    let params = PathBuf::from(&args[1]);
+    let dir = PathBuf::from(&args[2]);
+    let proofs: usize = args[3].parse().unwrap_or_else(|_| die(format!("PROOFS: {}", args[3])));
+    let (mut k, mut rate, mut out) = (10usize, 0.0f64, None);
+    let mut i = 4;
+    while i < args.len() {
+        let v = args.get(i + 1).cloned().unwrap_or_else(|| die(format!("{} needs a value", args[i])));
+        match args[i].as_str() {
+            "--parts" => k = v.parse().unwrap_or_else(|_| die(format!("--parts {}", v))),
+            "--rate-gbs" => rate = v.parse::<f64>().unwrap_or_else(|_| die(format!("--rate-gbs {}", v))) * 1e9,
+            "--out" => out = Some(PathBuf::from(v)),
+            o => die(format!("unknown option {}", o)),
+        }
+        i += 2;
+    }
+    if proofs == 0 || k == 0 {
+        die("PROOFS and --parts must be positive".to_string());
+    }
+    let template = load(&dir.join("part0.bin"));
+    let srs = SRS::try_new(params, false).unwrap_or_else(|e| die(format!("SRS::try_new: {}", e)));
+    let mtx = alloc_gpu_mutex() as usize;
+    let t0 = Instant::now();
+
+    let (to_prover, from_synth) = sync_channel::<(usize, Part, f64)>(1);
+    let (to_finisher, from_prover) = sync_channel::<(usize, usize, f64)>(k);
+    let total = proofs * k;
+    let synth = thread::spawn(move || {
+        for n in 0..total {
+            let at = t0.elapsed().as_secs_f64();
+            let p = synthesize(&template, rate);
+            if to_prover.send((n, p, at)).is_err() {
+                return;
+            }
+        }
+    });
+    let srs2 = srs.clone();
+    let prover = thread::spawn(move || {
+        for (n, p, at) in from_synth {
+            let handle = start_groth16_proof(
+                &[p.a.as_ptr()],
+                &[p.b.as_ptr()],
+                &[p.c.as_ptr()],
+                p.abc,
+                &[p.w.as_ptr()],
+                &[p.w[p.n_inp..].as_ptr()],
+                p.n_inp,
+                p.n_aux,
+                &p.bits[0],
+                &p.bits[1],
+                &p.bits[2],
+                p.pops[0],
+                p.pops[1],
+                p.pops[2],
+                1,
+                &[p.r],
+                &[p.s],
+                &srs2,
+                mtx as *mut _,
+                -1,
+            );
+            drop(p); // the partition is in a slot: its memory goes back now
+            if to_finisher.send((n, handle as usize, at)).is_err() {
+                return;
+            }
+        }
+    });
+    let mut file = out.map(|p| fs::File::create(&p).unwrap_or_else(|e| die(format!("{}: {}", p.display(), e))));
+    let mut first_start = vec![0.0f64; proofs];
+    let mut done = vec![0.0f64; proofs];
+    for (n, handle, at) in from_prover {
+        let mut pf = [Proof([0; 48])];
+        finish_groth16_proof(handle as *mut _, &mut pf);
+        let now = t0.elapsed().as_secs_f64();
+        let (proof, part) = (n / k, n % k);
+        if part == 0 {
+            first_start[proof] = at;
+        }
+        done[proof] = now;
+        if let Some(f) = file.as_mut() {
+            let bytes: Vec<u8> = pf[0].0.iter().flat_map(|w| w.to_le_bytes()).collect();
+            f.write_all(&bytes).unwrap_or_else(|e| die(format!("write: {}", e)));
+        }
+        if part == k - 1 {
+            println!("proof {}: {} partitions, wall {:.2} s (synthesis of its first partition to its last proof), done at {:.2} s",
+                     proof, k, now - first_start[proof], now);
+        }
+    }
+    synth.join().unwrap_or_else(|_| die("synthesis thread panicked".to_string()));
+    prover.join().unwrap_or_else(|_| die("prover thread panicked".to_string()));
+    unsafe { free_gpu_mutex(mtx as *mut _) };
+    let steady = if proofs > 1 { 3600.0 * (proofs - 1) as f64 / (done[proofs - 1] - done[0]) } else { 0.0 };
+    println!("result: proofs {} parts {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {}",
+             proofs, k, rate / 1e9, done[proofs - 1], steady, peak_rss_kib());
+}
