@@ -93,6 +93,8 @@ static struct {
 	bool want_claim, registered;
 	bool drain;             /* the node row's drain flag (zkpipe cluster drain): claim nothing */
 	bool drained;           /* the row says DRAINED */
+	bool stop_drain;        /* SIGTERM with [cluster] stop = drain: finishing what is held, then exit */
+	uint64_t stop_deadline;
 	bool taken;             /* our node name is held by another live instance: do nothing */
 	char instance[40];      /* <spool>/instance: who holds the name (kept across restarts) */
 	uint64_t claimed, done, fenced;
@@ -300,7 +302,7 @@ static int heartbeat(bool first)
 	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
 	snprintf(mp, sizeof mp, "%u", max_parts());
 	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
-			    dead, mp, T.instance };
+			    dead, mp, T.instance, T.stop_drain ? "t" : "f" };
 	zp_db_res *r;
 	int rc = zp_db_exec(&db, &r,
 		"WITH old AS (SELECT instance, state FROM zkpipe.nodes WHERE name = $1),"
@@ -311,7 +313,7 @@ static int heartbeat(bool first)
 		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
 		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
 		" held = excluded.held, version = excluded.version, heartbeat = now(),"
-		" state = CASE WHEN zkpipe.nodes.drain THEN CASE WHEN $9::int = 0 THEN 'DRAINED' ELSE 'DRAINING' END"
+		" state = CASE WHEN zkpipe.nodes.drain OR $17::bool THEN CASE WHEN $9::int = 0 THEN 'DRAINED' ELSE 'DRAINING' END"
 		"  ELSE 'UP' END,"
 		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips, dead_after_s = excluded.dead_after_s,"
 		" max_parts = excluded.max_parts, instance = excluded.instance,"
@@ -321,7 +323,7 @@ static int heartbeat(bool first)
 		"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
 		" RETURNING drain, state)"
 		" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
-		" FROM u", 16, p);
+		" FROM u", 17, p);
 	free(kj);
 	free(rj);
 	if (rc)
@@ -622,7 +624,7 @@ static void begin(struct hjob *j, bool adopted)
 static int claim(void)
 {
 	uint32_t cap = capacity(), ld = load();
-	if (ld >= cap || nheld >= MAX_HELD || T.drain || T.taken)
+	if (ld >= cap || nheld >= MAX_HELD || T.drain || T.taken || T.stop_drain)
 		return 0;
 	const char *names[ZP_PIPE_MAX_KEYS];
 	size_t nk = 0;
@@ -1220,24 +1222,65 @@ static void tick(void)
 		db_down("lost");
 }
 
-/* A clean stop: commit what is done, give the rest back (attempts unchanged), say so. */
+/* What the spool says of a job's local partitions, without asking the supervisor (which is
+ * stopping and answers nothing): a partition whose proof file is there is DONE (gpud writes the
+ * public inputs, then the proof, each atomically). Stage times are not known: {}. */
+static json_t *spool_parts(const struct hjob *j)
+{
+	json_t *a = json_array();
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+		char f[PATH_MAX + 40];
+		snprintf(f, sizeof f, "%s/out/part-%u.proof.json", j->dir, lp);
+		json_array_append_new(a, json_pack("{s:s, s:{}}", "state", access(f, R_OK) ? "UNKNOWN" : "DONE", "ts"));
+	}
+	return a;
+}
+
+/* A clean stop: commit what is done (read from the spool), give the rest back (attempts
+ * unchanged), say so; every step's time in the log. */
 static void stop(void)
 {
-	if (!db.c || T.taken) /* the row and its jobs are another instance's */
+	uint64_t t0 = zp_mono_ms(), t1;
+	if (!db.c || T.taken) { /* no database, or the row and its jobs are another instance's */
+		zp_log(WHO, "stopped: %s; %u job(s) held are left to the database (re-queued after dead_after_s)",
+		       T.taken ? "our node name is another instance's" : "the database is unreachable", nheld);
 		return;
-	for (unsigned i = nheld; i-- > 0;)
-		if (i < nheld)
-			job_tick(held[i]);
+	}
+	unsigned before = nheld;
+	uint64_t done0 = T.done;
+	for (unsigned i = nheld; i-- > 0;) {
+		if (i >= nheld)
+			continue;
+		struct hjob *j = held[i];
+		json_t *parts = j->ready && j->cid ? spool_parts(j) : NULL;
+		int dropped = parts ? commit_parts(j, parts) : 0;
+		json_decref(parts);
+		if (dropped || !db.c)
+			continue;
+		bool all = j->ready && !j->failed && !j->requeue[0];
+		for (uint32_t p = 0; all && p < j->nlocal; p++)
+			all = j->sent[p];
+		if (all)
+			complete(j);
+	}
+	t1 = zp_mono_ms();
+	zp_log(WHO, "stop: committed what the spool holds of %u job(s), %llu completed (%.1f s)", before,
+	       (unsigned long long)(T.done - done0), (t1 - t0) / 1e3);
 	const char *p[] = { CL->node };
-	zp_db_exec(&db, NULL,
+	zp_db_res *r = NULL;
+	zp_db_exec(&db, &r,
 		"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
-		"  RETURNING id, epoch)"
-		" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
-		" 'node stopped' FROM u", 1, p);
+		"  RETURNING id, epoch),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
+		" 'node stopped' FROM u) SELECT count(*) FROM u", 1, p);
+	long long back = r && zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
+	zp_db_free(r);
 	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
 	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
-	zp_log(WHO, "stopped: %u job(s) given back; claimed %llu, done %llu, fenced %llu; %llu database round trips, "
-	       "%llu connects", nheld, (unsigned long long)T.claimed, (unsigned long long)T.done,
+	zp_log(WHO, "stop: %lld job(s) given back to the queue, node marked STOPPED (%.1f s)", back,
+	       (zp_mono_ms() - t1) / 1e3);
+	zp_log(WHO, "stopped in %.1f s: claimed %llu, done %llu, fenced %llu; %llu database round trips, %llu connects",
+	       (zp_mono_ms() - t0) / 1e3, (unsigned long long)T.claimed, (unsigned long long)T.done,
 	       (unsigned long long)T.fenced, (unsigned long long)db.round_trips, (unsigned long long)db.connects);
 }
 
@@ -1283,8 +1326,39 @@ static void loop(int sfd)
 	for (;;) {
 		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = zp_db_fd(&db), .events = POLLIN } };
 		poll(p, db.c ? 2 : 1, 100);
-		if (p[0].revents)
-			break;
+		if (p[0].revents) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) != sizeof si)
+				si.ssi_signo = 0;
+			if (!CL->stop_drain || T.stop_drain || !nheld || !db.c) {
+				zp_log(WHO, "signal %u: stopping%s", si.ssi_signo, nheld ? ", handing the jobs held back" : "");
+				break;
+			}
+			T.stop_drain = true; /* [cluster] stop = drain: claim nothing, finish what is held */
+			T.stop_deadline = zp_mono_ms() + CL->drain_timeout_s * 1000ull;
+			T.last_hb = 0;
+			zp_log(WHO, "signal %u: draining before the stop ([cluster] stop = drain): %u job(s), %u partition(s) "
+			       "held; up to %u s (drain_timeout_s), a second signal hands them back at once", si.ssi_signo, nheld,
+			       load(), CL->drain_timeout_s);
+		}
+		if (T.stop_drain) {
+			static uint64_t last_note;
+			uint64_t now = zp_mono_ms();
+			if (!nheld) {
+				zp_log(WHO, "drained for the stop in %.1f s", (now + CL->drain_timeout_s * 1000ull - T.stop_deadline) / 1e3);
+				break;
+			}
+			if (now >= T.stop_deadline) {
+				zp_log(WHO, "drain_timeout_s (%u s) reached with %u job(s) held: handing them back", CL->drain_timeout_s,
+				       nheld);
+				break;
+			}
+			if (now - last_note >= 5000) {
+				last_note = now;
+				zp_log(WHO, "draining for the stop: %u job(s), %u partition(s) left, %.0f s to the drain timeout", nheld,
+				       load(), (T.stop_deadline - now) / 1e3);
+			}
+		}
 		if (db.c && p[1].revents && zp_db_notifies(&db))
 			T.want_claim = true;
 		if (!db.c && zp_mono_ms() >= T.next_connect)
