@@ -23,7 +23,9 @@
  * database hosts it beside its own tables); versioned migrations, each idempotent.
  *   meta(k, v)            schema_version, inline_max (bytes a client may store inline)
  *   nodes                 name, host, groups, gpus, keys (JSON name -> vk hash), refused
- *                         (JSON name -> reason), capacity, load, state, heartbeat (db clock)
+ *                         (JSON name -> reason), capacity, load, state (UP, DRAINING, DRAINED,
+ *                         STOPPED; readers show DOWN past dead_after_s), heartbeat (db clock);
+ *                         v3: dead_after_s, max_parts, instance (who holds the name), drain
  *   keys                  name -> vk_hash (fixed by the first node serving it), vk_json
  *   jobs                  id, token, key, priority, state, nparts, output, owner, epoch
  *                         (the lease: +1 at every claim; the fencing token), attempts,

@@ -44,7 +44,16 @@ print("exit codes: docs/cluster.md = --help for", ", ".join(sorted(table)))
 PY
 
 pg_init
-"$ZK" cluster init --database "$DB" --inline-max 1M >/dev/null || fail "cluster init"
+# schema 2 -> 3: a job written by SQL with partition -1 (possible before the CHECK) is FAILED by the
+# migration, with the reason, before the CHECK goes on
+"$ZK" cluster init --database "$DB" --to 2 >/dev/null || fail "cluster init --to 2"
+jneg=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('chain', 1) RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path) SELECT id, -1, '$EX/w0.wtns' FROM j RETURNING job") || fail "SQL submit (part -1, schema 2)"
+"$ZK" cluster init --database "$DB" --inline-max 1M >"$T/init.out" || fail "cluster init (2 -> 3): $(cat "$T/init.out")"
+grep -q "version 3 (was 2)" "$T/init.out" || fail "upgrade: $(cat "$T/init.out")"
+[ "$(psql_ "SELECT state || ': ' || error FROM zkpipe.jobs WHERE id = $jneg")" = \
+  "FAILED: an input row has a negative partition number (schema 3 refuses them)" ] ||
+  fail "the migration did not FAIL the job with partition -1: $(psql_ "SELECT state, error FROM zkpipe.jobs WHERE id = $jneg")"
 EXTRA_CLUSTER="inline_max = 200k" EXTRA=$'[debug]\nhold_at = prove' node_config n1
 start_node n1
 wait_until 60 node_up n1 || fail "n1 did not join"
@@ -66,7 +75,7 @@ ins=(); for i in $(seq 0 16); do ins+=("$EX/w$((i % 8)).wtns"); done
 [ $rc = 10 ] || fail "17 partitions, every node's max_parts 16: exit $rc, want 10: $(cat "$T/s.err")"
 grep -q "17 partitions exceed the max_parts of every node serving key chain (largest 16)" "$T/s.err" ||
   fail "too many partitions: $(cat "$T/s.err")"
-[ "$(psql_ "SELECT count(*) FROM zkpipe.jobs")" = 0 ] || fail "a refused submit queued a job"
+[ "$(psql_ "SELECT count(*) FROM zkpipe.jobs WHERE id <> $jneg")" = 0 ] || fail "a refused submit queued a job"
 
 # ---- the progress line of wait --database: a job held at the gate, then let through
 hold_close n1
