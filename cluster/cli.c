@@ -19,6 +19,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "files.h"
+#include "progress.h"
 #include "rundir.h"
 #include "sys.h"
 #include "wtns.h"
@@ -29,7 +30,27 @@
 /* The values of the local client's exit codes (tools/cmds.h: job failed, timeout, unreachable),
  * so a script reads `zkpipe wait` the same way with --config or --database. */
 /* the one exit-code table (common/zp_exit.h): a database that cannot be reached is 10, as an unreachable supervisor */
-enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAILED = ZP_EX_JOB_FAILED, CL_TIMEOUT = ZP_EX_TIMEOUT, CL_DB = ZP_EX_API };
+enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAILED = ZP_EX_JOB_FAILED, CL_TIMEOUT = ZP_EX_TIMEOUT,
+       CL_DB = ZP_EX_API, CL_NO_JOB = ZP_EX_NO_JOB, CL_KEY = ZP_EX_KEY };
+
+/* A node's state as a reader must see it: the row's own (UP, DRAINING, DRAINED, STOPPED), or DOWN
+ * once its heartbeat is older than the node's own dead_after_s (it cannot say so itself). */
+#define NODE_STATE(n) "CASE WHEN " n ".state <> 'STOPPED' AND " n ".heartbeat < now() - " n ".dead_after_s"       \
+		      " * interval '1 second' THEN 'DOWN' ELSE " n ".state END"
+/* Why a job of key $K and $N partitions cannot be claimed now ("" when some live node can): no
+ * node serves the key, or none takes that many partitions (both: it never will, unless a node
+ * joins), or the nodes that could are all down, stopped or draining (one may come back). The
+ * first character says which: '!' never, '~' not now. */
+#define WHY_UNCLAIMABLE(K, N)                                                                              \
+	"(SELECT CASE WHEN count(*) = 0 THEN '!no node of the cluster serves key ' || " K                        \
+	" WHEN count(*) FILTER (WHERE n.max_parts = 0 OR n.max_parts >= " N ") = 0 THEN '!its ' || " N            \
+	" || ' partitions exceed the max_parts of every node serving key ' || " K " || ' (largest '"              \
+	" || max(n.max_parts) || ')'"                                                                           \
+	" WHEN count(*) FILTER (WHERE (n.max_parts = 0 OR n.max_parts >= " N ") AND " NODE_STATE("n") " = 'UP'"     \
+	"  AND NOT n.drain) = 0 THEN '~no live node serves key ' || " K " || ' now (' || string_agg(n.name || ' '"   \
+	" || " NODE_STATE("n") " || CASE WHEN n.drain AND n.state = 'UP' THEN ' (drain requested)' ELSE '' END,"      \
+	" ', ' ORDER BY n.name) || ')' ELSE '' END"                                                              \
+	" FROM zkpipe.nodes n WHERE n.keys::jsonb ? " K ")"
 
 static struct zp_db db;
 static const char *cmd = "cluster";
@@ -89,6 +110,7 @@ static json_t *row_json(zp_db_res *r, int row, const char *const *names, const c
 			    : ints[c] == 'i' ? json_integer(zp_db_int(r, row, c))
 			    : ints[c] == 'f' ? json_real(strtod(zp_db_val(r, row, c), NULL))
 			    : ints[c] == 'j' ? json_loads(zp_db_val(r, row, c), 0, NULL)
+			    : ints[c] == 'b' ? json_boolean(zp_db_val(r, row, c)[0] == 't')
 			    : json_string(zp_db_val(r, row, c));
 		json_object_set_new(o, names[c], v ? v : json_null());
 	}
@@ -126,16 +148,16 @@ static int cluster_nodes(const char *url, bool js)
 		return rc;
 	zp_db_res *r;
 	if (zp_db_exec(&db, &r, "SELECT n.name, n.host, n.groups, n.gpus, n.keys, n.refused, n.capacity, n.load,"
-		       " n.held, n.state, extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done, n.round_trips,"
-		       " (SELECT count(*) FROM zkpipe.jobs j WHERE j.owner = n.name AND j.state = 'RUNNING')"
-		       " FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
+		       " n.held, " NODE_STATE("n") ", extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done,"
+		       " n.round_trips, (SELECT count(*) FROM zkpipe.jobs j WHERE j.owner = n.name AND j.state = 'RUNNING'),"
+		       " n.dead_after_s, n.max_parts, n.drain FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
 		return dberr();
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",
 					     "held", "state", "heartbeat_age_s", "version", "jobs_done", "round_trips",
-					     "running_jobs", NULL };
+					     "running_jobs", "dead_after_s", "max_parts", "drain", NULL };
 	json_t *a = json_array();
 	for (int i = 0; i < zp_db_rows(r); i++)
-		json_array_append_new(a, row_json(r, i, names, "sssijjiiisfsiii"));
+		json_array_append_new(a, row_json(r, i, names, "sssijjiiisfsiiiiib"));
 	zp_db_free(r);
 	if (js) {
 		print_json(a);
@@ -143,11 +165,13 @@ static int cluster_nodes(const char *url, bool js)
 	}
 	size_t i;
 	json_t *n;
-	printf("%-16s %-8s %9s %8s %8s %5s  %s\n", "node", "state", "heartbeat", "capacity", "load", "jobs", "keys");
+	printf("%-16s %-9s %9s %8s %8s %5s  %s\n", "node", "state", "heartbeat", "capacity", "load", "jobs", "keys");
 	json_array_foreach(a, i, n) {
 		char *k = json_dumps(json_object_get(n, "keys"), JSON_COMPACT | JSON_SORT_KEYS);
-		printf("%-16s %-8s %8.1fs %8lld %8lld %5lld  %s\n", json_string_value(json_object_get(n, "name")),
-		       json_string_value(json_object_get(n, "state")), json_real_value(json_object_get(n, "heartbeat_age_s")),
+		const char *st = json_string_value(json_object_get(n, "state"));
+		bool dr = json_is_true(json_object_get(n, "drain")) && !strcmp(st, "UP"); /* asked, not yet seen */
+		printf("%-16s %-9s %8.1fs %8lld %8lld %5lld  %s\n", json_string_value(json_object_get(n, "name")),
+		       dr ? "UP>DRAIN" : st, json_real_value(json_object_get(n, "heartbeat_age_s")),
 		       json_integer_value(json_object_get(n, "capacity")), json_integer_value(json_object_get(n, "load")),
 		       json_integer_value(json_object_get(n, "running_jobs")), k);
 		free(k);
@@ -200,16 +224,26 @@ static int read_input(struct input *in, const char *arg, bool inl, uint64_t max)
 	return got == (ssize_t)in->len ? 0 : die(CL_INPUT, "%s: short read", in->path);
 }
 
-static int known_key(const char *key)
+/* Refuse a job no registered node (live or not) could ever claim: its key served by none (13,
+ * as a key the local supervisor cannot serve), or more partitions than every serving node's
+ * max_parts (10, as the local supervisor's refusal). A job only the absent could take is
+ * accepted: `wait` and `status` say that it waits, and for whom. */
+static int servable(const char *key, int nparts)
 {
-	const char *p[] = { key };
+	char np[16];
+	snprintf(np, sizeof np, "%d", nparts);
+	const char *p[] = { key, np };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT string_agg(name, ', ' ORDER BY name), bool_or(name = $1) FROM zkpipe.keys",
-		       1, p))
+	if (zp_db_exec(&db, &r, "SELECT " WHY_UNCLAIMABLE("$1::text", "$2::int") ", (SELECT string_agg(DISTINCT k, ', ')"
+		       " FROM zkpipe.nodes, jsonb_object_keys(keys::jsonb) k)", 2, p))
 		return dberr();
-	int rc = !strcmp(zp_db_val(r, 0, 1), "t") ? 0
-		 : die(CL_INPUT, "unknown key '%s' (the cluster's nodes serve: %s)", key,
-		       zp_db_val(r, 0, 0)[0] ? zp_db_val(r, 0, 0) : "none yet");
+	const char *why = zp_db_val(r, 0, 0), *served = zp_db_val(r, 0, 1);
+	int rc = CL_OK;
+	if (why[0] == '!' && strstr(why, "partitions exceed"))
+		rc = die(CL_DB, "refused: %s", why + 1);
+	else if (why[0] == '!')
+		rc = die(CL_KEY, "unknown key '%s': %s (the cluster's nodes serve: %s)", key, why + 1,
+			 served[0] ? served : "none yet");
 	zp_db_free(r);
 	return rc;
 }
@@ -282,7 +316,10 @@ static const char submit_help[] =
 	"  Witnesses are passed by absolute path (storage every node mounts; each node checks its\n"
 	"  allow_input), or with --inline stored in the database (up to the cluster's inline limit).\n"
 	"  --output DIR: the node that completes the job also writes the proofs there (its allow_output);\n"
-	"  `zkpipe wait --output` writes them wherever the client runs.\n";
+	"  `zkpipe wait --output` writes them wherever the client runs.\n"
+	"  Exit 0 queued (its id on stdout); 13 unknown key (no node of the cluster serves it); 10 refused\n"
+	"  (more partitions than every node serving the key takes) or database unreachable; 3 a witness\n"
+	"  missing, malformed or over the inline limit; 2 usage.\n";
 
 static int submit(int argc, char **argv)
 {
@@ -319,7 +356,7 @@ static int submit(int argc, char **argv)
 			   PATH_MAX);
 	int rc, n = argc - optind;
 	uint64_t max = 0;
-	if ((rc = open_db(url, true)) || (rc = known_key(key)) || (inl && (rc = inline_limit(&max))))
+	if ((rc = open_db(url, true)) || (rc = servable(key, n)) || (inl && (rc = inline_limit(&max))))
 		return rc;
 	struct input *in = calloc((size_t)n, sizeof *in);
 	for (int i = 0; i < n && !rc; i++)
@@ -353,22 +390,81 @@ static int write_outputs(long long id, const char *key, int nparts, const char *
 	return CL_OK;
 }
 
+/* The progress line of a job (stderr), as the local `wait` draws it: partitions committed of all,
+ * and one letter a partition: D committed, r being proved by the owner, . waiting to be claimed
+ * (past 64 partitions, counts instead); then the state, the owner, or why nobody can claim it. */
+static void wait_progress(long long id, int i, int n, int nparts, const char *st, const char *owner,
+			  const char *committed, const char *why, bool *staged)
+{
+	char note[ZP_PROGRESS_NOTE_MAX], stage[64];
+	if (!*staged) {
+		if (n > 1)
+			snprintf(stage, sizeof stage, "job %lld (%d of %d) partitions", id, i + 1, n);
+		else
+			snprintf(stage, sizeof stage, "job %lld partitions", id);
+		zp_progress_stage(stage, (uint64_t)nparts, "items");
+		*staged = true;
+	}
+	/* committed: "0,3,4" (the parts in the database) */
+	unsigned done = 0, k = 0;
+	char letters[70];
+	bool run = !strcmp(st, "RUNNING");
+	if (nparts <= 64)
+		letters[k++] = '[';
+	for (int p = 0; p < nparts; p++) {
+		bool in = false;
+		char pn[16];
+		snprintf(pn, sizeof pn, "%d", p);
+		for (const char *c = committed; *c && !in; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ',')) {
+			size_t l = strcspn(c, ",");
+			in = l == strlen(pn) && !strncmp(c, pn, l);
+		}
+		done += in;
+		if (nparts <= 64)
+			letters[k++] = in ? 'D' : run ? 'r' : '.';
+	}
+	if (nparts <= 64)
+		letters[k++] = ']';
+	letters[k] = 0;
+	if (nparts > 64)
+		snprintf(letters, sizeof letters, "%u committed", done);
+	if (why[0])
+		snprintf(note, sizeof note, "%s %s: %s", letters, st, why + 1);
+	else if (run)
+		snprintf(note, sizeof note, "%s RUNNING on %s", letters, owner);
+	else
+		snprintf(note, sizeof note, "%s %s", letters, st);
+	zp_progress_note(note);
+	zp_progress_set(done);
+}
+
 /* One look at the job: 1 finished (rc set), 0 still going, < 0 database trouble. */
-static int wait_once(long long id, const char *dir, int *rc)
+static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bool *staged, int *rc)
 {
 	char ids[24];
 	i64s(ids, id);
 	const char *p[] = { ids };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT state, error, key, nparts FROM zkpipe.jobs WHERE id = $1::bigint", 1, p))
+	if (zp_db_exec(&db, &r, "SELECT j.state, j.error, j.key, j.nparts, coalesce(j.owner, ''),"
+		       " (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.partitions p WHERE p.job = j.id),"
+		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
 		return -1;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
-		*rc = die(CL_INPUT, "unknown job %lld", id);
+		if (*staged)
+			zp_progress_end(NULL);
+		printf("job %lld: unknown job (not in the cluster's database)\n", id);
+		*rc = CL_NO_JOB;
 		return 1;
 	}
-	const char *st = zp_db_val(r, 0, 0);
+	const char *st = zp_db_val(r, 0, 0), *why = zp_db_val(r, 0, 6);
 	int fin = strcmp(st, "QUEUED") && strcmp(st, "RUNNING");
+	/* a job already finished when first asked gets its result line only, as in the local wait */
+	if (!quiet && (!fin || *staged))
+		wait_progress(id, i, n, (int)zp_db_int(r, 0, 3), st, zp_db_val(r, 0, 4), zp_db_val(r, 0, 5), why, staged);
+	if ((fin || why[0] == '!') && *staged)
+		zp_progress_end(NULL);
 	if (fin && !strcmp(st, "DONE")) {
 		*rc = dir ? write_outputs(id, zp_db_val(r, 0, 2), (int)zp_db_int(r, 0, 3), dir) : CL_OK;
 		if (!*rc)
@@ -376,17 +472,22 @@ static int wait_once(long long id, const char *dir, int *rc)
 	} else if (fin) {
 		printf("job %lld %s: %s\n", id, st, zp_db_val(r, 0, 1));
 		*rc = CL_FAILED;
+	} else if (why[0] == '!') { /* no registered node could ever claim it: waiting would be forever */
+		printf("job %lld cannot finish: %s (it stays QUEUED until such a node joins)\n", id, why + 1);
+		*rc = CL_KEY;
+		fin = 1;
 	}
 	zp_db_free(r);
 	return fin;
 }
 
 /* Until DONE/FAILED/CANCELLED or the timeout; rides through database restarts (reconnects). */
-static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0)
+static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0, int i, int n, bool quiet)
 {
 	uint64_t backoff = 200;
+	bool staged = false;
 	for (;;) {
-		int rc = CL_OK, f = db.c ? wait_once(id, dir, &rc) : -1;
+		int rc = CL_OK, f = db.c ? wait_once(id, dir, i, n, quiet, &staged, &rc) : -1;
 		if (f > 0)
 			return rc;
 		if (f < 0 && !db.c) {
@@ -397,9 +498,13 @@ static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0
 				zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_DONE);
 			}
 		} else if (f < 0) {
+			if (staged)
+				zp_progress_end(NULL);
 			return dberr();
 		}
 		if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
+			if (staged)
+				zp_progress_end(NULL);
 			printf("job %lld: not finished after %.0f s\n", id, timeout_s);
 			return CL_TIMEOUT;
 		}
@@ -409,41 +514,60 @@ static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0
 	}
 }
 
+/* The exit codes of the --database commands: the one table (common/zp_exit.h, `zkpipe --help`);
+ * docs/cluster.md lists them, and tests/cluster/farm.sh checks docs = --help = behaviour. */
+#define WAIT_EXITS                                                                                          \
+	"  Exit 0 all DONE; else the first job's reason: 11 FAILED or CANCELLED, 12 unknown job, 13 it cannot\n"  \
+	"  finish (no node of the cluster serves its key, or none takes that many partitions); 9 timeout;\n"      \
+	"  10 database unreachable or refused; 2 usage.\n"
+
 static int wait_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "output", 1, 0, 'o' },
-					      { "timeout", 1, 0, 't' }, { "help", 0, 0, 'h' }, { 0 } };
-	static const char help[] = "usage: zkpipe wait --database URL [--output DIR] [--timeout S] JOB...\n"
+					      { "timeout", 1, 0, 't' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0 } };
+	static const char help[] = "usage: zkpipe wait --database URL [--output DIR] [--timeout S] [--quiet] JOB...\n"
 				   "  Wait for jobs; with --output write part-<p>.proof.json / .public.json and\n"
 				   "  proofs.json (one job) or DIR/<job>/... (several) from the database.\n"
-				   "  Exit 0 all DONE, 8 one FAILED or CANCELLED, 9 timeout, 10 database error.\n";
+				   "  While a job runs, stderr shows a progress line: partitions committed of all, and one\n"
+				   "  letter a partition (D committed, r being proved by its owner, . queued), the owner, or\n"
+				   "  why no node can claim it now (--quiet: none). Each job then gets one line on stdout.\n"
+				   WAIT_EXITS;
 	const char *url = NULL, *dir = NULL;
 	double timeout = 0;
+	bool quiet = false;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1)
 		switch (o) {
 		case 'd': url = optarg; break;
 		case 'o': dir = optarg; break;
 		case 't': timeout = strtod(optarg, NULL); break;
+		case 'q': quiet = true; break;
 		case 'h': fputs(help, stdout); return CL_OK;
 		default: fputs(help, stderr); return CL_USAGE;
 		}
 	if (optind >= argc)
 		return fputs(help, stderr), CL_USAGE;
+	for (int i = optind; i < argc; i++) {
+		char *e;
+		if (strtoll(argv[i], &e, 10) <= 0 || *e)
+			return die(CL_USAGE, "job %s: a job id (a positive integer)", argv[i]);
+	}
 	int rc = open_db(url, true), worst = CL_OK;
 	if (rc)
 		return rc;
 	zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_DONE);
+	if (!quiet) /* stderr: stdout keeps its one result line a job, for scripts */
+		zp_progress_begin("zkpipe wait", 2, NULL);
 	uint64_t t0 = zp_mono_ms();
 	for (int i = optind; i < argc; i++) {
 		char sub[PATH_MAX];
 		long long id = strtoll(argv[i], NULL, 10);
 		if (dir && argc - optind > 1)
 			snprintf(sub, sizeof sub, "%s/%lld", dir, id);
-		rc = wait_job(id, dir ? (argc - optind > 1 ? sub : dir) : NULL, timeout, t0);
+		rc = wait_job(id, dir ? (argc - optind > 1 ? sub : dir) : NULL, timeout, t0, i - optind, argc - optind, quiet);
 		if (rc == CL_TIMEOUT || rc == CL_DB)
 			return rc;
-		worst = rc > worst ? rc : worst;
+		worst = worst ? worst : rc; /* the first job that did not finish DONE names the exit */
 	}
 	return worst;
 }
@@ -457,19 +581,20 @@ static json_t *job_json(long long id)
 	zp_db_res *r;
 	static const char *const jn[] = { "job", "key", "priority", "state", "parts", "output", "owner", "epoch",
 					  "attempts", "max_attempts", "created_at", "claimed_at", "started_at", "done_at",
-					  "error", "token", "committed", NULL };
+					  "error", "token", "committed", "waiting", NULL };
 	static const char *const pn[] = { "part", "node", "gpu", "epoch", "proved_at", "stages", NULL };
 	static const char *const en[] = { "at", "node", "epoch", "what", "detail", NULL };
 	if (zp_db_exec(&db, &r, "SELECT id, key, priority, state, nparts, output, owner, epoch, attempts, max_attempts,"
 		       " created_at::text, claimed_at::text, started_at::text, done_at::text, error, token,"
-		       " (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id)"
+		       " (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id),"
+		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
 		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
 		return NULL;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
 		return json_object();
 	}
-	json_t *j = row_json(r, 0, jn, "isisissiiissssssi");
+	json_t *j = row_json(r, 0, jn, "isisissiiissssssis");
 	zp_db_free(r);
 	json_t *parts = json_array(), *ev = json_array();
 	if (zp_db_exec(&db, &r, "SELECT part, node, gpu, epoch, proved_at::text, stages FROM zkpipe.partitions"
@@ -484,6 +609,10 @@ static json_t *job_json(long long id)
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(ev, row_json(r, i, en, "ssiss"));
 	zp_db_free(r);
+	/* "" or why no node can claim it: "!..." never (no registered node could), "~..." not now */
+	const char *w = json_string_value(json_object_get(j, "waiting"));
+	json_object_set_new(j, "claimable", json_string(!w || !w[0] ? "yes" : w[0] == '!' ? "never" : "not now"));
+	json_object_set_new(j, "waiting", json_string(w && w[0] ? w + 1 : ""));
 	json_object_set_new(j, "partitions", parts);
 	json_object_set_new(j, "events", ev);
 	return j;
@@ -499,15 +628,20 @@ static json_t *summary_json(void)
 		json_object_set_new(by, zp_db_val(r, i, 0), json_integer(zp_db_int(r, i, 1)));
 	zp_db_free(r);
 	json_object_set_new(o, "jobs", by);
-	if (zp_db_exec(&db, &r, "SELECT count(*) FILTER (WHERE state = 'UP' AND heartbeat > now() - interval '30 seconds'),"
+	if (zp_db_exec(&db, &r, "SELECT count(*) FILTER (WHERE " NODE_STATE("n") " IN ('UP', 'DRAINING', 'DRAINED')),"
 		       " count(*), (SELECT count(*) FROM zkpipe.partitions),"
 		       " (SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 FROM zkpipe.jobs"
-		       "  WHERE state = 'QUEUED') FROM zkpipe.nodes", 0, NULL))
+		       "  WHERE state = 'QUEUED'), count(*) FILTER (WHERE " NODE_STATE("n") " = 'DOWN'),"
+		       " coalesce(string_agg(n.name || ' ' || " NODE_STATE("n") ", ', ' ORDER BY n.name)"
+		       "  FILTER (WHERE " NODE_STATE("n") " <> 'UP'), '')"
+		       " FROM zkpipe.nodes n", 0, NULL))
 		return json_decref(o), NULL;
 	json_object_set_new(o, "nodes_up", json_integer(zp_db_int(r, 0, 0)));
 	json_object_set_new(o, "nodes", json_integer(zp_db_int(r, 0, 1)));
 	json_object_set_new(o, "partitions_proved", json_integer(zp_db_int(r, 0, 2)));
 	json_object_set_new(o, "oldest_queued_s", json_real(strtod(zp_db_val(r, 0, 3), NULL)));
+	json_object_set_new(o, "nodes_down", json_integer(zp_db_int(r, 0, 4)));
+	json_object_set_new(o, "nodes_not_up", json_string(zp_db_val(r, 0, 5))); /* "n2 DOWN, n3 STOPPED" */
 	zp_db_free(r);
 	return o;
 }
@@ -525,7 +659,8 @@ static int status_cmd(int argc, char **argv, bool cancel)
 		else if (o == 'j')
 			js = true;
 		else
-			return fprintf(o == 'h' ? stdout : stderr, "usage: zkpipe %s --database URL [--json] %s\n", cmd,
+			return fprintf(o == 'h' ? stdout : stderr, "usage: zkpipe %s --database URL [--json] %s\n"
+				       "  Exit 0; 12 unknown job; 10 database unreachable; 2 usage.\n", cmd,
 				       cancel ? "JOB" : "[JOB]"), o == 'h' ? CL_OK : CL_USAGE;
 	if (cancel && optind >= argc)
 		return die(CL_USAGE, "which job?");
@@ -548,23 +683,27 @@ static int status_cmd(int argc, char **argv, bool cancel)
 	if (!j)
 		return dberr();
 	if (id >= 0 && !json_object_size(j))
-		return json_decref(j), die(CL_INPUT, "unknown job %lld", id);
+		return json_decref(j), die(CL_NO_JOB, "unknown job %lld (not in the cluster's database)", id);
 	if (js) {
 		print_json(j);
 		return CL_OK;
 	}
 	if (id >= 0)
-		printf("job %lld %s: key %s, %lld/%lld partitions committed, owner %s, epoch %lld, attempts %lld%s%s\n", id,
+		printf("job %lld %s: key %s, %lld/%lld partitions committed, owner %s, epoch %lld, attempts %lld%s%s%s%s\n", id,
 		       json_string_value(json_object_get(j, "state")), json_string_value(json_object_get(j, "key")),
 		       json_integer_value(json_object_get(j, "committed")), json_integer_value(json_object_get(j, "parts")),
 		       json_string_value(json_object_get(j, "owner")) ?: "-", json_integer_value(json_object_get(j, "epoch")),
 		       json_integer_value(json_object_get(j, "attempts")),
 		       *json_string_value(json_object_get(j, "error")) ? "; " : "",
-		       json_string_value(json_object_get(j, "error")));
+		       json_string_value(json_object_get(j, "error")),
+		       *json_string_value(json_object_get(j, "waiting")) ? "; cannot be claimed: " : "",
+		       json_string_value(json_object_get(j, "waiting")));
 	else {
 		char *t = json_dumps(json_object_get(j, "jobs"), JSON_COMPACT | JSON_SORT_KEYS);
-		printf("cluster: %lld/%lld node(s) up; jobs %s; %lld partitions proved; oldest queued %.1f s\n",
-		       json_integer_value(json_object_get(j, "nodes_up")), json_integer_value(json_object_get(j, "nodes")), t,
+		const char *nu = json_string_value(json_object_get(j, "nodes_not_up"));
+		printf("cluster: %lld/%lld node(s) up%s%s%s; jobs %s; %lld partitions proved; oldest queued %.1f s\n",
+		       json_integer_value(json_object_get(j, "nodes_up")), json_integer_value(json_object_get(j, "nodes")),
+		       nu[0] ? " (" : "", nu, nu[0] ? ")" : "", t,
 		       json_integer_value(json_object_get(j, "partitions_proved")),
 		       json_real_value(json_object_get(j, "oldest_queued_s")));
 		free(t);
@@ -573,21 +712,96 @@ static int status_cmd(int argc, char **argv, bool cancel)
 	return CL_OK;
 }
 
+/* ---------------------------------------------------------------- drain */
+/* Set or clear a node's drain flag; with drain, wait until the node itself reports DRAINED (it
+ * claims nothing new and has finished, committed or failed every job it held). A node that is
+ * DOWN or STOPPED holds nothing it could finish: reported at once. */
+static int drain_cmd(const char *url, const char *node, bool on, bool nowait, double timeout_s)
+{
+	if (!node)
+		return die(CL_USAGE, "which node? (zkpipe cluster %s --database URL NODE)", on ? "drain" : "undrain");
+	int rc = open_db(url, true);
+	if (rc)
+		return rc;
+	const char *p[] = { node, on ? "t" : "f" };
+	zp_db_res *r;
+	if (zp_db_exec(&db, &r, "UPDATE zkpipe.nodes SET drain = $2::bool WHERE name = $1 RETURNING name", 2, p))
+		return dberr();
+	int found = zp_db_rows(r);
+	zp_db_free(r);
+	if (!found) {
+		if (zp_db_exec(&db, &r, "SELECT coalesce(string_agg(name, ', ' ORDER BY name), 'none') FROM zkpipe.nodes", 0, NULL))
+			return dberr();
+		rc = die(CL_INPUT, "unknown node '%s' (the cluster's nodes: %s)", node, zp_db_val(r, 0, 0));
+		zp_db_free(r);
+		return rc;
+	}
+	if (!on) {
+		printf("node %s: undrained (it claims jobs again from its next heartbeat)\n", node);
+		return CL_OK;
+	}
+	if (nowait) {
+		printf("node %s: drain requested\n", node);
+		return CL_OK;
+	}
+	uint64_t t0 = zp_mono_ms(), last = 0;
+	for (;;) {
+		if (zp_db_exec(&db, &r, "SELECT " NODE_STATE("n") ", n.held, n.load,"
+			       " extract(epoch FROM now() - n.heartbeat)::int FROM zkpipe.nodes n WHERE n.name = $1", 1, p))
+			return dberr();
+		if (!zp_db_rows(r))
+			return zp_db_free(r), die(CL_INPUT, "node %s: its row was removed", node);
+		char st[16];
+		snprintf(st, sizeof st, "%s", zp_db_val(r, 0, 0));
+		long long held = zp_db_int(r, 0, 1), ld = zp_db_int(r, 0, 2), age = zp_db_int(r, 0, 3);
+		zp_db_free(r);
+		if (!strcmp(st, "DRAINED")) {
+			printf("node %s: drained (claims nothing new, holds no job)\n", node);
+			return CL_OK;
+		}
+		if (!strcmp(st, "STOPPED") || !strcmp(st, "DOWN")) {
+			printf("node %s: %s%s%lld s ago: it holds nothing it can finish (its jobs, if any, go back to the queue); it "
+			       "will claim nothing when it is back, until `zkpipe cluster undrain`\n", node, st,
+			       !strcmp(st, "DOWN") ? ", last heartbeat " : " ", age);
+			return CL_OK;
+		}
+		if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
+			printf("node %s: not drained after %.0f s (%s, %lld job(s), %lld partition(s) held); it goes on draining\n",
+			       node, timeout_s, st, held, ld);
+			return CL_TIMEOUT;
+		}
+		if (zp_mono_ms() - last >= 5000) {
+			last = zp_mono_ms();
+			fprintf(stderr, "zkpipe cluster drain: node %s %s, %lld job(s) and %lld partition(s) held, %.0f s\n", node,
+				!strcmp(st, "UP") ? "UP (drain not yet seen)" : st, held, ld, (zp_mono_ms() - t0) / 1e3);
+		}
+		usleep(200000);
+	}
+}
+
 /* ---------------------------------------------------------------- dispatch */
 static const char cluster_help[] =
 	"usage: zkpipe cluster init --database URL [--inline-max SIZE]   create or upgrade the schema\n"
-	"       zkpipe cluster nodes --database URL [--json]             nodes: heartbeat, keys, load\n"
+	"       zkpipe cluster nodes --database URL [--json]             nodes: state, heartbeat, keys, load\n"
+	"       zkpipe cluster drain --database URL [--no-wait] [--timeout S] NODE\n"
+	"                                   the node claims nothing new, finishes what it holds; waits until\n"
+	"                                   it reports DRAINED\n"
+	"       zkpipe cluster undrain --database URL NODE              it claims jobs again\n"
+	"  A node whose heartbeat is older than its dead_after_s is DOWN.\n"
 	"  and, against the database instead of one supervisor:\n"
-	"       zkpipe submit|wait|status|cancel --database URL ...      (see each --help)\n";
+	"       zkpipe submit|wait|status|cancel --database URL ...      (see each --help)\n"
+	"  Exit 0; 3 unknown node; 9 drain timed out (the node goes on draining); 10 database\n"
+	"  unreachable; 2 usage.\n";
 
 static int cluster_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "json", 0, 0, 'j' }, { "to", 1, 0, 't' },
-		{ "inline-max", 1, 0, 'i' }, { "help", 0, 0, 'h' }, { 0 } };
+		{ "inline-max", 1, 0, 'i' }, { "no-wait", 0, 0, 'n' }, { "timeout", 1, 0, 'T' }, { "help", 0, 0, 'h' }, { 0 } };
 	if (argc < 2 || !strcmp(argv[1], "--help"))
 		return fputs(cluster_help, argc < 2 ? stderr : stdout), argc < 2 ? CL_USAGE : CL_OK;
 	const char *sub = argv[1], *url = NULL, *im = NULL;
-	bool js = false;
+	bool js = false, nowait = false;
+	double tmo = 0;
 	int to = 0, o;
 	argc--, argv++;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1)
@@ -596,6 +810,8 @@ static int cluster_cmd(int argc, char **argv)
 		case 'j': js = true; break;
 		case 't': to = atoi(optarg); break;
 		case 'i': im = optarg; break;
+		case 'n': nowait = true; break;
+		case 'T': tmo = strtod(optarg, NULL); break;
 		case 'h': fputs(cluster_help, stdout); return CL_OK;
 		default: fputs(cluster_help, stderr); return CL_USAGE;
 		}
@@ -603,6 +819,8 @@ static int cluster_cmd(int argc, char **argv)
 		return cluster_init(url, to, im);
 	if (!strcmp(sub, "nodes"))
 		return cluster_nodes(url, js);
+	if (!strcmp(sub, "drain") || !strcmp(sub, "undrain"))
+		return drain_cmd(url, optind < argc ? argv[optind] : NULL, !strcmp(sub, "drain"), nowait, tmo);
 	return fputs(cluster_help, stderr), CL_USAGE;
 }
 

@@ -23,7 +23,9 @@
  * database hosts it beside its own tables); versioned migrations, each idempotent.
  *   meta(k, v)            schema_version, inline_max (bytes a client may store inline)
  *   nodes                 name, host, groups, gpus, keys (JSON name -> vk hash), refused
- *                         (JSON name -> reason), capacity, load, state, heartbeat (db clock)
+ *                         (JSON name -> reason), capacity, load, state (UP, DRAINING, DRAINED,
+ *                         STOPPED; readers show DOWN past dead_after_s), heartbeat (db clock);
+ *                         v3: dead_after_s, max_parts, instance (who holds the name), drain
  *   keys                  name -> vk_hash (fixed by the first node serving it), vk_json
  *   jobs                  id, token, key, priority, state, nparts, output, owner, epoch
  *                         (the lease: +1 at every claim; the fencing token), attempts,
@@ -46,8 +48,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ZP_CLUSTER_SCHEMA_VERSION 2
-#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 2" /* nodes.version */
+#define ZP_CLUSTER_SCHEMA_VERSION 3
+#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 3" /* nodes.version */
 #define ZP_CLUSTER_NOTIFY_JOBS "zkpipe_jobs" /* payload: key name; "a job was queued" */
 #define ZP_CLUSTER_NOTIFY_DONE "zkpipe_done" /* payload: job id; "a job finished" */
 
@@ -113,8 +115,9 @@ int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, in
 			    uint32_t nparts, const char *canon);
 
 /* cli.c: `zkpipe submit|wait|status|cancel --database ...` and `zkpipe cluster ...`;
- * argv[0] is the subcommand. Exit codes: 0, 2 usage, 3 input, 8 job failed, 9 timeout,
- * 10 database unreachable or refused. */
+ * argv[0] is the subcommand. Exit codes: common/zp_exit.h's table, as the local commands: 0, 2 usage,
+ * 3 input (or unknown node), 9 timeout, 10 database unreachable or refused, 11 job FAILED or
+ * CANCELLED, 12 unknown job, 13 key not served by any node. */
 int zp_cluster_cli(int argc, char **argv);
 /* Whether a client command line asks for the database (--database / --database=). */
 bool zp_cluster_cli_wants(int argc, char **argv);

@@ -83,6 +83,7 @@ struct hjob {
 	json_t *inputs;         /* what start_local submits; NULL once submitted */
 	char error[700];
 	bool failed;            /* to be marked FAILED with error */
+	char requeue[700];      /* its inputs could not be fetched: given back as an attempt (FAILED at the last) */
 };
 static struct hjob *held[MAX_HELD];
 static unsigned nheld;
@@ -90,6 +91,12 @@ static unsigned nheld;
 static struct {
 	uint64_t next_connect, backoff, last_hb, last_claim, connected_at;
 	bool want_claim, registered;
+	bool drain;             /* the node row's drain flag (zkpipe cluster drain): claim nothing */
+	bool drained;           /* the row says DRAINED */
+	bool stop_drain;        /* SIGTERM with [cluster] stop = drain: finishing what is held, then exit */
+	uint64_t stop_deadline;
+	bool taken;             /* our node name is held by another live instance: do nothing */
+	char instance[40];      /* <spool>/instance: who holds the name (kept across restarts) */
 	uint64_t claimed, done, fenced;
 } T;
 
@@ -261,6 +268,19 @@ static uint32_t load(void)
 	return n;
 }
 
+static uint32_t max_parts(void)
+{
+	uint32_t m = 0;
+	for (unsigned g = 0; g < C.n_groups; g++)
+		m = C.groups[g].max_parts > m ? C.groups[g].max_parts : m;
+	return m;
+}
+
+static void drop(struct hjob *j, const char *why);
+
+/* Refresh the node row. The name is ours only while no other live instance holds it (a second
+ * node configured with a taken name is refused, never shares the row); the row's drain flag
+ * comes back. 0, 1 refused (name taken), < 0 database error. */
 static int heartbeat(bool first)
 {
 	char groups[ZP_PIPE_MAX_GROUPS * ZP_PIPE_NAME_MAX] = "", cap[16], ld[16], nh[16], gp[16], host[128] = "";
@@ -276,22 +296,84 @@ static int heartbeat(bool first)
 	snprintf(gp, sizeof gp, "%u", gpus);
 	char *kj = json_dumps(keys_json(1), JSON_COMPACT | JSON_SORT_KEYS);
 	char *rj = json_dumps(keys_json(-1), JSON_COMPACT | JSON_SORT_KEYS);
-	char done[24], rt[24];
+	char done[24], rt[24], dead[16], mp[16];
 	snprintf(done, sizeof done, "%llu", (unsigned long long)T.done);
 	snprintf(rt, sizeof rt, "%llu", (unsigned long long)db.round_trips + 1);
-	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt };
-	int rc = zp_db_exec(&db, NULL,
-		"INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
-		" started_at, heartbeat, jobs_done, round_trips) VALUES ($1, $2, $3, $4::int, $5, $6, $7::int, $8::int, $9::int,"
-		" 'UP', $11, now(), now(), $12::bigint, $13::bigint)"
+	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
+	snprintf(mp, sizeof mp, "%u", max_parts());
+	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
+			    dead, mp, T.instance, T.stop_drain ? "t" : "f" };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r,
+		"WITH old AS (SELECT instance, state FROM zkpipe.nodes WHERE name = $1),"
+		" u AS (INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
+		" started_at, heartbeat, jobs_done, round_trips, dead_after_s, max_parts, instance) VALUES ($1, $2, $3,"
+		" $4::int, $5, $6, $7::int, $8::int, $9::int, 'UP', $11, now(), now(), $12::bigint, $13::bigint, $14::int,"
+		" $15::int, $16)"
 		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
 		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
-		" held = excluded.held, state = 'UP', version = excluded.version, heartbeat = now(),"
-		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips,"
-		" started_at = CASE WHEN $10::bool THEN now() ELSE zkpipe.nodes.started_at END", 13, p);
+		" held = excluded.held, version = excluded.version, heartbeat = now(),"
+		" state = CASE WHEN zkpipe.nodes.drain OR $17::bool THEN CASE WHEN $9::int = 0 THEN 'DRAINED' ELSE 'DRAINING' END"
+		"  ELSE 'UP' END,"
+		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips, dead_after_s = excluded.dead_after_s,"
+		" max_parts = excluded.max_parts, instance = excluded.instance,"
+		" started_at = CASE WHEN $10::bool OR zkpipe.nodes.instance <> excluded.instance THEN now()"
+		"  ELSE zkpipe.nodes.started_at END"
+		" WHERE zkpipe.nodes.instance IN ('', excluded.instance) OR zkpipe.nodes.state = 'STOPPED'"
+		"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
+		" RETURNING drain, state)"
+		" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
+		" FROM u", 17, p);
 	free(kj);
 	free(rj);
-	return rc;
+	if (rc)
+		return rc;
+	if (!zp_db_rows(r)) { /* the name is another live instance's */
+		zp_db_free(r);
+		const char *q[] = { CL->node };
+		if ((rc = zp_db_exec(&db, &r, "SELECT host, instance, extract(epoch FROM now() - heartbeat)::int, state"
+				     " FROM zkpipe.nodes WHERE name = $1", 1, q)))
+			return rc;
+		if (!T.taken)
+			zp_log(WHO, "REFUSED: node name %s is held by another live node (host %s, instance %s, state %s, heartbeat "
+			       "%s s ago; this one is instance %s of host %s): this node claims nothing and commits nothing "
+			       "until that node is STOPPED or DOWN; give this one another [cluster] node name", CL->node,
+			       zp_db_rows(r) ? zp_db_val(r, 0, 0) : "?", zp_db_rows(r) ? zp_db_val(r, 0, 1) : "?",
+			       zp_db_rows(r) ? zp_db_val(r, 0, 3) : "?", zp_db_rows(r) ? zp_db_val(r, 0, 2) : "?",
+			       T.instance, host);
+		zp_db_free(r);
+		T.taken = true;
+		while (nheld) /* whatever we held is that node's now, or was given back */
+			drop(held[0], "our node name is held by another instance");
+		return 1;
+	}
+	bool drain = zp_db_val(r, 0, 0)[0] == 't';
+	const char *was = zp_db_val(r, 0, 2), *was_st = zp_db_val(r, 0, 3);
+	if (T.taken)
+		zp_log(WHO, "node name %s is ours again (the other instance is %s)", CL->node, was_st);
+	T.taken = false;
+	if (was[0] && strcmp(was, T.instance) && strcmp(was_st, "STOPPED")) {
+		/* we took the name over from a dead instance: what it held goes back to the queue as
+		 * the reaper would have done, so our claims are new epochs and its late commits fence */
+		const char *q[] = { CL->node };
+		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", CL->node, was);
+		zp_db_exec(&db, NULL,
+			"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
+			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING id, epoch)"
+			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'requeued',"
+			" 'its node''s name was taken over by a new instance' FROM u", 1, q);
+	}
+	if (drain != T.drain)
+		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
+		       : "undrained: claiming jobs again%.0u", nheld);
+	static char last[16];
+	if (!strcmp(zp_db_val(r, 0, 1), "DRAINED") && strcmp(last, "DRAINED"))
+		zp_log(WHO, "drained: no job held, claiming nothing (zkpipe cluster undrain to resume)");
+	snprintf(last, sizeof last, "%s", zp_db_val(r, 0, 1));
+	T.drained = !strcmp(last, "DRAINED");
+	T.drain = drain;
+	zp_db_free(r);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- held jobs */
@@ -363,17 +445,19 @@ static void fail_job(struct hjob *j, const char *fmt, ...)
 	j->failed = true;
 }
 
-/* The partitions still to prove and their inputs; inline witnesses written into the spool. */
+/* The partitions still to prove and their inputs; inline witnesses written into the spool. An
+ * inline witness's size is read first (length() in SQL: one over this node's inline_max FAILS
+ * the job without being fetched), then each is fetched alone, under a deadline that grows with
+ * its bytes, so no witness is ever fetched in a result too large for its deadline. */
 static int materialize(struct hjob *j, json_t *inputs)
 {
 	char id[24];
 	i64s(id, j->id);
 	const char *p[] = { id };
 	zp_db_res *r;
-	int rc = zp_db_execb(&db, &r, "SELECT i.part::text, coalesce(i.path, ''), i.data IS NOT NULL, i.data"
-			     " FROM zkpipe.inputs i WHERE i.job = $1::bigint AND NOT EXISTS (SELECT 1 FROM"
-			     " zkpipe.partitions p WHERE p.job = i.job AND p.part = i.part) ORDER BY i.part",
-			     1, p, NULL, NULL, 1);
+	int rc = zp_db_exec(&db, &r, "SELECT i.part, coalesce(i.path, ''), i.data IS NOT NULL,"
+			    " coalesce(octet_length(i.data), 0) FROM zkpipe.inputs i WHERE i.job = $1::bigint AND NOT EXISTS"
+			    " (SELECT 1 FROM zkpipe.partitions p WHERE p.job = i.job AND p.part = i.part) ORDER BY i.part", 1, p);
 	if (rc)
 		return rc;
 	int n = zp_db_rows(r);
@@ -385,24 +469,39 @@ static int materialize(struct hjob *j, json_t *inputs)
 	if (zp_mkdirs(d, 0700))
 		rc = zp_err_set(-EIO, "%s: %s", d, zp_err_msg());
 	for (int i = 0; i < n && !rc; i++) {
-		char part[16];
-		snprintf(part, sizeof part, "%.*s", zp_db_len(r, i, 0), zp_db_val(r, i, 0));
-		j->map[i] = (uint32_t)strtoul(part, NULL, 10);
-		if (!zp_db_val(r, i, 2)[0]) { /* a path on shared storage: the supervisor checks allow_input */
-			char path[PATH_MAX];
-			snprintf(path, sizeof path, "%.*s", zp_db_len(r, i, 1), zp_db_val(r, i, 1));
-			json_array_append_new(inputs, json_string(path));
+		j->map[i] = (uint32_t)zp_db_int(r, i, 0);
+		if (zp_db_val(r, i, 2)[0] != 't') { /* a path on shared storage: the supervisor checks allow_input */
+			json_array_append_new(inputs, json_string(zp_db_val(r, i, 1)));
 			continue;
 		}
-		if ((uint64_t)zp_db_len(r, i, 3) > CL->inline_max) {
-			fail_job(j, "inline witness of partition %u: %d bytes, over this node's [cluster] inline_max %llu",
-				 j->map[i], zp_db_len(r, i, 3), (unsigned long long)CL->inline_max);
+		uint64_t len = (uint64_t)zp_db_int(r, i, 3);
+		if (len > CL->inline_max) {
+			fail_job(j, "inline witness of partition %u: %llu bytes, over this node's [cluster] inline_max %llu "
+				 "(not fetched)", j->map[i], (unsigned long long)len, (unsigned long long)CL->inline_max);
+			break;
+		}
+		char part[16];
+		snprintf(part, sizeof part, "%u", j->map[i]);
+		const char *q[] = { id, part };
+		zp_db_res *w;
+		int base = db.timeout_ms;
+		/* the statement deadline plus 1 s for every 4 MiB: 60 MiB gets 15 s more */
+		db.timeout_ms = base + (int)(len / (4u << 20) * 1000);
+		rc = zp_db_execb(&db, &w, "SELECT data FROM zkpipe.inputs WHERE job = $1::bigint AND part = $2::int", 2, q,
+				 NULL, NULL, 1);
+		db.timeout_ms = base;
+		if (rc) {
+			rc = zp_err_set(rc, "fetching the inline witness of partition %u (%llu bytes): %s", j->map[i],
+					(unsigned long long)len, zp_err_msg());
 			break;
 		}
 		char f[PATH_MAX + 32];
 		snprintf(f, sizeof f, "%s/in/%u.wtns", j->dir, j->map[i]);
-		if ((rc = zp_write_atomic(f, zp_db_val(r, i, 3), (size_t)zp_db_len(r, i, 3))))
+		if (zp_db_rows(w) != 1 || (uint64_t)zp_db_len(w, 0, 0) != len)
+			rc = zp_err_set(-EIO, "the inline witness of partition %u changed while it was fetched", j->map[i]);
+		else if ((rc = zp_write_atomic(f, zp_db_val(w, 0, 0), len)))
 			fail_job(j, "cannot write the inline witness %s: %s", f, zp_strerror(rc)), rc = 0;
+		zp_db_free(w);
 		json_array_append_new(inputs, json_string(f));
 	}
 	zp_db_free(r);
@@ -507,8 +606,13 @@ static void begin(struct hjob *j, bool adopted)
 	int rc = materialize(j, j->inputs);
 	if (!rc && !j->failed && j->nlocal)
 		rc = map_write(j);
-	if (rc) {
+	if (rc == -ECONNRESET) { /* the database went away: no fault of the job's; tried again once back */
 		zp_log(WHO, "job %lld: %s (tried again)", (long long)j->id, zp_err_msg());
+		return;
+	}
+	if (rc) { /* it cannot be set up here: that is an attempt (given back, or FAILED at the last) */
+		snprintf(j->requeue, sizeof j->requeue, "node %s could not set up the job's inputs: %s", CL->node, zp_err_msg());
+		zp_log(WHO, "job %lld: %s", (long long)j->id, j->requeue);
 		return;
 	}
 	j->ready = true;
@@ -516,19 +620,11 @@ static void begin(struct hjob *j, bool adopted)
 		start_local(j);
 }
 
-static uint32_t max_parts(void)
-{
-	uint32_t m = 0;
-	for (unsigned g = 0; g < C.n_groups; g++)
-		m = C.groups[g].max_parts > m ? C.groups[g].max_parts : m;
-	return m;
-}
-
 /* Claim QUEUED jobs of our keys, highest priority then oldest, while partitions fit. */
 static int claim(void)
 {
 	uint32_t cap = capacity(), ld = load();
-	if (ld >= cap || nheld >= MAX_HELD)
+	if (ld >= cap || nheld >= MAX_HELD || T.drain || T.taken || T.stop_drain)
 		return 0;
 	const char *names[ZP_PIPE_MAX_KEYS];
 	size_t nk = 0;
@@ -551,7 +647,9 @@ static int claim(void)
 		" u AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', owner = $3, epoch = j.epoch + 1, claimed_at = now(),"
 		"  started_at = NULL FROM w WHERE j.id = w.id AND (w.cum <= $4::int OR (w.rn = 1 AND $5::bool))"
 		"  RETURNING j.id, j.epoch, j.key, j.nparts, coalesce(j.output, '') AS output, j.attempts,"
-		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs),"
+		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs,"
+		"  (SELECT coalesce(string_agg(i.part::text, ', ' ORDER BY i.part), '') FROM zkpipe.inputs i"
+		"   WHERE i.job = j.id AND i.part >= j.nparts) AS stray),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
 		" SELECT * FROM u", 6, p);
 	free(arr);
@@ -570,6 +668,9 @@ static int claim(void)
 		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
 			fail_job(j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
 				 j->nparts);
+		else if (zp_db_val(r, i, 7)[0]) /* as many rows, not numbered 0..nparts-1 (part >= 0 is a CHECK) */
+			fail_job(j, "input row(s) for partition(s) %s: a job of %u partition(s) has rows 0..%u exactly",
+				 zp_db_val(r, i, 7), j->nparts, j->nparts - 1);
 		else
 			begin(j, false);
 	}
@@ -854,6 +955,37 @@ static int mark_failed(struct hjob *j)
 	return 0;
 }
 
+/* The job could not be set up here (its inputs not fetched): give it back as one attempt
+ * (another node may succeed), or FAILED with the reason at its last attempt. */
+static int give_back(struct hjob *j)
+{
+	char id[24], ep[24];
+	i64s(id, j->id);
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep, CL->node, j->requeue };
+	zp_db_res *r;
+	int rc = zp_db_exec(&db, &r,
+		"WITH u AS (UPDATE zkpipe.jobs SET attempts = attempts + 1, owner = NULL,"
+		"  state = CASE WHEN attempts + 1 >= max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
+		"  done_at = CASE WHEN attempts + 1 >= max_attempts THEN now() ELSE NULL END,"
+		"  error = CASE WHEN attempts + 1 >= max_attempts THEN $4 || ' (attempt ' || (attempts + 1) || ' of '"
+		"   || max_attempts || ')' ELSE error END"
+		"  WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING'"
+		"  RETURNING id, epoch, state, attempts, max_attempts),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, epoch,"
+		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM u)"
+		" SELECT state, attempts, max_attempts FROM u", 4, p);
+	if (rc)
+		return rc;
+	if (zp_db_rows(r))
+		zp_log(WHO, "job %lld: attempt %s of %s %s", (long long)j->id, zp_db_val(r, 0, 1), zp_db_val(r, 0, 2),
+		       !strcmp(zp_db_val(r, 0, 0), "FAILED") ? "was the last: FAILED" : "given back to the queue");
+	zp_db_free(r);
+	drop(j, NULL);
+	T.want_claim = true;
+	return 0;
+}
+
 /* One job's turn: its local progress, then (database up) commits, completion, failure. */
 static void job_tick(struct hjob *j)
 {
@@ -866,6 +998,11 @@ static void job_tick(struct hjob *j)
 	if (j->failed) {
 		json_decref(parts);
 		mark_failed(j);
+		return;
+	}
+	if (j->requeue[0]) {
+		json_decref(parts);
+		give_back(j);
 		return;
 	}
 	if (!j->ready || (!j->cid && j->nlocal)) {
@@ -1005,7 +1142,8 @@ static void db_up(void)
 		return db_down("unreachable");
 	if ((rc = zp_cluster_schema_check(&db)))
 		return db_down("schema");
-	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) || (rc = check_held()) || (rc = adopt_owned()))
+	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
+	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned()))))
 		return db_down("lost");
 	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
@@ -1061,7 +1199,8 @@ static int db_tick(void)
 {
 	uint64_t now = zp_mono_ms();
 	int rc = 0;
-	if (now - T.last_hb >= CL->heartbeat_s * 1000ull) {
+	/* draining and nothing left: say DRAINED now, not a heartbeat later */
+	if (now - T.last_hb >= CL->heartbeat_s * 1000ull || (T.drain && !nheld && !T.drained)) {
 		T.last_hb = now;
 		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = reap()))
 			return rc;
@@ -1083,24 +1222,65 @@ static void tick(void)
 		db_down("lost");
 }
 
-/* A clean stop: commit what is done, give the rest back (attempts unchanged), say so. */
+/* What the spool says of a job's local partitions, without asking the supervisor (which is
+ * stopping and answers nothing): a partition whose proof file is there is DONE (gpud writes the
+ * public inputs, then the proof, each atomically). Stage times are not known: {}. */
+static json_t *spool_parts(const struct hjob *j)
+{
+	json_t *a = json_array();
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+		char f[PATH_MAX + 40];
+		snprintf(f, sizeof f, "%s/out/part-%u.proof.json", j->dir, lp);
+		json_array_append_new(a, json_pack("{s:s, s:{}}", "state", access(f, R_OK) ? "UNKNOWN" : "DONE", "ts"));
+	}
+	return a;
+}
+
+/* A clean stop: commit what is done (read from the spool), give the rest back (attempts
+ * unchanged), say so; every step's time in the log. */
 static void stop(void)
 {
-	if (!db.c)
+	uint64_t t0 = zp_mono_ms(), t1;
+	if (!db.c || T.taken) { /* no database, or the row and its jobs are another instance's */
+		zp_log(WHO, "stopped: %s; %u job(s) held are left to the database (re-queued after dead_after_s)",
+		       T.taken ? "our node name is another instance's" : "the database is unreachable", nheld);
 		return;
-	for (unsigned i = nheld; i-- > 0;)
-		if (i < nheld)
-			job_tick(held[i]);
+	}
+	unsigned before = nheld;
+	uint64_t done0 = T.done;
+	for (unsigned i = nheld; i-- > 0;) {
+		if (i >= nheld)
+			continue;
+		struct hjob *j = held[i];
+		json_t *parts = j->ready && j->cid ? spool_parts(j) : NULL;
+		int dropped = parts ? commit_parts(j, parts) : 0;
+		json_decref(parts);
+		if (dropped || !db.c)
+			continue;
+		bool all = j->ready && !j->failed && !j->requeue[0];
+		for (uint32_t p = 0; all && p < j->nlocal; p++)
+			all = j->sent[p];
+		if (all)
+			complete(j);
+	}
+	t1 = zp_mono_ms();
+	zp_log(WHO, "stop: committed what the spool holds of %u job(s), %llu completed (%.1f s)", before,
+	       (unsigned long long)(T.done - done0), (t1 - t0) / 1e3);
 	const char *p[] = { CL->node };
-	zp_db_exec(&db, NULL,
+	zp_db_res *r = NULL;
+	zp_db_exec(&db, &r,
 		"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
-		"  RETURNING id, epoch)"
-		" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
-		" 'node stopped' FROM u", 1, p);
+		"  RETURNING id, epoch),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
+		" 'node stopped' FROM u) SELECT count(*) FROM u", 1, p);
+	long long back = r && zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
+	zp_db_free(r);
 	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
 	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
-	zp_log(WHO, "stopped: %u job(s) given back; claimed %llu, done %llu, fenced %llu; %llu database round trips, "
-	       "%llu connects", nheld, (unsigned long long)T.claimed, (unsigned long long)T.done,
+	zp_log(WHO, "stop: %lld job(s) given back to the queue, node marked STOPPED (%.1f s)", back,
+	       (zp_mono_ms() - t1) / 1e3);
+	zp_log(WHO, "stopped in %.1f s: claimed %llu, done %llu, fenced %llu; %llu database round trips, %llu connects",
+	       (zp_mono_ms() - t0) / 1e3, (unsigned long long)T.claimed, (unsigned long long)T.done,
 	       (unsigned long long)T.fenced, (unsigned long long)db.round_trips, (unsigned long long)db.connects);
 }
 
@@ -1119,13 +1299,66 @@ static int lock_spool(void)
 	return zp_err_set(-EBUSY, "another zkpipe-clusterd holds %s", f);
 }
 
+/* <spool>/instance: this node's identity in the database, made once (the spool's lock keeps one
+ * clusterd a run directory), so a restarted clusterd is the same instance and a second node
+ * given the same name is another. */
+static int instance_id(void)
+{
+	char f[PATH_MAX + 16];
+	snprintf(f, sizeof f, "%s/instance", CL->spool);
+	char *t = read_small(f, NULL);
+	if (t && strlen(t) >= 16 && strlen(t) < sizeof T.instance && !t[strspn(t, "0123456789abcdef")]) {
+		snprintf(T.instance, sizeof T.instance, "%s", t);
+		free(t);
+		return 0;
+	}
+	free(t);
+	char tok[ZP_TOKEN_MAX + 1];
+	if (zp_token_random(tok, ""))
+		return zp_err_set(-EIO, "getrandom failed");
+	snprintf(T.instance, sizeof T.instance, "%s", tok);
+	int rc = zp_write_atomic(f, T.instance, strlen(T.instance));
+	return rc ? zp_err_set(rc, "%s: %s", f, zp_strerror(rc)) : 0;
+}
+
 static void loop(int sfd)
 {
 	for (;;) {
 		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = zp_db_fd(&db), .events = POLLIN } };
 		poll(p, db.c ? 2 : 1, 100);
-		if (p[0].revents)
-			break;
+		if (p[0].revents) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) != sizeof si)
+				si.ssi_signo = 0;
+			if (!CL->stop_drain || T.stop_drain || !nheld || !db.c) {
+				zp_log(WHO, "signal %u: stopping%s", si.ssi_signo, nheld ? ", handing the jobs held back" : "");
+				break;
+			}
+			T.stop_drain = true; /* [cluster] stop = drain: claim nothing, finish what is held */
+			T.stop_deadline = zp_mono_ms() + CL->drain_timeout_s * 1000ull;
+			T.last_hb = 0;
+			zp_log(WHO, "signal %u: draining before the stop ([cluster] stop = drain): %u job(s), %u partition(s) "
+			       "held; up to %u s (drain_timeout_s), a second signal hands them back at once", si.ssi_signo, nheld,
+			       load(), CL->drain_timeout_s);
+		}
+		if (T.stop_drain) {
+			static uint64_t last_note;
+			uint64_t now = zp_mono_ms();
+			if (!nheld) {
+				zp_log(WHO, "drained for the stop in %.1f s", (now + CL->drain_timeout_s * 1000ull - T.stop_deadline) / 1e3);
+				break;
+			}
+			if (now >= T.stop_deadline) {
+				zp_log(WHO, "drain_timeout_s (%u s) reached with %u job(s) held: handing them back", CL->drain_timeout_s,
+				       nheld);
+				break;
+			}
+			if (now - last_note >= 5000) {
+				last_note = now;
+				zp_log(WHO, "draining for the stop: %u job(s), %u partition(s) left, %.0f s to the drain timeout", nheld,
+				       load(), (T.stop_deadline - now) / 1e3);
+			}
+		}
 		if (db.c && p[1].revents && zp_db_notifies(&db))
 			T.want_claim = true;
 		if (!db.c && zp_mono_ms() >= T.next_connect)
@@ -1173,7 +1406,7 @@ int main(int argc, char **argv)
 	db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
 	for (unsigned i = 0; i < C.n_keys; i++)
 		keys[i].k = &C.keys[i];
-	if (lock_spool())
+	if (lock_spool() || instance_id())
 		return zp_log(WHO, "%s", zp_err_msg()), 1;
 	sigset_t set;
 	sigemptyset(&set);

@@ -60,7 +60,29 @@ static const char *const v2[] = {
 	NULL,
 };
 
-static const char *const *const migrations[] = { NULL, v1, v2 };
+/* v3 (issue 34): what a reader needs to tell a node's truth without its config (dead_after_s:
+ * past it a node is DOWN; max_parts: the largest job it takes), who holds a name (instance: a
+ * second live node of one name is refused), drains, and partitions numbered from 0. Rows written
+ * by SQL before v3 with a negative partition end FAILED here, before the CHECK goes on. */
+static const char *const v3[] = {
+	"ALTER TABLE zkpipe.nodes ADD COLUMN IF NOT EXISTS dead_after_s int NOT NULL DEFAULT 15",
+	"ALTER TABLE zkpipe.nodes ADD COLUMN IF NOT EXISTS max_parts int NOT NULL DEFAULT 0",
+	"ALTER TABLE zkpipe.nodes ADD COLUMN IF NOT EXISTS instance text NOT NULL DEFAULT ''",
+	"ALTER TABLE zkpipe.nodes ADD COLUMN IF NOT EXISTS drain boolean NOT NULL DEFAULT false",
+	"UPDATE zkpipe.jobs j SET state = 'FAILED', done_at = now(), owner = NULL,"
+	" error = 'an input row has a negative partition number (schema 3 refuses them)'"
+	" WHERE state IN ('QUEUED', 'RUNNING') AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.job = j.id AND i.part < 0)",
+	"DELETE FROM zkpipe.inputs WHERE part < 0",
+	"DELETE FROM zkpipe.partitions WHERE part < 0",
+	/* DROP IF EXISTS + ADD in one statement: idempotent without IF NOT EXISTS for constraints */
+	"ALTER TABLE zkpipe.inputs DROP CONSTRAINT IF EXISTS inputs_part_nonneg,"
+	" ADD CONSTRAINT inputs_part_nonneg CHECK (part >= 0)",
+	"ALTER TABLE zkpipe.partitions DROP CONSTRAINT IF EXISTS partitions_part_nonneg,"
+	" ADD CONSTRAINT partitions_part_nonneg CHECK (part >= 0)",
+	NULL,
+};
+
+static const char *const *const migrations[] = { NULL, v1, v2, v3 };
 _Static_assert(sizeof migrations / sizeof *migrations == ZP_CLUSTER_SCHEMA_VERSION + 1, "one migration a version");
 
 int zp_cluster_schema_version(struct zp_db *db, int *v)

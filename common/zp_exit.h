@@ -29,7 +29,7 @@ enum zp_exit {
 	ZP_EX_API = 10,        /* the supervisor could not be reached, or refused the request */
 	ZP_EX_JOB_FAILED = 11, /* a job ended FAILED (or was cancelled) */
 	ZP_EX_NO_JOB = 12,     /* the supervisor does not know this job */
-	ZP_EX_KEY = 13,        /* the key cannot be served (failed validation or loading) */
+	ZP_EX_KEY = 13,        /* the key is unknown or cannot be served (failed validation or loading; no cluster node serves it) */
 	ZP_EX_CONFIG = 14,     /* the config file is wrong (the message names file, line, key) */
 	ZP_EX_BUSY = 15,       /* in use: an arena with live processes, a run dir with a supervisor */
 	ZP_EX_GPU_STICKY = 16, /* gpud: the GPU is in a sticky error state (the supervisor restarts it) */
@@ -54,7 +54,8 @@ static const char zp_exit_text[] =
 	" 10  the supervisor could not be reached, or refused the request (reason on stderr)\n"
 	" 11  a job ended FAILED or was cancelled\n"
 	" 12  unknown job (the supervisor has no such job)\n"
-	" 13  the key cannot be served (it failed validation or loading; reason on stderr)\n"
+	" 13  the key is unknown or cannot be served (it failed validation or loading; no node of\n"
+	"     the cluster serves it; reason on stderr)\n"
 	" 14  config error (message names the file, line, key and the accepted values)\n"
 	" 15  in use (zkpipe-shm --remove: processes are attached; another supervisor on the run dir)\n"
 	" 16  gpud: the GPU is in a sticky error state (the supervisor restarts gpud)\n"

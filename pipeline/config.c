@@ -19,7 +19,8 @@
  *               (resolved here: see struct zp_pipe_group)
  *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at, fixed_blinding,
  *               hold_at = start | synth | synthesized | prove | proved (tests only; the gate: daemon.h)
- *   [cluster]   database, node, heartbeat_s, dead_after_s, capacity, poll_ms, inline_max
+ *   [cluster]   database, node, heartbeat_s, dead_after_s, capacity, poll_ms, inline_max,
+ *               stop = release | drain, drain_timeout_s
  *               (cluster/, docs/cluster.md)
  * Relative paths are taken from the config file's directory.
  */
@@ -558,6 +559,13 @@ static int cluster_key(struct zp_pipe_cluster *cl, const char *k, const char *v)
 		return parse_u32(v, &cl->poll_ms);
 	if (!strcmp(k, "inline_max"))
 		return zp_pipe_parse_size(v, &cl->inline_max);
+	if (!strcmp(k, "stop")) {
+		if (strcmp(v, "drain") && strcmp(v, "release"))
+			return -EINVAL;
+		return cl->stop_drain = !strcmp(v, "drain"), 0;
+	}
+	if (!strcmp(k, "drain_timeout_s"))
+		return parse_u32(v, &cl->drain_timeout_s);
 	return -ENOENT;
 }
 
@@ -661,6 +669,7 @@ static int check_cluster(struct zp_pipe_config *c)
 	cl->dead_after_s = cl->dead_after_s ? cl->dead_after_s : 15;
 	cl->poll_ms = cl->poll_ms ? cl->poll_ms : 1000;
 	cl->inline_max = cl->inline_max ? cl->inline_max : 64ull << 20;
+	cl->drain_timeout_s = cl->drain_timeout_s ? cl->drain_timeout_s : 600;
 	if (cl->dead_after_s <= cl->heartbeat_s)
 		return zp_err_set(-EINVAL, "%s: [cluster] dead_after_s (%u) must exceed heartbeat_s (%u)", c->path,
 				  cl->dead_after_s, cl->heartbeat_s);

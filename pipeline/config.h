@@ -77,6 +77,9 @@ struct zp_pipe_cluster {
 	uint32_t capacity;         /* partitions held at once; 0 = 2 x the slots of every group */
 	uint32_t poll_ms;          /* look for work this often without a NOTIFY; default 1000 */
 	uint64_t inline_max;       /* largest inline witness this node writes out (bytes); default 64M */
+	bool stop_drain;           /* stop = drain: SIGTERM finishes the jobs held first (claiming none);
+	                            * stop = release (default): SIGTERM hands them back at once */
+	uint32_t drain_timeout_s;  /* stop = drain: at most this long, then the rest is handed back; default 600 */
 	char spool[PATH_MAX];      /* <run dir>/cluster: inline witnesses and local outputs; allowed
 	                            * for input and output by the loader */
 };

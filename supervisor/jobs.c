@@ -202,7 +202,8 @@ static char *error_reply(const char *fmt, ...)
 	return reply(json_pack("{s:b, s:s}", "ok", 0, "error", m));
 }
 
-/* An error a client acts on by its kind: "code" = unknown_job | key_failed (cmd_client.c's exit codes). */
+/* An error a client acts on by its kind: "code" = unknown_job | key_failed | unknown_key (cmd_client.c's
+ * exit codes). */
 static char *error_reply_code(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *error_reply_code(const char *code, const char *fmt, ...)
 {
@@ -515,7 +516,7 @@ static char *submit(struct sup *sup, json_t *req)
 		char known[512] = "";
 		for (unsigned i = 0; i < sup->cfg.n_keys; i++)
 			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", sup->cfg.keys[i].name);
-		return error_reply("unknown key '%s' (this supervisor serves: %s)", key, known);
+		return error_reply_code("unknown_key", "unknown key '%s' (this supervisor serves: %s)", key, known);
 	}
 	/* a key that cannot be served refuses new jobs, after the token check below: a re-sent submit
 	 * of a job accepted before the key failed still gets its job id (whose wait then ends) */

@@ -680,9 +680,19 @@ static void shutdown_children(struct sup *sup)
 	for (unsigned k = 0; k < sup->nch; k++)
 		if (sup->ch[k].pid)
 			kill(sup->ch[k].pid, SIGTERM);
-	uint64_t deadline = zp_mono_ms() + 10000;
+	uint64_t t0 = zp_mono_ms(), deadline = t0 + 10000, next_note = t0 + 1000;
 	for (;;) {
 		unsigned alive = 0;
+		if (zp_mono_ms() >= next_note) { /* every second of the stop accounted for: who it waits for */
+			char w[512] = "";
+			for (unsigned k = 0; k < sup->nch; k++)
+				if (sup->ch[k].pid)
+					snprintf(w + strlen(w), sizeof w - strlen(w), "%s%s.%u@%s pid %d", w[0] ? ", " : "",
+						 role_dir(sup->ch[k].role), sup->ch[k].index, sup->cfg.groups[sup->ch[k].group].name,
+						 sup->ch[k].pid);
+			zp_log(WHO, "stopping: %.0f s; waiting for %s (SIGKILL at 10 s)", (zp_mono_ms() - t0) / 1e3, w);
+			next_note += 1000;
+		}
 		for (unsigned k = 0; k < sup->nch; k++) {
 			struct child *c = &sup->ch[k];
 			if (!c->pid)
@@ -706,6 +716,7 @@ static void shutdown_children(struct sup *sup)
 	}
 	for (unsigned k = 0; k < sup->nch; k++)
 		memcg_remove(&sup->ch[k]);
+	zp_log(WHO, "every child stopped in %.1f s", (zp_mono_ms() - t0) / 1e3);
 }
 
 static void loop(struct sup *sup, int sfd)
@@ -727,10 +738,35 @@ static void loop(struct sup *sup, int sfd)
 		poll(p, n, 100);
 		if (p[0].revents) {
 			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof si) == sizeof si)
-				zp_log(WHO, "signal %u: shutting down", si.ssi_signo);
+			if (read(sfd, &si, sizeof si) != sizeof si)
+				si.ssi_signo = 0;
+			/* [cluster] stop = drain: clusterd finishes the jobs it holds first (it needs this loop:
+			 * the API and the daemons), then exits; a second signal stops at once */
+			struct child *cd = NULL;
+			for (unsigned k = 0; k < sup->nch; k++)
+				if (sup->ch[k].role == ZP_ROLE_CLIENT && sup->ch[k].pid)
+					cd = &sup->ch[k];
+			if (sup->cfg.cluster.stop_drain && cd && !sup->draining_ms) {
+				zp_log(WHO, "signal %u: the cluster node drains first ([cluster] stop = drain, up to %u s); "
+				       "a second signal stops at once", si.ssi_signo, sup->cfg.cluster.drain_timeout_s);
+				kill(cd->pid, SIGTERM);
+				sup->draining_ms = zp_mono_ms();
+				continue;
+			}
+			zp_log(WHO, "signal %u: shutting down", si.ssi_signo);
 			sup->stopping = true;
 			break;
+		}
+		if (sup->draining_ms) {
+			bool cd_alive = false;
+			for (unsigned k = 0; k < sup->nch; k++)
+				cd_alive |= sup->ch[k].role == ZP_ROLE_CLIENT && sup->ch[k].pid;
+			if (!cd_alive || zp_mono_ms() - sup->draining_ms > (sup->cfg.cluster.drain_timeout_s + 30) * 1000ull) {
+				zp_log(WHO, "cluster node %s after %.1f s: shutting down", cd_alive ? "still draining" : "drained",
+				       (zp_mono_ms() - sup->draining_ms) / 1e3);
+				sup->stopping = true;
+				break;
+			}
 		}
 		if (p[1].revents)
 			api_serve(sup);
@@ -749,7 +785,7 @@ static void loop(struct sup *sup, int sfd)
 					c->peak_rss_kib = rss;
 				if (now - last_scan >= 100)
 					sup_dkeep_tick(sup, c);
-			} else if (!c->given_up && now >= c->next_start_ms) {
+			} else if (!c->given_up && now >= c->next_start_ms && !(sup->draining_ms && c->role == ZP_ROLE_CLIENT)) {
 				if (spawn(sup, c))
 					c->next_start_ms = now + sup->cfg.restart_max_ms;
 			}

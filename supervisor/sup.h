@@ -80,6 +80,7 @@ struct sup {
 	void *http;                /* the HTTP endpoint (struct MHD_Daemon *; http.c) */
 	void *http_conns;          /* its connections, for the per-address limit and eviction (http.c) */
 	bool stopping, keep_arena;
+	uint64_t draining_ms;      /* [cluster] stop = drain: when the signal came (0 = not draining) */
 	char memcg_root[PATH_MAX]; /* our own memory cgroup (v1), "" when unusable */
 	char memcg_prefix[48];     /* "zkpipe-<hash of the run directory>": per supervisor instance */
 	unsigned http_fd_budget;   /* HTTP connections the fd limit leaves room for (main.c) */

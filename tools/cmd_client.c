@@ -91,7 +91,8 @@ static json_t *call_any(const char *u, json_t *req, int timeout_ms, int quiet)
 static int refused_exit(json_t *rep)
 {
 	const char *c = json_string_value(json_object_get(rep, "code"));
-	return !c ? EX_API : !strcmp(c, "key_failed") ? EX_KEY : !strcmp(c, "unknown_job") ? EX_NO_JOB : EX_API;
+	return !c ? EX_API : !strcmp(c, "key_failed") || !strcmp(c, "unknown_key") ? EX_KEY
+	       : !strcmp(c, "unknown_job") ? EX_NO_JOB : EX_API;
 }
 
 static int last_refusal = EX_API;

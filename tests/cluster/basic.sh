@@ -17,14 +17,14 @@ start_node n1
 wait_until 120 grep -q "schema is version 1" "$T/n1/run/log/node0.cluster0" || fail "clusterd did not say why it waits"
 node_up n1 && fail "node joined a schema of the wrong version"
 "$ZK" cluster init --database "$DB" > "$T/init2.log" || fail "init (upgrade)"
-grep -q "version 2 (was 1)" "$T/init2.log" || fail "upgrade: $(cat "$T/init2.log")"
+grep -q "version 3 (was 1)" "$T/init2.log" || fail "upgrade: $(cat "$T/init2.log")"
 "$ZK" cluster init --database "$DB" --inline-max 300k > "$T/init3.log" || fail "init again"
 grep -q "unchanged" "$T/init3.log" || fail "init not idempotent: $(cat "$T/init3.log")"
 wait_until 60 node_up n1 || fail "n1 did not join after the upgrade"
 
 # client errors: nothing queued
 sub() { "$ZK" submit --database "$DB" "$@" 2>"$T/sub.err"; }
-sub --key nope "$EX/w0.wtns"; [ $? = 3 ] || fail "unknown key: not exit 3"
+sub --key nope "$EX/w0.wtns"; [ $? = 13 ] || fail "unknown key: not exit 13 (as the local submit)"
 grep -q "chain" "$T/sub.err" || fail "unknown key: the served keys are not named: $(cat "$T/sub.err")"
 sub --key chain "$T/missing.wtns"; [ $? = 3 ] || fail "missing witness: not exit 3"
 sub --key chain --priority -4 "$EX/w0.wtns"; [ $? = 2 ] || fail "bad priority: not exit 2"
