@@ -186,7 +186,7 @@ int zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_bac
 {
 	memset(p, 0, sizeof(*p));
 	p->key = key;
-	p->be = backend ? backend : &zp_g16_backend_cpu;
+	p->be = zp_g16_backend_for_key(backend ? backend : &zp_g16_backend_cpu, key);
 	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
 		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
 	int rc = zp_g16_backend_supports(p->be, key);
