@@ -1758,6 +1758,7 @@ static int cu_dens_upload(void *state, const zp_g16_dens_in *in)
 	int rc;
 	if (!d)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: dens_upload on a key that is not compact");
+	d->loaded = 0;   /* whatever was uploaded before is not proved after a failed upload either */
 	if (in->abc_len > dm)
 		return zp_err_set(ZP_EMISMATCH, "CUDA backend: %llu a/b/c rows, domain %llu", (unsigned long long)in->abc_len,
 				  (unsigned long long)dm);
@@ -1765,7 +1766,6 @@ static int cu_dens_upload(void *state, const zp_g16_dens_in *in)
 	 * synchronized them already; one never proved has nothing queued) */
 	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_sync(s->st)) || (rc = zp_cuda_stream_sync(s->wst)))
 		return rc;
-	d->loaded = 0;
 	if ((rc = dens_copy(s, w, in->inp, d->n_ic * fr)) || (rc = dens_copy(s, w + d->n_ic, in->aux, d->n_l * fr)))
 		goto out;
 	for (int m = 0; m < 3; m++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Filecoin payload through the CUDA backend's density path (prover/backend_cuda.c: cud_*), on a
+# The Filecoin payload through the CUDA backend's density path (prover/backend_cuda.c: its compact ops table), on a
 # GPU host. The same key, witnesses and r, s as tests/supraseal/pinned.sh: the proof bytes must be
 # the pinned ones — the CPU backend's, and gpud_ss.c's before the one-prover refactor — with the
 # arena registered (slot → device DMA) and with ZP_CUDA_NO_REGISTER=1 (the host-buffer fallback);
