@@ -23,7 +23,9 @@
  *                                           again after them; the expanded table refuses the key.
  *                                           ZP_CUDA_KEY_STREAM / KEY_RES / MEM_CAP_MB apply (run-devmem-gpu.sh)
  *   g16_backend_cmp nodev                   CI: the cuda backend on a machine without a GPU must
- *                                           fail with -ENODEV and a message saying so
+ *                                           fail with -ENODEV and a message saying so; a compact key
+ *                                           gets the compact ops table (zp_g16_backend_for_key), each
+ *                                           table has only its format's per-proof ops
  *
  * A proof passes when the CUDA proof's bytes equal the CPU proof's (same r, s) and it verified
  * (zp_g16_prover_prove_abc pairing-checks every proof; a second zp_g16_verify checks again).
@@ -493,6 +495,18 @@ static int run_nodev(void)
 	rc = zp_g16_prover_init(&p, &key, &zp_g16_backend_cuda);
 	check(rc == -ENODEV && p.state == NULL, "no GPU: zp_g16_prover_init(cuda) fails cleanly");
 	zp_g16_prover_free(&p);
+	/* the ops table by the key's format (issue 32 item 4): a compact key gets the compact table, whose
+	 * create fails as cleanly; neither table has the other format's per-proof ops */
+	zp_g16_key ck = { .zkey = &zk, .h_mode = ZP_H_COEFF, .compact = true, .n_a = 2, .n_b = 1 };
+	check(zp_g16_backend_for_key(&zp_g16_backend_cuda, &ck) == &zp_g16_backend_cuda_params &&
+	      zp_g16_backend_for_key(&zp_g16_backend_cuda, &key) == &zp_g16_backend_cuda &&
+	      zp_g16_backend_for_key(&zp_g16_backend_cpu, &ck) == &zp_g16_backend_cpu, "the ops table by the key's format");
+	check(!zp_g16_backend_cuda.dens_upload && !zp_g16_backend_cuda.dens_prove && zp_g16_backend_cuda.prove_buf &&
+	      zp_g16_backend_cuda_params.dens_upload && zp_g16_backend_cuda_params.dens_prove &&
+	      !zp_g16_backend_cuda_params.upload && !zp_g16_backend_cuda_params.prove_buf, "each table its format's ops");
+	void *st = NULL;
+	rc = zp_g16_backend_cuda_params.create(&st, &ck);
+	check(rc == -ENODEV && st == NULL, "no GPU: the compact table's create fails cleanly");
 	check(zp_g16_backend_find(&be, "cpu") == 0 && be == &zp_g16_backend_cpu, "cpu backend by name");
 	check(zp_g16_backend_find(&be, "opencl") == ZP_ERANGE, "unknown backend name rejected");
 	return failures ? 1 : 0;
