@@ -1100,9 +1100,9 @@ static int cu_make(void **state, const zp_g16_key *key, int compact)
 	s->an[ZP_CUDA_ARR_H] = s->dom;
 	if ((rc = plan_in(&s->in, s, key)))
 		goto err;
-	if (compact && (rc = dens_init(s, key)))
-		goto err;
 	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if (compact && (rc = dens_init(s, key)))   /* on the device: it asks CUB for a temp size */
 		goto err;
 	if ((rc = zp_cuda_stream_create(&s->st)))
 		goto err;
