@@ -221,9 +221,11 @@ int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *
 		   (rc = zp_curve_of(k->curve)->fr_random_secure(&s))) {
 		return zp_err_set(rc, "getrandom for r and s");
 	}
-	if (!p->be->upload || !p->be->h || !p->be->msm) /* a compact key's table (zp_g16_backend_for_key): density ops only */
-		return zp_err_set(ZP_ERANGE, "the %s backend proves this key (%s) through its density ops only", p->be->name,
-				  p->key->compact ? "a compact .params key" : "its format");
+	if (!p->be->upload || !p->be->h || !p->be->msm) { /* a compact key's table (zp_g16_backend_for_key): density ops only */
+		rc = zp_err_set(ZP_ERANGE, "the %s backend proves this key (%s) through its density ops only", p->be->name,
+				p->key->compact ? "a compact .params key" : "its format");
+		goto out;
+	}
 	if ((rc = p->be->upload(p->state, w, a, b, c)) || (rc = p->be->h(p->state)) ||
 	    (rc = p->be->msm(p->state, &mo)))
 		goto out;
