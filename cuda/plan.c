@@ -84,17 +84,23 @@ size_t zp_cuda_plan_twiddles(unsigned max_log)
 	return (((size_t)1 << max_log) / 2 + ((size_t)1 << 17)) * 32;
 }
 
-size_t zp_cuda_plan_compact_need(size_t g1_pts, size_t g2_pts, size_t scalars)
+/* The points of A and of B1 / B2: a compact key's own counts, else one a wire. */
+static size_t n_a(const zp_cuda_plan_in *in)
 {
-	return g1_pts * 96 + g2_pts * 192 + scalars * FRB + 2 * GIB;
+	return in->compact ? in->n_a : in->nv;
+}
+
+static size_t n_b(const zp_cuda_plan_in *in)
+{
+	return in->compact ? in->n_b : in->nv;
 }
 
 static size_t arr_bytes(const zp_cuda_plan_in *in, int i)
 {
 	switch (i) {
-	case ZP_CUDA_ARR_A:
-	case ZP_CUDA_ARR_B1: return in->nv * G1B;
-	case ZP_CUDA_ARR_B2: return in->nv * G2B;
+	case ZP_CUDA_ARR_A: return n_a(in) * G1B;
+	case ZP_CUDA_ARR_B1: return n_b(in) * G1B;
+	case ZP_CUDA_ARR_B2: return n_b(in) * G2B;
 	case ZP_CUDA_ARR_C: return max2(in->nv - in->np - 1, 1) * G1B;
 	default: return in->dom * G1B;
 	}
@@ -128,7 +134,7 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 	memset(p, 0, sizeof *p);
 	for (int i = 0; i < ZP_CUDA_NARR; i++)
 		p->key_bytes += arr_bytes(in, i);
-	p->set_bytes = in->nv * FRB + 3 * in->dom * FRB;
+	p->set_bytes = in->nv * FRB + 3 * in->dom * FRB + (in->compact ? in->set_extra : 0);
 	p->nbuf = 1;
 	p->free_key = free_b;
 	size_t margin = zp_cuda_plan_margin(in, total_b), usable = free_b > margin ? free_b - margin : 0;
@@ -141,7 +147,7 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 	}
 	if (in->key_stream) {   /* forced (tests): every array streamed, or those key_res names resident */
 		p->kstream = 1;
-		p->lean = in->key_stream == 2;
+		p->lean = in->key_stream == 2 && !in->compact;   /* a compact key's gather reads w on the device */
 		for (int i = 0; i < ZP_CUDA_NARR; i++)
 			if (in->key_res > 0 && (in->key_res >> i) & 1)
 				p->res[i] = 1, p->res_bytes += arr_bytes(in, i);
@@ -150,12 +156,13 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 			p->set_bytes = 2 * in->dom * FRB, p->moved += (in->nv + in->dom) * FRB;
 		return 0;
 	}
-	/* the floor: the lean set with every array streamed */
+	/* the floor: the lean set with every array streamed (a compact key: its full set) */
 	size_t lean_set = 2 * in->dom * FRB, wc = (in->nv + in->dom) * FRB;
-	p->need = lean_set + stream_room(in, 1, 0) + in->tables + margin;
+	size_t floor_set = in->compact ? p->set_bytes + full_lists(in) : lean_set;
+	p->need = floor_set + stream_room(in, !in->compact, 0) + in->tables + margin;
 	int best = -1;
 	size_t best_cost = SIZE_MAX, best_res = 0, best_moved = 0;
-	for (int lean = 0; lean < 2; lean++) {
+	for (int lean = 0; lean < (in->compact ? 1 : 2); lean++) {
 		size_t set = lean ? lean_set : p->set_bytes;
 		size_t room = stream_room(in, lean, usable > set + in->tables ? usable - set - in->tables : 0);
 		for (unsigned m = 0; m < (1u << ZP_CUDA_NARR); m++) {
@@ -179,8 +186,8 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 		return zp_err_set(-ENOMEM, "CUDA backend: the key needs at least %.2f GiB of device memory (its input set "
 				  "%.2f GiB with the key streamed from host memory, twiddles %.2f GiB, staging and scratch %.2f GiB, "
 				  "margin %.2f GiB); "
-				  "%.2f GiB of %.2f GiB are free%s", p->need / (double)GIB, lean_set / (double)GIB,
-				  in->tables / (double)GIB, stream_room(in, 1, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
+				  "%.2f GiB of %.2f GiB are free%s", p->need / (double)GIB, floor_set / (double)GIB,
+				  in->tables / (double)GIB, stream_room(in, !in->compact, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
 				  total_b / (double)GIB, in->cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
 	}
 	p->lean = best >> ZP_CUDA_NARR;
@@ -212,7 +219,7 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cud
 static size_t wsplit_bytes(const zp_cuda_plan_in *in)
 {
 	size_t naux1 = max2(in->nv - in->np - 1, 1);
-	return 3 * (in->nv * (2 * G1B + G2B) + naux1 * G1B);
+	return 3 * (n_a(in) * G1B + n_b(in) * (G1B + G2B) + naux1 * G1B);
 }
 
 /* The split H MSM in 4 parts (3·dom more H bases resident, 4·dom while they are made, its scratch in
@@ -231,7 +238,7 @@ static void plan_split(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda
 	    (in->split != 1 && (in->one_shot || in->log_dom < ZP_CUDA_PLAN_SPLIT_MIN_LOG)))
 		return;
 	if ((*hsplit_ss = sz->split_scratch(0, dom, 4, 0, 0)) && b > h4_bytes + tmp_len && b - 3 * dom * G1B > *hsplit_ss) {
-		int w = *wneed != SIZE_MAX && b > 3 * dom * G1B + wkey + 4 * nv * G2B + tmp_len &&
+		int w = *wneed != SIZE_MAX && b > 3 * dom * G1B + wkey + 4 * n_b(in) * G2B + tmp_len &&
 			b - 3 * dom * G1B - wkey > max2(*wneed, *hsplit_ss);
 		p->hsplit = 4;
 		p->wsplit = w;
@@ -330,28 +337,4 @@ void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda
 	u->other = p->total_b > p->free_key ? p->total_b - p->free_key : 0;
 	size_t step2 = (size_t)(p->nbuf - 1) * p->set_bytes + p->stage_bytes + u->split + u->scratch;
 	u->free = p->free_b > step2 ? p->free_b - step2 : 0;
-}
-
-/* A compact key's MSM chunk and scratch (prover/backend_cuda.c's density path): the largest MSM whole
- * when its scratch fits in what is free less 2 GiB, else halved to powers of two until it does, never
- * below 2^16 (the allocation then says what was short). */
-void zp_cuda_plan_compact(const zp_cuda_sizes *sz, size_t nmax, size_t n_g2, size_t free_b, size_t *chunk,
-			  size_t *scratch_len)
-{
-	size_t keep = (size_t)2 << 30, avail = free_b > keep ? free_b - keep : 0;
-	size_t c = max2(nmax, n_g2), len;
-	c = c ? c : 1;
-	for (;;) {
-		size_t s1 = sz->msm_scratch(0, c < nmax ? c : nmax, 0, 0);
-		size_t s2 = sz->msm_scratch(1, c < n_g2 ? c : n_g2, 0, 0);
-		len = max2(s1, s2);
-		if (len <= avail || c <= ((size_t)1 << 16))
-			break;
-		size_t p = 1;
-		while (p * 2 < c)
-			p *= 2;
-		c = p;
-	}
-	*chunk = c;
-	*scratch_len = len;
 }

@@ -8,6 +8,7 @@
  *   zp_cuda_plan_key(): before anything is allocated: is the key resident or streamed from host memory?
  *   zp_cuda_plan_make(): after the key, the first input set, the NTT twiddles and the 0/1 split's lists
  *     are allocated: a second input set, the split H / witness MSMs, MSM chunks and scratch.
+ * A compact key (.params) is planned the same way with its arrays' true sizes (zp_cuda_plan_in.compact).
  * Policy (docs/DESIGN.md, "Scale"): resident when the key, one input set and 4 GiB of working room fit
  * in what is free less the margin (ZP_CUDA_MEM_MARGIN_MB); a second input set when a 2^24-entry G2 MSM
  * still fits beside it; the split H MSM from a 2^20 domain, in 4 parts (and the witness MSMs too) when
@@ -63,6 +64,12 @@ typedef struct {
 	                            * none are made unless ZP_CUDA_SPLIT=1 forces them */
 	int glv;                   /* the H MSM takes the GLV cut (BLS12-381 G1, ZP_MSM_GLV): no 2-part split
 	                            * bases (the same cut with none); its scratch is sized for the cut */
+	/* A compact key (bellperson .params, density bitmaps): A holds n_a points, B1 and B2 n_b (0: nv each,
+	 * an expanded key); its input set holds set_extra bytes more (the gathered A and B scalars, the density
+	 * bitmaps and index lists) and is never lean (the gather reads w on the device). The kernels' sizes are
+	 * still asked for nv entries: n_a, n_b <= nv, so every MSM of the key fits what they say. */
+	int compact;
+	size_t n_a, n_b, set_extra;
 } zp_cuda_plan_in;
 
 /* The key's arrays in the plan's order (res[], the backend's host/device pointers). */
@@ -117,9 +124,6 @@ void zp_cuda_plan_cap(const zp_cuda_plan_in *in, size_t *free_b, size_t *total_b
 /* The NTT context's device tables for transforms up to 2^max_log (cuda/ntt.cu: half the roots and the
  * pass slots, 32-byte elements). */
 size_t zp_cuda_plan_twiddles(unsigned max_log);
-/* A compact key's (.params) device memory with its points resident: the points, one proof's scalars
- * (w, a/b/c, the packed A and B scalars) and 2 GiB of MSM scratch (backend_cuda.c refuses the key below). */
-size_t zp_cuda_plan_compact_need(size_t g1_pts, size_t g2_pts, size_t scalars);
 /* The margin kept free (in->margin_mb, or by the card's size). */
 size_t zp_cuda_plan_margin(const zp_cuda_plan_in *in, size_t total_b);
 /* Step 1: the key's placement from the device's free memory before the key (for a key made on the
@@ -138,11 +142,6 @@ size_t zp_cuda_plan_chunk_need(const zp_cuda_sizes *sz, int g2, size_t c, unsign
 size_t zp_cuda_plan_wsplit_need(const zp_cuda_sizes *sz, int g2, size_t n);
 /* Device memory by use once plan p (both steps) is applied. */
 void zp_cuda_plan_uses(const zp_cuda_plan *p, const zp_cuda_plan_in *in, zp_cuda_mem_uses *u);
-/* A compact key (bellperson .params, density bitmaps): the MSM chunk (entries) and scratch bytes for MSMs
- * of at most nmax G1 / n_g2 G2 entries with free_b bytes free (2 GiB kept): whole, or the largest 2^k
- * (down to 2^16) whose scratch fits. Never fails: the scratch's allocation reports a shortfall. */
-void zp_cuda_plan_compact(const zp_cuda_sizes *sz, size_t nmax, size_t n_g2, size_t free_b, size_t *chunk,
-			  size_t *scratch_len);
 
 #ifdef __cplusplus
 }

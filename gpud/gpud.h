@@ -62,6 +62,7 @@ struct gpud_key {
 	zp_g16_key gk;
 	zp_g16_vk vk;
 	void *be_state;
+	const zp_g16_backend_ops *be;   /* be_state's ops: the group's backend's for the key's format (zp_g16_backend_for_key) */
 	int state;                      /* 1 loaded, <0 error (err says why) */
 	int nbufs, busy[2];             /* device pipeline: input sets of be_state, in use */
 	char err[ZP_ERR_MSG_MAX];      /* why it failed (state < 0): the reason, without "key <name>: " */

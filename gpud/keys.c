@@ -381,11 +381,12 @@ static const struct gpud_key_format *format_of(const struct zp_pipe_key *cfg)
 }
 
 /* A compact key on a device backend: the points went to the GPU at create, the host keeps only
- * what finish and the self-check read (the fixed points, IC). */
+ * what finish and the self-check read (the fixed points, IC) — unless the backend streams some of
+ * them from host memory (a card smaller than the key: reads_host_key), then they stay until destroy. */
 static void drop_host_points(struct gpud *g, struct gpud_key *k)
 {
 #ifdef ZP_HAVE_CUDA
-	if (!k->gk.compact || g->be != &zp_g16_backend_cuda)
+	if (!k->gk.compact || g->be != &zp_g16_backend_cuda || !k->be->reads_host_key || k->be->reads_host_key(k->be_state))
 		return;
 	free(k->zk.a);
 	free(k->zk.b1);
@@ -594,11 +595,12 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		dkeep_offer_to_backend(g, k);
 		const bool had_kept = k->dk.n != 0;
 #endif
-		r = inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : g->be->create(&k->be_state, &k->gk);
+		k->be = zp_g16_backend_for_key(g->be, &k->gk);
+		r = inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : k->be->create(&k->be_state, &k->gk);
 #ifdef ZP_HAVE_CUDA
 		if (r == -EAGAIN && had_kept) { /* kept for another split plan: its fds are closed; load as usual */
 			zp_log(g->d.who, "key %s: %s: uploading it", k->name, zp_err_msg());
-			r = g->be->create(&k->be_state, &k->gk);
+			r = k->be->create(&k->be_state, &k->gk);
 		}
 #endif
 		k->gk.split_store = NULL;
@@ -740,7 +742,7 @@ void gpud_keys_free(struct gpud *g)
 		struct gpud_key *k = &g->keys[i];
 		if (k->state != 1)
 			continue;
-		g->be->destroy(k->be_state);
+		k->be->destroy(k->be_state);
 		zp_g16_vk_free(&k->vk);
 		key_free(k);
 	}

@@ -67,7 +67,7 @@ void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k)
 		return;
 	json_object_set_new(e, "source", json_string(k->source ? k->source : "file"));
 	zp_g16_mem_uses u;
-	if (g->be->mem_uses && k->be_state && g->be->mem_uses(k->be_state, &u) == 0) {
+	if (k->be_state && k->be->mem_uses && k->be->mem_uses(k->be_state, &u) == 0) {
 		json_object_set_new(e, "device_memory",
 				    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "key", (json_int_t)u.key, "split_bases",
 					      (json_int_t)u.split, "input_sets", (json_int_t)u.sets, "scratch",
@@ -98,7 +98,7 @@ unsigned gpud_health_serving(struct gpud *g)
 		zp_g16_mem_uses u;
 		if (k->state == 1) {
 			json_array_append_new(serves, json_string(k->name));
-			if (!total && g->be->mem_uses && k->be_state && g->be->mem_uses(k->be_state, &u) == 0)
+			if (!total && k->be_state && k->be->mem_uses && k->be->mem_uses(k->be_state, &u) == 0)
 				total = u.total;
 		} else if (k->state < 0) {
 			json_array_append_new(failed, json_string(k->name));

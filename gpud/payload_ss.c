@@ -97,7 +97,7 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 		.a_aux_pop = p->a_aux_pop, .b_inp_pop = p->b_inp_pop, .b_aux_pop = p->b_aux_pop,
 	};
 	zp_err_clear();
-	int r = pub ? g->be->dens_upload(k->be_state, &in) : zp_err_set(-ENOMEM, "%" PRIu64 " inputs", p->inp);
+	int r = pub ? k->be->dens_upload(k->be_state, &in) : zp_err_set(-ENOMEM, "%" PRIu64 " inputs", p->inp);
 	memcpy(c->rs, base + p->off_rs, 2 * fr);
 	explicit_bzero(base + p->off_rs, 2 * fr); /* r, s do not outlive their use */
 	if (r)
@@ -150,7 +150,7 @@ static void part_error(struct gpud *g, zp_part_h ph, const char *out, const char
 static int prove_one(struct gpud *g, struct gpud_key *k, struct ss_ctx *c, zp_g16_proof *proof, char *why, size_t wn)
 {
 	zp_g16_msm_out mo;
-	int r = g->be->dens_prove(k->be_state, &mo);
+	int r = k->be->dens_prove(k->be_state, &mo);
 	if (r) {
 		snprintf(why, wn, "gpud: %s%s", r == ZP_EMISMATCH ? "" : "H/MSM: ", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
 		return r;

@@ -116,9 +116,9 @@ static int take_dev(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 	g->pl.in_flight++;
 	pthread_mutex_unlock(&g->pl.mu);
 	zp_err_clear();
-	int r = g->be->upload_async(k->be_state, f->buf, (const zp_fr *)(base + p->off_w), (const zp_fr *)(base + p->off_a),
+	int r = k->be->upload_async(k->be_state, f->buf, (const zp_fr *)(base + p->off_w), (const zp_fr *)(base + p->off_a),
 				    (const zp_fr *)(base + p->off_b), (const zp_fr *)(base + p->off_c));
-	int r2 = g->be->upload_wait(k->be_state, f->buf); /* also after a failed start: nothing reads the slot after */
+	int r2 = k->be->upload_wait(k->be_state, f->buf); /* also after a failed start: nothing reads the slot after */
 	if (!r)
 		r = r2;
 	if (!r)
@@ -316,7 +316,7 @@ static void prove_plain(struct gpud *g, struct gpud_part *pp)
 	zp_arena_part_stamp(g->d.arena, pp->ph, ZP_TS_GPU_START);
 	zp_err_clear();
 	size_t d = k->zk.domain_size;
-	const zp_g16_backend_ops *be = g->be;
+	const zp_g16_backend_ops *be = k->be;
 	int r = be->upload(k->be_state, g->buf_w, g->buf_abc, g->buf_abc + d, g->buf_abc + 2 * d);
 	if (!r)
 		r = be->h(k->be_state);

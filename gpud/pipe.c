@@ -123,7 +123,7 @@ static int gpu_one(struct gpud *g, struct gpud_flight *f)
 	else if (g->d.cfg.inject[0] && gpud_inject_due(g, "hang", f->attempt))
 		r = hang(g);
 	else
-		r = g->be->prove_buf(f->k->be_state, f->buf, &f->mo);
+		r = f->k->be->prove_buf(f->k->be_state, f->buf, &f->mo);
 	/* [debug] prove_delay_ms: lets tests kill mid-proof (no tick here: main ticks) */
 	for (uint64_t end = zp_mono_ms() + g->d.cfg.prove_delay_ms; !zp_daemon_stopping(&g->d) && zp_mono_ms() < end;)
 		usleep(10000), zp_daemon_progress(&g->d, GPUD_W_GPU);
@@ -294,7 +294,7 @@ int gpud_pipe_start(struct gpud *g)
 		struct gpud_key *k = &g->keys[i];
 		if (k->state != 1)
 			continue;
-		k->nbufs = g->be->nbufs(k->be_state);
+		k->nbufs = k->be->nbufs ? k->be->nbufs(k->be_state) : 1;   /* a compact key's table has none (payload_ss.c) */
 		if (k->nbufs < 1 || k->nbufs > 2)
 			k->nbufs = 1;
 		zp_log(g->d.who, "key %s: %d device input set(s)%s", k->name, k->nbufs,

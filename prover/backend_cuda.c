@@ -68,6 +68,8 @@ struct cu {
 	const zp_cuda_curve *cc;    /* the key's curve: its kernels, point sizes and host sums (zp_cuda.h) */
 	size_t pt[2];               /* affine G1, G2 point bytes of that curve */
 	size_t nv, np, dom, naux;
+	size_t an[5];               /* points of A, B1, B2, C, H (ZP_CUDA_ARR_*): nv, nv, nv, naux, dom; a compact key's
+	                             * A n_a, B1 and B2 n_b */
 	unsigned log_dom;
 	void *d_a, *d_b1, *d_c, *d_h;   /* G1 points of the curve (pt[0] bytes each) */
 	void *d_b2;                     /* G2 points (pt[1]) */
@@ -142,6 +144,7 @@ struct cu {
 	const char *split_how;      /* "made", "from the store", NULL: none */
 	zp_cuda_plan_in in;         /* the plan's inputs (sizes, knobs) and what it decided (cuda/plan.c) */
 	zp_cuda_plan plan;
+	struct cudens *dn;          /* a compact key's density step (below, "compact keys"); NULL: an expanded key */
 };
 
 static int cu_host_register(void *p, size_t len)
@@ -164,21 +167,17 @@ int zp_g16_backend_cuda_probe(char *desc, size_t desc_len)
 	return zp_cuda_probe("backend cuda", desc, desc_len);
 }
 
-/* Compact keys (bellperson .params: density bitmaps per proof) have their own state, below. Both
- * states start with the key, so destroy can tell them apart. */
-static int  cud_create(void **state, const zp_g16_key *key);
-static void cud_destroy(void *state);
 static void kfree(struct cu *s, void *p);
+/* a compact key's density step (below, "compact keys") */
+static int dens_init(struct cu *s, const zp_g16_key *key);
+static int dens_alloc(struct cu *s);
+static void dens_free(struct cu *s);
 
 static void cu_destroy(void *state)
 {
 	struct cu *s = state;
 	if (!s)
 		return;
-	if (s->key && s->key->compact) {
-		cud_destroy(state);
-		return;
-	}
 	zp_cuda_set_device(s->dev);
 	if (s->st)
 		zp_cuda_stream_sync(s->st);
@@ -225,6 +224,7 @@ static void cu_destroy(void *state)
 	free(s->w_it);
 	free(s->h_it);
 	zp_cuda_upload_release(s->kept);
+	dens_free(s);
 	free(s->h_idx);
 	free(s->h_one);
 	free(s);
@@ -307,6 +307,17 @@ static int plan_in(zp_cuda_plan_in *in, const struct cu *s, const zp_g16_key *ke
 				 .tables = zp_cuda_plan_twiddles(s->log_dom + (key->h_mode == ZP_H_SNARKJS)),
 				 .glv = s->cc->id == ZP_CURVE_BLS12_381 && k->msm_glv > 0 && s->log_dom >= (unsigned)k->msm_glv };
 	return 0;
+}
+
+/* A compact key's plan inputs beside plan_in's: its arrays' true sizes, the density step's bytes of an
+ * input set, one set (its ops have no second: dens_upload returns once the caller's memory is read). */
+static void plan_in_compact(zp_cuda_plan_in *in, const struct cu *s, size_t set_extra)
+{
+	in->compact = 1;
+	in->n_a = s->an[ZP_CUDA_ARR_A];
+	in->n_b = s->an[ZP_CUDA_ARR_B1];
+	in->set_extra = set_extra;
+	in->bufs = 1;
 }
 
 /* Free and total device memory as the plan sees them: under the operator's cap ([group] gpu_memory,
@@ -605,7 +616,8 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 {
 	int rc;
 	size_t g1 = s->pt[0], g2 = s->pt[1], fr = 0, tot = 0;
-	const size_t hl[5] = { s->nv * g1, s->nv * g1, s->nv * g2, max2(s->naux, 1) * g1, s->dom * g1 };
+	const size_t hl[5] = { max2(s->an[0], 1) * g1, max2(s->an[1], 1) * g1, max2(s->an[2], 1) * g2,
+			       max2(s->an[3], 1) * g1, s->an[4] * g1 };
 	void **dv[5] = { &s->d_a, &s->d_b1, &s->d_b2, &s->d_c, &s->d_h };
 	const void *ka, *kb1, *kb2, *kc, *hpts;
 	cu_key_pts(key, &ka, &kb1, &kb2, &kc, &hpts);
@@ -665,7 +677,7 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		if ((rc = kalloc(s, dv[i], hl[i], what[i])))
 			return rc;
 		/* copied by flush_up: once the split bases are known (apply_split) */
-		s->up[s->n_up++] = (zp_cuda_up_seg){ *dv[i], hp[i], i == 3 ? s->naux * g1 : hl[i], keep };
+		s->up[s->n_up++] = (zp_cuda_up_seg){ *dv[i], hp[i], s->an[i] * s->pt[i == ZP_CUDA_ARR_B2], keep };
 	}
 	return 0;
 }
@@ -760,7 +772,16 @@ static int kp_plan(struct cu *s)
 	if (!(s->wit_it = calloc(4 * nr + 1, sizeof *s->wit_it)) || !(s->w_it = calloc(nr + 1, sizeof *s->w_it)) ||
 	    !(s->h_it = calloc(nh + 1, sizeof *s->h_it)))
 		return zp_err_set(-ENOMEM, "CUDA backend: staging lists");
-	for (size_t off = 0; off < s->nv; off += s->kst) {
+	if (s->dn) { /* a compact key: each streamed array on its own scalars, range by range (msm_streamed_dens) */
+		for (int k = 0; k < 4; k++) {
+			int q = wit_order[k];
+			if (s->plan.res[q])
+				continue;
+			for (size_t off = 0; off < s->an[q]; off += s->kst)
+				s->wit_it[s->n_wit_it++] = (struct kitem){ q, off, s->an[q] - off < s->kst ? s->an[q] - off : s->kst };
+		}
+	}
+	for (size_t off = 0; !s->dn && off < s->nv; off += s->kst) {
 		size_t m = s->nv - off < s->kst ? s->nv - off : s->kst;
 		if (s->plan.lean)
 			s->w_it[s->n_w_it++] = (struct kitem){ KI_W, off, m };
@@ -812,10 +833,10 @@ static unsigned split_set(const struct cu *s, zp_g16_split_arr *set, void ***d, 
 		return 0;
 	set[n] = (zp_g16_split_arr){ "h", (unsigned)p->hsplit, s->dom, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_h, g2[n++] = 0;
 	if (p->wsplit) {
-		set[n] = (zp_g16_split_arr){ "a", 4, s->nv, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_a, g2[n++] = 0;
-		set[n] = (zp_g16_split_arr){ "b1", 4, s->nv, (unsigned)s->pt[0] }, d[n] = (void **)&w->d_b1, g2[n++] = 0;
-		set[n] = (zp_g16_split_arr){ "b2", 4, s->nv, (unsigned)s->pt[1] }, d[n] = (void **)&w->d_b2, g2[n++] = 1;
-		set[n] = (zp_g16_split_arr){ "c", 4, max2(s->naux, 1), (unsigned)s->pt[0] }, d[n] = (void **)&w->d_c, g2[n++] = 0;
+		set[n] = (zp_g16_split_arr){ "a", 4, max2(s->an[0], 1), (unsigned)s->pt[0] }, d[n] = (void **)&w->d_a, g2[n++] = 0;
+		set[n] = (zp_g16_split_arr){ "b1", 4, max2(s->an[1], 1), (unsigned)s->pt[0] }, d[n] = (void **)&w->d_b1, g2[n++] = 0;
+		set[n] = (zp_g16_split_arr){ "b2", 4, max2(s->an[2], 1), (unsigned)s->pt[1] }, d[n] = (void **)&w->d_b2, g2[n++] = 1;
+		set[n] = (zp_g16_split_arr){ "c", 4, max2(s->an[3], 1), (unsigned)s->pt[0] }, d[n] = (void **)&w->d_c, g2[n++] = 0;
 	}
 	return n;
 }
@@ -942,7 +963,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 {
 	zp_cuda_plan *p = &s->plan;
 	int rc;
-	if ((rc = buf_alloc(s, 0)))
+	if ((rc = buf_alloc(s, 0)) || (s->dn && (rc = dens_alloc(s))))
 		return rc;
 	s->nbuf = 1;
 	/* snarkjs H shifts by ω_2n: the twiddles reach 2^(log n + 1). The key's own root family (5 for
@@ -957,7 +978,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 		return rc;
 	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
 	if (!s->kstream && zp_knobs()->cuda_density) {
-		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
+		const size_t *len = s->an;
 		s->ftmp_len = zp_cuda_filter_temp_size(s->nv);
 		if ((rc = dmalloc((void **)&s->d_fl, s->nv * sizeof(uint32_t), "the density-filtered list")) ||
 		    (rc = dmalloc(&s->d_ftmp, s->ftmp_len, "the density filter's temp")))
@@ -1000,7 +1021,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 		return rc;
 	if (s->dens) { /* from the arrays as they are now: apply_split may have moved them into the split bases */
 		const void *pts[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
-		size_t len[4] = { s->nv, s->nv, s->nv, s->naux };
+		const size_t *len = s->an;
 		for (int q = 0; q < 4; q++)
 			if ((rc = zp_cuda_nonzero_bits(s->d_nz[q], pts[q], len[q], s->pt[q == 2], s->st)))
 				return rc;
@@ -1042,15 +1063,18 @@ err:
 	return rc;
 }
 
-static int cu_create(void **state, const zp_g16_key *key)
+/* One backend state for either key format: an expanded key (zp_g16_backend_cuda), or a compact one
+ * (zp_g16_backend_cuda_params: compact set, its density step allocated beside the first input set). */
+static int cu_make(void **state, const zp_g16_key *key, int compact)
 {
 	const zp_zkey *k = key->zkey;
 	int rc;
 	char desc[160];
 	if ((rc = zp_g16_backend_cuda_probe(desc, sizeof desc)))
 		return rc;
-	if (key->compact)
-		return cud_create(state, key);
+	if (!!key->compact != compact)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: %s key on the %s key's ops table", key->compact ? "a compact (.params)" :
+				  "an expanded", compact ? "compact" : "expanded");
 	struct cu *s = calloc(1, sizeof(*s));
 	if (!s)
 		return zp_err_set(-ENOMEM, "CUDA backend state");
@@ -1071,9 +1095,14 @@ static int cu_create(void **state, const zp_g16_key *key)
 		goto err;
 	}
 	s->naux = s->nv - s->np - 1;
+	s->an[ZP_CUDA_ARR_A] = s->an[ZP_CUDA_ARR_B1] = s->an[ZP_CUDA_ARR_B2] = s->nv;
+	s->an[ZP_CUDA_ARR_C] = s->naux;
+	s->an[ZP_CUDA_ARR_H] = s->dom;
 	if ((rc = plan_in(&s->in, s, key)))
 		goto err;
 	if ((rc = zp_cuda_set_device(s->dev)))
+		goto err;
+	if (compact && (rc = dens_init(s, key)))   /* on the device: it asks CUB for a temp size */
 		goto err;
 	if ((rc = zp_cuda_stream_create(&s->st)))
 		goto err;
@@ -1104,6 +1133,11 @@ static int cu_create(void **state, const zp_g16_key *key)
 err:
 	cu_destroy(s);
 	return rc;
+}
+
+static int cu_create(void **state, const zp_g16_key *key)
+{
+	return cu_make(state, key, 0);
 }
 
 static int cu_nbufs(void *state)
@@ -1351,18 +1385,18 @@ out:
 	return rc;
 }
 
-/* Σ_{i in [lo, nv)} w_i·P_{i−lo}, split: the ones listed in d_one[q_lo, n_one) summed by
+/* Σ_{i in [lo, nw)} w_i·P_{i−lo} (nw: d_w's entries), split: the ones listed in d_one[q_lo, n_one) summed by
  * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
 static int msm_split(struct cu *s, int g2, int q, void *out, const void *d_bases, size_t blen, const zp_fr *d_w,
-		     size_t lo, size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
+		     size_t nw, size_t lo, size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
 {
 	int rc;
 	const uint32_t *l;
 	size_t m;
 	s->cc->jac_set_inf(g2, out);
 	if (s->ones_kernel) {
-		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, s->nv - lo, 0);
+		rc = ones_add(s, g2, out, d_bases, d_w + lo, NULL, nw - lo, 0);
 	} else {
 		l = s->d_one + q_lo, m = n_one - q_lo;
 		if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
@@ -1446,13 +1480,14 @@ static int h_buf(struct cu *s, int b, void *h)
 	return rc ? rc : h_msm(s, b, h);
 }
 
-/* List on the device (d) the indices of the witness entries that are 1 (ones) or neither 0 nor 1,
+/* List on the device (d) the indices of the nw (<= nv) entries of dw that are 1 (ones) or neither 0 nor 1,
  * their number in *n, and in *below how many of them are < np + 1 (the C query covers w[np+1..nv);
  * at most np + 1 such entries, read back through h). */
-static int list_idx(struct cu *s, int ones, const zp_fr *dw, uint32_t *d, uint32_t *h, size_t *n, size_t *below)
+static int list_idx(struct cu *s, int ones, const zp_fr *dw, size_t nw, uint32_t *d, uint32_t *h, size_t *n,
+		    size_t *below)
 {
-	int rc = ones ? s->cc->ones(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms)
-		      : s->cc->nonbits(d, n, dw, s->nv, s->d_sel, s->sel_len, s->ms);
+	int rc = ones ? s->cc->ones(d, n, dw, nw, s->d_sel, s->sel_len, s->ms)
+		      : s->cc->nonbits(d, n, dw, nw, s->d_sel, s->sel_len, s->ms);
 	if (rc)
 		return rc;
 	size_t head = *n < s->np + 1 ? *n : s->np + 1;
@@ -1487,22 +1522,22 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 		any_st |= !rq[q];
 	}
 	if (any_rq) {
-		if ((rc = list_idx(s, 0, dw, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
-		    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->d_one, s->h_one, &n_one, &q_c))))
+		if ((rc = list_idx(s, 0, dw, s->nv, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
+		    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->nv, s->d_one, s->h_one, &n_one, &q_c))))
 			return rc;
 		stage(s, "0/1 split");
 	}
-	if (rq[0] && (rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (rq[0] && (rc = msm_split(s, 0, 0, cu_out(s, out, 0), s->d_a, s->nv, dw, s->nv, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "A");
-	if (rq[1] && (rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (rq[1] && (rc = msm_split(s, 0, 1, cu_out(s, out, 1), s->d_b1, s->nv, dw, s->nv, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G1");
-	if (rq[2] && (rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, 0, 0, n_nb, 0, n_one)))
+	if (rq[2] && (rc = msm_split(s, 1, 2, cu_out(s, out, 2), s->d_b2, s->nv, dw, s->nv, 0, 0, n_nb, 0, n_one)))
 		return rc;
 	stage(s, "B G2");
-	if (rq[3] && s->naux && (rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->np + 1, p_c, n_nb,
-						 q_c, n_one)))
+	if (rq[3] && s->naux && (rc = msm_split(s, 0, 3, cu_out(s, out, 3), s->d_c, max2(s->naux, 1), dw, s->nv, s->np + 1, p_c,
+						 n_nb, q_c, n_one)))
 		return rc;
 	stage(s, "C");
 	if (any_st) {   /* the lists of the whole witness are not needed past here: the ranges' own take their place */
@@ -1536,11 +1571,12 @@ static int cu_msm(void *state, zp_g16_msm_out *out)
 	return rc;
 }
 
-static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
+typedef int (*wit_fn)(struct cu *s, int b, zp_g16_msm_out *out);
+
+/* H and every MSM on input set b; wit: the witness MSMs (msm_buf; a compact key's msm_dens, its density
+ * step first). */
+static int prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 {
-	struct cu *s = state;
-	if (b < 0 || b >= s->nbuf)
-		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
 	/* ZP_CUDA_OVERLAP=1: the H step's transforms (memory-bound) on the compute stream while the witness
 	 * MSMs run on their own (high-priority) stream; msm_buf returns once they are done, so the H MSM then
 	 * has the scratch to itself. 0 (default): H step, H MSM, witness MSMs in turn; 2: the two orders
@@ -1559,13 +1595,13 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	if (!ov) {
 		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
 		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))) ||
-		    (tv && (rc = zp_cuda_event_record(s->tev[2], s->st))) || (rc = msm_buf(s, b, out)) ||
+		    (tv && (rc = zp_cuda_event_record(s->tev[2], s->st))) || (rc = wit(s, b, out)) ||
 		    (tv && (rc = zp_cuda_event_record(s->tev[3], s->st))))
 			return rc;
 	} else {
 		s->ms = s->wst;
 		if (!(tv && (rc = zp_cuda_event_record(s->tev[2], s->wst))))
-			rc = msm_buf(s, b, out);
+			rc = wit(s, b, out);
 		if (!rc && tv)
 			rc = zp_cuda_event_record(s->tev[3], s->wst);
 		s->ms = s->st;
@@ -1594,322 +1630,292 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
 	return 0;
 }
 
+static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
+{
+	struct cu *s = state;
+	if (b < 0 || b >= s->nbuf)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: input set %d of %d", b, s->nbuf);
+	return prove(s, b, out, msm_buf);
+}
+
 /* ---------------------------------------------------------------- compact keys: density bitmaps
- * A bellperson .params key as the file has it (zp_g16_key.compact: a, b1, b2 without their points
- * at infinity, H of domain − 1 points), its points resident on the device. Per proof, dens_upload
- * copies w (inputs, aux), a/b/c (tails zeroed up to the domain on the device) and the three density
- * bitmaps straight from the caller's memory when it lies in a host_register'ed range (gpud's
- * arena: the slot), else through host buffers (allocated then, page-locked when allowed); it
- * returns once nothing reads the caller's memory. dens_prove: the bitmaps become index lists on the
- * device (cuda/bits.cu), whose totals are checked against the caller's popcounts while the H step
- * runs (the key's root family, bellperson's coset), the A and B scalars are packed by
- * zp_cuda_gather, then every MSM, in chunks sized to the memory left after the key (2 GiB kept
- * free). zp_g16_finish and the self-check stay with the caller, as for every key: given the same
- * r and s the proof equals the CPU backend's byte for byte. (Moved from supraseal/gpud_ss.c.) */
-struct cud {
-	const zp_g16_key *key;           /* first, as in struct cu */
-	int dev;
-	uint64_t n_ic, n_h, n_l, n_a, n_b, domain;
-	unsigned log_domain;
-	zp_cuda_g1_aff *h, *l, *a, *b1;
-	zp_cuda_g2_aff *b2;
-	zp_fr *w, *abc, *sa, *sb;
-	void *scratch;
-	size_t scratch_len, chunk;       /* at most chunk points per MSM call */
-	zp_cuda_ntt_ctx *ntt;
-	void *st;
-	void *ev;                        /* after the popcounts' copy to tot_h */
+ * A bellperson .params key as the file has it (zp_g16_key.compact: A of n_a points — every input, then
+ * the aux wires in A —, B1 and B2 of n_b — the inputs in B, then the aux wires in B —, C (bellperson's
+ * L) one point an aux wire, H of domain points, the top one at infinity) proves through the same state
+ * and per-proof machinery as an expanded key (the "one prover": docs/DESIGN.md, issue 32): the same
+ * memory plan (given the arrays' true sizes, cu_make → plan_in_compact), so its arrays are resident or
+ * streamed from host memory as the card allows, the split H bases (and split witness bases) when they
+ * fit, the 0/1 split of every witness MSM and the witness MSMs on their own stream beside the H step
+ * (prove). What differs is only the scalars each array is summed against:
+ *   A  against sa: every input, then the aux entries whose a_aux bit is set (n_a entries);
+ *   B1, B2 against sb: the inputs whose b_inp bit is set, then the aux entries with their b_aux bit (n_b);
+ *   C  against w[np + 1 ..], as an expanded key's.
+ * dens_upload copies one proof's w (inputs, aux), a/b/c (tails zeroed up to the domain on the device) and
+ * the three bitmaps into the state's one input set (directly from host_register'ed memory: gpud's slot;
+ * else through the pinned staging buffers) and returns once nothing reads the caller's memory.
+ * dens_prove runs prove() with msm_dens as its witness step: the bitmaps become index lists on the
+ * witness stream (cuda/bits.cu), their totals are checked against the caller's popcounts before any
+ * gather reads them, sa and sb are gathered (zp_cuda_gather), then the MSMs. Given the same r and s the
+ * proof equals the CPU backend's byte for byte: every MSM sums the same points with the same scalars. */
+struct cudens {
+	uint64_t n_ic, n_l;              /* inputs (with the 1), aux wires */
+	size_t wa, wi;                   /* u64 words of the a_aux / b_aux bitmaps, of b_inp */
+	zp_fr *sa, *sb;                  /* the gathered A (n_a) and B (n_b) scalars */
 	uint64_t *bits;                  /* a_aux | b_inp | b_aux words */
-	uint32_t *idx;                   /* index lists: a_aux (aux entries) | b_inp (inp) | b_aux (aux) */
+	uint32_t *idx;                   /* index lists: a_aux (aux entries) | b_inp (inputs) | b_aux (aux) */
 	uint32_t *tot, *tot_h;           /* the three lists' lengths: device, page-locked host */
 	void *itmp;                      /* zp_cuda_bits_index temp */
 	size_t itmp_len;
-	uint64_t pop[3];                 /* the caller's popcounts of this proof */
-	size_t free0, free1, total;      /* device memory free before create and after it (by use) */
-	size_t key_bytes, set_bytes;     /* what create allocated for the key's points, for one proof's input */
-	zp_fr *hw, *habc;                /* the fallback's host buffers (w, abc, bits) */
-	uint64_t *hbits;
-	void *reg[2];                    /* of those, registered with CUDA */
+	void *ev;                        /* after the totals' copy to tot_h (witness stream) */
+	uint64_t pop[3];                 /* the caller's popcounts of the uploaded proof */
+	int loaded;                      /* an upload is in the input set and not proved yet */
 };
 
-static void cud_destroy(void *state)
+/* The set's extra bytes as allocated by dens_alloc (the plan counts them with the input set). */
+static size_t dens_bytes(const struct cu *s)
 {
-	struct cud *c = state;
-	if (!c)
-		return;
-	if (c->st) { /* else no device was chosen (and nothing allocated): keep the error that said why */
-		zp_cuda_set_device(c->dev);
-		zp_cuda_stream_sync(c->st);
-	}
-	if (c->ntt)
-		zp_cuda_ntt_destroy(c->ntt);
-	void *dp[] = { c->h, c->l, c->a, c->b1, c->b2, c->w, c->abc, c->sa, c->sb, c->scratch, c->bits, c->idx, c->tot,
-		       c->itmp };
-	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
-		zp_cuda_free(dp[i]);
-	for (int i = 0; i < 2; i++)
-		zp_cuda_host_unpin(c->reg[i]);
-	zp_cuda_free_host(c->tot_h);
-	zp_cuda_event_destroy(c->ev);
-	zp_cuda_stream_destroy(c->st);
-	free(c->hw);
-	free(c->habc);
-	free(c->hbits);
-	free(c);
+	const struct cudens *d = s->dn;
+	return max2(s->an[ZP_CUDA_ARR_A], 1) * sizeof(zp_fr) + max2(s->an[ZP_CUDA_ARR_B1], 1) * sizeof(zp_fr) +
+	       (2 * d->wa + d->wi) * 8 + 64 + (2 * d->n_l + d->n_ic) * 4 + 64 + 64 + d->itmp_len;
 }
 
-static int cud_create(void **state, const zp_g16_key *key)
+/* create: what a compact key is, checked, and its plan inputs (before anything is allocated). */
+static int dens_init(struct cu *s, const zp_g16_key *key)
 {
 	const zp_zkey *k = key->zkey;
-	int rc = 0;
-	if (zp_zkey_is_bn254(k))
+	struct cudens *d;
+	if (s->cc->id != ZP_CURVE_BLS12_381)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: compact keys (bellperson .params) are bls12-381 only");
-	if (key->h_mode != ZP_H_COEFF || !key->h_coeff || !k->a)
+	if (key->h_mode != ZP_H_COEFF || !key->h_coeff || !k->a || !k->b1 || !k->b2 || (s->naux && !k->c))
 		return zp_err_set(ZP_ERANGE, "CUDA backend: a compact key needs its coefficient H query and points on the host");
-	struct cud *c = calloc(1, sizeof *c);
-	if (!c)
+	if (key->dev_points || key->dev_keep)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: a compact key is neither made nor kept on the device");
+	if (key->n_a < s->np + 1 || key->n_a > s->nv || key->n_b > s->nv)
+		return zp_err_set(ZP_EFORMAT, "CUDA backend: compact key with %u A and %u B points for %zu wires, %zu inputs",
+				  key->n_a, key->n_b, s->nv, s->np + 1);
+	if (!(d = s->dn = calloc(1, sizeof *d)))
 		return zp_err_set(-ENOMEM, "CUDA backend state");
-	c->key = key;
-	c->n_ic = (uint64_t)k->n_public + 1;
-	c->n_l = k->n_vars - c->n_ic;
-	c->domain = k->domain_size;
-	c->n_h = c->domain - 1;
-	c->n_a = key->n_a;
-	c->n_b = key->n_b;
-	c->log_domain = k->log_domain;
-	size_t g1 = sizeof(zp_g1_affine), g2 = sizeof(zp_g2_affine), fr = sizeof(zp_fr), d = c->domain;
-	uint64_t nw = k->n_vars;
-	zp_cuda_plan_in cap = { .cap_mb = zp_knobs()->cuda_mem_cap_mb.v };   /* [group] gpu_memory */
-	if ((rc = zp_knob_get(&zp_knobs()->cuda_mem_cap_mb, CU_WHO)) || (rc = zp_cuda_device(&c->dev)) ||
-	    (rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_create(&c->st)) ||
-	    (rc = zp_cuda_mem_info(&c->free0, &c->total)))
-		goto err;
-	zp_cuda_plan_cap(&cap, &c->free0, &c->total);
-	{ /* a compact key is resident (streaming it is not done yet): refuse it up front, in one sentence */
-		size_t need = zp_cuda_plan_compact_need(c->n_h + c->n_l + c->n_a + c->n_b, c->n_b, nw + 3 * d + c->n_a + c->n_b);
-		if (need > c->free0) {
-			rc = zp_err_set(-ENOMEM, "CUDA backend: the compact (.params) key needs %.2f GiB of device memory "
-					"(its points %.2f GiB resident, one proof's input and 2 GiB of scratch); %.2f GiB of "
-					"%.2f GiB are free%s", need / 1073741824.0,
-					((c->n_h + c->n_l + c->n_a + c->n_b) * g1 + c->n_b * g2) / 1073741824.0,
-					c->free0 / 1073741824.0, c->total / 1073741824.0,
-					cap.cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
-			goto err;
-		}
-	}
-	struct { void **dst; const void *src; size_t bytes; const char *what; } up[] = {
-		{ (void **)&c->h, key->h_coeff, c->n_h * g1, "h" }, { (void **)&c->l, k->c, c->n_l * g1, "l" },
-		{ (void **)&c->a, k->a, c->n_a * g1, "a" }, { (void **)&c->b1, k->b1, c->n_b * g1, "b_g1" },
-		{ (void **)&c->b2, k->b2, c->n_b * g2, "b_g2" },
-	};
-	for (size_t i = 0; i < sizeof up / sizeof *up; i++)
-		if ((rc = dmalloc(up[i].dst, up[i].bytes + 64, up[i].what)) ||
-		    (rc = zp_cuda_copy_to_dev(*up[i].dst, up[i].src, up[i].bytes, NULL)))
-			goto err;
-		else
-			c->key_bytes += up[i].bytes + 64;
-	if ((rc = dmalloc((void **)&c->w, nw * fr + 64, "w")) || (rc = dmalloc((void **)&c->abc, 3 * d * fr, "a, b, c")) ||
-	    (rc = dmalloc((void **)&c->sa, c->n_a * fr + 64, "A scalars")) ||
-	    (rc = dmalloc((void **)&c->sb, c->n_b * fr + 64, "B scalars")))
-		goto err;
-	/* the density gather: bitmaps, index lists, their totals, the index step's temp */
-	size_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
-	size_t t1 = zp_cuda_bits_index_temp_size(c->n_l), t2 = zp_cuda_bits_index_temp_size(c->n_ic);
-	c->itmp_len = t1 > t2 ? t1 : t2;
-	if ((rc = dmalloc((void **)&c->bits, (2 * wa + wi) * 8 + 64, "density bitmaps")) ||
-	    (rc = dmalloc((void **)&c->idx, (2 * c->n_l + c->n_ic) * 4 + 64, "density index lists")) ||
-	    (rc = dmalloc((void **)&c->tot, 64, "density totals")) || (rc = zp_cuda_alloc_host((void **)&c->tot_h, 64)) ||
-	    (rc = dmalloc(&c->itmp, c->itmp_len, "density index temp")) || (rc = zp_cuda_event_create(&c->ev)) ||
-	    (rc = zp_cuda_ntt_create(&c->ntt, c->log_domain, zp_g16_key_roots(key))))
-		goto err;
-	/* MSM scratch: what the largest MSM needs, or the largest power-of-two chunk that fits (cuda/plan.c) */
-	size_t nmax = max2(max2(c->n_h, c->n_l), max2(c->n_a, c->n_b)), fre = 0, tot = 0;
-	if ((rc = zp_cuda_mem_info(&fre, &tot)))
-		goto err;
-	zp_cuda_plan_cap(&cap, &fre, &tot);
-	zp_cuda_plan_compact(&zp_cuda_sizes_device, nmax, c->n_b, fre, &c->chunk, &c->scratch_len);
-	if ((rc = dmalloc(&c->scratch, c->scratch_len, "MSM scratch")) || (rc = zp_cuda_mem_info(&c->free1, &c->total)))
-		goto err;
-	zp_cuda_plan_cap(&cap, &c->free1, &c->total);
-	c->set_bytes = nw * fr + 64 + 3 * d * fr + (c->n_a + c->n_b) * fr + 128 + (2 * wa + wi) * 8 + 64 +
-		       (2 * c->n_l + c->n_ic) * 4 + 64;
-	*state = c;
+	d->n_ic = s->np + 1;
+	d->n_l = s->naux;
+	d->wa = (d->n_l + 63) / 64;
+	d->wi = (d->n_ic + 63) / 64;
+	size_t t1 = zp_cuda_bits_index_temp_size(max2(d->n_l, 1)), t2 = zp_cuda_bits_index_temp_size(d->n_ic);
+	d->itmp_len = max2(t1, t2);
+	s->an[ZP_CUDA_ARR_A] = key->n_a;
+	s->an[ZP_CUDA_ARR_B1] = s->an[ZP_CUDA_ARR_B2] = key->n_b;
+	plan_in_compact(&s->in, s, dens_bytes(s));
 	return 0;
-err:
-	cud_destroy(c);
-	return rc;
 }
 
-/* Where a proof's pieces are: the caller's memory, or the fallback's host buffers. */
-struct cud_src {
-	const zp_fr *inp, *aux, *abc[3];
-	const uint64_t *bits[3];         /* a_aux, b_inp, b_aux */
-};
-
-/* Queue the copies of w, a/b/c (tails zeroed up to the domain) and the bitmaps on the stream. */
-static int cud_copy(struct cud *c, const struct cud_src *s, uint64_t abc_len)
+/* create (cu_apply, beside the first input set): the density step's device buffers. */
+static int dens_alloc(struct cu *s)
 {
-	size_t fr = sizeof(zp_fr), d = c->domain;
-	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
+	struct cudens *d = s->dn;
 	int rc;
-	if ((rc = zp_cuda_copy_to_dev(c->w, s->inp, c->n_ic * fr, c->st)) ||
-	    (rc = zp_cuda_copy_to_dev(c->w + c->n_ic, s->aux, c->n_l * fr, c->st)))
+	if ((rc = dmalloc((void **)&d->sa, max2(s->an[ZP_CUDA_ARR_A], 1) * sizeof(zp_fr), "the gathered A scalars")) ||
+	    (rc = dmalloc((void **)&d->sb, max2(s->an[ZP_CUDA_ARR_B1], 1) * sizeof(zp_fr), "the gathered B scalars")) ||
+	    (rc = dmalloc((void **)&d->bits, (2 * d->wa + d->wi) * 8 + 64, "density bitmaps")) ||
+	    (rc = dmalloc((void **)&d->idx, (2 * d->n_l + d->n_ic) * 4 + 64, "density index lists")) ||
+	    (rc = dmalloc((void **)&d->tot, 64, "density totals")) ||
+	    (rc = dmalloc(&d->itmp, d->itmp_len, "density index temp")))
 		return rc;
-	for (int m = 0; m < 3; m++) {
-		zp_fr *dst = c->abc + m * d;
-		if ((rc = zp_cuda_copy_to_dev(dst, s->abc[m], abc_len * fr, c->st)))
-			return rc;
-		if (d > abc_len && (rc = zp_cuda_zero(dst + abc_len, (d - abc_len) * fr, c->st)))  /* up to the domain */
-			return rc;
-	}
-	uint64_t nw[3] = { wa, wi, wa }, at = 0;
-	for (int i = 0; i < 3; at += nw[i], i++)
-		if ((rc = zp_cuda_copy_to_dev(c->bits + at, s->bits[i], nw[i] * 8, c->st)))
-			return rc;
-	return 0;
+	if (zp_cuda_alloc_host((void **)&d->tot_h, 64))
+		return zp_err_set(-ENOMEM, "CUDA backend: page-locked host memory for the density totals");
+	return zp_cuda_event_create(&d->ev);
 }
 
-/* The fallback's host buffers (w, abc, bits), once, page-locked when the limit allows. */
-static int cud_host_bufs(struct cud *c)
+static void dens_free(struct cu *s)
 {
-	if (c->hw)
-		return 0;
-	uint64_t nw = c->n_ic + c->n_l, d = c->domain;
-	c->hw = aligned_alloc(64, nw * 32 + 64);
-	c->habc = aligned_alloc(64, 3 * d * 32 + 64);
-	c->hbits = aligned_alloc(64, ((2 * c->n_l + c->n_ic) / 64 + 4) * 8 + 64);
-	if (!c->hw || !c->habc || !c->hbits) {
-		free(c->hw), free(c->habc), free(c->hbits);
-		c->hw = c->habc = NULL;
-		c->hbits = NULL;
-		return zp_err_set(-ENOMEM, "CUDA backend: host buffers for %llu wires, domain %llu", (unsigned long long)nw,
-				  (unsigned long long)d);
-	}
-	void *hb[2] = { c->hw, c->habc };
-	size_t hl[2] = { nw * 32, 3 * d * 32 };
-	for (int i = 0; i < 2; i++)
-		if (!zp_cuda_host_pin(hb[i], hl[i])) /* a refused registration is not an error: pageable copies */
-			c->reg[i] = hb[i];
-	return 0;
+	struct cudens *d = s->dn;
+	if (!d)
+		return;
+	void *dp[] = { d->sa, d->sb, d->bits, d->idx, d->tot, d->itmp };
+	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
+		zp_cuda_free(dp[i]);
+	zp_cuda_free_host(d->tot_h);
+	zp_cuda_event_destroy(d->ev);
+	free(d);
+	s->dn = NULL;
 }
 
-/* Whether every piece of the input lies in a host_register'ed range (DMA straight from it). */
-static int cud_dma_ok(const struct cud *c, const zp_g16_dens_in *in)
+static int cu_create_params(void **state, const zp_g16_key *key)
 {
-	size_t fr = sizeof(zp_fr);
-	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
-	return zp_cuda_host_registered(in->inp, c->n_ic * fr) && zp_cuda_host_registered(in->aux, c->n_l * fr) &&
-	       zp_cuda_host_registered(in->abc[0], in->abc_len * fr) && zp_cuda_host_registered(in->abc[1], in->abc_len * fr) &&
-	       zp_cuda_host_registered(in->abc[2], in->abc_len * fr) && zp_cuda_host_registered(in->a_aux, wa * 8) &&
-	       zp_cuda_host_registered(in->b_inp, wi * 8) && zp_cuda_host_registered(in->b_aux, wa * 8);
+	return cu_make(state, key, 1);
 }
 
-static int cud_dens_upload(void *state, const zp_g16_dens_in *in)
+/* len bytes to the device on the copy stream (none: nothing). */
+static int dens_copy(struct cu *s, void *dst, const void *src, size_t len)
 {
-	struct cud *c = state;
-	int rc = 0;
-	if (!c->key->compact)
+	return len ? copy_in(s, dst, src, len) : 0;
+}
+
+static int cu_dens_upload(void *state, const zp_g16_dens_in *in)
+{
+	struct cu *s = state;
+	struct cudens *d = s->dn;
+	size_t fr = sizeof(zp_fr), dm = s->dom;
+	zp_fr *w = s->buf[0].d_w, *abc = s->buf[0].d_abc;
+	int rc;
+	if (!d)
 		return zp_err_set(ZP_ERANGE, "CUDA backend: dens_upload on a key that is not compact");
-	if (in->abc_len > c->domain)
+	d->loaded = 0;   /* whatever was uploaded before is not proved after a failed upload either */
+	if (in->abc_len > dm)
 		return zp_err_set(ZP_EMISMATCH, "CUDA backend: %llu a/b/c rows, domain %llu", (unsigned long long)in->abc_len,
-				  (unsigned long long)c->domain);
-	/* a previous upload whose proof was never run (its job ended) may still read the host buffers */
-	if ((rc = zp_cuda_set_device(c->dev)) || (rc = zp_cuda_stream_sync(c->st)))
+				  (unsigned long long)dm);
+	/* the input set is the previous proof's until every stream that reads it is done (a proof that failed
+	 * synchronized them already; one never proved has nothing queued) */
+	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_sync(s->st)) || (rc = zp_cuda_stream_sync(s->wst)))
 		return rc;
-	c->pop[0] = in->a_aux_pop;
-	c->pop[1] = in->b_inp_pop;
-	c->pop[2] = in->b_aux_pop;
-	struct cud_src s = { in->inp, in->aux, { in->abc[0], in->abc[1], in->abc[2] }, { in->a_aux, in->b_inp, in->b_aux } };
-	if (!cud_dma_ok(c, in)) { /* copy out to the host buffers; the uploads then read those */
-		size_t fr = sizeof(zp_fr), d = c->domain;
-		uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64;
-		if ((rc = cud_host_bufs(c)))
-			return rc;
-		memcpy(c->hw, in->inp, c->n_ic * fr);
-		memcpy(c->hw + c->n_ic, in->aux, c->n_l * fr);
-		for (int m = 0; m < 3; m++) {
-			memcpy(c->habc + m * d, in->abc[m], in->abc_len * fr);
-			memset(c->habc + m * d + in->abc_len, 0, (d - in->abc_len) * fr);
-		}
-		memcpy(c->hbits, in->a_aux, wa * 8);
-		memcpy(c->hbits + wa, in->b_inp, wi * 8);
-		memcpy(c->hbits + wa + wi, in->b_aux, wa * 8);
-		s = (struct cud_src){ c->hw, c->hw + c->n_ic, { c->habc, c->habc + d, c->habc + 2 * d },
-				      { c->hbits, c->hbits + wa, c->hbits + wa + wi } };
-		return cud_copy(c, &s, d);  /* the stream orders them before dens_prove's work */
+	if ((rc = dens_copy(s, w, in->inp, d->n_ic * fr)) || (rc = dens_copy(s, w + d->n_ic, in->aux, d->n_l * fr)))
+		goto out;
+	for (int m = 0; m < 3; m++) {
+		zp_fr *dst = abc + m * dm;
+		if ((rc = dens_copy(s, dst, in->abc[m], in->abc_len * fr)) ||
+		    (dm > in->abc_len && (rc = zp_cuda_zero(dst + in->abc_len, (dm - in->abc_len) * fr, s->cst))))
+			goto out;
 	}
-	rc = cud_copy(c, &s, in->abc_len);
-	int e = zp_cuda_stream_sync(c->st); /* the caller's memory is read until here */
-	return rc ? rc : e;
-}
-
-static int cud_msm(struct cud *c, int g2, void *out, const void *bases, const zp_fr *sc, size_t n)
-{
-	return zp_cuda_msm_chunked(g2, out, bases, sc, n, c->chunk, c->scratch, c->scratch_len, c->st);
-}
-
-/* Density index lists (their totals checked against the caller's popcounts before any gather
- * reads them), H and the five MSMs on the device. */
-static int cud_dens_prove(void *state, zp_g16_msm_out *mo)
-{
-	struct cud *c = state;
-	size_t fr = sizeof(zp_fr), d = c->domain;
-	uint64_t wa = (c->n_l + 63) / 64, wi = (c->n_ic + 63) / 64, ninp = c->n_ic, naux = c->n_l;
-	uint32_t *ia = c->idx, *ii = c->idx + naux, *ib = c->idx + naux + ninp;
-	const zp_fr *inp = c->w, *aux = c->w + ninp;
-	int rc = 0;
-	if ((rc = zp_cuda_set_device(c->dev)) ||
-	    (rc = zp_cuda_bits_index(ia, c->tot, c->bits, naux, c->itmp, c->itmp_len, c->st)) ||
-	    (rc = zp_cuda_bits_index(ii, c->tot + 1, c->bits + wa, ninp, c->itmp, c->itmp_len, c->st)) ||
-	    (rc = zp_cuda_bits_index(ib, c->tot + 2, c->bits + wa + wi, naux, c->itmp, c->itmp_len, c->st)))
-		goto err;
-	if ((rc = zp_cuda_copy_to_host(c->tot_h, c->tot, 3 * sizeof(uint32_t), c->st)) ||
-	    (rc = zp_cuda_event_record(c->ev, c->st)))
-		goto err;
-	/* the H step runs while the host checks the popcounts */
-	if ((rc = zp_cuda_groth16_h(c->ntt, c->abc, c->abc + d, c->abc + 2 * d, c->log_domain, ZP_CUDA_H_BELLPERSON, c->st)))
-		goto err;
-	if ((rc = zp_cuda_event_sync(c->ev)))
-		goto err;
-	if (c->tot_h[0] != c->pop[0] || c->tot_h[1] != c->pop[1] || c->tot_h[2] != c->pop[2] ||
-	    ninp + c->pop[0] != c->n_a || c->pop[1] + c->pop[2] != c->n_b) {
-		rc = zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
-		goto err;
-	}
-	/* A: every input, then aux in A; B: inputs in B, then aux in B */
-	if ((rc = zp_cuda_copy_on_dev(c->sa, inp, ninp * fr, c->st)) ||
-	    (rc = zp_cuda_gather(c->sa + ninp, aux, fr, ia, c->pop[0], 0, c->st)) ||
-	    (rc = zp_cuda_gather(c->sb, inp, fr, ii, c->pop[1], 0, c->st)) ||
-	    (rc = zp_cuda_gather(c->sb + c->pop[1], aux, fr, ib, c->pop[2], 0, c->st)) ||
-	    (rc = cud_msm(c, 0, &mo->h, c->h, c->abc, c->n_h)) ||
-	    (rc = cud_msm(c, 0, &mo->c, c->l, aux, c->n_l)) ||
-	    (rc = cud_msm(c, 0, &mo->a, c->a, c->sa, c->n_a)) ||
-	    (rc = cud_msm(c, 0, &mo->b1, c->b1, c->sb, c->n_b)) ||
-	    (rc = cud_msm(c, 1, &mo->b2, c->b2, c->sb, c->n_b)))
-		goto err;
-	if ((rc = zp_cuda_stream_sync(c->st)))
-		goto err;
+	if ((rc = dens_copy(s, d->bits, in->a_aux, d->wa * 8)) || (rc = dens_copy(s, d->bits + d->wa, in->b_inp, d->wi * 8)) ||
+	    (rc = dens_copy(s, d->bits + d->wa + d->wi, in->b_aux, d->wa * 8)))
+		goto out;
+	rc = zp_cuda_event_record(s->buf[0].copied, s->cst);
+out:;
+	int e = zp_cuda_stream_sync(s->cst); /* the caller's memory (and the staging buffers) are read until here */
+	if (rc || e)
+		return rc ? rc : e;
+	d->pop[0] = in->a_aux_pop;
+	d->pop[1] = in->b_inp_pop;
+	d->pop[2] = in->b_aux_pop;
+	d->loaded = 1;
 	return 0;
-err:
-	(void)zp_cuda_stream_sync(c->st); /* nothing queued reads the host buffers after this */
+}
+
+/* The streamed arrays of a compact key, each range by range (kp_plan's items, in wit_order) against its
+ * own scalars sc[q]: the 0/1 kernel, then the range's entries neither 0 nor 1 listed and summed. */
+static int msm_streamed_dens(struct cu *s, const zp_fr *const sc[4], zp_g16_msm_out *out)
+{
+	struct kpipe kq;
+	size_t kj = 0;
+	int rc;
+	if ((rc = kp_start(s, &kq, s->wit_it, s->n_wit_it, 0)))
+		goto out;
+	for (int k = 0; k < 4; k++) {
+		int q = wit_order[k], g2 = q == ZP_CUDA_ARR_B2;
+		void *o = cu_out(s, out, q);
+		if (s->plan.res[q])
+			continue;
+		s->cc->jac_set_inf(g2, o);
+		for (size_t off = 0; off < s->an[q]; off += s->kst, kj++) {
+			const struct kitem *it = &s->wit_it[kj];
+			const zp_fr *wr = sc[q] + off;
+			size_t cnt = 0;
+			void *bases;
+			if (kj >= s->n_wit_it || it->which != q || it->first != off) {   /* kp_plan made them so */
+				rc = zp_err_set(ZP_ERANGE, "CUDA backend: staged range %zu is not array %d's at %zu", kj, q, off);
+				goto out;
+			}
+			if ((rc = kp_take(s, &kq, kj, &bases)) || (rc = ones_add(s, g2, o, bases, wr, NULL, it->m, 0)) ||
+			    (rc = s->cc->nonbits(s->d_idx, &cnt, wr, it->m, s->d_sel, s->sel_len, s->ms)) ||
+			    (rc = nonbits_add(s, g2, o, bases, it->m, 0, wr, s->d_idx, cnt)) || (rc = kp_done(s, &kq, kj)))
+				goto out;
+		}
+	}
+out:
+	if (rc)
+		zp_cuda_stream_sync(s->sst);
 	return rc;
 }
 
-/* Device memory by use: the plan's figures (cuda/plan.c zp_cuda_plan_uses); a compact key's from what
- * create allocated and the free memory it measured before and after (the NTT tables are the rest). */
+/* A resident array group's MSMs on the scalars sc[0..n): their 0/1 lists, then each array q of mask (q = C:
+ * from sc[np + 1], as an expanded key's) through msm_split. */
+static int msm_group(struct cu *s, const zp_fr *sc, size_t n, unsigned mask, zp_g16_msm_out *out)
+{
+	size_t n_nb = 0, p_c = 0, n_one = 0, q_c = 0;
+	const void *bases[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+	int rc;
+	if ((rc = list_idx(s, 0, sc, n, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
+	    (!s->ones_kernel && (rc = list_idx(s, 1, sc, n, s->d_one, s->h_one, &n_one, &q_c))))
+		return rc;
+	for (int q = 0; q < 4; q++) {
+		int c = q == ZP_CUDA_ARR_C;
+		if (!(mask >> q & 1))
+			continue;
+		if ((rc = msm_split(s, q == ZP_CUDA_ARR_B2, q, cu_out(s, out, q), bases[q], max2(s->an[q], 1), sc, n,
+				    c ? s->np + 1 : 0, c ? p_c : 0, n_nb, c ? q_c : 0, n_one)))
+			return rc;
+	}
+	return 0;
+}
+
+/* A compact key's witness step (prove's wit, on s->ms): the density index lists and their totals checked
+ * against the caller's popcounts, the A and B scalars gathered, then the witness MSMs. */
+static int msm_dens(struct cu *s, int b, zp_g16_msm_out *out)
+{
+	struct cudens *d = s->dn;
+	size_t fr = sizeof(zp_fr), ninp = d->n_ic, naux = d->n_l;
+	uint32_t *ia = d->idx, *ii = d->idx + naux, *ib = d->idx + naux + ninp;
+	const zp_fr *w = s->buf[b].d_w, *aux = w + ninp;
+	int rc;
+	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)) ||
+	    (rc = zp_cuda_bits_index(ia, d->tot, d->bits, naux, d->itmp, d->itmp_len, s->ms)) ||
+	    (rc = zp_cuda_bits_index(ii, d->tot + 1, d->bits + d->wa, ninp, d->itmp, d->itmp_len, s->ms)) ||
+	    (rc = zp_cuda_bits_index(ib, d->tot + 2, d->bits + d->wa + d->wi, naux, d->itmp, d->itmp_len, s->ms)) ||
+	    (rc = zp_cuda_copy_to_host(d->tot_h, d->tot, 3 * sizeof(uint32_t), s->ms)) ||
+	    (rc = zp_cuda_event_record(d->ev, s->ms)) || (rc = zp_cuda_event_sync(d->ev)))
+		return rc;
+	stage(s, "density");
+	if (d->tot_h[0] != d->pop[0] || d->tot_h[1] != d->pop[1] || d->tot_h[2] != d->pop[2] ||
+	    ninp + d->pop[0] != s->an[ZP_CUDA_ARR_A] || d->pop[1] + d->pop[2] != s->an[ZP_CUDA_ARR_B1])
+		return zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
+	/* A: every input, then the aux entries in A; B: the inputs in B, then the aux entries in B */
+	if ((rc = zp_cuda_copy_on_dev(d->sa, w, ninp * fr, s->ms)) ||
+	    (d->pop[0] && (rc = zp_cuda_gather(d->sa + ninp, aux, fr, ia, d->pop[0], 0, s->ms))) ||
+	    (d->pop[1] && (rc = zp_cuda_gather(d->sb, w, fr, ii, d->pop[1], 0, s->ms))) ||
+	    (d->pop[2] && (rc = zp_cuda_gather(d->sb + d->pop[1], aux, fr, ib, d->pop[2], 0, s->ms))))
+		return rc;
+	stage(s, "gather");
+	const zp_fr *const sc[4] = { d->sa, d->sb, d->sb, aux };
+	const int *res = s->plan.res;
+	unsigned bmask = (res[ZP_CUDA_ARR_B1] ? 1u << ZP_CUDA_ARR_B1 : 0) | (res[ZP_CUDA_ARR_B2] ? 1u << ZP_CUDA_ARR_B2 : 0);
+	if (res[ZP_CUDA_ARR_A] && (rc = msm_group(s, d->sa, s->an[ZP_CUDA_ARR_A], 1u << ZP_CUDA_ARR_A, out)))
+		return rc;
+	stage(s, "A");
+	if (bmask && (rc = msm_group(s, d->sb, s->an[ZP_CUDA_ARR_B1], bmask, out)))
+		return rc;
+	stage(s, "B");
+	if (res[ZP_CUDA_ARR_C] && naux && (rc = msm_group(s, w, s->nv, 1u << ZP_CUDA_ARR_C, out)))
+		return rc;
+	stage(s, "C");
+	if (s->kstream && (rc = msm_streamed_dens(s, sc, out)))
+		return rc;
+	if (!naux)
+		s->cc->jac_set_inf(0, cu_out(s, out, ZP_CUDA_ARR_C));
+	return zp_cuda_stream_sync(s->ms);
+}
+
+static int cu_dens_prove(void *state, zp_g16_msm_out *mo)
+{
+	struct cu *s = state;
+	if (!s->dn || !s->dn->loaded)
+		return zp_err_set(ZP_ERANGE, "CUDA backend: dens_prove without a dens_upload before it");
+	s->dn->loaded = 0;   /* one proof an upload */
+	return prove(s, 0, mo, msm_dens);
+}
+
+/* The key's host arrays are read per proof: some array streams from them (the device-made key's
+ * streamed arrays are this backend's own copies, h_own: not the caller's). */
+static int cu_reads_host_key(void *state)
+{
+	const struct cu *s = state;
+	for (int i = 0; i < ZP_CUDA_NARR; i++)
+		if (s->h_pts[i] && !s->h_own[i])
+			return 1;
+	return 0;
+}
+
+/* Device memory by use: the plan's figures (cuda/plan.c zp_cuda_plan_uses), for either key format. */
 static int cu_mem_uses(void *state, zp_g16_mem_uses *u)
 {
 	const struct cu *s = state;
-	if (s->key && s->key->compact) {
-		const struct cud *c = state;
-		size_t used = c->free0 > c->free1 ? c->free0 - c->free1 : 0, known = c->key_bytes + c->set_bytes + c->scratch_len;
-		*u = (zp_g16_mem_uses){ .key = c->key_bytes, .sets = c->set_bytes, .scratch = c->scratch_len,
-					.tables = used > known ? used - known : 0, .other = c->total - c->free0, .free = c->free1,
-					.total = c->total };
-		if (used < known) /* allocations rounded differently from their sizes: count the difference as free */
-			u->free = c->total - u->other - known;
-		return 0;
-	}
 	zp_cuda_mem_uses m;
 	zp_cuda_plan_uses(&s->plan, &s->in, &m);
 	*u = (zp_g16_mem_uses){ .key = m.key, .split = m.split, .sets = m.sets, .scratch = m.scratch, .tables = m.tables,
@@ -1932,7 +1938,23 @@ const zp_g16_backend_ops zp_g16_backend_cuda = {
 	.host_register = cu_host_register,
 	.host_unregister = cu_host_unregister,
 	.fatal = cu_fatal,
-	.dens_upload = cud_dens_upload,
-	.dens_prove = cud_dens_prove,
 	.mem_uses = cu_mem_uses,
+	.compact_ops = &zp_g16_backend_cuda_params,
+	.reads_host_key = cu_reads_host_key,
+};
+
+/* A compact key's (.params) ops: the same state and per-proof machinery, its input through the density
+ * ops (zp_g16_backend_for_key picks this table for such a key). */
+const zp_g16_backend_ops zp_g16_backend_cuda_params = {
+	.name = "cuda",
+	.curves = 1u << ZP_CURVE_BLS12_381,
+	.create = cu_create_params,
+	.destroy = cu_destroy,
+	.host_register = cu_host_register,
+	.host_unregister = cu_host_unregister,
+	.fatal = cu_fatal,
+	.dens_upload = cu_dens_upload,
+	.dens_prove = cu_dens_prove,
+	.mem_uses = cu_mem_uses,
+	.reads_host_key = cu_reads_host_key,
 };

@@ -186,7 +186,7 @@ int zp_g16_prover_init(zp_g16_prover *p, const zp_g16_key *key, const zp_g16_bac
 {
 	memset(p, 0, sizeof(*p));
 	p->key = key;
-	p->be = backend ? backend : &zp_g16_backend_cpu;
+	p->be = zp_g16_backend_for_key(backend ? backend : &zp_g16_backend_cpu, key);
 	if (key->h_mode == ZP_H_COEFF && !key->h_coeff)
 		return zp_err_set(ZP_ERANGE, "coefficient H mode without its H query");
 	int rc = zp_g16_backend_supports(p->be, key);
@@ -220,6 +220,11 @@ int zp_g16_prover_prove_abc(zp_g16_prover *p, zp_g16_proof *proof, const zp_fr *
 	} else if ((rc = zp_curve_of(k->curve)->fr_random_secure(&r)) ||
 		   (rc = zp_curve_of(k->curve)->fr_random_secure(&s))) {
 		return zp_err_set(rc, "getrandom for r and s");
+	}
+	if (!p->be->upload || !p->be->h || !p->be->msm) { /* a compact key's table (zp_g16_backend_for_key): density ops only */
+		rc = zp_err_set(ZP_ERANGE, "the %s backend proves this key (%s) through its density ops only", p->be->name,
+				p->key->compact ? "a compact .params key" : "its format");
+		goto out;
 	}
 	if ((rc = p->be->upload(p->state, w, a, b, c)) || (rc = p->be->h(p->state)) ||
 	    (rc = p->be->msm(p->state, &mo)))

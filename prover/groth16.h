@@ -101,7 +101,8 @@ typedef struct {
 	                                 * refuses such a key */
 	/* Compact A/B queries (a bellperson .params as the file has it, prover/params.h): zkey->a holds
 	 * n_a points — every input, then the aux wires in A —, b1 and b2 n_b — the inputs in B, then the
-	 * aux wires in B —, h_coeff domain − 1 points (h's top coefficient is zero). Which wires they
+	 * aux wires in B —, h_coeff domain points, the last at infinity (the file's domain − 1: h's top
+	 * coefficient is zero; params.c and key regions add the last). Which wires they
 	 * belong to comes with each proof as density bitmaps (zp_g16_dens_in): such a key proves only
 	 * through dens_upload + dens_prove. compact = false: every query has one point per wire. */
 	bool compact;
@@ -194,7 +195,22 @@ typedef struct zp_g16_backend_ops {
 	int  (*dens_prove)(void *state, zp_g16_msm_out *out);
 	/* Optional: the state's device memory by use (0, or -ENOTSUP). */
 	int  (*mem_uses)(void *state, zp_g16_mem_uses *u);
+	/* Optional: this backend's ops for compact keys when they are another table (the CUDA backend's
+	 * zp_g16_backend_cuda_params): zp_g16_backend_for_key picks it by the key's format. NULL: this table
+	 * takes both formats (the CPU backend). */
+	const struct zp_g16_backend_ops *compact_ops;
+	/* Optional: nonzero when the state reads the key's host point arrays after create (the CUDA backend
+	 * streaming arrays that do not fit the card from them): the caller keeps them until destroy. NULL or
+	 * 0: create copied what it needs (a caller may free the host points). */
+	int  (*reads_host_key)(void *state);
 } zp_g16_backend_ops;
+
+/* The ops that prove key on backend be: be's compact table for a compact key when it has one, else be.
+ * Every caller that creates a backend state picks its table so, and uses that table for the state. */
+static inline const zp_g16_backend_ops *zp_g16_backend_for_key(const zp_g16_backend_ops *be, const zp_g16_key *key)
+{
+	return key->compact && be->compact_ops ? be->compact_ops : be;
+}
 
 extern const zp_g16_backend_ops zp_g16_backend_cpu;
 /* The CPU backend behind the device pipeline's ops (nbufs 2, upload_async, upload_wait, prove_buf:

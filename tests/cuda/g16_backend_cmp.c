@@ -12,8 +12,20 @@
  * direct DMA instead of staging). ZP_CUDA_MSM_CHUNK / ZP_CUDA_BUFS (backend_cuda.c) apply.
  * G16_CMP_SPLIT_STORE=1: the CUDA backend twice more with a split-bases store in host memory (groth16.h
  * zp_g16_split_store): made and kept the first time, taken from the store the second; both proofs the CPU's.
+ *   g16_backend_cmp params LOG [RUNS [BOOL]] a compact .params key (bellperson's layout: zp_params_write,
+ *                                           zp_params_load; B in 90 % of the rows, so A and B are
+ *                                           compact) of a synthetic PoRep-shaped circuit of domain
+ *                                           2^LOG, proved with the density bitmaps as bellperson hands
+ *                                           them over: the CPU backend's density ops, then the CUDA
+ *                                           backend's compact table (zp_g16_backend_for_key), RUNS
+ *                                           proofs on one state: each the CPU's bytes; a wrong popcount
+ *                                           and a/b/c past the domain refused, and the state proves
+ *                                           again after them; the expanded table refuses the key.
+ *                                           ZP_CUDA_KEY_STREAM / KEY_RES / MEM_CAP_MB apply (run-devmem-gpu.sh)
  *   g16_backend_cmp nodev                   CI: the cuda backend on a machine without a GPU must
- *                                           fail with -ENODEV and a message saying so
+ *                                           fail with -ENODEV and a message saying so; a compact key
+ *                                           gets the compact ops table (zp_g16_backend_for_key), each
+ *                                           table has only its format's per-proof ops
  *
  * A proof passes when the CUDA proof's bytes equal the CPU proof's (same r, s) and it verified
  * (zp_g16_prover_prove_abc pairing-checks every proof; a second zp_g16_verify checks again).
@@ -24,11 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backends.h"
+#include "density.h"
 #include "groth16.h"
 #include "keyfile.h"
 #include "par.h"
+#include "params.h"
 #include "setup.h"
 #include "synth.h"
 #include "wtns.h"
@@ -315,6 +330,152 @@ static int run_synth(unsigned lg, int runs, double bool_share)
 	return failures ? 1 : 0;
 }
 
+static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
+static int bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
+
+/* One proof through a compact key's density ops, then finish (no self-check here: the caller verifies). */
+static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
+		      const zp_fr *r, const zp_fr *s, zp_g16_proof *pf, double *ms)
+{
+	zp_g16_msm_out mo;
+	double t0 = now();
+	int rc = be->dens_upload(st, in);
+	if (!rc)
+		rc = be->dens_prove(st, &mo);
+	*ms = (now() - t0) * 1e3;
+	if (!rc)
+		zp_g16_finish(pf, zk, &mo, r, s);
+	return rc;
+}
+
+static int run_params(unsigned lg, int runs, double bool_share)
+{
+	zp_synth_params sp;
+	uint32_t rows = (1u << lg) - 329 - 1;
+	zp_synth_params_porep(&sp, rows);
+	sp.nnz_b = 0.9;   /* B leaves wires out: b_g1 / b_g2 compact */
+	if (bool_share >= 0)
+		sp.bool_share = bool_share;
+	if (zp_synth_check(&sp)) {
+		fprintf(stderr, "g16_backend_cmp: %s\n", zp_err_msg());
+		return 2;
+	}
+	zp_circuit c;
+	if (zp_synth_circuit(&c, &sp)) {
+		fprintf(stderr, "g16_backend_cmp: synth: %s\n", zp_err_msg());
+		return 1;
+	}
+	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1, naux = nv - ninp;
+	zp_fr *w = aligned_alloc(64, (nv * sizeof(zp_fr) + 63) / 64 * 64);
+	zp_fr *abc = aligned_alloc(64, (3 * d * sizeof(zp_fr) + 63) / 64 * 64);
+	uint64_t *bits = calloc(2 * (naux / 64 + 1) + ninp / 64 + 1, 8);
+	if (!w || !abc || !bits || zp_synth_witness(w, &c, &sp, 42)) {
+		fprintf(stderr, "g16_backend_cmp: witness: %s\n", zp_err_msg());
+		return 1;
+	}
+	zp_circuit_eval(&c, w, abc, abc + d, abc + 2 * d);
+	uint64_t *a_aux = bits, *b_inp = bits + naux / 64 + 1, *b_aux = b_inp + ninp / 64 + 1, pa = 0, pbi = 0, pba = 0;
+	for (size_t i = 0; i < ninp; i++)
+		if (bit_get(c.b_vars, i))
+			bit_set(b_inp, i), pbi++;
+	for (size_t i = 0; i < naux; i++) {
+		if (bit_get(c.a_vars, ninp + i))
+			bit_set(a_aux, i), pa++;
+		if (bit_get(c.b_vars, ninp + i))
+			bit_set(b_aux, i), pba++;
+	}
+	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d },
+			      .abc_len = (uint64_t)c.n_constraints + ninp, .a_aux = a_aux, .b_inp = b_inp, .b_aux = b_aux,
+			      .a_aux_pop = pa, .b_inp_pop = pbi, .b_aux_pop = pba };
+	/* the key: bellperson's coefficient H, root family 7, written as a .params and loaded compact */
+	char path[] = "/tmp/g16cmp-XXXXXX";
+	int fd = mkstemp(path);
+	zp_pkey pk;
+	zp_params_key ck;
+	zp_fr r, s;
+	zp_rng g;
+	zp_rng_seed(&g, 7);
+	zp_fr_random(&r, &g);
+	zp_fr_random(&s, &g);
+	zp_setup_opts so = { .h_mode = ZP_H_COEFF, .roots = 7, .origin = "g16_backend_cmp" };
+	double t0 = now();
+	if (fd < 0 || zp_setup(&pk, &c, &so) || zp_params_write(&pk, path) || zp_params_load(&ck, path)) {
+		fprintf(stderr, "g16_backend_cmp: the .params key: %s\n", zp_err_msg());
+		if (fd >= 0)
+			unlink(path), close(fd);
+		return 1;
+	}
+	unlink(path);
+	close(fd);
+	zp_pkey_free(&pk);
+	ck.gk.zkey = &ck.zk;
+	printf("  params 2^%u bool %.2f: %zu wires, A %u points, B %u (compact), key %.1f s\n", lg, sp.bool_share, nv,
+	       ck.gk.n_a, ck.gk.n_b, now() - t0);
+	check(ck.gk.compact && ck.gk.n_b < nv, "the key is compact");
+	/* the CPU's density ops: the reference bytes */
+	zp_g16_proof ref, pf;
+	void *st = NULL;
+	double ms = 0;
+	int rc = zp_g16_backend_cpu.create(&st, &ck.gk);
+	if (!rc)
+		rc = prove_dens(&zp_g16_backend_cpu, st, &ck.zk, &in, &r, &s, &ref, &ms);
+	if (st)
+		zp_g16_backend_cpu.destroy(st);
+	printf("  cpu: %s (%.0f ms)\n", rc ? zp_err_msg() : "ok", ms);
+	check(!rc, "CPU density ops prove");
+	zp_g16_vk vk;
+	check(!zp_zkey_vk(&vk, &ck.zk) && !zp_g16_verify(&vk, &ref, w + 1, c.n_public), "the CPU proof verifies");
+	/* the CUDA backend: its compact table, picked by the key's format */
+	const zp_g16_backend_ops *be = zp_g16_backend_for_key(&zp_g16_backend_cuda, &ck.gk);
+	check(be == &zp_g16_backend_cuda_params && !be->upload && be->dens_prove, "the compact table for a compact key");
+	st = NULL;
+	check(zp_g16_backend_cuda.create(&st, &ck.gk) == ZP_ERANGE && !st, "the expanded table refuses a compact key");
+	int reg = getenv("G16_CMP_REGISTER") && be->host_register &&
+		  !be->host_register(w, nv * sizeof(zp_fr)) && !be->host_register(abc, 3 * d * sizeof(zp_fr)) &&
+		  !be->host_register(bits, (2 * (naux / 64 + 1) + ninp / 64 + 1) * 8);
+	if (getenv("G16_CMP_REGISTER"))
+		printf("  host_register(w, a|b|c, bits): %s\n", reg ? "ok (direct DMA)" : zp_err_msg());
+	t0 = now();
+	rc = be->create(&st, &ck.gk);
+	printf("  cuda create: %s (%.2f s)\n", rc ? zp_err_msg() : "ok", now() - t0);
+	check(!rc, "CUDA compact create");
+	for (int i = 0; !rc && i < (runs > 0 ? runs : 1); i++) {
+		memset(&pf, 0, sizeof pf);
+		int prc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		printf("  cuda proof %d: %s (%.1f ms)%s\n", i, prc ? zp_err_msg() : "ok", ms,
+		       !prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES) ? ", the CPU's bytes" : "");
+		check(!prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "CUDA compact proof = the CPU's bytes");
+	}
+	if (!rc) {
+		zp_g16_dens_in bad = in;
+		zp_g16_msm_out mo;
+		bad.b_aux_pop++;
+		int urc = be->dens_upload(st, &bad), prc = urc ? urc : be->dens_prove(st, &mo);
+		printf("  wrong popcount: %s\n", zp_err_msg());
+		check(!urc && prc == ZP_EMISMATCH, "a wrong popcount refused at prove");
+		bad = in;
+		bad.abc_len = d + 1;
+		check(be->dens_upload(st, &bad) == ZP_EMISMATCH, "a/b/c past the domain refused");
+		check(be->dens_prove(st, &mo) != 0, "no proof without an upload");
+		memset(&pf, 0, sizeof pf);
+		int arc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		check(!arc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "after the refusals: the CPU's bytes again");
+		be->destroy(st);
+	}
+	if (reg) {
+		be->host_unregister(w);
+		be->host_unregister(abc);
+		be->host_unregister(bits);
+	}
+	zp_g16_vk_free(&vk);
+	zp_params_key_free(&ck);
+	zp_circuit_free(&c);
+	free(w);
+	free(abc);
+	free(bits);
+	return failures ? 1 : 0;
+}
+
 /* CI, no GPU: choosing cuda is a clear error, not a crash. */
 static int run_nodev(void)
 {
@@ -334,6 +495,18 @@ static int run_nodev(void)
 	rc = zp_g16_prover_init(&p, &key, &zp_g16_backend_cuda);
 	check(rc == -ENODEV && p.state == NULL, "no GPU: zp_g16_prover_init(cuda) fails cleanly");
 	zp_g16_prover_free(&p);
+	/* the ops table by the key's format (issue 32 item 4): a compact key gets the compact table, whose
+	 * create fails as cleanly; neither table has the other format's per-proof ops */
+	zp_g16_key ck = { .zkey = &zk, .h_mode = ZP_H_COEFF, .compact = true, .n_a = 2, .n_b = 1 };
+	check(zp_g16_backend_for_key(&zp_g16_backend_cuda, &ck) == &zp_g16_backend_cuda_params &&
+	      zp_g16_backend_for_key(&zp_g16_backend_cuda, &key) == &zp_g16_backend_cuda &&
+	      zp_g16_backend_for_key(&zp_g16_backend_cpu, &ck) == &zp_g16_backend_cpu, "the ops table by the key's format");
+	check(!zp_g16_backend_cuda.dens_upload && !zp_g16_backend_cuda.dens_prove && zp_g16_backend_cuda.prove_buf &&
+	      zp_g16_backend_cuda_params.dens_upload && zp_g16_backend_cuda_params.dens_prove &&
+	      !zp_g16_backend_cuda_params.upload && !zp_g16_backend_cuda_params.prove_buf, "each table its format's ops");
+	void *st = NULL;
+	rc = zp_g16_backend_cuda_params.create(&st, &ck);
+	check(rc == -ENODEV && st == NULL, "no GPU: the compact table's create fails cleanly");
 	check(zp_g16_backend_find(&be, "cpu") == 0 && be == &zp_g16_backend_cpu, "cpu backend by name");
 	check(zp_g16_backend_find(&be, "opencl") == ZP_ERANGE, "unknown backend name rejected");
 	return failures ? 1 : 0;
@@ -357,6 +530,8 @@ int main(int argc, char **argv)
 		return run_zkey(argv[2], argv[3]);
 	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "synth"))
 		return run_synth((unsigned)atoi(argv[2]), argc >= 4 ? atoi(argv[3]) : 3, argc == 5 ? atof(argv[4]) : -1);
-	fprintf(stderr, "usage: g16_backend_cmp zkey ZKEY WTNS | synth LOG [RUNS [BOOL]] | nodev\n");
+	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "params"))
+		return run_params((unsigned)atoi(argv[2]), argc >= 4 ? atoi(argv[3]) : 2, argc == 5 ? atof(argv[4]) : -1);
+	fprintf(stderr, "usage: g16_backend_cmp zkey ZKEY WTNS | synth LOG [RUNS [BOOL]] | params LOG [RUNS [BOOL]] | nodev\n");
 	return 2;
 }

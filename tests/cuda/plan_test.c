@@ -145,20 +145,36 @@ static int plan(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, size_t
 
 static int is_pow2(size_t x) { return x && !(x & (x - 1)); }
 
+/* Array i's bytes (a compact key's A and B of its own counts) and the witness split's bases beyond them. */
+static size_t arr_b(const zp_cuda_plan_in *in, int i)
+{
+	size_t na = in->compact ? in->n_a : in->nv, nb = in->compact ? in->n_b : in->nv, naux1 = in->nv - in->np - 1;
+	return i == ZP_CUDA_ARR_A ? na * 96 : i == ZP_CUDA_ARR_B1 ? nb * 96 : i == ZP_CUDA_ARR_B2 ? nb * 192
+	     : i == ZP_CUDA_ARR_C ? naux1 * 96 : in->dom * 96;
+}
+
+static size_t wsplit_b(const zp_cuda_plan_in *in)
+{
+	size_t b = 0;
+	for (int i = 0; i < ZP_CUDA_ARR_H; i++)
+		b += arr_b(in, i);
+	return 3 * b;
+}
+
 /* Device memory by use (zp_cuda_plan_uses): each figure is what the plan allocated for that use, the
  * figures add up to the device's total, and what is left free keeps the margin. */
 static void uses_check(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
 {
 	zp_cuda_mem_uses u;
 	zp_cuda_plan_uses(p, in, &u);
-	size_t naux1 = in->nv - in->np - 1, margin = zp_cuda_plan_margin(in, p->total_b);
+	size_t margin = zp_cuda_plan_margin(in, p->total_b);
 	size_t sum = u.key + u.split + u.sets + u.scratch + u.tables + u.other + u.free;
 	CHECK(sum == u.total && u.total == p->total_b, "%s: by use %zu, total %zu", what, sum, p->total_b);
 	CHECK(u.key == p->res_bytes + p->stage_bytes, "%s: key %zu", what, u.key);
 	CHECK(u.sets == (size_t)p->nbuf * p->set_bytes, "%s: sets %zu", what, u.sets);
 	CHECK(u.scratch == p->scratch_len, "%s: scratch %zu", what, u.scratch);
 	CHECK(u.split == (p->hsplit ? (size_t)(p->hsplit - 1) * in->dom * 96 : 0) +
-			 (p->wsplit ? 3 * (in->nv * (2 * 96 + 192) + naux1 * 96) : 0), "%s: split %zu", what, u.split);
+			 (p->wsplit ? wsplit_b(in) : 0), "%s: split %zu", what, u.split);
 	CHECK(u.tables == tables_of(p, in), "%s: tables %zu", what, u.tables);
 	CHECK(u.other == p->total_b - free1, "%s: other %zu", what, u.other);
 	CHECK(u.free >= margin, "%s: %zu left free, under the margin %zu", what, u.free, margin);
@@ -168,10 +184,10 @@ static void uses_check(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free1, const char *what)
 {
 	size_t free2 = free_after_fixed(p, in, free1), margin = zp_cuda_plan_margin(in, p->total_b);
-	size_t g1 = 96, g2 = 192, naux1 = in->nv - in->np - 1;
+	size_t g1 = 96;
 	/* fits: what step 2 allocates, steady state and while split bases are made, within free − margin */
 	size_t extra_h = p->hsplit ? ((size_t)p->hsplit - 1) * in->dom * g1 : 0;
-	size_t extra_w = p->wsplit ? 3 * (in->nv * (2 * g1 + g2) + naux1 * g1) : 0;
+	size_t extra_w = p->wsplit ? wsplit_b(in) : 0;
 	size_t steady = (size_t)(p->nbuf - 1) * p->set_bytes + p->stage_bytes + extra_h + extra_w + p->scratch_len;
 	CHECK(steady <= free2 - margin, "%s: %zu bytes planned, %zu free less the margin", what, steady, free2 - margin);
 	if (p->hsplit)
@@ -205,7 +221,7 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	CHECK(p->hpass == 0 || p->hsplit == 2, "%s: hpass %u", what, p->hpass);
 	CHECK(p->nbuf == 1 || p->nbuf == 2, "%s: nbuf %d", what, p->nbuf);
 	/* streaming: exactly when the key, a full set and 4 GiB of room do not fit (or forced) */
-	size_t full_set = in->nv * 32 + 3 * in->dom * 32, res = 0;
+	size_t full_set = in->nv * 32 + 3 * in->dom * 32 + (in->compact ? in->set_extra : 0), res = 0;
 	CHECK(p->kstream || in->key_stream || p->res_bytes == p->key_bytes, "%s: streaming decision", what);
 	CHECK(p->kstream == (in->key_stream || free1 < p->key_bytes + full_set + 4 * GIB + margin) ||
 	      (!p->kstream && free1 >= p->key_bytes + full_set + in->tables + margin), "%s: streaming decision", what);
@@ -213,8 +229,9 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	      what, p->kst);
 	CHECK(p->set_bytes == (p->lean ? 2 * in->dom * 32 : full_set), "%s: set bytes %zu (lean %d)", what, p->set_bytes, p->lean);
 	CHECK(!p->lean || (p->kstream && p->nbuf == 1), "%s: lean set with %d sets", what, p->nbuf);
+	CHECK(!in->compact || (!p->lean && p->nbuf == 1), "%s: a compact key's set: lean %d, %d sets", what, p->lean, p->nbuf);
 	for (int i = 0; i < ZP_CUDA_NARR; i++) {
-		size_t b = i == ZP_CUDA_ARR_B2 ? in->nv * g2 : i == ZP_CUDA_ARR_C ? naux1 * g1 : i == ZP_CUDA_ARR_H ? in->dom * g1 : in->nv * g1;
+		size_t b = arr_b(in, i);
 		CHECK(p->res[i] == 0 || p->res[i] == 1, "%s: res[%d]", what, i);
 		res += p->res[i] ? b : 0;
 		CHECK(p->kstream || p->res[i], "%s: array %d streamed without streaming", what, i);
@@ -223,7 +240,7 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	/* the placement moves the fewest bytes: no streamed array would fit resident beside what is planned */
 	if (p->kstream && !in->key_stream)
 		for (int i = 0; i < ZP_CUDA_NARR; i++) {
-			size_t b = i == ZP_CUDA_ARR_B2 ? in->nv * g2 : i == ZP_CUDA_ARR_C ? naux1 * g1 : i == ZP_CUDA_ARR_H ? in->dom * g1 : in->nv * g1;
+			size_t b = arr_b(in, i);
 			CHECK(p->res[i] || free1 < margin + p->res_bytes + b + p->set_bytes + in->tables + 2 * GIB +
 						       (p->lean ? 0 : 2 * in->nv * 4 + MIB) +
 						       2 * ((size_t)1 << 16) * 232 + GIB / 4,
@@ -438,46 +455,75 @@ static int check_live(void)
 }
 #endif
 
-/* A compact key's MSM sizing (zp_cuda_plan_compact): whole when it fits in free − 2 GiB, else the largest
- * power of two that fits (2^16 at least); the scratch the larger of the G1 and G2 MSM at that chunk; more
- * memory never a smaller chunk. Sizes as a 32 GiB PoRep partition's (2^27 G1, 2^26 G2 entries), 2^20. */
+/* A compact key (.params) of PoRep shape at 2^lg: A in about half the wires, B in an eighth; its input set's
+ * extra (the gathered A and B scalars, the density bitmaps and index lists, the index temp) as
+ * prover/backend_cuda.c's dens_bytes counts it (the temp taken as 64 MiB). One input set (its ops). */
+static zp_cuda_plan_in compact_in(unsigned lg)
+{
+	zp_cuda_plan_in in = in_for(lg);
+	size_t nic = in.np + 1, nl = in.nv - nic;
+	in.compact = 1;
+	in.n_a = nic + (nl + 1) / 2;
+	in.n_b = in.nv / 8;
+	in.bufs = 1;
+	in.set_extra = (in.n_a + in.n_b) * 32 + (2 * ((nl + 63) / 64) + (nic + 63) / 64) * 8 + 64 + (2 * nl + nic) * 4 + 128 +
+		       64 * MIB;
+	return in;
+}
+
+/* A compact key through the one plan: its arrays' true sizes (less than an expanded key's), its set
+ * with the density step's extra, never lean; it plans wherever its floor (the full set, every array
+ * streamed) fits, streams exactly when its resident need does not fit, and more memory never moves more
+ * bytes; forced streaming (ZP_CUDA_KEY_STREAM=2) stays non-lean. */
 static void compact(void)
 {
-	static const struct { unsigned g1, g2; } ks[] = { { 27, 26 }, { 20, 20 }, { 24, 22 } };
-	for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
-		size_t n1 = (size_t)1 << ks[k].g1, n2 = (size_t)1 << ks[k].g2, prev = 0;
-		for (size_t fgb = 1; fgb <= 141; fgb += 4) {
-			size_t fre = fgb * GIB, avail = fre > 2 * GIB ? fre - 2 * GIB : 0, c, len;
-			zp_cuda_plan_compact(&sizes, n1, n2, fre, &c, &len);
-			size_t want = sizes.msm_scratch(0, c < n1 ? c : n1, 0, 0);
-			size_t w2 = sizes.msm_scratch(1, c < n2 ? c : n2, 0, 0);
-			want = want > w2 ? want : w2;
-			CHECK(is_pow2(c) && c <= n1 && c >= ((size_t)1 << 16), "compact 2^%u, %zu GiB: chunk %zu", ks[k].g1, fgb, c);
-			CHECK(len == want, "compact 2^%u, %zu GiB: scratch %zu, the MSMs need %zu", ks[k].g1, fgb, len, want);
-			CHECK(len <= avail || c == ((size_t)1 << 16), "compact 2^%u, %zu GiB: %zu > %zu", ks[k].g1, fgb, len, avail);
-			if (c < n1) {   /* the next power of two would not have fitted */
-				size_t d = 2 * c, s1 = sizes.msm_scratch(0, d < n1 ? d : n1, 0, 0);
-				size_t s2 = sizes.msm_scratch(1, d < n2 ? d : n2, 0, 0);
-				CHECK((s1 > s2 ? s1 : s2) > avail, "compact 2^%u, %zu GiB: chunk %zu but %zu fits", ks[k].g1, fgb, c, d);
+	char what[96];
+	for (unsigned lg = 20; lg <= 27; lg++) {
+		zp_cuda_plan_in in = compact_in(lg), ex = in_for(lg);
+		zp_cuda_plan p, pe;
+		size_t prev_moved = SIZE_MAX;
+		int prev_ok = 0;
+		for (int d = (int)(sizeof devs / sizeof devs[0]) - 1; d >= 0; d--) {
+			snprintf(what, sizeof what, "compact 2^%u on %s", lg, devs[d].name);
+			int rc = plan(&p, &in, devs[d].free, devs[d].total);
+			if (rc) {
+				CHECK(rc == -ENOMEM && !prev_ok, "%s: rc %d (%s)", what, rc, zp_err_msg());
+				zp_err_clear();
+				continue;
 			}
-			CHECK(c >= prev, "compact 2^%u, %zu GiB: chunk %zu < %zu with less memory", ks[k].g1, fgb, c, prev);
-			prev = c;
+			invariants(&p, &in, devs[d].free, what);
+			CHECK(!p.kstream || p.moved <= prev_moved, "%s: moves more bytes with more memory", what);
+			prev_moved = p.kstream ? p.moved : 0;
+			prev_ok = 1;
+			CHECK(!zp_cuda_plan_key(&pe, &ex, devs[d].free, devs[d].total), "%s: expanded", what);
+			CHECK(p.key_bytes < pe.key_bytes, "%s: key %zu bytes, the expanded key's %zu", what, p.key_bytes, pe.key_bytes);
 		}
-		CHECK(prev == n1, "compact 2^%u: not whole on an H200's 141 GiB", ks[k].g1);
+		CHECK(prev_ok, "compact 2^%u: the H200 does not plan it", lg);
 	}
+	zp_cuda_plan_in in = compact_in(24);
+	in.key_stream = 2;
+	zp_cuda_plan p;
+	CHECK(!plan(&p, &in, devs[0].free, devs[0].total) && p.kstream && !p.lean && p.nbuf == 1,
+	      "compact ZP_CUDA_KEY_STREAM=2: streamed, full set (lean %d, %d sets)", p.lean, p.nbuf);
+	invariants(&p, &in, devs[0].free, "compact ZP_CUDA_KEY_STREAM=2");
+	in.key_stream = 1, in.key_res = 1 << ZP_CUDA_ARR_H | 1 << ZP_CUDA_ARR_B2;
+	CHECK(!plan(&p, &in, devs[0].free, devs[0].total) && p.kstream && p.res[ZP_CUDA_ARR_H] && p.res[ZP_CUDA_ARR_B2] &&
+	      !p.res[ZP_CUDA_ARR_A] && p.res_bytes == arr_b(&in, ZP_CUDA_ARR_H) + arr_b(&in, ZP_CUDA_ARR_B2),
+	      "compact ZP_CUDA_KEY_RES: H and B2 resident");
 }
 
 /* Every card from 16 GB up (issue 32): 16, 24, 32, 40, 48, 80, 94 and 141 GB (marketed, decimal; 600 MiB
  * taken by the CUDA context), 2^24 … 2^27, the margin by the card. An expanded key always plans: every
  * array resident where it fits, else a placement that streams; nothing planned past free − margin; more
- * memory never moves more bytes. A compact key (.params, resident; PoRep-shaped counts) fits exactly when
- * its need does. Prints the table docs/DESIGN.md quotes. */
+ * memory never moves more bytes. A compact key (.params; PoRep-shaped counts) through the same plan: refused
+ * (one sentence) only below its floor, streamed where it does not fit resident. Prints the table
+ * docs/DESIGN.md quotes. */
 static void cards(void)
 {
 	static const unsigned gb[] = { 16, 24, 32, 40, 48, 80, 94, 141 };
 	char what[96];
 	for (unsigned lg = 24; lg <= 27; lg++) {
-		size_t prev_moved = SIZE_MAX;
+		size_t prev_moved = SIZE_MAX, prev_cmoved = SIZE_MAX;
 		for (size_t c = 0; c < sizeof gb / sizeof *gb; c++) {
 			size_t total = (size_t)gb[c] * 1000000000, free1 = total - 600 * MIB;
 			zp_cuda_plan p;
@@ -493,14 +539,32 @@ static void cards(void)
 			CHECK(p.moved <= prev_moved, "%s: moves %zu bytes a proof, more than with less memory (%zu)", what, p.moved,
 			      prev_moved);
 			prev_moved = p.moved;
-			/* the compact key: a .params of this size (A in about half the wires, B in an eighth) */
-			size_t na = in.nv / 2, nb = in.nv / 8, need = zp_cuda_plan_compact_need(in.dom + (in.nv - 9) + na + nb, nb,
-												 in.nv + 3 * in.dom + na + nb);
 			printf("plan_test: %-22s %-9s resident [%s%s%s%s%s] %s set, %6.2f GiB moved a proof, stage 2^%-2u chunks "
-			       "G1 %-9zu G2 %-9zu; compact key needs %.1f GiB: %s\n", what, p.kstream ? "streamed" : "resident",
+			       "G1 %-9zu G2 %-9zu\n", what, p.kstream ? "streamed" : "resident",
 			       p.res[0] ? "A " : "", p.res[1] ? "B1 " : "", p.res[2] ? "B2 " : "", p.res[3] ? "C " : "",
 			       p.res[4] ? "H" : "", p.lean ? "lean" : "full", p.moved / 1073741824.0, p.kstream ? p.cap : 0,
-			       p.chunk[0], p.chunk[1], need / 1073741824.0, need <= free1 ? "fits" : "refused");
+			       p.chunk[0], p.chunk[1]);
+			/* the compact key of this size through the same plan: it plans exactly where its floor fits */
+			zp_cuda_plan pc;
+			zp_cuda_plan_in ic = compact_in(lg);
+			ic.margin_mb = -1;
+			ic.tables = in.tables;
+			snprintf(what, sizeof what, "compact 2^%u on %u GB", lg, gb[c]);
+			rc = plan(&pc, &ic, free1, total);
+			CHECK(!rc || (rc == -ENOMEM && pc.fail && free1 < pc.need), "%s: %s", what, zp_err_msg());
+			if (!rc) {
+				invariants(&pc, &ic, free1, what);
+				CHECK(pc.moved <= prev_cmoved, "%s: moves %zu bytes a proof, more than with less memory (%zu)", what,
+				      pc.moved, prev_cmoved);
+				prev_cmoved = pc.moved;
+			} else {
+				CHECK(prev_cmoved == SIZE_MAX, "%s: refused though a smaller card planned it", what);
+			}
+			printf("plan_test: %-22s %-9s resident [%s%s%s%s%s], %6.2f GiB moved a proof, key %.1f GiB, plan needs %.1f GiB\n",
+			       what, rc ? "refused" : pc.kstream ? "streamed" : "resident", pc.res[0] ? "A " : "",
+			       pc.res[1] ? "B1 " : "", pc.res[2] ? "B2 " : "", pc.res[3] ? "C " : "", pc.res[4] ? "H" : "",
+			       rc ? 0.0 : pc.moved / 1073741824.0, pc.key_bytes / 1073741824.0, pc.need / 1073741824.0);
+			zp_err_clear();
 		}
 	}
 	/* the floor's sentence: a card too small for even the lean set */

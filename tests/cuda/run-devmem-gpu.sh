@@ -9,6 +9,10 @@
 #   lean_part  the lean set, A, B2 and H resident                       (=2, ZP_CUDA_KEY_RES=21)
 #   full_part  the full set, B1 and C resident                          (=1, ZP_CUDA_KEY_RES=10)
 # on chain (BLS12-381, snarkjs H), chain-bn254 (BN254), mul, and synth 18 (bellperson's coefficient H);
+# then a compact .params key (g16_backend_cmp params: the CUDA compact table's proofs = the CPU density
+# ops' bytes, several proofs on one state, bad input refused) resident, with split bases (2^20), every
+# array streamed, partly resident both ways, under a cap, in turn instead of beside the H step, with
+# the 0/1 kernel, from registered memory, and at 25 % non-0/1 witnesses;
 # then `zkpipe prove` under a 64 MiB cap: refused in one sentence naming the cap; plan_test live (the
 # recorded kernel sizes are current). Prints a table last.
 set -u
@@ -40,6 +44,20 @@ for m in stream1 lean lean_part full_part; do
   done
   step "${m}_synth18" 300 env ${ENVS[$m]} ZP_CUDA_KEY_STAGE=14 ZP_CUDA_VERBOSE=1 "$BIN/g16_backend_cmp" synth 18 1
 done
+# compact .params keys through the one prover (issue 32 item 4)
+P="$BIN/g16_backend_cmp params"
+step params_res18 300 env ZP_CUDA_VERBOSE=1 $P 18 3
+step params_split20 600 env ZP_CUDA_VERBOSE=1 $P 20 3
+step params_split20_b75 600 env ZP_CUDA_VERBOSE=1 $P 20 2 0.75
+step params_wsplit18 300 env ZP_CUDA_SPLIT=1 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_stream1 300 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_stream2 300 env ZP_CUDA_KEY_STREAM=2 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_part21 300 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_RES=21 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_part10 300 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_RES=10 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_cap20 600 env ZP_CUDA_MEM_CAP_MB=${CAP20:-3000} ZP_CUDA_VERBOSE=1 $P 20 2
+step params_inturn 300 env ZP_CUDA_OVERLAP=0 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_ones 300 env ZP_CUDA_ONES_KERNEL=1 ZP_CUDA_VERBOSE=1 $P 18 2
+step params_reg 300 env G16_CMP_REGISTER=1 ZP_CUDA_VERBOSE=2 $P 18 2
 # the plan's own choice at 2^20 under a cap that forces streaming on any card: the same bytes
 step cap_synth20 300 env ZP_CUDA_MEM_CAP_MB=${CAP20:-3000} ZP_CUDA_VERBOSE=1 "$BIN/g16_backend_cmp" synth 20 1
 # a cap below the floor: one sentence, not "ready"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Filecoin payload through the CUDA backend's density path (prover/backend_cuda.c: cud_*), on a
+# The Filecoin payload through the CUDA backend's density path (prover/backend_cuda.c: its compact ops table), on a
 # GPU host. The same key, witnesses and r, s as tests/supraseal/pinned.sh: the proof bytes must be
 # the pinned ones — the CPU backend's, and gpud_ss.c's before the one-prover refactor — with the
-# arena registered (slot → device DMA) and with ZP_CUDA_NO_REGISTER=1 (the host-buffer fallback);
+# arena registered (slot → device DMA) and with ZP_CUDA_NO_REGISTER=1 (staged through the backend's pinned buffers);
 # then a PoRep-shaped partition of LOG rows (default 16, 328 public inputs), every proof verified;
 # then keys of root family 7 (issue 19 item 4: `zkpipe setup --roots 7`, snarkjs and coefficient H,
 # and one converted from a .params) proving synthd's partitions on the CUDA backend, verified.
