@@ -39,6 +39,7 @@
 #include <xxhash.h>
 
 #include "cluster.h"
+#include "sim.h"
 #include "g16_json.h"
 #include "config.h"
 #include "files.h"
@@ -141,6 +142,8 @@ static void i64s(char *b, int64_t v) { snprintf(b, 24, "%lld", (long long)v); }
 /* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
 static json_t *api(json_t *req, char *err, size_t errn)
 {
+	if (zp_sim_on()) /* the scale benchmark's simulated node: no supervisor (sim.h) */
+		return zp_sim_api(req, err, errn);
 	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
 	json_decref(req);
 	zp_err_clear();
@@ -176,6 +179,10 @@ static int key_load(struct nkey *nk)
 {
 	char path[PATH_MAX];
 	zp_pipe_path(path, sizeof path, &C, "keys/%s.vk.json", nk->k->name);
+	if (zp_sim_on()) { /* a simulated node's synthetic key (sim.h) */
+		int r = zp_sim_key(nk->k, nk->hash, sizeof nk->hash, &nk->vk, nk->why, sizeof nk->why);
+		return r < 0 ? (nk->state = -1) : r;
+	}
 	if (nk->k->setup_device) {
 		nk->state = -1;
 		snprintf(nk->why, sizeof nk->why, "setup = device: every gpud has its own development key, "
@@ -543,6 +550,7 @@ static int claim(void)
 	snprintf(mp, sizeof mp, "%u", max_parts());
 	const char *p[] = { arr, lim, CL->node, fr, nheld ? "f" : "t", mp };
 	zp_db_res *r;
+	uint64_t t0 = zp_sim_us();
 	int rc = zp_db_exec(&db, &r,
 		"WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs WHERE state = 'QUEUED' AND key = ANY($1::text[])"
 		"  AND nparts <= $6::int ORDER BY priority DESC, id LIMIT $2::int FOR UPDATE SKIP LOCKED),"
@@ -554,6 +562,7 @@ static int claim(void)
 		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
 		" SELECT * FROM u", 6, p);
+	zp_sim_note(ZP_SIM_CLAIM, t0, rc, rc ? 0 : zp_db_rows(r));
 	free(arr);
 	if (rc)
 		return rc;
@@ -709,6 +718,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			       zp_db_array((const char *const *)b.stages, b.n) };
 		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
 		zp_db_res *r;
+		uint64_t t0 = zp_sim_us();
 		int rc = zp_db_exec(&db, &r,
 			"WITH j AS (SELECT id FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3"
 			"  AND state = 'RUNNING' FOR UPDATE)"
@@ -716,6 +726,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			" SELECT j.id, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM j,"
 			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
 			" ON CONFLICT (job, part) DO NOTHING RETURNING part", 8, p);
+		zp_sim_note(ZP_SIM_COMMIT, t0, rc, rc ? 0 : zp_db_rows(r));
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
 		int got = rc ? 0 : zp_db_rows(r);
@@ -1005,6 +1016,8 @@ static void db_up(void)
 		return db_down("unreachable");
 	if ((rc = zp_cluster_schema_check(&db)))
 		return db_down("schema");
+	if (zp_sim_on() && zp_sim_db_check(&db))
+		zp_log(WHO, "%s", zp_err_msg()), exit(1);
 	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) || (rc = check_held()) || (rc = adopt_owned()))
 		return db_down("lost");
 	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
@@ -1142,12 +1155,15 @@ static void loop(int sfd)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = { { "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' },
-					      { "help", 0, 0, 'h' }, { 0 } };
-	const char *config = NULL;
+					      { "help", 0, 0, 'h' },
+					      { "simulate-prove-ms", 1, 0, 's' }, { 0 } };
+	const char *config = NULL, *sim = NULL;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1)
 		if (o == 'c')
 			config = optarg;
+		else if (o == 's') /* the scale benchmark only (sim.h); the supervisor never passes it */
+			sim = optarg;
 		else if (o != 'g' && o != 'i')
 			return fputs("usage: zkpipe-clusterd --config FILE\n", o == 'h' ? stdout : stderr), o == 'h' ? 0 : 2;
 	if (!config)
@@ -1159,6 +1175,8 @@ int main(int argc, char **argv)
 	if (zp_pipe_config_load(&C, config))
 		return zp_log(WHO, "%s", zp_err_msg()), 1;
 	CL = &C.cluster;
+	if (sim && zp_sim_init(sim, &C))
+		return zp_log(WHO, "%s", zp_err_msg()), 2;
 	if (!CL->database[0])
 		return zp_log(WHO, "%s has no [cluster] database", config), 1;
 	if (C.listen[0])
@@ -1187,6 +1205,7 @@ int main(int argc, char **argv)
 	       CL->dead_after_s);
 	loop(sfd);
 	stop();
+	zp_sim_finish(&db);
 	zp_db_close(&db);
 	return 0;
 }
