@@ -82,7 +82,8 @@ phase() {
   psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events; DELETE FROM zkpipe.nodes" >/dev/null
   psql_ "VACUUM ANALYZE" >/dev/null
   # enough work for the whole phase: the ideal rate (farm) or a generous ceiling (sat)
-  if [ "$mode" = farm ]; then need=$(( (n * GPUS * 1000 / (ms > 0 ? ms : 1) + 1) * (WARM + SECS + 30) * 2 ))
+  # (nodes start claiming while the others are still starting: a loaded machine takes minutes to start 200)
+  if [ "$mode" = farm ]; then need=$(( (n * GPUS * 1000 / (ms > 0 ? ms : 1) + 1) * (WARM + SECS + 240) * 3 / 2 ))
   else need=${SAT_PARTS:-$(( (SECS + WARM + 30) * 3000 ))}; fi
   psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'sim', $PARTS FROM generate_series(1, $(( need / PARTS + 1 ))) RETURNING id)
     INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || (id * 100 + p) FROM j, generate_series(0, $((PARTS - 1))) p" >/dev/null ||
@@ -107,15 +108,17 @@ phase() {
   psql_ "SELECT calls, round(total_exec_time::numeric, 1), round((total_exec_time / calls)::numeric, 3),
     left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
     ORDER BY total_exec_time DESC LIMIT 10" > "$T/top.$mode.$n"
-  local parts left
+  local parts left cs
+  cs=$(psql_ "SELECT round(sum(total_exec_time)::numeric / greatest(sum(calls), 1), 2) || ' / ' || round(max(max_exec_time)::numeric, 1)
+    FROM pg_stat_statements WHERE query LIKE 'WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs%'")
   parts=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE proved_at BETWEEN to_timestamp($t0) AND to_timestamp($t1)")
   left=$(psql_ "SELECT count(*) FROM zkpipe.jobs WHERE state = 'QUEUED'")
-  [ "$left" -gt 0 ] || echo "warning: $mode $n: the queue ran dry; raise the work queued" >&2
+  [ "$left" -gt 0 ] || { echo "warning: $mode $n: the queue ran dry; raise the work queued" >&2; mode="$mode (queue ran dry)"; }
   stop_sims
   cat "$T"/n*/run/sim-stats.tsv > "$T/stats.$mode.$n" 2>/dev/null
-  python3 - "$mode" "$n" "$ms" "$t0" "$t1" "$c0" "$c1" "$n0" "$n1" "$ss" "$parts" "$la" "$T/stats.$mode.$n" <<'PY'
+  python3 - "$mode" "$n" "$ms" "$t0" "$t1" "$c0" "$c1" "$n0" "$n1" "$ss" "$parts" "$la" "$T/stats.$mode.$n" "$cs" <<'PY'
 import sys, os
-mode, n, ms, t0, t1, c0, c1, n0, n1, ss, parts, la, stats = sys.argv[1:14]
+mode, n, ms, t0, t1, c0, c1, n0, n1, ss, parts, la, stats, cs = sys.argv[1:15]
 n, ms, parts = int(n), int(ms), int(parts)
 t0, t1 = float(t0), float(t1)
 dt = t1 - t0
@@ -139,7 +142,7 @@ rate = parts / dt
 pp = max(parts, 1)
 eff = f"{100 * rate / ideal:.0f} %" if ms else "–"
 print(f"| {mode} | {n} | {ms} | {rate:.1f} | {ideal:.1f} | {eff} | {pg / pp * 1000:.2f} | {float(exec_ms) / pp:.2f} | "
-      f"{int(calls) / pp:.2f} | {len(claims)} | {pct(claims, .5):.1f} / {pct(claims, .99):.1f} / {max(claims or [0]):.0f} | "
+      f"{int(calls) / pp:.2f} | {len(claims)} | {pct(claims, .5):.1f} / {pct(claims, .99):.1f} / {max(claims or [0]):.0f} | {cs} | "
       f"{pct(commits, .5):.1f} / {pct(commits, .99):.1f} | {pg / dt:.2f} | {nd / dt:.2f} | {la} |")
 PY
 }
@@ -156,8 +159,8 @@ OUT=$T/results.md
   echo "zkpipe-clusterd --simulate-prove-ms, $GPUS simulated GPU(s), capacity $((2 * PARTS)) partitions, heartbeat 2 s, poll 1000 ms;"
   echo "jobs of $PARTS partitions."
   echo
-  echo "| regime | nodes | ms / partition | partitions/s | ideal | of ideal | server CPU ms / partition | statement exec ms / partition | statements / partition | claims | claim ms p50 / p99 / max | commit ms p50 / p99 | server CPU s/s | nodes CPU s/s | load |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"
+  echo "| regime | nodes | ms / partition | partitions/s | ideal | of ideal | server CPU ms / partition | statement exec ms / partition | statements / partition | claims | claim ms p50 / p99 / max | claim in the server, ms mean / max | commit ms p50 / p99 | server CPU s/s | nodes CPU s/s | load |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|"
 } > "$OUT"
 for mode in $MODES; do
   for n in $NODES_LIST; do
