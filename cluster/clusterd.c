@@ -531,11 +531,19 @@ static uint32_t max_parts(void)
 	return m;
 }
 
+/* The last claim that found nothing fitting while the node was busy: its free partitions, and when. A claim
+ * costs the server row locks (a write) even when nothing fits, so it is not repeated with the same or less
+ * room until a hint (NOTIFY, a re-queue, a reconnection) resets this or 10 polls pass (scale_bench.sh). */
+static uint32_t claim_empty_free;
+static uint64_t claim_empty_at;
+
 /* Claim QUEUED jobs of our keys, highest priority then oldest, while partitions fit. */
 static int claim(void)
 {
 	uint32_t cap = capacity(), ld = load();
 	if (ld >= cap || nheld >= MAX_HELD)
+		return 0;
+	if (nheld && cap - ld <= claim_empty_free && zp_mono_ms() - claim_empty_at < 10ull * CL->poll_ms)
 		return 0;
 	const char *names[ZP_PIPE_MAX_KEYS];
 	size_t nk = 0;
@@ -585,6 +593,8 @@ static int claim(void)
 	int n = zp_db_rows(r);
 	zp_db_free(r);
 	T.want_claim = n > 0; /* took some: there may be more */
+	claim_empty_free = !n && nheld ? cap - ld : 0;
+	claim_empty_at = zp_mono_ms();
 	return 0;
 }
 
@@ -969,7 +979,7 @@ static int reap(void)
 		zp_log(WHO, "job %lld of silent node %s: %s", (long long)zp_db_int(r, i, 0), zp_db_val(r, i, 2),
 		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "re-queued");
 	if (zp_db_rows(r))
-		T.want_claim = true;
+		T.want_claim = true, claim_empty_free = 0;
 	zp_db_free(r);
 	return 0;
 }
@@ -1024,7 +1034,7 @@ static void db_up(void)
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
 	T.registered = true;
 	T.backoff = 200;
-	T.want_claim = true;
+	T.want_claim = true, claim_empty_free = 0;
 	T.last_hb = T.connected_at = zp_mono_ms();
 	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", CL->node,
 	       capacity(), nheld);
@@ -1140,7 +1150,7 @@ static void loop(int sfd)
 		if (p[0].revents)
 			break;
 		if (db.c && p[1].revents && zp_db_notifies(&db))
-			T.want_claim = true;
+			T.want_claim = true, claim_empty_free = 0;
 		if (!db.c && zp_mono_ms() >= T.next_connect)
 			db_up();
 		tick();

@@ -81,13 +81,16 @@ phase() {
   ms=$([ "$mode" = farm ] && echo "$PROVE_MS" || echo "$SAT_MS")
   psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events; DELETE FROM zkpipe.nodes" >/dev/null
   psql_ "VACUUM ANALYZE" >/dev/null
-  # enough work for the whole phase: the ideal rate (farm) or a generous ceiling (sat)
-  # (nodes start claiming while the others are still starting: a loaded machine takes minutes to start 200)
-  if [ "$mode" = farm ]; then need=$(( (n * GPUS * 1000 / (ms > 0 ? ms : 1) + 1) * (WARM + SECS + 240) * 3 / 2 ))
+  # enough work for the phase: the ideal rate (farm) or a generous ceiling (sat) for the start and warm-up,
+  # topped up again just before the window (a loaded machine may take minutes to start 200 nodes)
+  if [ "$mode" = farm ]; then need=$(( (n * GPUS * 1000 / (ms > 0 ? ms : 1) + 1) * (WARM + SECS + 60) ))
   else need=${SAT_PARTS:-$(( (SECS + WARM + 30) * 3000 ))}; fi
-  psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'sim', $PARTS FROM generate_series(1, $(( need / PARTS + 1 ))) RETURNING id)
-    INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || (id * 100 + p) FROM j, generate_series(0, $((PARTS - 1))) p" >/dev/null ||
-    fail "queue"
+  queue() { # PARTITIONS
+    psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'sim', $PARTS FROM generate_series(1, $(( $1 / PARTS + 1 ))) RETURNING id)
+      INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || (id * 100 + p) FROM j, generate_series(0, $((PARTS - 1))) p" >/dev/null ||
+      fail "queue"
+  }
+  queue "$need"
   psql_ "ANALYZE" >/dev/null
   for i in $(seq 1 "$n"); do
     rm -rf "$T/n$i"; node_conf "n$i"
@@ -97,6 +100,8 @@ phase() {
   wait_until 180 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP'\") = $n ]" ||
     fail "$mode $n: not all nodes came up ($(psql_ "SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP'"))"
   sleep "$WARM"
+  local q; q=$(psql_ "SELECT coalesce(sum(nparts), 0) FROM zkpipe.jobs WHERE state = 'QUEUED'")
+  [ "$q" -ge "$need" ] || queue $((need - q))
   local c0 n0 t0 c1 n1 t1 ss la
   la=$(cut -d' ' -f1 /proc/loadavg)
   psql_ "SELECT pg_stat_statements_reset()" >/dev/null

@@ -109,5 +109,24 @@ for n in s2 s3; do
   grep -q "^# node $n: round_trips [1-9]" "$f" || fail "$n: no round-trip count"
   [ "$(psql_ "SELECT state FROM zkpipe.nodes WHERE name = '$n'")" = STOPPED ] || fail "$n not STOPPED"
 done
+
+# 6. a busy node whose free room fits no queued job does not repeat its empty claim every poll (each one
+#    costs the server row locks): s4 (capacity 15, poll 100 ms) holds one 10-partition job "proving" for
+#    10 minutes while two more wait; over the next >= 4 s it may claim about once a second (a fallback
+#    every 10 polls), never every poll. An upper bound only: a slower machine claims less, not more.
+POLL_MS=100 EXTRA_CLUSTER="capacity = 15" sim_config s4
+psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'sim', 10 FROM generate_series(1, 3) RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || p FROM j, generate_series(0, 9) p" >/dev/null
+start_sim s4 600000
+wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE owner = 's4'
+  AND state = 'RUNNING' AND claimed_at < now() - interval '4 s'\") = 1 ]" || { dump_sim; fail "s4 did not hold one job for 4 s"; }
+span=$(psql_ "SELECT extract(epoch FROM now() - claimed_at) FROM zkpipe.jobs WHERE owner = 's4'")
+from=$(psql_ "SELECT (1000 * extract(epoch FROM claimed_at))::bigint FROM zkpipe.jobs WHERE owner = 's4'")
+p=$(cat "$T/s4/cd.pid"); kill -TERM "$p"
+wait_until 30 bash -c "! kill -0 $p 2>/dev/null" || fail "s4 did not stop"
+empty=$(awk -F'\t' -v from="$from" '$1 == "claim" && $4 == 0 && $2 > from {n++} END {print n + 0}' "$T/s4/run/sim-stats.tsv")
+python3 -c "import sys; sys.exit(0 if $empty <= 3 * $span + 2 else 1)" ||
+  fail "s4 repeated its empty claim $empty times in $span s (every poll; want about once a second)"
+log "busy node: $empty empty claim(s) in $span s"
 NODES=""
-echo "PASS: simulated nodes: unmarked database refused; 40 jobs, node SIGKILLed mid-job, each partition committed once"
+echo "PASS: simulated nodes: unmarked database refused; 40 jobs, node SIGKILLed mid-job, each partition committed once; no empty claim every poll"
