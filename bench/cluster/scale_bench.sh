@@ -108,16 +108,16 @@ phase() {
   t0=$(date +%s.%N); c0=$(pg_cpu); n0=$(nodes_cpu)
   sleep "$SECS"
   c1=$(pg_cpu); n1=$(nodes_cpu); t1=$(date +%s.%N)
+  local left; left=$(psql_ "SELECT count(*) FROM zkpipe.jobs WHERE state = 'QUEUED'") # at the window's end
   ss=$(psql_ "SELECT coalesce(sum(calls), 0) || ' ' || round(coalesce(sum(total_exec_time), 0)::numeric, 1) FROM pg_stat_statements
     WHERE query NOT LIKE '%pg_stat_statements%'")
   psql_ "SELECT calls, round(total_exec_time::numeric, 1), round((total_exec_time / calls)::numeric, 3),
     left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
     ORDER BY total_exec_time DESC LIMIT 10" > "$T/top.$mode.$n"
-  local parts left cs
+  local parts cs
   cs=$(psql_ "SELECT round(sum(total_exec_time)::numeric / greatest(sum(calls), 1), 2) || ' / ' || round(max(max_exec_time)::numeric, 1)
     FROM pg_stat_statements WHERE query LIKE 'WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs%'")
   parts=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE proved_at BETWEEN to_timestamp($t0) AND to_timestamp($t1)")
-  left=$(psql_ "SELECT count(*) FROM zkpipe.jobs WHERE state = 'QUEUED'")
   [ "$left" -gt 0 ] || { echo "warning: $mode $n: the queue ran dry; raise the work queued" >&2; mode="$mode (queue ran dry)"; }
   stop_sims
   cat "$T"/n*/run/sim-stats.tsv > "$T/stats.$mode.$n" 2>/dev/null
