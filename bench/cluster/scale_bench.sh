@@ -146,7 +146,8 @@ ideal = n * G * 1000 / ms if ms else float("inf")
 rate = parts / dt
 pp = max(parts, 1)
 eff = f"{100 * rate / ideal:.0f} %" if ms else "–"
-print(f"| {mode} | {n} | {ms} | {rate:.1f} | {ideal:.1f} | {eff} | {pg / pp * 1000:.2f} | {float(exec_ms) / pp:.2f} | "
+ideal_s = f"{ideal:.1f}" if ms else "–"
+print(f"| {mode} | {n} | {ms} | {rate:.1f} | {ideal_s} | {eff} | {pg / pp * 1000:.2f} | {float(exec_ms) / pp:.2f} | "
       f"{int(calls) / pp:.2f} | {len(claims)} | {pct(claims, .5):.1f} / {pct(claims, .99):.1f} / {max(claims or [0]):.0f} | {cs} | "
       f"{pct(commits, .5):.1f} / {pct(commits, .99):.1f} | {pg / dt:.2f} | {nd / dt:.2f} | {la} |")
 PY
