@@ -39,6 +39,7 @@
 #include <xxhash.h>
 
 #include "cluster.h"
+#include "sim.h"
 #include "g16_json.h"
 #include "config.h"
 #include "files.h"
@@ -148,6 +149,8 @@ static void i64s(char *b, int64_t v) { snprintf(b, 24, "%lld", (long long)v); }
 /* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
 static json_t *api(json_t *req, char *err, size_t errn)
 {
+	if (zp_sim_on()) /* the scale benchmark's simulated node: no supervisor (sim.h) */
+		return zp_sim_api(req, err, errn);
 	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
 	json_decref(req);
 	zp_err_clear();
@@ -183,6 +186,10 @@ static int key_load(struct nkey *nk)
 {
 	char path[PATH_MAX];
 	zp_pipe_path(path, sizeof path, &C, "keys/%s.vk.json", nk->k->name);
+	if (zp_sim_on()) { /* a simulated node's synthetic key (sim.h) */
+		int r = zp_sim_key(nk->k, nk->hash, sizeof nk->hash, &nk->vk, nk->why, sizeof nk->why);
+		return r < 0 ? (nk->state = -1) : r;
+	}
 	if (nk->k->setup_device) {
 		nk->state = -1;
 		snprintf(nk->why, sizeof nk->why, "setup = device: every gpud has its own development key, "
@@ -620,11 +627,19 @@ static void begin(struct hjob *j, bool adopted)
 		start_local(j);
 }
 
+/* The last claim that found nothing fitting while the node was busy: its free partitions, and when. A claim
+ * costs the server row locks (a write) even when nothing fits, so it is not repeated with the same or less
+ * room until a hint (NOTIFY, a re-queue, a reconnection) resets this or 10 polls pass (scale_bench.sh). */
+static uint32_t claim_empty_free;
+static uint64_t claim_empty_at;
+
 /* Claim QUEUED jobs of our keys, highest priority then oldest, while partitions fit. */
 static int claim(void)
 {
 	uint32_t cap = capacity(), ld = load();
 	if (ld >= cap || nheld >= MAX_HELD || T.drain || T.taken || T.stop_drain)
+		return 0;
+	if (nheld && cap - ld <= claim_empty_free && zp_mono_ms() - claim_empty_at < 10ull * CL->poll_ms)
 		return 0;
 	const char *names[ZP_PIPE_MAX_KEYS];
 	size_t nk = 0;
@@ -639,6 +654,7 @@ static int claim(void)
 	snprintf(mp, sizeof mp, "%u", max_parts());
 	const char *p[] = { arr, lim, CL->node, fr, nheld ? "f" : "t", mp };
 	zp_db_res *r;
+	uint64_t t0 = zp_sim_us();
 	int rc = zp_db_exec(&db, &r,
 		"WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs WHERE state = 'QUEUED' AND key = ANY($1::text[])"
 		"  AND nparts <= $6::int ORDER BY priority DESC, id LIMIT $2::int FOR UPDATE SKIP LOCKED),"
@@ -652,6 +668,7 @@ static int claim(void)
 		"   WHERE i.job = j.id AND i.part >= j.nparts) AS stray),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
 		" SELECT * FROM u", 6, p);
+	zp_sim_note(ZP_SIM_CLAIM, t0, rc, rc ? 0 : zp_db_rows(r));
 	free(arr);
 	if (rc)
 		return rc;
@@ -677,6 +694,8 @@ static int claim(void)
 	int n = zp_db_rows(r);
 	zp_db_free(r);
 	T.want_claim = n > 0; /* took some: there may be more */
+	claim_empty_free = !n && nheld ? cap - ld : 0;
+	claim_empty_at = zp_mono_ms();
 	return 0;
 }
 
@@ -810,6 +829,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			       zp_db_array((const char *const *)b.stages, b.n) };
 		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
 		zp_db_res *r;
+		uint64_t t0 = zp_sim_us();
 		int rc = zp_db_exec(&db, &r,
 			"WITH j AS (SELECT id FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3"
 			"  AND state = 'RUNNING' FOR UPDATE)"
@@ -817,6 +837,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			" SELECT j.id, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM j,"
 			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
 			" ON CONFLICT (job, part) DO NOTHING RETURNING part", 8, p);
+		zp_sim_note(ZP_SIM_COMMIT, t0, rc, rc ? 0 : zp_db_rows(r));
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
 		int got = rc ? 0 : zp_db_rows(r);
@@ -1095,7 +1116,7 @@ static int reap(void)
 		zp_log(WHO, "job %lld of silent node %s: %s", (long long)zp_db_int(r, i, 0), zp_db_val(r, i, 2),
 		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "re-queued");
 	if (zp_db_rows(r))
-		T.want_claim = true;
+		T.want_claim = true, claim_empty_free = 0;
 	zp_db_free(r);
 	return 0;
 }
@@ -1142,6 +1163,8 @@ static void db_up(void)
 		return db_down("unreachable");
 	if ((rc = zp_cluster_schema_check(&db)))
 		return db_down("schema");
+	if (zp_sim_on() && zp_sim_db_check(&db))
+		zp_log(WHO, "%s", zp_err_msg()), exit(1);
 	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
 	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned()))))
 		return db_down("lost");
@@ -1149,7 +1172,7 @@ static void db_up(void)
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
 	T.registered = true;
 	T.backoff = 200;
-	T.want_claim = true;
+	T.want_claim = true, claim_empty_free = 0;
 	T.last_hb = T.connected_at = zp_mono_ms();
 	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", CL->node,
 	       capacity(), nheld);
@@ -1360,7 +1383,7 @@ static void loop(int sfd)
 			}
 		}
 		if (db.c && p[1].revents && zp_db_notifies(&db))
-			T.want_claim = true;
+			T.want_claim = true, claim_empty_free = 0;
 		if (!db.c && zp_mono_ms() >= T.next_connect)
 			db_up();
 		tick();
@@ -1375,12 +1398,15 @@ static void loop(int sfd)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = { { "config", 1, 0, 'c' }, { "group", 1, 0, 'g' }, { "index", 1, 0, 'i' },
-					      { "help", 0, 0, 'h' }, { 0 } };
-	const char *config = NULL;
+					      { "help", 0, 0, 'h' },
+					      { "simulate-prove-ms", 1, 0, 's' }, { 0 } };
+	const char *config = NULL, *sim = NULL;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1)
 		if (o == 'c')
 			config = optarg;
+		else if (o == 's') /* the scale benchmark only (sim.h); the supervisor never passes it */
+			sim = optarg;
 		else if (o != 'g' && o != 'i')
 			return fputs("usage: zkpipe-clusterd --config FILE\n", o == 'h' ? stdout : stderr), o == 'h' ? 0 : 2;
 	if (!config)
@@ -1392,6 +1418,8 @@ int main(int argc, char **argv)
 	if (zp_pipe_config_load(&C, config))
 		return zp_log(WHO, "%s", zp_err_msg()), 1;
 	CL = &C.cluster;
+	if (sim && zp_sim_init(sim, &C))
+		return zp_log(WHO, "%s", zp_err_msg()), 2;
 	if (!CL->database[0])
 		return zp_log(WHO, "%s has no [cluster] database", config), 1;
 	if (C.listen[0])
@@ -1420,6 +1448,7 @@ int main(int argc, char **argv)
 	       CL->dead_after_s);
 	loop(sfd);
 	stop();
+	zp_sim_finish(&db);
 	zp_db_close(&db);
 	return 0;
 }
