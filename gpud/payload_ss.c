@@ -102,7 +102,7 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 	explicit_bzero(base + p->off_rs, 2 * fr); /* r, s do not outlive their use */
 	if (r)
 		snprintf(pp->why, sizeof pp->why, "gpud: %s%s", r == -ENOMEM ? "" : "copy to the GPU: ",
-			 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			 zp_err_text(r));
 	return r;
 }
 
@@ -152,7 +152,7 @@ static int prove_one(struct gpud *g, struct gpud_key *k, struct ss_ctx *c, zp_g1
 	zp_g16_msm_out mo;
 	int r = g->be->dens_prove(k->be_state, &mo);
 	if (r) {
-		snprintf(why, wn, "gpud: %s%s", r == ZP_EMISMATCH ? "" : "H/MSM: ", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		snprintf(why, wn, "gpud: %s%s", r == ZP_EMISMATCH ? "" : "H/MSM: ", zp_err_text(r));
 		return r;
 	}
 	zp_g16_finish(proof, &k->zk, &mo, &c->rs[0], &c->rs[1]);

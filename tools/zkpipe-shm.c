@@ -235,7 +235,7 @@ static int arena_idle(const char *name, const char *hdir, bool *exists)
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {   /* another user's object, a symlink, a wrong mode: said, never taken for "no arena" */
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
 	*exists = true;
@@ -305,7 +305,7 @@ static int remove_arena(const char *name, const char *hdir)
 		return remove_region(name, arena, hdir);
 	}
 	if (r < 0 && r != -ENOENT) { /* there, but not readable as an arena: say why, remove nothing */
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
 	bool exists = r == 0;
@@ -315,7 +315,7 @@ static int remove_arena(const char *name, const char *hdir)
 	if (ex)
 		return ex;
 	if (exists && (r = zp_arena_destroy(name, hdir)) < 0) {
-		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_text(r));
 		return ZP_EX_INTERNAL;
 	}
 	/* its key regions go with it (also those an earlier removal left) */
@@ -412,7 +412,7 @@ int main(int argc, char **argv)
 	if (r < 0 && zp_keyregion_is_name(argv[optind], NULL, 0) && watch <= 0)
 		return show_region(argv[optind], hdir, json);
 	if (r < 0) {
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return 1;
 	}
 	do {
