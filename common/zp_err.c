@@ -81,4 +81,5 @@ int zp_err_wrap(int code, const char *fmt, ...)
 }
 
 const char *zp_err_msg(void) { return err_msg; }
+const char *zp_err_text(int code) { return err_msg[0] ? err_msg : zp_strerror(code); }
 void zp_err_clear(void) { err_msg[0] = 0; }

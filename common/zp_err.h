@@ -7,7 +7,7 @@
  *
  * Context (which file, section, field or request) travels in a thread-local
  * message set with zp_err_set(); callers that print an error print
- * zp_err_msg() when it is non-empty, zp_strerror(code) otherwise.
+ * zp_err_text(code): zp_err_msg() when it is non-empty, zp_strerror(code) otherwise.
  */
 #ifndef ZP_ERR_H
 #define ZP_ERR_H
@@ -52,6 +52,9 @@ int zp_err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 
  * message set yet it is zp_err_set(code, prefix). Returns code. */
 int zp_err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *zp_err_msg(void);
+/* What to print for a failure with this code: the context message when one is set, else zp_strerror(code).
+ * Never NULL. */
+const char *zp_err_text(int code);
 void zp_err_clear(void);
 
 #endif

@@ -194,7 +194,7 @@ static int pick_backend(struct gpud *g)
 	const char *name = g->d.cfg.groups[g->d.group].backend;
 	int r = zp_g16_backend_find(&g->be, name[0] ? name : "cpu");
 	if (r) { /* the backends' messages name themselves ("backend cuda: no CUDA GPU"): no second prefix */
-		const char *m = zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r);
+		const char *m = zp_err_text(r);
 		bool own = !strncmp(m, "backend ", 8);
 		return start_failed(g, ZP_EX_NODEV, "%s%s%s%s", own ? "" : "backend ", own ? "" : name, own ? "" : ": ", m);
 	}

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "files.h"
 #include "payload.h"
 #include "rundir.h"
 #include "sys.h"
@@ -102,29 +103,28 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 	explicit_bzero(base + p->off_rs, 2 * fr); /* r, s do not outlive their use */
 	if (r)
 		snprintf(pp->why, sizeof pp->why, "gpud: %s%s", r == -ENOMEM ? "" : "copy to the GPU: ",
-			 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			 zp_err_text(r));
 	return r;
 }
 
-/* Write a small file for the library: tmp + rename, no fsync (the run directory is transient; the
- * caller that reads it dies with the machine). */
+/* Write a small file for the library into its out directory: pipeline/files.c's atomic write (tmp +
+ * rename; the temporary made O_EXCL | O_NOFOLLOW, so whatever sits at its name — a stale file or a
+ * planted symlink — is replaced, never written through; the file and the directory fsynced). */
 static int put_file(const char *path, const void *buf, size_t n)
 {
-	char tmp[PATH_MAX + 32];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s", tmp);
-	ssize_t k = write(fd, buf, n);
-	int r = k == (ssize_t)n ? 0 : k < 0 ? -errno : -EIO;
-	close(fd);
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r) {
-		unlink(tmp);
-		return zp_err_set(r, "%s", path);
-	}
-	return 0;
+	char dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	size_t dn = base ? (size_t)(base - path) : 0;
+	if (!base || !base[1] || dn >= sizeof dir)
+		return zp_err_set(-EINVAL, "%s: not a file in a directory", path);
+	memcpy(dir, path, dn);
+	dir[dn] = 0;
+	int dfd = open(dn ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return zp_err_set(-errno, "%s", dn ? dir : "/");
+	int r = zp_write_atomic_at(dfd, base + 1, buf, n, 0600);
+	close(dfd);
+	return r ? zp_err_wrap(r, "%s", path) : 0;
 }
 
 static void part_error(struct gpud *g, zp_part_h ph, const char *out, const char *fmt, ...)
@@ -152,7 +152,7 @@ static int prove_one(struct gpud *g, struct gpud_key *k, struct ss_ctx *c, zp_g1
 	zp_g16_msm_out mo;
 	int r = k->be->dens_prove(k->be_state, &mo);
 	if (r) {
-		snprintf(why, wn, "gpud: %s%s", r == ZP_EMISMATCH ? "" : "H/MSM: ", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		snprintf(why, wn, "gpud: %s%s", r == ZP_EMISMATCH ? "" : "H/MSM: ", zp_err_text(r));
 		return r;
 	}
 	zp_g16_finish(proof, &k->zk, &mo, &c->rs[0], &c->rs[1]);

@@ -125,7 +125,7 @@ static int take_dev(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 		memcpy(f->pub, base + p->off_w + sizeof(zp_fr), (size_t)k->zk.n_public * sizeof(zp_fr));
 	pp->ctx = f;
 	if (r) {
-		snprintf(pp->why, sizeof pp->why, "copy to the GPU: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		snprintf(pp->why, sizeof pp->why, "copy to the GPU: %s", zp_err_text(r));
 		return r;
 	}
 	return 0;
@@ -193,7 +193,7 @@ static int finish_check(struct gpud *g, struct gpud_flight *f, zp_g16_proof *pro
 	if (g->d.cfg.inject[0] && gpud_inject_due(g, "bad-proof", f->attempt))
 		proof->c = proof->a;            /* a valid point, the wrong one: the pairing check fails */
 	if ((rc = zp_g16_verify(&k->vk, proof, f->pub, k->zk.n_public))) {
-		gpud_fail(g, f->ph, 1, "prove: self-check: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc));
+		gpud_fail(g, f->ph, 1, "prove: self-check: %s", zp_err_text(rc));
 		return rc;
 	}
 	return 0;
@@ -323,7 +323,7 @@ static void prove_plain(struct gpud *g, struct gpud_part *pp)
 	if (!r)
 		r = be->msm(k->be_state, &f->mo);
 	zp_g16_proof proof;
-	int bad = r ? (gpud_fail(g, pp->ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r)), 1)
+	int bad = r ? (gpud_fail(g, pp->ph, 1, "prove: %s", zp_err_text(r)), 1)
 		    : finish_check(g, f, &proof);
 	zp_daemon_sleep(&g->d, g->d.cfg.prove_delay_ms); /* [debug]: lets tests kill mid-proof */
 	zp_daemon_hold(&g->d, "proved", &pp->ph, -1);     /* [debug] hold_at = proved: still PROVING */

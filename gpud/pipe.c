@@ -131,7 +131,7 @@ static int gpu_one(struct gpud *g, struct gpud_flight *f)
 	zp_daemon_stage(&g->d, GPUD_W_GPU, false);
 	zp_arena_part_stamp(g->d.arena, f->ph, ZP_TS_GPU_END);
 	if (r) {
-		gpud_fail(g, f->ph, 1, "prove: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		gpud_fail(g, f->ph, 1, "prove: %s", zp_err_text(r));
 		gpud_check_fatal(g);
 	}
 	return r;
@@ -275,7 +275,7 @@ static void *reg_main(void *arg)
 	int r = g->be->host_register((void *)h, h->total_size);
 	if (r)
 		zp_log(g->d.who, "cannot register the arena (%llu bytes) for DMA: %s; copies stage through pinned "
-		       "buffers instead", (unsigned long long)h->total_size, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		       "buffers instead", (unsigned long long)h->total_size, zp_err_text(r));
 	else
 		zp_log(g->d.who, "arena registered for DMA (%llu bytes, %llu ms, beside serving)",
 		       (unsigned long long)h->total_size, (unsigned long long)(zp_mono_ms() - t0));

@@ -53,7 +53,7 @@ static int attach(struct zp_daemon *d)
 			usleep(50000);
 	}
 	if (r)
-		zp_log(d->who, "attach arena %s: %s", g->arena, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_log(d->who, "attach arena %s: %s", g->arena, zp_err_text(r));
 	return r;
 }
 
@@ -136,11 +136,11 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	char pname[24];
 	snprintf(pname, sizeof pname, "%s.%u", name, d->index);
 	if ((r = zp_arena_proc_register(d->arena, 0, role, pname, &d->me))) {
-		zp_log(d->who, "register: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_log(d->who, "register: %s", zp_err_text(r));
 		return r;
 	}
 	if ((r = sockets(d))) {
-		zp_log(d->who, "sockets: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		zp_log(d->who, "sockets: %s", zp_err_text(r));
 		zp_arena_proc_unregister(d->arena, d->me);
 		return r;
 	}

@@ -58,8 +58,7 @@ static void msg(char *buf, unsigned long long max, const char *fmt, ...)
 /* The message of a zkpipe failure: its context text, else the code's name. */
 static void msg_rc(char *buf, unsigned long long max, int rc)
 {
-	const char *m = zp_err_msg();
-	msg(buf, max, "%s", m && *m ? m : zp_strerror(rc));
+	msg(buf, max, "%s", zp_err_text(rc));
 }
 
 static int public_size_of(const zp_zkey *k, unsigned long long *public_size)

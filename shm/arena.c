@@ -155,7 +155,7 @@ static void init_hdr(struct zp_arena *a, const struct zp_arena_hdr *shape, const
 		atomic_store_explicit(&slot_at(a, i)->word, slot_word(ZP_SLOT_FREE, ZP_TAG_NONE, 0),
 				      memory_order_relaxed);
 	atomic_store_explicit(&h->job_seq, 1, memory_order_relaxed);
-	h->version = ZP_ARENA_VERSION;
+	h->version = zp_arena_format();
 	/* Magic last, with release: an attacher that sees it sees the rest. */
 	atomic_store_explicit((_Atomic uint64_t *)&h->magic, ZP_ARENA_MAGIC, memory_order_release);
 }
@@ -261,9 +261,11 @@ static int check_hdr(const struct zp_arena_hdr *h, uint64_t file_size)
 {
 	if (h->magic != ZP_ARENA_MAGIC)
 		return zp_err_set(ZP_EFORMAT, "not a zkpipe arena (bad magic)");
-	if (h->version != ZP_ARENA_VERSION)
-		return zp_err_set(ZP_EVERSION, "arena %.47s: layout version %u, this build reads %u",
-				  h->name, h->version, ZP_ARENA_VERSION);
+	if (h->version != zp_arena_format())
+		return zp_err_set(ZP_EVERSION, "arena %.47s: format word 0x%08x (layout version %u), this build reads "
+				  "0x%08x (layout version %u): made by a zkpipe build whose shared structs differ (one build "
+				  "per arena: stop the other build's service first)",
+				  h->name, h->version, h->version & 0xffu, zp_arena_format(), ZP_ARENA_VERSION);
 	struct zp_arena_params p = {
 		.name = "x", .slot_count = h->slot_count, .slot_size = h->slot_size,
 		.job_count = h->job_count, .max_parts = h->max_parts, .proc_count = h->proc_count,

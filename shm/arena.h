@@ -7,7 +7,7 @@
  * allocated once when the arena is created, never grown.
  *
  * ======================================================================
- * LAYOUT (format ZP_ARENA_VERSION; every offset a multiple of 64)
+ * LAYOUT (format zp_arena_format(); every offset a multiple of 64)
  * ======================================================================
  *
  *   offset 0          struct zp_arena_hdr        4096 bytes
@@ -22,7 +22,9 @@
  *
  * Header (written once by the creator before anyone can attach, except the
  * fields marked atomic):
- *   magic, version     "ZKPIPEAR", ZP_ARENA_VERSION: checked first on attach.
+ *   magic, version     "ZKPIPEAR", the format word zp_arena_format(): ZP_ARENA_VERSION in its
+ *                      low byte, a hash of the shared structs' sizes and array bounds above it;
+ *                      checked first on attach, so a build whose structs differ refuses the arena.
  *   shape              slot_count, slot_size, job_count, max_parts,
  *                      proc_count, max_attempts, and every offset: checked on
  *                      attach against the file size and the caller's shape.
@@ -92,6 +94,32 @@
  * All functions are safe from any number of processes and threads at once.
  * After fork without exec a child may use an inherited mapping.
  */
+/*
+ * CAVEATS
+ *   - One build per arena. Every process that attaches must be built from the same arena.h and
+ *     keyregion.h: the format word folds in the shared structs' sizes, so another build's arena
+ *     (or a build of this version with other struct sizes) is refused with ZP_EVERSION naming
+ *     both words. Stop the old build's service before starting an upgraded one; nothing reads
+ *     or migrates a live arena across builds.
+ *   - Same machine, same ABI. The arena holds raw C structs, atomics and futex words: it is
+ *     never put on a network file system, copied to another host or read by a 32-bit or
+ *     big-endian process.
+ *   - Trust. Whoever can write the arena's file can corrupt it: it is the service user's, mode
+ *     ZP_SHM_MODE (shm/backing.c), and a process that can write it is part of the service. Attach
+ *     checks the header's own consistency (sizes, offsets, file length), not a writer's intent.
+ *   - Do not fork a process that holds a slot or a partition and let both use the handles: a
+ *     handle names one owner (its process entry); after fork without exec only one of the two
+ *     may go on using it. A child may use an inherited mapping for its own registration.
+ *   - Pids are reused: liveness is pid + start time (/proc/<pid>/stat field 22), never the pid
+ *     alone; a process table entry that is not ALIVE must not be read as one.
+ *   - The shared words are read with zp_arena_load64/32 (acquire). Fields that are not atomic
+ *     are only stable in the states the LAYOUT above names (a job's fields once it is ACTIVE,
+ *     a slot's while you own it); display code may read them racily, decisions may not.
+ *   - Memory is bounded at creation (slot_count x slot_size) and never grows: a job that needs
+ *     bigger slots needs a new arena (the supervisor re-creates it, migrating its jobs).
+ *   - No process may hold a futex wait or a CAS loop on a word while it is being reclaimed by
+ *     another: a reclaimer only touches words whose owner tag is the dead entry's.
+ */
 #ifndef ZP_SHM_ARENA_H
 #define ZP_SHM_ARENA_H
 
@@ -100,7 +128,7 @@
 #include <stdint.h>
 
 #define ZP_ARENA_MAGIC   0x5241455049504b5aull /* "ZKPIPEAR" little-endian */
-#define ZP_ARENA_VERSION 1u
+#define ZP_ARENA_VERSION 2u                    /* 2: the format word (zp_arena_format) */
 #define ZP_ARENA_ALIGN   (2u << 20)            /* slot data alignment: 2 MiB */
 #define ZP_ARENA_NAME_MAX 48
 
@@ -242,6 +270,33 @@ _Static_assert(sizeof(struct zp_arena_proc) == 64, "proc record is one line");
 _Static_assert(sizeof(struct zp_arena_slot) == 64, "slot record is one line");
 _Static_assert(sizeof(struct zp_arena_part) == 128, "partition record is two lines");
 _Static_assert(sizeof(struct zp_arena_job) == 1024, "job record head");
+
+/* The format word of a shared-memory object: `version` (the layout's number, bumped by hand when
+ * the meaning of a field changes) in the low byte, above it an FNV-1a hash of v[0..n) — the
+ * shared structs' sizes, offsets and array bounds — so two builds whose structs differ write
+ * different words even when nobody bumped the version. */
+static inline uint32_t zp_format_fold(uint32_t version, const uint32_t *v, unsigned n)
+{
+	uint32_t h = 2166136261u ^ version;
+	for (unsigned i = 0; i < n; i++) {
+		h ^= v[i];
+		h *= 16777619u;
+	}
+	return (h & 0xffffff00u) | (version & 0xffu);
+}
+/* The sizes the arena's format word folds in, in this order (tests fold a changed list). */
+#define ZP_ARENA_FORMAT_SIZES { \
+	(uint32_t)sizeof(struct zp_arena_hdr), (uint32_t)offsetof(struct zp_arena_hdr, counters), \
+	(uint32_t)sizeof(struct zp_arena_counters), (uint32_t)sizeof(struct zp_arena_proc), \
+	(uint32_t)sizeof(struct zp_arena_slot), (uint32_t)sizeof(struct zp_arena_part), \
+	(uint32_t)sizeof(struct zp_arena_job), ZP_TS_COUNT, ZP_KEY_ID_MAX, ZP_PATH_MAX, ZP_ERRTXT_MAX, \
+	ZP_ARENA_NAME_MAX, (uint32_t)offsetof(struct zp_arena_job, error) }
+/* This build's arena format word: what zp_arena_create writes and zp_arena_attach requires. */
+static inline uint32_t zp_arena_format(void)
+{
+	static const uint32_t v[] = ZP_ARENA_FORMAT_SIZES;
+	return zp_format_fold(ZP_ARENA_VERSION, v, sizeof v / sizeof v[0]);
+}
 
 /* ---------------------------------------------------------------- handles */
 typedef struct { uint32_t idx, gen; } zp_slot_h;

@@ -193,7 +193,7 @@ static int layout(const struct zp_keyregion_params *p, struct zp_kreg_hdr *h)
 	snprintf(h->key, sizeof h->key, "%s", p->key ? p->key : "");
 	snprintf(h->format, sizeof h->format, "%s", p->format ? p->format : "");
 	snprintf(h->curve, sizeof h->curve, "%s", p->curve ? p->curve : "");
-	h->version = ZP_KREG_VERSION;
+	h->version = zp_keyregion_format();
 	h->magic = ZP_KREG_MAGIC;
 	return 0;
 }
@@ -339,9 +339,11 @@ static int check(const zp_keyregion *r, const uint8_t ident[16], bool *alive)
 	const struct zp_kreg_hdr *h = (const struct zp_kreg_hdr *)r->base;
 	if (h->magic != ZP_KREG_MAGIC)
 		return zp_err_set(ZP_EFORMAT, "key region %s: not a key region (magic)", r->name);
-	if (h->version != ZP_KREG_VERSION || h->header_bytes != ZP_KREG_HDR)
-		return zp_err_set(ZP_EVERSION, "key region %s: version %u (this build reads %u)", r->name, h->version,
-				  ZP_KREG_VERSION);
+	if (h->version != zp_keyregion_format() || h->header_bytes != ZP_KREG_HDR)
+		return zp_err_set(ZP_EVERSION, "key region %s: format word 0x%08x (layout version %u), this build reads "
+				  "0x%08x (layout version %u): made by a zkpipe build whose shared structs differ (it is "
+				  "rebuilt from the key file)", r->name, h->version, h->version & 0xffu,
+				  zp_keyregion_format(), ZP_KREG_VERSION);
 	if (hdr_hash(h) != h->hdr_xxh)
 		return zp_err_set(ZP_EFORMAT, "key region %s: header checksum mismatch", r->name);
 	uint8_t mac[32];

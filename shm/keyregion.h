@@ -7,7 +7,9 @@
  * registers it with CUDA and uploads from it at link speed.
  *
  * LAYOUT  [header page (4096 B) | section 0 | section 1 | …], every section 2 MiB aligned.
- *   0    u64 magic "zpKeyReg"        8   u32 version (1)          12  u32 header_bytes (4096)
+ *   0    u64 magic "zpKeyReg"        8   u32 format word          12  u32 header_bytes (4096)
+ *                        (zp_keyregion_format(): ZP_KREG_VERSION in the low byte, the header's struct
+ *                        sizes and offsets folded in above it, as the arena's; another is refused)
  *   16   u64 total_bytes (the object's size)
  *   24   u8  ident[16]   the key's identity, as its loader defines it (zp_keyregion_file_ident:
  *                        XXH3-128 of format, device, inode, size and mtime of the key file)
@@ -46,7 +48,7 @@
 #include "arena.h"
 
 #define ZP_KREG_MAGIC    0x67655279654b707aull /* "zpKeyReg" read as a little-endian u64 */
-#define ZP_KREG_VERSION  2u                    /* 2: the header's MAC (1's regions are refused and rebuilt) */
+#define ZP_KREG_VERSION  3u                    /* 2: the header's MAC; 3: the format word (zp_keyregion_format) */
 #define ZP_KREG_MAX_SECT 16u
 #define ZP_KREG_NAME_MAX 160                   /* "<arena>.key.<key>" */
 #define ZP_KREG_HDR      4096u
@@ -70,6 +72,18 @@ struct zp_kreg_hdr {
 	uint8_t pad_[2048 - 704];
 	_Atomic uint32_t complete;         /* at 2048: 1 once every section is written */
 };
+
+/* The sizes the key region's format word folds in, in this order. */
+#define ZP_KREG_FORMAT_SIZES { \
+	(uint32_t)sizeof(struct zp_kreg_hdr), (uint32_t)sizeof(struct zp_kreg_sect), ZP_KREG_MAX_SECT, ZP_KREG_HDR, \
+	(uint32_t)offsetof(struct zp_kreg_hdr, sect), (uint32_t)offsetof(struct zp_kreg_hdr, hdr_xxh), \
+	(uint32_t)offsetof(struct zp_kreg_hdr, mac), (uint32_t)offsetof(struct zp_kreg_hdr, complete) }
+/* This build's key-region format word: written by the creator, required on attach. */
+static inline uint32_t zp_keyregion_format(void)
+{
+	static const uint32_t v[] = ZP_KREG_FORMAT_SIZES;
+	return zp_format_fold(ZP_KREG_VERSION, v, sizeof v / sizeof v[0]);
+}
 
 /* What a creator asks for: section names and sizes, in order. */
 struct zp_keyregion_params {

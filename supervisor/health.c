@@ -56,7 +56,7 @@ int sup_keys_validate(struct sup *sup)
 		k->valid = r == 0;
 		k->state = r ? KH_FAILED : KH_LOADING;
 		if (r) { /* the reason without "key K: ", which every line that shows it says once */
-			const char *m = zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r);
+			const char *m = zp_err_text(r);
 			size_t kl = strlen(sup->cfg.keys[i].name);
 			if (!strncmp(m, "key ", 4) && !strncmp(m + 4, sup->cfg.keys[i].name, kl) && !strncmp(m + 4 + kl, ": ", 2))
 				m += 4 + kl + 2;

@@ -591,7 +591,7 @@ static char *submit(struct sup *sup, json_t *req)
 		int r = zp_arena_submit_job(sup->g[g].a, &spec, &h, &id);
 		if (r) {
 			err = error_reply("group %s: %s; retry later", sup->cfg.groups[g].name,
-					  zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+					  zp_err_text(r));
 			unlink(man);
 			zp_fsync_parent(man);
 		}

@@ -872,7 +872,7 @@ int main(int argc, char **argv)
 	zp_progress_begin(WHO, 2, NULL); /* populating a large arena takes a while: say so in our log */
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
 		if ((r = open_group(sup, g))) {
-			zp_log(WHO, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			zp_log(WHO, "%s", zp_err_text(r));
 			/* a config shape the existing arena cannot take (records.c says the way out): a config error */
 			return r == ZP_EMISMATCH ? ZP_EX_CONFIG : ZP_EX_START;
 		}

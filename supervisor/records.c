@@ -455,7 +455,7 @@ static int migrate_resume(struct sup *sup, unsigned g)
 		uint64_t cid = zp_job_client_id(g, id);
 		if (r) {
 			zp_log(WHO, "group %s: job %llu could not be migrated: %s", sup->cfg.groups[g].name,
-			       (unsigned long long)cid, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			       (unsigned long long)cid, zp_err_text(r));
 			bad = r;
 			continue;
 		}

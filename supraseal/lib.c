@@ -164,7 +164,7 @@ static zp_ss_error connect_pipeline(void)
 	zp_err_clear();
 	int r = zp_pipe_config_load(&C.cfg, cfgp);
 	if (r) {
-		e = ss_err(errno_of(r), "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		e = ss_err(errno_of(r), "%s", zp_err_text(r));
 		goto out;
 	}
 	const char *gname = zp_knobs()->group;
@@ -179,7 +179,7 @@ static zp_ss_error connect_pipeline(void)
 	if (r) {
 		e = ss_err(r == -ENOENT ? ECONNREFUSED : errno_of(r),
 			   "no zkpipe pipeline is running for %s: arena %s of group %s: %s (start zkpipe-supervisor --config %s)",
-			   C.cfg.path, gr->arena, gr->name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r), C.cfg.path);
+			   C.cfg.path, gr->arena, gr->name, zp_err_text(r), C.cfg.path);
 		goto out;
 	}
 	if (!role_alive(ZP_ROLE_SUPERVISOR) && !role_alive(ZP_ROLE_GPUD)) {
@@ -252,7 +252,7 @@ static zp_ss_error srs_open(const char *path, struct srs **out)
 		r = zp_params_scan(s->real, &s->in);
 	if (r) {
 		free(s);
-		return ss_err(errno_of(r), "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		return ss_err(errno_of(r), "%s", zp_err_text(r));
 	}
 	/* register it: gpud loads <run>/srs/<id> once, whoever asks */
 	char reg[PATH_MAX];

@@ -159,7 +159,7 @@ static struct circ_entry *circuit_get(const struct zp_pipe_config *cfg, const ch
 		e->state = r ? r : 1;
 		if (r)
 			snprintf(e->err, sizeof e->err, "circuit of key %s: %s", key,
-				 zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+				 zp_err_text(r));
 		return e;
 	}
 	return NULL;
@@ -362,7 +362,7 @@ static void synth_part(zp_part_h ph, const struct circ_entry *e, const char *key
 	r = fill_slot(ph, sh, e, spec, &hdr, &bytes);
 	if (r) {
 		char m[ZP_ERRTXT_MAX];
-		snprintf(m, sizeof m, "%s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		snprintf(m, sizeof m, "%s", zp_err_text(r));
 		zp_arena_abandon_slot(D.arena, D.me, sh);
 		fail_part(ph, retry_for(r), "%s", m);
 		return;

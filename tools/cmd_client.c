@@ -75,7 +75,7 @@ static json_t *call_any(const char *u, json_t *req, int timeout_ms, int quiet)
 	free(txt);
 	if (r) {
 		if (!quiet)
-			fprintf(stderr, "zkpipe: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+			fprintf(stderr, "zkpipe: %s\n", zp_err_text(r));
 		return NULL;
 	}
 	json_error_t e;

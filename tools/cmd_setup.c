@@ -138,7 +138,7 @@ int cmd_setup(int argc, char **argv)
 		where = zp_setup_gpu_available() ? "GPU" : "CPU";
 	if (rc && so.device == -1 && where[0] == 'G') {
 		fprintf(stderr, "zkpipe setup: warning: the GPU setup failed (%s); making the key on the CPU\n",
-			zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc));
+			zp_err_text(rc));
 		so.device = 0;
 		where = "CPU";
 		rc = zp_setup(&k, &circ, &so);

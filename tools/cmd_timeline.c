@@ -498,7 +498,7 @@ int cmd_timeline(int argc, char **argv)
 	zp_err_clear();
 	int rc = zp_timeline_write(&cfg, url, only, out, &jobs, &rows);
 	if (rc)
-		return fprintf(stderr, "zkpipe timeline: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(rc)),
+		return fprintf(stderr, "zkpipe timeline: %s\n", zp_err_text(rc)),
 		       rc == -ENOENT ? 3 : 7;
 	printf("%s: %u job(s), %u partition(s)\n", out, jobs, rows);
 	return 0;

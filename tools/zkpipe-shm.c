@@ -98,8 +98,8 @@ static void text_view(const struct zp_arena *a)
 {
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	uint64_t now = zp_now_ns();
-	printf("arena %s  backing %s  version %u  created %.0f s ago by pid %u\n", h->name,
-	       zp_backing_name(h->backing), h->version, age_s(h->created_ns, now), h->creator_pid);
+	printf("arena %s  backing %s  version %u (format 0x%08x)  created %.0f s ago by pid %u\n", h->name,
+	       zp_backing_name(h->backing), h->version & 0xffu, h->version, age_s(h->created_ns, now), h->creator_pid);
 	printf("layout: %u slots x %llu MiB at +%llu, %u jobs x %u parts, %u procs, total %llu MiB\n",
 	       h->slot_count, (unsigned long long)(h->slot_size >> 20), (unsigned long long)h->data_off,
 	       h->job_count, h->max_parts, h->proc_count, (unsigned long long)(h->total_size >> 20));
@@ -156,7 +156,7 @@ static json_t *json_view(const struct zp_arena *a)
 {
 	const struct zp_arena_hdr *h = zp_arena_hdr(a);
 	json_t *o = json_pack("{s:s, s:s, s:i, s:I, s:i, s:I, s:i, s:i, s:i, s:I, s:I}", "name", h->name,
-			      "backing", zp_backing_name(h->backing), "version", h->version,
+			      "backing", zp_backing_name(h->backing), "version", (int)(h->version & 0xffu),
 			      "created_ns", (json_int_t)h->created_ns, "slot_count", h->slot_count,
 			      "slot_size", (json_int_t)h->slot_size, "job_count", h->job_count,
 			      "max_parts", h->max_parts, "proc_count", h->proc_count,
@@ -202,6 +202,7 @@ static json_t *json_view(const struct zp_arena *a)
 #define ZP_X(n, help) json_object_set_new(cnt, #n, json_integer((json_int_t)zp_arena_load64(&h->counters.n)));
 	ZP_ARENA_COUNTERS(ZP_X)
 #undef ZP_X
+	json_object_set_new(o, "format", json_integer((json_int_t)h->version)); /* the whole format word (shm/arena.h) */
 	json_object_set_new(o, "slots", slots);
 	json_object_set_new(o, "jobs", jobs);
 	json_object_set_new(o, "processes", procs);
@@ -235,7 +236,7 @@ static int arena_idle(const char *name, const char *hdir, bool *exists)
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {   /* another user's object, a symlink, a wrong mode: said, never taken for "no arena" */
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
 	*exists = true;
@@ -305,7 +306,7 @@ static int remove_arena(const char *name, const char *hdir)
 		return remove_region(name, arena, hdir);
 	}
 	if (r < 0 && r != -ENOENT) { /* there, but not readable as an arena: say why, remove nothing */
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return r == -EACCES || r == -EPERM ? ZP_EX_INPUT : ZP_EX_INTERNAL;
 	}
 	bool exists = r == 0;
@@ -315,7 +316,7 @@ static int remove_arena(const char *name, const char *hdir)
 	if (ex)
 		return ex;
 	if (exists && (r = zp_arena_destroy(name, hdir)) < 0) {
-		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: remove %s: %s\n", name, zp_err_text(r));
 		return ZP_EX_INTERNAL;
 	}
 	/* its key regions go with it (also those an earlier removal left) */
@@ -412,7 +413,7 @@ int main(int argc, char **argv)
 	if (r < 0 && zp_keyregion_is_name(argv[optind], NULL, 0) && watch <= 0)
 		return show_region(argv[optind], hdir, json);
 	if (r < 0) {
-		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
+		fprintf(stderr, "zkpipe-shm: %s\n", zp_err_text(r));
 		return 1;
 	}
 	do {

@@ -58,5 +58,14 @@ int main(void)
 	CHECK(n == ZP_ERR_MSG_MAX - 1 && !strcmp(zp_err_msg() + n - 3, "..."), "cut: %zu bytes, ends %s", n, zp_err_msg() + n - 8);
 	zp_err_set(-EIO, "%s", zp_err_msg());
 	CHECK(strlen(zp_err_msg()) == ZP_ERR_MSG_MAX - 1, "re-set of a full message: %zu", strlen(zp_err_msg()));
+
+	/* zp_err_text: the message when one is set, else the code's name; never NULL */
+	zp_err_clear();
+	CHECK(!strcmp(zp_err_text(-ENOENT), zp_strerror(-ENOENT)), "no message: %s", zp_err_text(-ENOENT));
+	CHECK(!strcmp(zp_err_text(ZP_EFORMAT), zp_strerror(ZP_EFORMAT)), "no message: %s", zp_err_text(ZP_EFORMAT));
+	zp_err_set(ZP_EFORMAT, "k.zkey: section 2");
+	CHECK(!strcmp(zp_err_text(ZP_EFORMAT), zp_err_msg()) && strstr(zp_err_text(-EIO), "k.zkey: section 2"),
+	      "with a message: %s", zp_err_text(ZP_EFORMAT));
+	CHECK(zp_err_text(12345) != NULL, "an unknown code");
 	return zp_test_done("zp_err", NULL);
 }

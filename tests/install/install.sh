@@ -23,7 +23,7 @@ done
 export PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_SYSROOT_DIR=$T/root
 flags=$(pkg-config --cflags --libs zkpipe) || fail "pkg-config zkpipe"
 cc -std=gnu11 -O1 -o "$T/tiny" "$SRC/tests/install/tiny.c" $flags 2>"$T/cc.log" || { cat "$T/cc.log"; fail "compile against the installed headers"; }
-LD_LIBRARY_PATH=$L ldd "$T/tiny" | grep -q "$L/libzkpipe.so" || fail "tiny does not load the installed libzkpipe: $(LD_LIBRARY_PATH=$L ldd "$T/tiny")"
+grep -qF "$L/libzkpipe.so" <<<"$(LD_LIBRARY_PATH=$L ldd "$T/tiny")" || fail "tiny does not load the installed libzkpipe: $(LD_LIBRARY_PATH=$L ldd "$T/tiny")"
 out=$(LD_LIBRARY_PATH=$L ZP_THREADS=1 "$T/tiny" "$SRC/examples/chain/chain.zkey" "$SRC/examples/chain/w0.wtns" \
   "$SRC/examples/chain/vk.json") || fail "tiny: $out"
 [ "$out" = "OK REJECTED-WRONG" ] || fail "tiny printed '$out'"
@@ -36,7 +36,7 @@ done
 flags=$(pkg-config --cflags --libs zkpipe-rapidsnark) || fail "pkg-config zkpipe-rapidsnark"
 cc -std=gnu11 -O1 -o "$T/rs_api" "$SRC/tests/rapidsnark/rs_api.c" $flags -lpthread 2>"$T/cc.log" ||
   { cat "$T/cc.log"; fail "compile rs_api.c against the installed rapidsnark headers"; }
-LD_LIBRARY_PATH=$L ldd "$T/rs_api" | grep -q "$L/libzkpipe-rapidsnark.so" || fail "rs_api does not load the installed library"
+grep -qF "$L/libzkpipe-rapidsnark.so" <<<"$(LD_LIBRARY_PATH=$L ldd "$T/rs_api")" || fail "rs_api does not load the installed library"
 out=$(LD_LIBRARY_PATH=$L "$T/rs_api" verify /dev/null /dev/null /dev/null); rc=$?
 [ $rc = 2 ] || fail "groth16_verify on empty texts: code $rc, want VERIFIER_ERROR (2): $out"
 echo "PASS: installed libzkpipe + headers + zkpipe.pc; a program built with pkg-config proves and verifies;"

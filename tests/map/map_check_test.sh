@@ -38,6 +38,20 @@ inject common/knobs.c; sed -i 's/"ZP_THREADS"/"ZP_THREADZ"/' "$tmp/t/common/knob
 expect "a knob without a row" "docs/knobs.md: no row for ZP_THREADZ"
 inject shm/meson.build; echo 'x = [pipe_dep]' >> "$tmp/t/shm/meson.build"
 expect "a meson arrow" "shm/meson.build: shm -> pipeline (meson pipe_dep)"
+# a folder with source that the map does not name
+inject newpart/x.c; mkdir -p "$tmp/t/newpart"; echo 'int x;' > "$tmp/t/newpart/x.c"
+expect "an unmapped folder" "newpart/ holds source (newpart/x.c) but docs/DESIGN.md's map does not name it"
+inject newpart/x.sh; echo 'true' > "$tmp/t/newpart/x.sh"
+expect "an unmapped folder of shell" "newpart/ holds source (newpart/x.sh)"
+# a forbidden part reached through an allowed part's header (synthd -> prover is allowed, cuda is not)
+inject synthd/synthd.c; echo '#include "setup_cuda.h"' >> "$tmp/t/synthd/synthd.c"
+expect "cuda through a prover header" "synthd/synthd.c: synthd -> cuda (through #include prover/setup_cuda.h -> cuda/zp_cuda.h)"
+# ... and through a chain of two headers (a pipeline header that starts including a gpud header)
+inject pipeline/daemon.h; sed -i '0,/#include "/s//#include "keyload.h"\n#include "/' "$tmp/t/pipeline/daemon.h"
+expect "gpud through two headers" "synthd -> gpud (through #include pipeline/daemon.h -> gpud/keyload.h)"
+# an exception is one file's: gpud/gpud.h's does not excuse a gpud file that reaches cuda another way
+inject gpud/pipe.c; echo '#include "zp_cuda.h"' >> "$tmp/t/gpud/pipe.c"
+expect "an exception covers only its chain" "gpud/pipe.c: gpud -> cuda (#include \"cuda/zp_cuda.h\")"
 # an exception whose file is gone fails as stale (the first allow: line of the map, if any is left)
 allow=$(sed -n 's/^allow: *\([^ #]*\) *\([^ #]*\).*/\1 \2/p' "$src/docs/DESIGN.md" | head -1)
 if [ -n "$allow" ]; then

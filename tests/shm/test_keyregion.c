@@ -143,6 +143,20 @@ static void run_kind(enum zp_backing k, const char *hdir)
 		char path[256];
 		snprintf(path, sizeof path, "/dev/shm/zkpipe.%s", name);
 		int fd = open(path, O_RDWR);
+		/* 5a. the format word of a build whose header structs differ is refused, saying so */
+		uint32_t sizes[] = ZP_KREG_FORMAT_SIZES, word = zp_keyregion_format();
+		sizes[0] += 64;
+		uint32_t other = zp_format_fold(ZP_KREG_VERSION, sizes, sizeof sizes / sizeof sizes[0]);
+		CHECK(other != word);
+		CHECK(fd >= 0 && pwrite(fd, &other, 4, 8) == 4);
+		CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), ZP_EVERSION);
+		char want[64];
+		snprintf(want, sizeof want, "format word 0x%08x", other);
+		CHECK(strstr(zp_err_msg(), want) && strstr(zp_err_msg(), "shared structs differ") &&
+		      strstr(zp_err_msg(), name));
+		CHECK(pwrite(fd, &word, 4, 8) == 4);
+		CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), 0);
+		zp_keyregion_close(&q);
 		CHECK(fd >= 0 && pwrite(fd, "X", 1, 41) == 1);
 		close(fd);
 		CHECK_EQ(zp_keyregion_attach(&q, name, hdir, ID_A, NULL), ZP_EFORMAT);

@@ -74,10 +74,33 @@ int main(void)
 
 	/* Another layout version. */
 	struct zp_arena_hdr *wh = (struct zp_arena_hdr *)h;
-	wh->version = ZP_ARENA_VERSION + 1;
+	CHECK_EQ(wh->version, zp_arena_format());
+	CHECK_EQ(wh->version & 0xffu, ZP_ARENA_VERSION);
+	wh->version = zp_arena_format() + 1;
 	CHECK_EQ(zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, NULL, &b), ZP_EVERSION);
 	CHECK(strstr(zp_err_msg(), "version") != NULL);
-	wh->version = ZP_ARENA_VERSION;
+	/* The same layout version from a build whose shared structs differ (one more counter, a
+	 * longer path field): another format word, refused with a message that says so and names
+	 * the arena and both words. */
+	uint32_t sizes[] = ZP_ARENA_FORMAT_SIZES;
+	unsigned nsizes = sizeof sizes / sizeof sizes[0];
+	for (unsigned i = 0; i < nsizes; i++) {
+		sizes[i] += 8;
+		uint32_t other = zp_format_fold(ZP_ARENA_VERSION, sizes, nsizes);
+		sizes[i] -= 8;
+		CHECK(other != zp_arena_format());
+		CHECK_EQ(other & 0xffu, ZP_ARENA_VERSION);
+		wh->version = other;
+		CHECK_EQ(zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, NULL, &b), ZP_EVERSION);
+		char want[64];
+		snprintf(want, sizeof want, "format word 0x%08x", other);
+		CHECK(strstr(zp_err_msg(), want) != NULL);
+		CHECK(strstr(zp_err_msg(), name) != NULL);
+		CHECK(strstr(zp_err_msg(), "shared structs differ") != NULL);
+	}
+	wh->version = zp_arena_format();
+	CHECK_EQ(zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, NULL, &b), 0);
+	zp_arena_close(b);
 	/* Inconsistent sizes in the header. */
 	wh->slot_count++;
 	CHECK_EQ(zp_arena_attach(name, ZP_ARENA_RDONLY, NULL, NULL, &b), ZP_EFORMAT);

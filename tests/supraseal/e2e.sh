@@ -5,7 +5,7 @@
 . "$(dirname "$0")/common.sh" "$@"
 
 want="clone_SRS create_SRS create_gpu_mutex destroy_gpu_mutex destroy_pending_proof drop_SRS evict_SRS finalize_groth16_proof_c generate_groth16_proofs_c generate_groth16_proofs_start_c zkpipe_supraseal_stats"
-got=$(nm -D --defined-only "$LIB" | awk '$2=="T"{print $3}' | sort | tr '\n' ' ' | sed 's/ $//')
+got=$(nm -D --defined-only "$LIB" | awk '$2=="T"{sub(/@.*/, "", $3); print $3}' | sort | tr '\n' ' ' | sed 's/ $//')
 [ "$got" = "$want" ] || fail "exported symbols: got [$got], want [$want]"
 log "exports: $got"
 
