@@ -703,7 +703,7 @@ void *sup_status_json(struct sup *sup)
 	for (unsigned k = 0; k < sup->nch; k++) {
 		const struct child *c = &sup->ch[k];
 		json_array_append_new(procs, json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:i, s:i, s:I}", "group",
-			sup->cfg.groups[c->group].name, "role", zp_role_name(c->role), "index", (int)c->index,
+			sup->cfg.groups[c->group].name, "role", sup_child_role(c), "index", (int)c->index,
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));

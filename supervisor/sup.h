@@ -145,6 +145,9 @@ void sup_dkeep_tick(struct sup *sup, struct child *c);
 int sup_dkeep_env(struct child *c, char *env, size_t len, int *fds, unsigned *nfd);
 void sup_dkeep_handed(struct child *c);
 void sup_observe_metrics(struct sup *sup, FILE *f);
+/* A child's role as /status, /metrics and the page name it: zkpipe-clusterd (ZP_ROLE_CLIENT in the
+ * arena's terms) is "clusterd", not a plain client. */
+#define sup_child_role(c) ((c)->role == ZP_ROLE_CLIENT ? "clusterd" : zp_role_name((c)->role))
 void sup_observe_status(struct sup *sup, void *status_json);
 
 /* records.c: <out>/<x>.tmp.<pid> whose writer is gone, removed (at start, and when a job's record is freed) */
