@@ -560,6 +560,8 @@ static void start_local(struct hjob *j)
 		return; /* transient: tried again next tick */
 	}
 	j->cid = (uint64_t)json_integer_value(json_object_get(rep, "job"));
+	zp_log(WHO, "job %lld epoch %lld: local job %llu (%u partition(s))", (long long)j->id, (long long)j->epoch,
+	       (unsigned long long)j->cid, j->nlocal);
 	json_decref(rep);
 	json_decref(j->inputs);
 	j->inputs = NULL;

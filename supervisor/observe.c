@@ -189,13 +189,17 @@ static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32
 	double eta = st == ZP_JOB_ACTIVE && done ? age / done * (r->nparts - done) : st == ZP_JOB_ACTIVE ? -1 : 0;
 	char err[ZP_ERRTXT_MAX + 1];
 	snprintf(err, sizeof err, "%.*s", ZP_ERRTXT_MAX, r->error);
-	return json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
+	long long cj = sup_cluster_job(sup, r);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
 			 (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
 			 zp_job_state_name(st), "parts", (int)r->nparts, "done", (int)done, "failed",
 			 (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority, "error", err,
 			 "submit_ns", (json_int_t)r->submit_ns, "done_ns",
 			 (json_int_t)zp_arena_load64(&r->done_ns), "age_s", age, "eta_s", eta,
 			 "partition_states", ps);
+	if (o && cj)
+		json_object_set_new(o, "cluster_job", json_integer(cj));
+	return o;
 }
 
 /* A job to list: from an arena record (g, j) or the recent ring (brief). */
@@ -423,15 +427,6 @@ void sup_observe_status(struct sup *sup, void *status)
 	json_object_set_new(st, "throughput", throughput_json());
 	json_object_set_new(st, "now_ns", json_integer((json_int_t)now));
 	json_t *cv = cluster_view(sup);
-	if (cv) { /* each local job of a cluster job names it (from clusterd's held jobs) */
-		json_t *jl = json_object_get(st, "job_list"), *x, *y;
-		size_t i, k;
-		json_array_foreach(json_object_get(cv, "jobs"), k, y) {
-			json_int_t loc = json_integer_value(json_object_get(y, "local"));
-			json_array_foreach(jl, i, x)
-				if (loc && json_integer_value(json_object_get(x, "job")) == loc)
-					json_object_set(x, "cluster_job", json_object_get(y, "id"));
-		}
+	if (cv)
 		json_object_set_new(st, "cluster", cv);
-	}
 }

@@ -106,6 +106,9 @@ void *sup_status_json(struct sup *sup);
 void sup_debug_point(struct sup *sup, const char *name);
 /* Whether path is a manifest of this run directory (in/<token>). */
 bool sup_is_manifest(struct sup *sup, const char *path);
+/* The cluster job a local job runs (cluster mode: submitted by zkpipe-clusterd with the token
+ * c<job>e<epoch>), or 0. Tokens of that form are clusterd's in cluster mode (docs/cluster.md). */
+long long sup_cluster_job(struct sup *sup, const struct zp_arena_job *r);
 /* tokens/<token> for the record's manifest name, durably (0 also when it is there already). */
 int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r);
 /* 1 with *cid when the token has a job (its file, or an arena record naming in/<token>). */

@@ -185,5 +185,27 @@ hn = {int(r["attrs"]["data-cjob"]) for r in n.rows.get("chistory", [])}
 assert d in hn and c not in hn and rec not in hn, hn
 print("page: %d nodes, %d cluster jobs, %d history rows (%d FAILED, %d on n1)" % (len(nodes), len(jobs), len(hist), len(hf), len(hn)))
 EOF
+# cluster job ids beside the local ids: /status's job_list (D's finished local job too), zkpipe status,
+# the logs of clusterd and the supervisor, the timeline
+LA=$(python3 -c "import json,sys; print([j['local'] for j in json.load(open(sys.argv[1]))['cluster']['jobs'] if j['id'] == int(sys.argv[2])][0])" "$T/status.json" "$A")
+LD=$(python3 -c "import json,sys; print([j['job'] for j in json.load(open(sys.argv[1]))['job_list'] if j.get('cluster_job') == int(sys.argv[2])][0])" "$T/status.json" "$D") ||
+  fail "no local job names cluster job $D in /status"
+"$ZK" status --config "$T/n1/zkpipe.ini" > "$T/st.txt" || fail "zkpipe status"
+grep -q "^  cluster job $A chain RUNNING, 0/2 partitions, owner n1, local job $LA\$" "$T/st.txt" || { cat "$T/st.txt"; fail "zkpipe status: no line for cluster job $A"; }
+grep -q "^  nodes:.* n2 DOWN" "$T/st.txt" || { cat "$T/st.txt"; fail "zkpipe status: n2 not DOWN"; }
+"$ZK" status --config "$T/n1/zkpipe.ini" "$LD" > "$T/st1.txt" || fail "zkpipe status $LD"
+grep -q "^job $LD (cluster job $D) DONE: 1/1" "$T/st1.txt" || { cat "$T/st1.txt"; fail "zkpipe status JOB: no cluster id"; }
+grep -qF "job $A epoch 1: local job $LA (2 partition(s))" "$T/n1/run/log/node0.cluster0" || fail "clusterd's log: no local id for $A"
+grep -qF "job $LA: cluster job $A (token c${A}e1), 2 partition(s)" "$T/n1/supervisor.log" "$T/n1/run/log/"* || fail "supervisor's log: no cluster id for $LA"
+grep -qF "job $LD (cluster job $D) DONE" "$T/n1/supervisor.log" "$T/n1/run/log/"* || fail "supervisor's log: no cluster id at DONE"
+"$ZK" timeline --config "$T/n1/zkpipe.ini" --out "$T/tl.svg" > /dev/null || fail "timeline"
+python3 - "$T/tl.svg" "$LD" "$D" "$LA" "$A" <<'EOF' || fail "timeline: cluster ids"
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1]); ld, d, la, a = sys.argv[2:]
+jobs = {g.get("data-job"): g for g in t.iter() if g.tag.endswith("}g") or g.tag == "g" if g.get("class") == "job"}
+assert jobs[ld].get("data-cluster-job") == d and jobs[la].get("data-cluster-job") == a, {k: v.attrib for k, v in jobs.items()}
+txt = "".join(jobs[ld].itertext()); assert "(cluster %s)" % d in txt, txt
+print("timeline: ok")
+EOF
 hold_open n1
 log "PASS"
