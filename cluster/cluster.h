@@ -53,6 +53,10 @@
 #define ZP_CLUSTER_NOTIFY_JOBS "zkpipe_jobs" /* payload: key name; "a job was queued" */
 #define ZP_CLUSTER_NOTIFY_DONE "zkpipe_done" /* payload: job id; "a job finished" */
 
+/* the database round-trip histogram's upper bounds, seconds (zkpipe_cluster_db_seconds) */
+#define ZP_DB_LAT_NB 12
+#define ZP_DB_LAT_BOUNDS { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5 }
+
 struct pg_conn;
 struct pg_result;
 
@@ -64,6 +68,10 @@ struct zp_db {
 	uint64_t round_trips;       /* statements sent (connects not counted) */
 	uint64_t connects, failures;
 	char sqlstate[6];           /* of the last failed statement, "" if none */
+	/* statement round-trip latency (send to last result, failed ones too): counts per bucket
+	 * of ZP_DB_LAT_BOUNDS (cumulative only when exported), the overflow in lat_n[ZP_DB_LAT_NB] */
+	uint64_t lat_n[ZP_DB_LAT_NB + 1];
+	double lat_sum;
 };
 
 /* A result: rows of text values (binary where asked); free with zp_db_free. */
@@ -113,6 +121,16 @@ int zp_cluster_schema_check(struct zp_db *db);
 struct zp_pipe_config;
 int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, int64_t job, const char *key,
 			    uint32_t nparts, const char *canon);
+
+/* view.c: the cluster as a node's status page shows it (docs/cluster.md, "The operator's view").
+ * zp_cluster_view_query reads nodes (DOWN past dead_after_s, partitions committed in the last
+ * minute), QUEUED/RUNNING jobs (partitions committed) and the newest finished jobs in one
+ * statement; *out gets {"nodes": [...], "jobs": [...], "history": [...]}. 0 or the db error. */
+struct json_t;
+int zp_cluster_view_query(struct zp_db *db, unsigned history, struct json_t **out);
+/* Delete finished jobs (DONE, FAILED, CANCELLED) whose done_at is older than days, with their
+ * inputs and partitions (ON DELETE CASCADE) and events; *n = jobs deleted. 0 or the db error. */
+int zp_cluster_prune(struct zp_db *db, uint32_t days, long long *n);
 
 /* cli.c: `zkpipe submit|wait|status|cancel --database ...` and `zkpipe cluster ...`;
  * argv[0] is the subcommand. Exit codes: common/zp_exit.h's table, as the local commands: 0, 2 usage,

@@ -99,6 +99,10 @@ static struct {
 	bool taken;             /* our node name is held by another live instance: do nothing */
 	char instance[40];      /* <spool>/instance: who holds the name (kept across restarts) */
 	uint64_t claimed, done, fenced;
+	uint64_t commits, requeues;             /* partitions committed; jobs re-queued by this node */
+	uint64_t last_view, view_at, last_prune; /* view.c: the status page's cluster view */
+	json_t *view;
+	char view_err[400];
 } T;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -563,6 +567,8 @@ static void start_local(struct hjob *j)
 		return; /* transient: tried again next tick */
 	}
 	j->cid = (uint64_t)json_integer_value(json_object_get(rep, "job"));
+	zp_log(WHO, "job %lld epoch %lld: local job %llu (%u partition(s))", (long long)j->id, (long long)j->epoch,
+	       (unsigned long long)j->cid, j->nlocal);
 	json_decref(rep);
 	json_decref(j->inputs);
 	j->inputs = NULL;
@@ -841,6 +847,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
 		int got = rc ? 0 : zp_db_rows(r);
+		T.commits += (uint64_t)got;
 		if (!rc)
 			zp_db_free(r);
 		int ours = rc ? rc : got == (int)b.n ? 1 : still_ours(j);
@@ -1117,6 +1124,7 @@ static int reap(void)
 		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "re-queued");
 	if (zp_db_rows(r))
 		T.want_claim = true, claim_empty_free = 0;
+	T.requeues += (uint64_t)zp_db_rows(r);
 	zp_db_free(r);
 	return 0;
 }
@@ -1344,6 +1352,86 @@ static int instance_id(void)
 	return rc ? zp_err_set(rc, "%s: %s", f, zp_strerror(rc)) : 0;
 }
 
+/* ---------------------------------------------------------------- the operator's view */
+/* Every view_s: the cluster as the database has it (view.c), this node's counters and round-trip
+ * histogram, and the local job id of each cluster job it holds, written atomically to
+ * <spool>/view.json for the supervisor's /status, page and /metrics (which read a file: never the
+ * database). Written while the database is away too (connected false, the last view kept, its
+ * age), so the page says so. [cluster] retain_days: finished jobs past it are pruned hourly. */
+static void view_tick(void)
+{
+	uint64_t now = zp_mono_ms();
+	if (!CL->view_s || (T.last_view && now - T.last_view < CL->view_s * 1000ull))
+		return;
+	T.last_view = now;
+	if (db.c && !T.taken) {
+		json_t *v = NULL;
+		if (!zp_cluster_view_query(&db, 200, &v)) {
+			json_decref(T.view);
+			T.view = v;
+			T.view_at = now;
+			T.view_err[0] = 0;
+		} else {
+			snprintf(T.view_err, sizeof T.view_err, "%s", zp_err_msg());
+			if (!db.c)
+				return db_down("lost");
+		}
+		if (CL->retain_days && (!T.last_prune || now - T.last_prune >= 3600000)) {
+			long long n = 0;
+			if (!zp_cluster_prune(&db, CL->retain_days, &n)) {
+				T.last_prune = n >= 1000 ? now - 3600000 : now; /* more left: the next turn goes on */
+				if (n)
+					zp_log(WHO, "retain_days = %u: %lld finished job(s) deleted with their partitions, inputs and "
+					       "events", CL->retain_days, n);
+			} else {
+				zp_log(WHO, "retain_days: pruning failed: %s", zp_err_msg());
+				if (!db.c)
+					return db_down("lost");
+			}
+		}
+	} else if (!db.c)
+		snprintf(T.view_err, sizeof T.view_err, "database unreachable (retrying)");
+	else
+		snprintf(T.view_err, sizeof T.view_err, "node name %s is held by another live instance", CL->node);
+	json_t *jobs = json_object_get(T.view, "jobs"), *x;
+	size_t i;
+	json_array_foreach(jobs, i, x) {
+		struct hjob *h = held_find((int64_t)json_integer_value(json_object_get(x, "id")));
+		bool ours = h && h->cid && h->epoch == json_integer_value(json_object_get(x, "epoch"));
+		json_object_set_new(x, "local", ours ? json_integer((json_int_t)h->cid) : json_null());
+	}
+	static const double b[ZP_DB_LAT_NB] = ZP_DB_LAT_BOUNDS;
+	json_t *le = json_array(), *cnt = json_array();
+	uint64_t total = 0;
+	for (unsigned k = 0; k <= ZP_DB_LAT_NB; k++) {
+		total += db.lat_n[k];
+		if (k < ZP_DB_LAT_NB)
+			json_array_append_new(le, json_real(b[k]));
+		json_array_append_new(cnt, json_integer((json_int_t)total)); /* cumulative; the last is +Inf */
+	}
+	json_t *o = json_pack("{s:i, s:s, s:b, s:s, s:O?, s:O?, s:O?, s:O?, s:f, s:i, s:i, s:i,"
+			      " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:{s:o, s:o, s:f}}",
+			      "version", 1, "node", CL->node, "connected", db.c != NULL, "error", T.view_err,
+			      "nodes", json_object_get(T.view, "nodes"), "jobs", jobs,
+			      "history", json_object_get(T.view, "history"), "db_now", json_object_get(T.view, "db_now"),
+			      "data_age_s", T.view ? (now - T.view_at) / 1e3 : -1.0, "view_s", (int)CL->view_s,
+			      "retain_days", (int)CL->retain_days, "dead_after_s", (int)CL->dead_after_s,
+			      "counters", "claims", (json_int_t)T.claimed, "commits", (json_int_t)T.commits,
+			      "requeues", (json_int_t)T.requeues, "lease_losses", (json_int_t)T.fenced,
+			      "jobs_done", (json_int_t)T.done, "round_trips", (json_int_t)db.round_trips,
+			      "db_seconds", "le", le, "count", cnt, "sum", db.lat_sum);
+	char *txt = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	char f[PATH_MAX + 16];
+	snprintf(f, sizeof f, "%s/view.json", CL->spool);
+	int rc = txt ? zp_write_atomic(f, txt, strlen(txt)) : -ENOMEM;
+	static int last_rc;
+	if (rc && rc != last_rc)
+		zp_log(WHO, "%s: cannot write the cluster view: %s", f, zp_strerror(rc));
+	last_rc = rc;
+	free(txt);
+}
+
 static void loop(int sfd)
 {
 	for (;;) {
@@ -1387,6 +1475,7 @@ static void loop(int sfd)
 		if (!db.c && zp_mono_ms() >= T.next_connect)
 			db_up();
 		tick();
+		view_tick();
 		static uint64_t last_sweep;
 		if (zp_mono_ms() - last_sweep > 5000) {
 			last_sweep = zp_mono_ms();

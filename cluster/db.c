@@ -206,9 +206,19 @@ int zp_db_execb(struct zp_db *db, zp_db_res **out, const char *sql, int n, const
 	if (!pq.PQsendQueryParams(db->c, sql, n, NULL, vals, lens, fmts, binary_results))
 		return lost(db, -ECONNRESET, "cannot send");
 	PGresult *r = NULL;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = collect(db, &r, deadline);
 	if (!rc)
 		rc = result_code(db, r);
+	static const double lat_b[ZP_DB_LAT_NB] = ZP_DB_LAT_BOUNDS;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double dt = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	unsigned b = 0;
+	while (b < ZP_DB_LAT_NB && dt > lat_b[b])
+		b++;
+	db->lat_n[b]++;
+	db->lat_sum += dt;
 	if (!rc && out)
 		*out = r;
 	else

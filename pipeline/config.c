@@ -20,7 +20,7 @@
  *   [debug]     synth_delay_ms, prove_delay_ms, start_delay_ms, inject, crash_at, fixed_blinding,
  *               hold_at = start | synth | synthesized | prove | proved (tests only; the gate: daemon.h)
  *   [cluster]   database, node, heartbeat_s, dead_after_s, capacity, poll_ms, inline_max,
- *               stop = release | drain, drain_timeout_s
+ *               stop = release | drain, drain_timeout_s, view_s, retain_days
  *               (cluster/, docs/cluster.md)
  * Relative paths are taken from the config file's directory.
  */
@@ -566,6 +566,10 @@ static int cluster_key(struct zp_pipe_cluster *cl, const char *k, const char *v)
 	}
 	if (!strcmp(k, "drain_timeout_s"))
 		return parse_u32(v, &cl->drain_timeout_s);
+	if (!strcmp(k, "view_s"))
+		return cl->view_set = true, parse_u32(v, &cl->view_s);
+	if (!strcmp(k, "retain_days"))
+		return parse_u32(v, &cl->retain_days);
 	return -ENOENT;
 }
 
@@ -670,6 +674,7 @@ static int check_cluster(struct zp_pipe_config *c)
 	cl->poll_ms = cl->poll_ms ? cl->poll_ms : 1000;
 	cl->inline_max = cl->inline_max ? cl->inline_max : 64ull << 20;
 	cl->drain_timeout_s = cl->drain_timeout_s ? cl->drain_timeout_s : 600;
+	cl->view_s = cl->view_set ? cl->view_s : 5;
 	if (cl->dead_after_s <= cl->heartbeat_s)
 		return zp_err_set(-EINVAL, "%s: [cluster] dead_after_s (%u) must exceed heartbeat_s (%u)", c->path,
 				  cl->dead_after_s, cl->heartbeat_s);

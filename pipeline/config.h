@@ -80,6 +80,9 @@ struct zp_pipe_cluster {
 	bool stop_drain;           /* stop = drain: SIGTERM finishes the jobs held first (claiming none);
 	                            * stop = release (default): SIGTERM hands them back at once */
 	uint32_t drain_timeout_s;  /* stop = drain: at most this long, then the rest is handed back; default 600 */
+	uint32_t view_s;           /* clusterd reads the cluster's view for the status page this often; default 5, 0 = never */
+	bool view_set;
+	uint32_t retain_days;      /* finished jobs older than this are deleted with their rows; 0 (default) = kept */
 	char spool[PATH_MAX];      /* <run dir>/cluster: inline witnesses and local outputs; allowed
 	                            * for input and output by the loader */
 };

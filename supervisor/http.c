@@ -78,12 +78,12 @@ static char *metrics(struct sup *sup, size_t *len)
 	put(&b, "# HELP zkpipe_process_restarts restarts per daemon\n# TYPE zkpipe_process_restarts counter\n");
 	for (unsigned k = 0; k < sup->nch; k++)
 		put(&b, "zkpipe_process_restarts{group=\"%s\",role=\"%s\",index=\"%u\"} %u\n",
-		    sup->cfg.groups[sup->ch[k].group].name, zp_role_name(sup->ch[k].role), sup->ch[k].index, sup->ch[k].restarts);
+		    sup->cfg.groups[sup->ch[k].group].name, sup_child_role(&sup->ch[k]), sup->ch[k].index, sup->ch[k].restarts);
 	put(&b, "# HELP zkpipe_process_peak_rss_bytes peak resident memory per daemon\n"
 		"# TYPE zkpipe_process_peak_rss_bytes gauge\n");
 	for (unsigned k = 0; k < sup->nch; k++)
 		put(&b, "zkpipe_process_peak_rss_bytes{group=\"%s\",role=\"%s\",index=\"%u\"} %llu\n",
-		    sup->cfg.groups[sup->ch[k].group].name, zp_role_name(sup->ch[k].role), sup->ch[k].index,
+		    sup->cfg.groups[sup->ch[k].group].name, sup_child_role(&sup->ch[k]), sup->ch[k].index,
 		    (unsigned long long)sup->ch[k].peak_rss_kib * 1024);
 	char *hist = NULL;
 	size_t hn = 0;

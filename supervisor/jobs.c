@@ -45,13 +45,17 @@ void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 		json_array_append_new(parts, json_pack("{s:s, s:i, s:o}", "state", zp_part_state_name(zp_word_state(pw)),
 						       "attempts", (int)zp_part_attempts(pw), "ts", ts));
 	}
-	return json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
+	json_t *o = json_pack("{s:b, s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:o}", "ok", 1,
 			 "job", (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name,
 			 "state", zp_job_state_name(zp_word_state(w)), "key", r->key_id, "parts", (int)r->nparts,
 			 "done", (int)zp_arena_load32(&r->parts_done),
 			 "failed", (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority,
 			 "output", r->output, "error", r->error, "submit_ns", (json_int_t)r->submit_ns,
 			 "done_ns", (json_int_t)zp_arena_load64(&r->done_ns), "partitions", parts);
+	long long cj = sup_cluster_job(sup, r);
+	if (o && cj) /* results/<job>.json keeps it: the timeline and status of a finished job name it */
+		json_object_set_new(o, "cluster_job", json_integer(cj));
+	return o;
 }
 #define job_json(g, j) sup_job_json(sup, sup->g[g].a, g, j)
 
@@ -153,7 +157,10 @@ int sup_finish_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, 
 			return e;
 		}
 		sup_observe_job(sup, a, g, j); /* once per job: its record is on disk now, later scans skip it */
-		zp_log("supervisor", "job %llu %s%s%.*s", (unsigned long long)cid, zp_job_state_name(zp_word_state(w)),
+		char cj[40] = "";
+		if (sup_cluster_job(sup, r))
+			snprintf(cj, sizeof cj, " (cluster job %lld)", sup_cluster_job(sup, r));
+		zp_log("supervisor", "job %llu%s %s%s%.*s", (unsigned long long)cid, cj, zp_job_state_name(zp_word_state(w)),
 		       r->error[0] ? ": " : "", ZP_ERRTXT_MAX, r->error);
 	}
 	uint64_t done = zp_arena_load64(&r->done_ns);
@@ -604,6 +611,10 @@ static char *submit(struct sup *sup, json_t *req)
 	 * (sup_token_lookup, sup_records_start), so a retry finds this job, never a second one. */
 	sup_debug_point(sup, "submit-before-token");
 	uint64_t cid = zp_job_client_id(g, id);
+	if (sup_cluster_job(sup, zp_arena_job_rec(sup->g[g].a, h.idx)))
+		zp_log("supervisor", "job %llu: cluster job %lld (token %s), %u partition(s)", (unsigned long long)cid,
+		       sup_cluster_job(sup, zp_arena_job_rec(sup->g[g].a, h.idx)), tok,
+		       zp_arena_job_rec(sup->g[g].a, h.idx)->nparts);
 	if (sup_token_ensure(sup, g, zp_arena_job_rec(sup->g[g].a, h.idx)))
 		zp_log("supervisor", "job %llu: %s (kept in the arena record; written again before it is freed)",
 		       (unsigned long long)cid, zp_err_msg());
@@ -703,7 +714,7 @@ void *sup_status_json(struct sup *sup)
 	for (unsigned k = 0; k < sup->nch; k++) {
 		const struct child *c = &sup->ch[k];
 		json_array_append_new(procs, json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:i, s:i, s:I}", "group",
-			sup->cfg.groups[c->group].name, "role", zp_role_name(c->role), "index", (int)c->index,
+			sup->cfg.groups[c->group].name, "role", sup_child_role(c), "index", (int)c->index,
 			"pid", (int)c->pid, "alive", c->pid != 0, "adopted", c->pid && !c->ours,
 			"restarts", (int)c->restarts, "oom_kills", (int)c->oom_kills,
 			"peak_rss_kib", (json_int_t)c->peak_rss_kib));

@@ -8,6 +8,7 @@
  * counter may). The main loop writes, the HTTP thread reads: one mutex.
  */
 #include <errno.h>
+#include <time.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -57,6 +58,7 @@ static void hist_add(struct hist *h, double s)
 }
 
 static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j, uint64_t now);
+static void cluster_metrics(struct sup *sup, FILE *f);
 
 void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
 {
@@ -127,6 +129,7 @@ void sup_observe_metrics(struct sup *sup, FILE *f)
 			fprintf(f, "\",stage=\"%s\"} %llu\n", zp_span_name(s), (unsigned long long)h->count);
 		}
 	pthread_mutex_unlock(&O.mu);
+	cluster_metrics(sup, f);
 }
 
 /* ---------------------------------------------------------------- throughput */
@@ -186,13 +189,17 @@ static json_t *job_brief(struct sup *sup, struct zp_arena *a, unsigned g, uint32
 	double eta = st == ZP_JOB_ACTIVE && done ? age / done * (r->nparts - done) : st == ZP_JOB_ACTIVE ? -1 : 0;
 	char err[ZP_ERRTXT_MAX + 1];
 	snprintf(err, sizeof err, "%.*s", ZP_ERRTXT_MAX, r->error);
-	return json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
+	long long cj = sup_cluster_job(sup, r);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:I, s:f, s:f, s:o}", "job",
 			 (json_int_t)zp_job_client_id(g, r->id), "group", sup->cfg.groups[g].name, "key", r->key_id, "state",
 			 zp_job_state_name(st), "parts", (int)r->nparts, "done", (int)done, "failed",
 			 (int)zp_arena_load32(&r->parts_failed), "priority", (int)r->priority, "error", err,
 			 "submit_ns", (json_int_t)r->submit_ns, "done_ns",
 			 (json_int_t)zp_arena_load64(&r->done_ns), "age_s", age, "eta_s", eta,
 			 "partition_states", ps);
+	if (o && cj)
+		json_object_set_new(o, "cluster_job", json_integer(cj));
+	return o;
 }
 
 /* A job to list: from an arena record (g, j) or the recent ring (brief). */
@@ -288,6 +295,122 @@ static json_t *progress_of(struct sup *sup, const struct child *c)
 	return j;
 }
 
+/* ---------------------------------------------------------------- the cluster */
+/* <run dir>/cluster/view.json, written by zkpipe-clusterd every [cluster] view_s (cluster/clusterd.c):
+ * the supervisor reads a file, never the database. NULL when not a cluster node or none yet;
+ * age_s = how old the file is (a clusterd that stopped writing shows as a stale view). */
+#define VIEW_MAX (8u << 20)
+static json_t *cluster_view(struct sup *sup)
+{
+	if (!sup->cfg.cluster.database[0])
+		return NULL;
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof p, "%s/view.json", sup->cfg.cluster.spool);
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > VIEW_MAX) {
+		if (fd >= 0)
+			close(fd);
+		return json_pack("{s:s, s:b}", "error", "no cluster view yet (zkpipe-clusterd writes it every view_s)",
+				 "connected", 0);
+	}
+	char *buf = malloc((size_t)st.st_size);
+	ssize_t n = buf ? read(fd, buf, (size_t)st.st_size) : -1;
+	close(fd);
+	json_t *v = n > 0 ? json_loadb(buf, (size_t)n, 0, NULL) : NULL;
+	free(buf);
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return NULL;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	double age = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+	json_object_set_new(v, "age_s", json_real(age > 0 ? age : 0));
+	return v;
+}
+
+static void metric_line(FILE *f, const char *name, const char *labels, double v)
+{
+	fprintf(f, "%s%s%s%s %.9g\n", name, labels[0] ? "{" : "", labels, labels[0] ? "}" : "", v);
+}
+
+/* zkpipe_cluster_*: this node's clusterd counters and database round trips, and each node's
+ * heartbeat age as of now (the view's age added); nothing when not a cluster node */
+static void cluster_metrics(struct sup *sup, FILE *f)
+{
+	json_t *v = cluster_view(sup);
+	if (!v)
+		return;
+	json_t *c = json_object_get(v, "counters");
+	static const char *const ctr[][2] = {
+		{ "claims", "jobs claimed by this node" },
+		{ "commits", "partitions committed to the database by this node" },
+		{ "requeues", "jobs of silent nodes re-queued by this node" },
+		{ "lease_losses", "jobs this node lost to another (a commit or completion fenced by the epoch)" },
+		{ "jobs_done", "jobs completed by this node" },
+		{ "round_trips", "database statements sent by this node" },
+	};
+	for (size_t i = 0; c && i < sizeof ctr / sizeof ctr[0]; i++) {
+		fprintf(f, "# HELP zkpipe_cluster_%s_total %s\n# TYPE zkpipe_cluster_%s_total counter\n", ctr[i][0], ctr[i][1],
+			ctr[i][0]);
+		fprintf(f, "zkpipe_cluster_%s_total %lld\n", ctr[i][0], (long long)json_integer_value(json_object_get(c, ctr[i][0])));
+	}
+	fputs("# HELP zkpipe_cluster_connected 1 while clusterd is connected to the database\n"
+	      "# TYPE zkpipe_cluster_connected gauge\n", f);
+	metric_line(f, "zkpipe_cluster_connected", "", json_is_true(json_object_get(v, "connected")));
+	fputs("# HELP zkpipe_cluster_view_age_seconds age of the cluster view shown (clusterd writes it every view_s)\n"
+	      "# TYPE zkpipe_cluster_view_age_seconds gauge\n", f);
+	double dage = json_number_value(json_object_get(v, "data_age_s"));
+	double age = json_number_value(json_object_get(v, "age_s")) + (dage > 0 ? dage : 0);
+	metric_line(f, "zkpipe_cluster_view_age_seconds", "", age);
+	json_t *h = json_object_get(v, "db_seconds"), *le = json_object_get(h, "le"), *cnt = json_object_get(h, "count");
+	if (json_array_size(cnt) == json_array_size(le) + 1 && json_array_size(le)) {
+		fputs("# HELP zkpipe_cluster_db_seconds database statement round-trip time (send to result) of this node\n"
+		      "# TYPE zkpipe_cluster_db_seconds histogram\n", f);
+		for (size_t i = 0; i < json_array_size(cnt); i++) {
+			if (i < json_array_size(le))
+				fprintf(f, "zkpipe_cluster_db_seconds_bucket{le=\"%g\"} %lld\n", json_number_value(json_array_get(le, i)),
+					(long long)json_integer_value(json_array_get(cnt, i)));
+			else
+				fprintf(f, "zkpipe_cluster_db_seconds_bucket{le=\"+Inf\"} %lld\n",
+					(long long)json_integer_value(json_array_get(cnt, i)));
+		}
+		fprintf(f, "zkpipe_cluster_db_seconds_sum %.9g\n", json_number_value(json_object_get(h, "sum")));
+		fprintf(f, "zkpipe_cluster_db_seconds_count %lld\n",
+			(long long)json_integer_value(json_array_get(cnt, json_array_size(cnt) - 1)));
+	}
+	json_t *nodes = json_object_get(v, "nodes"), *n;
+	size_t i;
+	if (json_array_size(nodes)) {
+		fputs("# HELP zkpipe_cluster_node_heartbeat_age_seconds seconds since each node's last heartbeat\n"
+		      "# TYPE zkpipe_cluster_node_heartbeat_age_seconds gauge\n", f);
+		json_array_foreach(nodes, i, n) {
+			fputs("zkpipe_cluster_node_heartbeat_age_seconds{node=\"", f);
+			label(f, json_string_value(json_object_get(n, "name")) ?: "");
+			fprintf(f, "\",state=\"%s\"} %.3f\n", json_string_value(json_object_get(n, "state")) ?: "",
+				json_number_value(json_object_get(n, "heartbeat_age_s")) + age);
+		}
+		fputs("# HELP zkpipe_cluster_node_up 1 for a node UP, DRAINING or DRAINED; 0 DOWN or STOPPED\n"
+		      "# TYPE zkpipe_cluster_node_up gauge\n", f);
+		json_array_foreach(nodes, i, n) {
+			const char *s = json_string_value(json_object_get(n, "state")) ?: "";
+			fputs("zkpipe_cluster_node_up{node=\"", f);
+			label(f, json_string_value(json_object_get(n, "name")) ?: "");
+			fprintf(f, "\"} %d\n", strcmp(s, "DOWN") && strcmp(s, "STOPPED"));
+		}
+	}
+	json_t *jobs = json_object_get(v, "jobs"), *j;
+	unsigned q = 0, r = 0;
+	json_array_foreach(jobs, i, j) {
+		const char *s = json_string_value(json_object_get(j, "state")) ?: "";
+		q += !strcmp(s, "QUEUED"), r += !strcmp(s, "RUNNING");
+	}
+	fputs("# HELP zkpipe_cluster_jobs cluster jobs by state (QUEUED, RUNNING)\n# TYPE zkpipe_cluster_jobs gauge\n", f);
+	fprintf(f, "zkpipe_cluster_jobs{state=\"QUEUED\"} %u\nzkpipe_cluster_jobs{state=\"RUNNING\"} %u\n", q, r);
+	json_decref(v);
+}
+
 void sup_observe_status(struct sup *sup, void *status)
 {
 	json_t *st = status;
@@ -303,4 +426,7 @@ void sup_observe_status(struct sup *sup, void *status)
 	json_object_set_new(st, "job_list", jobs_json(sup, now));
 	json_object_set_new(st, "throughput", throughput_json());
 	json_object_set_new(st, "now_ns", json_integer((json_int_t)now));
+	json_t *cv = cluster_view(sup);
+	if (cv)
+		json_object_set_new(st, "cluster", cv);
 }

@@ -57,6 +57,16 @@ static const char *token_of(struct sup *sup, const struct zp_arena_job *r)
 	return sup_is_manifest(sup, r->inputs) ? strrchr(r->inputs, '/') + 1 : NULL;
 }
 
+long long sup_cluster_job(struct sup *sup, const struct zp_arena_job *r)
+{
+	const char *t = sup->cfg.cluster.database[0] ? token_of(sup, r) : NULL;
+	long long id = 0, ep = 0;
+	int n = 0;
+	if (!t || sscanf(t, "c%llde%lld%n", &id, &ep, &n) != 2 || t[n] || id <= 0)
+		return 0;
+	return id;
+}
+
 static int read_u64_file(const char *path, uint64_t *v)
 {
 	*v = 0;

@@ -106,6 +106,9 @@ void *sup_status_json(struct sup *sup);
 void sup_debug_point(struct sup *sup, const char *name);
 /* Whether path is a manifest of this run directory (in/<token>). */
 bool sup_is_manifest(struct sup *sup, const char *path);
+/* The cluster job a local job runs (cluster mode: submitted by zkpipe-clusterd with the token
+ * c<job>e<epoch>), or 0. Tokens of that form are clusterd's in cluster mode (docs/cluster.md). */
+long long sup_cluster_job(struct sup *sup, const struct zp_arena_job *r);
 /* tokens/<token> for the record's manifest name, durably (0 also when it is there already). */
 int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r);
 /* 1 with *cid when the token has a job (its file, or an arena record naming in/<token>). */
@@ -145,6 +148,9 @@ void sup_dkeep_tick(struct sup *sup, struct child *c);
 int sup_dkeep_env(struct child *c, char *env, size_t len, int *fds, unsigned *nfd);
 void sup_dkeep_handed(struct child *c);
 void sup_observe_metrics(struct sup *sup, FILE *f);
+/* A child's role as /status, /metrics and the page name it: zkpipe-clusterd (ZP_ROLE_CLIENT in the
+ * arena's terms) is "clusterd", not a plain client. */
+#define sup_child_role(c) ((c)->role == ZP_ROLE_CLIENT ? "clusterd" : zp_role_name((c)->role))
 void sup_observe_status(struct sup *sup, void *status_json);
 
 /* records.c: <out>/<x>.tmp.<pid> whose writer is gone, removed (at start, and when a job's record is freed) */

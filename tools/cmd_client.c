@@ -454,6 +454,30 @@ static void print_summary(json_t *rep)
 			printf("\n");
 		}
 	}
+	json_t *cl = json_object_get(rep, "cluster"); /* cluster mode: clusterd's view (docs/cluster.md) */
+	if (json_is_object(cl)) {
+		printf("cluster: node %s, %s, view %.1f s old", json_string_value(json_object_get(cl, "node")) ?: "?",
+		       json_is_true(json_object_get(cl, "connected")) ? "connected" : "NOT connected",
+		       json_number_value(json_object_get(cl, "age_s")) + json_number_value(json_object_get(cl, "data_age_s")));
+		if (*(json_string_value(json_object_get(cl, "error")) ?: ""))
+			printf(" (%s)", json_string_value(json_object_get(cl, "error")));
+		printf("\n  nodes:");
+		json_array_foreach(json_object_get(cl, "nodes"), i, p)
+			printf(" %s %s (heartbeat %.1f s, load %lld/%lld)", json_string_value(json_object_get(p, "name")),
+			       json_string_value(json_object_get(p, "state")), json_number_value(json_object_get(p, "heartbeat_age_s")),
+			       json_integer_value(json_object_get(p, "load")), json_integer_value(json_object_get(p, "capacity")));
+		printf("\n");
+		json_array_foreach(json_object_get(cl, "jobs"), i, p) {
+			printf("  cluster job %lld %s %s, %lld/%lld partitions", json_integer_value(json_object_get(p, "id")),
+			       json_string_value(json_object_get(p, "key")), json_string_value(json_object_get(p, "state")),
+			       json_integer_value(json_object_get(p, "done")), json_integer_value(json_object_get(p, "nparts")));
+			if (json_is_string(json_object_get(p, "owner")))
+				printf(", owner %s", json_string_value(json_object_get(p, "owner")));
+			if (json_integer_value(json_object_get(p, "local")))
+				printf(", local job %lld", json_integer_value(json_object_get(p, "local")));
+			printf("\n");
+		}
+	}
 	json_array_foreach(json_object_get(rep, "keys"), i, p) {
 		const char *st = json_string_value(json_object_get(p, "state"));
 		printf("key %s: %s", json_string_value(json_object_get(p, "name")), st);
@@ -543,8 +567,11 @@ static int status_or_cancel(int argc, char **argv, const char *op)
 	} else if (!strcmp(op, "cancel")) {
 		rep = cancel_outcome(rep);
 	} else if (optind < argc) {
-		printf("job %lld %s: %lld/%lld partitions done, %lld failed%s%s\n", json_integer_value(json_object_get(rep, "job")),
-		       json_string_value(json_object_get(rep, "state")), json_integer_value(json_object_get(rep, "done")),
+		char cj[40] = "";
+		if (json_integer_value(json_object_get(rep, "cluster_job")) > 0)
+			snprintf(cj, sizeof cj, " (cluster job %lld)", json_integer_value(json_object_get(rep, "cluster_job")));
+		printf("job %lld%s %s: %lld/%lld partitions done, %lld failed%s%s\n", json_integer_value(json_object_get(rep, "job")),
+		       cj, json_string_value(json_object_get(rep, "state")), json_integer_value(json_object_get(rep, "done")),
 		       json_integer_value(json_object_get(rep, "parts")), json_integer_value(json_object_get(rep, "failed")),
 		       *json_string_value(json_object_get(rep, "error")) ? "; " : "",
 		       json_string_value(json_object_get(rep, "error")));

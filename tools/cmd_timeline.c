@@ -45,7 +45,7 @@ struct tl_part {
 };
 
 struct tl_job {
-	long long id;
+	long long id, cluster; /* cluster: the cluster job it runs (cluster mode), 0 = none */
 	char key[ZP_KEY_ID_MAX], group[ZP_PIPE_NAME_MAX], state[12];
 	uint64_t submit_ns;
 	unsigned nparts;
@@ -85,6 +85,7 @@ static int add_job(struct tl *t, json_t *o)
 	struct tl_job *j = &t->j[t->n];
 	memset(j, 0, sizeof *j);
 	j->id = id;
+	j->cluster = json_integer_value(json_object_get(o, "cluster_job"));
 	snprintf(j->key, sizeof j->key, "%s", json_string_value(json_object_get(o, "key")) ?: "");
 	snprintf(j->group, sizeof j->group, "%s", json_string_value(json_object_get(o, "group")) ?: "");
 	snprintf(j->state, sizeof j->state, "%s", json_string_value(json_object_get(o, "state")) ?: "");
@@ -402,7 +403,11 @@ static void draw(FILE *f, const struct tl *t, size_t dropped)
 		xml_text(f, j->key);
 		fputs("\" data-state=\"", f);
 		xml_text(f, j->state);
+		if (j->cluster > 0)
+			fprintf(f, "\" data-cluster-job=\"%lld", j->cluster);
 		fprintf(f, "\" data-parts=\"%u\"><text x=\"4\" y=\"%.1f\" class=\"jl\">job %lld ", j->nparts, y + JOB_H - 4, j->id);
+		if (j->cluster > 0)
+			fprintf(f, "(cluster %lld) ", j->cluster);
 		xml_text(f, j->key);
 		fputs(" ", f);
 		xml_text(f, j->state);
