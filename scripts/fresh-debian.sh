@@ -27,7 +27,7 @@ case "$root/" in "$here"/*) echo "fresh-debian.sh: ROOT must be outside the repo
 [ "$root" != / ] || { echo "fresh-debian.sh: ROOT is /" >&2; exit 2; }
 if [ -z "${MIRROR:-}" ]; then
   MIRROR=$(grep -hoE '(URIs:|^deb)[[:space:]]+[^[:space:]]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
-             /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{print $2}' | head -n 1)
+             /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{print $2}' | head -n 1 || true)
   MIRROR=${MIRROR:-http://deb.debian.org/debian}
 fi
 command -v debootstrap >/dev/null || { echo "fresh-debian.sh: installing debootstrap" >&2; apt-get install -y -qq debootstrap >/dev/null; }
