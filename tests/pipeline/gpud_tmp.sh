@@ -30,7 +30,7 @@ log "SIGKILL gpud pid $victim mid-proof (stopped)"
 kill -KILL "$victim"
 wait_all 120 || { cat "$T/wait.out"; fail "the job did not finish DONE"; }
 verify_all || fail "proofs"
-wait_until 20 test ! -e "$T/out/a/part-0.gpu.json.tmp.$victim" ||
+wait_until 120 test ! -e "$T/out/a/part-0.gpu.json.tmp.$victim" ||
   fail "the killed gpud's temporary is still in the finished job's output: $(ls "$T/out/a" | tr "\n" " ")"
 [ -e "$T/out/a/part-1.gpu.json.tmp.$live" ] || fail "a live writer's temporary was removed"
 kill "$live"

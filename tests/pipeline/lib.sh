@@ -102,6 +102,10 @@ submit_job() {
 status_json() { "$ZK" status --config "$CFG" --json "$@" 2>/dev/null; }
 jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
 
+# alive PID: running (a zombie is not: a killed daemon nobody reaped yet is dead); dead PID: not alive
+alive() { [ -r "/proc/$1/stat" ] && ! awk '{exit $3 == "Z" ? 0 : 1}' "/proc/$1/stat" 2>/dev/null; }
+dead() { ! alive "$1"; }
+
 # wait_until SECONDS CMD...: poll CMD until it succeeds
 wait_until() {
   local t=$1; shift
