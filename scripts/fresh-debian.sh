@@ -6,8 +6,12 @@
 #
 # 1. debootstrap bookworm into ROOT (skipped when ROOT already holds a system: delete ROOT for a fresh one);
 #    the mirror is MIRROR (default: the first deb.debian.org-style URI in this host's apt sources);
-# 2. mounts proc, sysfs, /dev and /dev/pts (bound from the host), a private tmpfs on /dev/shm (a fresh
-#    machine's own; the host's arenas stay out of it) and, where the host has them, its hugetlbfs mounts;
+# 2. binds ROOT onto itself (the chroot's / a mount point, as a machine's is: `unshare -m --propagation
+#    private` in tests/shm fails with EINVAL otherwise), mounts proc, sysfs, /dev and /dev/pts (bound from
+#    the host), a private tmpfs on /dev/shm (a fresh machine's own; the host's arenas stay out of it), a
+#    tmpfs on /run and, where the host has them, its hugetlbfs mounts; where this host trusts extra CAs
+#    (/usr/local/share/ca-certificates: an egress proxy's), its CA bundle goes in as NODE_EXTRA_CA_CERTS,
+#    so that npm reaches the registry (the test oracles) as it does here;
 # 3. `git clone`s REPO (default: this repository) at REV (default: its current branch) into ROOT/root/zkpipe;
 # 4. runs, as root in the chroot, `bash scripts/demo.sh` then `bash scripts/test.sh` there, each timed;
 #    everything goes to ROOT/root/fresh-run.log, and the last lines printed are each command's exit status
@@ -62,6 +66,8 @@ fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
 mnt() { mkdir -p "${@: -1}"; mount "$@"; mounted+=("${@: -1}"); }
+mnt --bind "$root" "$root"
+mount --make-private "$root"
 mnt -t proc proc "$root/proc"
 mnt -t sysfs sysfs "$root/sys"
 mnt --bind /dev "$root/dev"
@@ -72,6 +78,11 @@ awk '$3 == "hugetlbfs" {print $2}' /proc/self/mounts | while read -r h; do echo 
 while read -r h; do mnt --bind "$h" "$root$h"; done <"$root.huge"; rm -f "$root.huge"
 mnt -t tmpfs tmpfs "$root/run"
 
+cas=""
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1 && [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  mkdir -p "$root/etc/ssl"; cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/host-ca-bundle.crt"
+  cas=/etc/ssl/host-ca-bundle.crt
+fi
 rm -rf "$root/root/zkpipe"
 git clone -q --branch "$rev" "$repo" "$root/root/zkpipe"
 echo "fresh-debian.sh: $(git -C "$root/root/zkpipe" log -1 --format='%h %s') in $root/root/zkpipe" >&2
@@ -98,7 +109,7 @@ chmod +x "$root/root/fresh-run.sh"
 echo "fresh-debian.sh: running the README's commands; log $log" >&2
 set +e
 chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 SKIP_DEMO="${SKIP_DEMO:-0}" \
-  ${ZKPIPE_SANITIZE:+ZKPIPE_SANITIZE=$ZKPIPE_SANITIZE} \
+  ${ZKPIPE_SANITIZE:+ZKPIPE_SANITIZE=$ZKPIPE_SANITIZE} ${cas:+NODE_EXTRA_CA_CERTS=$cas} \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   /bin/bash /root/fresh-run.sh >"$log" 2>&1
 set -e
