@@ -15,8 +15,11 @@ import json,sys
 d=json.load(sys.stdin)
 sys.exit(0 if any(p["state"]=="PROVING" for j in d["jobs"] for p in j["partitions"]) else 1)'; }
 victim=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud'][0]")
-# stopped while a partition of the job is PROVING: the job cannot finish before the kill
+# stopped while a partition of the job is PROVING: the job cannot finish before the kill. Looked at
+# first with gpud running: stopped during every look (a second or more each on a loaded machine),
+# it hardly ran at all and the job crept (a 480 s time-out at load 70)
 stopped_proving() {
+  proving || return 1
   kill -STOP "$victim"
   bash -c "$(declare -f proving); SHM=$SHM ARENA=$ARENA proving" && return 0
   kill -CONT "$victim"; return 1
