@@ -6,7 +6,9 @@
 #include "config.h"
 #include "zp_err.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <numa.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -21,6 +23,35 @@ uint64_t zp_mono_ms(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+unsigned zp_each_child(void (*fn)(pid_t pid, void *arg), void *arg)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/task");
+	for (struct dirent *t; d && (t = readdir(d));) {
+		if (t->d_name[0] == '.')
+			continue;
+		char path[300], buf[4096];
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		buf[got > 0 ? got : 0] = 0;
+		for (char *p = buf, *e; *p; p = e) {
+			long pid = strtol(p, &e, 10);
+			if (e == p || (*e != ' ' && *e != '\n'))
+				break; /* the end, or a pid cut by the buffer: the next call reads it whole */
+			if (pid > 0) {
+				fn((pid_t)pid, arg);
+				n++;
+			}
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 void zp_log(const char *who, const char *fmt, ...)

@@ -169,34 +169,17 @@ static void child(const struct zp_witgen *g, char *const argv[], const char *dir
 /* Every child of ours, SIGKILLed and reaped until none is left: the generator's descendants that
  * left its process group (setsid, double fork) are reparented to us (a subreaper) as their
  * parents die, one level per round. The caller runs no other children. Bounded: 5 s. */
+static void sigkill_pid(pid_t pid, void *arg)
+{
+	(void)arg;
+	kill(pid, SIGKILL);
+}
+
 static void kill_descendants(void)
 {
 	uint64_t end = zp_mono_ms() + 5000;
 	for (;;) {
-		unsigned n = 0;
-		DIR *d = opendir("/proc/self/task"); /* an orphan goes to any thread of ours: read them all */
-		for (struct dirent *t; d && (t = readdir(d));) {
-			if (t->d_name[0] == '.')
-				continue;
-			char path[300], buf[4096];
-			snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
-			ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-			if (fd >= 0)
-				close(fd);
-			buf[got > 0 ? got : 0] = 0;
-			for (char *p = buf, *e; *p; p = e) {
-				long pid = strtol(p, &e, 10);
-				if (e == p || (*e != ' ' && *e != '\n'))
-					break; /* the end, or a pid cut by the buffer: the next round reads it whole */
-				if (pid > 0) {
-					kill((pid_t)pid, SIGKILL);
-					n++;
-				}
-			}
-		}
-		if (d)
-			closedir(d);
+		unsigned n = zp_each_child(sigkill_pid, NULL);
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 		if (!n || zp_mono_ms() > end) /* none left (or no children file: CONFIG_PROC_CHILDREN) */

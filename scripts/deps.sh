@@ -3,11 +3,13 @@
 set -eu
 pkgs="build-essential meson ninja-build pkg-config libnanomsg-dev liburing-dev libhugetlbfs-dev
       libnuma-dev libinih-dev libjansson-dev libxxhash-dev libmicrohttpd-dev
-      chromium nlohmann-json3-dev libgmp-dev nasm postgresql libpq-dev iproute2 procps cargo"
+      chromium nlohmann-json3-dev libgmp-dev nasm postgresql libpq-dev iproute2 procps cargo curl"
 # chromium: tests/pipeline/status_page.sh loads the supervisor's status page in a real browser;
 # nlohmann-json3-dev libgmp-dev nasm: circom's C++ witness generators (tests/pipeline/witgen.sh)
 # postgresql (server, for the tests' throwaway clusters), libpq-dev, iproute2 (ip netns): tests/cluster
 # cargo (Debian's, with its rustc): rust/supraseal-c2, built offline by tests/supraseal/crate.sh
+# curl: tests/pipeline/health.sh reads /status over HTTP (absent from a fresh Debian: found by
+# scripts/fresh-debian.sh)
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -88,6 +88,8 @@ uint64_t zp_mono_ns(void);
 /* futex on a shared 32-bit word. */
 int zp_futex_wait(_Atomic uint32_t *w, uint32_t val, int timeout_ms);
 void zp_futex_wake(_Atomic uint32_t *w, int n);
+/* How often a waiter rescans without a wake (ms; -1: never). 100; tests only change it. */
+extern int zp_wait_slice_ms;
 /* Bump seq and wake sleepers if any. */
 void zp_arena_notify(_Atomic uint32_t *seq, _Atomic uint32_t *waiters);
 

@@ -8,8 +8,11 @@
 #include "zp_err.h"
 
 #include <errno.h>
+#include <limits.h>
 
-#define WAIT_SLICE_MS 100 /* waiters rescan at least this often: hints can be lost */
+/* Waiters rescan at least this often: hints can be lost. -1: never (tests/shm/test_wait.c sets it to
+ * see that a release's futex wake alone brings a sleeping waiter back, whatever the machine's speed). */
+int zp_wait_slice_ms = 100;
 
 static void part_stamp(struct zp_arena *a, uint32_t job, uint32_t part, enum zp_stage st, uint64_t t)
 {
@@ -74,7 +77,13 @@ static int wait_for(struct zp_arena *a, _Atomic uint32_t *seq, _Atomic uint32_t 
 		}
 		uint64_t left_ms = (deadline - now) / 1000000u + 1;
 		atomic_fetch_add_explicit(waiters, 1, memory_order_seq_cst);
-		zp_futex_wait(seq, s, left_ms < WAIT_SLICE_MS ? (int)left_ms : WAIT_SLICE_MS);
+		int slice = zp_wait_slice_ms, ms;
+		if (deadline == UINT64_MAX)
+			ms = slice; /* no timeout: the slice, or until woken */
+		else
+			ms = slice >= 0 && left_ms > (uint64_t)slice ? slice
+			     : left_ms > INT_MAX ? INT_MAX : (int)left_ms;
+		zp_futex_wait(seq, s, ms);
 		atomic_fetch_sub_explicit(waiters, 1, memory_order_seq_cst);
 		continue;
 out:

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -641,37 +640,22 @@ static void api_serve(struct sup *sup)
  * init. Any child of ours that is not a daemon we run is such a stray: SIGKILLed, and reaped at
  * the next call (it shows as a zombie child until then). /proc/self/task/<tid>/children of every
  * thread: a few small reads, every 100 ms. */
+static void kill_stray(pid_t pid, void *arg)
+{
+	const struct sup *sup = arg;
+	for (unsigned k = 0; k < sup->nch; k++)
+		if (sup->ch[k].pid == pid)
+			return; /* a daemon we run */
+	int st;
+	if (waitpid(pid, &st, WNOHANG) == pid)
+		return; /* a zombie, now reaped */
+	zp_log(WHO, "pid %ld: a stray child (left by a dead daemon's witness generator): SIGKILL", (long)pid);
+	kill(pid, SIGKILL);
+}
+
 static void kill_strays(struct sup *sup)
 {
-	DIR *d = opendir("/proc/self/task");
-	for (struct dirent *t; d && (t = readdir(d));) {
-		if (t->d_name[0] == '.')
-			continue;
-		char path[300], buf[4096];
-		snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		buf[got > 0 ? got : 0] = 0;
-		for (char *p = buf, *e; *p; p = e) {
-			long pid = strtol(p, &e, 10);
-			if (e == p || (*e != ' ' && *e != '\n'))
-				break; /* the end, or a pid cut by the buffer (read whole at the next call) */
-			bool ours = false;
-			for (unsigned k = 0; k < sup->nch && !ours; k++)
-				ours = sup->ch[k].pid == (pid_t)pid;
-			if (pid <= 0 || ours)
-				continue;
-			int st;
-			if (waitpid((pid_t)pid, &st, WNOHANG) == (pid_t)pid)
-				continue; /* a zombie, now reaped */
-			zp_log(WHO, "pid %ld: a stray child (left by a dead daemon's witness generator): SIGKILL", pid);
-			kill((pid_t)pid, SIGKILL);
-		}
-	}
-	if (d)
-		closedir(d);
+	zp_each_child(kill_stray, sup);
 }
 
 static void shutdown_children(struct sup *sup)

@@ -3,20 +3,14 @@
 # (a supervisor each, with [cluster]), optionally each in a network namespace of the test's own
 # making that reaches the database over TCP through a veth pair.
 # Usage from a test:  . "$(dirname "$0")/lib.sh" "$@"   (args: build dir, source dir)
-set -u
-B=$(cd "$1" && pwd); SRC=$(cd "$2" && pwd)
-ZK=$B/tools/zkpipe; SUP=$B/supervisor/zkpipe-supervisor; SHM=$B/tools/zkpipe-shm
+# (fail, skip, log, alive, wait_until, the hold gate's files: tests/pipeline/helpers.sh, shared)
+. "$(dirname "${BASH_SOURCE[0]}")/../pipeline/helpers.sh"
 EX=$SRC/examples/chain
 T=$(mktemp -d /tmp/zpc.XXXXXX)
 TAG=$(basename "$T" | cut -d. -f2)
-export ZP_THREADS=1
 # the CLI's exit codes (tools/cmds.h; cluster/cli.c uses the same values)
 EX_JOB_FAILED=11 EX_DB=10
 NODES=""; NETNS=""; PG_UP=0
-
-fail() { echo "FAIL: $*"; dump; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-log() { echo "[$(date +%T.%N | cut -c1-12)] $*"; }
 
 dump() {
   for n in $NODES; do
@@ -57,12 +51,7 @@ psql_() { "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DB" -c "$1"; }
 node_pids() { # every process of node $1: supervisor and its arena's daemons
   local n=$1
   cat "$T/$n/sup.pid" 2>/dev/null
-  "$SHM" --json "zpc$TAG.$n" 2>/dev/null | python3 -c '
-import json,sys
-try: d=json.load(sys.stdin)
-except Exception: sys.exit(0)
-for p in d["processes"]:
-    if p.get("alive"): print(p["pid"])'
+  pids_of_arena "zpc$TAG.$n"
   pgrep -f "zkpipe-clusterd --config $T/$n/" 2>/dev/null
 }
 
@@ -146,33 +135,14 @@ start_node() {
     setsid "$SUP" --config "$T/$n/zkpipe.ini" >>"$T/$n/supervisor.log" 2>&1 &
   fi
   echo $! > "$T/$n/sup.pid"; disown
-  for _ in $(seq 200); do
-    "$ZK" status --config "$T/$n/zkpipe.ini" >/dev/null 2>&1 && return 0
-    kill -0 "$(cat "$T/$n/sup.pid")" 2>/dev/null || fail "node $n: supervisor exited at start"
-    sleep 0.1
-  done
-  fail "node $n: supervisor did not answer"
+  await_api "$T/$n/zkpipe.ini" "$(cat "$T/$n/sup.pid")" "node $n"
 }
 
 # The [debug] hold_at gate of node $1 (pipeline/daemon.h; its config has hold_at = ...):
 # hold_release NODE N lets N more partitions through, hold_open NODE all, hold_close NODE none.
-HOLD_SEQ=0
-hold_release() {
-  mkdir -p "$T/$1/run/hold"; local i
-  for i in $(seq "$2"); do HOLD_SEQ=$((HOLD_SEQ + 1)); : > "$T/$1/run/hold/t$HOLD_SEQ"; done
-}
-hold_open() { mkdir -p "$T/$1/run/hold"; : > "$T/$1/run/hold/open"; }
-hold_close() { mkdir -p "$T/$1/run/hold"; rm -f "$T/$1/run/hold/open"; }
-
-# alive PID: running (a zombie that nobody reaped yet is not)
-alive() { [ -r "/proc/$1/stat" ] && ! awk '{exit $3 == "Z" ? 0 : 1}' "/proc/$1/stat" 2>/dev/null; }
-
-# wait_until SECONDS CMD...
-wait_until() {
-  local t=$1; shift
-  for _ in $(seq $((t * 10))); do "$@" && return 0; sleep 0.1; done
-  return 1
-}
+hold_release() { gate_release "$T/$1/run/hold" "$2"; }
+hold_open() { gate_open "$T/$1/run/hold"; }
+hold_close() { gate_close "$T/$1/run/hold"; }
 
 node_up() { [ "$(psql_ "SELECT count(*) FROM zkpipe.nodes WHERE name = '$1' AND state = 'UP' AND keys LIKE '%chain%'" 2>/dev/null)" = 1 ]; }
 

@@ -80,10 +80,10 @@ zkey = $EX/chain.zkey
 r1cs = $EX/chain.r1cs" EXTRA=$'[debug]\nhold_at = prove' node_config n2 # n2 never proves: its gate stays shut
 sed -i '/^\[key chain\]$/,/^r1cs/d' "$T/n2/zkpipe.ini"
 start_node n2
-wait_until 30 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'\")\" = 1 ]" ||
+wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'\")\" = 1 ]" ||
   fail "n2 did not register chain2"
 f=$("$ZK" submit --database "$DB" --key chain2 --max-attempts 1 "$EX/w3.wtns") || fail "submit chain2"
-wait_until 30 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.jobs WHERE id = $f\")\" = n2 ]" ||
+wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.jobs WHERE id = $f\")\" = n2 ]" ||
   fail "n2 did not claim the chain2 job"
 kill -KILL $(node_pids n2)
 "$ZK" wait --database "$DB" --timeout 300 "$f" > "$T/f.log"; rc=$?

@@ -39,7 +39,7 @@ n3_before=$(committed n3)
 log "SIGKILL node n3 (pids $pids) holding jobs $held; it had committed $n3_before partitions"
 kill -KILL $pids
 n3_dead() { local p; for p in $pids; do alive "$p" && return 1; done; return 0; }
-wait_until 30 n3_dead || fail "n3 processes survived SIGKILL: $pids"
+wait_until 120 n3_dead || fail "n3 processes survived SIGKILL: $pids"
 wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT id FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'\")\" ]" ||
   fail "n3's jobs were not re-queued"
 requeued=$(psql_ "SELECT count(DISTINCT job) FROM zkpipe.events WHERE what = 'requeued' AND detail LIKE 'node n3 %'")

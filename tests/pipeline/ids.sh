@@ -71,7 +71,8 @@ case $backing in
      grep -Ev "^($c|$g|$h) " "$T/ids" > "$T/ids.ok"; mv "$T/ids.ok" "$T/ids"
      verify_all || fail proofs; exit 0 ;;
 esac
-sleep 0.2
+# the killed daemons gone before the next start (was "sleep 0.2": too short on a loaded machine)
+for p in $pids; do wait_until 120 dead "$p" || fail "daemon $p outlived SIGKILL"; done
 EXTRA=
 write_config
 start_sup

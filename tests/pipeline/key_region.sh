@@ -124,7 +124,7 @@ prove_one c 4
 
 # the key leaves the config: its region goes at the next start
 kill -TERM "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=
-for p in $(arena_pids); do wait_until 20 bash -c "! kill -0 $p 2>/dev/null"; done
+for p in $(arena_pids); do wait_until 120 dead "$p" || fail "daemon $p outlived the supervisor's stop"; done
 [ -n "$(regions)" ] || fail "keep_arena = yes: the region should survive a stop"
 sed -i 's/^\[key chain\]/[key chain2]/' "$CFG"
 start_sup
@@ -132,7 +132,7 @@ wait_until 30 grep -q "key region(s) removed" "$T/supervisor.log" || fail "no pr
 regions | grep -q '\.key\.chain$' && fail "region of the removed key still there: $(regions)"
 # keep_arena = no: a clean stop removes every region
 kill -TERM "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=
-for p in $(arena_pids); do wait_until 20 bash -c "! kill -0 $p 2>/dev/null"; done
+for p in $(arena_pids); do wait_until 120 dead "$p" || fail "daemon $p outlived the supervisor's stop"; done
 sed -i 's/^keep_arena = yes/keep_arena = no/' "$CFG"
 start_sup
 has_chain2() { regions | grep -q '\.key\.chain2$'; }

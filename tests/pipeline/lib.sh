@@ -1,22 +1,17 @@
 # lib.sh — shared by the pipeline tests: a supervisor on a temporary run directory, the
 # bundled chain circuit, job submission, waiting, proof verification and arena inspection.
 # Usage from a test:  . "$(dirname "$0")/lib.sh" "$@"   (args: build dir, source dir)
-set -u
-B=$(cd "$1" && pwd); SRC=$(cd "$2" && pwd)
-ZK=$B/tools/zkpipe; SUP=$B/supervisor/zkpipe-supervisor; SHM=$B/tools/zkpipe-shm
+# (fail, skip, log, alive, dead, wait_until, the hold gate's files: helpers.sh, shared with tests/cluster)
+. "$(dirname "${BASH_SOURCE[0]}")/helpers.sh"
 T=$(mktemp -d /tmp/zpt.XXXXXX)
 # the bundled circuit, copied: a test never depends on the checkout being readable by anyone but its owner
 # (a second local user, tests/pipeline/confine.sh, must reach the inputs it submits)
 EX=$T/chain; cp -r "$SRC/examples/chain" "$EX"
 CFG=$T/zkpipe.ini
 SUP_PID=
-export ZP_THREADS=1
 
-fail() { echo "FAIL: $*"; dump; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
 # other_user_zk: a copy of the client a second local user can run, whatever the checkout's modes
 other_user_zk() { install -d -m 755 "$T/bin" && install -m 755 "$ZK" "$T/bin/zkpipe" && echo "$T/bin/zkpipe"; }
-log() { echo "[$(date +%T.%N | cut -c1-12)] $*"; }
 
 dump() {
   echo "--- supervisor.log"; tail -n 40 "$T/supervisor.log" 2>/dev/null
@@ -24,12 +19,7 @@ dump() {
 }
 
 # Every daemon pid the arena knows, for cleanup whatever state the test left.
-arena_pids() { "$SHM" --json "$ARENA" 2>/dev/null | python3 -c '
-import json,sys
-try: d=json.load(sys.stdin)
-except Exception: sys.exit(0)
-for p in d["processes"]:
-    if p.get("alive"): print(p["pid"])'; }
+arena_pids() { pids_of_arena "$ARENA"; }
 
 cleanup() {
   local pids; pids=$(arena_pids)
@@ -81,12 +71,7 @@ INI
 start_sup() {
   "$SUP" --config "$CFG" >>"$T/supervisor.log" 2>&1 &
   SUP_PID=$!
-  for _ in $(seq 600); do # up to 60 s: a loaded machine starts slowly
-    "$ZK" status --config "$CFG" >/dev/null 2>&1 && return 0
-    kill -0 "$SUP_PID" 2>/dev/null || fail "supervisor exited at start"
-    sleep 0.1
-  done
-  fail "supervisor did not answer"
+  await_api "$CFG" "$SUP_PID"
 }
 
 # submit_job NAME PARTS [first witness index] -> appends the id to $T/ids
@@ -102,23 +87,11 @@ submit_job() {
 status_json() { "$ZK" status --config "$CFG" --json "$@" 2>/dev/null; }
 jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
 
-# wait_until SECONDS CMD...: poll CMD until it succeeds
-wait_until() {
-  local t=$1; shift
-  for _ in $(seq $((t * 20))); do "$@" && return 0; sleep 0.05; done
-  return 1
-}
-
-# The [debug] hold_at gate (pipeline/daemon.h): with hold_at = synth | prove in the config, the
-# daemons start that stage only for a token in $T/run/hold, or for all once hold/open exists.
-# hold_release N: let N more partitions through; hold_open: let all through; hold_close: hold again.
-HOLD_SEQ=0
-hold_release() {
-  mkdir -p "$T/run/hold"; local i
-  for i in $(seq "$1"); do HOLD_SEQ=$((HOLD_SEQ + 1)); : > "$T/run/hold/t$HOLD_SEQ"; done
-}
-hold_open() { mkdir -p "$T/run/hold"; : > "$T/run/hold/open"; }
-hold_close() { mkdir -p "$T/run/hold"; rm -f "$T/run/hold/open"; }
+# The hold gate of $T/run (helpers.sh): hold_release N: let N more partitions through;
+# hold_open: let all through; hold_close: hold again.
+hold_release() { gate_release "$T/run/hold" "$1"; }
+hold_open() { gate_open "$T/run/hold"; }
+hold_close() { gate_close "$T/run/hold"; }
 shm_counter() { "$SHM" --json "$ARENA" | python3 -c "import json,sys; print(json.load(sys.stdin)['counters']['$1'])"; }
 # proved_at_least N: the arena's parts_proved counter (read without the supervisor) is >= N
 proved_at_least() { [ "$(shm_counter parts_proved 2>/dev/null || echo 0)" -ge "$1" ]; }

@@ -130,7 +130,7 @@ syn1=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='synt
   fail "no synthd.1"
 kill -KILL "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=
 kill -KILL "$syn1"
-wait_until 10 sh -c "! kill -0 $syn1 2>/dev/null" || fail "synthd.1 did not die"
+wait_until 120 sh -c "! kill -0 $syn1 2>/dev/null" || fail "synthd.1 did not die"
 "$PLANT" proc "$ARENA" "$VPID" synthd.1 || fail "planting the process entry"
 start_sup
 new_syn() { local p; p=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='synthd' and p['index']==1 and p['alive']][0]" 2>/dev/null)

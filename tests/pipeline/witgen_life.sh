@@ -44,7 +44,7 @@ echo '{"a": 1}' > "$T/in.json"
 install -d -m 0700 "$T/run" "$T/run/witgen" "$T/run/witgen/node0.synthd0/zpwit.stale"
 echo junk > "$T/run/witgen/node0.synthd0/zpwit.stale/input.json"
 start_sup
-wait_until 20 test ! -e "$T/run/witgen/node0.synthd0/zpwit.stale" || fail "a stale generator directory survived synthd's start"
+wait_until 120 test ! -e "$T/run/witgen/node0.synthd0/zpwit.stale" || fail "a stale generator directory survived synthd's start"
 grep -q "key slowok: witness_timeout_s = 60 is not below stuck_timeout_s = $STUCK: fine, a witness generator is a declared long stage" \
   "$T/supervisor.log" || fail "no word at start on witness_timeout_s vs stuck_timeout_s"
 
@@ -56,7 +56,7 @@ grep -q "stuck: no progress" "$T/supervisor.log" && fail "a daemon was killed as
 # a generator that leaves a setsid'ed child
 "$ZK" submit --config "$CFG" --key leak --output "$T/out/l" "$T/in.json" --wait >"$T/l.out" 2>&1 ||
   fail "leak: $(cat "$T/l.out")"
-wait_until 10 gone $(cat "$T/leak.pids") || fail "the generator's setsid'ed child $(cat "$T/leak.pids") outlived it"
+wait_until 120 gone $(cat "$T/leak.pids") || fail "the generator's setsid'ed child $(cat "$T/leak.pids") outlived it"
 
 # SIGKILL of synthd while its generator runs
 id=$("$ZK" submit --config "$CFG" --key fork --output "$T/out/f" "$T/in.json") || fail "submit fork"
@@ -66,17 +66,17 @@ syn=$(awk '{print $4}' "/proc/$gen/stat")
 [ "$(cat "/proc/$syn/comm")" = zkpipe-synthd ] || fail "the generator's parent $syn is $(cat "/proc/$syn/comm")"
 log "SIGKILL synthd $syn (generator $gen, its setsid'ed child $esc)"
 kill -KILL "$syn"
-wait_until 15 gone "$gen" "$esc" || fail "after synthd's SIGKILL: $(for p in $gen $esc; do [ -e /proc/$p ] && echo "$p alive ($(tr '\0' ' ' < /proc/$p/cmdline))"; done)"
+wait_until 120 gone "$gen" "$esc" || fail "after synthd's SIGKILL: $(for p in $gen $esc; do [ -e /proc/$p ] && echo "$p alive ($(tr '\0' ' ' < /proc/$p/cmdline))"; done)"
 # the partition is retried: the next synthd's generator runs; a cancel stops it and its child
 wait_until 30 eval '[ "$(wc -l < "$T/escaped.pids")" -ge 2 ]' || fail "the retried generator did not start"
 "$ZK" cancel --config "$CFG" "$id" >/dev/null || fail "cancel"
 "$ZK" wait --config "$CFG" --timeout 30 "$id" >"$T/c.out" 2>&1; rc=$?
 [ $rc = 11 ] && grep -q "cancelled by client" "$T/c.out" || fail "cancelled job: exit $rc: $(cat "$T/c.out")"
-wait_until 10 gone $(cat "$T/gen.pids" "$T/escaped.pids") || fail "a cancelled generator or its child lived on"
+wait_until 120 gone $(cat "$T/gen.pids" "$T/escaped.pids") || fail "a cancelled generator or its child lived on"
 # the supervisor's SIGTERM while a generator runs
 id=$("$ZK" submit --config "$CFG" --key fork --output "$T/out/g" "$T/in.json") || fail "submit fork 2"
 wait_until 30 eval '[ "$(wc -l < "$T/escaped.pids")" -ge 3 ]' || fail "the third generator did not start"
 kill -TERM "$SUP_PID"; wait "$SUP_PID"; SUP_PID=
-wait_until 10 gone $(cat "$T/gen.pids" "$T/escaped.pids") || fail "a generator or its child outlived the supervisor's stop"
+wait_until 120 gone $(cat "$T/gen.pids" "$T/escaped.pids") || fail "a generator or its child outlived the supervisor's stop"
 [ -z "$(find "$T/run/witgen" -name 'zpwit.*')" ] || fail "generator directories left: $(find "$T/run/witgen" -name 'zpwit.*')"
 echo "PASS: stale witgen dir cleared; slow generator not taken for stuck; setsid'ed children killed on exit, synthd SIGKILL, cancel and stop"

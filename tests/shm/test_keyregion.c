@@ -307,7 +307,7 @@ static void attacker_cases(const char *other_secret_dir)
 	}
 	bool alive = true;
 	int rc = -1;
-	for (int i = 0; i < 200; i++) { /* until the child has exec'd (its comm is sleep's) */
+	for (int i = 0; i < 1200; i++) { /* until the child has exec'd (its comm is sleep's); 60 s bound */
 		char cp[64], comm[32] = "";
 		snprintf(cp, sizeof cp, "/proc/%d/comm", (int)pid);
 		FILE *f = fopen(cp, "r");
