@@ -162,13 +162,13 @@ def main():
 
     def reach(f):
         """Every header f reaches through include chains: {header: chain of files from f}."""
-        seen, todo = {f: [f]}, [f]
-        while todo:
-            cur = todo.pop(0)
+        seen, queue = {f: [f]}, [f]
+        while queue:
+            cur = queue.pop(0)
             for h in includes(cur):
                 if h not in seen:
                     seen[h] = seen[cur] + [h]
-                    todo.append(h)
+                    queue.append(h)
         del seen[f]
         return seen
     # which part declares each meson variable
