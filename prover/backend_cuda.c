@@ -633,7 +633,13 @@ static int cu_key_upload(struct cu *s, const zp_g16_key *key)
 		size_t on_dev = 0;
 		for (int i = 0; i < 5; i++)
 			on_dev += hl[i];
-		if ((rc = mem_info(s, &fr, &tot)) || (rc = place_key(s, fr + on_dev, tot))) /* as if not there yet */
+		/* planned as if not there yet: the card's free bytes with the key's counted free, then the
+		 * cap (GPU_MEMORY) applied; capping first would count the made key as another's use */
+		if ((rc = zp_cuda_mem_info(&fr, &tot)))
+			return rc;
+		fr = fr + on_dev < tot ? fr + on_dev : tot;
+		zp_cuda_plan_cap(&s->in, &fr, &tot);
+		if ((rc = place_key(s, fr, tot)))
 			return rc;
 		if (s->plan.kstream) { /* the arrays the plan streams go to host memory; such a key is not kept */
 			s->kstream = 1;
@@ -1547,7 +1553,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	}
 	if (!s->naux)
 		s->cc->jac_set_inf(0, cu_out(s, out, 3));
-	if (verbose())   /* no wait: the counts are on the host already */
+	if (verbose() && any_rq)   /* no wait: the counts are on the host already (none are made when every array streams) */
 		fprintf(stderr, "CUDA backend: %zu of %zu witness entries are not 0/1 (%.2f %%), %zu are 1\n", n_nb, s->nv,
 			100.0 * (double)n_nb / (double)s->nv, n_one);
 	if ((rc = zp_cuda_stream_sync(s->ms)))
