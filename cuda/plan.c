@@ -129,6 +129,21 @@ static size_t stream_room(const zp_cuda_plan_in *in, int lean, size_t avail)
 	return max2(lo, want);
 }
 
+/* The spare a streamed plan wants beside its resident arrays, input set, lists and tables: staging and
+ * MSM scratch for chunks of 2^22 points (about 1 KiB a point; less for a smaller witness), at most
+ * 4 GiB. Measured at 2^27 on an H100 (bench/RESULTS.md, 2026-12-07): every array streamed with the
+ * full set in the 2 GiB left at a 24 GiB cap (chunks 2^21) took 3.66 s a proof, the lean set with
+ * 2^22 chunks at 16 GiB 2.87 s; bytes moved alone would pick the first. */
+static size_t roomy_spare(const zp_cuda_plan_in *in)
+{
+	unsigned k = 0;
+	while (k < 22 && ((size_t)1 << k) < max2(in->nv, in->dom))
+		k++;
+	if (in->msm_chunk_log > 0 && (unsigned)in->msm_chunk_log < k)
+		k = (unsigned)in->msm_chunk_log;
+	return ((size_t)1 << k) * 1024;
+}
+
 int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, size_t total_b)
 {
 	memset(p, 0, sizeof *p);
@@ -160,8 +175,10 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 	size_t lean_set = 2 * in->dom * FRB, wc = (in->nv + in->dom) * FRB;
 	size_t floor_set = in->compact ? p->set_bytes + full_lists(in) : lean_set;
 	p->need = floor_set + stream_room(in, !in->compact, 0) + in->tables + margin;
-	int best = -1;
-	size_t best_cost = SIZE_MAX, best_res = 0, best_moved = 0;
+	/* the least bytes moved a proof, among the choices that leave roomy_spare if any does (larger MSM
+	 * chunks), else among all */
+	int best = -1, best_roomy = 0;
+	size_t best_cost = SIZE_MAX, best_res = 0, best_moved = 0, want_spare = roomy_spare(in);
 	for (int lean = 0; lean < (in->compact ? 1 : 2); lean++) {
 		size_t set = lean ? lean_set : p->set_bytes;
 		size_t room = stream_room(in, lean, usable > set + in->tables ? usable - set - in->tables : 0);
@@ -170,14 +187,16 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 			for (int i = 0; i < ZP_CUDA_NARR; i++)
 				if (m & (1u << i))
 					res += arr_bytes(in, i);
-			if (res + set + room + in->tables + (lean ? 0 : full_lists(in)) > usable)
+			size_t held = res + set + in->tables + (lean ? 0 : full_lists(in));
+			if (held + room > usable)
 				continue;
+			int roomy = usable - held >= want_spare;
 			/* the lean set moves w and c from host copies made at upload (a host copy and a transfer: counted
 			 * twice), and every witness MSM goes range by range: it is the floor for small cards */
 			cost = p->key_bytes - res + (lean ? 2 * wc : 0);
-			if (cost < best_cost || (cost == best_cost && res > best_res))
+			if (roomy > best_roomy || (roomy == best_roomy && (cost < best_cost || (cost == best_cost && res > best_res))))
 				best = (int)(m | (unsigned)lean << ZP_CUDA_NARR), best_cost = cost, best_res = res,
-				best_moved = p->key_bytes - res + (lean ? wc : 0);
+				best_moved = p->key_bytes - res + (lean ? wc : 0), best_roomy = roomy;
 		}
 	}
 	if (best < 0) {

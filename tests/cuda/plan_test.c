@@ -237,15 +237,23 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 		CHECK(p->kstream || p->res[i], "%s: array %d streamed without streaming", what, i);
 	}
 	CHECK(res == p->res_bytes, "%s: resident bytes %zu, arrays %zu", what, p->res_bytes, res);
-	/* the placement moves the fewest bytes: no streamed array would fit resident beside what is planned */
-	if (p->kstream && !in->key_stream)
-		for (int i = 0; i < ZP_CUDA_NARR; i++) {
-			size_t b = arr_b(in, i);
-			CHECK(p->res[i] || free1 < margin + p->res_bytes + b + p->set_bytes + in->tables + 2 * GIB +
-						       (p->lean ? 0 : 2 * in->nv * 4 + MIB) +
-						       2 * ((size_t)1 << 16) * 232 + GIB / 4,
-			      "%s: array %d streamed though it fits", what, i);
-		}
+	/* the placement moves the fewest bytes: no streamed array would fit resident beside what is planned
+	 * (leaving the roomy spare, 2^min(log, 22) points x 1 KiB, where the plan leaves it) */
+	if (p->kstream && !in->key_stream) {
+		unsigned k = 0;
+		while (k < 22 && ((size_t)1 << k) < (in->nv > in->dom ? in->nv : in->dom))
+			k++;
+		if (in->msm_chunk_log > 0 && (unsigned)in->msm_chunk_log < k)
+			k = (unsigned)in->msm_chunk_log;
+		size_t want = ((size_t)1 << k) * 1024, lists = p->lean ? 0 : 2 * in->nv * 4 + MIB;
+		size_t held = margin + p->res_bytes + p->set_bytes + in->tables + lists;
+		int roomy = free1 >= held + want;
+		size_t room = 2 * GIB + 2 * ((size_t)1 << 16) * 232 + GIB / 4;
+		if (roomy && want > room)
+			room = want;
+		for (int i = 0; i < ZP_CUDA_NARR; i++)
+			CHECK(p->res[i] || free1 < held + arr_b(in, i) + room, "%s: array %d streamed though it fits", what, i);
+	}
 	uses_check(p, in, free1, what);
 }
 
