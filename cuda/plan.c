@@ -162,7 +162,7 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 	}
 	if (in->key_stream) {   /* forced (tests): every array streamed, or those key_res names resident */
 		p->kstream = 1;
-		p->lean = in->key_stream == 2 && !in->compact;   /* a compact key's gather reads w on the device */
+		p->lean = in->key_stream == 2;
 		for (int i = 0; i < ZP_CUDA_NARR; i++)
 			if (in->key_res > 0 && (in->key_res >> i) & 1)
 				p->res[i] = 1, p->res_bytes += arr_bytes(in, i);
@@ -171,15 +171,18 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 			p->set_bytes = 2 * in->dom * FRB, p->moved += (in->nv + in->dom) * FRB;
 		return 0;
 	}
-	/* the floor: the lean set with every array streamed (a compact key: its full set) */
+	/* the floor: the lean set with every array streamed (a compact key's too: its scalars gathered on the
+	 * host, backend_cuda.c dens_upload) */
 	size_t lean_set = 2 * in->dom * FRB, wc = (in->nv + in->dom) * FRB;
-	size_t floor_set = in->compact ? p->set_bytes + full_lists(in) : lean_set;
-	p->need = floor_set + stream_room(in, !in->compact, 0) + in->tables + margin;
+	if (in->compact)   /* its ranges carry the gathered A and B scalars and the aux entries (C), then c */
+		wc = (n_a(in) + n_b(in) + max2(in->nv - in->np - 1, 1) + in->dom) * FRB;
+	size_t floor_set = lean_set;
+	p->need = floor_set + stream_room(in, 1, 0) + in->tables + margin;
 	/* the least bytes moved a proof, among the choices that leave roomy_spare if any does (larger MSM
 	 * chunks), else among all */
 	int best = -1, best_roomy = 0;
 	size_t best_cost = SIZE_MAX, best_res = 0, best_moved = 0, want_spare = roomy_spare(in);
-	for (int lean = 0; lean < (in->compact ? 1 : 2); lean++) {
+	for (int lean = 0; lean < 2; lean++) {
 		size_t set = lean ? lean_set : p->set_bytes;
 		size_t room = stream_room(in, lean, usable > set + in->tables ? usable - set - in->tables : 0);
 		for (unsigned m = 0; m < (1u << ZP_CUDA_NARR); m++) {
@@ -206,7 +209,7 @@ int zp_cuda_plan_key(zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t free_b, 
 				  "%.2f GiB with the key streamed from host memory, twiddles %.2f GiB, staging and scratch %.2f GiB, "
 				  "margin %.2f GiB); "
 				  "%.2f GiB of %.2f GiB are free%s", p->need / (double)GIB, floor_set / (double)GIB,
-				  in->tables / (double)GIB, stream_room(in, !in->compact, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
+				  in->tables / (double)GIB, stream_room(in, 1, 0) / (double)GIB, margin / (double)GIB, free_b / (double)GIB,
 				  total_b / (double)GIB, in->cap_mb ? " under the memory cap (gpu_memory, ZP_CUDA_MEM_CAP_MB)" : "");
 	}
 	p->lean = best >> ZP_CUDA_NARR;

@@ -714,7 +714,10 @@ static int buf_alloc(struct cu *s, int i)
  * the compute stream waits for its copy (ev_up), so range j + 1 goes up while range j is summed. */
 struct kitem { int which; size_t first, m; };
 struct kpipe { const struct kitem *it; size_t n, next; int kind; };
-#define KI_W 5
+#define KI_W 5    /* scalars: the lean set's w (a compact key's C: its aux entries, from np + 1) */
+#define KI_SA 6   /* a compact key's lean set: the A scalars gathered on the host (dens_upload) */
+#define KI_SB 7   /* ... and the B scalars */
+static const zp_fr *ki_scalars(const struct cu *s, const struct kitem *it);
 
 static int kp_issue(struct cu *s, struct kpipe *q)
 {
@@ -722,8 +725,8 @@ static int kp_issue(struct cu *s, struct kpipe *q)
 		return 0;
 	const struct kitem *it = &q->it[q->next];
 	int sl = (int)(q->next & 1), rc;
-	size_t pt = it->which == KI_W ? sizeof(zp_fr) : s->pt[it->which == ZP_CUDA_ARR_B2];
-	const void *src = it->which == KI_W ? (const void *)(s->h_w + it->first)
+	size_t pt = it->which >= KI_W ? sizeof(zp_fr) : s->pt[it->which == ZP_CUDA_ARR_B2];
+	const void *src = it->which >= KI_W ? (const void *)ki_scalars(s, it)
 					     : (const void *)((const char *)s->h_pts[it->which] + it->first * pt);
 	void *dst = q->kind ? (void *)s->d_ws[sl] : s->d_ks[sl];
 	if ((rc = zp_cuda_stream_wait(s->sst, s->ev_free[q->kind][sl])) ||
@@ -775,7 +778,7 @@ static size_t q_range(const struct cu *s, int q, size_t off, size_t m, size_t *l
 static int kp_plan(struct cu *s)
 {
 	size_t nr = (s->nv + s->kst - 1) / s->kst, nh = (s->dom + s->kst - 1) / s->kst;
-	if (!(s->wit_it = calloc(4 * nr + 1, sizeof *s->wit_it)) || !(s->w_it = calloc(nr + 1, sizeof *s->w_it)) ||
+	if (!(s->wit_it = calloc(4 * nr + 1, sizeof *s->wit_it)) || !(s->w_it = calloc(4 * nr + 1, sizeof *s->w_it)) ||
 	    !(s->h_it = calloc(nh + 1, sizeof *s->h_it)))
 		return zp_err_set(-ENOMEM, "CUDA backend: staging lists");
 	if (s->dn) { /* a compact key: each streamed array on its own scalars, range by range (msm_streamed_dens) */
@@ -785,6 +788,14 @@ static int kp_plan(struct cu *s)
 				continue;
 			for (size_t off = 0; off < s->an[q]; off += s->kst)
 				s->wit_it[s->n_wit_it++] = (struct kitem){ q, off, s->an[q] - off < s->kst ? s->an[q] - off : s->kst };
+		}
+		/* the lean set: every array's scalars range by range from the host (msm_lean_dens), in the same order */
+		for (int k = 0; s->plan.lean && k < 4; k++) {
+			int q = wit_order[k];
+			int which = q == ZP_CUDA_ARR_A ? KI_SA : q == ZP_CUDA_ARR_C ? KI_W : KI_SB;
+			for (size_t off = 0; off < s->an[q]; off += s->kst)
+				s->w_it[s->n_w_it++] = (struct kitem){ which, (q == ZP_CUDA_ARR_C ? s->np + 1 : 0) + off,
+								      s->an[q] - off < s->kst ? s->an[q] - off : s->kst };
 		}
 	}
 	for (size_t off = 0; !s->dn && off < s->nv; off += s->kst) {
@@ -1675,6 +1686,11 @@ struct cudens {
 	void *ev;                        /* after the totals' copy to tot_h (witness stream) */
 	uint64_t pop[3];                 /* the caller's popcounts of the uploaded proof */
 	int loaded;                      /* an upload is in the input set and not proved yet */
+	/* the lean set (plan.lean: a card too small for the full set): no device gather; dens_upload gathers
+	 * sa and sb into page-locked host memory, counting each bitmap (htot), and msm_lean_dens stages
+	 * them range by range beside the points */
+	zp_fr *h_sa, *h_sb;
+	uint64_t htot[3];
 };
 
 /* The set's extra bytes as allocated by dens_alloc (the plan counts them with the input set). */
@@ -1718,6 +1734,14 @@ static int dens_alloc(struct cu *s)
 {
 	struct cudens *d = s->dn;
 	int rc;
+	if (s->plan.lean) {
+		size_t na = max2(s->an[ZP_CUDA_ARR_A], 1), nb = max2(s->an[ZP_CUDA_ARR_B1], 1);
+		if (zp_cuda_alloc_host((void **)&d->h_sa, na * sizeof(zp_fr)) ||
+		    zp_cuda_alloc_host((void **)&d->h_sb, nb * sizeof(zp_fr)))
+			return zp_err_set(-ENOMEM, "CUDA backend: %zu bytes of page-locked host memory for the lean set's "
+					  "gathered A and B scalars", (na + nb) * sizeof(zp_fr));
+		return 0;
+	}
 	if ((rc = dmalloc((void **)&d->sa, max2(s->an[ZP_CUDA_ARR_A], 1) * sizeof(zp_fr), "the gathered A scalars")) ||
 	    (rc = dmalloc((void **)&d->sb, max2(s->an[ZP_CUDA_ARR_B1], 1) * sizeof(zp_fr), "the gathered B scalars")) ||
 	    (rc = dmalloc((void **)&d->bits, (2 * d->wa + d->wi) * 8 + 64, "density bitmaps")) ||
@@ -1739,9 +1763,80 @@ static void dens_free(struct cu *s)
 	for (size_t i = 0; i < sizeof dp / sizeof *dp; i++)
 		zp_cuda_free(dp[i]);
 	zp_cuda_free_host(d->tot_h);
+	zp_cuda_free_host(d->h_sa);
+	zp_cuda_free_host(d->h_sb);
 	zp_cuda_event_destroy(d->ev);
 	free(d);
 	s->dn = NULL;
+}
+
+/* A scalar range's host source (kp_issue): the lean set's w, or a compact key's gathered A / B scalars. */
+static const zp_fr *ki_scalars(const struct cu *s, const struct kitem *it)
+{
+	return (it->which == KI_SA ? s->dn->h_sa : it->which == KI_SB ? s->dn->h_sb : s->h_w) + it->first;
+}
+
+/* The lean set's density gather on the host, over chunks of HG_WORDS bitmap words: a first pass counts
+ * each chunk's bits (bits past n masked), the totals are checked, a second writes src[i] for each set
+ * bit i, in order, from the chunk's offset. */
+#define HG_WORDS 16384
+struct hgather { const uint64_t *bits; size_t n; const zp_fr *src; zp_fr *dst; size_t *at; };
+
+static uint64_t hg_word(const struct hgather *g, size_t j)
+{
+	uint64_t x = g->bits[j];
+	if (j == (g->n - 1) / 64 && g->n % 64)
+		x &= ((uint64_t)1 << (g->n % 64)) - 1;
+	return x;
+}
+
+static size_t hg_end(const struct hgather *g, size_t c)
+{
+	size_t nw = (g->n + 63) / 64, j1 = (c + 1) * HG_WORDS;
+	return j1 < nw ? j1 : nw;
+}
+
+static void hg_count(void *ctx, size_t c, int worker)
+{
+	struct hgather *g = ctx;
+	size_t k = 0;
+	(void)worker;
+	for (size_t j = c * HG_WORDS; j < hg_end(g, c); j++)
+		k += (size_t)__builtin_popcountll(hg_word(g, j));
+	g->at[c] = k;
+}
+
+static void hg_copy(void *ctx, size_t c, int worker)
+{
+	struct hgather *g = ctx;
+	size_t k = g->at[c];
+	(void)worker;
+	for (size_t j = c * HG_WORDS; j < hg_end(g, c); j++)
+		for (uint64_t x = hg_word(g, j); x; x &= x - 1)
+			g->dst[k++] = g->src[j * 64 + (size_t)__builtin_ctzll(x)];
+}
+
+/* dst = src[i] for each bit i of bits[0..n) set, in order; *tot the bits counted. Written only when
+ * *tot == want (a bitmap that disagrees with its popcount is refused at prove, msm_lean_dens). */
+static int host_gather(const uint64_t *bits, size_t n, const zp_fr *src, zp_fr *dst, uint64_t want, uint64_t *tot)
+{
+	size_t nc = ((n + 63) / 64 + HG_WORDS - 1) / HG_WORDS;
+	*tot = 0;
+	if (!n)
+		return 0;
+	struct hgather g = { bits, n, src, dst, calloc(nc, sizeof(size_t)) };
+	if (!g.at)
+		return zp_err_set(-ENOMEM, "CUDA backend: the density gather's chunk offsets");
+	zp_par_for(nc, hg_count, &g);
+	for (size_t c = 0; c < nc; c++) {   /* counts to offsets */
+		size_t k = g.at[c];
+		g.at[c] = (size_t)*tot;
+		*tot += k;
+	}
+	if (*tot == want)
+		zp_par_for(nc, hg_copy, &g);
+	free(g.at);
+	return 0;
 }
 
 static int cu_create_params(void **state, const zp_g16_key *key)
@@ -1772,6 +1867,33 @@ static int cu_dens_upload(void *state, const zp_g16_dens_in *in)
 	 * synchronized them already; one never proved has nothing queued) */
 	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_sync(s->st)) || (rc = zp_cuda_stream_sync(s->wst)))
 		return rc;
+	if (s->plan.lean) {
+		/* a and b up (tails zeroed); c and w into the host copies, sa and sb gathered on the host (all
+		 * read by the proof from there: h_step, msm_lean_dens) while the copies run */
+		for (int m = 0; m < 2; m++) {
+			zp_fr *dst = abc + m * dm;
+			if ((rc = dens_copy(s, dst, in->abc[m], in->abc_len * fr)) ||
+			    (dm > in->abc_len && (rc = zp_cuda_zero(dst + in->abc_len, (dm - in->abc_len) * fr, s->cst))))
+				goto out;
+		}
+		hcopy(s->h_c, in->abc[2], in->abc_len * fr);
+		memset(s->h_c + in->abc_len, 0, (dm - in->abc_len) * fr);
+		hcopy(s->h_w, in->inp, d->n_ic * fr);
+		hcopy(s->h_w + d->n_ic, in->aux, d->n_l * fr);
+		memcpy(d->h_sa, in->inp, d->n_ic * fr);   /* A: every input first */
+		uint64_t pa = s->an[ZP_CUDA_ARR_A] >= d->n_ic ? s->an[ZP_CUDA_ARR_A] - d->n_ic : 0;
+		uint64_t pb = s->an[ZP_CUDA_ARR_B1];
+		if ((rc = host_gather(in->a_aux, d->n_l, in->aux, d->h_sa + d->n_ic, in->a_aux_pop == pa ? pa : UINT64_MAX,
+				      &d->htot[0])) ||
+		    (rc = host_gather(in->b_inp, d->n_ic, in->inp, d->h_sb, in->b_inp_pop <= pb ? in->b_inp_pop : UINT64_MAX,
+				      &d->htot[1])) ||
+		    (rc = host_gather(in->b_aux, d->n_l, in->aux, d->h_sb + d->htot[1],
+				      d->htot[1] == in->b_inp_pop && in->b_inp_pop + in->b_aux_pop == pb ? in->b_aux_pop : UINT64_MAX,
+				      &d->htot[2])))
+			goto out;
+		rc = zp_cuda_event_record(s->buf[0].copied, s->cst);
+		goto out;
+	}
 	if ((rc = dens_copy(s, w, in->inp, d->n_ic * fr)) || (rc = dens_copy(s, w + d->n_ic, in->aux, d->n_l * fr)))
 		goto out;
 	for (int m = 0; m < 3; m++) {
@@ -1831,6 +1953,62 @@ out:
 	return rc;
 }
 
+/* A compact key's witness step with the lean set: the totals dens_upload counted checked as msm_dens
+ * checks the device's, then each array in wit_order range by range (w_it: its scalars staged from the
+ * host; wit_it: its points staged when it streams, else the resident array's range) through the 0/1
+ * kernel and the bucket MSM of the range's entries neither 0 nor 1. */
+static int msm_lean_dens(struct cu *s, int b, zp_g16_msm_out *out)
+{
+	struct cudens *d = s->dn;
+	const void *res_d[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
+	struct kpipe kq, wq;
+	size_t kj = 0, r = 0;
+	int rc;
+	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)))
+		return rc;
+	if (d->htot[0] != d->pop[0] || d->htot[1] != d->pop[1] || d->htot[2] != d->pop[2] ||
+	    d->n_ic + d->pop[0] != s->an[ZP_CUDA_ARR_A] || d->pop[1] + d->pop[2] != s->an[ZP_CUDA_ARR_B1])
+		return zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
+	if ((rc = kp_start(s, &kq, s->wit_it, s->n_wit_it, 0)) || (rc = kp_start(s, &wq, s->w_it, s->n_w_it, 1)))
+		goto out;
+	for (int k = 0; k < 4; k++) {
+		int q = wit_order[k], g2 = q == ZP_CUDA_ARR_B2;
+		void *o = cu_out(s, out, q);
+		s->cc->jac_set_inf(g2, o);
+		for (size_t off = 0; off < s->an[q]; off += s->kst, r++) {
+			size_t m = s->an[q] - off < s->kst ? s->an[q] - off : s->kst, cnt = 0;
+			const struct kitem *it = &s->wit_it[kj];
+			void *bases;
+			zp_fr *wr;
+			if (r >= s->n_w_it || s->w_it[r].m != m || (!s->plan.res[q] && (kj >= s->n_wit_it || it->which != q ||
+										       it->first != off))) {
+				rc = zp_err_set(ZP_ERANGE, "CUDA backend: staged range %zu / %zu is not array %d's at %zu", r, kj, q, off);
+				goto out;
+			}
+			if ((rc = kp_take(s, &wq, r, (void **)&wr)))
+				goto out;
+			if (s->plan.res[q])
+				bases = (char *)res_d[q] + off * s->pt[g2];
+			else if ((rc = kp_take(s, &kq, kj, &bases)))
+				goto out;
+			if ((rc = ones_add(s, g2, o, bases, wr, NULL, m, 0)) ||
+			    (rc = s->cc->nonbits(s->d_idx, &cnt, wr, m, s->d_sel, s->sel_len, s->ms)) ||
+			    (rc = nonbits_add(s, g2, o, bases, m, 0, wr, s->d_idx, cnt)))
+				goto out;
+			if (!s->plan.res[q] && (rc = kp_done(s, &kq, kj++)))
+				goto out;
+			if ((rc = kp_done(s, &wq, r)))
+				goto out;
+		}
+	}
+	stage(s, "streamed");
+	rc = zp_cuda_stream_sync(s->ms);
+out:
+	if (rc)
+		zp_cuda_stream_sync(s->sst);
+	return rc;
+}
+
 /* A resident array group's MSMs on the scalars sc[0..n): their 0/1 lists, then each array q of mask (q = C:
  * from sc[np + 1], as an expanded key's) through msm_split. */
 static int msm_group(struct cu *s, const zp_fr *sc, size_t n, unsigned mask, zp_g16_msm_out *out)
@@ -1861,6 +2039,8 @@ static int msm_dens(struct cu *s, int b, zp_g16_msm_out *out)
 	uint32_t *ia = d->idx, *ii = d->idx + naux, *ib = d->idx + naux + ninp;
 	const zp_fr *w = s->buf[b].d_w, *aux = w + ninp;
 	int rc;
+	if (s->plan.lean)
+		return msm_lean_dens(s, b, out);
 	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_wait(s->ms, s->buf[b].copied)) ||
 	    (rc = zp_cuda_bits_index(ia, d->tot, d->bits, naux, d->itmp, d->itmp_len, s->ms)) ||
 	    (rc = zp_cuda_bits_index(ii, d->tot + 1, d->bits + d->wa, ninp, d->itmp, d->itmp_len, s->ms)) ||
