@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The device-memory plan's placements on a GPU (issue 32): every placement the plan can choose proves
 # the CPU backend's bytes. Works on an H100 80 GB (and anything from 8 GB: the fixtures are small).
-#   tests/cuda/run-devmem-gpu.sh BIN_DIR     (scripts/gpu-bin.sh BIN_DIR tests/cuda/plan_test: g16_backend_cmp,
+#   [ONLY=GLOB] tests/cuda/run-devmem-gpu.sh BIN_DIR   (scripts/gpu-bin.sh BIN_DIR tests/cuda/plan_test: g16_backend_cmp,
 #                                             zkpipe, plan_test, lib/)
 # Steps, each CUDA = CPU bytes (g16_backend_cmp) in several staged ranges (ZP_CUDA_KEY_STAGE small):
 #   stream1    the full input set, every array streamed                (ZP_CUDA_KEY_STREAM=1)
@@ -28,6 +28,7 @@ cp tests/groth16/data/mul.zkey tests/groth16/data/mul.wtns "$D/"
 rows=""; fails=0
 step() { # name timeout cmd...
   local name=$1 t=$2; shift 2
+  case $name in ${ONLY:-*}) ;; *) return 0;; esac   # ONLY=GLOB: the steps whose names match (e.g. 'params_*')
   local s=$(date +%s.%N)
   timeout "$t" "$@" >"$LOG/$name.log" 2>&1; local rc=$?
   # a lean step proves with the lean set, or it proves nothing about it
