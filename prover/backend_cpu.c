@@ -131,9 +131,9 @@ static int cpu_dens_prove_bls(void *state, zp_g16_msm_out *mo)
 		return zp_err_set(ZP_EMISMATCH, "a density bitmap's popcount differs from the one the caller gave");
 	const zp_fr *inp = b->w, *aux = b->w + ninp;
 	memcpy(b->sa, inp, ninp * sizeof(zp_fr));
-	zp_density_gather(b->sa + ninp, aux, a_aux, naux);
-	uint64_t nb = zp_density_gather(b->sb, inp, b_inp, ninp);
-	zp_density_gather(b->sb + nb, aux, b_aux, naux);
+	zp_density_gather_par(b->sa + ninp, aux, a_aux, naux, b->pop[0]);   /* the counts are checked above */
+	uint64_t nb = zp_density_gather_par(b->sb, inp, b_inp, ninp, b->pop[1]);
+	zp_density_gather_par(b->sb + nb, aux, b_aux, naux, b->pop[2]);
 	zp_fr *a = b->abc, *bb = a + d, *c = bb + d;
 	int r = zp_ntt_h_bellperson(&s->dom, a, bb, c);
 	void *sc = s->scratch;

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "density.h"
 #include "groth16.h"
 #include "knobs.h"
 #include "ntt.h"
@@ -1776,69 +1777,6 @@ static const zp_fr *ki_scalars(const struct cu *s, const struct kitem *it)
 	return (it->which == KI_SA ? s->dn->h_sa : it->which == KI_SB ? s->dn->h_sb : s->h_w) + it->first;
 }
 
-/* The lean set's density gather on the host, over chunks of HG_WORDS bitmap words: a first pass counts
- * each chunk's bits (bits past n masked), the totals are checked, a second writes src[i] for each set
- * bit i, in order, from the chunk's offset. */
-#define HG_WORDS 16384
-struct hgather { const uint64_t *bits; size_t n; const zp_fr *src; zp_fr *dst; size_t *at; };
-
-static uint64_t hg_word(const struct hgather *g, size_t j)
-{
-	uint64_t x = g->bits[j];
-	if (j == (g->n - 1) / 64 && g->n % 64)
-		x &= ((uint64_t)1 << (g->n % 64)) - 1;
-	return x;
-}
-
-static size_t hg_end(const struct hgather *g, size_t c)
-{
-	size_t nw = (g->n + 63) / 64, j1 = (c + 1) * HG_WORDS;
-	return j1 < nw ? j1 : nw;
-}
-
-static void hg_count(void *ctx, size_t c, int worker)
-{
-	struct hgather *g = ctx;
-	size_t k = 0;
-	(void)worker;
-	for (size_t j = c * HG_WORDS; j < hg_end(g, c); j++)
-		k += (size_t)__builtin_popcountll(hg_word(g, j));
-	g->at[c] = k;
-}
-
-static void hg_copy(void *ctx, size_t c, int worker)
-{
-	struct hgather *g = ctx;
-	size_t k = g->at[c];
-	(void)worker;
-	for (size_t j = c * HG_WORDS; j < hg_end(g, c); j++)
-		for (uint64_t x = hg_word(g, j); x; x &= x - 1)
-			g->dst[k++] = g->src[j * 64 + (size_t)__builtin_ctzll(x)];
-}
-
-/* dst = src[i] for each bit i of bits[0..n) set, in order; *tot the bits counted. Written only when
- * *tot == want (a bitmap that disagrees with its popcount is refused at prove, msm_lean_dens). */
-static int host_gather(const uint64_t *bits, size_t n, const zp_fr *src, zp_fr *dst, uint64_t want, uint64_t *tot)
-{
-	size_t nc = ((n + 63) / 64 + HG_WORDS - 1) / HG_WORDS;
-	*tot = 0;
-	if (!n)
-		return 0;
-	struct hgather g = { bits, n, src, dst, calloc(nc, sizeof(size_t)) };
-	if (!g.at)
-		return zp_err_set(-ENOMEM, "CUDA backend: the density gather's chunk offsets");
-	zp_par_for(nc, hg_count, &g);
-	for (size_t c = 0; c < nc; c++) {   /* counts to offsets */
-		size_t k = g.at[c];
-		g.at[c] = (size_t)*tot;
-		*tot += k;
-	}
-	if (*tot == want)
-		zp_par_for(nc, hg_copy, &g);
-	free(g.at);
-	return 0;
-}
-
 static int cu_create_params(void **state, const zp_g16_key *key)
 {
 	return cu_make(state, key, 1);
@@ -1883,14 +1821,14 @@ static int cu_dens_upload(void *state, const zp_g16_dens_in *in)
 		memcpy(d->h_sa, in->inp, d->n_ic * fr);   /* A: every input first */
 		uint64_t pa = s->an[ZP_CUDA_ARR_A] >= d->n_ic ? s->an[ZP_CUDA_ARR_A] - d->n_ic : 0;
 		uint64_t pb = s->an[ZP_CUDA_ARR_B1];
-		if ((rc = host_gather(in->a_aux, d->n_l, in->aux, d->h_sa + d->n_ic, in->a_aux_pop == pa ? pa : UINT64_MAX,
-				      &d->htot[0])) ||
-		    (rc = host_gather(in->b_inp, d->n_ic, in->inp, d->h_sb, in->b_inp_pop <= pb ? in->b_inp_pop : UINT64_MAX,
-				      &d->htot[1])) ||
-		    (rc = host_gather(in->b_aux, d->n_l, in->aux, d->h_sb + d->htot[1],
-				      d->htot[1] == in->b_inp_pop && in->b_inp_pop + in->b_aux_pop == pb ? in->b_aux_pop : UINT64_MAX,
-				      &d->htot[2])))
-			goto out;
+		/* each gather writes only when its count is the caller's popcount and fits (else the prove refuses) */
+		d->htot[0] = zp_density_gather_par(d->h_sa + d->n_ic, in->aux, in->a_aux, d->n_l,
+						   in->a_aux_pop == pa ? pa : UINT64_MAX);
+		d->htot[1] = zp_density_gather_par(d->h_sb, in->inp, in->b_inp, d->n_ic,
+						   in->b_inp_pop <= pb ? in->b_inp_pop : UINT64_MAX);
+		d->htot[2] = zp_density_gather_par(d->h_sb + (d->htot[1] <= pb ? d->htot[1] : 0), in->aux, in->b_aux, d->n_l,
+						   d->htot[1] == in->b_inp_pop && in->b_inp_pop + in->b_aux_pop == pb ? in->b_aux_pop
+														       : UINT64_MAX);
 		rc = zp_cuda_event_record(s->buf[0].copied, s->cst);
 		goto out;
 	}

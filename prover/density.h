@@ -17,6 +17,11 @@ uint64_t zp_density_popcount(const uint64_t *w, uint64_t bits);
 /* dst gets src[i] for every set bit i < n (ascending); returns how many (the CPU gather). */
 uint64_t zp_density_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n);
 
+/* zp_density_gather over zp_par_for (chunks of 2^20 bits: a counting pass, then the copy pass from each
+ * chunk's offset): the same dst, written only when the count equals want (a bitmap that disagrees with
+ * the popcount its caller gave writes nothing). Returns the count. */
+uint64_t zp_density_gather_par(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n, uint64_t want);
+
 /* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
  * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
  * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].

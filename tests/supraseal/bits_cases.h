@@ -48,6 +48,8 @@ static void bits_fill(uint64_t *w, uint64_t n, enum bits_kind k)
 }
 
 /* Sizes: empty, around word edges, a PoRep partition's 329 inputs, larger odd sizes. */
-static const uint64_t bits_sizes[] = { 0, 1, 2, 63, 64, 65, 127, 128, 129, 329, 1000, 4113, 65536, 100003 };
+static const uint64_t bits_sizes[] = { 0, 1, 2, 63, 64, 65, 127, 128, 129, 329, 1000, 4113, 65536, 100003,
+					 /* zp_density_gather_par's chunks are 2^20 bits: one and a bit, three and a tail */
+					 (1u << 20) + 1, 3 * (1u << 20) + 37 };
 
 #endif

@@ -2,7 +2,9 @@
  * ss_bits_index — the GPU gather's index step on the host (zp_density_index, the pass-for-pass
  * model of cuda/bits.cu) against gpud's CPU gather (zp_density_gather) and a bit-by-bit loop: same
  * count as zp_density_popcount, the set bits' indices ascending, and src[idx[j]] equal to what
- * zp_density_gather packs, on every size and density of bits_cases.h.
+ * zp_density_gather packs, on every size and density of bits_cases.h; zp_density_gather_par (the
+ * parallel gather of the CPU backend and the CUDA backend's lean set) packs the same, and writes nothing
+ * when the count is not the one it is told.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +13,33 @@
 
 #include "bits_cases.h"
 #include "density.h"
+
+/* zp_density_gather_par against the one-thread gather's g[0..cnt): told cnt it writes the same; told
+ * cnt + 1 it writes nothing (dst unchanged) and still returns cnt. */
+static int gpar_check(uint64_t n, enum bits_kind k, const uint64_t *bits, const zp_fr *src, const zp_fr *g, uint64_t cnt)
+{
+	zp_fr *p = malloc((n + 1) * sizeof(zp_fr));
+	int bad = 0;
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	memset(p, 0xa5, (n + 1) * sizeof(zp_fr));
+	uint64_t r = zp_density_gather_par(p, src, bits, n, cnt);
+	if (r != cnt || memcmp(p, g, cnt * sizeof(zp_fr)))
+		bad = fprintf(stderr, "n %" PRIu64 " %s: zp_density_gather_par %" PRIu64 " entries, %s\n", n, bits_kind_name[k],
+			      r, r != cnt ? "count differs" : "values differ from zp_density_gather");
+	memset(p, 0xa5, (n + 1) * sizeof(zp_fr));
+	r = zp_density_gather_par(p, src, bits, n, cnt + 1);
+	for (uint64_t i = 0; !bad && i < (n + 1) * sizeof(zp_fr); i++)
+		if (((const unsigned char *)p)[i] != 0xa5)
+			bad = fprintf(stderr, "n %" PRIu64 " %s: told a wrong count, zp_density_gather_par wrote\n", n,
+				      bits_kind_name[k]);
+	if (!bad && r != cnt)
+		bad = fprintf(stderr, "n %" PRIu64 " %s: told a wrong count, returned %" PRIu64 "\n", n, bits_kind_name[k], r);
+	free(p);
+	return bad ? 1 : 0;
+}
 
 static int check(uint64_t n, enum bits_kind k)
 {
@@ -41,6 +70,8 @@ static int check(uint64_t n, enum bits_kind k)
 		bad = fprintf(stderr, "n %" PRIu64 " %s: index list differs from the bit loop\n", n, bits_kind_name[k]);
 	else if (memcmp(g, h, cnt * sizeof(zp_fr)))
 		bad = fprintf(stderr, "n %" PRIu64 " %s: src[idx] differs from zp_density_gather\n", n, bits_kind_name[k]);
+	else if (gpar_check(n, k, bits, src, g, cnt))
+		bad = 1;
 	else if (k == BK_ONES && cnt != n)
 		bad = fprintf(stderr, "n %" PRIu64 " all ones: %" PRIu64 " set\n", n, cnt);
 	else if (k == BK_ZEROS && cnt != 0)
