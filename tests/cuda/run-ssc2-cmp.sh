@@ -17,6 +17,9 @@
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
 # 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
 # BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
+# GPU_MEMORY=16G (or 15000M: a 16 GB card's bytes less its context): zkpipe's gpud plans under that cap
+# ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
+# peak (nvidia-smi every 0.5 s while it runs) goes in the table.
 set -u
 BIN=$(readlink -f "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"); PEER=$(readlink -f "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +33,7 @@ ZK=$BIN/zkpipe; CMP=$BIN/ss_cmp; ZLIB=$BIN/libzkpipe-supraseal.so.0
 PEERS=$(ls "$PEER"/lib*.so 2>/dev/null)
 [ -n "$PEERS" ] || { echo "FAIL: no lib*.so in $PEER"; exit 1; }
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpssc2.XXXXXX"); SUP=; O=$D/o; mkdir -p "$O"  # details: tarred into OUTDIR at the end
-trap '[ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; tar czf "$OUTDIR/ssc2-details.tar.gz" -C "$D" o 2>/dev/null; rm -rf "$D" /dev/shm/zkpipe.* 2>/dev/null' EXIT
+trap '[ -n "${MEMP:-}" ] && kill $MEMP 2>/dev/null; [ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; tar czf "$OUTDIR/ssc2-details.tar.gz" -C "$D" o 2>/dev/null; rm -rf "$D" /dev/shm/zkpipe.* 2>/dev/null' EXIT
 # the pinned case (its parameters and pins are lines of ssc2_pinned.sh)
 P=${PINS:-$HERE/../supraseal/ssc2_pinned.sh}
 eval "$(grep -E '^(CASE_ROWS|PIN_0[0-9]+)=' "$P")"
@@ -58,6 +61,7 @@ slot_size = ${1}M
 jobs = 16
 max_parts = $(( PARTS > 4 ? PARTS : 4 ))
 backend = ${BACKEND:-cuda}
+$([ -n "${GPU_MEMORY:-}" ] && echo "gpu_memory = $GPU_MEMORY")
 INI
   "$BIN/zkpipe-supervisor" --config "$D/z.ini" >> "$D/sup.log" 2>&1 & SUP=$!
   export ZKPIPE_CONFIG=$D/z.ini
@@ -68,21 +72,29 @@ stop() { # stop [NAME]: the supervisor gone (its gpud logs kept as NAME.gpud.log
   [ -n "$SUP" ] && { kill -TERM $SUP; wait $SUP 2>/dev/null; }; SUP=
   cat "$D"/run/log/*gpud* > "$O/${1:-x}.gpud.log" 2>/dev/null; rm -rf "$D/run"; }
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
+# device memory: sampled all run long; peak MIB_FROM_TO: the largest sample between two date +%s.%N stamps
+( while nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1 | sed "s/^/$(date +%s.%N) /"; do
+    sleep 0.5; done > "$D/mem.txt" ) 2>/dev/null & MEMP=$!
+peak() { awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b && $2 > m { m = $2 } END { printf "%.1f", m / 1024 }' "$D/mem.txt"; }
 ROWS=(); FAILS=0
 one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table row per peer
   local name=$1 key=$2 spec=$3 k=$4 lg=$5 mix=$6 pin=${7:-} slot slots=2 zsha psha eq
   local l2=${lg%% *}   # "12 (CI case)" -> 12
   slot=$(( (1 << l2) * 160 / 1048576 + 4 )); [ "$l2" -ge 27 ] && slots=1
-  start $slot $slots || { FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready | - | - |"); stop "$name"; return; }
+  local t0 t1 t2 t3; t0=$(date +%s.%N)
+  start $slot $slots || { FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready | - | - | - |"); stop "$name"; return; }
   "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.zk" > "$O/$name.zk.out" 2>&1
   local zrc=$?
+  t1=$(date +%s.%N)
   stop "$name"
   cat "$O/$name.zk.out" | cut -c1-200
   zsha=$(sha256sum < "$D/$name.zk" 2>/dev/null | cut -d' ' -f1)
   for p in $PEERS; do
     local pn; pn=$(basename "$p" .so)
+    t2=$(date +%s.%N)
     "$CMP" prove "$p" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.$pn" > "$O/$name.$pn.out" 2>&1
     local prc=$?
+    t3=$(date +%s.%N)
     grep -v "^call\|^circuit" "$O/$name.$pn.out" | cut -c1-200
     psha=$(sha256sum < "$D/$name.$pn" 2>/dev/null | cut -d' ' -f1)
     eq=no
@@ -91,7 +103,7 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
     [ "$(grep '^digest:' "$O/$name.zk.out")" = "$(grep '^digest:' "$O/$name.$pn.out")" ] || eq="$eq (inputs differ!)"
     [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && [ "$psha" = "$pin" ] && eq="$eq, = CPU pin" || eq="$eq, CPU pin ${pin:0:12}: zkpipe ${zsha:0:12} peer ${psha:0:12}"; }
     case $eq in yes|"yes, = CPU pin") ;; *) FAILS=$((FAILS + 1));; esac
-    ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$name.zk.out") | $k | $pn | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$name.zk.out") / $(field median_ms "$O/$name.zk.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") |")
+    ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$name.zk.out") | $k | $pn | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$name.zk.out") / $(field median_ms "$O/$name.zk.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") | $(peak $t0 $t1) / $(peak $t2 $t3) |")
     echo "## ${ROWS[-1]}"
   done
 }
@@ -108,14 +120,14 @@ for lg in $SIZES; do for mix in $MIXES; do
   rows=$(( (1 << lg) - PUB - 1 )); spec="n=$rows,pub=$PUB,bool=$mix"; k=$PARTS; [ "$lg" -ge 27 ] && k=1
   t0=$(date +%s.%N)
   "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$D/k.params" > "$O/setup.log" 2>&1 ||
-    { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - |"); FAILS=$((FAILS + 1)); continue; }
+    { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
   echo "## 2^$lg bool=$mix: key $(stat -c %s "$D/k.params") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
   one s$lg-$mix "$D/k.params" "$spec" "$k" "$lg" "$mix"
   rm -f "$D/k.params"
 done; done
 
-table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median |
-|---|---|---:|---:|---|---|---:|---:|
+table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median | device GiB peak: zkpipe$([ -n "${GPU_MEMORY:-}" ] && echo " (cap $GPU_MEMORY)") / peer |
+|---|---|---:|---:|---|---|---:|---:|---:|
 $(printf '%s\n' "${ROWS[@]}")"
 {
   echo
@@ -123,7 +135,7 @@ $(printf '%s\n' "${ROWS[@]}")"
   echo
   echo "Machine: $head"
   echo
-  echo "Command: \`SIZES=\"$SIZES\" MIXES=\"$MIXES\" PARTS=$PARTS REPS=$REPS tests/cuda/run-ssc2-cmp.sh BIN PEERS\` (ss_cmp: each library loaded by path with dlopen; zkpipe through a supervisor + gpud, backend cuda, stopped before the peer runs; PoRep-shaped synthetic circuits, 328 public inputs, keys \`zkpipe setup --gpu --h-mode coeff --roots 7\` — the first rows the CPU-pinned case of tests/supraseal/ssc2_pinned.sh; every proof verified by a pairing check; $REPS calls after the first, which loads the key, must repeat the bytes; times are whole calls as bellperson sees them, K partitions a call). Peers: $(for p in $PEERS; do printf '%s ' "$(basename "$p")"; done)$([ -f "$PEER/PROVENANCE" ] && { echo; echo; sed 's/^/    /' "$PEER/PROVENANCE"; })"
+  echo "Command: \`$([ -n "${GPU_MEMORY:-}" ] && echo "GPU_MEMORY=$GPU_MEMORY ")SIZES=\"$SIZES\" MIXES=\"$MIXES\" PARTS=$PARTS REPS=$REPS tests/cuda/run-ssc2-cmp.sh BIN PEERS\` (ss_cmp: each library loaded by path with dlopen; zkpipe through a supervisor + gpud, backend cuda, stopped before the peer runs; PoRep-shaped synthetic circuits, 328 public inputs, keys \`zkpipe setup --gpu --h-mode coeff --roots 7\` — the first rows the CPU-pinned case of tests/supraseal/ssc2_pinned.sh; every proof verified by a pairing check; $REPS calls after the first, which loads the key, must repeat the bytes; times are whole calls as bellperson sees them, K partitions a call). Peers: $(for p in $PEERS; do printf '%s ' "$(basename "$p")"; done)$([ -f "$PEER/PROVENANCE" ] && { echo; echo; sed 's/^/    /' "$PEER/PROVENANCE"; })"
   echo
   echo "$table"
 } > "$OUTDIR/ssc2-cmp.md"
