@@ -1181,8 +1181,12 @@ static int reap(void)
 }
 
 /* ---------------------------------------------------------------- (re)connect */
-/* Leases the database says we hold that we do not know (we restarted): take them up again. */
-static int adopt_owned(void)
+/* Leases the database says we hold that we do not know: at a (re)connection, ours from before a
+ * restart; at a heartbeat, a group we finished whose commit the database lost (a crash with
+ * synchronous_commit off, an asynchronous replica promoted): its partitions are RUNNING under our
+ * lease again. Either way taken up again: from the spool when it is still there (committed
+ * again, not re-proved), else given back to be proved again. */
+static int adopt_owned(bool lost)
 {
 	const char *p[] = { CL->node };
 	zp_db_res *r;
@@ -1207,8 +1211,13 @@ static int adopt_owned(void)
 		j->sent = calloc(n + 1, 1);
 		for (const char *c = pl; *c && j->nlocal < n; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
 			j->map[j->nlocal++] = (uint32_t)strtoul(c, NULL, 10);
-		zp_log(WHO, "job %lld epoch %lld: ours from before a restart (partition(s) %s); resuming", (long long)j->id,
-		       (long long)j->epoch, pl);
+		if (lost)
+			zp_log(WHO, "job %lld: %u committed partition(s) missing from the database (partition(s) %s RUNNING "
+			       "under our lease of epoch %lld again); committing them again", (long long)j->id, j->nlocal, pl,
+			       (long long)j->epoch);
+		else
+			zp_log(WHO, "job %lld epoch %lld: ours from before a restart (partition(s) %s); resuming",
+			       (long long)j->id, (long long)j->epoch, pl);
 		begin(j, true);
 	}
 	zp_db_free(r);
@@ -1244,7 +1253,7 @@ static void db_up(void)
 	if (zp_sim_on() && zp_sim_db_check(&db))
 		zp_log(WHO, "%s", zp_err_msg()), exit(1);
 	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
-	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned()))))
+	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned(false)))))
 		return db_down("lost");
 	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
@@ -1303,7 +1312,8 @@ static int db_tick(void)
 	/* draining and nothing left: say DRAINED now, not a heartbeat later */
 	if (now - T.last_hb >= CL->heartbeat_s * 1000ull || (T.drain && !nheld && !T.drained)) {
 		T.last_hb = now;
-		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = reap()))
+		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = adopt_owned(true)) ||
+		    (rc = reap()))
 			return rc;
 	}
 	if (T.want_claim || now - T.last_claim >= CL->poll_ms) {

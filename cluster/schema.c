@@ -109,8 +109,8 @@ static const char *const v4[] = {
 	" AND i.state <> 'DONE'",
 	"UPDATE zkpipe.jobs SET owner = NULL WHERE owner IS NOT NULL",
 	/* the sequence above every epoch a v3 node may still hold (setval is idempotent this way) */
-	"SELECT setval('zkpipe.epochs', greatest((SELECT coalesce(max(epoch), 0) FROM zkpipe.jobs),"
-	" (SELECT coalesce(max(epoch), 0) FROM zkpipe.inputs), (SELECT last_value FROM zkpipe.epochs), 1))",
+	"SELECT setval('zkpipe.epochs', m + 1, false) FROM (SELECT greatest((SELECT coalesce(max(epoch), 0) FROM zkpipe.jobs),"
+	" (SELECT coalesce(max(epoch), 0) FROM zkpipe.inputs)) AS m) x WHERE m + 1 >= (SELECT last_value FROM zkpipe.epochs)",
 	/* the claim walks open jobs in priority order, then their queued partitions */
 	"CREATE INDEX IF NOT EXISTS jobs_open ON zkpipe.jobs (priority DESC, id) WHERE state IN ('QUEUED', 'RUNNING')",
 	"CREATE INDEX IF NOT EXISTS inputs_queued ON zkpipe.inputs (job, part) WHERE state = 'QUEUED'",
