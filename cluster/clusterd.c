@@ -53,6 +53,12 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define WHO "clusterd"
+/* A job whose partitions, once those of the CTE U are given back, are all QUEUED again (none
+ * RUNNING, none committed) is QUEUED again too; else it keeps its state. (U's rows still show
+ * their old state inside the statement: they are left out by key.) */
+#define BACK_TO_QUEUED(J, U) \
+	"CASE WHEN " J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs x WHERE x.job = " J ".id" \
+	" AND x.state <> 'QUEUED' AND (x.job, x.part) NOT IN (SELECT job, part FROM " U ")) THEN 'QUEUED' ELSE " J ".state END"
 #define MAX_HELD 512
 #define FILE_MAX (4u << 20) /* proofs, public inputs, vk: bounded reads */
 
@@ -370,7 +376,8 @@ static int heartbeat(bool first)
 		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", CL->node, was);
 		zp_db_exec(&db, NULL,
 			"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
-			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING job, epoch, part)"
+			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING job, epoch, part),"
+			" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u))"
 			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'requeued',"
 			" 'its node''s name was taken over by a new instance: partition(s) ' || string_agg(part::text, ', '"
 			" ORDER BY part) FROM u GROUP BY job", 1, q);
@@ -691,7 +698,7 @@ static int claim(void)
 		"WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs j JOIN zkpipe.inputs i ON i.job = j.id"
 		"  WHERE j.state IN ('QUEUED', 'RUNNING') AND j.key = ANY($1::text[]) AND j.nparts <= $4::int"
 		"  AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $2::int FOR UPDATE OF i SKIP LOCKED),"
-		" s AS (SELECT nextval('zkpipe.epochs') AS e),"
+		" s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)),"
 		" u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = $3, epoch = s.e, claimed_at = now() FROM c, s"
 		"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts),"
 		" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u)"
@@ -832,7 +839,9 @@ static void release_rest(struct hjob *j, const char *why)
 	const char *p[] = { id, ep, CL->node, why };
 	zp_db_exec(&db, NULL,
 		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $1::bigint"
-		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING part),"
+		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part),"
+		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id = $1::bigint"
+		"  AND EXISTS (SELECT 1 FROM u)),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint, 'released',"
 		"  $4 || ': partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u HAVING count(*) > 0)"
 		" SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '') FROM u LIMIT 1", 4, p);
@@ -1006,10 +1015,10 @@ static int give_back(struct hjob *j)
 	zp_db_res *r;
 	int rc = zp_db_exec(&db, &r,
 		"WITH u AS (UPDATE zkpipe.inputs SET attempts = attempts + 1, owner = NULL, state = 'QUEUED'"
-		"  WHERE job = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING part, attempts),"
+		"  WHERE job = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part, attempts),"
 		" m AS (SELECT max(attempts) AS a FROM u HAVING count(*) > 0),"
 		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE j.state END,"
+		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
 		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
 		"  error = CASE WHEN m.a >= j.max_attempts THEN $4 || ' (attempt ' || m.a || ' of ' || j.max_attempts || ')'"
 		"   ELSE j.error END"
@@ -1101,8 +1110,9 @@ static int check_held(void)
 				why = "cancelled by a client";
 				break;
 			}
-			if (strcmp(st, "RUNNING")) {
-				why = "the job is no longer RUNNING (FAILED or DONE)";
+			if (strcmp(st, "RUNNING")) { /* finished without our partitions: they were taken from us */
+				why = !strcmp(st, "DONE") ? "our lease was taken away (presumed dead?) and the job was completed by "
+				      "others: dropping our copy" : "the job FAILED: dropping our copy";
 				break;
 			}
 			why = NULL;
@@ -1159,7 +1169,7 @@ static int reap(void)
 		" m AS (SELECT job, max(attempts) AS a, max(epoch) AS ep, min(name) AS name, max(age) AS age,"
 		"  string_agg(part::text, ', ' ORDER BY part) AS parts FROM u GROUP BY job),"
 		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE j.state END,"
+		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
 		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
 		"  error = CASE WHEN m.a >= j.max_attempts THEN 'node ' || m.name || ' presumed dead (no heartbeat"
 		" for ' || m.age || ' s) at attempt ' || m.a || ' of ' || j.max_attempts ELSE j.error END"
@@ -1382,6 +1392,7 @@ static void stop(void)
 	zp_db_exec(&db, &r,
 		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
 		"  RETURNING job, epoch, part),"
+		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u)),"
 		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'released',"
 		" 'node stopped: partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u"
 		"  WHERE job IN (SELECT id FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')) GROUP BY job)"
