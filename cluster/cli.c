@@ -149,7 +149,8 @@ static int cluster_nodes(const char *url, bool js)
 	zp_db_res *r;
 	if (zp_db_exec(&db, &r, "SELECT n.name, n.host, n.groups, n.gpus, n.keys, n.refused, n.capacity, n.load,"
 		       " n.held, " NODE_STATE("n") ", extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done,"
-		       " n.round_trips, (SELECT count(DISTINCT i.job) FROM zkpipe.inputs i WHERE i.owner = n.name AND i.state = 'RUNNING'),"
+		       " n.round_trips, (SELECT count(DISTINCT i.job) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
+		       "  WHERE i.owner = n.name AND i.state = 'RUNNING' AND j.state = 'RUNNING'),"
 		       " n.dead_after_s, n.max_parts, n.drain FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
 		return dberr();
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",

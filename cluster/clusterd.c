@@ -940,13 +940,14 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			zp_db_cmd(&db, "ROLLBACK");
 		if (!rc && j->failed)
 			goto done;
-		zp_sim_note(ZP_SIM_COMMIT, t0, rc, rc || !running ? 0 : (int)b.n);
 		if (rc) {
+			zp_sim_note(ZP_SIM_COMMIT, t0, rc, 0);
 			if (db.c)
 				zp_db_cmd(&db, "ROLLBACK");
 			goto done; /* tried again next tick */
 		}
 		if (!running) { /* cancelled, FAILED, or DONE by others: nothing of ours to add */
+			zp_sim_note(ZP_SIM_COMMIT, t0, 0, 0);
 			drop(j, "the job is no longer RUNNING");
 			ret = 1;
 			goto done;
@@ -962,6 +963,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 				lost++;
 		}
 		T.commits += n;
+		zp_sim_note(ZP_SIM_COMMIT, t0, 0, (int)n);
 		if (all) {
 			const char *q[] = { id };
 			zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, q); /* a hint */
