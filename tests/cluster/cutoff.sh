@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two nodes, each in a network namespace of this test's making, reach the database over TCP
-# through veth pairs. n2's link is taken down for longer than dead_after_s while it holds jobs:
-# n1 re-queues them and proves them; n2 keeps proving locally but, when its link comes back, finds
+# through veth pairs. n2's link is taken down for longer than dead_after_s while it holds
+# partitions (leased one by one, schema 4): n1 re-queues them and proves them; n2 keeps proving locally but, when its link comes back, finds
 # its leases gone and drops its copies (nothing it computed under a lost lease is committed: no
 # partition of n2's is newer than the re-queue of its job). n2 then serves again. Every job DONE
 # exactly once, proofs valid.

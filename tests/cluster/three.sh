@@ -2,8 +2,8 @@
 # Three nodes on one machine share one PostgreSQL server and prove a few hundred partitions.
 # Mid-run, node n3 is killed whole (SIGKILL to its supervisor, clusterd and daemons) and, later,
 # the database is restarted (immediate stop: a crash for its clients). Every job ends DONE exactly
-# once with valid proofs; every partition's proving node is recorded; n3's jobs were re-queued
-# by the others after dead_after_s with the partitions it had committed kept (never re-proved:
+# once with valid proofs; every partition's proving node is recorded; n3's RUNNING partitions
+# were re-queued one by one (schema 4's per-partition leases) by the others after dead_after_s with the partitions it had committed kept (never re-proved:
 # the survivors proved exactly the partitions they committed).
 # synchronous_commit stays on here, so the immediate stop loses nothing the server acknowledged
 # and "never re-proved" is exact; a server that loses acknowledged commits is restart.sh's case.
