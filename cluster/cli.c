@@ -52,6 +52,12 @@ enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAIL
 	" ', ' ORDER BY n.name) || ')' ELSE '' END"                                                              \
 	" FROM zkpipe.nodes n WHERE n.keys::jsonb ? " K ")"
 
+/* A job nobody works on: QUEUED, or RUNNING (some partitions committed) with none of its partitions
+ * leased (schema 4: the rest given back, waiting for a node) — why it waits is asked of both. */
+#define NOBODY_ON(J)                                                                                        \
+	"(" J ".state = 'QUEUED' OR (" J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs l"       \
+	" WHERE l.job = " J ".id AND l.state = 'RUNNING')))"
+
 static struct zp_db db;
 static const char *cmd = "cluster";
 
@@ -453,7 +459,7 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 	if (zp_db_exec(&db, &r, "SELECT j.state, j.error, j.key, j.nparts, (SELECT coalesce(string_agg(DISTINCT i.owner,"
 		       " ', '), '') FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING'),"
 		       " (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
 		       ", (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.inputs i WHERE i.job = j.id"
 		       "  AND i.state = 'RUNNING')"
 		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
@@ -482,7 +488,7 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 		printf("job %lld %s: %s\n", id, st, zp_db_val(r, 0, 1));
 		*rc = CL_FAILED;
 	} else if (why[0] == '!') { /* no registered node could ever claim it: waiting would be forever */
-		printf("job %lld cannot finish: %s (it stays QUEUED until such a node joins)\n", id, why + 1);
+		printf("job %lld cannot finish: %s (it stays %s until such a node joins)\n", id, why + 1, st);
 		*rc = CL_KEY;
 		fin = 1;
 	}
@@ -598,7 +604,7 @@ static json_t *job_json(long long id)
 		       " FROM zkpipe.inputs i WHERE i.job = j.id), attempts, max_attempts,"
 		       " created_at::text, claimed_at::text, started_at::text, done_at::text, error, token,"
 		       " (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
 		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
 		return NULL;
 	if (!zp_db_rows(r)) {

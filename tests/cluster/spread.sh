@@ -9,6 +9,7 @@
 #    partition is kept, the survivors prove the rest; the job is DONE once, every partition
 #    committed once, every proof valid; the proofs.json the completing node wrote is byte for byte
 #    the one `zkpipe wait --output` writes.
+# 3. A RUNNING job (partly committed) whose other partitions no node can ever take: `wait` ends 13.
 # No timing: every step waits for a state, the [debug] hold_at gates keep partitions unproved.
 . "$(dirname "$0")/lib.sh" "$@"
 pg_init
@@ -109,4 +110,15 @@ lost=$(q "SELECT count(*) FROM zkpipe.partitions p JOIN zkpipe.inputs i USING (j
 for f in proofs.json $(cd "$T/got/$id" && ls part-*.json); do
   cmp -s "$T/out/spread/$f" "$T/got/$id/$f" || fail "$f: the node's output differs from wait --output's"
 done
+# a job partly committed whose other partitions are queued again with no node that could ever take
+# them (key chain9: a node that served it left; here written by SQL): wait says so and ends 13 at once,
+# as for a QUEUED job, instead of waiting on a RUNNING job nobody works on
+j9=$(q "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts, state) VALUES ('chain9', 2, 'RUNNING') RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path, state) SELECT id, p, '$EX/w0.wtns', CASE p WHEN 0 THEN 'DONE' ELSE 'QUEUED' END
+  FROM j, generate_series(0, 1) p RETURNING job" | head -n 1) || fail "SQL job of key chain9"
+q "INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch) VALUES ($j9, 0, '{}', '[]', 'gone', 'g', 1)" >/dev/null
+"$ZK" wait --database "$DB" --timeout 60 "$j9" > "$T/w9.out" 2>/dev/null; rc=$?
+[ $rc = 13 ] || fail "a RUNNING job no node can finish: wait exit $rc: $(cat "$T/w9.out")"
+grep -q "job $j9 cannot finish: no node of the cluster serves key chain9 (it stays RUNNING until such a node joins)" "$T/w9.out" ||
+  fail "a RUNNING job no node can finish: $(cat "$T/w9.out")"
 echo "PASS: schema 3 -> 4 migrated in place by clusterd; a 10-partition job over 3 nodes, one SIGKILLed: its committed partition kept, the rest re-queued one by one; DONE once, proofs valid"
