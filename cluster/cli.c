@@ -52,6 +52,12 @@ enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAIL
 	" ', ' ORDER BY n.name) || ')' ELSE '' END"                                                              \
 	" FROM zkpipe.nodes n WHERE n.keys::jsonb ? " K ")"
 
+/* A job nobody works on: QUEUED, or RUNNING (some partitions committed) with none of its partitions
+ * leased (schema 4: the rest given back, waiting for a node) — why it waits is asked of both. */
+#define NOBODY_ON(J)                                                                                        \
+	"(" J ".state = 'QUEUED' OR (" J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs l"       \
+	" WHERE l.job = " J ".id AND l.state = 'RUNNING')))"
+
 static struct zp_db db;
 static const char *cmd = "cluster";
 
@@ -149,7 +155,8 @@ static int cluster_nodes(const char *url, bool js)
 	zp_db_res *r;
 	if (zp_db_exec(&db, &r, "SELECT n.name, n.host, n.groups, n.gpus, n.keys, n.refused, n.capacity, n.load,"
 		       " n.held, " NODE_STATE("n") ", extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done,"
-		       " n.round_trips, (SELECT count(*) FROM zkpipe.jobs j WHERE j.owner = n.name AND j.state = 'RUNNING'),"
+		       " n.round_trips, (SELECT count(DISTINCT i.job) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
+		       "  WHERE i.owner = n.name AND i.state = 'RUNNING' AND j.state = 'RUNNING'),"
 		       " n.dead_after_s, n.max_parts, n.drain FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
 		return dberr();
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",
@@ -393,8 +400,18 @@ static int write_outputs(long long id, const char *key, int nparts, const char *
 /* The progress line of a job (stderr), as the local `wait` draws it: partitions committed of all,
  * and one letter a partition: D committed, r being proved by the owner, . waiting to be claimed
  * (past 64 partitions, counts instead); then the state, the owner, or why nobody can claim it. */
+static bool in_list(const char *list, int p)
+{
+	char pn[16];
+	snprintf(pn, sizeof pn, "%d", p);
+	for (const char *c = list; *c; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+		if (strcspn(c, ",") == strlen(pn) && !strncmp(c, pn, strlen(pn)))
+			return true;
+	return false;
+}
+
 static void wait_progress(long long id, int i, int n, int nparts, const char *st, const char *owner,
-			  const char *committed, const char *why, bool *staged)
+			  const char *committed, const char *running, const char *why, bool *staged)
 {
 	char note[ZP_PROGRESS_NOTE_MAX], stage[64];
 	if (!*staged) {
@@ -411,17 +428,11 @@ static void wait_progress(long long id, int i, int n, int nparts, const char *st
 	bool run = !strcmp(st, "RUNNING");
 	if (nparts <= 64)
 		letters[k++] = '[';
-	for (int p = 0; p < nparts; p++) {
-		bool in = false;
-		char pn[16];
-		snprintf(pn, sizeof pn, "%d", p);
-		for (const char *c = committed; *c && !in; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ',')) {
-			size_t l = strcspn(c, ",");
-			in = l == strlen(pn) && !strncmp(c, pn, l);
-		}
+	for (int p = 0; p < nparts; p++) { /* each partition's own lease: committed, being proved, queued */
+		bool in = in_list(committed, p);
 		done += in;
 		if (nparts <= 64)
-			letters[k++] = in ? 'D' : run ? 'r' : '.';
+			letters[k++] = in ? 'D' : run && in_list(running, p) ? 'r' : '.';
 	}
 	if (nparts <= 64)
 		letters[k++] = ']';
@@ -445,9 +456,12 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 	i64s(ids, id);
 	const char *p[] = { ids };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT j.state, j.error, j.key, j.nparts, coalesce(j.owner, ''),"
+	if (zp_db_exec(&db, &r, "SELECT j.state, j.error, j.key, j.nparts, (SELECT coalesce(string_agg(DISTINCT i.owner,"
+		       " ', '), '') FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING'),"
 		       " (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       ", (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.inputs i WHERE i.job = j.id"
+		       "  AND i.state = 'RUNNING')"
 		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
 		return -1;
 	if (!zp_db_rows(r)) {
@@ -462,7 +476,8 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 	int fin = strcmp(st, "QUEUED") && strcmp(st, "RUNNING");
 	/* a job already finished when first asked gets its result line only, as in the local wait */
 	if (!quiet && (!fin || *staged))
-		wait_progress(id, i, n, (int)zp_db_int(r, 0, 3), st, zp_db_val(r, 0, 4), zp_db_val(r, 0, 5), why, staged);
+		wait_progress(id, i, n, (int)zp_db_int(r, 0, 3), st, zp_db_val(r, 0, 4), zp_db_val(r, 0, 5),
+			      zp_db_val(r, 0, 7), why, staged);
 	if ((fin || why[0] == '!') && *staged)
 		zp_progress_end(NULL);
 	if (fin && !strcmp(st, "DONE")) {
@@ -473,7 +488,7 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 		printf("job %lld %s: %s\n", id, st, zp_db_val(r, 0, 1));
 		*rc = CL_FAILED;
 	} else if (why[0] == '!') { /* no registered node could ever claim it: waiting would be forever */
-		printf("job %lld cannot finish: %s (it stays QUEUED until such a node joins)\n", id, why + 1);
+		printf("job %lld cannot finish: %s (it stays %s until such a node joins)\n", id, why + 1, st);
 		*rc = CL_KEY;
 		fin = 1;
 	}
@@ -584,10 +599,12 @@ static json_t *job_json(long long id)
 					  "error", "token", "committed", "waiting", NULL };
 	static const char *const pn[] = { "part", "node", "gpu", "epoch", "proved_at", "stages", NULL };
 	static const char *const en[] = { "at", "node", "epoch", "what", "detail", NULL };
-	if (zp_db_exec(&db, &r, "SELECT id, key, priority, state, nparts, output, owner, epoch, attempts, max_attempts,"
+	if (zp_db_exec(&db, &r, "SELECT id, key, priority, state, nparts, output, (SELECT string_agg(DISTINCT i.owner, ', ')"
+		       " FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING'), (SELECT coalesce(max(i.epoch), 0)"
+		       " FROM zkpipe.inputs i WHERE i.job = j.id), attempts, max_attempts,"
 		       " created_at::text, claimed_at::text, started_at::text, done_at::text, error, token,"
 		       " (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN j.state = 'QUEUED' THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
+		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
 		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
 		return NULL;
 	if (!zp_db_rows(r)) {
@@ -603,6 +620,16 @@ static json_t *job_json(long long id)
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(parts, row_json(r, i, pn, "issisj"));
 	zp_db_free(r);
+	/* each partition's lease (schema 4): state QUEUED / RUNNING / DONE, owner, epoch, attempts */
+	static const char *const ln[] = { "part", "state", "owner", "epoch", "attempts", "claimed_at", NULL };
+	json_t *leases = json_array();
+	if (zp_db_exec(&db, &r, "SELECT part, state, owner, epoch, attempts, claimed_at::text FROM zkpipe.inputs"
+		       " WHERE job = $1::bigint ORDER BY part", 1, p))
+		return json_decref(j), json_decref(parts), json_decref(ev), json_decref(leases), NULL;
+	for (int i = 0; i < zp_db_rows(r); i++)
+		json_array_append_new(leases, row_json(r, i, ln, "issiis"));
+	zp_db_free(r);
+	json_object_set_new(j, "leases", leases);
 	if (zp_db_exec(&db, &r, "SELECT at::text, node, epoch, what, detail FROM zkpipe.events WHERE job = $1::bigint"
 		       " ORDER BY id", 1, p))
 		return json_decref(j), NULL;

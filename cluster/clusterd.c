@@ -53,6 +53,12 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define WHO "clusterd"
+/* A job whose partitions, once those of the CTE U are given back, are all QUEUED again (none
+ * RUNNING, none committed) is QUEUED again too; else it keeps its state. (U's rows still show
+ * their old state inside the statement: they are left out by key.) */
+#define BACK_TO_QUEUED(J, U) \
+	"CASE WHEN " J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs x WHERE x.job = " J ".id" \
+	" AND x.state <> 'QUEUED' AND (x.job, x.part) NOT IN (SELECT job, part FROM " U ")) THEN 'QUEUED' ELSE " J ".state END"
 #define MAX_HELD 512
 #define FILE_MAX (4u << 20) /* proofs, public inputs, vk: bounded reads */
 
@@ -369,10 +375,12 @@ static int heartbeat(bool first)
 		const char *q[] = { CL->node };
 		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", CL->node, was);
 		zp_db_exec(&db, NULL,
-			"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
-			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING id, epoch)"
-			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'requeued',"
-			" 'its node''s name was taken over by a new instance' FROM u", 1, q);
+			"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
+			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING job, epoch, part),"
+			" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u))"
+			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'requeued',"
+			" 'its node''s name was taken over by a new instance: partition(s) ' || string_agg(part::text, ', '"
+			" ORDER BY part) FROM u GROUP BY job", 1, q);
 	}
 	if (drain != T.drain)
 		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
@@ -388,10 +396,11 @@ static int heartbeat(bool first)
 }
 
 /* ---------------------------------------------------------------- held jobs */
-static struct hjob *held_find(int64_t id)
+/* A group of a job's partitions this node holds under one lease (epoch); epoch < 0: any of the job's. */
+static struct hjob *held_find(int64_t id, int64_t epoch)
 {
 	for (unsigned i = 0; i < nheld; i++)
-		if (held[i]->id == id)
+		if (held[i]->id == id && (epoch < 0 || held[i]->epoch == epoch))
 			return held[i];
 	return NULL;
 }
@@ -464,11 +473,13 @@ static int materialize(struct hjob *j, json_t *inputs)
 {
 	char id[24];
 	i64s(id, j->id);
-	const char *p[] = { id };
+	char ep[24];
+	i64s(ep, j->epoch);
+	const char *p[] = { id, ep, CL->node };
 	zp_db_res *r;
 	int rc = zp_db_exec(&db, &r, "SELECT i.part, coalesce(i.path, ''), i.data IS NOT NULL,"
-			    " coalesce(octet_length(i.data), 0) FROM zkpipe.inputs i WHERE i.job = $1::bigint AND NOT EXISTS"
-			    " (SELECT 1 FROM zkpipe.partitions p WHERE p.job = i.job AND p.part = i.part) ORDER BY i.part", 1, p);
+			    " coalesce(octet_length(i.data), 0) FROM zkpipe.inputs i WHERE i.job = $1::bigint"
+			    " AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING' ORDER BY i.part", 3, p);
 	if (rc)
 		return rc;
 	int n = zp_db_rows(r);
@@ -572,12 +583,11 @@ static void start_local(struct hjob *j)
 	json_decref(rep);
 	json_decref(j->inputs);
 	j->inputs = NULL;
-	char id[24], ep[24];
+	char id[24];
 	i64s(id, j->id);
-	i64s(ep, j->epoch);
-	const char *p[] = { id, ep };
-	zp_db_exec(&db, NULL, "UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND epoch = $2::bigint"
-		   " AND started_at IS NULL", 2, p);
+	const char *p[] = { id };
+	zp_db_exec(&db, NULL, "UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND started_at IS NULL",
+		   1, p);
 }
 
 /* A job we held before a restart: its map and the supervisor's token file say what runs. */
@@ -586,14 +596,27 @@ static bool readopt(struct hjob *j)
 	char tok[PATH_MAX];
 	zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
 	char *t = read_small(tok, NULL);
+	uint32_t *run = j->map, nrun = j->nlocal; /* what the database says is RUNNING under our lease */
+	free(j->sent);
+	j->map = NULL, j->sent = NULL, j->nlocal = 0;
 	if (!t || map_read(j)) {
 		free(t);
+		j->map = run, j->nlocal = nrun, j->sent = calloc((size_t)nrun + 1, 1);
 		return false;
 	}
+	for (uint32_t lp = 0; lp < j->nlocal; lp++) { /* committed before the restart: not ours to send */
+		bool in = false;
+		for (uint32_t k = 0; k < nrun && !in; k++)
+			in = run[k] == j->map[lp];
+		j->sent[lp] = !in;
+	}
+	free(run);
 	j->cid = strtoull(t, NULL, 10);
 	free(t);
 	return j->cid != 0;
 }
+
+static void release_rest(struct hjob *j, const char *why);
 
 /* A freshly claimed (or re-adopted) job: check its output, find its remaining work, start it. */
 static void begin(struct hjob *j, bool adopted)
@@ -611,6 +634,12 @@ static void begin(struct hjob *j, bool adopted)
 	if (adopted && readopt(j)) {
 		j->ready = true;
 		return;
+	}
+	char tok[PATH_MAX];
+	zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
+	if (adopted && !access(tok, F_OK)) { /* its local job ran, but the spool that says what it proved is gone */
+		release_rest(j, "adopted after a restart without its spool: given back to be proved again");
+		return drop(j, NULL);
 	}
 	free(j->map), free(j->sent);
 	j->map = NULL, j->sent = NULL, j->nlocal = 0;
@@ -631,6 +660,8 @@ static void begin(struct hjob *j, bool adopted)
 	j->ready = true;
 	if (!j->failed && j->nlocal)
 		start_local(j);
+	else if (!j->failed) /* none of its partitions is ours any more */
+		drop(j, "no partition left under this lease");
 }
 
 /* The last claim that found nothing fitting while the node was busy: its free partitions, and when. A claim
@@ -639,7 +670,9 @@ static void begin(struct hjob *j, bool adopted)
 static uint32_t claim_empty_free;
 static uint64_t claim_empty_at;
 
-/* Claim QUEUED jobs of our keys, highest priority then oldest, while partitions fit. */
+/* Claim QUEUED partitions of our keys' open jobs, highest priority then oldest job, then
+ * partition, up to our free capacity, under one new lease (epoch) for all of them: each job's
+ * partitions taken become one group here, submitted to the supervisor as one local job. */
 static int claim(void)
 {
 	uint32_t cap = capacity(), ld = load();
@@ -654,26 +687,32 @@ static int claim(void)
 			names[nk++] = keys[i].k->name;
 	if (!nk)
 		return 0;
-	char *arr = zp_db_array(names, nk), lim[16], fr[16], mp[16];
+	char *arr = zp_db_array(names, nk), lim[16], mp[16];
+	/* each job claimed is a group held: never more partitions than groups left */
 	snprintf(lim, sizeof lim, "%u", cap - ld < MAX_HELD - nheld ? cap - ld : MAX_HELD - nheld);
-	snprintf(fr, sizeof fr, "%u", cap - ld);
 	snprintf(mp, sizeof mp, "%u", max_parts());
-	const char *p[] = { arr, lim, CL->node, fr, nheld ? "f" : "t", mp };
+	const char *p[] = { arr, lim, CL->node, mp };
 	zp_db_res *r;
 	uint64_t t0 = zp_sim_us();
 	int rc = zp_db_exec(&db, &r,
-		"WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs WHERE state = 'QUEUED' AND key = ANY($1::text[])"
-		"  AND nparts <= $6::int ORDER BY priority DESC, id LIMIT $2::int FOR UPDATE SKIP LOCKED),"
-		" w AS (SELECT id, sum(nparts) OVER (ORDER BY priority DESC, id) AS cum,"
-		"  row_number() OVER (ORDER BY priority DESC, id) AS rn FROM c),"
-		" u AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', owner = $3, epoch = j.epoch + 1, claimed_at = now(),"
-		"  started_at = NULL FROM w WHERE j.id = w.id AND (w.cum <= $4::int OR (w.rn = 1 AND $5::bool))"
-		"  RETURNING j.id, j.epoch, j.key, j.nparts, coalesce(j.output, '') AS output, j.attempts,"
-		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id) AS ninputs,"
-		"  (SELECT coalesce(string_agg(i.part::text, ', ' ORDER BY i.part), '') FROM zkpipe.inputs i"
-		"   WHERE i.job = j.id AND i.part >= j.nparts) AS stray),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'claimed' FROM u)"
-		" SELECT * FROM u", 6, p);
+		"WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs j JOIN zkpipe.inputs i ON i.job = j.id"
+		"  WHERE j.state IN ('QUEUED', 'RUNNING') AND j.key = ANY($1::text[]) AND j.nparts <= $4::int"
+		"  AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $2::int FOR UPDATE OF i SKIP LOCKED),"
+		" s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)),"
+		" u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = $3, epoch = s.e, claimed_at = now() FROM c, s"
+		"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts),"
+		" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u)"
+		"  AND j.state = 'QUEUED' RETURNING j.id),"
+		" g AS (SELECT u.job, min(u.epoch) AS epoch, max(u.attempts) AS attempts,"
+		"  string_agg(u.part::text, ', ' ORDER BY u.part) AS parts FROM u GROUP BY u.job),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $3, epoch, 'claimed',"
+		"  'partition(s) ' || parts FROM g)"
+		" SELECT u.job, u.epoch, j.key, j.nparts, coalesce(j.output, ''), g.attempts,"
+		"  (SELECT count(*) FROM zkpipe.inputs x WHERE x.job = u.job) AS ninputs,"
+		"  (SELECT coalesce(string_agg(x.part::text, ', ' ORDER BY x.part), '') FROM zkpipe.inputs x"
+		"   WHERE x.job = u.job AND x.part >= j.nparts) AS stray, g.parts"
+		" FROM (SELECT DISTINCT job, epoch FROM u) u JOIN zkpipe.jobs j ON j.id = u.job JOIN g ON g.job = u.job"
+		" ORDER BY j.priority DESC, u.job", 4, p);
 	zp_sim_note(ZP_SIM_CLAIM, t0, rc, rc ? 0 : zp_db_rows(r));
 	free(arr);
 	if (rc)
@@ -684,8 +723,8 @@ static int claim(void)
 		if (!j)
 			break;
 		T.claimed++;
-		zp_log(WHO, "claimed job %lld epoch %lld (%s, %u partitions, attempt %lld)", (long long)j->id,
-		       (long long)j->epoch, j->key, j->nparts, (long long)zp_db_int(r, i, 5) + 1);
+		zp_log(WHO, "claimed job %lld epoch %lld (%s, partition(s) %s of %u, attempt %lld)", (long long)j->id,
+		       (long long)j->epoch, j->key, zp_db_val(r, i, 8), j->nparts, (long long)zp_db_int(r, i, 5) + 1);
 		if (j->failed)
 			;
 		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
@@ -791,77 +830,32 @@ static int batch_collect(struct hjob *j, json_t *parts, struct batch *b, uint32_
 	return 0;
 }
 
-/* Is the job still ours (id, epoch, owner, RUNNING)? 1 yes, 0 no, 2 DONE under our lease (our
- * DONE committed but its answer was lost), < 0 database error. */
-static int still_ours(const struct hjob *j)
+/* Give back the partitions of the group still RUNNING under our lease (attempts unchanged). */
+static void release_rest(struct hjob *j, const char *why)
 {
 	char id[24], ep[24];
 	i64s(id, j->id);
 	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node };
-	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT state FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
-			    " AND owner = $3 AND state IN ('RUNNING', 'DONE')", 3, p);
-	if (rc)
-		return rc;
-	rc = !zp_db_rows(r) ? 0 : !strcmp(zp_db_val(r, 0, 0), "DONE") ? 2 : 1;
-	zp_db_free(r);
-	return rc;
+	const char *p[] = { id, ep, CL->node, why };
+	zp_db_exec(&db, NULL,
+		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $1::bigint"
+		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part),"
+		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id = $1::bigint"
+		"  AND EXISTS (SELECT 1 FROM u)),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint, 'released',"
+		"  $4 || ': partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u HAVING count(*) > 0)"
+		" SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '') FROM u LIMIT 1", 4, p);
+	T.want_claim = true, claim_empty_free = 0;
 }
 
 static void fenced(struct hjob *j, const char *what)
 {
 	T.fenced++;
-	char d[128];
+	char d[160];
 	snprintf(d, sizeof d, "%s refused: the lease of epoch %lld is no longer ours", what, (long long)j->epoch);
 	event(j->id, j->epoch, "fenced", d);
+	release_rest(j, "the rest of a lease partly lost");
 	drop(j, d);
-}
-
-/* Commit the batch in one statement, under the job row's lock, fenced by epoch and owner.
- * Returns 1 when the job was dropped (fenced). */
-static int commit_parts(struct hjob *j, json_t *parts)
-{
-	uint32_t *lps = calloc(j->nlocal + 1, sizeof *lps);
-	struct batch b;
-	batch_collect(j, parts, &b, lps);
-	int ret = 0;
-	if (b.n) {
-		char id[24], ep[24];
-		i64s(id, j->id);
-		i64s(ep, j->epoch);
-		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
-			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
-			       zp_db_array((const char *const *)b.stages, b.n) };
-		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
-		zp_db_res *r;
-		uint64_t t0 = zp_sim_us();
-		int rc = zp_db_exec(&db, &r,
-			"WITH j AS (SELECT id FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3"
-			"  AND state = 'RUNNING' FOR UPDATE)"
-			" INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
-			" SELECT j.id, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM j,"
-			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
-			" ON CONFLICT (job, part) DO NOTHING RETURNING part", 8, p);
-		zp_sim_note(ZP_SIM_COMMIT, t0, rc, rc ? 0 : zp_db_rows(r));
-		for (int i = 0; i < 5; i++)
-			free(a[i]);
-		int got = rc ? 0 : zp_db_rows(r);
-		T.commits += (uint64_t)got;
-		if (!rc)
-			zp_db_free(r);
-		int ours = rc ? rc : got == (int)b.n ? 1 : still_ours(j);
-		if (ours == 2)
-			ours = 0; /* DONE already: nothing of ours to add */
-		if (ours == 1)
-			for (size_t i = 0; i < b.n; i++)
-				j->sent[lps[i]] = 1; /* the ones not inserted were in already (a resend) */
-		else if (ours == 0)
-			fenced(j, "partition commit"), ret = 1;
-	}
-	batch_free(&b);
-	free(lps);
-	return ret;
 }
 
 /* Write the job's output directory from the database's rows (so every writer writes the same
@@ -878,89 +872,112 @@ static int write_output(struct hjob *j)
 	return j->failed ? 0 : rc;
 }
 
-/* DONE found fewer partitions in the database than we committed: a commit it acknowledged was
- * lost (a crash with synchronous_commit off, an asynchronous replica promoted). Mark the missing
- * ones unsent: they are committed again from the spool on the next ticks. */
-static void recheck_sent(struct hjob *j)
+/* Commit the batch, each partition fenced by its own lease: one transaction that holds the job
+ * row's lock (so the commits of one job, from any nodes, are serialized and the last one sees all
+ * the others), marks the partitions still RUNNING under our lease DONE and inserts their proofs;
+ * when that makes the job complete, the same transaction writes its output directory (if any)
+ * and marks it DONE: whoever commits the last partition assembles the job, exactly once.
+ * Returns 1 when the group was dropped (fenced, or the job left RUNNING). */
+static int commit_parts(struct hjob *j, json_t *parts)
 {
-	char id[24];
-	i64s(id, j->id);
-	const char *p[] = { id };
-	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT part FROM zkpipe.partitions WHERE job = $1::bigint", 1, p))
-		return;
-	unsigned lost = 0;
-	for (uint32_t lp = 0; lp < j->nlocal; lp++) {
-		bool in = false;
-		for (int i = 0; i < zp_db_rows(r) && !in; i++)
-			in = zp_db_int(r, i, 0) == j->map[lp];
-		if (!in && j->sent[lp])
-			j->sent[lp] = 0, lost++;
-	}
-	zp_db_free(r);
-	if (lost)
-		zp_log(WHO, "job %lld: %u committed partition(s) missing from the database; committing them again",
-		       (long long)j->id, lost);
-}
-
-/* Every partition in: DONE (fenced). With an output directory, a transaction holds the row
- * lock while the files are written. Returns 1 when the job left our hands. */
-static int complete(struct hjob *j)
-{
-	char id[24], ep[24];
-	i64s(id, j->id);
-	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node };
-	static const char lock[] = "SELECT 1 FROM zkpipe.jobs WHERE id = $1::bigint AND epoch = $2::bigint"
-				   " AND owner = $3 AND state = 'RUNNING' FOR UPDATE";
-	static const char done[] =
-		"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
-		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING'"
-		"  AND (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint) = nparts RETURNING id, epoch),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, epoch, 'done' FROM u)"
-		" SELECT id FROM u";
-	zp_db_res *r = NULL;
-	int rc = 0, rows = 0;
-	if (j->output[0]) {
-		if ((rc = zp_db_cmd(&db, "BEGIN")) || (rc = zp_db_exec(&db, &r, lock, 3, p)))
+	uint32_t *lps = calloc(j->nlocal + 1, sizeof *lps);
+	struct batch b;
+	batch_collect(j, parts, &b, lps);
+	int ret = 0;
+	if (b.n) {
+		char id[24], ep[24];
+		i64s(id, j->id);
+		i64s(ep, j->epoch);
+		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
+			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
+			       zp_db_array((const char *const *)b.stages, b.n) };
+		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
+		zp_db_res *r = NULL;
+		uint64_t t0 = zp_sim_us();
+		int rc, running = 0, all = 0;
+		char got[4096] = "";
+		if ((rc = zp_db_cmd(&db, "BEGIN")) ||
+		    (rc = zp_db_exec(&db, &r, "SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint AND state = 'RUNNING'"
+				     " FOR UPDATE", 1, p)))
 			goto out;
-		rows = zp_db_rows(r);
+		running = zp_db_rows(r);
 		zp_db_free(r);
 		r = NULL;
-		if (rows && (rc = write_output(j)))
+		if (!running)
 			goto out;
-		if (j->failed) {
-			zp_db_cmd(&db, "ROLLBACK");
-			return 0; /* marked FAILED by the caller */
+		if ((rc = zp_db_exec(&db, &r,
+			"WITH u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $1::bigint AND epoch = $2::bigint"
+			"  AND owner = $3 AND state = 'RUNNING' AND part = ANY($4::int[]) RETURNING part),"
+			" ins AS (INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
+			"  SELECT $1::bigint, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM"
+			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
+			"  JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part)"
+			" SELECT coalesce((SELECT string_agg(part::text, ',') FROM u), ''),"
+			"  (SELECT count(*) FROM ins) + (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint)"
+			"  >= (SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint)", 8, p)))
+			goto out;
+		snprintf(got, sizeof got, "%s", zp_db_val(r, 0, 0));
+		all = zp_db_val(r, 0, 1)[0] == 't';
+		zp_db_free(r);
+		r = NULL;
+		if (all && j->output[0] && (rc = write_output(j)))
+			goto out;
+		if (j->failed) { /* the output could not be written: nothing of this transaction stays */
+			running = 0; /* rolled back below; marked FAILED by the caller */
+			goto out;
 		}
-	}
-	if ((rc = zp_db_exec(&db, &r, done, 3, p)) || (j->output[0] && (rc = zp_db_cmd(&db, "COMMIT"))))
-		goto out;
-	rows = zp_db_rows(r);
-out:
-	zp_db_free(r);
-	if (rc) {
-		if (db.c)
+		if (all && (rc = zp_db_exec(&db, NULL,
+			"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
+			"  AND state = 'RUNNING' RETURNING id)"
+			" INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, $2::bigint, 'done' FROM u", 3, p)))
+			goto out;
+		rc = zp_db_cmd(&db, "COMMIT");
+	out:
+		zp_db_free(r);
+		for (int i = 0; i < 5; i++)
+			free(a[i]);
+		if (!rc && !running)
 			zp_db_cmd(&db, "ROLLBACK");
-		return 0; /* tried again next tick (or fenced then) */
+		if (!rc && j->failed)
+			goto done;
+		if (rc) {
+			zp_sim_note(ZP_SIM_COMMIT, t0, rc, 0);
+			if (db.c)
+				zp_db_cmd(&db, "ROLLBACK");
+			goto done; /* tried again next tick */
+		}
+		if (!running) { /* cancelled, FAILED, or DONE by others: nothing of ours to add */
+			zp_sim_note(ZP_SIM_COMMIT, t0, 0, 0);
+			drop(j, "the job is no longer RUNNING");
+			ret = 1;
+			goto done;
+		}
+		unsigned n = 0, lost = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			bool in = false;
+			for (const char *c = got; *c && !in; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+				in = (size_t)strcspn(c, ",") == strlen(b.part[i]) && !strncmp(c, b.part[i], strlen(b.part[i]));
+			if (in)
+				j->sent[lps[i]] = 1, n++;
+			else
+				lost++;
+		}
+		T.commits += n;
+		zp_sim_note(ZP_SIM_COMMIT, t0, 0, (int)n);
+		if (all) {
+			const char *q[] = { id };
+			zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, q); /* a hint */
+			T.done++;
+			zp_log(WHO, "job %lld DONE (the last partition committed by this node, epoch %lld)%s%s", (long long)j->id,
+			       (long long)j->epoch, j->output[0] ? ", output " : "", j->output);
+		}
+		if (lost)
+			fenced(j, "partition commit"), ret = 1;
 	}
-	if (!rows) {
-		int o = still_ours(j);
-		if (o == 0)
-			fenced(j, "completion");
-		if (o == 2)
-			drop(j, "DONE (the answer to our DONE was lost)");
-		if (o == 1)
-			recheck_sent(j);
-		return o == 0 || o == 2;
-	}
-	const char *n[] = { id };
-	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, n); /* a hint; may fail */
-	T.done++;
-	zp_log(WHO, "job %lld DONE (epoch %lld)%s%s", (long long)j->id, (long long)j->epoch,
-	       j->output[0] ? ", output " : "", j->output);
-	drop(j, NULL);
-	return 1;
+done:
+	batch_free(&b);
+	free(lps);
+	return ret;
 }
 
 static int mark_failed(struct hjob *j)
@@ -970,21 +987,27 @@ static int mark_failed(struct hjob *j)
 	i64s(ep, j->epoch);
 	const char *p[] = { id, ep, CL->node, j->error };
 	zp_db_res *r;
+	/* fenced: only a node that still holds a partition of the job under this lease fails it */
 	int rc = zp_db_exec(&db, &r,
 		"WITH u AS (UPDATE zkpipe.jobs SET state = 'FAILED', done_at = now(), error = $4 WHERE id = $1::bigint"
-		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING id, epoch),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, epoch, 'failed', $4 FROM u)"
+		"  AND state IN ('QUEUED', 'RUNNING') AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.job = $1::bigint"
+		"  AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING') RETURNING id),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, $2::bigint, 'failed', $4 FROM u)"
 		" SELECT id FROM u", 4, p);
 	if (rc)
 		return rc;
+	if (zp_db_rows(r))
+		zp_log(WHO, "job %lld FAILED: %s", (long long)j->id, j->error);
+	else
+		zp_log(WHO, "job %lld: not marked FAILED (%s): the lease of epoch %lld is no longer ours", (long long)j->id,
+		       j->error, (long long)j->epoch);
 	zp_db_free(r);
-	zp_log(WHO, "job %lld FAILED: %s", (long long)j->id, j->error);
 	drop(j, NULL);
 	return 0;
 }
 
-/* The job could not be set up here (its inputs not fetched): give it back as one attempt
- * (another node may succeed), or FAILED with the reason at its last attempt. */
+/* The group could not be set up here (its inputs not fetched): its partitions go back as one
+ * attempt each (another node may succeed), or the job is FAILED with the reason at its last. */
 static int give_back(struct hjob *j)
 {
 	char id[24], ep[24];
@@ -993,16 +1016,18 @@ static int give_back(struct hjob *j)
 	const char *p[] = { id, ep, CL->node, j->requeue };
 	zp_db_res *r;
 	int rc = zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.jobs SET attempts = attempts + 1, owner = NULL,"
-		"  state = CASE WHEN attempts + 1 >= max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
-		"  done_at = CASE WHEN attempts + 1 >= max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN attempts + 1 >= max_attempts THEN $4 || ' (attempt ' || (attempts + 1) || ' of '"
-		"   || max_attempts || ')' ELSE error END"
-		"  WHERE id = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING'"
-		"  RETURNING id, epoch, state, attempts, max_attempts),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, epoch,"
-		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM u)"
-		" SELECT state, attempts, max_attempts FROM u", 4, p);
+		"WITH u AS (UPDATE zkpipe.inputs SET attempts = attempts + 1, owner = NULL, state = 'QUEUED'"
+		"  WHERE job = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part, attempts),"
+		" m AS (SELECT max(attempts) AS a FROM u HAVING count(*) > 0),"
+		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
+		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
+		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
+		"  error = CASE WHEN m.a >= j.max_attempts THEN $4 || ' (attempt ' || m.a || ' of ' || j.max_attempts || ')'"
+		"   ELSE j.error END"
+		"  FROM m WHERE j.id = $1::bigint AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.state, j.attempts, j.max_attempts),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint,"
+		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM f)"
+		" SELECT state, attempts, max_attempts FROM f", 4, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r))
@@ -1049,42 +1074,75 @@ static void job_tick(struct hjob *j)
 	bool all = true;
 	for (uint32_t p = 0; p < j->nlocal; p++)
 		all &= j->sent[p];
-	if (all && !j->failed)
-		complete(j);
+	if (all && !j->failed) /* every partition of this lease committed: the group is done here */
+		drop(j, NULL);
 }
 
 /* ---------------------------------------------------------------- ownership, dead nodes */
-/* Jobs we hold that the database no longer gives us (cancelled, re-queued while we were cut
- * off, reclaimed): let them go. */
+/* Leases we hold that the database no longer gives us (the job cancelled, FAILED by another
+ * node, or our partitions re-queued while we were cut off): let them go. A partition we committed
+ * that is RUNNING under our lease again (the database lost an acknowledged commit: a crash with
+ * synchronous_commit off, an asynchronous replica promoted) is committed again from the spool. */
 static int check_held(void)
 {
 	if (!nheld)
 		return 0;
-	const char *ids[MAX_HELD];
-	char buf[MAX_HELD][24];
+	const char *ids[MAX_HELD], *eps[MAX_HELD];
+	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
 	for (unsigned i = 0; i < nheld; i++)
-		i64s(buf[i], held[i]->id), ids[i] = buf[i];
-	char *arr = zp_db_array(ids, nheld);
-	const char *p[] = { arr };
+		i64s(buf[i], held[i]->id), ids[i] = buf[i], i64s(ebuf[i], held[i]->epoch), eps[i] = ebuf[i];
+	char *arr = zp_db_array(ids, nheld), *earr = zp_db_array(eps, nheld);
+	const char *p[] = { arr, earr, CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT id, epoch, coalesce(owner, ''), state FROM zkpipe.jobs"
-			    " WHERE id = ANY($1::bigint[])", 1, p);
+	int rc = zp_db_exec(&db, &r, "SELECT g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT string_agg(i.part::text, ',')"
+			    " FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch AND i.owner = $3 AND i.state = 'RUNNING'), '')"
+			    " FROM unnest($1::bigint[], $2::bigint[]) AS g(job, epoch) LEFT JOIN zkpipe.jobs j ON j.id = g.job", 3, p);
 	free(arr);
+	free(earr);
 	if (rc)
 		return rc;
 	for (unsigned i = nheld; i-- > 0;) {
 		struct hjob *j = held[i];
 		const char *why = "no longer in the database";
 		for (int k = 0; k < zp_db_rows(r); k++) {
-			if (zp_db_int(r, k, 0) != j->id)
+			if (zp_db_int(r, k, 0) != j->id || zp_db_int(r, k, 1) != j->epoch)
 				continue;
-			bool ours = zp_db_int(r, k, 1) == j->epoch && !strcmp(zp_db_val(r, k, 2), CL->node) &&
-				    !strcmp(zp_db_val(r, k, 3), "RUNNING");
-			why = ours ? NULL : !strcmp(zp_db_val(r, k, 3), "CANCELLED") ? "cancelled by a client"
-			      : "our lease was taken away (presumed dead?): dropping our copy";
+			const char *st = zp_db_val(r, k, 2), *run = zp_db_val(r, k, 3);
+			if (!strcmp(st, "CANCELLED")) {
+				why = "cancelled by a client";
+				break;
+			}
+			if (strcmp(st, "RUNNING")) { /* finished without our partitions: they were taken from us */
+				why = !strcmp(st, "DONE") ? "our lease was taken away (presumed dead?) and the job was completed by "
+				      "others: dropping our copy" : "the job FAILED: dropping our copy";
+				break;
+			}
+			why = NULL;
+			if (!j->ready)
+				break; /* not set up yet: begin() takes what is still ours */
+			unsigned lost = 0, back = 0;
+			for (uint32_t lp = 0; lp < j->nlocal; lp++) {
+				char pn[16];
+				snprintf(pn, sizeof pn, "%u", j->map[lp]);
+				bool in = false;
+				for (const char *c = run; *c && !in; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+					in = strcspn(c, ",") == strlen(pn) && !strncmp(c, pn, strlen(pn));
+				if (!in && !j->sent[lp])
+					lost++;
+				if (in && j->sent[lp])
+					j->sent[lp] = 0, back++;
+			}
+			if (lost)
+				why = "our lease was taken away (presumed dead?): dropping our copy";
+			else if (back)
+				zp_log(WHO, "job %lld: %u committed partition(s) missing from the database; committing them again",
+				       (long long)j->id, back);
+			break;
 		}
 		if (why && strncmp(why, "cancelled", 9))
 			event(j->id, j->epoch, "dropped", why);
+		if (why && strstr(why, "taken away"))
+			release_rest(j, "the rest of a lease partly lost");
 		if (why)
 			drop(j, why);
 	}
@@ -1092,8 +1150,9 @@ static int check_held(void)
 	return 0;
 }
 
-/* Re-queue the jobs of nodes silent for dead_after_s (any live node does this; the UPDATE is
- * idempotent and row-locked, so two nodes doing it at once re-queue a job once). */
+/* Re-queue the partitions of nodes silent for dead_after_s, each on its own (attempts + 1; the
+ * job FAILED when one reaches max_attempts); partitions they committed stay. Any live node does
+ * this; the UPDATE is row-locked, so two nodes doing it at once re-queue a partition once. */
 static int reap(void)
 {
 	/* after an outage of the database itself every heartbeat is stale: give every node a full
@@ -1107,21 +1166,25 @@ static int reap(void)
 	int rc = zp_db_exec(&db, &r,
 		"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"
 		"  WHERE heartbeat < now() - $1::int * interval '1 second' AND name <> $2),"
-		" u AS (UPDATE zkpipe.jobs j SET attempts = j.attempts + 1, owner = NULL,"
-		"  state = CASE WHEN j.attempts + 1 >= j.max_attempts THEN 'FAILED' ELSE 'QUEUED' END,"
-		"  done_at = CASE WHEN j.attempts + 1 >= j.max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN j.attempts + 1 >= j.max_attempts THEN 'node ' || d.name || ' presumed dead (no heartbeat"
-		" for ' || d.age || ' s) at attempt ' || (j.attempts + 1) || ' of ' || j.max_attempts ELSE j.error END"
-		"  FROM d WHERE j.owner = d.name AND j.state = 'RUNNING' RETURNING j.id, j.epoch, j.state, d.name, d.age),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $2, epoch,"
-		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END,"
-		"  'node ' || name || ' silent for ' || age || ' s' FROM u)"
-		" SELECT id, state, name FROM u", 2, p);
+		" u AS (UPDATE zkpipe.inputs i SET attempts = i.attempts + 1, owner = NULL, state = 'QUEUED'"
+		"  FROM d WHERE i.owner = d.name AND i.state = 'RUNNING' RETURNING i.job, i.part, i.epoch, i.attempts, d.name, d.age),"
+		" m AS (SELECT job, max(attempts) AS a, max(epoch) AS ep, min(name) AS name, max(age) AS age,"
+		"  string_agg(part::text, ', ' ORDER BY part) AS parts FROM u GROUP BY job),"
+		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
+		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
+		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
+		"  error = CASE WHEN m.a >= j.max_attempts THEN 'node ' || m.name || ' presumed dead (no heartbeat"
+		" for ' || m.age || ' s) at attempt ' || m.a || ' of ' || j.max_attempts ELSE j.error END"
+		"  FROM m WHERE j.id = m.job AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.id, j.state),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT m.job, $2, m.ep,"
+		"  CASE f.state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END,"
+		"  'node ' || m.name || ' silent for ' || m.age || ' s: partition(s) ' || m.parts FROM m JOIN f ON f.id = m.job)"
+		" SELECT m.job, f.state, m.name, m.parts FROM m JOIN f ON f.id = m.job", 2, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		zp_log(WHO, "job %lld of silent node %s: %s", (long long)zp_db_int(r, i, 0), zp_db_val(r, i, 2),
-		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "re-queued");
+		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "partition(s) re-queued");
 	if (zp_db_rows(r))
 		T.want_claim = true, claim_empty_free = 0;
 	T.requeues += (uint64_t)zp_db_rows(r);
@@ -1130,24 +1193,43 @@ static int reap(void)
 }
 
 /* ---------------------------------------------------------------- (re)connect */
-/* Jobs the database says we hold that we do not know (we restarted): take them up again. */
-static int adopt_owned(void)
+/* Leases the database says we hold that we do not know: at a (re)connection, ours from before a
+ * restart; at a heartbeat, a group we finished whose commit the database lost (a crash with
+ * synchronous_commit off, an asynchronous replica promoted): its partitions are RUNNING under our
+ * lease again. Either way taken up again: from the spool when it is still there (committed
+ * again, not re-proved), else given back to be proved again. */
+static int adopt_owned(bool lost)
 {
 	const char *p[] = { CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT id, epoch, key, nparts, coalesce(output, '') FROM zkpipe.jobs"
-			    " WHERE owner = $1 AND state = 'RUNNING' ORDER BY id", 1, p);
+	int rc = zp_db_exec(&db, &r, "SELECT i.job, i.epoch, j.key, j.nparts, coalesce(j.output, ''),"
+			    " string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
+			    " WHERE i.owner = $1 AND i.state = 'RUNNING' AND j.state = 'RUNNING'"
+			    " GROUP BY i.job, i.epoch, j.key, j.nparts, j.output ORDER BY 1, 2", 1, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++) {
-		if (held_find(zp_db_int(r, i, 0)))
+		if (held_find(zp_db_int(r, i, 0), zp_db_int(r, i, 1)))
 			continue;
 		struct hjob *j = held_new(zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
 					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
 		if (!j)
 			break;
-		zp_log(WHO, "job %lld epoch %lld: ours from before a restart; resuming", (long long)j->id,
-		       (long long)j->epoch);
+		const char *pl = zp_db_val(r, i, 5); /* the partitions RUNNING under this lease */
+		uint32_t n = 1;
+		for (const char *c = pl; *c; c++)
+			n += *c == ',';
+		j->map = calloc(n + 1, sizeof *j->map);
+		j->sent = calloc(n + 1, 1);
+		for (const char *c = pl; *c && j->nlocal < n; c += strcspn(c, ",") + (c[strcspn(c, ",")] == ','))
+			j->map[j->nlocal++] = (uint32_t)strtoul(c, NULL, 10);
+		if (lost)
+			zp_log(WHO, "job %lld: %u committed partition(s) missing from the database (partition(s) %s RUNNING "
+			       "under our lease of epoch %lld again); committing them again", (long long)j->id, j->nlocal, pl,
+			       (long long)j->epoch);
+		else
+			zp_log(WHO, "job %lld epoch %lld: ours from before a restart (partition(s) %s); resuming",
+			       (long long)j->id, (long long)j->epoch, pl);
 		begin(j, true);
 	}
 	zp_db_free(r);
@@ -1169,12 +1251,21 @@ static void db_up(void)
 	int rc;
 	if ((rc = zp_db_connect(&db)))
 		return db_down("unreachable");
+	int v = 0;
+	if (!zp_cluster_schema_version(&db, &v) && v > 0 && v < ZP_CLUSTER_SCHEMA_VERSION) {
+		/* a database an older zkpipe made: upgraded in place (every migration is idempotent, so
+		 * nodes starting together may all run it) */
+		int from = v;
+		if ((rc = zp_cluster_migrate(&db, 0, &from)))
+			return db_down("schema migration");
+		zp_log(WHO, "the database's zkpipe schema migrated from version %d to %d", from, ZP_CLUSTER_SCHEMA_VERSION);
+	}
 	if ((rc = zp_cluster_schema_check(&db)))
 		return db_down("schema");
 	if (zp_sim_on() && zp_sim_db_check(&db))
 		zp_log(WHO, "%s", zp_err_msg()), exit(1);
 	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
-	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned()))))
+	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned(false)))))
 		return db_down("lost");
 	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
@@ -1198,8 +1289,8 @@ static void sweep(void)
 		long long id, ep;
 		if (sscanf(e->d_name, "j%llde%lld", &id, &ep) != 2)
 			continue;
-		struct hjob *h = held_find(id);
-		if (h && h->epoch == ep)
+		struct hjob *h = held_find(id, ep);
+		if (h)
 			continue;
 		if (!db.c && !h)
 			continue; /* maybe ours from before a restart: the database decides */
@@ -1233,7 +1324,8 @@ static int db_tick(void)
 	/* draining and nothing left: say DRAINED now, not a heartbeat later */
 	if (now - T.last_hb >= CL->heartbeat_s * 1000ull || (T.drain && !nheld && !T.drained)) {
 		T.last_hb = now;
-		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = reap()))
+		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = adopt_owned(true)) ||
+		    (rc = reap()))
 			return rc;
 	}
 	if (T.want_claim || now - T.last_claim >= CL->poll_ms) {
@@ -1292,7 +1384,7 @@ static void stop(void)
 		for (uint32_t p = 0; all && p < j->nlocal; p++)
 			all = j->sent[p];
 		if (all)
-			complete(j);
+			drop(j, NULL);
 	}
 	t1 = zp_mono_ms();
 	zp_log(WHO, "stop: committed what the spool holds of %u job(s), %llu completed (%.1f s)", before,
@@ -1300,10 +1392,13 @@ static void stop(void)
 	const char *p[] = { CL->node };
 	zp_db_res *r = NULL;
 	zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.jobs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
-		"  RETURNING id, epoch),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $1, epoch, 'released',"
-		" 'node stopped' FROM u) SELECT count(*) FROM u", 1, p);
+		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
+		"  RETURNING job, epoch, part),"
+		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u)),"
+		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'released',"
+		" 'node stopped: partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u"
+		"  WHERE job IN (SELECT id FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')) GROUP BY job)"
+		" SELECT count(DISTINCT job) FROM u", 1, p);
 	long long back = r && zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
 	zp_db_free(r);
 	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
@@ -1396,8 +1491,8 @@ static void view_tick(void)
 	json_t *jobs = json_object_get(T.view, "jobs"), *x;
 	size_t i;
 	json_array_foreach(jobs, i, x) {
-		struct hjob *h = held_find((int64_t)json_integer_value(json_object_get(x, "id")));
-		bool ours = h && h->cid && h->epoch == json_integer_value(json_object_get(x, "epoch"));
+		struct hjob *h = held_find((int64_t)json_integer_value(json_object_get(x, "id")), -1);
+		bool ours = h && h->cid;
 		json_object_set_new(x, "local", ours ? json_integer((json_int_t)h->cid) : json_null());
 	}
 	static const double b[ZP_DB_LAT_NB] = ZP_DB_LAT_BOUNDS;

@@ -82,7 +82,43 @@ static const char *const v3[] = {
 	NULL,
 };
 
-static const char *const *const migrations[] = { NULL, v1, v2, v3 };
+/* v4 (issue 34 item 6): one lease a partition. Each inputs row (one a partition, written at
+ * submit) carries its own lease: state QUEUED / RUNNING / DONE (committed), owner, epoch (a lease
+ * number from the sequence zkpipe.epochs, drawn at every claim, so a partition's next lease is
+ * always larger; the partitions one claim statement takes share it), attempts, claimed_at. A job
+ * is RUNNING from its first claimed partition to DONE (all committed), FAILED or CANCELLED;
+ * jobs.owner is no longer written (NULL). A job a v3 node held whole is carried over: its
+ * committed partitions DONE, the rest RUNNING under the same owner and epoch (so that node's
+ * spool and local job are adopted as they were), attempts from the job. */
+static const char *const v4[] = {
+	"ALTER TABLE zkpipe.inputs ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'QUEUED'",
+	"ALTER TABLE zkpipe.inputs ADD COLUMN IF NOT EXISTS owner text",
+	"ALTER TABLE zkpipe.inputs ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0",
+	"ALTER TABLE zkpipe.inputs ADD COLUMN IF NOT EXISTS attempts int NOT NULL DEFAULT 0",
+	"ALTER TABLE zkpipe.inputs ADD COLUMN IF NOT EXISTS claimed_at timestamptz",
+	"ALTER TABLE zkpipe.inputs DROP CONSTRAINT IF EXISTS inputs_state,"
+	" ADD CONSTRAINT inputs_state CHECK (state IN ('QUEUED', 'RUNNING', 'DONE'))",
+	"CREATE SEQUENCE IF NOT EXISTS zkpipe.epochs",
+	/* only while the jobs still carry whole-job leases (a rerun after v4 finds owner NULL) */
+	"UPDATE zkpipe.inputs i SET state = CASE WHEN EXISTS (SELECT 1 FROM zkpipe.partitions p WHERE p.job = i.job"
+	"  AND p.part = i.part) THEN 'DONE' ELSE 'RUNNING' END, owner = j.owner, epoch = j.epoch, attempts = j.attempts,"
+	"  claimed_at = j.claimed_at FROM zkpipe.jobs j WHERE j.id = i.job AND j.state = 'RUNNING' AND j.owner IS NOT NULL",
+	"UPDATE zkpipe.inputs i SET attempts = j.attempts FROM zkpipe.jobs j WHERE j.id = i.job AND j.state = 'QUEUED'"
+	" AND i.state = 'QUEUED' AND i.attempts < j.attempts",
+	"UPDATE zkpipe.inputs i SET state = 'DONE' FROM zkpipe.partitions p WHERE p.job = i.job AND p.part = i.part"
+	" AND i.state <> 'DONE'",
+	"UPDATE zkpipe.jobs SET owner = NULL WHERE owner IS NOT NULL",
+	/* the sequence above every epoch a v3 node may still hold (setval is idempotent this way) */
+	"SELECT setval('zkpipe.epochs', m + 1, false) FROM (SELECT greatest((SELECT coalesce(max(epoch), 0) FROM zkpipe.jobs),"
+	" (SELECT coalesce(max(epoch), 0) FROM zkpipe.inputs)) AS m) x WHERE m + 1 >= (SELECT last_value FROM zkpipe.epochs)",
+	/* the claim walks open jobs in priority order, then their queued partitions */
+	"CREATE INDEX IF NOT EXISTS jobs_open ON zkpipe.jobs (priority DESC, id) WHERE state IN ('QUEUED', 'RUNNING')",
+	"CREATE INDEX IF NOT EXISTS inputs_queued ON zkpipe.inputs (job, part) WHERE state = 'QUEUED'",
+	"CREATE INDEX IF NOT EXISTS inputs_owner ON zkpipe.inputs (owner) WHERE state = 'RUNNING'",
+	NULL,
+};
+
+static const char *const *const migrations[] = { NULL, v1, v2, v3, v4 };
 _Static_assert(sizeof migrations / sizeof *migrations == ZP_CLUSTER_SCHEMA_VERSION + 1, "one migration a version");
 
 int zp_cluster_schema_version(struct zp_db *db, int *v)

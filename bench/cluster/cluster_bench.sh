@@ -106,24 +106,29 @@ print(f"\nDone -> visible to `zkpipe wait --database` (10 sequential 1-partition
       f" max {q[-1]} ms.\n")
 PY
 
-# the database alone: a node's statements per job, N concurrent clients
-psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'pgb', $PARTS_DB FROM generate_series(1, 300000) RETURNING id)
-  INSERT INTO zkpipe.inputs (job, part, path) SELECT id, 0, '/x' FROM j" >/dev/null
+# the database alone: a node's statements per job (schema 4: the job's partitions claimed in one statement,
+# each committed in its own fenced transaction, the last one marking the job DONE), N concurrent clients
+psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'pgb', $PARTS_DB FROM generate_series(1, ${PGB_JOBS:-100000}) RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, '/x' FROM j, generate_series(0, $((PARTS_DB - 1))) p" >/dev/null
 psql_ "ANALYZE" >/dev/null
 PROOF=$(python3 -c "print('x' * 780)")
 {
-  echo "\\set p0 0"
-  echo "WITH c AS (SELECT id FROM zkpipe.jobs WHERE state = 'QUEUED' AND key = ANY('{pgb}'::text[]) ORDER BY priority DESC, id LIMIT 1 FOR UPDATE SKIP LOCKED), u AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', owner = 'pgb' || :client_id, epoch = j.epoch + 1, claimed_at = now() FROM c WHERE j.id = c.id RETURNING j.id, j.epoch), e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, 'pgb', epoch, 'claimed' FROM u) SELECT id AS job, epoch AS ep FROM u"
+  echo "WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs j JOIN zkpipe.inputs i ON i.job = j.id WHERE j.state IN ('QUEUED', 'RUNNING') AND j.key = ANY('{pgb}'::text[]) AND j.nparts <= 16 AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $PARTS_DB FOR UPDATE OF i SKIP LOCKED), s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)), u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = 'pgb' || :client_id, epoch = s.e, claimed_at = now() FROM c, s WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch), q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u) AND j.state = 'QUEUED'), e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, 'pgb', min(epoch), 'claimed', 'partition(s) ' || string_agg(part::text, ', ') FROM u GROUP BY job) SELECT min(job) AS job, min(epoch) AS ep FROM u"
   echo "\\gset"
   for p in $(seq 0 $((PARTS_DB - 1))); do
-    echo "WITH j AS (SELECT id FROM zkpipe.jobs WHERE id = :job AND epoch = :ep AND owner = 'pgb' || :client_id AND state = 'RUNNING' FOR UPDATE) INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages) SELECT j.id, p.part, p.proof, p.public, 'pgb', p.gpu, :ep, p.stages FROM j, unnest('{$p}'::int[], '{$PROOF}'::text[], '{pub}'::text[], '{g}'::text[], '{\"{}\"}'::text[]) AS p(part, proof, public, gpu, stages) ON CONFLICT (job, part) DO NOTHING RETURNING part;"
+    echo "BEGIN;"
+    echo "SELECT nparts FROM zkpipe.jobs WHERE id = :job AND state = 'RUNNING' FOR UPDATE;"
+    echo "WITH u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = :job AND epoch = :ep AND owner = 'pgb' || :client_id AND state = 'RUNNING' AND part = ANY('{$p}'::int[]) RETURNING part), ins AS (INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages) SELECT :job, p.part, p.proof, p.public, 'pgb', p.gpu, :ep, p.stages FROM unnest('{$p}'::int[], '{$PROOF}'::text[], '{pub}'::text[], '{g}'::text[], '{\"{}\"}'::text[]) AS p(part, proof, public, gpu, stages) JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part) SELECT coalesce((SELECT string_agg(part::text, ',') FROM u), ''), (SELECT count(*) FROM ins) + (SELECT count(*) FROM zkpipe.partitions WHERE job = :job) >= (SELECT nparts FROM zkpipe.jobs WHERE id = :job);"
+    [ "$p" = $((PARTS_DB - 1)) ] &&
+      echo "WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = :job AND state = 'RUNNING' AND (SELECT count(*) FROM zkpipe.partitions WHERE job = :job) = nparts RETURNING id) INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, 'pgb', :ep, 'done' FROM u;"
+    echo "COMMIT;"
   done
-  echo "WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now() WHERE id = :job AND epoch = :ep AND owner = 'pgb' || :client_id AND state = 'RUNNING' AND (SELECT count(*) FROM zkpipe.partitions WHERE job = :job) = nparts RETURNING id, epoch), e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, 'pgb', epoch, 'done' FROM u) SELECT id FROM u;"
 } > "$T/job.sql"
 {
   echo "The database alone (pgbench, \`-f job.sql -T $SECS\`): one transaction = one job's statements as a node sends them"
-  echo "(claim with SKIP LOCKED, $PARTS_DB fenced partition commits of a 780-byte proof, fenced DONE), each client a node"
-  echo "claiming from the same queue (300000 jobs queued):"
+  echo "(schema 4: one claim of its $PARTS_DB partitions with SKIP LOCKED, then each partition committed in its own fenced"
+  echo "transaction of 4 statements — BEGIN, job lock, commit of a 780-byte proof, COMMIT — the last one with the DONE),"
+  echo "each client a node claiming from the same queue (${PGB_JOBS:-100000} jobs queued):"
   echo
   echo "| clients (nodes) | jobs/s | ms / job (mean) | statements/s | jobs/s, synchronous_commit off | ms / job, off |"
   echo "|---:|---:|---:|---:|---:|---:|"
@@ -136,7 +141,7 @@ pgb() { # pgb CLIENTS [PGOPTIONS]: "jobs/s ms/job"
 }
 for c in 1 2 4 8 16 32; do
   read -r tps lat <<< "$(pgb "$c")"; read -r tps2 lat2 <<< "$(pgb "$c" "-c synchronous_commit=off")"
-  echo "| $c | $(printf %.0f "$tps") | $(printf %.1f "$lat") | $(python3 -c "print(round($tps * ($PARTS_DB + 2)))") |" \
+  echo "| $c | $(printf %.0f "$tps") | $(printf %.1f "$lat") | $(python3 -c "print(round($tps * (4 * $PARTS_DB + 2)))") |" \
     "$(printf %.0f "$tps2") | $(printf %.1f "$lat2") |" >> "$OUT"
 done
 echo >> "$OUT"

@@ -118,7 +118,7 @@ phase() {
     ORDER BY total_exec_time DESC LIMIT 10" > "$T/top.$mode.$n"
   local parts cs
   cs=$(psql_ "SELECT round(sum(total_exec_time)::numeric / greatest(sum(calls), 1), 2) || ' / ' || round(max(max_exec_time)::numeric, 1)
-    FROM pg_stat_statements WHERE query LIKE 'WITH c AS (SELECT id, priority, nparts FROM zkpipe.jobs%'")
+    FROM pg_stat_statements WHERE query LIKE 'WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs%'")
   parts=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE proved_at BETWEEN to_timestamp($t0) AND to_timestamp($t1)")
   [ "$left" -gt 0 ] || { echo "warning: $mode $n: the queue ran dry; raise the work queued" >&2; mode="$mode (queue ran dry)"; }
   stop_sims

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two nodes, each in a network namespace of this test's making, reach the database over TCP
-# through veth pairs. n2's link is taken down for longer than dead_after_s while it holds jobs:
-# n1 re-queues them and proves them; n2 keeps proving locally but, when its link comes back, finds
+# through veth pairs. n2's link is taken down for longer than dead_after_s while it holds
+# partitions (leased one by one, schema 4): n1 re-queues them and proves them; n2 keeps proving locally but, when its link comes back, finds
 # its leases gone and drops its copies (nothing it computed under a lost lease is committed: no
 # partition of n2's is newer than the re-queue of its job). n2 then serves again. Every job DONE
 # exactly once, proofs valid.
@@ -24,14 +24,14 @@ for i in 1 2; do start_node "n$i" "zc$TAG$i"; done
 for i in 1 2; do wait_until 60 node_up "n$i" || fail "n$i did not join over TCP"; done
 ip netns exec "zc${TAG}2" ss -tn 2>/dev/null | grep -q "$NET.9:$PORT" || fail "n2 is not connected over its veth"
 submit_jobs 24 2
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE owner = 'n2' AND state = 'RUNNING'\") -ge 1 ]" ||
+wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.inputs WHERE owner = 'n2' AND state = 'RUNNING'\") -ge 1 ]" ||
   fail "n2 holds no job"
-held=$(psql_ "SELECT string_agg(id::text, ',') FROM zkpipe.jobs WHERE owner = 'n2' AND state = 'RUNNING'")
+held=$(psql_ "SELECT string_agg(DISTINCT job::text, ',') FROM zkpipe.inputs WHERE owner = 'n2' AND state = 'RUNNING'")
 log "cutting n2 off (link zv${TAG}2 down) while it holds jobs $held"
 ip link set "zv${TAG}2" down
 hold_open n1
 cut=$(date +%s)
-wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT id FROM zkpipe.jobs WHERE id IN ($held) AND owner = 'n2' AND state = 'RUNNING'\")\" ]" ||
+wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT job FROM zkpipe.inputs WHERE job IN ($held) AND owner = 'n2' AND state = 'RUNNING'\")\" ]" ||
   fail "n2's jobs were not re-queued while it was cut off"
 log "n2's jobs re-queued after $(( $(date +%s) - cut )) s"
 # n2 keeps proving its (now stale) copies meanwhile: its gate opens, and the link comes back once

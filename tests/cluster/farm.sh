@@ -50,7 +50,7 @@ pg_init
 jneg=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('chain', 1) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, -1, '$EX/w0.wtns' FROM j RETURNING job") || fail "SQL submit (part -1, schema 2)"
 "$ZK" cluster init --database "$DB" --inline-max 1M >"$T/init.out" || fail "cluster init (2 -> 3): $(cat "$T/init.out")"
-grep -q "version 3 (was 2)" "$T/init.out" || fail "upgrade: $(cat "$T/init.out")"
+grep -q "version 4 (was 2)" "$T/init.out" || fail "upgrade: $(cat "$T/init.out")"
 [ "$(psql_ "SELECT state || ': ' || error FROM zkpipe.jobs WHERE id = $jneg")" = \
   "FAILED: an input row has a negative partition number (schema 3 refuses them)" ] ||
   fail "the migration did not FAIL the job with partition -1: $(psql_ "SELECT state, error FROM zkpipe.jobs WHERE id = $jneg")"
@@ -114,18 +114,20 @@ grep -q "300000 bytes, over this node's \[cluster\] inline_max 204800 (not fetch
   fail "inline over the node's limit: $(cat "$T/wb.out")"
 # a job whose inputs cannot be set up on the node (its spool directory cannot be made: a file is in
 # the way at every epoch): each try is an attempt, the last one FAILS it with the reason. The node
-# is drained while the job is queued, so its id (and the epochs to block) are known before a claim.
+# is drained while the job is queued, so its id (and the epochs to block: the next two lease numbers
+# of the sequence zkpipe.epochs, drawn only by claims that take something) are known before a claim.
 "$ZK" cluster drain --database "$DB" --timeout 60 n1 >"$T/drain0.out" 2>&1 || fail "drain of an idle node: $(cat "$T/drain0.out")"
 grep -q "node n1: drained" "$T/drain0.out" || fail "drain of an idle node: $(cat "$T/drain0.out")"
 jm=$("$ZK" submit --database "$DB" --key chain --max-attempts 2 "$EX/w2.wtns") || fail "submit jm"
 "$ZK" status --database "$DB" "$jm" >"$T/stm.out" || fail "status jm"
 grep -q "cannot be claimed: no live node serves key chain now (n1 DRAINED)" "$T/stm.out" ||
   fail "status of a job only a drained node serves: $(cat "$T/stm.out")"
-for e in 1 2; do : > "$T/n1/run/cluster/j${jm}e$e"; done
+e1=$(psql_ "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM zkpipe.epochs")
+for e in $e1 $((e1 + 1)); do : > "$T/n1/run/cluster/j${jm}e$e"; done
 "$ZK" cluster undrain --database "$DB" n1 >/dev/null || fail "undrain"
 "$ZK" wait --database "$DB" --timeout 60 "$jm" >"$T/wm.out" 2>/dev/null; rc=$?
 [ $rc = 11 ] || fail "a job whose inputs cannot be set up: exit $rc: $(cat "$T/wm.out") ($(state_of "$jm"))"
-grep -q "node n1 could not set up the job's inputs: .*j${jm}e2.* (attempt 2 of 2)" "$T/wm.out" ||
+grep -q "node n1 could not set up the job's inputs: .*j${jm}e$((e1 + 1)).* (attempt 2 of 2)" "$T/wm.out" ||
   fail "materialize failures: $(cat "$T/wm.out")"
 [ "$(psql_ "SELECT string_agg(what, ' ' ORDER BY id) FROM zkpipe.events WHERE job = $jm")" = \
   "submitted claimed requeued claimed failed" ] || fail "materialize failures: events $(psql_ "SELECT string_agg(what, ' ' ORDER BY id) FROM zkpipe.events WHERE job = $jm")"

@@ -26,9 +26,9 @@ wait_until 60 bash -c "$(declare -f alive); ! alive $cd_pid" || fail "clusterd o
 start_node n1
 hold_open n1
 "$ZK" wait --database "$DB" --timeout 300 "$id" >/dev/null || fail "the job did not finish after the restart"
-grep -q "job $id epoch 1: ours from before a restart; resuming" "$T/n1/run/log/node0.cluster0" ||
+grep -q "job $id epoch 1: ours from before a restart (partition(s) [0-9, ]*); resuming" "$T/n1/run/log/node0.cluster0" ||
   fail "the new clusterd did not resume the job"
-[ "$(psql_ "SELECT epoch || ' ' || attempts FROM zkpipe.jobs WHERE id = $id")" = "1 0" ] || fail "the job was re-queued"
+[ "$(psql_ "SELECT count(DISTINCT epoch) || ' ' || max(attempts) FROM zkpipe.inputs WHERE job = $id")" = "1 0" ] || fail "the job was re-queued"
 proved=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
 [ "$proved" = 4 ] || fail "$proved partitions proved for a 4-partition job (redone or lost)"
 check_all_done
@@ -42,7 +42,8 @@ g=$(cat "$T/ids")
 hold_release n1 1
 wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $g') -ge 1 ]" ||
   fail "no partition of job $g committed"
-psql_ "UPDATE zkpipe.jobs SET owner = 'ghost', epoch = epoch + 100 WHERE id = $g" >/dev/null
+psql_ "UPDATE zkpipe.inputs SET owner = 'ghost', epoch = nextval('zkpipe.epochs') WHERE job = $g AND state = 'RUNNING'" >/dev/null
+ghost=$(psql_ "SELECT max(epoch) FROM zkpipe.inputs WHERE job = $g")
 bumped=$(psql_ "SELECT now()")
 hold_open n1 # n1's next commits for g come after the lease was taken
 wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')\") -ge 1 ]" ||
@@ -50,9 +51,9 @@ wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"
 sleep 2
 late=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND proved_at > '$bumped'")
 [ "$late" = 0 ] || fail "$late partition(s) committed after the lease was taken"
-psql_ "UPDATE zkpipe.jobs SET owner = NULL, state = 'QUEUED' WHERE id = $g; SELECT pg_notify('zkpipe_jobs', '')" >/dev/null
+psql_ "UPDATE zkpipe.inputs SET owner = NULL, state = 'QUEUED' WHERE job = $g AND state = 'RUNNING'; SELECT pg_notify('zkpipe_jobs', '')" >/dev/null
 "$ZK" wait --database "$DB" --timeout 300 "$g" >/dev/null || fail "job $g after its lease was given back"
-[ "$(psql_ "SELECT epoch FROM zkpipe.jobs WHERE id = $g")" = 102 ] || fail "job $g not re-claimed on a new lease"
+[ "$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND epoch > $ghost")" -ge 1 ] || fail "job $g not re-claimed on a new lease"
 check_all_done
 
 # a committed partition the database lost (a crash with synchronous_commit off, an asynchronous
@@ -65,7 +66,9 @@ l=$(cat "$T/ids")
 hold_release n1 1
 wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $l') -ge 1 ]" ||
   fail "no partition of job $l committed"
-psql_ "DELETE FROM zkpipe.partitions WHERE job = $l AND part = (SELECT min(part) FROM zkpipe.partitions WHERE job = $l)" >/dev/null
+# the lost transaction took the partition's row and its lease's DONE with it
+lp=$(psql_ "SELECT min(part) FROM zkpipe.partitions WHERE job = $l")
+psql_ "BEGIN; DELETE FROM zkpipe.partitions WHERE job = $l AND part = $lp; UPDATE zkpipe.inputs SET state = 'RUNNING' WHERE job = $l AND part = $lp; COMMIT" >/dev/null
 hold_open n1
 "$ZK" wait --database "$DB" --timeout 300 "$l" >/dev/null || fail "job $l after losing a partition row"
 grep -q "job $l: 1 committed partition(s) missing from the database" "$T/n1/run/log/node0.cluster0" ||
@@ -83,7 +86,7 @@ start_node n2
 wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'\")\" = 1 ]" ||
   fail "n2 did not register chain2"
 f=$("$ZK" submit --database "$DB" --key chain2 --max-attempts 1 "$EX/w3.wtns") || fail "submit chain2"
-wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.jobs WHERE id = $f\")\" = n2 ]" ||
+wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.inputs WHERE job = $f\")\" = n2 ]" ||
   fail "n2 did not claim the chain2 job"
 kill -KILL $(node_pids n2)
 "$ZK" wait --database "$DB" --timeout 300 "$f" > "$T/f.log"; rc=$?

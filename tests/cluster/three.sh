@@ -2,8 +2,8 @@
 # Three nodes on one machine share one PostgreSQL server and prove a few hundred partitions.
 # Mid-run, node n3 is killed whole (SIGKILL to its supervisor, clusterd and daemons) and, later,
 # the database is restarted (immediate stop: a crash for its clients). Every job ends DONE exactly
-# once with valid proofs; every partition's proving node is recorded; n3's jobs were re-queued
-# by the others after dead_after_s with the partitions it had committed kept (never re-proved:
+# once with valid proofs; every partition's proving node is recorded; n3's RUNNING partitions
+# were re-queued one by one (schema 4's per-partition leases) by the others after dead_after_s with the partitions it had committed kept (never re-proved:
 # the survivors proved exactly the partitions they committed).
 # synchronous_commit stays on here, so the immediate stop loses nothing the server acknowledged
 # and "never re-proved" is exact; a server that loses acknowledged commits is restart.sh's case.
@@ -22,7 +22,7 @@ submit_jobs "$JOBS" 3
 total=$((JOBS * 3))
 log "$JOBS jobs, $total partitions queued"
 committed() { psql_ "SELECT count(*) FROM zkpipe.partitions${1:+ WHERE node = '$1'}"; }
-n3_running() { psql_ "SELECT count(*) FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'"; }
+n3_running() { psql_ "SELECT count(*) FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'"; }
 mkdir -p "$T/n3/run/hold"; for i in 1 2 3; do : > "$T/n3/run/hold/t$i"; done
 wait_until 300 bash -c "[ \$($(declare -f psql_ committed); PGBIN=$PGBIN DB='$DB' committed n3) -ge 3 ] &&
   [ \$($(declare -f psql_ n3_running); PGBIN=$PGBIN DB='$DB' n3_running) -ge 1 ]" ||
@@ -32,7 +32,7 @@ over=$(psql_ "SELECT name || ' ' || load || '/' || capacity FROM zkpipe.nodes WH
 [ -z "$over" ] || fail "a node holds more partitions than its capacity: $over"
 pids=$(node_pids n3 | sort -u | tr '\n' ' ')
 # n3's gate is closed: its running jobs cannot finish, and nothing it committed can change
-held=$(psql_ "SELECT string_agg(id::text, ' ') FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'")
+held=$(psql_ "SELECT string_agg(DISTINCT job::text, ' ') FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'")
 [ -n "$held" ] || fail "n3 holds no running job to lose"
 n3_before=$(committed n3)
 [ "$n3_before" = 3 ] || fail "n3 committed $n3_before partitions, its gate let 3 through"
@@ -40,7 +40,7 @@ log "SIGKILL node n3 (pids $pids) holding jobs $held; it had committed $n3_befor
 kill -KILL $pids
 n3_dead() { local p; for p in $pids; do alive "$p" && return 1; done; return 0; }
 wait_until 120 n3_dead || fail "n3 processes survived SIGKILL: $pids"
-wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT id FROM zkpipe.jobs WHERE owner = 'n3' AND state = 'RUNNING'\")\" ]" ||
+wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT job FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'\")\" ]" ||
   fail "n3's jobs were not re-queued"
 requeued=$(psql_ "SELECT count(DISTINCT job) FROM zkpipe.events WHERE what = 'requeued' AND detail LIKE 'node n3 %'")
 [ "$requeued" -ge 1 ] || fail "no 'requeued' event for n3's jobs"

@@ -196,8 +196,8 @@ grep -q "^  cluster job $A chain RUNNING, 0/2 partitions, owner n1, local job $L
 grep -q "^  nodes:.* n2 DOWN" "$T/st.txt" || { cat "$T/st.txt"; fail "zkpipe status: n2 not DOWN"; }
 "$ZK" status --config "$T/n1/zkpipe.ini" "$LD" > "$T/st1.txt" || fail "zkpipe status $LD"
 grep -q "^job $LD (cluster job $D) DONE: 1/1" "$T/st1.txt" || { cat "$T/st1.txt"; fail "zkpipe status JOB: no cluster id"; }
-grep -qF "job $A epoch 1: local job $LA (2 partition(s))" "$T/n1/run/log/node0.cluster0" || fail "clusterd's log: no local id for $A"
-grep -qF "job $LA: cluster job $A (token c${A}e1), 2 partition(s)" "$T/n1/supervisor.log" "$T/n1/run/log/"* || fail "supervisor's log: no cluster id for $LA"
+grep -q "job $A epoch [0-9]*: local job $LA (2 partition(s))" "$T/n1/run/log/node0.cluster0" || fail "clusterd's log: no local id for $A"
+grep -q "job $LA: cluster job $A (token c${A}e[0-9]*), 2 partition(s)" "$T/n1/supervisor.log" "$T/n1/run/log/"* || fail "supervisor's log: no cluster id for $LA"
 grep -qF "job $LD (cluster job $D) DONE" "$T/n1/supervisor.log" "$T/n1/run/log/"* || fail "supervisor's log: no cluster id at DONE"
 "$ZK" timeline --config "$T/n1/zkpipe.ini" --out "$T/tl.svg" > /dev/null || fail "timeline"
 python3 - "$T/tl.svg" "$LD" "$D" "$LA" "$A" <<'EOF' || fail "timeline: cluster ids"
