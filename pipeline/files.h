@@ -7,8 +7,8 @@
  *   proofs.json  the job's proof: {"job", "key", "partitions": [{"proof", "public"}, ...]},
  *                written once every partition is DONE; its presence means the job is complete.
  *   error.txt    a FAILED job's reason.
- * Every file is written to <name>.tmp.<pid> (O_EXCL | O_NOFOLLOW, inside the directory opened by
- * an openat walk from the allowed root: paths.h) and renamed into place.
+ * Every file is written by common/zp_file.h's atomic writer inside the directory opened by an openat
+ * walk from the allowed root (paths.h).
  */
 #ifndef ZP_PIPE_FILES_H
 #define ZP_PIPE_FILES_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "curve.h"
+#include "zp_file.h"
 
 struct zp_pipe_config;
 
@@ -32,17 +33,12 @@ int zp_peek_r1cs_curve(const char *path, uint32_t *n_wires, const zp_curve **cur
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory
- * (run-directory files, mode 0600): once it returns 0 the file survives a crash; on error
- * nothing is left at the tmp name. The temporary is created O_EXCL | O_NOFOLLOW and renamed
- * over the name, so a symlink at either name is replaced, never written through. _at: name
- * inside the open directory dirfd. */
-int zp_write_atomic(const char *path, const void *buf, size_t len);
-int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode);
-/* fsync the directory holding `path` (a rename or unlink there becomes durable). */
-int zp_fsync_parent(const char *path);
-/* mkdir -p with mode (the operator's directories: the run directory) */
-int zp_mkdirs(const char *path, unsigned mode);
+/* The names cluster/ still calls (common/zp_file.h is the writer; cluster/ moves to it with its own rewrite). */
+static inline int zp_write_atomic(const char *path, const void *buf, size_t len)
+{
+	return zp_file_write_atomic(path, buf, len, NULL);
+}
+static inline int zp_mkdirs(const char *path, unsigned mode) { return zp_file_mkdirs(path, mode); }
 
 /* A job's output directory (canonical, under allow_output) opened by the walk. */
 int zp_out_open(const struct zp_pipe_config *c, const char *out);

@@ -11,6 +11,7 @@
  * The supervisor trusts a file only when its pid is the gpud it runs (a dead gpud's file is stale).
  */
 #include "health.h"
+#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "payload_zp.h"
@@ -170,7 +171,7 @@ int zp_health_write(const struct zp_pipe_config *c, unsigned g, unsigned i, void
 	char *txt = json_dumps(json, JSON_COMPACT);
 	if (!txt)
 		return -ENOMEM;
-	int r = zp_write_atomic(p, txt, strlen(txt));
+	int r = zp_file_write_atomic(p, txt, strlen(txt), NULL);
 	free(txt);
 	return r;
 }

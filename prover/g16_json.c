@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---- points of either curve, through the curve's table ----
  * Affine structs are x ‖ y, G2's coordinates c0 ‖ c1, each fp_bytes (curve.h); infinity is all zero. */
@@ -52,20 +53,15 @@ static int dump(json_t *j, const char *path)
 {
 	if (!j)
 		return zp_err_set(-ENOMEM, "%s: building JSON", path);
-	/* write beside the target and rename: a reader never sees half a file */
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		json_decref(j);
-		return zp_err_set(-ENAMETOOLONG, "%s", path);
-	}
-	int rc = json_dump_file(j, tmp, JSON_INDENT(1));
+	/* the atomic write (common/zp_file.h): a reader never sees half a file */
+	char *txt = json_dumps(j, JSON_INDENT(1));
 	json_decref(j);
-	if (rc || rename(tmp, path) != 0) {
-		int e = errno ? -errno : -EIO;
-		unlink(tmp);
-		return zp_err_set(e, "%s: cannot write", path);
-	}
-	return 0;
+	if (!txt)
+		return zp_err_set(-ENOMEM, "%s: building JSON", path);
+	zp_file_write_opts o = { .mode = 0644 };
+	int rc = zp_file_write_atomic(path, txt, strlen(txt), &o);
+	free(txt);
+	return rc;
 }
 
 /* The proof's points and curve (BN254's are p->bn's: groth16.h) */

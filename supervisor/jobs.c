@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "hint.h"
@@ -89,7 +90,7 @@ static int out_write(struct sup *sup, const struct zp_arena_job *r, const char *
 {
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof f, "%s/%s", r->output, name);
-	return r->flags & ZP_JOB_EXTERNAL ? zp_write_atomic(f, buf, len) : zp_out_write(&sup->cfg, r->output, name, buf, len);
+	return r->flags & ZP_JOB_EXTERNAL ? zp_file_write_atomic(f, buf, len, NULL) : zp_out_write(&sup->cfg, r->output, name, buf, len);
 }
 
 /* Disk trouble (full, read-only) repeats every scan: say it at most every 10 s. */
@@ -108,7 +109,7 @@ int sup_record_write(struct sup *sup, uint64_t cid, void *js)
 	char res[PATH_MAX];
 	result_path(sup, res, sizeof res, cid);
 	char *txt = json_dumps(js, JSON_COMPACT);
-	int r = txt ? zp_write_atomic(res, txt, strlen(txt)) : zp_err_set(-ENOMEM, "results");
+	int r = txt ? zp_file_write_atomic(res, txt, strlen(txt), NULL) : zp_err_set(-ENOMEM, "results");
 	free(txt);
 	return r;
 }
@@ -600,7 +601,7 @@ static char *submit(struct sup *sup, json_t *req)
 			err = error_reply("group %s: %s; retry later", sup->cfg.groups[g].name,
 					  zp_err_text(r));
 			unlink(man);
-			zp_fsync_parent(man);
+			zp_file_fsync_parent(man);
 		}
 	}
 	if (err) {

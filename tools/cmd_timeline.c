@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "hint.h"
@@ -449,7 +450,7 @@ int zp_timeline_write(const struct zp_pipe_config *cfg, const char *url, long lo
 		time_range(&t);
 		draw(f, &t, dropped);
 		fclose(f);
-		rc = zp_write_atomic(out, svg, len);
+		rc = zp_file_write_atomic(out, svg, len, NULL);
 		if (rc)
 			zp_err_set(rc, "%s: %s", out, zp_strerror(rc));
 	}
