@@ -188,7 +188,7 @@ static const struct gpud_key_format formats[] = {
 };
 enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
 
-/* ---- key regions (pipeline/keystore.h; docs/keys.md "Key regions") ----
+/* ---- key regions (keystore.h; docs/keys.md "Key regions") ----
  * A loaded key is kept in a key region named after the group's arena and the key (a setup = device key:
  * and this gpud, whose toxic waste it is), identified by its file (format, device, inode, size, mtime)
  * or, for a device key, by its synthetic circuit; a restart attaches it read-only, page-locks it for the
@@ -226,7 +226,7 @@ static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf
 }
 
 /* The split bases' store of a key that is (or was just put) in its key region k->ks: a region of its
- * own beside the key's, identified by the key region's header (pipeline/keystore.h). */
+ * own beside the key's, identified by the key region's header (keystore.h). */
 static void split_prepare(struct gpud *g, struct gpud_key *k)
 {
 	char name[ZP_KREG_NAME_MAX];

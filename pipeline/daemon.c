@@ -3,7 +3,6 @@
  */
 #include <stdarg.h>
 #include "daemon.h"
-#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "hint.h"
@@ -12,6 +11,7 @@
 #include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"
+#include "zp_file.h"
 #include "zp_exit.h"
 
 #include <dirent.h>

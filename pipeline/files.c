@@ -1,15 +1,12 @@
 /*
- * files.c — the files the pipeline writes and reads by name (files.h): header peeks of the
- * operator's r1cs/zkey (through prover/binfile.h: witnesses are read by prover/wtns.h, the one
- * reader), job manifests, atomic writes, and a job's output directory and assembled proof
- * (opened through the confined walk of paths.c).
+ * files.c — the files the pipeline writes and reads by name (files.h): job manifests and a job's
+ * output directory and assembled proof (opened through the confined walk of paths.c), written with
+ * common/zp_file.h's atomic writer.
  */
 #include "files.h"
-#include "binfile.h"
 #include "config.h"
 #include "paths.h"
 #include "sys.h"
-#include "zkey.h"
 #include "zp_err.h"
 #include "zp_file.h"
 
@@ -22,33 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
-/* nVars follows q, whose size says the curve: the header probe reads it for either */
-int zp_peek_zkey(const char *path, uint32_t *n)
-{
-	zp_zkey z;
-	int rc = zp_zkey_probe(&z, path);
-	*n = rc ? 0 : z.n_vars;
-	return rc;
-}
-
-int zp_peek_r1cs_curve(const char *path, uint32_t *n, const zp_curve **curve)
-{
-	zp_bin_map m;
-	zp_bin b;
-	zp_bin_cur c;
-	int rc = zp_bin_map_file(&m, path);
-	if (rc)
-		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "r1cs")) && !(rc = zp_bin_section_cur(&b, 1, UINT64_MAX, &c)) &&
-	    !(rc = zp_bin_read_fr_prime(&c, curve)))
-		rc = zp_bin_get_u32(&c, n, "nWires");
-	zp_bin_free(&b);
-	zp_bin_unmap(&m);
-	return rc;
-}
-
 
 int zp_out_open(const struct zp_pipe_config *c, const char *out)
 {

@@ -1,6 +1,6 @@
 /*
- * files.h — the files the pipeline writes and reads by name (files.c): atomic writes, job
- * manifests, header peeks of the operator's key files, and a job's output directory.
+ * files.h — the files the pipeline writes and reads by name (files.c): job manifests and a job's
+ * output directory (header peeks of key files: prover/r1cs.h, zkey.h; atomic writes: zp_file.h).
  *
  * PROOF OUTPUT (job.output, a directory the supervisor creates under allow_output):
  *   part-<p>.proof.json / part-<p>.public.json  snarkjs's formats, one pair per partition
@@ -17,17 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve.h"
 #include "zp_file.h"
 
 struct zp_pipe_config;
-
-/* Header-only peeks of the operator's key files (cheap validation): r1cs nWires, zkey nVars.
- * Witnesses are read by prover/wtns.h (zp_wtns_check_fd at submit, zp_wtns_read_fd in synthd). */
-int zp_peek_r1cs(const char *path, uint32_t *n_wires);
-int zp_peek_zkey(const char *path, uint32_t *n_vars);
-/* The r1cs's nWires and curve (from its prime: BLS12-381 or BN254). */
-int zp_peek_r1cs_curve(const char *path, uint32_t *n_wires, const zp_curve **curve);
 
 /* Job manifest: write lines atomically; read line `part`. */
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);

@@ -3,9 +3,8 @@
  * by an openat walk from the allowed root that never follows a symlink.
  */
 #include "paths.h"
-#include "zp_file.h"
-#include "binfile.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,4 @@
 #include "binfile.h"
-#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "zp_err.h"
+#include "zp_file.h"
 
 static uint32_t ld32(const uint8_t *p)
 {

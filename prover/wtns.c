@@ -1,5 +1,4 @@
 #include "wtns.h"
-#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +11,7 @@
 #include "binfile.h"
 #include "par.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 _Static_assert(sizeof(zp_fr) == 32, "values are converted in place: a zp_fr is one 32-byte value");
 

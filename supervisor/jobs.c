@@ -17,16 +17,18 @@
 #include <unistd.h>
 
 #include "sup.h"
-#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "hint.h"
 #include "paths.h"
+#include "r1cs.h"
 #include "rundir.h"
 #include "sys.h"
 #include "synth.h"
 #include "wtns.h"
+#include "zkey.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---------------------------------------------------------------- job records */
 void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)

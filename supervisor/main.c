@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #include "keyregion.h"
-#include "zp_file.h"
 #include "progress.h"
 #include "sup.h"
 #include "knobs.h"
@@ -42,6 +41,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "zp_err.h"
+#include "zp_file.h"
 #include "zp_exit.h"
 #include <jansson.h>
 

@@ -25,12 +25,12 @@
 #include <unistd.h>
 
 #include "sup.h"
-#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "rundir.h"
 #include "sys.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 

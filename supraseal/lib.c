@@ -20,7 +20,6 @@
  * them in; a caller never holds more than one slot FILLING.
  */
 #include "supraseal_abi.h"
-#include "zp_file.h"
 #include "knobs.h"
 
 #include <dirent.h>
@@ -53,6 +52,7 @@
 #include "payload_ss.h"
 #include "ss_stats.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---------------------------------------------------------------- errors */
 static zp_ss_error ss_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -23,13 +23,13 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "zp_file.h"
 #include "config.h"
 #include "files.h"
 #include "hint.h"
 #include "rundir.h"
 #include "stages.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #define MAX_ROWS     4000        /* partitions drawn; the newest jobs win */
 #define MAX_RECORD   (16u << 20) /* a results file larger than this is not ours */
