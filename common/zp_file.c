@@ -187,10 +187,10 @@ int zp_file_open_regular(const char *path, int dirfd, int flags, uint64_t max, u
 	return fd;
 }
 
-int zp_file_read(int dirfd, const char *path, uint64_t max, char **buf, size_t *len)
+int zp_file_read(int dirfd, const char *path, int flags, uint64_t max, char **buf, size_t *len)
 {
 	uint64_t size;
-	int fd = zp_file_open_regular(path, dirfd, O_NOFOLLOW, max, &size);
+	int fd = zp_file_open_regular(path, dirfd, flags, max, &size);
 	if (fd < 0)
 		return fd;
 	char *b = malloc(size + 1);

@@ -51,10 +51,12 @@ int zp_file_open_regular(const char *path, int dirfd, int flags, uint64_t max, u
 /* The same check on an open descriptor (name for the message). */
 int zp_file_fd_regular(int fd, const char *name);
 
-/* The whole of path (relative to dirfd; a regular file, opened O_NOFOLLOW, at most max bytes: larger is
- * ZP_ERANGE naming the file) into a malloc'ed buffer with a NUL after the last byte (text parses in
- * place); the caller frees *buf. len may be NULL. */
-int zp_file_read(int dirfd, const char *path, uint64_t max, char **buf, size_t *len);
+/* The whole of path (relative to dirfd; a regular file, opened with flags added: O_NOFOLLOW for a file
+ * of ours, 0 for one the user names on a command line; at most max bytes: larger is ZP_ERANGE naming the
+ * file) into a malloc'ed buffer with a NUL after the last byte (text parses in place); the caller frees
+ * *buf. len may be NULL. */
+#define ZP_FILE_JSON_MAX (256ull << 20) /* a JSON file read whole (proofs, keys' vk, records): no larger */
+int zp_file_read(int dirfd, const char *path, int flags, uint64_t max, char **buf, size_t *len);
 
 /* The io_uring reader: `queue_depth` reads of `chunk` bytes in flight over [0, size) of fd into dst (a
  * short read is resumed where it stopped; 0 bytes before size is a truncation: ZP_ETRUNC naming the file

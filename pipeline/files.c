@@ -87,13 +87,14 @@ int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n)
  * file into proofs.json). */
 static json_t *load_part(int dfd, const char *name, json_error_t *e)
 {
-	int fd = zp_file_open_regular(name, dfd, O_NOFOLLOW, 0, NULL);
-	if (fd < 0) {
-		snprintf(e->text, sizeof e->text, "%s: %s", name, fd == -ELOOP ? "a symlink" : zp_strerror(fd));
+	char *txt = NULL;
+	int r = zp_file_read(dfd, name, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL);
+	if (r) {
+		snprintf(e->text, sizeof e->text, "%s: %s", name, r == -ELOOP ? "a symlink" : zp_strerror(r));
 		return NULL;
 	}
-	json_t *j = json_loadfd(fd, 0, e);
-	close(fd);
+	json_t *j = json_loads(txt, 0, e);
+	free(txt);
 	return j;
 }
 

@@ -19,6 +19,7 @@
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,11 @@ void *zp_health_read(const struct zp_pipe_config *c, unsigned g, unsigned i, int
 	char p[PATH_MAX];
 	if (zp_health_path(p, sizeof p, c, g, i))
 		return NULL;
-	json_t *j = json_load_file(p, 0, NULL);
+	char *txt = NULL, keep[ZP_ERR_MSG_MAX]; /* gpud's file: never through a symlink, bounded; absent is no error */
+	zp_err_save(keep);
+	json_t *j = zp_file_read(AT_FDCWD, p, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL) ? NULL : json_loads(txt, 0, NULL);
+	zp_err_restore(keep);
+	free(txt);
 	if (j && pid && json_integer_value(json_object_get(j, "pid")) != pid) {
 		json_decref(j);
 		return NULL;

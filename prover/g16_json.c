@@ -1,6 +1,7 @@
 #include "g16_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,12 +249,14 @@ char *zp_g16_calldata(const zp_g16_proof *p, const zp_fr *pub, uint32_t n)
 static int load(json_t **j, const char *path, const char *text)
 {
 	json_error_t e;
-	FILE *f = NULL;
-	if (!text && !(f = fopen(path, "re"))) /* a missing file is not "line -1: unable to open" */
-		return zp_err_set(-errno, "%s: cannot open: %s", path, strerror(errno));
-	*j = text ? json_loads(text, 0, &e) : json_loadf(f, 0, &e);
-	if (f)
-		fclose(f);
+	char *buf = NULL;
+	int rc;
+	/* bounded, a regular file only (a FIFO named instead never blocks); a missing file is not
+	 * "line -1: unable to open" */
+	if (!text && (rc = zp_file_read(AT_FDCWD, path, 0, ZP_FILE_JSON_MAX, &buf, NULL)))
+		return rc;
+	*j = json_loads(text ? text : buf, 0, &e);
+	free(buf);
 	if (!*j && e.line > 0)
 		return zp_err_set(ZP_EFORMAT, "%s: line %d: %s", path, e.line, e.text);
 	if (!*j)

@@ -659,7 +659,10 @@ static char *status_job(struct sup *sup, uint64_t cid)
 	char res[PATH_MAX];
 	result_path(sup, res, sizeof res, cid);
 	json_error_t e;
-	json_t *j = json_load_file(res, 0, &e);
+	char *txt = NULL;
+	json_t *j = zp_file_read(AT_FDCWD, res, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL) ? NULL : json_loads(txt, 0, &e);
+	free(txt);
+	zp_err_clear(); /* an unknown job is the reply, not an error of ours */
 	return j ? reply(j) : error_reply_code("unknown_job", "unknown job %llu", (unsigned long long)cid);
 }
 

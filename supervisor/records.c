@@ -439,9 +439,14 @@ static int migrate_resume(struct sup *sup, unsigned g)
 	char plan[PATH_MAX];
 	plan_path(sup, plan, sizeof plan, g);
 	json_error_t e;
-	json_t *pl = json_load_file(plan, 0, &e);
+	char *txt = NULL;
+	int rr = zp_file_read(AT_FDCWD, plan, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL);
+	if (rr)
+		return rr == -ENOENT ? (zp_err_clear(), 0) : rr; /* none: nothing to resume */
+	json_t *pl = json_loads(txt, 0, &e);
+	free(txt);
 	if (!pl)
-		return access(plan, F_OK) == 0 ? zp_err_set(ZP_EFORMAT, "%s: %s", plan, e.text) : 0;
+		return zp_err_set(ZP_EFORMAT, "%s: %s", plan, e.text);
 	struct zp_arena *a = sup->g[g].a;
 	size_t i;
 	json_t *jb;

@@ -102,8 +102,13 @@ static void planted_symlinks(void)
 	/* the bounded read never follows a symlink */
 	char *b = NULL;
 	CHECK(symlink("victim", at("link")) == 0, "symlink");
-	int r = zp_file_read(AT_FDCWD, at("link"), 0, &b, NULL);
+	int r = zp_file_read(AT_FDCWD, at("link"), O_NOFOLLOW, 0, &b, NULL);
 	CHECK(r == -ELOOP && strstr(zp_err_msg(), "link"), "read through a symlink: %d %s", r, zp_err_msg());
+	/* ... unless asked to (a path the user names on a command line may be a link) */
+	size_t bl = 0;
+	r = zp_file_read(AT_FDCWD, at("link"), 0, 0, &b, &bl);
+	CHECK(r == 0 && bl == 2 && !strcmp(b, "V\n"), "read following a symlink when asked: %d", r);
+	free(b);
 }
 
 static void fifo_and_bounds(void)
@@ -114,7 +119,7 @@ static void fifo_and_bounds(void)
 	CHECK(r == -EINVAL && strstr(zp_err_msg(), "FIFO") && strstr(zp_err_msg(), "fifo"),
 	      "a FIFO refused naming it: %d %s", r, zp_err_msg());
 	char *b = NULL;
-	r = zp_file_read(AT_FDCWD, at("fifo"), 100, &b, NULL);
+	r = zp_file_read(AT_FDCWD, at("fifo"), O_NOFOLLOW, 100, &b, NULL);
 	CHECK(r == -EINVAL && !b, "the bounded read refuses a FIFO too: %d", r);
 	r = zp_file_open_regular(D, AT_FDCWD, 0, 0, NULL);
 	CHECK(r == -EINVAL && strstr(zp_err_msg(), "directory"), "a directory refused: %s", zp_err_msg());
@@ -122,16 +127,16 @@ static void fifo_and_bounds(void)
 	/* bounded: at the limit it reads, one byte over is refused naming the file and both sizes */
 	put("ten", "0123456789");
 	size_t len = 0;
-	r = zp_file_read(AT_FDCWD, at("ten"), 10, &b, &len);
+	r = zp_file_read(AT_FDCWD, at("ten"), O_NOFOLLOW, 10, &b, &len);
 	CHECK(r == 0 && len == 10 && !strcmp(b, "0123456789"), "10 bytes within a 10-byte bound: %d", r);
 	free(b);
 	b = NULL;
-	r = zp_file_read(AT_FDCWD, at("ten"), 9, &b, &len);
+	r = zp_file_read(AT_FDCWD, at("ten"), O_NOFOLLOW, 9, &b, &len);
 	CHECK(r == ZP_ERANGE && !b, "10 bytes over a 9-byte bound: %d", r);
 	CHECK(strstr(zp_err_msg(), at("ten")) && strstr(zp_err_msg(), "10") && strstr(zp_err_msg(), "9"),
 	      "the refusal names the file and the sizes: %s", zp_err_msg());
 	int dfd = open(D, O_RDONLY | O_DIRECTORY);
-	r = zp_file_read(dfd, "ten", 0, &b, &len); /* relative to a directory descriptor */
+	r = zp_file_read(dfd, "ten", O_NOFOLLOW, 0, &b, &len); /* relative to a directory descriptor */
 	CHECK(r == 0 && len == 10, "read at a directory: %d", r);
 	free(b);
 	close(dfd);
