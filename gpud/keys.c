@@ -80,9 +80,7 @@ static int load_zkey(struct gpud *g, struct gpud_key *k, size_t *len)
 	struct stat st; /* the stage's total only: the reader checks the file itself */
 	zp_progress_stage(what, stat(k->path, &st) ? 0 : (uint64_t)st.st_size, "bytes");
 	zp_file_uring_opts o = { .queue_depth = 8, .chunk = 4u << 20, .on_chunk = zkey_progress };
-	int r = zp_file_uring_load(k->path, 0, &data, len, &o);
-	if (r)
-		r = zp_err_wrap(r, "key %s", k->path);
+	int r = zp_file_uring_load(k->path, 0, &data, len, &o); /* its errors name the file */
 	if (!r)
 		r = zp_zkey_parse(&k->zk, data, *len, k->path);
 	free(data);
