@@ -11,7 +11,8 @@
  *   3. fsync, close, rename over the target (a symlink there is replaced, never written through);
  *   4. fsync of the directory (EINVAL, a file system without directory fsync, is success).
  *   On any error the temporary is unlinked and the target is untouched: a reader — or a crash, or a
- *   SIGKILL of the writer at any instant — sees the old content or the new, never a mix. no_sync skips
+ *   SIGKILL of the writer at any instant — sees the old content or the new, never a mix (a killed
+ *   writer leaves its <name>.tmp.<pid> behind: harmless, and replaced by a later writer of that pid). no_sync skips
  *   both fsyncs (still atomic for readers, not durable across a power cut): for files rewritten many
  *   times a second whose loss in a crash costs nothing (progress snapshots).
  *
