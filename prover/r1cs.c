@@ -197,10 +197,10 @@ err:
 	return rc;
 }
 
-int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
-
-int zp_peek_r1cs_curve(const char *path, uint32_t *n, const zp_curve **curve)
+int zp_r1cs_peek(const char *path, uint32_t *n, const zp_curve **curve)
 {
+	if (!curve) /* nWires follows the 4-byte field size and a 32-byte prime */
+		return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n);
 	zp_bin_map m;
 	zp_bin b;
 	zp_bin_cur c;

@@ -398,12 +398,3 @@ void zp_g16_vk_free(zp_g16_vk *vk)
 	vk->ic = NULL;
 	vk->bn.ic = NULL;
 }
-
-/* nVars follows q, whose size says the curve: the header probe reads it for either */
-int zp_peek_zkey(const char *path, uint32_t *n)
-{
-	zp_zkey z;
-	int rc = zp_zkey_probe(&z, path);
-	*n = rc ? 0 : z.n_vars;
-	return rc;
-}

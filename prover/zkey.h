@@ -82,8 +82,6 @@ void zp_zkey_free(zp_zkey *k);
  * Cheap (the file is mapped, not read): what the supervisor checks before it serves a key. */
 int  zp_zkey_probe(zp_zkey *k, const char *path);
 int  zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name);
-/* The probe's nVars only (0 on error). */
-int  zp_peek_zkey(const char *path, uint32_t *n_vars);
 
 /* Only what a verifier needs (§1, §2, §3) from a .zkey file, without loading the proving key. */
 int  zp_zkey_read_vk(zp_g16_vk *vk, const char *path);

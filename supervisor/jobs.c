@@ -238,12 +238,15 @@ static int key_wires(struct sup *sup, const struct zp_pipe_key *k, uint32_t *n)
 		return r;
 	}
 	if (k->r1cs[0])
-		return zp_peek_r1cs(k->r1cs, n);
+		return zp_r1cs_peek(k->r1cs, n, NULL);
 	/* the key's header as validated at start (zkey or .zpk: a .zpk is no iden3 container) */
 	for (unsigned i = 0; i < sup->cfg.n_keys; i++)
 		if (&sup->cfg.keys[i] == k && sup->keys[i].valid)
 			return *n = sup->keys[i].shape.n_vars, 0;
-	return zp_peek_zkey(k->zkey, n);
+	zp_zkey z; /* nVars follows q, whose size says the curve: the header probe reads it for either */
+	int r = zp_zkey_probe(&z, k->zkey);
+	*n = r ? 0 : z.n_vars;
+	return r;
 }
 
 /* The key's curve as validated at start (NULL when not known: the check is then synthd's). */

@@ -97,7 +97,7 @@ int sup_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s)
 	if (k->r1cs[0]) {
 		uint32_t wires;
 		const zp_curve *rc_cv;
-		if ((r = zp_peek_r1cs_curve(k->r1cs, &wires, &rc_cv)))
+		if ((r = zp_r1cs_peek(k->r1cs, &wires, &rc_cv)))
 			return zp_err_wrap(r, "key %s: r1cs", k->name);
 		if (s->curve && rc_cv != s->curve)
 			return zp_err_set(ZP_EMISMATCH, "key %s: %s is a %s circuit, %s a %s key: the curves differ", k->name,
