@@ -4,6 +4,8 @@
  */
 #include "progress.h"
 #include "knobs.h"
+#include "zp_err.h"
+#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -206,21 +208,20 @@ int zp_progress_json(const struct zp_progress_view *v, char *buf, size_t n)
 	return k < 0 || (size_t)k >= n ? -ENOSPC : k;
 }
 
-/* Snapshot file: written beside, then renamed, so a reader never sees half of one. */
+/* Snapshot file: zp_file's atomic write, so a reader never sees half of one; not synced (rewritten
+ * many times a second, worth nothing after a crash). A failure leaves the last snapshot. */
 static void publish_locked(const struct zp_progress_view *v)
 {
-	char js[ZP_PROGRESS_JSON_MAX], tmp[sizeof P.json + 8];
+	char js[ZP_PROGRESS_JSON_MAX];
 	int n = zp_progress_json(v, js, sizeof js);
-	if (n < 0 || !P.json[0] || snprintf(tmp, sizeof tmp, "%s.tmp", P.json) >= (int)sizeof tmp)
-		return;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
+	if (n < 0 || !P.json[0] || (size_t)n + 1 >= sizeof js)
 		return;
 	js[n++] = '\n';
-	int ok = write(fd, js, (size_t)n) == n;
-	close(fd);
-	if (!ok || rename(tmp, P.json))
-		unlink(tmp);
+	zp_file_write_opts o = { .mode = 0600, .no_sync = true };
+	char keep[ZP_ERR_MSG_MAX];
+	zp_err_save(keep);
+	zp_file_write_atomic(P.json, js, (size_t)n, &o);
+	zp_err_restore(keep);
 }
 
 static void line_locked(const struct zp_progress_view *v, int final)

@@ -83,3 +83,6 @@ int zp_err_wrap(int code, const char *fmt, ...)
 const char *zp_err_msg(void) { return err_msg; }
 const char *zp_err_text(int code) { return err_msg[0] ? err_msg : zp_strerror(code); }
 void zp_err_clear(void) { err_msg[0] = 0; }
+
+void zp_err_save(char buf[ZP_ERR_MSG_MAX]) { memcpy(buf, err_msg, sizeof err_msg); }
+void zp_err_restore(const char buf[ZP_ERR_MSG_MAX]) { memcpy(err_msg, buf, sizeof err_msg); }

@@ -56,5 +56,9 @@ const char *zp_err_msg(void);
  * Never NULL. */
 const char *zp_err_text(int code);
 void zp_err_clear(void);
+/* Keep the thread's message across a call whose failure is not the caller's to report (a progress
+ * snapshot written in the middle of a load): save before, restore after. */
+void zp_err_save(char buf[ZP_ERR_MSG_MAX]);
+void zp_err_restore(const char buf[ZP_ERR_MSG_MAX]);
 
 #endif

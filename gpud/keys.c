@@ -2,7 +2,7 @@
  * keys.c — gpud's key table and its one table of key formats.
  *
  *   format   where it comes from                      how it is loaded
- *   zkey     [key] zkey = X.zkey (snarkjs)            whole file with io_uring (keyload.c), parsed,
+ *   zkey     [key] zkey = X.zkey (snarkjs)            whole file with io_uring (zp_file.h), parsed,
  *                                                     snarkjs H
  *   zpk      [key] zkey = X.zpk (zkpipe's own)        zp_pkey_load (io_uring, every section checked):
  *                                                     H mode and root family as the header says
@@ -30,7 +30,6 @@
 #include "config.h"
 #include "rundir.h"
 #include "sys.h"
-#include "keyload.h"
 #include "knobs.h"
 #include "payload_ss.h"
 #include "progress.h"
@@ -38,6 +37,7 @@
 #include "synth.h"
 #include "zkey.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #include <xxhash.h>
 
@@ -62,12 +62,25 @@ static void progress_key(const struct gpud_key *k, const char *what)
 	zp_progress_stage(st, 0, "items");
 }
 
-/* snarkjs .zkey: the whole file with io_uring, parsed into k->zk; snarkjs H. */
+static int zkey_progress(void *arg, uint64_t off, uint64_t n)
+{
+	(void)arg, (void)off;
+	zp_progress_add(n);
+	return 0;
+}
+
+/* snarkjs .zkey: the whole file with io_uring (common/zp_file.h: 8 reads of 4 MiB in flight), parsed
+ * into k->zk; snarkjs H. */
 static int load_zkey(struct gpud *g, struct gpud_key *k, size_t *len)
 {
 	(void)g;
 	uint8_t *data = NULL;
-	int r = zp_key_read_file(k->path, &data, len);
+	char what[ZP_PROGRESS_STAGE_MAX];
+	snprintf(what, sizeof what, "reading %s", k->path);
+	struct stat st; /* the stage's total only: the reader checks the file itself */
+	zp_progress_stage(what, stat(k->path, &st) ? 0 : (uint64_t)st.st_size, "bytes");
+	zp_file_uring_opts o = { .queue_depth = 8, .chunk = 4u << 20, .on_chunk = zkey_progress };
+	int r = zp_file_uring_load(k->path, 0, &data, len, &o); /* its errors name the file */
 	if (!r)
 		r = zp_zkey_parse(&k->zk, data, *len, k->path);
 	free(data);
@@ -173,7 +186,7 @@ static const struct gpud_key_format formats[] = {
 };
 enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
 
-/* ---- key regions (pipeline/keystore.h; docs/keys.md "Key regions") ----
+/* ---- key regions (keystore.h; docs/keys.md "Key regions") ----
  * A loaded key is kept in a key region named after the group's arena and the key (a setup = device key:
  * and this gpud, whose toxic waste it is), identified by its file (format, device, inode, size, mtime)
  * or, for a device key, by its synthetic circuit; a restart attaches it read-only, page-locks it for the
@@ -211,7 +224,7 @@ static int region_name(const struct gpud *g, const struct gpud_key *k, char *buf
 }
 
 /* The split bases' store of a key that is (or was just put) in its key region k->ks: a region of its
- * own beside the key's, identified by the key region's header (pipeline/keystore.h). */
+ * own beside the key's, identified by the key region's header (keystore.h). */
 static void split_prepare(struct gpud *g, struct gpud_key *k)
 {
 	char name[ZP_KREG_NAME_MAX];
@@ -482,20 +495,15 @@ static void dkeep_done(struct gpud *g)
 	}
 	if (!n)
 		return;
-	char text[ZP_DKEEP_TEXT + 1], path[PATH_MAX], tmp[PATH_MAX + 8];
-	int fd = -1;
+	char text[ZP_DKEEP_TEXT + 1], path[PATH_MAX];
+	int wr;
 	if (zp_dkeep_format(text, sizeof text, out, n, getpid()) ||
 	    zp_dkeep_path(path, sizeof path, &g->d.cfg, g->d.cfg.groups[g->d.group].name, g->d.index, 1)) {
 		zp_log(g->d.who, "kept device keys not offered: %s", zp_err_msg());
 		return;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	size_t len = strlen(text);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0 ||
-	    write(fd, text, len) != (ssize_t)len || close(fd) || rename(tmp, path)) {
-		zp_log(g->d.who, "kept device keys not offered: %s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
+	if ((wr = zp_file_write_atomic(path, text, strlen(text), NULL))) {
+		zp_log(g->d.who, "kept device keys not offered: %s", zp_err_text(wr));
 		return;
 	}
 	/* until the supervisor has them (it removes the file), a death of this process would lose them: ready waits
@@ -718,7 +726,7 @@ void gpud_keys_write_vks(struct gpud *g)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 192]; /* dir is short: the run directory holds ipc sockets */
 	zp_pipe_path(dir, sizeof dir, &g->d.cfg, "keys");
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	if (zp_file_mkdirs(dir, 0755))
 		return;
 	for (unsigned i = 0; i < g->d.cfg.n_keys; i++) {
 		struct gpud_key *k = &g->keys[i];
@@ -729,10 +737,8 @@ void gpud_keys_write_vks(struct gpud *g)
 				 g->d.index);
 		else
 			snprintf(path, sizeof path, "%s/%s.vk.json", dir, k->name);
-		char tmp[PATH_MAX + 224];
-		snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-		if (zp_g16_vk_write_json(tmp, &k->vk) || rename(tmp, path))
-			zp_log(g->d.who, "key %s: cannot write %s", k->name, path);
+		if (zp_g16_vk_write_json(path, &k->vk)) /* atomic: g16_json.c writes through zp_file */
+			zp_log(g->d.who, "key %s: cannot write %s: %s", k->name, path, zp_err_msg());
 	}
 }
 

@@ -37,6 +37,7 @@
 #include "sys.h"
 #include "payload_ss.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* What take keeps for prove. */
 struct ss_ctx {
@@ -107,24 +108,12 @@ static int ss_take(struct gpud *g, uint8_t *base, struct gpud_part *pp)
 	return r;
 }
 
-/* Write a small file for the library into its out directory: pipeline/files.c's atomic write (tmp +
+/* Write a small file for the library into its out directory: common/zp_file.h's atomic write (tmp +
  * rename; the temporary made O_EXCL | O_NOFOLLOW, so whatever sits at its name — a stale file or a
  * planted symlink — is replaced, never written through; the file and the directory fsynced). */
 static int put_file(const char *path, const void *buf, size_t n)
 {
-	char dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
-	size_t dn = base ? (size_t)(base - path) : 0;
-	if (!base || !base[1] || dn >= sizeof dir)
-		return zp_err_set(-EINVAL, "%s: not a file in a directory", path);
-	memcpy(dir, path, dn);
-	dir[dn] = 0;
-	int dfd = open(dn ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return zp_err_set(-errno, "%s", dn ? dir : "/");
-	int r = zp_write_atomic_at(dfd, base + 1, buf, n, 0600);
-	close(dfd);
-	return r ? zp_err_wrap(r, "%s", path) : 0;
+	return zp_file_write_atomic(path, buf, n, NULL);
 }
 
 static void part_error(struct gpud *g, zp_part_h ph, const char *out, const char *fmt, ...)

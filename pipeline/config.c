@@ -10,7 +10,7 @@
  *               write_retry_s (a full or read-only output: how long gpud retries a proof's write)
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
  *   [key NAME]  zkey = path, r1cs = path (optional); or synth = synth:n=..,.. (a synthetic circuit,
- *               prover/synth.h) with zkey = path (a key made by zkpipe setup for it) or
+ *               common/synth_spec.h) with zkey = path (a key made by zkpipe setup for it) or
  *               setup = device (gpud makes an insecure development key on its GPU)
  *   [group NAME] node, gpus, synth_workers, slots, slot_size, jobs, max_parts, arena,
  *               gpud_threads, synth_threads, backend = cpu|cuda (gpud's prover backend),
@@ -27,7 +27,7 @@
 #include "config.h"
 #include "rundir.h"
 #include "knobs.h"
-#include "synth.h"
+#include "synth_spec.h"
 #include "zp_err.h"
 
 #include <ctype.h>
@@ -74,7 +74,7 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "topology", "node<N>", "a CPU list (0-7,16-23) for node N < 16" },
 	{ "key", "zkey", "a key file: .zkey (snarkjs, bls12381) or .zpk (zkpipe key convert / setup)" },
 	{ "key", "r1cs", "the circuit's .r1cs (optional)" },
-	{ "key", "synth", "synth:n=<constraints>[,bool=<fraction>,...] (prover/synth.h)" },
+	{ "key", "synth", "synth:n=<constraints>[,bool=<fraction>,...] (common/synth_spec.h)" },
 	{ "key", "setup", "device | file" },
 	{ "key", "wasm", "circom's <circuit>.wasm, with generate_witness.js beside it (run by node)" },
 	{ "key", "witness_bin", "circom's C++ witness generator binary (<circuit>, with <circuit>.dat)" },

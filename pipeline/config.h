@@ -49,7 +49,7 @@ struct zp_pipe_group {
 	uint32_t gpus;             /* gpud processes (CPU backend: each one a prover) */
 	uint32_t synth_workers;    /* synthd processes */
 	uint32_t slots;
-	uint64_t slot_size;        /* 0 = auto: the largest need of the keys (zp_pipe_slot_auto) */
+	uint64_t slot_size;        /* 0 = auto: the largest need of the keys (sup_slot_auto, supervisor/keyshape.c) */
 	uint32_t jobs, max_parts;
 	uint32_t gpud_threads, synth_threads; /* ZP_THREADS for each daemon; 0 = all CPUs of the node */
 	char backend[8];           /* gpud's prover backend: "cpu" (default, "") or "cuda" */

@@ -11,6 +11,7 @@
 #include "knobs.h"
 #include "progress.h"
 #include "zp_err.h"
+#include "zp_file.h"
 #include "zp_exit.h"
 
 #include <dirent.h>
@@ -152,7 +153,7 @@ int zp_daemon_init(struct zp_daemon *d, int argc, char **argv, enum zp_role role
 	/* start-up stages (key loading, upload) on stderr = our log, and in progress/<who>.json,
 	 * which the supervisor's /status shows while our pid is the one it started */
 	char pp[PATH_MAX];
-	if (!zp_pipe_path(pp, sizeof pp, &d->cfg, "progress") && !zp_mkdirs(pp, 0700) &&
+	if (!zp_pipe_path(pp, sizeof pp, &d->cfg, "progress") && !zp_file_mkdirs(pp, 0700) &&
 	    !zp_pipe_path(pp, sizeof pp, &d->cfg, "progress/%s.json", d->who))
 		zp_progress_begin(d->who, 2, pp);
 	return 0;

@@ -24,7 +24,7 @@
 #define ZP_DKEEP_TEXT 4096     /* the file's and the variable's bound */
 
 typedef struct {
-	uint8_t ident[16];     /* the key region's identity of the key file (pipeline/keystore.h) */
+	uint8_t ident[16];     /* the key region's identity of the key file (gpud/keystore.h) */
 	uint32_t curve, hsplit, wsplit;
 	uint64_t nv, dom;
 	int fd[ZP_DKEEP_ARRAYS];

@@ -1,16 +1,14 @@
 /*
- * files.c — the files the pipeline writes and reads by name (files.h): header peeks of the
- * operator's r1cs/zkey (through prover/binfile.h: witnesses are read by prover/wtns.h, the one
- * reader), job manifests, atomic writes, and a job's output directory and assembled proof
- * (opened through the confined walk of paths.c).
+ * files.c — the files the pipeline writes and reads by name (files.h): job manifests and a job's
+ * output directory and assembled proof (opened through the confined walk of paths.c), written with
+ * common/zp_file.h's atomic writer.
  */
 #include "files.h"
-#include "binfile.h"
 #include "config.h"
 #include "paths.h"
 #include "sys.h"
-#include "zkey.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,113 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int zp_peek_r1cs(const char *path, uint32_t *n) { return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n); }
-/* nVars follows q, whose size says the curve: the header probe reads it for either */
-int zp_peek_zkey(const char *path, uint32_t *n)
-{
-	zp_zkey z;
-	int rc = zp_zkey_probe(&z, path);
-	*n = rc ? 0 : z.n_vars;
-	return rc;
-}
-
-int zp_peek_r1cs_curve(const char *path, uint32_t *n, const zp_curve **curve)
-{
-	zp_bin_map m;
-	zp_bin b;
-	zp_bin_cur c;
-	int rc = zp_bin_map_file(&m, path);
-	if (rc)
-		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "r1cs")) && !(rc = zp_bin_section_cur(&b, 1, UINT64_MAX, &c)) &&
-	    !(rc = zp_bin_read_fr_prime(&c, curve)))
-		rc = zp_bin_get_u32(&c, n, "nWires");
-	zp_bin_free(&b);
-	zp_bin_unmap(&m);
-	return rc;
-}
-
-
-/* ---------------------------------------------------------------- atomic writes */
-int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode)
-{
-	char tmp[NAME_MAX + 32];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", name, (int)getpid()) >= (int)sizeof tmp)
-		return zp_err_set(-ENAMETOOLONG, "%s", name);
-	/* O_EXCL | O_NOFOLLOW: whatever sits at the temporary name (a stale file of a dead process
-	 * with our pid, or a planted symlink) is removed, never written through */
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s", tmp);
-	fchmod(fd, mode); /* the umask does not decide a file's mode: the config does */
-	const uint8_t *b = buf;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, b, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int e = -errno;
-			close(fd);
-			unlinkat(dirfd, tmp, 0);
-			return zp_err_set(e, "%s", tmp);
-		}
-		b += w, left -= (size_t)w;
-	}
-	/* rename replaces whatever is at name (a symlink too) without following it */
-	int e = fsync(fd) ? -errno : 0;
-	if (close(fd) && !e)
-		e = -errno;
-	if (!e && renameat(dirfd, tmp, dirfd, name))
-		e = -errno;
-	if (e) {
-		unlinkat(dirfd, tmp, 0);
-		return zp_err_set(e, "%s", name);
-	}
-	/* the rename is durable once the directory is (EINVAL: a file system without directory fsync) */
-	if (fsync(dirfd) && errno != EINVAL)
-		return zp_err_set(-errno, "fsync of the directory holding %s", name);
-	return 0;
-}
-
-int zp_fsync_parent(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *s = strrchr(path, '/');
-	size_t n = s ? (size_t)(s - path) : 1;
-	if (n >= sizeof dir)
-		return zp_err_set(-ENAMETOOLONG, "%s", path);
-	memcpy(dir, s ? path : ".", n);
-	dir[n ? n : 1] = 0;
-	if (s == path)
-		dir[0] = '/', dir[1] = 0;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s", dir);
-	/* EINVAL: a file system without directory fsync (it has nothing to flush) */
-	int r = fsync(fd) && errno != EINVAL ? -errno : 0;
-	close(fd);
-	return r ? zp_err_set(r, "fsync %s", dir) : 0;
-}
-
-int zp_write_atomic(const char *path, const void *buf, size_t len)
-{
-	char dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
-	if (!base || (size_t)(base - path) >= sizeof dir)
-		return zp_err_set(-EINVAL, "%s: not an absolute path", path);
-	memcpy(dir, path, (size_t)(base - path));
-	dir[base - path] = 0;
-	int dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return zp_err_set(-errno, "%s", dir);
-	int r = zp_write_atomic_at(dfd, base + 1, buf, len, 0600);
-	close(dfd);
-	return r ? zp_err_set(r, "%s", path) : 0;
-}
-
 int zp_out_open(const struct zp_pipe_config *c, const char *out)
 {
 	return zp_path_open_dir((char (*)[PATH_MAX])c->allow_out, c->n_out, out, false, 0);
@@ -139,7 +30,8 @@ int zp_out_write(const struct zp_pipe_config *c, const char *out, const char *na
 	int dfd = zp_out_open(c, out);
 	if (dfd < 0)
 		return dfd;
-	int r = zp_write_atomic_at(dfd, name, buf, len, c->public_access ? 0644 : 0600);
+	zp_file_write_opts o = { .mode = c->public_access ? 0644 : 0600 };
+	int r = zp_file_write_atomic_at(dfd, name, buf, len, &o);
 	close(dfd);
 	return r ? zp_err_set(r, "%s/%s", out, name) : 0;
 }
@@ -164,7 +56,7 @@ int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		p += sprintf(p, "%s\n", inputs[i]);
-	int r = zp_write_atomic(path, buf, len);
+	int r = zp_file_write_atomic(path, buf, len, NULL);
 	free(buf);
 	return r;
 }
@@ -191,35 +83,18 @@ int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n)
 	return r;
 }
 
-int zp_mkdirs(const char *path, unsigned mode)
-{
-	char p[PATH_MAX];
-	if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
-		return -ENAMETOOLONG;
-	for (char *s = p + 1;; s++) {
-		if (*s != '/' && *s)
-			continue;
-		char c = *s;
-		*s = 0;
-		if (mkdir(p, mode) && errno != EEXIST)
-			return zp_err_set(-errno, "mkdir %s", p);
-		*s = c;
-		if (!c)
-			return 0;
-	}
-}
-
 /* A part file of the output, read without following a symlink (a planted one would copy another
  * file into proofs.json). */
 static json_t *load_part(int dfd, const char *name, json_error_t *e)
 {
-	int fd = zp_bin_open_regular(name, dfd, O_NOFOLLOW);
-	if (fd < 0) {
-		snprintf(e->text, sizeof e->text, "%s: %s", name, fd == -ELOOP ? "a symlink" : zp_strerror(fd));
+	char *txt = NULL;
+	int r = zp_file_read(dfd, name, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL);
+	if (r) {
+		snprintf(e->text, sizeof e->text, "%s: %s", name, r == -ELOOP ? "a symlink" : zp_strerror(r));
 		return NULL;
 	}
-	json_t *j = json_loadfd(fd, 0, e);
-	close(fd);
+	json_t *j = json_loads(txt, 0, e);
+	free(txt);
 	return j;
 }
 
@@ -247,7 +122,8 @@ int zp_job_assemble(const struct zp_pipe_config *c, const char *out, uint64_t jo
 	}
 	if (!r) {
 		char *txt = json_dumps(root, JSON_INDENT(1));
-		r = txt ? zp_write_atomic_at(dfd, "proofs.json", txt, strlen(txt), c->public_access ? 0644 : 0600) : -ENOMEM;
+		zp_file_write_opts o = { .mode = c->public_access ? 0644 : 0600 };
+		r = txt ? zp_file_write_atomic_at(dfd, "proofs.json", txt, strlen(txt), &o) : -ENOMEM;
 		free(txt);
 	}
 	close(dfd);

@@ -1,14 +1,14 @@
 /*
- * files.h — the files the pipeline writes and reads by name (files.c): atomic writes, job
- * manifests, header peeks of the operator's key files, and a job's output directory.
+ * files.h — the files the pipeline writes and reads by name (files.c): job manifests and a job's
+ * output directory (header peeks of key files: prover/r1cs.h, zkey.h; atomic writes: zp_file.h).
  *
  * PROOF OUTPUT (job.output, a directory the supervisor creates under allow_output):
  *   part-<p>.proof.json / part-<p>.public.json  snarkjs's formats, one pair per partition
  *   proofs.json  the job's proof: {"job", "key", "partitions": [{"proof", "public"}, ...]},
  *                written once every partition is DONE; its presence means the job is complete.
  *   error.txt    a FAILED job's reason.
- * Every file is written to <name>.tmp.<pid> (O_EXCL | O_NOFOLLOW, inside the directory opened by
- * an openat walk from the allowed root: paths.h) and renamed into place.
+ * Every file is written by common/zp_file.h's atomic writer inside the directory opened by an openat
+ * walk from the allowed root (paths.h).
  */
 #ifndef ZP_PIPE_FILES_H
 #define ZP_PIPE_FILES_H
@@ -17,32 +17,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve.h"
+#include "zp_file.h"
 
 struct zp_pipe_config;
-
-/* Header-only peeks of the operator's key files (cheap validation): r1cs nWires, zkey nVars.
- * Witnesses are read by prover/wtns.h (zp_wtns_check_fd at submit, zp_wtns_read_fd in synthd). */
-int zp_peek_r1cs(const char *path, uint32_t *n_wires);
-int zp_peek_zkey(const char *path, uint32_t *n_vars);
-/* The r1cs's nWires and curve (from its prime: BLS12-381 or BN254). */
-int zp_peek_r1cs_curve(const char *path, uint32_t *n_wires, const zp_curve **curve);
 
 /* Job manifest: write lines atomically; read line `part`. */
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* Write buf to path through <path>.tmp.<pid> + fsync + rename + fsync of the directory
- * (run-directory files, mode 0600): once it returns 0 the file survives a crash; on error
- * nothing is left at the tmp name. The temporary is created O_EXCL | O_NOFOLLOW and renamed
- * over the name, so a symlink at either name is replaced, never written through. _at: name
- * inside the open directory dirfd. */
-int zp_write_atomic(const char *path, const void *buf, size_t len);
-int zp_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, unsigned mode);
-/* fsync the directory holding `path` (a rename or unlink there becomes durable). */
-int zp_fsync_parent(const char *path);
-/* mkdir -p with mode (the operator's directories: the run directory) */
-int zp_mkdirs(const char *path, unsigned mode);
+/* The names cluster/ still calls (common/zp_file.h is the writer; cluster/ moves to it with its own rewrite). */
+static inline int zp_write_atomic(const char *path, const void *buf, size_t len)
+{
+	return zp_file_write_atomic(path, buf, len, NULL);
+}
+static inline int zp_mkdirs(const char *path, unsigned mode) { return zp_file_mkdirs(path, mode); }
 
 /* A job's output directory (canonical, under allow_output) opened by the walk. */
 int zp_out_open(const struct zp_pipe_config *c, const char *out);

@@ -1,7 +1,6 @@
 /*
- * health.h — what a configured key needs (its shape and the slot that holds one partition) and
- * gpud's health files, which the supervisor reads to say, per key, ready / loading / failed
- * (health.c, which also documents the file's format).
+ * health.h — gpud's health files, which the supervisor reads to say, per key, ready / loading / failed
+ * (health.c, which also documents the file's format), and the slot rounding.
  */
 #ifndef ZP_PIPE_HEALTH_H
 #define ZP_PIPE_HEALTH_H
@@ -10,28 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve.h"
-
 struct zp_pipe_config;
-struct zp_pipe_key;
 
-/* A key's shape, read from its header (or synth parameters) without loading it. */
-struct zp_key_shape {
-	uint32_t n_vars, n_public, domain, log_domain;
-	const zp_curve *curve;     /* the key's (zkey q/r, .zpk header; synthetic circuits: BLS12-381) */
-	uint64_t slot_bytes;       /* one partition's payload: the smallest slot_size that holds it */
-	char kind[24];             /* "zkey", "zpk", "synth", "synth, setup = device" */
-	char warning[PATH_MAX + 96];/* served, but something is off (an r1cs of another circuit) */
-};
-/* Validate a configured key as far as can be done without loading it: the zkey/zpk header
- * (protocol, curve and prime — BLS12-381 or BN254 —, counts), the r1cs (readable; of the key's curve, else
- * an error naming both; its wires against the key's vars: a mismatch is s->warning), the witness
- * generator's files. The error names the key and
- * the file. */
-int zp_pipe_key_shape(const struct zp_pipe_key *k, struct zp_key_shape *s);
-/* slot_size = auto: the largest key need, rounded up to 2 MiB; sets groups[g].slot_size.
- * why gets the key that sized it. */
-int zp_pipe_slot_auto(struct zp_pipe_config *c, unsigned g, char *why, size_t n);
+/* A slot size rounded up to the 2 MiB the backings allocate in (a key's shape and slot_size = auto:
+ * supervisor/keyshape.h). */
 uint64_t zp_pipe_slot_round(uint64_t bytes);
 /* gpud's health file (<run>/health/<group>.gpud<i>.json; format in health.c). write takes a
  * json_t *; read returns a json_t * (caller decrefs) or NULL when absent or another pid's. */

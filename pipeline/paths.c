@@ -3,8 +3,8 @@
  * by an openat walk from the allowed root that never follows a symlink.
  */
 #include "paths.h"
-#include "binfile.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -180,7 +180,7 @@ int zp_path_open_input(char (*dirs)[PATH_MAX], unsigned n, const char *canon)
 	close(dfd);
 	if (fd < 0)
 		return zp_err_set(e, "%s%s", canon, e == -ELOOP ? ": a symlink (never followed here)" : "");
-	int r = zp_bin_fd_regular(fd, canon);
+	int r = zp_file_fd_regular(fd, canon);
 	if (r)
 		close(fd);
 	return r ? r : fd;

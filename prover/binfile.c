@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "zp_err.h"
+#include "zp_file.h"
 
 static uint32_t ld32(const uint8_t *p)
 {
@@ -23,7 +24,7 @@ static uint64_t ld64(const uint8_t *p)
 int zp_bin_map_file(zp_bin_map *m, const char *path)
 {
 	memset(m, 0, sizeof(*m));
-	int fd = zp_bin_open_regular(path, AT_FDCWD, 0);
+	int fd = zp_file_open_regular(path, AT_FDCWD, 0, 0, NULL);
 	if (fd < 0)
 		return fd;
 	struct stat st;
@@ -152,31 +153,6 @@ int zp_bin_pread(int fd, void *buf, size_t n, uint64_t off)
 		p += r, n -= (size_t)r, off += (uint64_t)r;
 	}
 	return 0;
-}
-
-int zp_bin_open_regular(const char *path, int dirfd, int flags)
-{
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file ignores it */
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s: cannot open", path);
-	int rc = zp_bin_fd_regular(fd, path);
-	if (rc)
-		close(fd);
-	return rc ? rc : fd;
-}
-
-int zp_bin_fd_regular(int fd, const char *name)
-{
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return zp_err_set(-errno, "%s: cannot stat", name);
-	if (S_ISREG(st.st_mode))
-		return 0;
-	const char *what = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
-			 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
-			 : "not a plain file";
-	return zp_err_set(-EINVAL, "%s: not a regular file (%s)", name, what);
 }
 
 int zp_bin_peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t at, uint32_t *v)

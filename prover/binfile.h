@@ -67,10 +67,7 @@ void zp_bin_free(zp_bin *b);
 #define ZP_BIN_FD_MAX_SECTIONS 64
 int  zp_bin_parse_fd(zp_bin *b, int fd, const char *name, const char magic[4]);
 int  zp_bin_pread(int fd, void *buf, size_t n, uint64_t off);   /* 0, -errno, ZP_ETRUNC at EOF */
-/* openat(dirfd, path, O_RDONLY | O_NONBLOCK | flags) and fstat: a regular file's fd, or an error
- * naming path and what it is instead (a FIFO, a device, a directory). */
-int  zp_bin_open_regular(const char *path, int dirfd, int flags);
-int  zp_bin_fd_regular(int fd, const char *name);
+/* (Opening a regular file: common/zp_file.h's zp_file_open_regular.) */
 /* u32 at byte `at` of section id (header peeks of an r1cs or zkey: nothing else is read). */
 int  zp_bin_peek_u32(const char *path, const char magic[4], uint32_t id, uint64_t at, uint32_t *v);
 /* Find section id; ZP_EFORMAT "missing section" when absent. If want_size is not

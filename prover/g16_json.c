@@ -1,6 +1,7 @@
 #include "g16_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---- points of either curve, through the curve's table ----
  * Affine structs are x ‖ y, G2's coordinates c0 ‖ c1, each fp_bytes (curve.h); infinity is all zero. */
@@ -52,20 +54,15 @@ static int dump(json_t *j, const char *path)
 {
 	if (!j)
 		return zp_err_set(-ENOMEM, "%s: building JSON", path);
-	/* write beside the target and rename: a reader never sees half a file */
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		json_decref(j);
-		return zp_err_set(-ENAMETOOLONG, "%s", path);
-	}
-	int rc = json_dump_file(j, tmp, JSON_INDENT(1));
+	/* the atomic write (common/zp_file.h): a reader never sees half a file */
+	char *txt = json_dumps(j, JSON_INDENT(1));
 	json_decref(j);
-	if (rc || rename(tmp, path) != 0) {
-		int e = errno ? -errno : -EIO;
-		unlink(tmp);
-		return zp_err_set(e, "%s: cannot write", path);
-	}
-	return 0;
+	if (!txt)
+		return zp_err_set(-ENOMEM, "%s: building JSON", path);
+	zp_file_write_opts o = { .mode = 0644 };
+	int rc = zp_file_write_atomic(path, txt, strlen(txt), &o);
+	free(txt);
+	return rc;
 }
 
 /* The proof's points and curve (BN254's are p->bn's: groth16.h) */
@@ -252,12 +249,14 @@ char *zp_g16_calldata(const zp_g16_proof *p, const zp_fr *pub, uint32_t n)
 static int load(json_t **j, const char *path, const char *text)
 {
 	json_error_t e;
-	FILE *f = NULL;
-	if (!text && !(f = fopen(path, "re"))) /* a missing file is not "line -1: unable to open" */
-		return zp_err_set(-errno, "%s: cannot open: %s", path, strerror(errno));
-	*j = text ? json_loads(text, 0, &e) : json_loadf(f, 0, &e);
-	if (f)
-		fclose(f);
+	char *buf = NULL;
+	int rc;
+	/* bounded, a regular file only (a FIFO named instead never blocks); a missing file is not
+	 * "line -1: unable to open" */
+	if (!text && (rc = zp_file_read(AT_FDCWD, path, 0, ZP_FILE_JSON_MAX, &buf, NULL)))
+		return rc;
+	*j = json_loads(text ? text : buf, 0, &e);
+	free(buf);
 	if (!*j && e.line > 0)
 		return zp_err_set(ZP_EFORMAT, "%s: line %d: %s", path, e.line, e.text);
 	if (!*j)

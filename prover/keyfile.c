@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "progress.h"
 #include "serialize.h"
 #include "zp_err.h"
+#include "zp_file.h"
 #include "zp_mem.h"
 
 static const char *const sec_name[ZP_PKS_N] = { "FIXED", "IC", "A", "B1", "B2", "C", "H" };
@@ -204,42 +204,28 @@ void zp_pkey_seal(zp_pkey *k)
 	k->hdr->header_xxh64 = header_sum(k->hdr);
 }
 
+/* The writer's progress: bytes into the stage; the last piece starts the fsync's. */
+struct write_prog { uint64_t left; };
+
+static void write_progress(void *arg, uint64_t n)
+{
+	struct write_prog *w = arg;
+	zp_progress_add(n);
+	if ((w->left -= n) == 0)
+		zp_progress_stage("fsync", 0, "bytes");
+}
+
 int zp_pkey_write(zp_pkey *k, const char *path)
 {
-	char tmp[4096];
 	zp_progress_stage("checksums", 0, "items");
 	zp_pkey_seal(k);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return zp_err_set(-ENAMETOOLONG, "%s", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s: cannot create: %s", tmp, strerror(errno));
-	const uint8_t *p = k->mem;
-	uint64_t left = k->hdr->file_bytes;
+	struct write_prog wp = { k->hdr->file_bytes };
 	char what[ZP_PROGRESS_STAGE_MAX];
 	snprintf(what, sizeof what, "writing %s", path);
-	zp_progress_stage(what, left, "bytes");
-	while (left) {
-		ssize_t n = write(fd, p, left > (8u << 20) ? (8u << 20) : left); /* 8 MiB at a time: progress moves */
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-			close(fd);
-			unlink(tmp);
-			return zp_err_set(-e, "%s: write: %s", tmp, strerror(e));
-		}
-		p += n;
-		left -= (uint64_t)n;
-		zp_progress_add((uint64_t)n);
-	}
-	zp_progress_stage("fsync", 0, "bytes");
-	if (fsync(fd) || close(fd) || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return zp_err_set(-e, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	zp_progress_stage(what, wp.left, "bytes");
+	/* atomic (common/zp_file.h): a reader or a crash sees the old key or the new one, never half */
+	zp_file_write_opts o = { .mode = 0644, .progress = write_progress, .arg = &wp };
+	return zp_file_write_atomic(path, k->mem, k->hdr->file_bytes, &o);
 }
 
 /* ---- header checks ---- */
@@ -372,21 +358,7 @@ int zp_pkey_check_circuit(const zp_pkey *k, const zp_circuit *c, const char *nam
 /* ---- probe, map ---- */
 static int open_stat(const char *path, int flags, uint64_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st)) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EISDIR;
-	}
-	*size = (uint64_t)st.st_size;
-	return fd;
+	return zp_file_open_regular(path, AT_FDCWD, flags, 0, size);
 }
 
 static int read_header(zp_pkey_header *h, int fd, uint64_t size, const char *path)
@@ -406,7 +378,7 @@ int zp_pkey_probe(zp_pkey_header *h, const char *path)
 	uint64_t size;
 	int fd = open_stat(path, 0, &size);
 	if (fd < 0)
-		return zp_err_set(fd, "%s: %s", path, zp_strerror(fd));
+		return fd;
 	int rc = read_header(h, fd, size, path);
 	close(fd);
 	return rc;
@@ -419,7 +391,7 @@ int zp_pkey_map(zp_pkey *k, const char *path, const zp_pkey_load_opts *o)
 	memset(k, 0, sizeof(*k));
 	int fd = open_stat(path, 0, &size), rc;
 	if (fd < 0)
-		return zp_err_set(fd, "%s: %s", path, zp_strerror(fd));
+		return fd;
 	if ((rc = read_header(&h, fd, size, path))) {
 		close(fd);
 		return rc;
@@ -442,15 +414,12 @@ int zp_pkey_map(zp_pkey *k, const char *path, const zp_pkey_load_opts *o)
 	return 0;
 }
 
-/* ---- io_uring load ---- */
+/* ---- io_uring load (common/zp_file.h's reader) ---- */
 struct stream {
-	struct io_uring ring;
-	int fd;
 	uint8_t *dst;
 	const zp_pkey_header *h;
-	uint64_t size, chunk, next_off;   /* next read to submit */
+	uint64_t size, chunk;
 	uint64_t hashed;                  /* bytes [0, hashed) hashed */
-	uint64_t nchunks, inflight;
 	uint8_t *done;                    /* per chunk */
 	XXH64_state_t *st[ZP_PKS_N];
 };
@@ -466,55 +435,13 @@ static void hash_range(struct stream *s, uint64_t lo, uint64_t hi)
 	}
 }
 
-static int submit_read(struct stream *s, uint64_t off, uint64_t len)
+/* A chunk landed: count it, then hash every chunk now contiguous from the start (sections are
+ * hashed in file order however the reads complete). */
+static int chunk_landed(void *arg, uint64_t off, uint64_t len)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
-	if (!sqe)
-		return -EBUSY;
-	io_uring_prep_read(sqe, s->fd, s->dst + off, (unsigned)len, off);
-	io_uring_sqe_set_data64(sqe, off);
-	s->inflight++;
-	return 0;
-}
-
-static int fill_queue(struct stream *s, unsigned qd)
-{
-	int rc;
-	while (s->inflight < qd && s->next_off < s->size) {
-		uint64_t len = s->size - s->next_off < s->chunk ? s->size - s->next_off : s->chunk;
-		if ((rc = submit_read(s, s->next_off, len)))
-			return rc;
-		s->next_off += len;
-	}
-	rc = io_uring_submit(&s->ring);
-	return rc < 0 ? rc : 0;
-}
-
-/* One completion: a short read is resumed where it stopped; 0 bytes is a truncation. */
-static int reap(struct stream *s, const char *path)
-{
-	struct io_uring_cqe *cqe;
-	int rc = io_uring_wait_cqe(&s->ring, &cqe);
-	if (rc)
-		return zp_err_set(rc, "%s: io_uring: %s", path, strerror(-rc));
-	uint64_t off = io_uring_cqe_get_data64(cqe);
-	int res = cqe->res;
-	io_uring_cqe_seen(&s->ring, cqe);
-	s->inflight--;
-	uint64_t idx = off / s->chunk, end = (idx + 1) * s->chunk < s->size ? (idx + 1) * s->chunk : s->size;
-	if (res < 0)
-		return zp_err_set(res, "%s: read at %" PRIu64 ": %s", path, off, strerror(-res));
-	if (res == 0)
-		return zp_err_set(ZP_ETRUNC, "%s: truncated while reading at %" PRIu64, path, off);
-	if (off + (uint64_t)res < end) {
-		/* resume: chunk bookkeeping is by the chunk's first offset, so rewrite the tag */
-		if ((rc = submit_read(s, off + (uint64_t)res, end - off - (uint64_t)res)) ||
-		    (rc = io_uring_submit(&s->ring)) < 0)
-			return zp_err_set(rc, "%s: io_uring submit", path);
-		return 0;
-	}
-	zp_progress_add((uint64_t)res);
-	s->done[(end - 1) / s->chunk] = 1;
+	struct stream *s = arg;
+	zp_progress_add(len);
+	s->done[off / s->chunk] = 1;
 	while (s->hashed < s->size && s->done[s->hashed / s->chunk]) {
 		uint64_t b = s->hashed / s->chunk, hi = (b + 1) * s->chunk < s->size ? (b + 1) * s->chunk : s->size;
 		hash_range(s, s->hashed, hi);
@@ -523,37 +450,22 @@ static int reap(struct stream *s, const char *path)
 	return 0;
 }
 
-static int stream_file(struct stream *s, const char *path, unsigned qd)
+static int stream_file(struct stream *s, int fd, const char *path, unsigned qd)
 {
-	int rc = io_uring_queue_init(qd, &s->ring, 0);
-	if (rc)
-		return zp_err_set(rc, "%s: io_uring_queue_init: %s", path, strerror(-rc));
-	s->nchunks = (s->size + s->chunk - 1) / s->chunk;
-	s->done = calloc(s->nchunks, 1);
+	s->done = calloc((s->size + s->chunk - 1) / s->chunk + 1, 1);
 	for (int i = 0; i < ZP_PKS_N; i++)
 		if ((s->st[i] = XXH64_createState()))
 			XXH64_reset(s->st[i], 0);
-	rc = s->done ? 0 : zp_err_set(-ENOMEM, "%s: load bookkeeping", path);
+	int rc = s->done ? 0 : zp_err_set(-ENOMEM, "%s: load bookkeeping", path);
 	char what[ZP_PROGRESS_STAGE_MAX];
 	snprintf(what, sizeof what, "loading %s", path);
 	zp_progress_stage(what, s->size, "bytes");
 	for (int i = 0; i < ZP_PKS_N && !rc; i++)
 		if (!s->st[i])
 			rc = zp_err_set(-ENOMEM, "%s: hash state", path);
-	while (!rc && (s->hashed < s->size)) {
-		if ((rc = fill_queue(s, qd)))
-			rc = zp_err_set(rc, "%s: io_uring submit: %s", path, strerror(-rc));
-		else
-			rc = reap(s, path);
-	}
-	while (s->inflight) {   /* drain before the buffer goes away */
-		struct io_uring_cqe *cqe;
-		if (io_uring_wait_cqe(&s->ring, &cqe))
-			break;
-		io_uring_cqe_seen(&s->ring, cqe);
-		s->inflight--;
-	}
-	io_uring_queue_exit(&s->ring);
+	zp_file_uring_opts o = { .queue_depth = qd, .chunk = s->chunk, .on_chunk = chunk_landed, .arg = s };
+	if (!rc)
+		rc = zp_file_uring_read(fd, path, s->dst, s->size, &o);
 	free(s->done);
 	return rc;
 }
@@ -581,14 +493,14 @@ int zp_pkey_load(zp_pkey *k, const char *path, const zp_pkey_load_opts *o, zp_pk
 	if (!o->buffered && (fd = open_stat(path, O_DIRECT, &size)) >= 0)
 		direct = true;
 	else if ((fd = open_stat(path, 0, &size)) < 0) {
-		rc = zp_err_set(fd, "%s: %s", path, zp_strerror(fd));
+		rc = fd;
 		goto out;
 	}
 	if ((rc = read_header(h, fd, size, path)) == -EINVAL && direct) {
 		close(fd);   /* the file system took O_DIRECT at open but not for reads */
 		direct = false;
 		if ((fd = open_stat(path, 0, &size)) < 0) {
-			rc = zp_err_set(fd, "%s: %s", path, zp_strerror(fd));
+			rc = fd;
 			goto out;
 		}
 		rc = read_header(h, fd, size, path);
@@ -607,7 +519,7 @@ int zp_pkey_load(zp_pkey *k, const char *path, const zp_pkey_load_opts *o, zp_pk
 			close(fd);
 			direct = false;
 			if ((fd = open_stat(path, 0, &size)) < 0) {
-				rc = zp_err_set(fd, "%s: %s", path, zp_strerror(fd));
+				rc = fd;
 				goto out;
 			}
 		}
@@ -620,12 +532,12 @@ int zp_pkey_load(zp_pkey *k, const char *path, const zp_pkey_load_opts *o, zp_pk
 		madvise(k->mem, h->file_bytes, MADV_HUGEPAGE);
 	}
 	k->hdr = k->mem;
-	struct stream s = { .fd = fd, .dst = k->mem, .h = h, .size = h->file_bytes,
+	struct stream s = { .dst = k->mem, .h = h, .size = h->file_bytes,
 			    .chunk = o->chunk_bytes ? (o->chunk_bytes + ZP_PKEY_ALIGN - 1) / ZP_PKEY_ALIGN * ZP_PKEY_ALIGN : 4u << 20 };
 	if (s.chunk > (1u << 30))
 		s.chunk = 1u << 30;
 	unsigned qd = o->queue_depth ? o->queue_depth : 16;
-	rc = stream_file(&s, path, qd);
+	rc = stream_file(&s, fd, path, qd);
 	uint64_t got[ZP_PKS_N];
 	for (int i = 0; i < ZP_PKS_N; i++) {
 		got[i] = s.st[i] ? XXH64_digest(s.st[i]) : 0;

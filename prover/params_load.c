@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <liburing.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include "progress.h"
 #include "serialize.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #define G1B 96u
 #define G2B 192u
@@ -58,10 +58,9 @@ struct chunk {
 };
 
 struct buf {
+	zp_file_req rq;            /* the read issued (aligned for O_DIRECT: rq.off, rq.len): zp_file.h */
 	uint8_t *mem;              /* CHUNK + 2 * ALIGN, aligned */
 	struct chunk ck;
-	uint64_t rd_off, rd_len;   /* the read issued (aligned for O_DIRECT), done so far */
-	uint64_t got;
 	struct buf *next;
 };
 
@@ -138,7 +137,7 @@ static void set_err(struct loader *L, int rc, unsigned vec, uint64_t idx, const 
 static void decode(struct loader *L, const struct buf *b)
 {
 	const struct chunk *ck = &b->ck;
-	const uint8_t *src = b->mem + (ck->off - b->rd_off);
+	const uint8_t *src = b->mem + (ck->off - b->rq.off);
 	bool g2 = ck->vec == 5;
 	for (uint64_t i = 0; i < ck->n; i++) {
 		int rc = g2 ? zp_g2_from_uncompressed((zp_g2_affine *)dst_of(L, 5) + ck->first + i, src + i * G2B, L->opts)
@@ -156,7 +155,7 @@ static void decode(struct loader *L, const struct buf *b)
 static void decode_gpu(struct loader *L, zp_params_gpu *w, const struct buf *b)
 {
 	const struct chunk *ck = &b->ck;
-	const uint8_t *src = b->mem + (ck->off - b->rd_off);
+	const uint8_t *src = b->mem + (ck->off - b->rq.off);
 	bool g2 = ck->vec == 5;
 	uint64_t el = g2 ? G2B : G1B, bad = 0;
 	uint8_t *dst = (uint8_t *)dst_of(L, ck->vec) + ck->first * el;
@@ -246,13 +245,6 @@ static struct buf *free_pop(struct loader *L, bool wait, double *idle)
 	return b;
 }
 
-static void submit(struct io_uring *ring, int fd, struct buf *b)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-	io_uring_prep_read(sqe, fd, b->mem + b->got, (unsigned)(b->rd_len - b->got), b->rd_off + b->got);
-	io_uring_sqe_set_data(sqe, b);
-}
-
 /* Whether most of the file is in the page cache (a sample of its pages, by mincore). */
 static bool mostly_cached(int fd, uint64_t size)
 {
@@ -273,62 +265,42 @@ static bool mostly_cached(int fd, uint64_t size)
 	return in * 2 > n;
 }
 
-/* The reader: every chunk read into a free buffer and handed to the decoders, QD in flight. */
+/* The reader: every chunk read into a free buffer and handed to the decoders, QD in flight
+ * (common/zp_file.h's io_uring stream: it resumes short reads and names a truncation). */
+struct reader {
+	struct loader *L;
+	const struct chunk *ck;
+	size_t nk, next;
+	bool direct;
+	double *idle;
+};
+
+static zp_file_req *reader_next(void *arg, bool idle)
+{
+	struct reader *R = arg;
+	struct buf *b = R->next < R->nk ? free_pop(R->L, idle, R->idle) : NULL;
+	if (!b)
+		return NULL;
+	b->ck = R->ck[R->next++];
+	uint64_t end = b->ck.off + b->ck.n * (b->ck.vec == 5 ? G2B : G1B);
+	uint64_t off = R->direct ? b->ck.off & ~(uint64_t)(ALIGN - 1) : b->ck.off;
+	uint64_t len = R->direct ? ((end + ALIGN - 1) & ~(uint64_t)(ALIGN - 1)) - off : end - off;
+	b->rq = (zp_file_req){ .dst = b->mem, .off = off, .len = len, .need = end - off };
+	return &b->rq;
+}
+
+static int reader_done(void *arg, zp_file_req *r)
+{
+	struct reader *R = arg;
+	ready_push(R->L, (struct buf *)r); /* rq is the buffer's first member */
+	return 0;
+}
+
 static int read_all(struct loader *L, int fd, bool direct, const struct chunk *ck, size_t nk, double *idle)
 {
-	struct io_uring ring;
-	int rc = io_uring_queue_init(QD, &ring, 0);
-	if (rc)
-		return zp_err_set(rc, "%s: io_uring", L->path);
-	size_t next = 0;
-	unsigned inflight = 0;
-	while (!rc && (next < nk || inflight)) {
-		while (next < nk && inflight < QD) {
-			struct buf *b = free_pop(L, inflight == 0, idle);
-			if (!b)
-				break;
-			b->ck = ck[next++];
-			uint64_t el = b->ck.vec == 5 ? G2B : G1B, end = b->ck.off + b->ck.n * el;
-			b->rd_off = direct ? b->ck.off & ~(uint64_t)(ALIGN - 1) : b->ck.off;
-			b->rd_len = direct ? ((end + ALIGN - 1) & ~(uint64_t)(ALIGN - 1)) - b->rd_off : end - b->rd_off;
-			b->got = 0;
-			submit(&ring, fd, b);
-			inflight++;
-		}
-		if (!inflight)
-			break; /* stopped */
-		io_uring_submit(&ring);
-		struct io_uring_cqe *cqe;
-		if ((rc = io_uring_wait_cqe(&ring, &cqe)))
-			break;
-		struct buf *b = io_uring_cqe_get_data(cqe);
-		int res = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
-		inflight--;
-		uint64_t need = b->ck.off + b->ck.n * (b->ck.vec == 5 ? G2B : G1B) - b->rd_off;
-		if (res < 0) {
-			rc = zp_err_set(res, "%s: read at %" PRIu64 ": %s", L->path, b->rd_off + b->got, strerror(-res));
-		} else if (res == 0 && b->got < need) {
-			rc = zp_err_set(ZP_ETRUNC, "%s: the file shrank while it was read", L->path);
-		} else {
-			b->got += (uint64_t)res;
-			if (b->got < need && b->got < b->rd_len) { /* a short read: the rest */
-				submit(&ring, fd, b);
-				inflight++;
-			} else {
-				ready_push(L, b);
-			}
-		}
-	}
-	while (inflight--) { /* drain before the buffers go */
-		struct io_uring_cqe *cqe;
-		io_uring_submit(&ring);
-		if (io_uring_wait_cqe(&ring, &cqe))
-			break;
-		io_uring_cqe_seen(&ring, cqe);
-	}
-	io_uring_queue_exit(&ring);
-	return rc;
+	struct reader R = { .L = L, .ck = ck, .nk = nk, .direct = direct, .idle = idle };
+	zp_file_stream_ops ops = { .queue_depth = QD, .next = reader_next, .done = reader_done, .arg = &R };
+	return zp_file_uring_stream(fd, L->path, &ops);
 }
 
 /* The six fixed points, read and fully checked (a few hundred bytes). */

@@ -196,3 +196,21 @@ err:
 	zp_circuit_free(c);
 	return rc;
 }
+
+int zp_r1cs_peek(const char *path, uint32_t *n, const zp_curve **curve)
+{
+	if (!curve) /* nWires follows the 4-byte field size and a 32-byte prime */
+		return zp_bin_peek_u32(path, "r1cs", 1, 4 + 32, n);
+	zp_bin_map m;
+	zp_bin b;
+	zp_bin_cur c;
+	int rc = zp_bin_map_file(&m, path);
+	if (rc)
+		return rc;
+	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "r1cs")) && !(rc = zp_bin_section_cur(&b, 1, UINT64_MAX, &c)) &&
+	    !(rc = zp_bin_read_fr_prime(&c, curve)))
+		rc = zp_bin_get_u32(&c, n, "nWires");
+	zp_bin_free(&b);
+	zp_bin_unmap(&m);
+	return rc;
+}

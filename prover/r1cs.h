@@ -28,6 +28,9 @@ typedef struct {
 int  zp_r1cs_parse(zp_r1cs *r, const uint8_t *data, size_t len, const char *name);
 int  zp_r1cs_read(zp_r1cs *r, const char *path);
 void zp_r1cs_free(zp_r1cs *r);
+/* A header peek (nothing past the header is read): nWires and, when curve is not NULL, the curve (from
+ * the prime: BLS12-381 or BN254). What the supervisor checks before it serves a key or takes a job. */
+int  zp_r1cs_peek(const char *path, uint32_t *n_wires, const zp_curve **curve);
 
 /* Compile: the r1cs's A, B, C plus the Groth16 public-input rows, padded to the domain. */
 int  zp_circuit_from_r1cs(zp_circuit *c, const zp_r1cs *r);

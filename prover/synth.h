@@ -35,33 +35,7 @@
 
 #include "circuit.h"
 #include "field.h"
-
-typedef struct {
-	uint32_t n_constraints;   /* rows; n_constraints + n_public + 1 <= 2^27 */
-	uint32_t n_public;        /* public inputs (outputs + inputs in circom's terms) */
-	double bool_share;        /* share of rows whose output wire is a bit, [0, 1] */
-	double free_share;        /* share of bit rows that are FREE input bits, (0, 1] */
-	double nnz_a, nnz_b, nnz_c;  /* target non-zeros per row of A, B, C */
-	uint32_t window;          /* operands are taken within ±window rows */
-	uint64_t seed;            /* the circuit's seed (witnesses have their own) */
-	uint32_t gen;             /* construction: 2 (default) FIELD rows' C carries a 2^k·ONE term, so their
-	                           * output is a field element and 1 − bool_share is the witness's non-bit share
-	                           * (bool=0.75: 25.0 %, 0.99: 1.0 %); 1 the first rows, some of whose FIELD
-	                           * outputs are bits (bool=0.75 gave 18.4 % non-bits, 0.99 0.75 %): kept so
-	                           * that circuits and keys described without gen stay reproducible with gen=1 */
-} zp_synth_params;
-
-/* PoRep-shaped defaults for n rows: 328 public inputs, bool_share 0.9, free_share 0.3,
- * A/B/C = 2.4 / 1.0 / 2.2, window 65536, seed 1. */
-void zp_synth_params_porep(zp_synth_params *p, uint32_t n_constraints);
-
-/* ZP_ERANGE with a message when a parameter is out of range. */
-int  zp_synth_check(const zp_synth_params *p);
-uint32_t zp_synth_n_vars(const zp_synth_params *p);
-
-/* One-line text form "synth:n=..,pub=..,bool=..,free=..,a=..,b=..,c=..,win=..,seed=.." and back. */
-int  zp_synth_describe(char *buf, size_t len, const zp_synth_params *p);
-int  zp_synth_parse(zp_synth_params *p, const char *s);
+#include "synth_spec.h" /* the parameters and their text form (common/: the config checks them) */
 
 /* Expected bytes of the circuit in memory (CSR of A, B, C: row pointers, columns and 1-byte
  * coefficient codes — synthetic circuits keep no 32-byte values, circuit.h), for sizing checks

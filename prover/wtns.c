@@ -11,6 +11,7 @@
 #include "binfile.h"
 #include "par.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 _Static_assert(sizeof(zp_fr) == 32, "values are converted in place: a zp_fr is one 32-byte value");
 
@@ -160,7 +161,7 @@ int zp_wtns_read_fd(int fd, const char *name, zp_fr *w, uint32_t n)
 int zp_wtns_read(zp_wtns *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
-	int fd = zp_bin_open_regular(path, AT_FDCWD, 0);
+	int fd = zp_file_open_regular(path, AT_FDCWD, 0, 0, NULL);
 	if (fd < 0)
 		return fd;
 	uint64_t off = 0;

@@ -120,7 +120,7 @@ int zp_keyregion_file_ident(const char *path, const char *format, uint8_t ident[
 /* The region name of key `key` in the group whose arena is `arena`: "<arena>.key.<key>". */
 int zp_keyregion_name(char *buf, size_t n, const char *arena, const char *key);
 
-/* The region of the split bases a device backend makes from that key (pipeline/keystore.h):
+/* The region of the split bases a device backend makes from that key (gpud/keystore.h):
  * "<arena>.split.<key>". Pruned with the key's. */
 int zp_keyregion_split_name(char *buf, size_t n, const char *arena, const char *key);
 

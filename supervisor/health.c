@@ -1,7 +1,7 @@
 /*
  * health.c — what the supervisor says about each key, and whether it can be served.
  *
- * At start every key is validated without loading it (pipeline/health.c: the zkey/zpk header,
+ * At start every key is validated without loading it (keyshape.c: the zkey/zpk header,
  * curve and prime, the r1cs against it, the witness generator's files) and its slot need is
  * computed; `slot_size = auto` groups are sized from it; a key no group's slots can hold fails.
  * Then each gpud reports, per key, in its health file (waiting / loading / ready / failed), and
@@ -52,7 +52,7 @@ int sup_keys_validate(struct sup *sup)
 {
 	for (unsigned i = 0; i < sup->cfg.n_keys; i++) {
 		struct key_health *k = &sup->keys[i];
-		int r = zp_pipe_key_shape(&sup->cfg.keys[i], &k->shape);
+		int r = sup_key_shape(&sup->cfg.keys[i], &k->shape);
 		k->valid = r == 0;
 		k->state = r ? KH_FAILED : KH_LOADING;
 		if (r) { /* the reason without "key K: ", which every line that shows it says once */
@@ -67,7 +67,7 @@ int sup_keys_validate(struct sup *sup)
 		char why[64];
 		if (sup->cfg.groups[g].slot_size)
 			continue;
-		if (zp_pipe_slot_auto(&sup->cfg, g, why, sizeof why)) {
+		if (sup_slot_auto(&sup->cfg, g, why, sizeof why)) {
 			zp_log("supervisor", "%s", zp_err_msg());
 			return -EINVAL;
 		}

@@ -21,11 +21,14 @@
 #include "files.h"
 #include "hint.h"
 #include "paths.h"
+#include "r1cs.h"
 #include "rundir.h"
 #include "sys.h"
 #include "synth.h"
 #include "wtns.h"
+#include "zkey.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---------------------------------------------------------------- job records */
 void *sup_job_json(struct sup *sup, struct zp_arena *a, unsigned g, uint32_t j)
@@ -89,7 +92,7 @@ static int out_write(struct sup *sup, const struct zp_arena_job *r, const char *
 {
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof f, "%s/%s", r->output, name);
-	return r->flags & ZP_JOB_EXTERNAL ? zp_write_atomic(f, buf, len) : zp_out_write(&sup->cfg, r->output, name, buf, len);
+	return r->flags & ZP_JOB_EXTERNAL ? zp_file_write_atomic(f, buf, len, NULL) : zp_out_write(&sup->cfg, r->output, name, buf, len);
 }
 
 /* Disk trouble (full, read-only) repeats every scan: say it at most every 10 s. */
@@ -108,7 +111,7 @@ int sup_record_write(struct sup *sup, uint64_t cid, void *js)
 	char res[PATH_MAX];
 	result_path(sup, res, sizeof res, cid);
 	char *txt = json_dumps(js, JSON_COMPACT);
-	int r = txt ? zp_write_atomic(res, txt, strlen(txt)) : zp_err_set(-ENOMEM, "results");
+	int r = txt ? zp_file_write_atomic(res, txt, strlen(txt), NULL) : zp_err_set(-ENOMEM, "results");
 	free(txt);
 	return r;
 }
@@ -235,12 +238,15 @@ static int key_wires(struct sup *sup, const struct zp_pipe_key *k, uint32_t *n)
 		return r;
 	}
 	if (k->r1cs[0])
-		return zp_peek_r1cs(k->r1cs, n);
+		return zp_r1cs_peek(k->r1cs, n, NULL);
 	/* the key's header as validated at start (zkey or .zpk: a .zpk is no iden3 container) */
 	for (unsigned i = 0; i < sup->cfg.n_keys; i++)
 		if (&sup->cfg.keys[i] == k && sup->keys[i].valid)
 			return *n = sup->keys[i].shape.n_vars, 0;
-	return zp_peek_zkey(k->zkey, n);
+	zp_zkey z; /* nVars follows q, whose size says the curve: the header probe reads it for either */
+	int r = zp_zkey_probe(&z, k->zkey);
+	*n = r ? 0 : z.n_vars;
+	return r;
 }
 
 /* The key's curve as validated at start (NULL when not known: the check is then synthd's). */
@@ -600,7 +606,7 @@ static char *submit(struct sup *sup, json_t *req)
 			err = error_reply("group %s: %s; retry later", sup->cfg.groups[g].name,
 					  zp_err_text(r));
 			unlink(man);
-			zp_fsync_parent(man);
+			zp_file_fsync_parent(man);
 		}
 	}
 	if (err) {
@@ -656,7 +662,10 @@ static char *status_job(struct sup *sup, uint64_t cid)
 	char res[PATH_MAX];
 	result_path(sup, res, sizeof res, cid);
 	json_error_t e;
-	json_t *j = json_load_file(res, 0, &e);
+	char *txt = NULL;
+	json_t *j = zp_file_read(AT_FDCWD, res, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL) ? NULL : json_loads(txt, 0, &e);
+	free(txt);
+	zp_err_clear(); /* an unknown job is the reply, not an error of ours */
 	return j ? reply(j) : error_reply_code("unknown_job", "unknown job %llu", (unsigned long long)cid);
 }
 

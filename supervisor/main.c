@@ -41,6 +41,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "zp_err.h"
+#include "zp_file.h"
 #include "zp_exit.h"
 #include <jansson.h>
 
@@ -521,7 +522,7 @@ static int run_dir(struct sup *sup)
 		char p[PATH_MAX];
 		unsigned mode = i == 0 && sup->cfg.public_access ? 0711 : 0700;
 		snprintf(p, sizeof p, "%s%s", sup->cfg.run_dir, sub[i]);
-		int r = zp_mkdirs(p, mode);
+		int r = zp_file_mkdirs(p, mode);
 		if (r)
 			return r;
 		chmod(p, mode);

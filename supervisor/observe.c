@@ -23,6 +23,7 @@
 #include "config.h"
 #include "rundir.h"
 #include "sys.h"
+#include "zp_file.h"
 
 /* Upper bounds in seconds: a 2^27 partition's stages are around a second, a small circuit's
  * around a millisecond, a queue at peak minutes. */
@@ -275,19 +276,16 @@ static json_t *slots_json(struct sup *sup, unsigned g, uint64_t now)
  * the file is that very process's (its pid), else NULL. Bounded, never follows a link. */
 static json_t *progress_of(struct sup *sup, const struct child *c)
 {
-	char p[PATH_MAX], buf[4096];
+	char p[PATH_MAX], *buf = NULL, keep[ZP_ERR_MSG_MAX];
+	size_t n = 0;
 	if (!c->pid || zp_pipe_path(p, sizeof p, &sup->cfg, "progress/%s.%u@%s.json", zp_role_name(c->role), c->index,
 				    sup->cfg.groups[c->group].name))
 		return NULL;
-	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof buf - 1) : -1;
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	json_t *j = json_loadb(buf, (size_t)n, 0, NULL);
+	zp_err_save(keep); /* absent or refused: no progress shown, no error of the caller's replaced */
+	int r = zp_file_read(AT_FDCWD, p, O_NOFOLLOW, 4096, &buf, &n);
+	zp_err_restore(keep);
+	json_t *j = r ? NULL : json_loadb(buf, n, 0, NULL);
+	free(buf);
 	if (!json_is_object(j) || json_integer_value(json_object_get(j, "pid")) != c->pid) {
 		json_decref(j);
 		return NULL;

@@ -30,6 +30,7 @@
 #include "rundir.h"
 #include "sys.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
@@ -92,7 +93,7 @@ int sup_token_ensure(struct sup *sup, unsigned g, const struct zp_arena_job *r)
 	if (read_u64_file(path, &have) == 0 && have == cid)
 		return 0;
 	int n = snprintf(txt, sizeof txt, "%llu\n", (unsigned long long)cid);
-	return zp_write_atomic(path, txt, (size_t)n);
+	return zp_file_write_atomic(path, txt, (size_t)n, NULL);
 }
 
 /* The live arena record (any group) whose manifest is in/<tok>. */
@@ -164,7 +165,7 @@ void sup_mkdirs_undo(const char *path, const char *made)
 			break;
 		*s = 0;
 	}
-	zp_fsync_parent(made);
+	zp_file_fsync_parent(made);
 }
 
 /* ---------------------------------------------------------------- ids on disk */
@@ -258,7 +259,7 @@ void sup_proc_record(struct sup *sup, unsigned g, enum zp_role role, unsigned id
 	char p[PATH_MAX], line[64];
 	proc_record_path(sup, g, role, idx, p, sizeof p);
 	int n = snprintf(line, sizeof line, "%d %llu\n", (int)pid, (unsigned long long)zp_proc_start_time(pid));
-	if (zp_write_atomic(p, line, (size_t)n))
+	if (zp_file_write_atomic(p, line, (size_t)n, NULL))
 		zp_log(WHO, "%s: %s (a restarted supervisor will not adopt pid %d)", p, zp_err_msg(), (int)pid);
 }
 
@@ -325,7 +326,7 @@ static int stop_old_daemons(struct sup *sup, unsigned g, struct zp_arena *a, cha
 static int json_file_write(const char *path, json_t *js)
 {
 	char *txt = json_dumps(js, JSON_COMPACT);
-	int r = txt ? zp_write_atomic(path, txt, strlen(txt)) : zp_err_set(-ENOMEM, "%s", path);
+	int r = txt ? zp_file_write_atomic(path, txt, strlen(txt), NULL) : zp_err_set(-ENOMEM, "%s", path);
 	free(txt);
 	return r;
 }
@@ -438,9 +439,14 @@ static int migrate_resume(struct sup *sup, unsigned g)
 	char plan[PATH_MAX];
 	plan_path(sup, plan, sizeof plan, g);
 	json_error_t e;
-	json_t *pl = json_load_file(plan, 0, &e);
+	char *txt = NULL;
+	int rr = zp_file_read(AT_FDCWD, plan, O_NOFOLLOW, ZP_FILE_JSON_MAX, &txt, NULL);
+	if (rr)
+		return rr == -ENOENT ? (zp_err_clear(), 0) : rr; /* none: nothing to resume */
+	json_t *pl = json_loads(txt, 0, &e);
+	free(txt);
 	if (!pl)
-		return access(plan, F_OK) == 0 ? zp_err_set(ZP_EFORMAT, "%s: %s", plan, e.text) : 0;
+		return zp_err_set(ZP_EFORMAT, "%s: %s", plan, e.text);
 	struct zp_arena *a = sup->g[g].a;
 	size_t i;
 	json_t *jb;
@@ -476,7 +482,7 @@ static int migrate_resume(struct sup *sup, unsigned g)
 	if (bad)
 		return zp_err_set(bad, "group %s: migration incomplete (%s is kept)", sup->cfg.groups[g].name, plan);
 	unlink(plan);
-	zp_fsync_parent(plan);
+	zp_file_fsync_parent(plan);
 	return 0;
 }
 

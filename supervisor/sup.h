@@ -21,6 +21,7 @@
 #include "config.h"
 #include "dkeep.h"
 #include "health.h"
+#include "keyshape.h"
 #include "zp_err.h"
 
 #define SUP_MAX_CHILDREN 256

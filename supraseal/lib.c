@@ -52,6 +52,7 @@
 #include "payload_ss.h"
 #include "ss_stats.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* ---------------------------------------------------------------- errors */
 static zp_ss_error ss_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -199,9 +200,9 @@ static zp_ss_error connect_pipeline(void)
 			zp_hint_connect(C.push, url);
 	char dir[PATH_MAX];
 	if (!zp_pipe_path(dir, sizeof dir, &C.cfg, "ss"))
-		zp_mkdirs(dir, 0700);
+		zp_file_mkdirs(dir, 0700);
 	if (!zp_pipe_path(dir, sizeof dir, &C.cfg, "srs"))
-		zp_mkdirs(dir, 0700);
+		zp_file_mkdirs(dir, 0700);
 	C.my_start = zp_proc_start_time(getpid());
 	sweep_dead_dirs();
 	C.up = true;
@@ -264,7 +265,7 @@ static zp_ss_error srs_open(const char *path, struct srs **out)
 	if (stat(reg, &st) != 0) {
 		char line[PATH_MAX + 1];
 		int n = snprintf(line, sizeof line, "%s\n", s->real);
-		if ((r = zp_write_atomic(reg, line, (size_t)n))) {
+		if ((r = zp_file_write_atomic(reg, line, (size_t)n, NULL))) {
 			free(s);
 			return ss_err(errno_of(r), "register %s in %s: %s", s->real, reg, zp_strerror(r));
 		}
@@ -526,9 +527,9 @@ static void pending_free(struct pending *pd, bool cancel)
 		return;
 	if (cancel && pd->job_id != UINT64_MAX) {
 		char f[PATH_MAX], d[PATH_MAX];
-		if (!zp_pipe_path(d, sizeof d, &C.cfg, "cancel") && !zp_mkdirs(d, 0700) &&
+		if (!zp_pipe_path(d, sizeof d, &C.cfg, "cancel") && !zp_file_mkdirs(d, 0700) &&
 		    !zp_pipe_path(f, sizeof f, &C.cfg, "cancel/%llu", (unsigned long long)(pd->job_id << 8 | C.group)))
-			zp_write_atomic(f, "", 0);
+			zp_file_write_atomic(f, "", 0, NULL);
 		/* partitions not handed over yet: fail them now (we own them or they are PENDING) */
 		for (uint32_t p = 0; p < pd->n; p++) {
 			zp_part_h ph = { pd->job, p };
@@ -578,7 +579,7 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 	pd->registered = true;
 	snprintf(pd->out, sizeof pd->out, "%s/ss/%d.%llu", C.cfg.run_dir, (int)getpid(),
 		 (unsigned long long)atomic_fetch_add(&C.seq, 1));
-	if ((r = zp_mkdirs(pd->out, 0700))) {
+	if ((r = zp_file_mkdirs(pd->out, 0700))) {
 		pd->out[0] = 0;
 		pending_free(pd, false);
 		return ss_err(errno_of(r), "mkdir %s/ss/...: %s", C.cfg.run_dir, zp_strerror(r));

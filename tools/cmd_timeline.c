@@ -29,6 +29,7 @@
 #include "rundir.h"
 #include "stages.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #define MAX_ROWS     4000        /* partitions drawn; the newest jobs win */
 #define MAX_RECORD   (16u << 20) /* a results file larger than this is not ours */
@@ -117,21 +118,12 @@ static int add_job(struct tl *t, json_t *o)
 /* One results file: a regular file of ours, bounded, never through a link. */
 static json_t *load_record(int dfd, const char *name)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
+	char *txt = NULL;
+	if (zp_file_read(dfd, name, O_NOFOLLOW, MAX_RECORD, &txt, NULL))
 		return NULL;
-	struct stat st;
-	json_t *j = NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= MAX_RECORD) {
-		FILE *f = fdopen(fd, "r");
-		if (f) {
-			j = json_loadf(f, 0, NULL);
-			fclose(f);
-			return j;
-		}
-	}
-	close(fd);
-	return NULL;
+	json_t *j = json_loads(txt, 0, NULL);
+	free(txt);
+	return j;
 }
 
 static int is_record_name(const char *n)
@@ -449,7 +441,7 @@ int zp_timeline_write(const struct zp_pipe_config *cfg, const char *url, long lo
 		time_range(&t);
 		draw(f, &t, dropped);
 		fclose(f);
-		rc = zp_write_atomic(out, svg, len);
+		rc = zp_file_write_atomic(out, svg, len, NULL);
 		if (rc)
 			zp_err_set(rc, "%s: %s", out, zp_strerror(rc));
 	}

@@ -16,6 +16,7 @@
  * staticcall fail, which is a false too.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "cmds.h"
 #include "g16_json.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* One number of the key as a Solidity literal: digits only, no leading zeros, < 2^256. */
 static int lit(json_t *v, const char *what, char *out, size_t n)
@@ -244,7 +246,12 @@ int cmd_export_verifier(int argc, char **argv)
 		return ZP_EX_INPUT;
 	}
 	json_error_t e;
-	json_t *j = json_load_file(vkp, 0, &e);
+	char *txt = NULL;
+	int rr = zp_file_read(AT_FDCWD, vkp, 0, ZP_FILE_JSON_MAX, &txt, NULL);
+	if (rr)
+		return cx_fail("export verifier", rr);
+	json_t *j = json_loads(txt, 0, &e);
+	free(txt);
 	if (!j)
 		return cx_fail("export verifier", zp_err_set(ZP_EFORMAT, "%s: %s", vkp, e.text));
 	FILE *f = out ? fopen(out, "w") : stdout;

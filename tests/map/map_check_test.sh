@@ -20,7 +20,7 @@ expect() {   # expect WHAT PATTERN: map_check fails and prints PATTERN
 }
 copy
 python3 "$src/tests/map/map_check.py" "$tmp/t" >/dev/null || { echo "FAIL: the clean tree does not pass"; fails=$((fails + 1)); }
-inject synthd/synthd.c; echo '#include "keyload.h"' >> "$tmp/t/synthd/synthd.c"
+inject synthd/synthd.c; echo '#include "keystore.h"' >> "$tmp/t/synthd/synthd.c"
 expect "synthd includes gpud" "synthd/synthd.c: synthd -> gpud"
 inject common/par.c; echo '#include "arena.h"' >> "$tmp/t/common/par.c"
 expect "common includes shm" "common/par.c: common -> shm"
@@ -38,6 +38,13 @@ inject common/knobs.c; sed -i 's/"ZP_THREADS"/"ZP_THREADZ"/' "$tmp/t/common/knob
 expect "a knob without a row" "docs/knobs.md: no row for ZP_THREADZ"
 inject shm/meson.build; echo 'x = [pipe_dep]' >> "$tmp/t/shm/meson.build"
 expect "a meson arrow" "shm/meson.build: shm -> pipeline (meson pipe_dep)"
+# pipeline/ is below the prover: never a prover header, directly or through one of its own, nor prover_dep
+inject pipeline/files.c; echo '#include "zkey.h"' >> "$tmp/t/pipeline/files.c"
+expect "pipeline includes a prover header" "pipeline/files.c: pipeline -> prover"
+inject pipeline/sys.h; sed -i '0,/#include "/s//#include "wtns.h"\n#include "/' "$tmp/t/pipeline/sys.h"
+expect "pipeline reaches the prover through its own header" "pipeline -> prover (through #include pipeline/sys.h -> prover/wtns.h)"
+inject pipeline/meson.build; echo 'x = [prover_dep]' >> "$tmp/t/pipeline/meson.build"
+expect "pipeline links the prover" "pipeline/meson.build: pipeline -> prover (meson prover_dep)"
 # a folder with source that the map does not name
 inject newpart/x.c; mkdir -p "$tmp/t/newpart"; echo 'int x;' > "$tmp/t/newpart/x.c"
 expect "an unmapped folder" "newpart/ holds source (newpart/x.c) but docs/DESIGN.md's map does not name it"
@@ -47,8 +54,8 @@ expect "an unmapped folder of shell" "newpart/ holds source (newpart/x.sh)"
 inject synthd/synthd.c; echo '#include "setup_cuda.h"' >> "$tmp/t/synthd/synthd.c"
 expect "cuda through a prover header" "synthd/synthd.c: synthd -> cuda (through #include prover/setup_cuda.h -> cuda/zp_cuda.h)"
 # ... and through a chain of two headers (a pipeline header that starts including a gpud header)
-inject pipeline/daemon.h; sed -i '0,/#include "/s//#include "keyload.h"\n#include "/' "$tmp/t/pipeline/daemon.h"
-expect "gpud through two headers" "synthd -> gpud (through #include pipeline/daemon.h -> gpud/keyload.h)"
+inject pipeline/daemon.h; sed -i '0,/#include "/s//#include "keystore.h"\n#include "/' "$tmp/t/pipeline/daemon.h"
+expect "gpud through two headers" "synthd -> gpud (through #include pipeline/daemon.h -> gpud/keystore.h)"
 # an exception is one file's: gpud/gpud.h's does not excuse a gpud file that reaches cuda another way
 inject gpud/pipe.c; echo '#include "zp_cuda.h"' >> "$tmp/t/gpud/pipe.c"
 expect "an exception covers only its chain" "gpud/pipe.c: gpud -> cuda (#include \"cuda/zp_cuda.h\")"

@@ -1,5 +1,5 @@
 /*
- * test_keystore — keys of both curves in key regions (pipeline/keystore.h):
+ * test_keystore — keys of both curves in key regions (gpud/keystore.h):
  *  - a BN254 and a BLS12-381 snarkjs key put into regions and got back by a fresh attach: the region
  *    records the curve (header and meta; BLS12-381 as before curves: meta.curve 0), the views are the
  *    key's curve's members, every point byte-equal to the key's, and a proof from the region's key equals

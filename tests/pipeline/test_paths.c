@@ -2,13 +2,14 @@
  * test_paths — pipeline/files.c's confinement, as a unit: zp_path_resolve (symlinks, '.', '..',
  * the last component, a missing tail), zp_path_allowed, the O_NOFOLLOW openat walk
  * (zp_path_open_dir / zp_path_open_input: a swapped component, a FIFO, a directory) and
- * zp_write_atomic_at with symlinks planted at the final and the temporary name; with several
+ * zp_file_write_atomic_at with symlinks planted at the final and the temporary name; with several
  * roots, the one that holds the path; no roots at all; and a directory swapped for a symlink
  * between the check and the open (what a client racing its own submit would do).
  */
 #include "files.h"
 #include "paths.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -170,7 +171,8 @@ int main(void)
 	snprintf(p, sizeof p, "%s/out/a", R);
 	int dfd = zp_path_open_dir(&dirs[1], 1, p, false, 0);
 	CHECK(dfd >= 0);
-	CHECK(zp_write_atomic_at(dfd, "proof.json", "NEW", 3, 0640) == 0);
+	zp_file_write_opts wo = { .mode = 0640 };
+	CHECK(zp_file_write_atomic_at(dfd, "proof.json", "NEW", 3, &wo) == 0);
 	struct stat st;
 	CHECK(fstatat(dfd, "proof.json", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
 	      (st.st_mode & 0777) == 0640);

@@ -1,5 +1,5 @@
 /*
- * test_splitstore.c — the split bases' store (pipeline/keystore.h zp_keystore_split_*), on /dev/shm:
+ * test_splitstore.c — the split bases' store (gpud/keystore.h zp_keystore_split_*), on /dev/shm:
  * kept and given back byte for byte; never given for another set, another key region (even of the same
  * key file: a key region made again), a dropped or a half-written one (its writer killed), each of
  * which is removed; the base follows the key region's header and the circuit's fingerprint.

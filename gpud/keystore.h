@@ -22,8 +22,8 @@
  * The views (zk, gk; gk.zkey = &zk) are valid while the region is attached: a caller that copies them
  * re-points gk.zkey at its copy of zk. Never zp_g16_key_free / zp_zkey_free them: zp_keystore_close.
  */
-#ifndef ZP_PIPE_KEYSTORE_H
-#define ZP_PIPE_KEYSTORE_H
+#ifndef ZP_GPUD_KEYSTORE_H
+#define ZP_GPUD_KEYSTORE_H
 
 #include "groth16.h"
 #include "keyregion.h"
