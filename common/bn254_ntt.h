@@ -10,7 +10,8 @@
  * Algorithm: iterative radix-2 (bit reversal, then log n butterfly levels), a level's butterflies spread
  * over zp_par_for from 2^14 elements; with AVX-512 IFMA (zp_fp_ifma_available) eight butterflies at a time
  * (the first three levels in registers on blocks of eight, then one pass a level) and vector scalings. Not
- * ntt.c's cache-blocked four-step transform, which is written for BLS12-381's Fr (docs/DESIGN.md).
+ * ntt.c's cache-blocked four-step transform, which is written for BLS12-381's Fr (docs/prover.md, "BN254
+ * beside BLS12-381").
  */
 #ifndef ZP_BN254_NTT_H
 #define ZP_BN254_NTT_H

@@ -2,13 +2,13 @@
  * curve.h — the curve as a parameter: one ops table per supported curve (BLS12-381, BN254), for code
  * that works on either (the prover, key loaders, the CLI) without knowing its types.
  *
- * Design (docs/DESIGN.md, "Curves"): the arithmetic stays per-curve and compile-time generic — field.c's
- * DEFINE_FIELD, ec_tmpl.h, msm_tmpl.h instantiated once per curve, each curve with its own C types
- * (zp_fr / zp_bn254_fr, ...) so nothing mixes them by accident and the hot loops pay no indirection. This
- * table is the run-time seam above that: coarse operations (an MSM, a pairing check, a point check) behind
- * function pointers on untyped buffers whose sizes the table gives. One indirect call per MSM costs
- * nothing; the prover holds `const zp_curve *` taken from its key (zp_curve_by_modulus on a .zkey/.wtns
- * prime, or a key file's curve id) and never names a curve's types.
+ * Design (docs/prover.md, "The curve as a parameter"): the arithmetic stays per-curve and compile-time generic
+ * — field.c's DEFINE_FIELD, ec_tmpl.h, msm_tmpl.h instantiated once per curve, each curve with its own C types
+ * (zp_fr / zp_bn254_fr, ...) so nothing mixes them by accident and the hot loops pay no indirection. This table
+ * is the run-time seam above that: coarse operations (an MSM, a pairing check, a point check) behind function
+ * pointers on untyped buffers whose sizes the table gives. One indirect call per MSM costs nothing; the prover
+ * holds `const zp_curve *` taken from its key (zp_curve_by_modulus on a .zkey/.wtns prime, or a key file's
+ * curve id) and never names a curve's types.
  *
  * Buffers: scalars are Fr elements in Montgomery form, fr_bytes each; points are the curve's affine
  * structs (g1_bytes / g2_bytes, infinity all zero), jacobian results g1_jac_bytes / g2_jac_bytes.

@@ -9,11 +9,11 @@
  *   zp_cuda_plan_make(): after the key, the first input set, the NTT twiddles and the 0/1 split's lists
  *     are allocated: a second input set, the split H / witness MSMs, MSM chunks and scratch.
  * A compact key (.params) is planned the same way with its arrays' true sizes (zp_cuda_plan_in.compact).
- * Policy (docs/DESIGN.md, "Scale"): resident when the key, one input set and 4 GiB of working room fit
- * in what is free less the margin (ZP_CUDA_MEM_MARGIN_MB); a second input set when a 2^24-entry G2 MSM
- * still fits beside it; the split H MSM from a 2^20 domain, in 4 parts (and the witness MSMs too) when
- * that fits, else in 2 with as many windows a pass as fit; chunks the largest 2^k that fit in passes of
- * >= 3 windows; the scratch all the budget the chunks can use.
+ * Policy (docs/cuda.md, "The device-memory plan"): resident when the key, one input set and 4 GiB of
+ * working room fit in what is free less the margin (ZP_CUDA_MEM_MARGIN_MB); a second input set when a
+ * 2^24-entry G2 MSM still fits beside it; the split H MSM from a 2^20 domain, in 4 parts (and the
+ * witness MSMs too) when that fits, else in 2 with as many windows a pass as fit; chunks the largest
+ * 2^k that fit in passes of >= 3 windows; the scratch all the budget the chunks can use.
  */
 #ifndef ZP_CUDA_PLAN_H
 #define ZP_CUDA_PLAN_H

@@ -85,7 +85,7 @@ void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k)
  * loaded, registered Filecoin keys once loaded), "failed" (those it cannot), "gpu" (the device-memory
  * cap it was given, [group] gpu_memory → ZP_CUDA_MEM_CAP_MB, and the card's size when the backend
  * says it); and its stage: "ready", or "degraded" when it has configured keys and serves none of them
- * nor any other (docs/DESIGN.md "gpud serves what it can prove"). Returns the keys served. */
+ * nor any other (docs/pipeline.md, Decisions: "gpud serves what it can prove"). Returns the keys served. */
 unsigned gpud_health_serving(struct gpud *g)
 {
 	if (!g->health)

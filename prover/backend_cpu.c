@@ -1,7 +1,7 @@
 /*
  * backend_cpu.c — the portable CPU backend.
  *
- * Proves in place in the caller's a, b, c (no private copy: DESIGN "release early"), with
+ * Proves in place in the caller's a, b, c (no private copy: docs/DESIGN.md "Release early"), with
  * common/'s NTT domain (the key's root family) and MSM; create() allocates everything a proof needs
  * (NTT tables, MSM scratch for the largest query), so the stages allocate nothing.
  *

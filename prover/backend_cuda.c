@@ -1660,7 +1660,8 @@ static int cu_prove_buf(void *state, int b, zp_g16_msm_out *out)
  * A bellperson .params key as the file has it (zp_g16_key.compact: A of n_a points — every input, then
  * the aux wires in A —, B1 and B2 of n_b — the inputs in B, then the aux wires in B —, C (bellperson's
  * L) one point an aux wire, H of domain points, the top one at infinity) proves through the same state
- * and per-proof machinery as an expanded key (the "one prover": docs/DESIGN.md, issue 32): the same
+ * and per-proof machinery as an expanded key (the "one prover": docs/cuda.md, "Compact (.params) keys
+ * through the one prover"): the same
  * memory plan (given the arrays' true sizes, cu_make → plan_in_compact), so its arrays are resident or
  * streamed from host memory as the card allows, the split H bases (and split witness bases) when they
  * fit, the 0/1 split of every witness MSM and the witness MSMs on their own stream beside the H step

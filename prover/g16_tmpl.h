@@ -1,6 +1,6 @@
 /*
  * g16_tmpl.h — internal: the curve-typed parts of groth16.c (finish, verify), instantiated once per
- * curve so each runs on its curve's own types with no indirection (docs/DESIGN.md "Curves").
+ * curve so each runs on its curve's own types with no indirection (docs/prover.md "Curves in the prover").
  *
  * The includer defines, then includes this file:
  *   S(x)       this instance's name for x (x##_bls, x##_bn)

@@ -1,11 +1,11 @@
 /*
  * groth16.h — Groth16 proofs over BLS12-381 and BN254: prover (behind a backend ops table) and verifier.
  *
- * Curves (docs/DESIGN.md "Curves"): the key says the curve (zp_zkey.curve); a BN254 key's, proof's,
- * vk's and MSM outputs' points are their .bn members (BN254 types, same names), the BLS12-381 ones the
- * top-level members. Scalars (witness, a, b, c, r, s, public inputs) are zp_fr containers holding the
- * key's curve's Fr in Montgomery form. zp_g16_finish / zp_g16_verify dispatch on the curve; a backend
- * refuses a curve it cannot prove in create() (ZP_ERANGE naming it). A NULL curve is BLS12-381.
+ * Curves (docs/prover.md "Curves in the prover"): the key says the curve (zp_zkey.curve); a BN254 key's,
+ * proof's, vk's and MSM outputs' points are their .bn members (BN254 types, same names), the BLS12-381 ones the
+ * top-level members. Scalars (witness, a, b, c, r, s, public inputs) are zp_fr containers holding the key's
+ * curve's Fr in Montgomery form. zp_g16_finish / zp_g16_verify dispatch on the curve; a backend refuses a curve
+ * it cannot prove in create() (ZP_ERANGE naming it). A NULL curve is BLS12-381.
  *
  * Proving is four stages, each a backend op, so a device backend (CUDA) plugs in by
  * providing its own table:

@@ -1,6 +1,6 @@
 /*
  * setup_tmpl.h — internal: the curve-typed parts of setup.c (fixed-base tables, the scalar pipeline, the
- * CPU sink), instantiated once per curve as g16_tmpl.h is for groth16.c (docs/DESIGN.md "Curves").
+ * CPU sink), instantiated once per curve as g16_tmpl.h is for groth16.c (docs/prover.md "Curves in the prover").
  *
  * The includer defines, then includes this file:
  *   S(x)       this instance's name for x (x##_bls, x##_bn)

@@ -52,7 +52,7 @@ int  zp_synth_witness(zp_fr *w, const zp_circuit *c, const zp_synth_params *p, u
 /* The same, and a = A·w, b = B·w, c = C·w (domain_size values each) computed in the same pass
  * (each row's sums are what its output needs anyway): equal to zp_circuit_eval's, at a fraction of
  * its cost. a, b, c NULL: witness only.
- * How (docs/DESIGN.md, Keys and workloads): level 0 is kept as a bitmap (n/8 bytes of scratch,
+ * How (docs/keys.md, Decisions: synthetic circuits): level 0 is kept as a bitmap (n/8 bytes of scratch,
  * allocated here) and the operands of every other row are read from it, not from w — by
  * construction they are level-0 wires; row sums come from the 1-byte coefficient codes and are
  * reduced once per row; w, a, b, c are written once, with streaming stores when 8-byte aligned

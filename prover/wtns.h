@@ -5,7 +5,7 @@
  *   §2: nWitness x value[32], normal form little-endian; w[0] must be 1
  *
  * Values come back as zp_fr in Montgomery form of the file's curve (zp_fr is the 32-byte container of
- * either curve's Fr: docs/DESIGN.md "Curves"). This is the one .wtns reader: `zkpipe prove`,
+ * either curve's Fr: docs/prover.md "Curves in the prover"). This is the one .wtns reader: `zkpipe prove`,
  * the supervisor's check at submit and synthd's read into a slot all go through it, so a witness
  * is accepted or refused for the same reasons everywhere (version, n8, prime, nWitness, §2's
  * exact size, canonical values, w[0] = 1).

@@ -18,7 +18,8 @@
  *
  * Curves: q and r say the curve (BLS12-381: n8q 48; BN254, snarkjs's bn128: n8q 32); k->curve keeps
  * it. A BLS12-381 key's points are the top-level members; a BN254 key's are in k->bn (same names, BN254
- * types) and the top-level point arrays are NULL (docs/DESIGN.md "Curves"). The same for zp_g16_vk.
+ * types) and the top-level point arrays are NULL (docs/prover.md "Curves in the prover"). The same for
+ * zp_g16_vk.
  */
 #ifndef ZP_ZKEY_H
 #define ZP_ZKEY_H

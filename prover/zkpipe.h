@@ -2,7 +2,7 @@
  * zkpipe.h — the installed prover and verifier API of libzkpipe (`pkg-config zkpipe`):
  * read circom/snarkjs files (.zkey, .wtns, .r1cs) and zkpipe's .zpk keys, prove Groth16 over
  * BLS12-381 or BN254 (snarkjs's bn128; the curve is the key's: CPU backend), verify, write snarkjs's
- * proof.json / public.json (docs/DESIGN.md "Curves in the prover" has the API's shape).
+ * proof.json / public.json (docs/prover.md "The public API and the shared libraries" has the API's shape).
  *
  *   zp_zkey k; zp_wtns w; zp_g16_key key; zp_g16_proof p;
  *   zp_zkey_read(&k, "c.zkey"); zp_wtns_read(&w, "w.wtns");

@@ -1,7 +1,7 @@
 /*
  * plan_test.c — the CUDA prover's device-memory plan (cuda/plan.c) without a GPU, at 2^20 … 2^27
  * with made-up free-memory figures: invariants (fits, chunk choices, split parts, streaming) and
- * today's decisions for an H200 at 2^27 pinned (docs/DESIGN.md, "Scale").
+ * today's decisions for an H200 at 2^27 pinned (docs/cuda.md, "The device-memory plan").
  *
  *   plan_test TABLE           check, with the kernels' scratch sizes read from TABLE
  *   plan_test record TABLE    (CUDA builds, on a GPU) run the same scenarios with the real size
@@ -401,7 +401,7 @@ static void one_shot(void)
 	      "device key 2^27 on H100-80 placed as an uploaded one");
 }
 
-/* Today's decisions on an H200 (docs/DESIGN.md; as gpud logged them at 2^27 on 2026-11-30,
+/* Today's decisions on an H200 (docs/cuda.md "The device-memory plan"; as gpud logged them at 2^27 on 2026-11-30,
  * bench/RESULTS.md "split H MSM (2 parts)"): resident key, two input sets, the H MSM split in 2 parts at
  * one window a pass, so the witness chunks drop to G1 2^26 / G2 2^25; at 2^24 the 4-part split. */
 static void pinned(void)
@@ -526,7 +526,7 @@ static void compact(void)
  * array resident where it fits, else a placement that streams; nothing planned past free − margin; more
  * memory never moves more bytes. A compact key (.params; PoRep-shaped counts) through the same plan: planned
  * on every card too (its floor the lean set), streamed where it does not fit resident. Prints the table
- * docs/DESIGN.md quotes. */
+ * docs/cuda.md names. */
 static void cards(void)
 {
 	static const unsigned gb[] = { 16, 24, 32, 40, 48, 80, 94, 141 };
