@@ -43,6 +43,7 @@
 #include "ec.h"
 #include "groth16.h"
 #include "params.h"
+#include "ss_stats.h"
 #include "supraseal_abi.h"
 #include "synth.h"
 #include "zp_err.h"
@@ -202,6 +203,7 @@ static int cmd_prove(int argc, char **argv)
 	create_srs_fn create = (create_srs_fn)dlsym(h, "create_SRS");
 	drop_srs_fn drop = (drop_srs_fn)dlsym(h, "drop_SRS");
 	prove_fn prove = (prove_fn)dlsym(h, "generate_groth16_proofs_c");
+	void (*stats)(struct zkpipe_ss_stats *) = (void (*)(struct zkpipe_ss_stats *))dlsym(h, "zkpipe_supraseal_stats");
 	if (!create || !drop || !prove)
 		return failf("%s does not export create_SRS, drop_SRS and generate_groth16_proofs_c", lib);
 	zp_ss_srs srs = { 0 };
@@ -222,6 +224,16 @@ static int cmd_prove(int argc, char **argv)
 			return 1;
 		}
 		printf("call %d: %zu partition%s in %.1f ms\n", call, K, K == 1 ? "" : "s", ms[call]);
+		if (stats) {   /* libzkpipe-supraseal's extension: where the call's time went */
+			struct zkpipe_ss_stats st;
+			stats(&st);
+			printf("stats %d: setup %.1f first_ready %.1f slot_wait %.1f copy %.1f handoff %.1f prove %.1f wait %.1f; "
+			       "last partition: ready %.1f gpu_start %.1f gpu_end %.1f done %.1f seen %.1f ms\n", call,
+			       st.setup_ns / 1e6, st.first_ready_ns / 1e6, st.slot_wait_ns / 1e6, st.copy_ns / 1e6,
+			       st.handoff_ns / 1e6, st.prove_ns / 1e6, st.wait_ns / 1e6, st.last_ready_at_ns / 1e6,
+			       st.last_gpu_start_at_ns / 1e6, st.last_gpu_end_at_ns / 1e6, st.last_done_at_ns / 1e6,
+			       st.seen_at_ns / 1e6);
+		}
 		if (call == 0)
 			memcpy(first, pf, K * sizeof *pf);
 		else if (memcmp(first, pf, K * sizeof *pf)) {
