@@ -16,6 +16,7 @@
 #   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS)
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
 # 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
+# CAPS="- 15000M": zkpipe's side once per cap ("-": GPU_MEMORY as set, or none), the peers once; a row per cap. NOPIN=1: no CPU-pinned case.
 # BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
 # GPU_MEMORY=16G (or 15000M: a 16 GB card's bytes less its context): zkpipe's gpud plans under that cap
 # ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
@@ -81,14 +82,20 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
   local name=$1 key=$2 spec=$3 k=$4 lg=$5 mix=$6 pin=${7:-} slot slots=2 zsha psha eq
   local l2=${lg%% *}   # "12 (CI case)" -> 12
   slot=$(( (1 << l2) * 160 / 1048576 + 4 )); [ "$l2" -ge 27 ] && slots=1
-  local t0 t1 t2 t3; t0=$(date +%s.%N)
-  start $slot $slots || { FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready | - | - | - |"); stop "$name"; return; }
-  "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$name.zk" > "$O/$name.zk.out" 2>&1
-  local zrc=$?
-  t1=$(date +%s.%N)
-  stop "$name"
-  cat "$O/$name.zk.out" | cut -c1-200
-  zsha=$(sha256sum < "$D/$name.zk" 2>/dev/null | cut -d' ' -f1)
+  local t0 t1 t2 t3 cap zn zrc; local -A ZRC ZT0 ZT1
+  # zkpipe's side once per cap of CAPS ("-" = GPU_MEMORY as set, or none), then each peer once
+  for cap in ${CAPS:--}; do
+    zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
+    t0=$(date +%s.%N)
+    if ! GPU_MEMORY=$([ "$cap" = - ] && echo "${GPU_MEMORY:-}" || echo "$cap") start $slot $slots; then
+      FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready (cap $cap) | - | - | - |"); stop "$zn"; ZRC[$zn]=nr; continue
+    fi
+    "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$zn" > "$O/$zn.out" 2>&1
+    ZRC[$zn]=$?
+    t1=$(date +%s.%N); ZT0[$zn]=$t0; ZT1[$zn]=$t1
+    stop "$zn"
+    cat "$O/$zn.out" | cut -c1-200
+  done
   for p in $PEERS; do
     local pn; pn=$(basename "$p" .so)
     t2=$(date +%s.%N)
@@ -97,19 +104,24 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
     t3=$(date +%s.%N)
     grep -v "^call\|^circuit" "$O/$name.$pn.out" | cut -c1-200
     psha=$(sha256sum < "$D/$name.$pn" 2>/dev/null | cut -d' ' -f1)
-    eq=no
-    if [ $zrc = 0 ] && [ $prc = 0 ] && "$CMP" cmp "$D/$name.zk" "$D/$name.$pn" "$k" > "$D/cmp.out"; then eq=yes; fi
-    cat "$D/cmp.out" 2>/dev/null
-    [ "$(grep '^digest:' "$O/$name.zk.out")" = "$(grep '^digest:' "$O/$name.$pn.out")" ] || eq="$eq (inputs differ!)"
-    [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && [ "$psha" = "$pin" ] && eq="$eq, = CPU pin" || eq="$eq, CPU pin ${pin:0:12}: zkpipe ${zsha:0:12} peer ${psha:0:12}"; }
-    case $eq in yes|"yes, = CPU pin") ;; *) FAILS=$((FAILS + 1));; esac
-    ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$name.zk.out") | $k | $pn | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$name.zk.out") / $(field median_ms "$O/$name.zk.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") | $(peak $t0 $t1) / $(peak $t2 $t3) |")
-    echo "## ${ROWS[-1]}"
+    for cap in ${CAPS:--}; do
+      zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
+      [ "${ZRC[$zn]}" = nr ] && continue
+      zrc=${ZRC[$zn]}; zsha=$(sha256sum < "$D/$zn" 2>/dev/null | cut -d' ' -f1)
+      eq=no
+      if [ $zrc = 0 ] && [ $prc = 0 ] && "$CMP" cmp "$D/$zn" "$D/$name.$pn" "$k" > "$D/cmp.out"; then eq=yes; fi
+      cat "$D/cmp.out" 2>/dev/null
+      [ "$(grep '^digest:' "$O/$zn.out")" = "$(grep '^digest:' "$O/$name.$pn.out")" ] || eq="$eq (inputs differ!)"
+      [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && [ "$psha" = "$pin" ] && eq="$eq, = CPU pin" || eq="$eq, CPU pin ${pin:0:12}: zkpipe ${zsha:0:12} peer ${psha:0:12}"; }
+      case $eq in yes|"yes, = CPU pin") ;; *) FAILS=$((FAILS + 1));; esac
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | $pn$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / $(peak $t2 $t3) |")
+      echo "## ${ROWS[-1]}"
+    done
   done
 }
 
 # 1. the CPU-pinned case (ssc2_pinned.sh): the key from its toxic seed, on the CPU as there
-for mix in 0.99 0.75; do
+for mix in $([ "${NOPIN:-0}" = 1 ] || echo 0.99 0.75); do
   spec="n=$CASE_ROWS,pub=$PUB,bool=$mix"; pin=PIN_0${mix#0.}
   "$ZK" setup --cpu --synth "$spec" --h-mode coeff --roots 7 --toxic-seed "$CASE_TOXIC" --out "$D/pin.params" > "$O/setup-pin.log" 2>&1 ||
     { tail -3 "$O/setup-pin.log"; echo "FAIL: setup $spec"; exit 1; }
