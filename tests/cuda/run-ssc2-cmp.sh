@@ -66,7 +66,7 @@ $([ -n "${GPU_MEMORY:-}" ] && echo "gpu_memory = $GPU_MEMORY")
 INI
   "$BIN/zkpipe-supervisor" --config "$D/z.ini" >> "$D/sup.log" 2>&1 & SUP=$!
   export ZKPIPE_CONFIG=$D/z.ini
-  for _ in $(seq 900); do grep -q "backend ${BACKEND:-cuda} ready" "$D"/run/log/*gpud* 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq 2400); do grep -q "backend ${BACKEND:-cuda} ready" "$D"/run/log/*gpud* 2>/dev/null && return 0; sleep 0.1; done
   tail -20 "$D/sup.log" "$D"/run/log/* 2>/dev/null; echo "FAIL: gpud not ready"; return 1
 }
 stop() { # stop [NAME]: the supervisor gone (its gpud logs kept as NAME.gpud.log)
