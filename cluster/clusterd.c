@@ -40,6 +40,7 @@
 
 #include "cluster.h"
 #include "sim.h"
+#include "sql.h"
 #include "g16_json.h"
 #include "config.h"
 #include "files.h"
@@ -53,12 +54,6 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define WHO "clusterd"
-/* A job whose partitions, once those of the CTE U are given back, are all QUEUED again (none
- * RUNNING, none committed) is QUEUED again too; else it keeps its state. (U's rows still show
- * their old state inside the statement: they are left out by key.) */
-#define BACK_TO_QUEUED(J, U) \
-	"CASE WHEN " J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs x WHERE x.job = " J ".id" \
-	" AND x.state <> 'QUEUED' AND (x.job, x.part) NOT IN (SELECT job, part FROM " U ")) THEN 'QUEUED' ELSE " J ".state END"
 #define MAX_HELD 512
 #define FILE_MAX (4u << 20) /* proofs, public inputs, vk: bounded reads */
 
@@ -186,8 +181,7 @@ static void event(int64_t job, int64_t epoch, const char *what, const char *deta
 	i64s(id, job);
 	i64s(ep, epoch);
 	const char *p[] = { id, CL->node, ep, what, detail ? detail : "" };
-	zp_db_exec(&db, NULL, "INSERT INTO zkpipe.events (job, node, epoch, what, detail) VALUES ($1, $2, $3, $4, $5)",
-		   5, p);
+	zp_db_exec(&db, NULL, zp_sql_event_add, 5, p);
 }
 
 /* ---------------------------------------------------------------- keys */
@@ -235,10 +229,9 @@ static int keys_register(void)
 			continue;
 		const char *p[] = { nk->k->name, nk->hash, nk->vk, CL->node };
 		zp_db_res *r;
-		int rc = zp_db_exec(&db, NULL, "INSERT INTO zkpipe.keys (name, vk_hash, vk_json, first_node)"
-				    " VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING", 4, p);
+		int rc = zp_db_exec(&db, NULL, zp_sql_key_register, 4, p);
 		if (!rc)
-			rc = zp_db_exec(&db, &r, "SELECT vk_hash, first_node FROM zkpipe.keys WHERE name = $1", 1, p);
+			rc = zp_db_exec(&db, &r, zp_sql_key_owner, 1, p);
 		if (rc)
 			return rc;
 		if (!strcmp(zp_db_val(r, 0, 0), nk->hash)) {
@@ -321,26 +314,7 @@ static int heartbeat(bool first)
 	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
 			    dead, mp, T.instance, T.stop_drain ? "t" : "f" };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH old AS (SELECT instance, state FROM zkpipe.nodes WHERE name = $1),"
-		" u AS (INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
-		" started_at, heartbeat, jobs_done, round_trips, dead_after_s, max_parts, instance) VALUES ($1, $2, $3,"
-		" $4::int, $5, $6, $7::int, $8::int, $9::int, 'UP', $11, now(), now(), $12::bigint, $13::bigint, $14::int,"
-		" $15::int, $16)"
-		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
-		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
-		" held = excluded.held, version = excluded.version, heartbeat = now(),"
-		" state = CASE WHEN zkpipe.nodes.drain OR $17::bool THEN CASE WHEN $9::int = 0 THEN 'DRAINED' ELSE 'DRAINING' END"
-		"  ELSE 'UP' END,"
-		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips, dead_after_s = excluded.dead_after_s,"
-		" max_parts = excluded.max_parts, instance = excluded.instance,"
-		" started_at = CASE WHEN $10::bool OR zkpipe.nodes.instance <> excluded.instance THEN now()"
-		"  ELSE zkpipe.nodes.started_at END"
-		" WHERE zkpipe.nodes.instance IN ('', excluded.instance) OR zkpipe.nodes.state = 'STOPPED'"
-		"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
-		" RETURNING drain, state)"
-		" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
-		" FROM u", 17, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_node_heartbeat, 17, p);
 	free(kj);
 	free(rj);
 	if (rc)
@@ -348,8 +322,7 @@ static int heartbeat(bool first)
 	if (!zp_db_rows(r)) { /* the name is another live instance's */
 		zp_db_free(r);
 		const char *q[] = { CL->node };
-		if ((rc = zp_db_exec(&db, &r, "SELECT host, instance, extract(epoch FROM now() - heartbeat)::int, state"
-				     " FROM zkpipe.nodes WHERE name = $1", 1, q)))
+		if ((rc = zp_db_exec(&db, &r, zp_sql_node_holder, 1, q)))
 			return rc;
 		if (!T.taken)
 			zp_log(WHO, "REFUSED: node name %s is held by another live node (host %s, instance %s, state %s, heartbeat "
@@ -374,13 +347,7 @@ static int heartbeat(bool first)
 		 * the reaper would have done, so our claims are new epochs and its late commits fence */
 		const char *q[] = { CL->node };
 		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", CL->node, was);
-		zp_db_exec(&db, NULL,
-			"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
-			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING job, epoch, part),"
-			" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u))"
-			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'requeued',"
-			" 'its node''s name was taken over by a new instance: partition(s) ' || string_agg(part::text, ', '"
-			" ORDER BY part) FROM u GROUP BY job", 1, q);
+		zp_db_exec(&db, NULL, zp_sql_node_takeover_requeue, 1, q);
 	}
 	if (drain != T.drain)
 		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
@@ -477,9 +444,7 @@ static int materialize(struct hjob *j, json_t *inputs)
 	i64s(ep, j->epoch);
 	const char *p[] = { id, ep, CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT i.part, coalesce(i.path, ''), i.data IS NOT NULL,"
-			    " coalesce(octet_length(i.data), 0) FROM zkpipe.inputs i WHERE i.job = $1::bigint"
-			    " AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING' ORDER BY i.part", 3, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_lease_inputs, 3, p);
 	if (rc)
 		return rc;
 	int n = zp_db_rows(r);
@@ -509,7 +474,7 @@ static int materialize(struct hjob *j, json_t *inputs)
 		int base = db.timeout_ms;
 		/* the statement deadline plus 1 s for every 4 MiB: 60 MiB gets 15 s more */
 		db.timeout_ms = base + (int)(len / (4u << 20) * 1000);
-		rc = zp_db_execb(&db, &w, "SELECT data FROM zkpipe.inputs WHERE job = $1::bigint AND part = $2::int", 2, q,
+		rc = zp_db_execb(&db, &w, zp_sql_input_data, 2, q,
 				 NULL, NULL, 1);
 		db.timeout_ms = base;
 		if (rc) {
@@ -586,8 +551,7 @@ static void start_local(struct hjob *j)
 	char id[24];
 	i64s(id, j->id);
 	const char *p[] = { id };
-	zp_db_exec(&db, NULL, "UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND started_at IS NULL",
-		   1, p);
+	zp_db_exec(&db, NULL, zp_sql_job_started, 1, p);
 }
 
 /* A job we held before a restart: its map and the supervisor's token file say what runs. */
@@ -694,25 +658,7 @@ static int claim(void)
 	const char *p[] = { arr, lim, CL->node, mp };
 	zp_db_res *r;
 	uint64_t t0 = zp_sim_us();
-	int rc = zp_db_exec(&db, &r,
-		"WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs j JOIN zkpipe.inputs i ON i.job = j.id"
-		"  WHERE j.state IN ('QUEUED', 'RUNNING') AND j.key = ANY($1::text[]) AND j.nparts <= $4::int"
-		"  AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $2::int FOR UPDATE OF i SKIP LOCKED),"
-		" s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)),"
-		" u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = $3, epoch = s.e, claimed_at = now() FROM c, s"
-		"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts),"
-		" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u)"
-		"  AND j.state = 'QUEUED' RETURNING j.id),"
-		" g AS (SELECT u.job, min(u.epoch) AS epoch, max(u.attempts) AS attempts,"
-		"  string_agg(u.part::text, ', ' ORDER BY u.part) AS parts FROM u GROUP BY u.job),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $3, epoch, 'claimed',"
-		"  'partition(s) ' || parts FROM g)"
-		" SELECT u.job, u.epoch, j.key, j.nparts, coalesce(j.output, ''), g.attempts,"
-		"  (SELECT count(*) FROM zkpipe.inputs x WHERE x.job = u.job) AS ninputs,"
-		"  (SELECT coalesce(string_agg(x.part::text, ', ' ORDER BY x.part), '') FROM zkpipe.inputs x"
-		"   WHERE x.job = u.job AND x.part >= j.nparts) AS stray, g.parts"
-		" FROM (SELECT DISTINCT job, epoch FROM u) u JOIN zkpipe.jobs j ON j.id = u.job JOIN g ON g.job = u.job"
-		" ORDER BY j.priority DESC, u.job", 4, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_claim, 4, p);
 	zp_sim_note(ZP_SIM_CLAIM, t0, rc, rc ? 0 : zp_db_rows(r));
 	free(arr);
 	if (rc)
@@ -837,14 +783,7 @@ static void release_rest(struct hjob *j, const char *why)
 	i64s(id, j->id);
 	i64s(ep, j->epoch);
 	const char *p[] = { id, ep, CL->node, why };
-	zp_db_exec(&db, NULL,
-		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $1::bigint"
-		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part),"
-		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id = $1::bigint"
-		"  AND EXISTS (SELECT 1 FROM u)),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint, 'released',"
-		"  $4 || ': partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u HAVING count(*) > 0)"
-		" SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '') FROM u LIMIT 1", 4, p);
+	zp_db_exec(&db, NULL, zp_sql_lease_release, 4, p);
 	T.want_claim = true, claim_empty_free = 0;
 }
 
@@ -896,25 +835,15 @@ static int commit_parts(struct hjob *j, json_t *parts)
 		uint64_t t0 = zp_sim_us();
 		int rc, running = 0, all = 0;
 		char got[4096] = "";
-		if ((rc = zp_db_cmd(&db, "BEGIN")) ||
-		    (rc = zp_db_exec(&db, &r, "SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint AND state = 'RUNNING'"
-				     " FOR UPDATE", 1, p)))
+		if ((rc = zp_db_cmd(&db, zp_sql_begin)) ||
+		    (rc = zp_db_exec(&db, &r, zp_sql_job_lock_running, 1, p)))
 			goto out;
 		running = zp_db_rows(r);
 		zp_db_free(r);
 		r = NULL;
 		if (!running)
 			goto out;
-		if ((rc = zp_db_exec(&db, &r,
-			"WITH u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $1::bigint AND epoch = $2::bigint"
-			"  AND owner = $3 AND state = 'RUNNING' AND part = ANY($4::int[]) RETURNING part),"
-			" ins AS (INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
-			"  SELECT $1::bigint, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM"
-			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
-			"  JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part)"
-			" SELECT coalesce((SELECT string_agg(part::text, ',') FROM u), ''),"
-			"  (SELECT count(*) FROM ins) + (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint)"
-			"  >= (SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint)", 8, p)))
+		if ((rc = zp_db_exec(&db, &r, zp_sql_parts_commit, 8, p)))
 			goto out;
 		snprintf(got, sizeof got, "%s", zp_db_val(r, 0, 0));
 		all = zp_db_val(r, 0, 1)[0] == 't';
@@ -926,24 +855,21 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			running = 0; /* rolled back below; marked FAILED by the caller */
 			goto out;
 		}
-		if (all && (rc = zp_db_exec(&db, NULL,
-			"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
-			"  AND state = 'RUNNING' RETURNING id)"
-			" INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, $2::bigint, 'done' FROM u", 3, p)))
+		if (all && (rc = zp_db_exec(&db, NULL, zp_sql_job_done, 3, p)))
 			goto out;
-		rc = zp_db_cmd(&db, "COMMIT");
+		rc = zp_db_cmd(&db, zp_sql_commit);
 	out:
 		zp_db_free(r);
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
 		if (!rc && !running)
-			zp_db_cmd(&db, "ROLLBACK");
+			zp_db_cmd(&db, zp_sql_rollback);
 		if (!rc && j->failed)
 			goto done;
 		if (rc) {
 			zp_sim_note(ZP_SIM_COMMIT, t0, rc, 0);
 			if (db.c)
-				zp_db_cmd(&db, "ROLLBACK");
+				zp_db_cmd(&db, zp_sql_rollback);
 			goto done; /* tried again next tick */
 		}
 		if (!running) { /* cancelled, FAILED, or DONE by others: nothing of ours to add */
@@ -966,7 +892,7 @@ static int commit_parts(struct hjob *j, json_t *parts)
 		zp_sim_note(ZP_SIM_COMMIT, t0, 0, (int)n);
 		if (all) {
 			const char *q[] = { id };
-			zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, q); /* a hint */
+			zp_db_exec(&db, NULL, zp_sql_notify_done, 1, q); /* a hint */
 			T.done++;
 			zp_log(WHO, "job %lld DONE (the last partition committed by this node, epoch %lld)%s%s", (long long)j->id,
 			       (long long)j->epoch, j->output[0] ? ", output " : "", j->output);
@@ -988,12 +914,7 @@ static int mark_failed(struct hjob *j)
 	const char *p[] = { id, ep, CL->node, j->error };
 	zp_db_res *r;
 	/* fenced: only a node that still holds a partition of the job under this lease fails it */
-	int rc = zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.jobs SET state = 'FAILED', done_at = now(), error = $4 WHERE id = $1::bigint"
-		"  AND state IN ('QUEUED', 'RUNNING') AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.job = $1::bigint"
-		"  AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING') RETURNING id),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, $2::bigint, 'failed', $4 FROM u)"
-		" SELECT id FROM u", 4, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_job_fail, 4, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r))
@@ -1015,19 +936,7 @@ static int give_back(struct hjob *j)
 	i64s(ep, j->epoch);
 	const char *p[] = { id, ep, CL->node, j->requeue };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.inputs SET attempts = attempts + 1, owner = NULL, state = 'QUEUED'"
-		"  WHERE job = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part, attempts),"
-		" m AS (SELECT max(attempts) AS a FROM u HAVING count(*) > 0),"
-		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
-		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN m.a >= j.max_attempts THEN $4 || ' (attempt ' || m.a || ' of ' || j.max_attempts || ')'"
-		"   ELSE j.error END"
-		"  FROM m WHERE j.id = $1::bigint AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.state, j.attempts, j.max_attempts),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint,"
-		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM f)"
-		" SELECT state, attempts, max_attempts FROM f", 4, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_lease_give_back, 4, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r))
@@ -1094,9 +1003,7 @@ static int check_held(void)
 	char *arr = zp_db_array(ids, nheld), *earr = zp_db_array(eps, nheld);
 	const char *p[] = { arr, earr, CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT string_agg(i.part::text, ',')"
-			    " FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch AND i.owner = $3 AND i.state = 'RUNNING'), '')"
-			    " FROM unnest($1::bigint[], $2::bigint[]) AS g(job, epoch) LEFT JOIN zkpipe.jobs j ON j.id = g.job", 3, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_leases_check, 3, p);
 	free(arr);
 	free(earr);
 	if (rc)
@@ -1163,23 +1070,7 @@ static int reap(void)
 	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
 	const char *p[] = { dead, CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"
-		"  WHERE heartbeat < now() - $1::int * interval '1 second' AND name <> $2),"
-		" u AS (UPDATE zkpipe.inputs i SET attempts = i.attempts + 1, owner = NULL, state = 'QUEUED'"
-		"  FROM d WHERE i.owner = d.name AND i.state = 'RUNNING' RETURNING i.job, i.part, i.epoch, i.attempts, d.name, d.age),"
-		" m AS (SELECT job, max(attempts) AS a, max(epoch) AS ep, min(name) AS name, max(age) AS age,"
-		"  string_agg(part::text, ', ' ORDER BY part) AS parts FROM u GROUP BY job),"
-		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
-		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN m.a >= j.max_attempts THEN 'node ' || m.name || ' presumed dead (no heartbeat"
-		" for ' || m.age || ' s) at attempt ' || m.a || ' of ' || j.max_attempts ELSE j.error END"
-		"  FROM m WHERE j.id = m.job AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.id, j.state),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT m.job, $2, m.ep,"
-		"  CASE f.state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END,"
-		"  'node ' || m.name || ' silent for ' || m.age || ' s: partition(s) ' || m.parts FROM m JOIN f ON f.id = m.job)"
-		" SELECT m.job, f.state, m.name, m.parts FROM m JOIN f ON f.id = m.job", 2, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_reap_dead, 2, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++)
@@ -1202,10 +1093,7 @@ static int adopt_owned(bool lost)
 {
 	const char *p[] = { CL->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT i.job, i.epoch, j.key, j.nparts, coalesce(j.output, ''),"
-			    " string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
-			    " WHERE i.owner = $1 AND i.state = 'RUNNING' AND j.state = 'RUNNING'"
-			    " GROUP BY i.job, i.epoch, j.key, j.nparts, j.output ORDER BY 1, 2", 1, p);
+	int rc = zp_db_exec(&db, &r, zp_sql_leases_owned, 1, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++) {
@@ -1267,7 +1155,7 @@ static void db_up(void)
 	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
 	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned(false)))))
 		return db_down("lost");
-	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
+	if (zp_db_cmd(&db, zp_sql_listen_jobs))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
 	T.registered = true;
 	T.backoff = 200;
@@ -1391,18 +1279,12 @@ static void stop(void)
 	       (unsigned long long)(T.done - done0), (t1 - t0) / 1e3);
 	const char *p[] = { CL->node };
 	zp_db_res *r = NULL;
-	zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
-		"  RETURNING job, epoch, part),"
-		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u)),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'released',"
-		" 'node stopped: partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u"
-		"  WHERE job IN (SELECT id FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')) GROUP BY job)"
-		" SELECT count(DISTINCT job) FROM u", 1, p);
+	zp_db_exec(&db, &r, zp_sql_node_stop_release, 1, p);
 	long long back = r && zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
 	zp_db_free(r);
-	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
-	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
+	zp_db_exec(&db, NULL, zp_sql_node_stopped, 1, p);
+	const char *any[] = { "" };
+	zp_db_exec(&db, NULL, zp_sql_notify_jobs, 1, any);
 	zp_log(WHO, "stop: %lld job(s) given back to the queue, node marked STOPPED (%.1f s)", back,
 	       (zp_mono_ms() - t1) / 1e3);
 	zp_log(WHO, "stopped in %.1f s: claimed %llu, done %llu, fenced %llu; %llu database round trips, %llu connects",
