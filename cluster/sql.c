@@ -59,7 +59,6 @@ const char zp_sql_notify_jobs[] =
 const char zp_sql_notify_done[] =
 	"SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)";
 
-
 /* ---------------------------------------------------------------- The client */
 
 const char zp_sql_inline_max[] =
@@ -151,7 +150,6 @@ const char zp_sql_node_drain_state[] =
 	"SELECT " NODE_STATE("n") ", n.held, n.load,"
 	" extract(epoch FROM now() - n.heartbeat)::int FROM zkpipe.nodes n WHERE n.name = $1";
 
-
 /* ---------------------------------------------------------------- A node */
 
 const char zp_sql_node_heartbeat[] =
@@ -208,7 +206,6 @@ const char zp_sql_key_owner[] =
 
 const char zp_sql_event_add[] =
 	"INSERT INTO zkpipe.events (job, node, epoch, what, detail) VALUES ($1, $2, $3, $4, $5)";
-
 
 /* ---------------------------------------------------------------- A node's leases */
 
@@ -322,7 +319,6 @@ const char zp_sql_reap_dead[] =
 	"  'node ' || m.name || ' silent for ' || m.age || ' s: partition(s) ' || m.parts FROM m JOIN f ON f.id = m.job)"
 	" SELECT m.job, f.state, m.name, m.parts FROM m JOIN f ON f.id = m.job";
 
-
 /* ---------------------------------------------------------------- The operator's view */
 
 const char zp_sql_cluster_view[] =
@@ -362,4 +358,3 @@ const char zp_sql_job_proofs[] =
 
 const char zp_sql_sim_check[] =
 	"SELECT v FROM zkpipe.meta WHERE k = '" ZP_SIM_META_KEY "'";
-

@@ -24,7 +24,8 @@ extern const char zp_sql_inline_max[]; /* -> v: the bytes a client may store inl
 extern const char zp_sql_inline_max_set[]; /* $1 bytes: set the inline limit (cluster init --inline-max) */
 /* -> every node's row as `cluster nodes` shows it, DOWN past its dead_after_s */
 extern const char zp_sql_nodes_list[];
-/* $1 key, $2 partitions -> why no node can claim such a job ('!' never, '~' not now, '' it can), the keys served */
+/* $1 key, $2 partitions -> why no node can claim such a job ('!' never, '~' not now, '' it can), the
+ * keys served */
 extern const char zp_sql_key_servable[];
 extern const char zp_sql_job_add[]; /* $1 token .. $6 max_attempts -> id, or no row when the token is known */
 extern const char zp_sql_job_by_token[]; /* $1 token -> id */
@@ -46,7 +47,8 @@ extern const char zp_sql_node_names[]; /* -> every node's name, comma-separated 
 extern const char zp_sql_node_drain_state[]; /* $1 node -> state as readers see it, held, load, heartbeat age (s) */
 
 /* ---- A node (clusterd.c): its row, its keys, the audit trail */
-/* $1 node .. $17 stopping: upsert the row unless another live instance holds the name -> drain, state, the instance and state before; no row when the name is taken */
+/* $1 node .. $17 stopping: upsert the row unless another live instance holds the name -> drain, state,
+ * the instance and state before; no row when the name is taken */
 extern const char zp_sql_node_heartbeat[];
 /* $1 node -> host, instance, heartbeat age (s), state: who holds the name */
 extern const char zp_sql_node_holder[];
@@ -60,8 +62,10 @@ extern const char zp_sql_key_register[];
 extern const char zp_sql_key_owner[]; /* $1 key -> vk hash, first node */
 extern const char zp_sql_event_add[]; /* $1 job, $2 node, $3 epoch, $4 what, $5 detail */
 
-/* ---- A node's leases (clusterd.c): claim, set up, commit, finish, give back, reap. Every write names (job, epoch, owner). */
-/* $1 keys (array), $2 partitions at most, $3 node, $4 max_parts -> one row a job claimed under one new epoch: job, epoch, key, nparts, output, attempts, input rows, stray parts, parts */
+/* ---- A node's leases (clusterd.c): claim, set up, commit, finish, give back, reap. Every write names
+ * (job, epoch, owner). */
+/* $1 keys (array), $2 partitions at most, $3 node, $4 max_parts -> one row a job claimed under one new
+ * epoch: job, epoch, key, nparts, output, attempts, input rows, stray parts, parts */
 extern const char zp_sql_claim[];
 /* $1 job, $2 epoch, $3 node -> part, path, inline?, inline bytes of each partition RUNNING under the lease */
 extern const char zp_sql_lease_inputs[];
@@ -69,20 +73,24 @@ extern const char zp_sql_input_data[]; /* $1 job, $2 part -> data (binary): one 
 extern const char zp_sql_job_started[]; /* $1 job: started_at, once */
 /* $1 job -> nparts while RUNNING, holding the job row's lock (in a transaction) */
 extern const char zp_sql_job_lock_running[];
-/* $1 job, $2 epoch, $3 node, $4..$8 arrays of part, proof, public, gpu, stages -> parts committed, whether the job is complete */
+/* $1 job, $2 epoch, $3 node, $4..$8 arrays of part, proof, public, gpu, stages -> parts committed,
+ * whether the job is complete */
 extern const char zp_sql_parts_commit[];
 extern const char zp_sql_job_done[]; /* $1 job, $2 epoch, $3 node: DONE, with its event */
-/* $1 job, $2 epoch, $3 node, $4 error -> id when FAILED (only by a node that still holds a partition under the lease) */
+/* $1 job, $2 epoch, $3 node, $4 error -> id when FAILED (only by a node that still holds a partition
+ * under the lease) */
 extern const char zp_sql_job_fail[];
 /* $1 job, $2 epoch, $3 node, $4 why: give back the lease's RUNNING partitions (attempts unchanged), notify */
 extern const char zp_sql_lease_release[];
-/* $1 job, $2 epoch, $3 node, $4 why: give back as an attempt (FAILED at the last) -> state, attempts, max_attempts */
+/* $1 job, $2 epoch, $3 node, $4 why: give back as an attempt (FAILED at the last) -> state, attempts,
+ * max_attempts */
 extern const char zp_sql_lease_give_back[];
 /* $1 jobs, $2 epochs (arrays), $3 node -> job, epoch, job state, the parts still RUNNING under each lease */
 extern const char zp_sql_leases_check[];
 /* $1 node -> job, epoch, key, nparts, output, parts: the leases the database says the node holds */
 extern const char zp_sql_leases_owned[];
-/* $1 dead_after_s, $2 node: re-queue the partitions of nodes silent that long (attempts + 1, FAILED at max_attempts) -> job, state, node, parts */
+/* $1 dead_after_s, $2 node: re-queue the partitions of nodes silent that long (attempts + 1, FAILED at
+ * max_attempts) -> job, state, node, parts */
 extern const char zp_sql_reap_dead[];
 
 /* ---- The operator's view (view.c), a job's output (out.c), the scale benchmark (sim.c) */
