@@ -1,7 +1,7 @@
 /*
  * cli.c — the client side of cluster mode: `zkpipe submit | wait | status | cancel --database URL`
  * and `zkpipe cluster init | nodes`. Every command speaks only SQL to the database (the
- * statements are the ones docs/cluster.md shows); no node needs to be reachable.
+ * statements, named in sql.h, are the ones docs/cluster.md shows); no node needs to be reachable.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 
 #include "zp_exit.h"
 #include "cluster.h"
+#include "sql.h"
 #include "config.h"
 #include "files.h"
 #include "progress.h"
@@ -32,31 +33,6 @@
 /* the one exit-code table (common/zp_exit.h): a database that cannot be reached is 10, as an unreachable supervisor */
 enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAILED = ZP_EX_JOB_FAILED, CL_TIMEOUT = ZP_EX_TIMEOUT,
        CL_DB = ZP_EX_API, CL_NO_JOB = ZP_EX_NO_JOB, CL_KEY = ZP_EX_KEY };
-
-/* A node's state as a reader must see it: the row's own (UP, DRAINING, DRAINED, STOPPED), or DOWN
- * once its heartbeat is older than the node's own dead_after_s (it cannot say so itself). */
-#define NODE_STATE(n) "CASE WHEN " n ".state <> 'STOPPED' AND " n ".heartbeat < now() - " n ".dead_after_s"       \
-		      " * interval '1 second' THEN 'DOWN' ELSE " n ".state END"
-/* Why a job of key $K and $N partitions cannot be claimed now ("" when some live node can): no
- * node serves the key, or none takes that many partitions (both: it never will, unless a node
- * joins), or the nodes that could are all down, stopped or draining (one may come back). The
- * first character says which: '!' never, '~' not now. */
-#define WHY_UNCLAIMABLE(K, N)                                                                              \
-	"(SELECT CASE WHEN count(*) = 0 THEN '!no node of the cluster serves key ' || " K                        \
-	" WHEN count(*) FILTER (WHERE n.max_parts = 0 OR n.max_parts >= " N ") = 0 THEN '!its ' || " N            \
-	" || ' partitions exceed the max_parts of every node serving key ' || " K " || ' (largest '"              \
-	" || max(n.max_parts) || ')'"                                                                           \
-	" WHEN count(*) FILTER (WHERE (n.max_parts = 0 OR n.max_parts >= " N ") AND " NODE_STATE("n") " = 'UP'"     \
-	"  AND NOT n.drain) = 0 THEN '~no live node serves key ' || " K " || ' now (' || string_agg(n.name || ' '"   \
-	" || " NODE_STATE("n") " || CASE WHEN n.drain AND n.state = 'UP' THEN ' (drain requested)' ELSE '' END,"      \
-	" ', ' ORDER BY n.name) || ')' ELSE '' END"                                                              \
-	" FROM zkpipe.nodes n WHERE n.keys::jsonb ? " K ")"
-
-/* A job nobody works on: QUEUED, or RUNNING (some partitions committed) with none of its partitions
- * leased (schema 4: the rest given back, waiting for a node) — why it waits is asked of both. */
-#define NOBODY_ON(J)                                                                                        \
-	"(" J ".state = 'QUEUED' OR (" J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs l"       \
-	" WHERE l.job = " J ".id AND l.state = 'RUNNING')))"
 
 static struct zp_db db;
 static const char *cmd = "cluster";
@@ -138,7 +114,7 @@ static int cluster_init(const char *url, int to, const char *inline_max)
 			return die(CL_USAGE, "--inline-max %s: a size up to 1G (PostgreSQL's bytea limit)", inline_max);
 		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
 		const char *p[] = { b };
-		if (zp_db_exec(&db, NULL, "UPDATE zkpipe.meta SET v = $1 WHERE k = 'inline_max'", 1, p))
+		if (zp_db_exec(&db, NULL, zp_sql_inline_max_set, 1, p))
 			return dberr();
 	}
 	int now;
@@ -153,11 +129,7 @@ static int cluster_nodes(const char *url, bool js)
 	if ((rc = open_db(url, true)))
 		return rc;
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT n.name, n.host, n.groups, n.gpus, n.keys, n.refused, n.capacity, n.load,"
-		       " n.held, " NODE_STATE("n") ", extract(epoch FROM now() - n.heartbeat)::float8, n.version, n.jobs_done,"
-		       " n.round_trips, (SELECT count(DISTINCT i.job) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
-		       "  WHERE i.owner = n.name AND i.state = 'RUNNING' AND j.state = 'RUNNING'),"
-		       " n.dead_after_s, n.max_parts, n.drain FROM zkpipe.nodes n ORDER BY n.name", 0, NULL))
+	if (zp_db_exec(&db, &r, zp_sql_nodes_list, 0, NULL))
 		return dberr();
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",
 					     "held", "state", "heartbeat_age_s", "version", "jobs_done", "round_trips",
@@ -241,8 +213,7 @@ static int servable(const char *key, int nparts)
 	snprintf(np, sizeof np, "%d", nparts);
 	const char *p[] = { key, np };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT " WHY_UNCLAIMABLE("$1::text", "$2::int") ", (SELECT string_agg(DISTINCT k, ', ')"
-		       " FROM zkpipe.nodes, jsonb_object_keys(keys::jsonb) k)", 2, p))
+	if (zp_db_exec(&db, &r, zp_sql_key_servable, 2, p))
 		return dberr();
 	const char *why = zp_db_val(r, 0, 0), *served = zp_db_val(r, 0, 1);
 	int rc = CL_OK;
@@ -258,7 +229,7 @@ static int servable(const char *key, int nparts)
 static int inline_limit(uint64_t *max)
 {
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT v FROM zkpipe.meta WHERE k = 'inline_max'", 0, NULL))
+	if (zp_db_exec(&db, &r, zp_sql_inline_max, 0, NULL))
 		return dberr();
 	*max = zp_db_rows(r) ? strtoull(zp_db_val(r, 0, 0), NULL, 10) : 64ull << 20;
 	zp_db_free(r);
@@ -273,8 +244,7 @@ static int insert_inputs(long long id, struct input *in, int n)
 		snprintf(part, sizeof part, "%d", i);
 		const char *p[] = { ids, part, in[i].data ? NULL : in[i].path, in[i].data };
 		int lens[] = { 0, 0, 0, (int)in[i].len }, fmts[] = { 0, 0, 0, 1 };
-		if (zp_db_execb(&db, NULL, "INSERT INTO zkpipe.inputs (job, part, path, data) VALUES ($1::bigint, $2::int,"
-				" $3, $4::bytea)", 4, p, lens, fmts, 0))
+		if (zp_db_execb(&db, NULL, zp_sql_input_add, 4, p, lens, fmts, 0))
 			return -1;
 	}
 	return 0;
@@ -288,14 +258,13 @@ static int submit_tx(const char *key, const char *prio, const char *tok, const c
 	const char *p[] = { tok, key, prio, np, out, maxa };
 	zp_db_res *r;
 	*dup = false;
-	if (zp_db_cmd(&db, "BEGIN") ||
-	    zp_db_exec(&db, &r, "INSERT INTO zkpipe.jobs (token, key, priority, nparts, output, max_attempts)"
-		       " VALUES ($1, $2, $3::int, $4::int, $5, $6::int) ON CONFLICT (token) DO NOTHING RETURNING id", 6, p))
+	if (zp_db_cmd(&db, zp_sql_begin) ||
+	    zp_db_exec(&db, &r, zp_sql_job_add, 6, p))
 		return -1;
 	if (!zp_db_rows(r)) { /* the token is known: that job */
 		zp_db_free(r);
 		const char *t[] = { tok };
-		if (zp_db_cmd(&db, "ROLLBACK") || zp_db_exec(&db, &r, "SELECT id FROM zkpipe.jobs WHERE token = $1", 1, t))
+		if (zp_db_cmd(&db, zp_sql_rollback) || zp_db_exec(&db, &r, zp_sql_job_by_token, 1, t))
 			return -1;
 		*dup = true;
 		*id = zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
@@ -308,11 +277,11 @@ static int submit_tx(const char *key, const char *prio, const char *tok, const c
 	i64s(ids, *id);
 	const char *e[] = { ids };
 	if (insert_inputs(*id, in, n) ||
-	    zp_db_exec(&db, NULL, "INSERT INTO zkpipe.events (job, what) VALUES ($1::bigint, 'submitted')", 1, e) ||
-	    zp_db_cmd(&db, "COMMIT"))
+	    zp_db_exec(&db, NULL, zp_sql_event_submitted, 1, e) ||
+	    zp_db_cmd(&db, zp_sql_commit))
 		return -1;
 	const char *k[] = { key };
-	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', $1)", 1, k); /* a hint */
+	zp_db_exec(&db, NULL, zp_sql_notify_jobs, 1, k); /* a hint */
 	return 0;
 }
 
@@ -456,13 +425,7 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 	i64s(ids, id);
 	const char *p[] = { ids };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "SELECT j.state, j.error, j.key, j.nparts, (SELECT coalesce(string_agg(DISTINCT i.owner,"
-		       " ', '), '') FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING'),"
-		       " (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
-		       ", (SELECT coalesce(string_agg(part::text, ','), '') FROM zkpipe.inputs i WHERE i.job = j.id"
-		       "  AND i.state = 'RUNNING')"
-		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
+	if (zp_db_exec(&db, &r, zp_sql_job_wait, 1, p))
 		return -1;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
@@ -510,7 +473,7 @@ static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0
 			backoff = backoff * 2 > 3000 ? 3000 : backoff * 2;
 			if (!zp_db_connect(&db)) {
 				backoff = 200;
-				zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_DONE);
+				zp_db_cmd(&db, zp_sql_listen_done);
 			}
 		} else if (f < 0) {
 			if (staged)
@@ -570,7 +533,7 @@ static int wait_cmd(int argc, char **argv)
 	int rc = open_db(url, true), worst = CL_OK;
 	if (rc)
 		return rc;
-	zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_DONE);
+	zp_db_cmd(&db, zp_sql_listen_done);
 	if (!quiet) /* stderr: stdout keeps its one result line a job, for scripts */
 		zp_progress_begin("zkpipe wait", 2, NULL);
 	uint64_t t0 = zp_mono_ms();
@@ -599,13 +562,7 @@ static json_t *job_json(long long id)
 					  "error", "token", "committed", "waiting", NULL };
 	static const char *const pn[] = { "part", "node", "gpu", "epoch", "proved_at", "stages", NULL };
 	static const char *const en[] = { "at", "node", "epoch", "what", "detail", NULL };
-	if (zp_db_exec(&db, &r, "SELECT id, key, priority, state, nparts, output, (SELECT string_agg(DISTINCT i.owner, ', ')"
-		       " FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING'), (SELECT coalesce(max(i.epoch), 0)"
-		       " FROM zkpipe.inputs i WHERE i.job = j.id), attempts, max_attempts,"
-		       " created_at::text, claimed_at::text, started_at::text, done_at::text, error, token,"
-		       " (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = j.id),"
-		       " CASE WHEN " NOBODY_ON("j") " THEN " WHY_UNCLAIMABLE("j.key", "j.nparts") " ELSE '' END"
-		       " FROM zkpipe.jobs j WHERE id = $1::bigint", 1, p))
+	if (zp_db_exec(&db, &r, zp_sql_job_status, 1, p))
 		return NULL;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
@@ -614,8 +571,7 @@ static json_t *job_json(long long id)
 	json_t *j = row_json(r, 0, jn, "isisissiiissssssis");
 	zp_db_free(r);
 	json_t *parts = json_array(), *ev = json_array();
-	if (zp_db_exec(&db, &r, "SELECT part, node, gpu, epoch, proved_at::text, stages FROM zkpipe.partitions"
-		       " WHERE job = $1::bigint ORDER BY part", 1, p))
+	if (zp_db_exec(&db, &r, zp_sql_job_partitions, 1, p))
 		return json_decref(j), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(parts, row_json(r, i, pn, "issisj"));
@@ -623,15 +579,13 @@ static json_t *job_json(long long id)
 	/* each partition's lease (schema 4): state QUEUED / RUNNING / DONE, owner, epoch, attempts */
 	static const char *const ln[] = { "part", "state", "owner", "epoch", "attempts", "claimed_at", NULL };
 	json_t *leases = json_array();
-	if (zp_db_exec(&db, &r, "SELECT part, state, owner, epoch, attempts, claimed_at::text FROM zkpipe.inputs"
-		       " WHERE job = $1::bigint ORDER BY part", 1, p))
+	if (zp_db_exec(&db, &r, zp_sql_job_leases, 1, p))
 		return json_decref(j), json_decref(parts), json_decref(ev), json_decref(leases), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(leases, row_json(r, i, ln, "issiis"));
 	zp_db_free(r);
 	json_object_set_new(j, "leases", leases);
-	if (zp_db_exec(&db, &r, "SELECT at::text, node, epoch, what, detail FROM zkpipe.events WHERE job = $1::bigint"
-		       " ORDER BY id", 1, p))
+	if (zp_db_exec(&db, &r, zp_sql_job_events, 1, p))
 		return json_decref(j), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(ev, row_json(r, i, en, "ssiss"));
@@ -649,19 +603,13 @@ static json_t *summary_json(void)
 {
 	zp_db_res *r;
 	json_t *o = json_object(), *by = json_object();
-	if (zp_db_exec(&db, &r, "SELECT state, count(*) FROM zkpipe.jobs GROUP BY state", 0, NULL))
+	if (zp_db_exec(&db, &r, zp_sql_jobs_by_state, 0, NULL))
 		return NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_object_set_new(by, zp_db_val(r, i, 0), json_integer(zp_db_int(r, i, 1)));
 	zp_db_free(r);
 	json_object_set_new(o, "jobs", by);
-	if (zp_db_exec(&db, &r, "SELECT count(*) FILTER (WHERE " NODE_STATE("n") " IN ('UP', 'DRAINING', 'DRAINED')),"
-		       " count(*), (SELECT count(*) FROM zkpipe.partitions),"
-		       " (SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 FROM zkpipe.jobs"
-		       "  WHERE state = 'QUEUED'), count(*) FILTER (WHERE " NODE_STATE("n") " = 'DOWN'),"
-		       " coalesce(string_agg(n.name || ' ' || " NODE_STATE("n") ", ', ' ORDER BY n.name)"
-		       "  FILTER (WHERE " NODE_STATE("n") " <> 'UP'), '')"
-		       " FROM zkpipe.nodes n", 0, NULL))
+	if (zp_db_exec(&db, &r, zp_sql_cluster_summary, 0, NULL))
 		return json_decref(o), NULL;
 	json_object_set_new(o, "nodes_up", json_integer(zp_db_int(r, 0, 0)));
 	json_object_set_new(o, "nodes", json_integer(zp_db_int(r, 0, 1)));
@@ -699,11 +647,7 @@ static int status_cmd(int argc, char **argv, bool cancel)
 		char ids[24];
 		i64s(ids, id);
 		const char *p[] = { ids };
-		if (zp_db_exec(&db, NULL, "WITH u AS (UPDATE zkpipe.jobs SET state = 'CANCELLED', done_at = now(),"
-			       " error = 'cancelled by client' WHERE id = $1::bigint AND state IN ('QUEUED', 'RUNNING')"
-			       " RETURNING id, epoch, coalesce(owner, '') AS owner)"
-			       " INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, owner, epoch, 'cancelled' FROM u",
-			       1, p))
+		if (zp_db_exec(&db, NULL, zp_sql_job_cancel, 1, p))
 			return dberr();
 	}
 	json_t *j = id >= 0 ? job_json(id) : summary_json();
@@ -752,12 +696,12 @@ static int drain_cmd(const char *url, const char *node, bool on, bool nowait, do
 		return rc;
 	const char *p[] = { node, on ? "t" : "f" };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, "UPDATE zkpipe.nodes SET drain = $2::bool WHERE name = $1 RETURNING name", 2, p))
+	if (zp_db_exec(&db, &r, zp_sql_node_drain_set, 2, p))
 		return dberr();
 	int found = zp_db_rows(r);
 	zp_db_free(r);
 	if (!found) {
-		if (zp_db_exec(&db, &r, "SELECT coalesce(string_agg(name, ', ' ORDER BY name), 'none') FROM zkpipe.nodes", 0, NULL))
+		if (zp_db_exec(&db, &r, zp_sql_node_names, 0, NULL))
 			return dberr();
 		rc = die(CL_INPUT, "unknown node '%s' (the cluster's nodes: %s)", node, zp_db_val(r, 0, 0));
 		zp_db_free(r);
@@ -773,8 +717,7 @@ static int drain_cmd(const char *url, const char *node, bool on, bool nowait, do
 	}
 	uint64_t t0 = zp_mono_ms(), last = 0;
 	for (;;) {
-		if (zp_db_exec(&db, &r, "SELECT " NODE_STATE("n") ", n.held, n.load,"
-			       " extract(epoch FROM now() - n.heartbeat)::int FROM zkpipe.nodes n WHERE n.name = $1", 1, p))
+		if (zp_db_exec(&db, &r, zp_sql_node_drain_state, 1, p))
 			return dberr();
 		if (!zp_db_rows(r))
 			return zp_db_free(r), die(CL_INPUT, "node %s: its row was removed", node);

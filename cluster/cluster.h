@@ -18,6 +18,7 @@
  * tcp_user_timeout are set unless the connection string says otherwise. Only SQL that both
  * PostgreSQL and YugabyteDB accept: no advisory locks, no LOCK TABLE; LISTEN/NOTIFY is used
  * as a wake-up hint only (a failure to LISTEN or NOTIFY is ignored; polling is the truth).
+ * The statements themselves are named in sql.h (text in sql.c); schema.c keeps the schema's.
  *
  * SCHEMA (schema.c): everything lives in the schema "zkpipe" (so a Filecoin farm's existing
  * database hosts it beside its own tables); versioned migrations, each idempotent.

@@ -40,6 +40,7 @@
 
 #include "cluster.h"
 #include "sim.h"
+#include "sql.h"
 #include "g16_json.h"
 #include "config.h"
 #include "files.h"
@@ -53,19 +54,8 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define WHO "clusterd"
-/* A job whose partitions, once those of the CTE U are given back, are all QUEUED again (none
- * RUNNING, none committed) is QUEUED again too; else it keeps its state. (U's rows still show
- * their old state inside the statement: they are left out by key.) */
-#define BACK_TO_QUEUED(J, U) \
-	"CASE WHEN " J ".state = 'RUNNING' AND NOT EXISTS (SELECT 1 FROM zkpipe.inputs x WHERE x.job = " J ".id" \
-	" AND x.state <> 'QUEUED' AND (x.job, x.part) NOT IN (SELECT job, part FROM " U ")) THEN 'QUEUED' ELSE " J ".state END"
 #define MAX_HELD 512
 #define FILE_MAX (4u << 20) /* proofs, public inputs, vk: bounded reads */
-
-static struct zp_pipe_config C;
-static struct zp_pipe_cluster *CL;
-static struct zp_db db;
-static char api_url[ZP_PIPE_URL_MAX];
 
 struct nkey {
 	const struct zp_pipe_key *k;
@@ -74,7 +64,6 @@ struct nkey {
 	char *vk;        /* vk.json text */
 	char why[400];
 };
-static struct nkey keys[ZP_PIPE_MAX_KEYS];
 
 struct hjob {
 	int64_t id, epoch;
@@ -92,24 +81,42 @@ struct hjob {
 	bool failed;            /* to be marked FAILED with error */
 	char requeue[700];      /* its inputs could not be fetched: given back as an attempt (FAILED at the last) */
 };
-static struct hjob *held[MAX_HELD];
-static unsigned nheld;
 
-static struct {
+/* Everything the process knows, made in main and passed to every function that reads or changes it
+ * (this file has no mutable file-scope state: signals arrive through a signalfd, so no handler
+ * needs a global). None of it is the only copy: the database, the spool and the supervisor's token
+ * files rebuild it at a restart. */
+struct clusterd {
+	struct zp_pipe_config c;
+	struct zp_pipe_cluster *cl;  /* &c.cluster */
+	struct zp_db db;             /* the one connection; db.c == NULL while the database is away */
+	char api_url[ZP_PIPE_URL_MAX]; /* our supervisor's client API */
+	struct nkey keys[ZP_PIPE_MAX_KEYS]; /* one per c.keys[] */
+	struct hjob *held[MAX_HELD]; /* the leases held: one group of a job's partitions each */
+	unsigned nheld;
 	uint64_t next_connect, backoff, last_hb, last_claim, connected_at;
 	bool want_claim, registered;
 	bool drain;             /* the node row's drain flag (zkpipe cluster drain): claim nothing */
 	bool drained;           /* the row says DRAINED */
+	char row_state[16];     /* the row's state at the last heartbeat (its change is logged) */
 	bool stop_drain;        /* SIGTERM with [cluster] stop = drain: finishing what is held, then exit */
-	uint64_t stop_deadline;
+	uint64_t stop_deadline, last_drain_note;
 	bool taken;             /* our node name is held by another live instance: do nothing */
 	char instance[40];      /* <spool>/instance: who holds the name (kept across restarts) */
 	uint64_t claimed, done, fenced;
 	uint64_t commits, requeues;             /* partitions committed; jobs re-queued by this node */
+	/* The last claim that found nothing fitting while the node was busy: its free partitions, and
+	 * when. A claim costs the server row locks (a write) even when nothing fits, so it is not
+	 * repeated with the same or less room until a hint (NOTIFY, a re-queue, a reconnection) resets
+	 * this or 10 polls pass (scale_bench.sh). */
+	uint32_t claim_empty_free;
+	uint64_t claim_empty_at;
 	uint64_t last_view, view_at, last_prune; /* view.c: the status page's cluster view */
 	json_t *view;
 	char view_err[400];
-} T;
+	int view_write_rc;      /* the last view.json write's result (a failure is logged once) */
+	uint64_t last_sweep;    /* the spool sweep's last turn */
+};
 
 /* ---------------------------------------------------------------- small helpers */
 static char *read_small(const char *path, size_t *len)
@@ -157,14 +164,14 @@ static void rm_tree(const char *dir)
 static void i64s(char *b, int64_t v) { snprintf(b, 24, "%lld", (long long)v); }
 
 /* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
-static json_t *api(json_t *req, char *err, size_t errn)
+static json_t *api(struct clusterd *cd, json_t *req, char *err, size_t errn)
 {
 	if (zp_sim_on()) /* the scale benchmark's simulated node: no supervisor (sim.h) */
 		return zp_sim_api(req, err, errn);
 	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
 	json_decref(req);
 	zp_err_clear();
-	int r = txt ? zp_api_call(api_url, txt, &rep, 5000) : -ENOMEM;
+	int r = txt ? zp_api_call(cd->api_url, txt, &rep, 5000) : -ENOMEM;
 	free(txt);
 	if (r) {
 		snprintf(err, errn, "supervisor unreachable: %s", zp_err_msg()[0] ? zp_err_msg() : zp_strerror(r));
@@ -180,22 +187,21 @@ static json_t *api(json_t *req, char *err, size_t errn)
 	return j;
 }
 
-static void event(int64_t job, int64_t epoch, const char *what, const char *detail)
+static void event(struct clusterd *cd, int64_t job, int64_t epoch, const char *what, const char *detail)
 {
 	char id[24], ep[24];
 	i64s(id, job);
 	i64s(ep, epoch);
-	const char *p[] = { id, CL->node, ep, what, detail ? detail : "" };
-	zp_db_exec(&db, NULL, "INSERT INTO zkpipe.events (job, node, epoch, what, detail) VALUES ($1, $2, $3, $4, $5)",
-		   5, p);
+	const char *p[] = { id, cd->cl->node, ep, what, detail ? detail : "" };
+	zp_db_exec(&cd->db, NULL, zp_sql_event_add, 5, p);
 }
 
 /* ---------------------------------------------------------------- keys */
 /* The node's verifying key of k: <run dir>/keys/<name>.vk.json, which gpud writes at start. */
-static int key_load(struct nkey *nk)
+static int key_load(struct clusterd *cd, struct nkey *nk)
 {
 	char path[PATH_MAX];
-	zp_pipe_path(path, sizeof path, &C, "keys/%s.vk.json", nk->k->name);
+	zp_pipe_path(path, sizeof path, &cd->c, "keys/%s.vk.json", nk->k->name);
 	if (zp_sim_on()) { /* a simulated node's synthetic key (sim.h) */
 		int r = zp_sim_key(nk->k, nk->hash, sizeof nk->hash, &nk->vk, nk->why, sizeof nk->why);
 		return r < 0 ? (nk->state = -1) : r;
@@ -227,18 +233,17 @@ static int key_load(struct nkey *nk)
 }
 
 /* Register or check each key: the first node to serve a name fixes its vk hash. */
-static int keys_register(void)
+static int keys_register(struct clusterd *cd)
 {
-	for (unsigned i = 0; i < C.n_keys; i++) {
-		struct nkey *nk = &keys[i];
-		if (nk->state || key_load(nk) <= 0)
+	for (unsigned i = 0; i < cd->c.n_keys; i++) {
+		struct nkey *nk = &cd->keys[i];
+		if (nk->state || key_load(cd, nk) <= 0)
 			continue;
-		const char *p[] = { nk->k->name, nk->hash, nk->vk, CL->node };
+		const char *p[] = { nk->k->name, nk->hash, nk->vk, cd->cl->node };
 		zp_db_res *r;
-		int rc = zp_db_exec(&db, NULL, "INSERT INTO zkpipe.keys (name, vk_hash, vk_json, first_node)"
-				    " VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING", 4, p);
+		int rc = zp_db_exec(&cd->db, NULL, zp_sql_key_register, 4, p);
 		if (!rc)
-			rc = zp_db_exec(&db, &r, "SELECT vk_hash, first_node FROM zkpipe.keys WHERE name = $1", 1, p);
+			rc = zp_db_exec(&cd->db, &r, zp_sql_key_owner, 1, p);
 		if (rc)
 			return rc;
 		if (!strcmp(zp_db_val(r, 0, 0), nk->hash)) {
@@ -247,7 +252,7 @@ static int keys_register(void)
 		} else {
 			nk->state = -1;
 			snprintf(nk->why, sizeof nk->why, "this node's verifying key (hash %s, %s/keys/%s.vk.json) differs "
-				 "from the cluster's (hash %s, fixed by node %s): not serving it", nk->hash, C.run_dir,
+				 "from the cluster's (hash %s, fixed by node %s): not serving it", nk->hash, cd->c.run_dir,
 				 nk->k->name, zp_db_val(r, 0, 0), zp_db_val(r, 0, 1));
 			zp_log(WHO, "key %s: REFUSED: %s", nk->k->name, nk->why);
 		}
@@ -256,160 +261,133 @@ static int keys_register(void)
 	return 0;
 }
 
-static json_t *keys_json(int want)
+static json_t *keys_json(const struct clusterd *cd, int want)
 {
 	json_t *o = json_object();
-	for (unsigned i = 0; i < C.n_keys; i++)
-		if (keys[i].state == want)
-			json_object_set_new(o, keys[i].k->name, json_string(want > 0 ? keys[i].hash : keys[i].why));
+	for (unsigned i = 0; i < cd->c.n_keys; i++)
+		if (cd->keys[i].state == want)
+			json_object_set_new(o, cd->keys[i].k->name, json_string(want > 0 ? cd->keys[i].hash : cd->keys[i].why));
 	return o;
 }
 
 /* ---------------------------------------------------------------- node row */
-static uint32_t capacity(void)
+static uint32_t capacity(const struct clusterd *cd)
 {
-	if (CL->capacity)
-		return CL->capacity;
+	if (cd->cl->capacity)
+		return cd->cl->capacity;
 	uint32_t s = 0;
-	for (unsigned g = 0; g < C.n_groups; g++)
-		s += C.groups[g].slots;
+	for (unsigned g = 0; g < cd->c.n_groups; g++)
+		s += cd->c.groups[g].slots;
 	return 2 * s;
 }
 
-static uint32_t load(void)
+static uint32_t load(const struct clusterd *cd)
 {
 	uint32_t n = 0;
-	for (unsigned i = 0; i < nheld; i++)
-		for (uint32_t p = 0; p < held[i]->nlocal; p++)
-			n += !held[i]->sent[p];
+	for (unsigned i = 0; i < cd->nheld; i++)
+		for (uint32_t p = 0; p < cd->held[i]->nlocal; p++)
+			n += !cd->held[i]->sent[p];
 	return n;
 }
 
-static uint32_t max_parts(void)
+static uint32_t max_parts(const struct clusterd *cd)
 {
 	uint32_t m = 0;
-	for (unsigned g = 0; g < C.n_groups; g++)
-		m = C.groups[g].max_parts > m ? C.groups[g].max_parts : m;
+	for (unsigned g = 0; g < cd->c.n_groups; g++)
+		m = cd->c.groups[g].max_parts > m ? cd->c.groups[g].max_parts : m;
 	return m;
 }
 
-static void drop(struct hjob *j, const char *why);
+static void drop(struct clusterd *cd, struct hjob *j, const char *why);
 
 /* Refresh the node row. The name is ours only while no other live instance holds it (a second
  * node configured with a taken name is refused, never shares the row); the row's drain flag
  * comes back. 0, 1 refused (name taken), < 0 database error. */
-static int heartbeat(bool first)
+static int heartbeat(struct clusterd *cd, bool first)
 {
 	char groups[ZP_PIPE_MAX_GROUPS * ZP_PIPE_NAME_MAX] = "", cap[16], ld[16], nh[16], gp[16], host[128] = "";
 	unsigned gpus = 0;
-	for (unsigned g = 0; g < C.n_groups; g++) {
-		snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", g ? "," : "", C.groups[g].name);
-		gpus += C.groups[g].gpus;
+	for (unsigned g = 0; g < cd->c.n_groups; g++) {
+		snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", g ? "," : "", cd->c.groups[g].name);
+		gpus += cd->c.groups[g].gpus;
 	}
 	gethostname(host, sizeof host - 1);
-	snprintf(cap, sizeof cap, "%u", capacity());
-	snprintf(ld, sizeof ld, "%u", load());
-	snprintf(nh, sizeof nh, "%u", nheld);
+	snprintf(cap, sizeof cap, "%u", capacity(cd));
+	snprintf(ld, sizeof ld, "%u", load(cd));
+	snprintf(nh, sizeof nh, "%u", cd->nheld);
 	snprintf(gp, sizeof gp, "%u", gpus);
-	char *kj = json_dumps(keys_json(1), JSON_COMPACT | JSON_SORT_KEYS);
-	char *rj = json_dumps(keys_json(-1), JSON_COMPACT | JSON_SORT_KEYS);
+	char *kj = json_dumps(keys_json(cd, 1), JSON_COMPACT | JSON_SORT_KEYS);
+	char *rj = json_dumps(keys_json(cd, -1), JSON_COMPACT | JSON_SORT_KEYS);
 	char done[24], rt[24], dead[16], mp[16];
-	snprintf(done, sizeof done, "%llu", (unsigned long long)T.done);
-	snprintf(rt, sizeof rt, "%llu", (unsigned long long)db.round_trips + 1);
-	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
-	snprintf(mp, sizeof mp, "%u", max_parts());
-	const char *p[] = { CL->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
-			    dead, mp, T.instance, T.stop_drain ? "t" : "f" };
+	snprintf(done, sizeof done, "%llu", (unsigned long long)cd->done);
+	snprintf(rt, sizeof rt, "%llu", (unsigned long long)cd->db.round_trips + 1);
+	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);
+	snprintf(mp, sizeof mp, "%u", max_parts(cd));
+	const char *p[] = { cd->cl->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
+			    dead, mp, cd->instance, cd->stop_drain ? "t" : "f" };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH old AS (SELECT instance, state FROM zkpipe.nodes WHERE name = $1),"
-		" u AS (INSERT INTO zkpipe.nodes (name, host, groups, gpus, keys, refused, capacity, load, held, state, version,"
-		" started_at, heartbeat, jobs_done, round_trips, dead_after_s, max_parts, instance) VALUES ($1, $2, $3,"
-		" $4::int, $5, $6, $7::int, $8::int, $9::int, 'UP', $11, now(), now(), $12::bigint, $13::bigint, $14::int,"
-		" $15::int, $16)"
-		" ON CONFLICT (name) DO UPDATE SET host = excluded.host, groups = excluded.groups, gpus = excluded.gpus,"
-		" keys = excluded.keys, refused = excluded.refused, capacity = excluded.capacity, load = excluded.load,"
-		" held = excluded.held, version = excluded.version, heartbeat = now(),"
-		" state = CASE WHEN zkpipe.nodes.drain OR $17::bool THEN CASE WHEN $9::int = 0 THEN 'DRAINED' ELSE 'DRAINING' END"
-		"  ELSE 'UP' END,"
-		" jobs_done = excluded.jobs_done, round_trips = excluded.round_trips, dead_after_s = excluded.dead_after_s,"
-		" max_parts = excluded.max_parts, instance = excluded.instance,"
-		" started_at = CASE WHEN $10::bool OR zkpipe.nodes.instance <> excluded.instance THEN now()"
-		"  ELSE zkpipe.nodes.started_at END"
-		" WHERE zkpipe.nodes.instance IN ('', excluded.instance) OR zkpipe.nodes.state = 'STOPPED'"
-		"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
-		" RETURNING drain, state)"
-		" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
-		" FROM u", 17, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_node_heartbeat, 17, p);
 	free(kj);
 	free(rj);
 	if (rc)
 		return rc;
 	if (!zp_db_rows(r)) { /* the name is another live instance's */
 		zp_db_free(r);
-		const char *q[] = { CL->node };
-		if ((rc = zp_db_exec(&db, &r, "SELECT host, instance, extract(epoch FROM now() - heartbeat)::int, state"
-				     " FROM zkpipe.nodes WHERE name = $1", 1, q)))
+		const char *q[] = { cd->cl->node };
+		if ((rc = zp_db_exec(&cd->db, &r, zp_sql_node_holder, 1, q)))
 			return rc;
-		if (!T.taken)
+		if (!cd->taken)
 			zp_log(WHO, "REFUSED: node name %s is held by another live node (host %s, instance %s, state %s, heartbeat "
 			       "%s s ago; this one is instance %s of host %s): this node claims nothing and commits nothing "
-			       "until that node is STOPPED or DOWN; give this one another [cluster] node name", CL->node,
+			       "until that node is STOPPED or DOWN; give this one another [cluster] node name", cd->cl->node,
 			       zp_db_rows(r) ? zp_db_val(r, 0, 0) : "?", zp_db_rows(r) ? zp_db_val(r, 0, 1) : "?",
 			       zp_db_rows(r) ? zp_db_val(r, 0, 3) : "?", zp_db_rows(r) ? zp_db_val(r, 0, 2) : "?",
-			       T.instance, host);
+			       cd->instance, host);
 		zp_db_free(r);
-		T.taken = true;
-		while (nheld) /* whatever we held is that node's now, or was given back */
-			drop(held[0], "our node name is held by another instance");
+		cd->taken = true;
+		while (cd->nheld) /* whatever we held is that node's now, or was given back */
+			drop(cd, cd->held[0], "our node name is held by another instance");
 		return 1;
 	}
 	bool drain = zp_db_val(r, 0, 0)[0] == 't';
 	const char *was = zp_db_val(r, 0, 2), *was_st = zp_db_val(r, 0, 3);
-	if (T.taken)
-		zp_log(WHO, "node name %s is ours again (the other instance is %s)", CL->node, was_st);
-	T.taken = false;
-	if (was[0] && strcmp(was, T.instance) && strcmp(was_st, "STOPPED")) {
+	if (cd->taken)
+		zp_log(WHO, "node name %s is ours again (the other instance is %s)", cd->cl->node, was_st);
+	cd->taken = false;
+	if (was[0] && strcmp(was, cd->instance) && strcmp(was_st, "STOPPED")) {
 		/* we took the name over from a dead instance: what it held goes back to the queue as
 		 * the reaper would have done, so our claims are new epochs and its late commits fence */
-		const char *q[] = { CL->node };
-		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", CL->node, was);
-		zp_db_exec(&db, NULL,
-			"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL, attempts = attempts + 1"
-			"  WHERE owner = $1 AND state = 'RUNNING' RETURNING job, epoch, part),"
-			" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u))"
-			" INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'requeued',"
-			" 'its node''s name was taken over by a new instance: partition(s) ' || string_agg(part::text, ', '"
-			" ORDER BY part) FROM u GROUP BY job", 1, q);
+		const char *q[] = { cd->cl->node };
+		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", cd->cl->node, was);
+		zp_db_exec(&cd->db, NULL, zp_sql_node_takeover_requeue, 1, q);
 	}
-	if (drain != T.drain)
+	if (drain != cd->drain)
 		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
-		       : "undrained: claiming jobs again%.0u", nheld);
-	static char last[16];
-	if (!strcmp(zp_db_val(r, 0, 1), "DRAINED") && strcmp(last, "DRAINED"))
+		       : "undrained: claiming jobs again%.0u", cd->nheld);
+	if (!strcmp(zp_db_val(r, 0, 1), "DRAINED") && strcmp(cd->row_state, "DRAINED"))
 		zp_log(WHO, "drained: no job held, claiming nothing (zkpipe cluster undrain to resume)");
-	snprintf(last, sizeof last, "%s", zp_db_val(r, 0, 1));
-	T.drained = !strcmp(last, "DRAINED");
-	T.drain = drain;
+	snprintf(cd->row_state, sizeof cd->row_state, "%s", zp_db_val(r, 0, 1));
+	cd->drained = !strcmp(cd->row_state, "DRAINED");
+	cd->drain = drain;
 	zp_db_free(r);
 	return 0;
 }
 
 /* ---------------------------------------------------------------- held jobs */
 /* A group of a job's partitions this node holds under one lease (epoch); epoch < 0: any of the job's. */
-static struct hjob *held_find(int64_t id, int64_t epoch)
+static struct hjob *held_find(struct clusterd *cd, int64_t id, int64_t epoch)
 {
-	for (unsigned i = 0; i < nheld; i++)
-		if (held[i]->id == id && (epoch < 0 || held[i]->epoch == epoch))
-			return held[i];
+	for (unsigned i = 0; i < cd->nheld; i++)
+		if (cd->held[i]->id == id && (epoch < 0 || cd->held[i]->epoch == epoch))
+			return cd->held[i];
 	return NULL;
 }
 
-static void held_free(struct hjob *j)
+static void held_free(struct clusterd *cd, struct hjob *j)
 {
-	for (unsigned i = 0; i < nheld; i++)
-		if (held[i] == j) {
-			held[i] = held[--nheld];
+	for (unsigned i = 0; i < cd->nheld; i++)
+		if (cd->held[i] == j) {
+			cd->held[i] = cd->held[--cd->nheld];
 			break;
 		}
 	free(j->map);
@@ -418,28 +396,29 @@ static void held_free(struct hjob *j)
 	free(j);
 }
 
-static void local_cancel(uint64_t cid)
+static void local_cancel(struct clusterd *cd, uint64_t cid)
 {
 	char err[256];
-	json_decref(api(json_pack("{s:s, s:I}", "op", "cancel", "job", (json_int_t)cid), err, sizeof err));
+	json_decref(api(cd, json_pack("{s:s, s:I}", "op", "cancel", "job", (json_int_t)cid), err, sizeof err));
 }
 
 /* We no longer hold the job (fenced, cancelled, finished): stop its local copy, forget it.
  * Its spool is removed by the sweep once the local job has ended. */
-static void drop(struct hjob *j, const char *why)
+static void drop(struct clusterd *cd, struct hjob *j, const char *why)
 {
 	if (why)
 		zp_log(WHO, "job %lld epoch %lld: %s", (long long)j->id, (long long)j->epoch, why);
 	if (j->cid && !j->local)
-		local_cancel(j->cid);
-	held_free(j);
+		local_cancel(cd, j->cid);
+	held_free(cd, j);
 }
 
-static void fail_job(struct hjob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_job(struct clusterd *cd, struct hjob *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static struct hjob *held_new(int64_t id, int64_t epoch, const char *key, uint32_t nparts, const char *out)
+static struct hjob *held_new(struct clusterd *cd, int64_t id, int64_t epoch, const char *key, uint32_t nparts,
+			     const char *out)
 {
-	if (nheld == MAX_HELD)
+	if (cd->nheld == MAX_HELD)
 		return NULL;
 	struct hjob *j = calloc(1, sizeof *j);
 	if (!j)
@@ -447,19 +426,19 @@ static struct hjob *held_new(int64_t id, int64_t epoch, const char *key, uint32_
 	j->id = id, j->epoch = epoch, j->nparts = nparts;
 	snprintf(j->key, sizeof j->key, "%s", key);
 	snprintf(j->output, sizeof j->output, "%s", out);
-	snprintf(j->dir, sizeof j->dir, "%s/j%llde%lld", CL->spool, (long long)id, (long long)epoch);
-	held[nheld++] = j;
+	snprintf(j->dir, sizeof j->dir, "%s/j%llde%lld", cd->cl->spool, (long long)id, (long long)epoch);
+	cd->held[cd->nheld++] = j;
 	if (strlen(out) >= sizeof j->output) /* never act on a truncated path */
-		fail_job(j, "output: path longer than %zu bytes", sizeof j->output - 1);
+		fail_job(cd, j, "output: path longer than %zu bytes", sizeof j->output - 1);
 	return j;
 }
 
 /* ---------------------------------------------------------------- claim and start */
-static void fail_job(struct hjob *j, const char *fmt, ...)
+static void fail_job(struct clusterd *cd, struct hjob *j, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = snprintf(j->error, sizeof j->error, "node %s: ", CL->node);
+	int n = snprintf(j->error, sizeof j->error, "node %s: ", cd->cl->node);
 	vsnprintf(j->error + n, sizeof j->error - (size_t)n, fmt, ap);
 	va_end(ap);
 	j->failed = true;
@@ -469,17 +448,15 @@ static void fail_job(struct hjob *j, const char *fmt, ...)
  * inline witness's size is read first (length() in SQL: one over this node's inline_max FAILS
  * the job without being fetched), then each is fetched alone, under a deadline that grows with
  * its bytes, so no witness is ever fetched in a result too large for its deadline. */
-static int materialize(struct hjob *j, json_t *inputs)
+static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 {
 	char id[24];
 	i64s(id, j->id);
 	char ep[24];
 	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node };
+	const char *p[] = { id, ep, cd->cl->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT i.part, coalesce(i.path, ''), i.data IS NOT NULL,"
-			    " coalesce(octet_length(i.data), 0) FROM zkpipe.inputs i WHERE i.job = $1::bigint"
-			    " AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING' ORDER BY i.part", 3, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_lease_inputs, 3, p);
 	if (rc)
 		return rc;
 	int n = zp_db_rows(r);
@@ -497,21 +474,21 @@ static int materialize(struct hjob *j, json_t *inputs)
 			continue;
 		}
 		uint64_t len = (uint64_t)zp_db_int(r, i, 3);
-		if (len > CL->inline_max) {
-			fail_job(j, "inline witness of partition %u: %llu bytes, over this node's [cluster] inline_max %llu "
-				 "(not fetched)", j->map[i], (unsigned long long)len, (unsigned long long)CL->inline_max);
+		if (len > cd->cl->inline_max) {
+			fail_job(cd, j, "inline witness of partition %u: %llu bytes, over this node's [cluster] inline_max %llu "
+				 "(not fetched)", j->map[i], (unsigned long long)len, (unsigned long long)cd->cl->inline_max);
 			break;
 		}
 		char part[16];
 		snprintf(part, sizeof part, "%u", j->map[i]);
 		const char *q[] = { id, part };
 		zp_db_res *w;
-		int base = db.timeout_ms;
+		int base = cd->db.timeout_ms;
 		/* the statement deadline plus 1 s for every 4 MiB: 60 MiB gets 15 s more */
-		db.timeout_ms = base + (int)(len / (4u << 20) * 1000);
-		rc = zp_db_execb(&db, &w, "SELECT data FROM zkpipe.inputs WHERE job = $1::bigint AND part = $2::int", 2, q,
+		cd->db.timeout_ms = base + (int)(len / (4u << 20) * 1000);
+		rc = zp_db_execb(&cd->db, &w, zp_sql_input_data, 2, q,
 				 NULL, NULL, 1);
-		db.timeout_ms = base;
+		cd->db.timeout_ms = base;
 		if (rc) {
 			rc = zp_err_set(rc, "fetching the inline witness of partition %u (%llu bytes): %s", j->map[i],
 					(unsigned long long)len, zp_err_msg());
@@ -522,7 +499,7 @@ static int materialize(struct hjob *j, json_t *inputs)
 		if (zp_db_rows(w) != 1 || (uint64_t)zp_db_len(w, 0, 0) != len)
 			rc = zp_err_set(-EIO, "the inline witness of partition %u changed while it was fetched", j->map[i]);
 		else if ((rc = zp_write_atomic(f, zp_db_val(w, 0, 0), len)))
-			fail_job(j, "cannot write the inline witness %s: %s", f, zp_strerror(rc)), rc = 0;
+			fail_job(cd, j, "cannot write the inline witness %s: %s", f, zp_strerror(rc)), rc = 0;
 		zp_db_free(w);
 		json_array_append_new(inputs, json_string(f));
 	}
@@ -565,16 +542,16 @@ static int map_read(struct hjob *j)
 }
 
 /* Submit the job's remaining partitions to our supervisor (idempotent: the token). */
-static void start_local(struct hjob *j)
+static void start_local(struct clusterd *cd, struct hjob *j)
 {
 	char tok[64], out[PATH_MAX + 8], err[600];
 	snprintf(tok, sizeof tok, "c%llde%lld", (long long)j->id, (long long)j->epoch);
 	snprintf(out, sizeof out, "%s/out", j->dir);
-	json_t *rep = api(json_pack("{s:s, s:s, s:O, s:s, s:i, s:s}", "op", "submit", "key", j->key, "inputs",
+	json_t *rep = api(cd, json_pack("{s:s, s:s, s:O, s:s, s:i, s:s}", "op", "submit", "key", j->key, "inputs",
 				    j->inputs, "output", out, "priority", 0, "token", tok), err, sizeof err);
 	if (!rep) {
 		if (!strstr(err, "retry later") && strncmp(err, "supervisor unreachable", 22))
-			fail_job(j, "refused by its supervisor: %s", err);
+			fail_job(cd, j, "refused by its supervisor: %s", err);
 		return; /* transient: tried again next tick */
 	}
 	j->cid = (uint64_t)json_integer_value(json_object_get(rep, "job"));
@@ -586,15 +563,14 @@ static void start_local(struct hjob *j)
 	char id[24];
 	i64s(id, j->id);
 	const char *p[] = { id };
-	zp_db_exec(&db, NULL, "UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND started_at IS NULL",
-		   1, p);
+	zp_db_exec(&cd->db, NULL, zp_sql_job_started, 1, p);
 }
 
 /* A job we held before a restart: its map and the supervisor's token file say what runs. */
-static bool readopt(struct hjob *j)
+static bool readopt(struct clusterd *cd, struct hjob *j)
 {
 	char tok[PATH_MAX];
-	zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
+	zp_pipe_path(tok, sizeof tok, &cd->c, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
 	char *t = read_small(tok, NULL);
 	uint32_t *run = j->map, nrun = j->nlocal; /* what the database says is RUNNING under our lease */
 	free(j->sent);
@@ -616,36 +592,36 @@ static bool readopt(struct hjob *j)
 	return j->cid != 0;
 }
 
-static void release_rest(struct hjob *j, const char *why);
+static void release_rest(struct clusterd *cd, struct hjob *j, const char *why);
 
 /* A freshly claimed (or re-adopted) job: check its output, find its remaining work, start it. */
-static void begin(struct hjob *j, bool adopted)
+static void begin(struct clusterd *cd, struct hjob *j, bool adopted)
 {
 	if (j->failed)
 		return;
 	if (j->output[0]) { /* resolved and confined now; written later through the confined walk */
 		char canon[PATH_MAX];
 		zp_err_clear();
-		if (zp_path_allowed(C.allow_out, C.n_out, j->output, canon, true))
-			return fail_job(j, "output %s: %s", j->output, C.n_out ? zp_err_msg()
+		if (zp_path_allowed(cd->c.allow_out, cd->c.n_out, j->output, canon, true))
+			return fail_job(cd, j, "output %s: %s", j->output, cd->c.n_out ? zp_err_msg()
 					: "this node allows no output directory ([run] allow_output)");
 		snprintf(j->output, sizeof j->output, "%s", canon);
 	}
-	if (adopted && readopt(j)) {
+	if (adopted && readopt(cd, j)) {
 		j->ready = true;
 		return;
 	}
 	char tok[PATH_MAX];
-	zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
+	zp_pipe_path(tok, sizeof tok, &cd->c, "tokens/c%llde%lld", (long long)j->id, (long long)j->epoch);
 	if (adopted && !access(tok, F_OK)) { /* its local job ran, but the spool that says what it proved is gone */
-		release_rest(j, "adopted after a restart without its spool: given back to be proved again");
-		return drop(j, NULL);
+		release_rest(cd, j, "adopted after a restart without its spool: given back to be proved again");
+		return drop(cd, j, NULL);
 	}
 	free(j->map), free(j->sent);
 	j->map = NULL, j->sent = NULL, j->nlocal = 0;
 	json_decref(j->inputs);
 	j->inputs = json_array();
-	int rc = materialize(j, j->inputs);
+	int rc = materialize(cd, j, j->inputs);
 	if (!rc && !j->failed && j->nlocal)
 		rc = map_write(j);
 	if (rc == -ECONNRESET) { /* the database went away: no fault of the job's; tried again once back */
@@ -653,100 +629,76 @@ static void begin(struct hjob *j, bool adopted)
 		return;
 	}
 	if (rc) { /* it cannot be set up here: that is an attempt (given back, or FAILED at the last) */
-		snprintf(j->requeue, sizeof j->requeue, "node %s could not set up the job's inputs: %s", CL->node, zp_err_msg());
+		snprintf(j->requeue, sizeof j->requeue, "node %s could not set up the job's inputs: %s", cd->cl->node, zp_err_msg());
 		zp_log(WHO, "job %lld: %s", (long long)j->id, j->requeue);
 		return;
 	}
 	j->ready = true;
 	if (!j->failed && j->nlocal)
-		start_local(j);
+		start_local(cd, j);
 	else if (!j->failed) /* none of its partitions is ours any more */
-		drop(j, "no partition left under this lease");
+		drop(cd, j, "no partition left under this lease");
 }
-
-/* The last claim that found nothing fitting while the node was busy: its free partitions, and when. A claim
- * costs the server row locks (a write) even when nothing fits, so it is not repeated with the same or less
- * room until a hint (NOTIFY, a re-queue, a reconnection) resets this or 10 polls pass (scale_bench.sh). */
-static uint32_t claim_empty_free;
-static uint64_t claim_empty_at;
 
 /* Claim QUEUED partitions of our keys' open jobs, highest priority then oldest job, then
  * partition, up to our free capacity, under one new lease (epoch) for all of them: each job's
  * partitions taken become one group here, submitted to the supervisor as one local job. */
-static int claim(void)
+static int claim(struct clusterd *cd)
 {
-	uint32_t cap = capacity(), ld = load();
-	if (ld >= cap || nheld >= MAX_HELD || T.drain || T.taken || T.stop_drain)
+	uint32_t cap = capacity(cd), ld = load(cd);
+	if (ld >= cap || cd->nheld >= MAX_HELD || cd->drain || cd->taken || cd->stop_drain)
 		return 0;
-	if (nheld && cap - ld <= claim_empty_free && zp_mono_ms() - claim_empty_at < 10ull * CL->poll_ms)
+	if (cd->nheld && cap - ld <= cd->claim_empty_free && zp_mono_ms() - cd->claim_empty_at < 10ull * cd->cl->poll_ms)
 		return 0;
 	const char *names[ZP_PIPE_MAX_KEYS];
 	size_t nk = 0;
-	for (unsigned i = 0; i < C.n_keys; i++)
-		if (keys[i].state == 1)
-			names[nk++] = keys[i].k->name;
+	for (unsigned i = 0; i < cd->c.n_keys; i++)
+		if (cd->keys[i].state == 1)
+			names[nk++] = cd->keys[i].k->name;
 	if (!nk)
 		return 0;
 	char *arr = zp_db_array(names, nk), lim[16], mp[16];
 	/* each job claimed is a group held: never more partitions than groups left */
-	snprintf(lim, sizeof lim, "%u", cap - ld < MAX_HELD - nheld ? cap - ld : MAX_HELD - nheld);
-	snprintf(mp, sizeof mp, "%u", max_parts());
-	const char *p[] = { arr, lim, CL->node, mp };
+	snprintf(lim, sizeof lim, "%u", cap - ld < MAX_HELD - cd->nheld ? cap - ld : MAX_HELD - cd->nheld);
+	snprintf(mp, sizeof mp, "%u", max_parts(cd));
+	const char *p[] = { arr, lim, cd->cl->node, mp };
 	zp_db_res *r;
 	uint64_t t0 = zp_sim_us();
-	int rc = zp_db_exec(&db, &r,
-		"WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs j JOIN zkpipe.inputs i ON i.job = j.id"
-		"  WHERE j.state IN ('QUEUED', 'RUNNING') AND j.key = ANY($1::text[]) AND j.nparts <= $4::int"
-		"  AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $2::int FOR UPDATE OF i SKIP LOCKED),"
-		" s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)),"
-		" u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = $3, epoch = s.e, claimed_at = now() FROM c, s"
-		"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts),"
-		" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u)"
-		"  AND j.state = 'QUEUED' RETURNING j.id),"
-		" g AS (SELECT u.job, min(u.epoch) AS epoch, max(u.attempts) AS attempts,"
-		"  string_agg(u.part::text, ', ' ORDER BY u.part) AS parts FROM u GROUP BY u.job),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $3, epoch, 'claimed',"
-		"  'partition(s) ' || parts FROM g)"
-		" SELECT u.job, u.epoch, j.key, j.nparts, coalesce(j.output, ''), g.attempts,"
-		"  (SELECT count(*) FROM zkpipe.inputs x WHERE x.job = u.job) AS ninputs,"
-		"  (SELECT coalesce(string_agg(x.part::text, ', ' ORDER BY x.part), '') FROM zkpipe.inputs x"
-		"   WHERE x.job = u.job AND x.part >= j.nparts) AS stray, g.parts"
-		" FROM (SELECT DISTINCT job, epoch FROM u) u JOIN zkpipe.jobs j ON j.id = u.job JOIN g ON g.job = u.job"
-		" ORDER BY j.priority DESC, u.job", 4, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_claim, 4, p);
 	zp_sim_note(ZP_SIM_CLAIM, t0, rc, rc ? 0 : zp_db_rows(r));
 	free(arr);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++) {
-		struct hjob *j = held_new(zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
+		struct hjob *j = held_new(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
 					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
 		if (!j)
 			break;
-		T.claimed++;
+		cd->claimed++;
 		zp_log(WHO, "claimed job %lld epoch %lld (%s, partition(s) %s of %u, attempt %lld)", (long long)j->id,
 		       (long long)j->epoch, j->key, zp_db_val(r, i, 8), j->nparts, (long long)zp_db_int(r, i, 5) + 1);
 		if (j->failed)
 			;
 		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
-			fail_job(j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
+			fail_job(cd, j, "the job has %lld input row(s) for %u partitions", (long long)zp_db_int(r, i, 6),
 				 j->nparts);
 		else if (zp_db_val(r, i, 7)[0]) /* as many rows, not numbered 0..nparts-1 (part >= 0 is a CHECK) */
-			fail_job(j, "input row(s) for partition(s) %s: a job of %u partition(s) has rows 0..%u exactly",
+			fail_job(cd, j, "input row(s) for partition(s) %s: a job of %u partition(s) has rows 0..%u exactly",
 				 zp_db_val(r, i, 7), j->nparts, j->nparts - 1);
 		else
-			begin(j, false);
+			begin(cd, j, false);
 	}
 	int n = zp_db_rows(r);
 	zp_db_free(r);
-	T.want_claim = n > 0; /* took some: there may be more */
-	claim_empty_free = !n && nheld ? cap - ld : 0;
-	claim_empty_at = zp_mono_ms();
+	cd->want_claim = n > 0; /* took some: there may be more */
+	cd->claim_empty_free = !n && cd->nheld ? cap - ld : 0;
+	cd->claim_empty_at = zp_mono_ms();
 	return 0;
 }
 
 /* ---------------------------------------------------------------- local progress */
 /* Ask our supervisor how the job's local copy is doing; note local DONE / FAILED. */
-static void local_poll(struct hjob *j, json_t **parts)
+static void local_poll(struct clusterd *cd, struct hjob *j, json_t **parts)
 {
 	char err[600];
 	*parts = NULL;
@@ -755,7 +707,7 @@ static void local_poll(struct hjob *j, json_t **parts)
 		unsent |= !j->sent[p];
 	if (!j->cid || (j->local && !unsent))
 		return;
-	json_t *rep = api(json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)j->cid), err, sizeof err);
+	json_t *rep = api(cd, json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)j->cid), err, sizeof err);
 	if (!rep)
 		return;
 	const char *st = json_string_value(json_object_get(rep, "state"));
@@ -763,7 +715,7 @@ static void local_poll(struct hjob *j, json_t **parts)
 		j->local = 1;
 	else if (st && !strcmp(st, "FAILED") && !j->local) {
 		j->local = 2;
-		fail_job(j, "%s", json_string_value(json_object_get(rep, "error")) ?: "failed");
+		fail_job(cd, j, "%s", json_string_value(json_object_get(rep, "error")) ?: "failed");
 	}
 	*parts = json_incref(json_object_get(rep, "partitions"));
 	json_decref(rep);
@@ -831,44 +783,37 @@ static int batch_collect(struct hjob *j, json_t *parts, struct batch *b, uint32_
 }
 
 /* Give back the partitions of the group still RUNNING under our lease (attempts unchanged). */
-static void release_rest(struct hjob *j, const char *why)
+static void release_rest(struct clusterd *cd, struct hjob *j, const char *why)
 {
 	char id[24], ep[24];
 	i64s(id, j->id);
 	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node, why };
-	zp_db_exec(&db, NULL,
-		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $1::bigint"
-		"  AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part),"
-		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id = $1::bigint"
-		"  AND EXISTS (SELECT 1 FROM u)),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint, 'released',"
-		"  $4 || ': partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u HAVING count(*) > 0)"
-		" SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '') FROM u LIMIT 1", 4, p);
-	T.want_claim = true, claim_empty_free = 0;
+	const char *p[] = { id, ep, cd->cl->node, why };
+	zp_db_exec(&cd->db, NULL, zp_sql_lease_release, 4, p);
+	cd->want_claim = true, cd->claim_empty_free = 0;
 }
 
-static void fenced(struct hjob *j, const char *what)
+static void fenced(struct clusterd *cd, struct hjob *j, const char *what)
 {
-	T.fenced++;
+	cd->fenced++;
 	char d[160];
 	snprintf(d, sizeof d, "%s refused: the lease of epoch %lld is no longer ours", what, (long long)j->epoch);
-	event(j->id, j->epoch, "fenced", d);
-	release_rest(j, "the rest of a lease partly lost");
-	drop(j, d);
+	event(cd, j->id, j->epoch, "fenced", d);
+	release_rest(cd, j, "the rest of a lease partly lost");
+	drop(cd, j, d);
 }
 
 /* Write the job's output directory from the database's rows (so every writer writes the same
  * bytes), while holding the job's row lock. */
-static int write_output(struct hjob *j)
+static int write_output(struct clusterd *cd, struct hjob *j)
 {
-	int dfd = zp_path_open_dir(C.allow_out, C.n_out, j->output, true, C.public_access ? 0755 : 0700);
+	int dfd = zp_path_open_dir(cd->c.allow_out, cd->c.n_out, j->output, true, cd->c.public_access ? 0755 : 0700);
 	if (dfd < 0)
-		return fail_job(j, "output %s: %s", j->output, zp_strerror(dfd)), 0;
+		return fail_job(cd, j, "output %s: %s", j->output, zp_strerror(dfd)), 0;
 	close(dfd);
-	int rc = zp_cluster_write_proofs(&db, &C, j->id, j->key, j->nparts, j->output);
-	if (rc && db.c && rc != -EAGAIN)
-		fail_job(j, "output %s: %s", j->output, zp_err_msg());
+	int rc = zp_cluster_write_proofs(&cd->db, &cd->c, j->id, j->key, j->nparts, j->output);
+	if (rc && cd->db.c && rc != -EAGAIN)
+		fail_job(cd, j, "output %s: %s", j->output, zp_err_msg());
 	return j->failed ? 0 : rc;
 }
 
@@ -878,7 +823,7 @@ static int write_output(struct hjob *j)
  * when that makes the job complete, the same transaction writes its output directory (if any)
  * and marks it DONE: whoever commits the last partition assembles the job, exactly once.
  * Returns 1 when the group was dropped (fenced, or the job left RUNNING). */
-static int commit_parts(struct hjob *j, json_t *parts)
+static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 {
 	uint32_t *lps = calloc(j->nlocal + 1, sizeof *lps);
 	struct batch b;
@@ -891,64 +836,51 @@ static int commit_parts(struct hjob *j, json_t *parts)
 		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
 			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
 			       zp_db_array((const char *const *)b.stages, b.n) };
-		const char *p[] = { id, ep, CL->node, a[0], a[1], a[2], a[3], a[4] };
+		const char *p[] = { id, ep, cd->cl->node, a[0], a[1], a[2], a[3], a[4] };
 		zp_db_res *r = NULL;
 		uint64_t t0 = zp_sim_us();
 		int rc, running = 0, all = 0;
 		char got[4096] = "";
-		if ((rc = zp_db_cmd(&db, "BEGIN")) ||
-		    (rc = zp_db_exec(&db, &r, "SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint AND state = 'RUNNING'"
-				     " FOR UPDATE", 1, p)))
+		if ((rc = zp_db_cmd(&cd->db, zp_sql_begin)) ||
+		    (rc = zp_db_exec(&cd->db, &r, zp_sql_job_lock_running, 1, p)))
 			goto out;
 		running = zp_db_rows(r);
 		zp_db_free(r);
 		r = NULL;
 		if (!running)
 			goto out;
-		if ((rc = zp_db_exec(&db, &r,
-			"WITH u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $1::bigint AND epoch = $2::bigint"
-			"  AND owner = $3 AND state = 'RUNNING' AND part = ANY($4::int[]) RETURNING part),"
-			" ins AS (INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
-			"  SELECT $1::bigint, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM"
-			"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
-			"  JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part)"
-			" SELECT coalesce((SELECT string_agg(part::text, ',') FROM u), ''),"
-			"  (SELECT count(*) FROM ins) + (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint)"
-			"  >= (SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint)", 8, p)))
+		if ((rc = zp_db_exec(&cd->db, &r, zp_sql_parts_commit, 8, p)))
 			goto out;
 		snprintf(got, sizeof got, "%s", zp_db_val(r, 0, 0));
 		all = zp_db_val(r, 0, 1)[0] == 't';
 		zp_db_free(r);
 		r = NULL;
-		if (all && j->output[0] && (rc = write_output(j)))
+		if (all && j->output[0] && (rc = write_output(cd, j)))
 			goto out;
 		if (j->failed) { /* the output could not be written: nothing of this transaction stays */
 			running = 0; /* rolled back below; marked FAILED by the caller */
 			goto out;
 		}
-		if (all && (rc = zp_db_exec(&db, NULL,
-			"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
-			"  AND state = 'RUNNING' RETURNING id)"
-			" INSERT INTO zkpipe.events (job, node, epoch, what) SELECT id, $3, $2::bigint, 'done' FROM u", 3, p)))
+		if (all && (rc = zp_db_exec(&cd->db, NULL, zp_sql_job_done, 3, p)))
 			goto out;
-		rc = zp_db_cmd(&db, "COMMIT");
+		rc = zp_db_cmd(&cd->db, zp_sql_commit);
 	out:
 		zp_db_free(r);
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
 		if (!rc && !running)
-			zp_db_cmd(&db, "ROLLBACK");
+			zp_db_cmd(&cd->db, zp_sql_rollback);
 		if (!rc && j->failed)
 			goto done;
 		if (rc) {
 			zp_sim_note(ZP_SIM_COMMIT, t0, rc, 0);
-			if (db.c)
-				zp_db_cmd(&db, "ROLLBACK");
+			if (cd->db.c)
+				zp_db_cmd(&cd->db, zp_sql_rollback);
 			goto done; /* tried again next tick */
 		}
 		if (!running) { /* cancelled, FAILED, or DONE by others: nothing of ours to add */
 			zp_sim_note(ZP_SIM_COMMIT, t0, 0, 0);
-			drop(j, "the job is no longer RUNNING");
+			drop(cd, j, "the job is no longer RUNNING");
 			ret = 1;
 			goto done;
 		}
@@ -962,17 +894,17 @@ static int commit_parts(struct hjob *j, json_t *parts)
 			else
 				lost++;
 		}
-		T.commits += n;
+		cd->commits += n;
 		zp_sim_note(ZP_SIM_COMMIT, t0, 0, (int)n);
 		if (all) {
 			const char *q[] = { id };
-			zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1)", 1, q); /* a hint */
-			T.done++;
+			zp_db_exec(&cd->db, NULL, zp_sql_notify_done, 1, q); /* a hint */
+			cd->done++;
 			zp_log(WHO, "job %lld DONE (the last partition committed by this node, epoch %lld)%s%s", (long long)j->id,
 			       (long long)j->epoch, j->output[0] ? ", output " : "", j->output);
 		}
 		if (lost)
-			fenced(j, "partition commit"), ret = 1;
+			fenced(cd, j, "partition commit"), ret = 1;
 	}
 done:
 	batch_free(&b);
@@ -980,20 +912,15 @@ done:
 	return ret;
 }
 
-static int mark_failed(struct hjob *j)
+static int mark_failed(struct clusterd *cd, struct hjob *j)
 {
 	char id[24], ep[24];
 	i64s(id, j->id);
 	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node, j->error };
+	const char *p[] = { id, ep, cd->cl->node, j->error };
 	zp_db_res *r;
 	/* fenced: only a node that still holds a partition of the job under this lease fails it */
-	int rc = zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.jobs SET state = 'FAILED', done_at = now(), error = $4 WHERE id = $1::bigint"
-		"  AND state IN ('QUEUED', 'RUNNING') AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.job = $1::bigint"
-		"  AND i.epoch = $2::bigint AND i.owner = $3 AND i.state = 'RUNNING') RETURNING id),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT id, $3, $2::bigint, 'failed', $4 FROM u)"
-		" SELECT id FROM u", 4, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_job_fail, 4, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r))
@@ -1002,71 +929,59 @@ static int mark_failed(struct hjob *j)
 		zp_log(WHO, "job %lld: not marked FAILED (%s): the lease of epoch %lld is no longer ours", (long long)j->id,
 		       j->error, (long long)j->epoch);
 	zp_db_free(r);
-	drop(j, NULL);
+	drop(cd, j, NULL);
 	return 0;
 }
 
 /* The group could not be set up here (its inputs not fetched): its partitions go back as one
  * attempt each (another node may succeed), or the job is FAILED with the reason at its last. */
-static int give_back(struct hjob *j)
+static int give_back(struct clusterd *cd, struct hjob *j)
 {
 	char id[24], ep[24];
 	i64s(id, j->id);
 	i64s(ep, j->epoch);
-	const char *p[] = { id, ep, CL->node, j->requeue };
+	const char *p[] = { id, ep, cd->cl->node, j->requeue };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.inputs SET attempts = attempts + 1, owner = NULL, state = 'QUEUED'"
-		"  WHERE job = $1::bigint AND epoch = $2::bigint AND owner = $3 AND state = 'RUNNING' RETURNING job, part, attempts),"
-		" m AS (SELECT max(attempts) AS a FROM u HAVING count(*) > 0),"
-		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
-		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN m.a >= j.max_attempts THEN $4 || ' (attempt ' || m.a || ' of ' || j.max_attempts || ')'"
-		"   ELSE j.error END"
-		"  FROM m WHERE j.id = $1::bigint AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.state, j.attempts, j.max_attempts),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint,"
-		"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM f)"
-		" SELECT state, attempts, max_attempts FROM f", 4, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_lease_give_back, 4, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r))
 		zp_log(WHO, "job %lld: attempt %s of %s %s", (long long)j->id, zp_db_val(r, 0, 1), zp_db_val(r, 0, 2),
 		       !strcmp(zp_db_val(r, 0, 0), "FAILED") ? "was the last: FAILED" : "given back to the queue");
 	zp_db_free(r);
-	drop(j, NULL);
-	T.want_claim = true;
+	drop(cd, j, NULL);
+	cd->want_claim = true;
 	return 0;
 }
 
 /* One job's turn: its local progress, then (database up) commits, completion, failure. */
-static void job_tick(struct hjob *j)
+static void job_tick(struct clusterd *cd, struct hjob *j)
 {
 	json_t *parts;
-	local_poll(j, &parts);
-	if (!db.c) {
+	local_poll(cd, j, &parts);
+	if (!cd->db.c) {
 		json_decref(parts);
 		return;
 	}
 	if (j->failed) {
 		json_decref(parts);
-		mark_failed(j);
+		mark_failed(cd, j);
 		return;
 	}
 	if (j->requeue[0]) {
 		json_decref(parts);
-		give_back(j);
+		give_back(cd, j);
 		return;
 	}
 	if (!j->ready || (!j->cid && j->nlocal)) {
 		json_decref(parts);
 		if (!j->ready)
-			begin(j, false);
+			begin(cd, j, false);
 		else
-			start_local(j);
+			start_local(cd, j);
 		return;
 	}
-	if (parts && commit_parts(j, parts)) {
+	if (parts && commit_parts(cd, j, parts)) {
 		json_decref(parts);
 		return;
 	}
@@ -1075,7 +990,7 @@ static void job_tick(struct hjob *j)
 	for (uint32_t p = 0; p < j->nlocal; p++)
 		all &= j->sent[p];
 	if (all && !j->failed) /* every partition of this lease committed: the group is done here */
-		drop(j, NULL);
+		drop(cd, j, NULL);
 }
 
 /* ---------------------------------------------------------------- ownership, dead nodes */
@@ -1083,26 +998,24 @@ static void job_tick(struct hjob *j)
  * node, or our partitions re-queued while we were cut off): let them go. A partition we committed
  * that is RUNNING under our lease again (the database lost an acknowledged commit: a crash with
  * synchronous_commit off, an asynchronous replica promoted) is committed again from the spool. */
-static int check_held(void)
+static int check_held(struct clusterd *cd)
 {
-	if (!nheld)
+	if (!cd->nheld)
 		return 0;
 	const char *ids[MAX_HELD], *eps[MAX_HELD];
 	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
-	for (unsigned i = 0; i < nheld; i++)
-		i64s(buf[i], held[i]->id), ids[i] = buf[i], i64s(ebuf[i], held[i]->epoch), eps[i] = ebuf[i];
-	char *arr = zp_db_array(ids, nheld), *earr = zp_db_array(eps, nheld);
-	const char *p[] = { arr, earr, CL->node };
+	for (unsigned i = 0; i < cd->nheld; i++)
+		i64s(buf[i], cd->held[i]->id), ids[i] = buf[i], i64s(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
+	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
+	const char *p[] = { arr, earr, cd->cl->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT string_agg(i.part::text, ',')"
-			    " FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch AND i.owner = $3 AND i.state = 'RUNNING'), '')"
-			    " FROM unnest($1::bigint[], $2::bigint[]) AS g(job, epoch) LEFT JOIN zkpipe.jobs j ON j.id = g.job", 3, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_leases_check, 3, p);
 	free(arr);
 	free(earr);
 	if (rc)
 		return rc;
-	for (unsigned i = nheld; i-- > 0;) {
-		struct hjob *j = held[i];
+	for (unsigned i = cd->nheld; i-- > 0;) {
+		struct hjob *j = cd->held[i];
 		const char *why = "no longer in the database";
 		for (int k = 0; k < zp_db_rows(r); k++) {
 			if (zp_db_int(r, k, 0) != j->id || zp_db_int(r, k, 1) != j->epoch)
@@ -1140,11 +1053,11 @@ static int check_held(void)
 			break;
 		}
 		if (why && strncmp(why, "cancelled", 9))
-			event(j->id, j->epoch, "dropped", why);
+			event(cd, j->id, j->epoch, "dropped", why);
 		if (why && strstr(why, "taken away"))
-			release_rest(j, "the rest of a lease partly lost");
+			release_rest(cd, j, "the rest of a lease partly lost");
 		if (why)
-			drop(j, why);
+			drop(cd, j, why);
 	}
 	zp_db_free(r);
 	return 0;
@@ -1153,41 +1066,25 @@ static int check_held(void)
 /* Re-queue the partitions of nodes silent for dead_after_s, each on its own (attempts + 1; the
  * job FAILED when one reaches max_attempts); partitions they committed stay. Any live node does
  * this; the UPDATE is row-locked, so two nodes doing it at once re-queue a partition once. */
-static int reap(void)
+static int reap(struct clusterd *cd)
 {
 	/* after an outage of the database itself every heartbeat is stale: give every node a full
 	 * dead_after_s from our own reconnection to come back before judging it */
-	if (zp_mono_ms() - T.connected_at < CL->dead_after_s * 1000ull)
+	if (zp_mono_ms() - cd->connected_at < cd->cl->dead_after_s * 1000ull)
 		return 0;
 	char dead[16];
-	snprintf(dead, sizeof dead, "%u", CL->dead_after_s);
-	const char *p[] = { dead, CL->node };
+	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);
+	const char *p[] = { dead, cd->cl->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r,
-		"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"
-		"  WHERE heartbeat < now() - $1::int * interval '1 second' AND name <> $2),"
-		" u AS (UPDATE zkpipe.inputs i SET attempts = i.attempts + 1, owner = NULL, state = 'QUEUED'"
-		"  FROM d WHERE i.owner = d.name AND i.state = 'RUNNING' RETURNING i.job, i.part, i.epoch, i.attempts, d.name, d.age),"
-		" m AS (SELECT job, max(attempts) AS a, max(epoch) AS ep, min(name) AS name, max(age) AS age,"
-		"  string_agg(part::text, ', ' ORDER BY part) AS parts FROM u GROUP BY job),"
-		" f AS (UPDATE zkpipe.jobs j SET attempts = greatest(j.attempts, m.a),"
-		"  state = CASE WHEN m.a >= j.max_attempts THEN 'FAILED' ELSE " BACK_TO_QUEUED("j", "u") " END,"
-		"  done_at = CASE WHEN m.a >= j.max_attempts THEN now() ELSE NULL END,"
-		"  error = CASE WHEN m.a >= j.max_attempts THEN 'node ' || m.name || ' presumed dead (no heartbeat"
-		" for ' || m.age || ' s) at attempt ' || m.a || ' of ' || j.max_attempts ELSE j.error END"
-		"  FROM m WHERE j.id = m.job AND j.state IN ('QUEUED', 'RUNNING') RETURNING j.id, j.state),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT m.job, $2, m.ep,"
-		"  CASE f.state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END,"
-		"  'node ' || m.name || ' silent for ' || m.age || ' s: partition(s) ' || m.parts FROM m JOIN f ON f.id = m.job)"
-		" SELECT m.job, f.state, m.name, m.parts FROM m JOIN f ON f.id = m.job", 2, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_reap_dead, 2, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		zp_log(WHO, "job %lld of silent node %s: %s", (long long)zp_db_int(r, i, 0), zp_db_val(r, i, 2),
 		       !strcmp(zp_db_val(r, i, 1), "FAILED") ? "FAILED (max attempts)" : "partition(s) re-queued");
 	if (zp_db_rows(r))
-		T.want_claim = true, claim_empty_free = 0;
-	T.requeues += (uint64_t)zp_db_rows(r);
+		cd->want_claim = true, cd->claim_empty_free = 0;
+	cd->requeues += (uint64_t)zp_db_rows(r);
 	zp_db_free(r);
 	return 0;
 }
@@ -1198,20 +1095,17 @@ static int reap(void)
  * synchronous_commit off, an asynchronous replica promoted): its partitions are RUNNING under our
  * lease again. Either way taken up again: from the spool when it is still there (committed
  * again, not re-proved), else given back to be proved again. */
-static int adopt_owned(bool lost)
+static int adopt_owned(struct clusterd *cd, bool lost)
 {
-	const char *p[] = { CL->node };
+	const char *p[] = { cd->cl->node };
 	zp_db_res *r;
-	int rc = zp_db_exec(&db, &r, "SELECT i.job, i.epoch, j.key, j.nparts, coalesce(j.output, ''),"
-			    " string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
-			    " WHERE i.owner = $1 AND i.state = 'RUNNING' AND j.state = 'RUNNING'"
-			    " GROUP BY i.job, i.epoch, j.key, j.nparts, j.output ORDER BY 1, 2", 1, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_leases_owned, 1, p);
 	if (rc)
 		return rc;
 	for (int i = 0; i < zp_db_rows(r); i++) {
-		if (held_find(zp_db_int(r, i, 0), zp_db_int(r, i, 1)))
+		if (held_find(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1)))
 			continue;
-		struct hjob *j = held_new(zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
+		struct hjob *j = held_new(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
 					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
 		if (!j)
 			break;
@@ -1230,86 +1124,86 @@ static int adopt_owned(bool lost)
 		else
 			zp_log(WHO, "job %lld epoch %lld: ours from before a restart (partition(s) %s); resuming",
 			       (long long)j->id, (long long)j->epoch, pl);
-		begin(j, true);
+		begin(cd, j, true);
 	}
 	zp_db_free(r);
 	return 0;
 }
 
-static void db_down(const char *what)
+static void db_down(struct clusterd *cd, const char *what)
 {
-	zp_log(WHO, "database %s: %s; retrying in %.1f s (local proving continues)", what, zp_err_msg(), T.backoff / 1e3);
-	zp_db_close(&db);
-	T.next_connect = zp_mono_ms() + T.backoff;
+	zp_log(WHO, "database %s: %s; retrying in %.1f s (local proving continues)", what, zp_err_msg(), cd->backoff / 1e3);
+	zp_db_close(&cd->db);
+	cd->next_connect = zp_mono_ms() + cd->backoff;
 	/* capped well below dead_after_s, so a database restart costs no node its jobs */
-	uint64_t cap = CL->dead_after_s * 250ull < 5000 ? CL->dead_after_s * 250ull : 5000;
-	T.backoff = T.backoff * 2 > cap ? (cap > 200 ? cap : 200) : T.backoff * 2;
+	uint64_t cap = cd->cl->dead_after_s * 250ull < 5000 ? cd->cl->dead_after_s * 250ull : 5000;
+	cd->backoff = cd->backoff * 2 > cap ? (cap > 200 ? cap : 200) : cd->backoff * 2;
 }
 
-static void db_up(void)
+static void db_up(struct clusterd *cd)
 {
 	int rc;
-	if ((rc = zp_db_connect(&db)))
-		return db_down("unreachable");
+	if ((rc = zp_db_connect(&cd->db)))
+		return db_down(cd, "unreachable");
 	int v = 0;
-	if (!zp_cluster_schema_version(&db, &v) && v > 0 && v < ZP_CLUSTER_SCHEMA_VERSION) {
+	if (!zp_cluster_schema_version(&cd->db, &v) && v > 0 && v < ZP_CLUSTER_SCHEMA_VERSION) {
 		/* a database an older zkpipe made: upgraded in place (every migration is idempotent, so
 		 * nodes starting together may all run it) */
 		int from = v;
-		if ((rc = zp_cluster_migrate(&db, 0, &from)))
-			return db_down("schema migration");
+		if ((rc = zp_cluster_migrate(&cd->db, 0, &from)))
+			return db_down(cd, "schema migration");
 		zp_log(WHO, "the database's zkpipe schema migrated from version %d to %d", from, ZP_CLUSTER_SCHEMA_VERSION);
 	}
-	if ((rc = zp_cluster_schema_check(&db)))
-		return db_down("schema");
-	if (zp_sim_on() && zp_sim_db_check(&db))
+	if ((rc = zp_cluster_schema_check(&cd->db)))
+		return db_down(cd, "schema");
+	if (zp_sim_on() && zp_sim_db_check(&cd->db))
 		zp_log(WHO, "%s", zp_err_msg()), exit(1);
-	if ((rc = keys_register()) || (rc = heartbeat(!T.registered)) < 0 ||
-	    (!T.taken && ((rc = check_held()) || (rc = adopt_owned(false)))))
-		return db_down("lost");
-	if (zp_db_cmd(&db, "LISTEN " ZP_CLUSTER_NOTIFY_JOBS))
-		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), CL->poll_ms);
-	T.registered = true;
-	T.backoff = 200;
-	T.want_claim = true, claim_empty_free = 0;
-	T.last_hb = T.connected_at = zp_mono_ms();
-	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", CL->node,
-	       capacity(), nheld);
+	if ((rc = keys_register(cd)) || (rc = heartbeat(cd, !cd->registered)) < 0 ||
+	    (!cd->taken && ((rc = check_held(cd)) || (rc = adopt_owned(cd, false)))))
+		return db_down(cd, "lost");
+	if (zp_db_cmd(&cd->db, zp_sql_listen_jobs))
+		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), cd->cl->poll_ms);
+	cd->registered = true;
+	cd->backoff = 200;
+	cd->want_claim = true, cd->claim_empty_free = 0;
+	cd->last_hb = cd->connected_at = zp_mono_ms();
+	zp_log(WHO, "connected to the database as node %s (capacity %u partitions, %u job(s) held)", cd->cl->node,
+	       capacity(cd), cd->nheld);
 }
 
 /* ---------------------------------------------------------------- spool sweep */
 /* Spool directories of jobs we no longer hold: removed once their local copy has ended
  * (the supervisor's tokens/ file names it; a cancelled copy ends quickly). */
-static void sweep(void)
+static void sweep(struct clusterd *cd)
 {
-	DIR *d = opendir(CL->spool);
+	DIR *d = opendir(cd->cl->spool);
 	if (!d)
 		return;
 	for (struct dirent *e; (e = readdir(d));) {
 		long long id, ep;
 		if (sscanf(e->d_name, "j%llde%lld", &id, &ep) != 2)
 			continue;
-		struct hjob *h = held_find(id, ep);
+		struct hjob *h = held_find(cd, id, ep);
 		if (h)
 			continue;
-		if (!db.c && !h)
+		if (!cd->db.c && !h)
 			continue; /* maybe ours from before a restart: the database decides */
 		char tok[PATH_MAX], dir[PATH_MAX + 300], err[300];
-		zp_pipe_path(tok, sizeof tok, &C, "tokens/c%llde%lld", id, ep);
+		zp_pipe_path(tok, sizeof tok, &cd->c, "tokens/c%llde%lld", id, ep);
 		char *t = read_small(tok, NULL);
 		bool ended = true;
 		if (t) {
-			json_t *rep = api(json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)strtoull(t, NULL, 10)),
+			json_t *rep = api(cd, json_pack("{s:s, s:I}", "op", "status", "job", (json_int_t)strtoull(t, NULL, 10)),
 					  err, sizeof err);
 			const char *st = rep ? json_string_value(json_object_get(rep, "state")) : NULL;
 			ended = !rep || !st || !strcmp(st, "DONE") || !strcmp(st, "FAILED");
 			if (!ended)
-				local_cancel(strtoull(t, NULL, 10));
+				local_cancel(cd, strtoull(t, NULL, 10));
 			json_decref(rep);
 			free(t);
 		}
 		if (ended) {
-			snprintf(dir, sizeof dir, "%s/%s", CL->spool, e->d_name);
+			snprintf(dir, sizeof dir, "%s/%s", cd->cl->spool, e->d_name);
 			rm_tree(dir);
 		}
 	}
@@ -1317,32 +1211,32 @@ static void sweep(void)
 }
 
 /* ---------------------------------------------------------------- loop */
-static int db_tick(void)
+static int db_tick(struct clusterd *cd)
 {
 	uint64_t now = zp_mono_ms();
 	int rc = 0;
 	/* draining and nothing left: say DRAINED now, not a heartbeat later */
-	if (now - T.last_hb >= CL->heartbeat_s * 1000ull || (T.drain && !nheld && !T.drained)) {
-		T.last_hb = now;
-		if ((rc = heartbeat(false)) || (rc = keys_register()) || (rc = check_held()) || (rc = adopt_owned(true)) ||
-		    (rc = reap()))
+	if (now - cd->last_hb >= cd->cl->heartbeat_s * 1000ull || (cd->drain && !cd->nheld && !cd->drained)) {
+		cd->last_hb = now;
+		if ((rc = heartbeat(cd, false)) || (rc = keys_register(cd)) || (rc = check_held(cd)) ||
+		    (rc = adopt_owned(cd, true)) || (rc = reap(cd)))
 			return rc;
 	}
-	if (T.want_claim || now - T.last_claim >= CL->poll_ms) {
-		T.last_claim = now;
-		T.want_claim = false;
-		rc = claim();
+	if (cd->want_claim || now - cd->last_claim >= cd->cl->poll_ms) {
+		cd->last_claim = now;
+		cd->want_claim = false;
+		rc = claim(cd);
 	}
 	return rc;
 }
 
-static void tick(void)
+static void tick(struct clusterd *cd)
 {
-	for (unsigned i = nheld; i-- > 0;)
-		if (i < nheld)
-			job_tick(held[i]);
-	if (db.c && db_tick() && !db.c)
-		db_down("lost");
+	for (unsigned i = cd->nheld; i-- > 0;)
+		if (i < cd->nheld)
+			job_tick(cd, cd->held[i]);
+	if (cd->db.c && db_tick(cd) && !cd->db.c)
+		db_down(cd, "lost");
 }
 
 /* What the spool says of a job's local partitions, without asking the supervisor (which is
@@ -1361,61 +1255,55 @@ static json_t *spool_parts(const struct hjob *j)
 
 /* A clean stop: commit what is done (read from the spool), give the rest back (attempts
  * unchanged), say so; every step's time in the log. */
-static void stop(void)
+static void stop(struct clusterd *cd)
 {
 	uint64_t t0 = zp_mono_ms(), t1;
-	if (!db.c || T.taken) { /* no database, or the row and its jobs are another instance's */
+	if (!cd->db.c || cd->taken) { /* no database, or the row and its jobs are another instance's */
 		zp_log(WHO, "stopped: %s; %u job(s) held are left to the database (re-queued after dead_after_s)",
-		       T.taken ? "our node name is another instance's" : "the database is unreachable", nheld);
+		       cd->taken ? "our node name is another instance's" : "the database is unreachable", cd->nheld);
 		return;
 	}
-	unsigned before = nheld;
-	uint64_t done0 = T.done;
-	for (unsigned i = nheld; i-- > 0;) {
-		if (i >= nheld)
+	unsigned before = cd->nheld;
+	uint64_t done0 = cd->done;
+	for (unsigned i = cd->nheld; i-- > 0;) {
+		if (i >= cd->nheld)
 			continue;
-		struct hjob *j = held[i];
+		struct hjob *j = cd->held[i];
 		json_t *parts = j->ready && j->cid ? spool_parts(j) : NULL;
-		int dropped = parts ? commit_parts(j, parts) : 0;
+		int dropped = parts ? commit_parts(cd, j, parts) : 0;
 		json_decref(parts);
-		if (dropped || !db.c)
+		if (dropped || !cd->db.c)
 			continue;
 		bool all = j->ready && !j->failed && !j->requeue[0];
 		for (uint32_t p = 0; all && p < j->nlocal; p++)
 			all = j->sent[p];
 		if (all)
-			drop(j, NULL);
+			drop(cd, j, NULL);
 	}
 	t1 = zp_mono_ms();
 	zp_log(WHO, "stop: committed what the spool holds of %u job(s), %llu completed (%.1f s)", before,
-	       (unsigned long long)(T.done - done0), (t1 - t0) / 1e3);
-	const char *p[] = { CL->node };
+	       (unsigned long long)(cd->done - done0), (t1 - t0) / 1e3);
+	const char *p[] = { cd->cl->node };
 	zp_db_res *r = NULL;
-	zp_db_exec(&db, &r,
-		"WITH u AS (UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE owner = $1 AND state = 'RUNNING'"
-		"  RETURNING job, epoch, part),"
-		" q AS (UPDATE zkpipe.jobs j SET state = " BACK_TO_QUEUED("j", "u") " WHERE j.id IN (SELECT job FROM u)),"
-		" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $1, max(epoch), 'released',"
-		" 'node stopped: partition(s) ' || string_agg(part::text, ', ' ORDER BY part) FROM u"
-		"  WHERE job IN (SELECT id FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')) GROUP BY job)"
-		" SELECT count(DISTINCT job) FROM u", 1, p);
+	zp_db_exec(&cd->db, &r, zp_sql_node_stop_release, 1, p);
 	long long back = r && zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
 	zp_db_free(r);
-	zp_db_exec(&db, NULL, "UPDATE zkpipe.nodes SET state = 'STOPPED', load = 0, held = 0 WHERE name = $1", 1, p);
-	zp_db_exec(&db, NULL, "SELECT pg_notify('" ZP_CLUSTER_NOTIFY_JOBS "', '')", 0, NULL);
+	zp_db_exec(&cd->db, NULL, zp_sql_node_stopped, 1, p);
+	const char *any[] = { "" };
+	zp_db_exec(&cd->db, NULL, zp_sql_notify_jobs, 1, any);
 	zp_log(WHO, "stop: %lld job(s) given back to the queue, node marked STOPPED (%.1f s)", back,
 	       (zp_mono_ms() - t1) / 1e3);
 	zp_log(WHO, "stopped in %.1f s: claimed %llu, done %llu, fenced %llu; %llu database round trips, %llu connects",
-	       (zp_mono_ms() - t0) / 1e3, (unsigned long long)T.claimed, (unsigned long long)T.done,
-	       (unsigned long long)T.fenced, (unsigned long long)db.round_trips, (unsigned long long)db.connects);
+	       (zp_mono_ms() - t0) / 1e3, (unsigned long long)cd->claimed, (unsigned long long)cd->done,
+	       (unsigned long long)cd->fenced, (unsigned long long)cd->db.round_trips, (unsigned long long)cd->db.connects);
 }
 
-static int lock_spool(void)
+static int lock_spool(struct clusterd *cd)
 {
 	char f[PATH_MAX + 8];
-	if (zp_mkdirs(CL->spool, 0700))
-		return zp_err_set(-EIO, "%s: %s", CL->spool, zp_err_msg());
-	snprintf(f, sizeof f, "%s/lock", CL->spool);
+	if (zp_mkdirs(cd->cl->spool, 0700))
+		return zp_err_set(-EIO, "%s: %s", cd->cl->spool, zp_err_msg());
+	snprintf(f, sizeof f, "%s/lock", cd->cl->spool);
 	int fd = open(f, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	for (int i = 0; fd >= 0 && i < 100; i++) { /* a previous clusterd may still be exiting */
 		if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -1428,13 +1316,13 @@ static int lock_spool(void)
 /* <spool>/instance: this node's identity in the database, made once (the spool's lock keeps one
  * clusterd a run directory), so a restarted clusterd is the same instance and a second node
  * given the same name is another. */
-static int instance_id(void)
+static int instance_id(struct clusterd *cd)
 {
 	char f[PATH_MAX + 16];
-	snprintf(f, sizeof f, "%s/instance", CL->spool);
+	snprintf(f, sizeof f, "%s/instance", cd->cl->spool);
 	char *t = read_small(f, NULL);
-	if (t && strlen(t) >= 16 && strlen(t) < sizeof T.instance && !t[strspn(t, "0123456789abcdef")]) {
-		snprintf(T.instance, sizeof T.instance, "%s", t);
+	if (t && strlen(t) >= 16 && strlen(t) < sizeof cd->instance && !t[strspn(t, "0123456789abcdef")]) {
+		snprintf(cd->instance, sizeof cd->instance, "%s", t);
 		free(t);
 		return 0;
 	}
@@ -1442,8 +1330,8 @@ static int instance_id(void)
 	char tok[ZP_TOKEN_MAX + 1];
 	if (zp_token_random(tok, ""))
 		return zp_err_set(-EIO, "getrandom failed");
-	snprintf(T.instance, sizeof T.instance, "%s", tok);
-	int rc = zp_write_atomic(f, T.instance, strlen(T.instance));
+	snprintf(cd->instance, sizeof cd->instance, "%s", tok);
+	int rc = zp_write_atomic(f, cd->instance, strlen(cd->instance));
 	return rc ? zp_err_set(rc, "%s: %s", f, zp_strerror(rc)) : 0;
 }
 
@@ -1453,45 +1341,45 @@ static int instance_id(void)
  * <spool>/view.json for the supervisor's /status, page and /metrics (which read a file: never the
  * database). Written while the database is away too (connected false, the last view kept, its
  * age), so the page says so. [cluster] retain_days: finished jobs past it are pruned hourly. */
-static void view_tick(void)
+static void view_tick(struct clusterd *cd)
 {
 	uint64_t now = zp_mono_ms();
-	if (!CL->view_s || (T.last_view && now - T.last_view < CL->view_s * 1000ull))
+	if (!cd->cl->view_s || (cd->last_view && now - cd->last_view < cd->cl->view_s * 1000ull))
 		return;
-	T.last_view = now;
-	if (db.c && !T.taken) {
+	cd->last_view = now;
+	if (cd->db.c && !cd->taken) {
 		json_t *v = NULL;
-		if (!zp_cluster_view_query(&db, 200, &v)) {
-			json_decref(T.view);
-			T.view = v;
-			T.view_at = now;
-			T.view_err[0] = 0;
+		if (!zp_cluster_view_query(&cd->db, 200, &v)) {
+			json_decref(cd->view);
+			cd->view = v;
+			cd->view_at = now;
+			cd->view_err[0] = 0;
 		} else {
-			snprintf(T.view_err, sizeof T.view_err, "%s", zp_err_msg());
-			if (!db.c)
-				return db_down("lost");
+			snprintf(cd->view_err, sizeof cd->view_err, "%s", zp_err_msg());
+			if (!cd->db.c)
+				return db_down(cd, "lost");
 		}
-		if (CL->retain_days && (!T.last_prune || now - T.last_prune >= 3600000)) {
+		if (cd->cl->retain_days && (!cd->last_prune || now - cd->last_prune >= 3600000)) {
 			long long n = 0;
-			if (!zp_cluster_prune(&db, CL->retain_days, &n)) {
-				T.last_prune = n >= 1000 ? now - 3600000 : now; /* more left: the next turn goes on */
+			if (!zp_cluster_prune(&cd->db, cd->cl->retain_days, &n)) {
+				cd->last_prune = n >= 1000 ? now - 3600000 : now; /* more left: the next turn goes on */
 				if (n)
 					zp_log(WHO, "retain_days = %u: %lld finished job(s) deleted with their partitions, inputs and "
-					       "events", CL->retain_days, n);
+					       "events", cd->cl->retain_days, n);
 			} else {
 				zp_log(WHO, "retain_days: pruning failed: %s", zp_err_msg());
-				if (!db.c)
-					return db_down("lost");
+				if (!cd->db.c)
+					return db_down(cd, "lost");
 			}
 		}
-	} else if (!db.c)
-		snprintf(T.view_err, sizeof T.view_err, "database unreachable (retrying)");
+	} else if (!cd->db.c)
+		snprintf(cd->view_err, sizeof cd->view_err, "database unreachable (retrying)");
 	else
-		snprintf(T.view_err, sizeof T.view_err, "node name %s is held by another live instance", CL->node);
-	json_t *jobs = json_object_get(T.view, "jobs"), *x;
+		snprintf(cd->view_err, sizeof cd->view_err, "node name %s is held by another live instance", cd->cl->node);
+	json_t *jobs = json_object_get(cd->view, "jobs"), *x;
 	size_t i;
 	json_array_foreach(jobs, i, x) {
-		struct hjob *h = held_find((int64_t)json_integer_value(json_object_get(x, "id")), -1);
+		struct hjob *h = held_find(cd, (int64_t)json_integer_value(json_object_get(x, "id")), -1);
 		bool ours = h && h->cid;
 		json_object_set_new(x, "local", ours ? json_integer((json_int_t)h->cid) : json_null());
 	}
@@ -1499,82 +1387,79 @@ static void view_tick(void)
 	json_t *le = json_array(), *cnt = json_array();
 	uint64_t total = 0;
 	for (unsigned k = 0; k <= ZP_DB_LAT_NB; k++) {
-		total += db.lat_n[k];
+		total += cd->db.lat_n[k];
 		if (k < ZP_DB_LAT_NB)
 			json_array_append_new(le, json_real(b[k]));
 		json_array_append_new(cnt, json_integer((json_int_t)total)); /* cumulative; the last is +Inf */
 	}
 	json_t *o = json_pack("{s:i, s:s, s:b, s:s, s:O?, s:O?, s:O?, s:O?, s:f, s:i, s:i, s:i,"
 			      " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:{s:o, s:o, s:f}}",
-			      "version", 1, "node", CL->node, "connected", db.c != NULL, "error", T.view_err,
-			      "nodes", json_object_get(T.view, "nodes"), "jobs", jobs,
-			      "history", json_object_get(T.view, "history"), "db_now", json_object_get(T.view, "db_now"),
-			      "data_age_s", T.view ? (now - T.view_at) / 1e3 : -1.0, "view_s", (int)CL->view_s,
-			      "retain_days", (int)CL->retain_days, "dead_after_s", (int)CL->dead_after_s,
-			      "counters", "claims", (json_int_t)T.claimed, "commits", (json_int_t)T.commits,
-			      "requeues", (json_int_t)T.requeues, "lease_losses", (json_int_t)T.fenced,
-			      "jobs_done", (json_int_t)T.done, "round_trips", (json_int_t)db.round_trips,
-			      "db_seconds", "le", le, "count", cnt, "sum", db.lat_sum);
+			      "version", 1, "node", cd->cl->node, "connected", cd->db.c != NULL, "error", cd->view_err,
+			      "nodes", json_object_get(cd->view, "nodes"), "jobs", jobs,
+			      "history", json_object_get(cd->view, "history"), "db_now", json_object_get(cd->view, "db_now"),
+			      "data_age_s", cd->view ? (now - cd->view_at) / 1e3 : -1.0, "view_s", (int)cd->cl->view_s,
+			      "retain_days", (int)cd->cl->retain_days, "dead_after_s", (int)cd->cl->dead_after_s,
+			      "counters", "claims", (json_int_t)cd->claimed, "commits", (json_int_t)cd->commits,
+			      "requeues", (json_int_t)cd->requeues, "lease_losses", (json_int_t)cd->fenced,
+			      "jobs_done", (json_int_t)cd->done, "round_trips", (json_int_t)cd->db.round_trips,
+			      "db_seconds", "le", le, "count", cnt, "sum", cd->db.lat_sum);
 	char *txt = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	char f[PATH_MAX + 16];
-	snprintf(f, sizeof f, "%s/view.json", CL->spool);
+	snprintf(f, sizeof f, "%s/view.json", cd->cl->spool);
 	int rc = txt ? zp_write_atomic(f, txt, strlen(txt)) : -ENOMEM;
-	static int last_rc;
-	if (rc && rc != last_rc)
+	if (rc && rc != cd->view_write_rc)
 		zp_log(WHO, "%s: cannot write the cluster view: %s", f, zp_strerror(rc));
-	last_rc = rc;
+	cd->view_write_rc = rc;
 	free(txt);
 }
 
-static void loop(int sfd)
+static void loop(struct clusterd *cd, int sfd)
 {
 	for (;;) {
-		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = zp_db_fd(&db), .events = POLLIN } };
-		poll(p, db.c ? 2 : 1, 100);
+		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = zp_db_fd(&cd->db), .events = POLLIN } };
+		poll(p, cd->db.c ? 2 : 1, 100);
 		if (p[0].revents) {
 			struct signalfd_siginfo si;
 			if (read(sfd, &si, sizeof si) != sizeof si)
 				si.ssi_signo = 0;
-			if (!CL->stop_drain || T.stop_drain || !nheld || !db.c) {
-				zp_log(WHO, "signal %u: stopping%s", si.ssi_signo, nheld ? ", handing the jobs held back" : "");
+			if (!cd->cl->stop_drain || cd->stop_drain || !cd->nheld || !cd->db.c) {
+				zp_log(WHO, "signal %u: stopping%s", si.ssi_signo, cd->nheld ? ", handing the jobs held back" : "");
 				break;
 			}
-			T.stop_drain = true; /* [cluster] stop = drain: claim nothing, finish what is held */
-			T.stop_deadline = zp_mono_ms() + CL->drain_timeout_s * 1000ull;
-			T.last_hb = 0;
+			cd->stop_drain = true; /* [cluster] stop = drain: claim nothing, finish what is held */
+			cd->stop_deadline = zp_mono_ms() + cd->cl->drain_timeout_s * 1000ull;
+			cd->last_hb = 0;
 			zp_log(WHO, "signal %u: draining before the stop ([cluster] stop = drain): %u job(s), %u partition(s) "
-			       "held; up to %u s (drain_timeout_s), a second signal hands them back at once", si.ssi_signo, nheld,
-			       load(), CL->drain_timeout_s);
+			       "held; up to %u s (drain_timeout_s), a second signal hands them back at once", si.ssi_signo, cd->nheld,
+			       load(cd), cd->cl->drain_timeout_s);
 		}
-		if (T.stop_drain) {
-			static uint64_t last_note;
+		if (cd->stop_drain) {
 			uint64_t now = zp_mono_ms();
-			if (!nheld) {
-				zp_log(WHO, "drained for the stop in %.1f s", (now + CL->drain_timeout_s * 1000ull - T.stop_deadline) / 1e3);
+			if (!cd->nheld) {
+				zp_log(WHO, "drained for the stop in %.1f s", (now + cd->cl->drain_timeout_s * 1000ull - cd->stop_deadline) / 1e3);
 				break;
 			}
-			if (now >= T.stop_deadline) {
-				zp_log(WHO, "drain_timeout_s (%u s) reached with %u job(s) held: handing them back", CL->drain_timeout_s,
-				       nheld);
+			if (now >= cd->stop_deadline) {
+				zp_log(WHO, "drain_timeout_s (%u s) reached with %u job(s) held: handing them back", cd->cl->drain_timeout_s,
+				       cd->nheld);
 				break;
 			}
-			if (now - last_note >= 5000) {
-				last_note = now;
-				zp_log(WHO, "draining for the stop: %u job(s), %u partition(s) left, %.0f s to the drain timeout", nheld,
-				       load(), (T.stop_deadline - now) / 1e3);
+			if (now - cd->last_drain_note >= 5000) {
+				cd->last_drain_note = now;
+				zp_log(WHO, "draining for the stop: %u job(s), %u partition(s) left, %.0f s to the drain timeout", cd->nheld,
+				       load(cd), (cd->stop_deadline - now) / 1e3);
 			}
 		}
-		if (db.c && p[1].revents && zp_db_notifies(&db))
-			T.want_claim = true, claim_empty_free = 0;
-		if (!db.c && zp_mono_ms() >= T.next_connect)
-			db_up();
-		tick();
-		view_tick();
-		static uint64_t last_sweep;
-		if (zp_mono_ms() - last_sweep > 5000) {
-			last_sweep = zp_mono_ms();
-			sweep();
+		if (cd->db.c && p[1].revents && zp_db_notifies(&cd->db))
+			cd->want_claim = true, cd->claim_empty_free = 0;
+		if (!cd->db.c && zp_mono_ms() >= cd->next_connect)
+			db_up(cd);
+		tick(cd);
+		view_tick(cd);
+		if (zp_mono_ms() - cd->last_sweep > 5000) {
+			cd->last_sweep = zp_mono_ms();
+			sweep(cd);
 		}
 	}
 }
@@ -1599,26 +1484,29 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with its supervisor; the next one starts a new clusterd */
 	if (getppid() != parent)
 		return 1;
-	if (zp_pipe_config_load(&C, config))
+	struct clusterd *cd = calloc(1, sizeof *cd); /* the process's state; lives until it exits */
+	if (!cd)
+		return zp_log(WHO, "out of memory"), 1;
+	if (zp_pipe_config_load(&cd->c, config))
 		return zp_log(WHO, "%s", zp_err_msg()), 1;
-	CL = &C.cluster;
-	if (sim && zp_sim_init(sim, &C))
+	cd->cl = &cd->c.cluster;
+	if (sim && zp_sim_init(sim, &cd->c))
 		return zp_log(WHO, "%s", zp_err_msg()), 2;
-	if (!CL->database[0])
+	if (!cd->cl->database[0])
 		return zp_log(WHO, "%s has no [cluster] database", config), 1;
-	if (C.listen[0])
-		snprintf(api_url, sizeof api_url, "%s", C.listen);
+	if (cd->c.listen[0])
+		snprintf(cd->api_url, sizeof cd->api_url, "%s", cd->c.listen);
 	else
-		zp_api_default_url(api_url, sizeof api_url, C.run_dir);
-	snprintf(db.conninfo, sizeof db.conninfo, "%s", CL->database);
-	snprintf(db.app, sizeof db.app, "zkpipe-clusterd %s", CL->node);
+		zp_api_default_url(cd->api_url, sizeof cd->api_url, cd->c.run_dir);
+	snprintf(cd->db.conninfo, sizeof cd->db.conninfo, "%s", cd->cl->database);
+	snprintf(cd->db.app, sizeof cd->db.app, "zkpipe-clusterd %s", cd->cl->node);
 	/* a statement waits at most this long (then the connection is dropped and made again): long
 	 * enough for a loaded server, short enough that a cut link is noticed within a few beats */
-	uint32_t tmo = CL->heartbeat_s * 2000;
-	db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
-	for (unsigned i = 0; i < C.n_keys; i++)
-		keys[i].k = &C.keys[i];
-	if (lock_spool() || instance_id())
+	uint32_t tmo = cd->cl->heartbeat_s * 2000;
+	cd->db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
+	for (unsigned i = 0; i < cd->c.n_keys; i++)
+		cd->keys[i].k = &cd->c.keys[i];
+	if (lock_spool(cd) || instance_id(cd))
 		return zp_log(WHO, "%s", zp_err_msg()), 1;
 	sigset_t set;
 	sigemptyset(&set);
@@ -1627,12 +1515,12 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	T.backoff = 200;
-	zp_log(WHO, "node %s: database %s, heartbeat %u s, dead after %u s", CL->node, CL->database, CL->heartbeat_s,
-	       CL->dead_after_s);
-	loop(sfd);
-	stop();
-	zp_sim_finish(&db);
-	zp_db_close(&db);
+	cd->backoff = 200;
+	zp_log(WHO, "node %s: database %s, heartbeat %u s, dead after %u s", cd->cl->node, cd->cl->database,
+	       cd->cl->heartbeat_s, cd->cl->dead_after_s);
+	loop(cd, sfd);
+	stop(cd);
+	zp_sim_finish(&cd->db);
+	zp_db_close(&cd->db);
 	return 0;
 }

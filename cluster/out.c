@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cluster.h"
+#include "sql.h"
 #include "config.h"
 #include "files.h"
 #include "zp_err.h"
@@ -20,8 +21,7 @@ int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, in
 	snprintf(id, sizeof id, "%lld", (long long)job);
 	const char *p[] = { id };
 	zp_db_res *r;
-	int rc = zp_db_exec(db, &r, "SELECT part, proof, public FROM zkpipe.partitions WHERE job = $1::bigint"
-			    " ORDER BY part", 1, p);
+	int rc = zp_db_exec(db, &r, zp_sql_job_proofs, 1, p);
 	if (rc)
 		return rc;
 	if (zp_db_rows(r) != (int)nparts)

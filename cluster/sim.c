@@ -14,6 +14,7 @@
 #include "config.h"
 #include "files.h"
 #include "sim.h"
+#include "sql.h"
 #include "sys.h"
 #include "zp_err.h"
 
@@ -77,7 +78,7 @@ int zp_sim_init(const char *ms, const struct zp_pipe_config *c)
 int zp_sim_db_check(struct zp_db *db)
 {
 	zp_db_res *r;
-	int rc = zp_db_exec(db, &r, "SELECT v FROM zkpipe.meta WHERE k = '" ZP_SIM_META_KEY "'", 0, NULL);
+	int rc = zp_db_exec(db, &r, zp_sql_sim_check, 0, NULL);
 	if (rc)
 		return rc;
 	bool ok = zp_db_rows(r) == 1 && !strcmp(zp_db_val(r, 0, 0), "yes");

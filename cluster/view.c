@@ -10,11 +10,8 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "sql.h"
 #include "zp_err.h"
-
-/* a node's state as readers see it (as cli.c's NODE_STATE): DOWN past its own dead_after_s */
-#define VSTATE "CASE WHEN n.state <> 'STOPPED' AND n.heartbeat < now() - n.dead_after_s * interval '1 second'" \
-	       " THEN 'DOWN' ELSE n.state END"
 
 int zp_cluster_view_query(struct zp_db *db, unsigned history, json_t **out)
 {
@@ -24,30 +21,7 @@ int zp_cluster_view_query(struct zp_db *db, unsigned history, json_t **out)
 	const char *p[] = { lim };
 	zp_db_res *r;
 	/* one round trip; the text of each list is parsed here (keys and refused are JSON text) */
-	int rc = zp_db_exec(db, &r,
-		"SELECT"
-		" (SELECT coalesce(json_agg(x ORDER BY x.name), '[]') FROM (SELECT n.name, n.host, " VSTATE " AS state,"
-		"  round(extract(epoch FROM now() - n.heartbeat)::numeric, 1)::float8 AS heartbeat_age_s, n.keys, n.refused,"
-		"  n.groups, n.gpus, n.capacity, n.load, n.held, n.jobs_done, n.drain, n.dead_after_s, n.max_parts,"
-		"  (SELECT count(*) FROM zkpipe.partitions q WHERE q.node = n.name AND q.proved_at > now() - interval '60 seconds')"
-		"   AS parts_60s"
-		"  FROM zkpipe.nodes n) x),"
-		" (SELECT coalesce(json_agg(x ORDER BY x.id), '[]') FROM (SELECT j.id, j.token, j.key, j.priority, j.state,"
-		"  j.nparts, (SELECT count(*) FROM zkpipe.partitions q WHERE q.job = j.id) AS done,"
-		"  (SELECT string_agg(DISTINCT i.owner, ',') FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING')"
-		"  AS owner, (SELECT coalesce(max(i.epoch), 0) FROM zkpipe.inputs i WHERE i.job = j.id) AS epoch,"
-		"  (SELECT count(*) FROM zkpipe.inputs i WHERE i.job = j.id AND i.state = 'RUNNING') AS running,"
-		"  j.attempts, j.max_attempts, round(extract(epoch FROM now() - j.created_at)::numeric, 1)::float8 AS age_s,"
-		"  j.error FROM zkpipe.jobs j WHERE j.state IN ('QUEUED', 'RUNNING') ORDER BY j.id LIMIT 500) x),"
-		" (SELECT coalesce(json_agg(x ORDER BY x.done_unix DESC NULLS LAST, x.id DESC), '[]') FROM (SELECT j.id,"
-		"  j.token, j.key, j.priority, j.state, j.nparts, (SELECT count(*) FROM zkpipe.partitions q WHERE q.job = j.id)"
-		"  AS done, (SELECT string_agg(DISTINCT q.node, ',') FROM zkpipe.partitions q WHERE q.job = j.id) AS nodes,"
-		"  j.attempts, extract(epoch FROM j.done_at)::bigint AS done_unix,"
-		"  round(extract(epoch FROM j.done_at - j.created_at)::numeric, 2)::float8 AS took_s, j.error"
-		"  FROM zkpipe.jobs j WHERE j.state IN ('DONE', 'FAILED', 'CANCELLED')"
-		"  ORDER BY j.done_at DESC NULLS LAST, j.id DESC LIMIT $1::int) x),"
-		" extract(epoch FROM now())::float8",
-		1, p);
+	int rc = zp_db_exec(db, &r, zp_sql_cluster_view, 1, p);
 	if (rc)
 		return rc;
 	json_error_t e;
@@ -81,13 +55,7 @@ int zp_cluster_prune(struct zp_db *db, uint32_t days, long long *n)
 	*n = 0;
 	/* inputs and partitions go with their job (ON DELETE CASCADE); events name jobs without a
 	 * foreign key: deleted here; a batch at a time, so one statement stays short */
-	int rc = zp_db_exec(db, &r,
-		"WITH old AS (SELECT id FROM zkpipe.jobs WHERE state IN ('DONE', 'FAILED', 'CANCELLED')"
-		"  AND done_at < now() - $1::int * interval '1 day' ORDER BY id LIMIT 1000),"
-		" ev AS (DELETE FROM zkpipe.events WHERE job IN (SELECT id FROM old)),"
-		" d AS (DELETE FROM zkpipe.jobs WHERE id IN (SELECT id FROM old) RETURNING id)"
-		" SELECT count(*) FROM d",
-		1, p);
+	int rc = zp_db_exec(db, &r, zp_sql_prune, 1, p);
 	if (rc)
 		return rc;
 	*n = zp_db_rows(r) ? zp_db_int(r, 0, 0) : 0;
