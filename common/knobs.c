@@ -96,7 +96,6 @@ static void load(void)
 	num(&k->params_gpu_inline, "ZP_PARAMS_GPU_INLINE", -1, 1, -1);
 	num(&k->params_gpu_sqr, "ZP_PARAMS_GPU_SQR", -1, 1, -1);
 	k->gpud_pipeline = is_1("ZKPIPE_GPUD_PIPELINE");
-	k->ss_copy = env("ZKPIPE_SS_COPY");
 	k->memcg = env("ZKPIPE_MEMCG");
 	k->dkeep = env("ZP_DKEEP"); /* set (even empty): the supervisor holds kept keys for this gpud */
 	k->sysfs = env("ZKPIPE_SYSFS");

@@ -59,7 +59,6 @@ typedef struct {
 	zp_knob_num params_gpu_sqr; /* ZP_PARAMS_GPU_SQR: the G1 check kernel's Fp squares dedicated (1), products (0), -1 default */
 	/* daemons and tools */
 	int gpud_pipeline;        /* ZKPIPE_GPUD_PIPELINE=1: gpud's CPU backend behind the device pipeline */
-	const char *ss_copy;      /* ZKPIPE_SS_COPY: "memcpy" = plain copies in the supraseal client */
 	const char *memcg;        /* ZKPIPE_MEMCG: the cgroup the supervisor made (non-empty: no RLIMIT_DATA) */
 	const char *dkeep;        /* ZP_DKEEP: gpud's device-kept keys from the supervisor (pipeline/dkeep.h); NULL unset */
 	const char *sysfs;        /* ZKPIPE_SYSFS: sysfs root for GPU discovery (tests) */

@@ -423,7 +423,9 @@ static zp_ss_error check_call(const zp_ss_assignment *p, size_t n, const zp_fr *
  * ownership of every destination line and leave the caller's cache alone, which is what a plain
  * memcpy of these sizes does not do (glibc streams only above a threshold scaled to the L3 size).
  * All the big vectors go through ONE zp_par_for over their concatenation (1 MiB tasks), not one
- * thread spawn + join per vector. Slot offsets are 64-byte aligned (zp_ss_payload_layout). */
+ * thread spawn + join per vector. Slot offsets are 64-byte aligned (zp_ss_payload_layout). A CPU
+ * without AVX2 copies with memcpy (bench/RESULTS.md "libzkpipe-supraseal: per-partition overhead":
+ * stream vs memcpy within noise at 2^14-2^17, the gain was the single spawn; streaming kept). */
 __attribute__((target("avx2"))) static void copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
 {
 	size_t head = (64 - ((uintptr_t)dst & 63)) & 63;
@@ -465,9 +467,7 @@ static void pcopy_task(void *vc, size_t i, int w)
 }
 static void pcopy_all(struct pcopy *c)
 {
-	const char *e = zp_knobs()->ss_copy; /* "memcpy": plain copies (bench comparison) */
-	bool nt = !(e && !strcmp(e, "memcpy")) && __builtin_cpu_supports("avx2");
-	c->copy = nt ? copy_stream : copy_plain;
+	c->copy = __builtin_cpu_supports("avx2") ? copy_stream : copy_plain;
 	size_t total = 0;
 	for (int k = 0; k < NSEG; k++)
 		total += c->n[k];

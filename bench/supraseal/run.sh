@@ -6,8 +6,8 @@
 # time (H + MSMs + finish + pairing self-check) and the call's total. overhead = total - prove.
 # Prints a table and appends it to bench/RESULTS.md.
 # Copy-in bandwidth = payload bytes / the library's copy_ms (best and median). MODES (default
-# "stream memcpy") runs each size with each copy path (ZKPIPE_SS_COPY), alternating process by
-# process; the mode "preload" runs the harness with LD_PRELOAD=$PRELOAD (e.g. an older build of the
+# "stream", this build's library: streaming stores) runs each size with each mode, alternating process
+# by process; the mode "preload" runs the harness with LD_PRELOAD=$PRELOAD (e.g. an older build of the
 # library, for before/after).
 # BACKEND=cuda proves on the GPU (gpud's [group] backend); BIN=DIR takes prebuilt binaries
 # (scripts/gpu-bin.sh DIR tests/supraseal/ss_harness supraseal/libzkpipe-supraseal.so.0) instead of
@@ -16,7 +16,7 @@
 # next partition into a free slot while gpud proves the previous one. With BACKEND=cuda gpud's
 # DMA slot -> GPU (COPY_START -> COPY_END, the library's take_ms) is counted as proving work, as
 # supraseal-c2's own host -> device upload is inside its proof: overhead = total - prove - DMA.
-#   usage: [MODES="stream memcpy"] [BACKEND=cpu] [BIN=] [PARTS=1] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
+#   usage: [MODES="stream preload"] [BACKEND=cpu] [BIN=] [PARTS=1] bench/supraseal/run.sh [LOG2 sizes, default "14 16 17"] [REPS=3]
 set -eu
 cd "$(dirname "$0")/../.."
 BACKEND=${BACKEND:-cpu}
@@ -59,12 +59,12 @@ for k in $SIZES; do
   echo "2^$k: key in $(python3 -c "print(round($(date +%s.%N)-$t0,1))") s" >&2
   "$H" prove "$T/k$k.params" "$rows_k" "$PUB" 1 >/dev/null   # warm-up: gpud loads the key
   declare -A outs=()
-  for rep in 1 2 3; do for m in ${MODES:-stream memcpy}; do
+  for rep in 1 2 3; do for m in ${MODES:-stream}; do
     pre=""; [ "$m" = preload ] && pre=$PRELOAD
-    o=$(LD_PRELOAD=$pre ZKPIPE_SS_COPY=$m "$H" prove "$T/k$k.params" "$rows_k" "$PUB" "$PARTS" --repeat "$REPS" --stats)
+    o=$(LD_PRELOAD=$pre "$H" prove "$T/k$k.params" "$rows_k" "$PUB" "$PARTS" --repeat "$REPS" --stats)
     outs[$m]+="$o"$'\n'
   done; done
-  for m in ${MODES:-stream memcpy}; do
+  for m in ${MODES:-stream}; do
   out=${outs[$m]}
   echo "$out" | grep -E "stats|timeline" >&2
   row=$(echo "$out" | K=$k M=$m DMA=$([ "$BACKEND" = cuda ] && echo 1 || echo 0) python3 -c '
@@ -111,7 +111,7 @@ echo "$table"
   echo
   echo "Machine: $(uname -sr) $(uname -m); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) CPUs"
   echo
-  echo "Command: \`MODES=\"${MODES:-stream memcpy}\" BACKEND=$BACKEND PARTS=$PARTS bench/supraseal/run.sh \"$SIZES\" $REPS\` ($PARTS-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, backend $BACKEND$( [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/ on /'), CPU work on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof$( [ "$BACKEND" = cuda ] && echo " - gpud DMA slot -> GPU (supraseal-c2 uploads inside its proof too)"), per partition)"
+  echo "Command: \`MODES=\"${MODES:-stream}\" BACKEND=$BACKEND PARTS=$PARTS bench/supraseal/run.sh \"$SIZES\" $REPS\` ($PARTS-partition calls of a synthetic PoRep-shaped circuit, 328 public inputs, through a running pipeline: 1 gpud, backend $BACKEND$( [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/ on /'), CPU work on all CPUs; 3 processes x $REPS calls per copy path, the paths alternating process by process, each process's first call dropped; medians unless marked; gpud proof time includes its pairing self-check; overhead = call total - gpud proof$( [ "$BACKEND" = cuda ] && echo " - gpud DMA slot -> GPU (supraseal-c2 uploads inside its proof too)"), per partition)"
   echo
   echo "$table"
 } >> "${RESULTS:-bench/RESULTS.md}"
