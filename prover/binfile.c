@@ -239,20 +239,6 @@ int zp_bin_expect_end(const zp_bin_cur *c)
 	return 0;
 }
 
-/* a < m for little-endian byte string a and limb array m (n limbs) */
-static int lt_limbs(const uint8_t *a, const uint64_t *m, int n)
-{
-	for (int i = n - 1; i >= 0; i--) {
-		uint64_t x = ld64(a + 8 * i);
-		if (x != m[i])
-			return x < m[i];
-	}
-	return 0;
-}
-
-int zp_bin_fp_canonical(const uint8_t *le48) { return lt_limbs(le48, ZP_FP_MODULUS, ZP_FP_LIMBS); }
-int zp_bin_fr_canonical(const uint8_t *le32) { return lt_limbs(le32, ZP_FR_MODULUS, ZP_FR_LIMBS); }
-
 int zp_bin_read_fr_prime(zp_bin_cur *c, const zp_curve **curve)
 {
 	uint32_t n8;
@@ -280,10 +266,4 @@ int zp_bin_fr_canonical_of(const zp_curve *cv, const uint8_t *le)
 int zp_bin_fp_canonical_of(const zp_curve *cv, const uint8_t *le)
 {
 	return zp_curve_lt_limbs(le, cv->fp_modulus, cv->fp_limbs);
-}
-
-int zp_bin_curve_mismatch(const char *what, const zp_curve *have, const char *whose, const zp_curve *want)
-{
-	return zp_err_set(ZP_EMISMATCH, "%s is a %s %s, %s is %s: the curves differ", what, zp_curve_of(have)->name,
-			  "file", whose, zp_curve_of(want)->name);
 }

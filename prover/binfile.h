@@ -87,12 +87,5 @@ int  zp_bin_read_fr_prime(zp_bin_cur *c, const zp_curve **curve);
 /* le < the curve's r / q (fr_bytes / fp_bytes little-endian). */
 int  zp_bin_fr_canonical_of(const zp_curve *cv, const uint8_t *le);
 int  zp_bin_fp_canonical_of(const zp_curve *cv, const uint8_t *le);
-/* ZP_EMISMATCH naming both curves: "<what> is a <have> file, <whose> is <want>: the curves differ". */
-int  zp_bin_curve_mismatch(const char *what, const zp_curve *have, const char *whose, const zp_curve *want);
-
-/* Little-endian 6-limb / 4-limb integer < modulus, without conversion (Montgomery bytes
- * are loaded by memcpy after this check). */
-int  zp_bin_fp_canonical(const uint8_t *le48);
-int  zp_bin_fr_canonical(const uint8_t *le32);
 
 #endif

@@ -28,8 +28,6 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static const char *const state_name[] = { "loading", "ready", "failed" };
 
-const char *sup_key_state_name(int s) { return state_name[s]; }
-
 static void fmt_bytes(char *b, size_t n, uint64_t v)
 {
 	if (v >= 1ull << 30)

@@ -139,7 +139,6 @@ const char *sup_key_refusal(struct sup *sup, const char *name, char *buf, size_t
 bool sup_group_serves(struct sup *sup, unsigned g, const char *name);
 void *sup_keys_json(struct sup *sup);              /* the "keys" array of /status */
 const char *sup_key_state(struct sup *sup, const char *name, char *why, size_t n);
-const char *sup_key_state_name(int s);
 
 /* observe.c: histograms (fed by finished jobs), throughput, the status page's parts of /status */
 void sup_observe_job(struct sup *sup, struct zp_arena *a, unsigned group, uint32_t job_idx);
