@@ -20,6 +20,7 @@
 
 #include "keyregion.h"
 #include "params_load.h"
+#include "params_synth.h"
 #include "par.h"
 #include "progress.h"
 #include "serialize.h"

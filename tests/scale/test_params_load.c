@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "params_load.h"
+#include "params_synth.h"
 #include "serialize.h"
 #include "util.h"
 

@@ -1,0 +1,23 @@
+/*
+ * params_synth.h — synthetic Filecoin .params files for benchmarks and tests (bench/keys/params_bench,
+ * tests/scale/test_params_load). A fixture, not the prover's: compiled into its users, not libzpprover.
+ */
+#ifndef ZP_PARAMS_SYNTH_H
+#define ZP_PARAMS_SYNTH_H
+
+#include <stdint.h>
+
+#include "params.h"
+
+/* A .params file of the given counts whose points are drawn from a pool of `pool` distinct valid points per
+ * group (k·G for k from seed; the fixed points too), repeated — every point still passes the loader's full
+ * checks, and writing is a copy at disk speed (a real setup at 2^27 would take hours). The PoRep shape for
+ * a domain 2^log: zp_params_counts_porep. */
+int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigned pool, uint64_t seed);
+/* Offsets, size and domain of c from its six counts. */
+void zp_params_info_layout(zp_params_info *c);
+/* Counts shaped like a Filecoin 32 GiB PoRep key scaled to domain 2^log: IC 329, h 2^log − 1, l 0.971·2^log,
+ * a = IC + l, b_g1 = b_g2 = a quarter of a (what bellperson's filter by value leaves of B). */
+void zp_params_counts_porep(zp_params_info *c, unsigned log);
+
+#endif
