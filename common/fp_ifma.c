@@ -1,22 +1,17 @@
 /*
- * fp_ifma.c — see fp_ifma.h. Montgomery product in radix 2^52, operand scanning, eight lanes:
- * for each limb b_i of b: t += a·b_i (low and high 52-bit halves of each 52×52 product into
- * neighbouring accumulators), m = t_i·(−p^−1) mod 2^52, t += m·p, carry t_i's top bits into
- * t_{i+1}. Each 64-bit accumulator takes at most 33 additions of < 2^52, so nothing overflows;
- * one carry pass at the end makes the eight result limbs 52 bits again (the instructions read
- * only the low 52 bits of their multiplicands, so inputs must be normalized).
+ * fp_ifma.c — see fp_ifma.h: whether the eight-lane AVX-512 IFMA Fp arithmetic (fp_ifma_impl.h)
+ * may run here (the product itself, Montgomery in radix 2^52 on eight lanes: fp_ifma_impl.h).
+ * The eight-element value form and its pack / unpack, a test and bench fixture, are bench/arith/fp8.h.
  */
 #include "fp_ifma.h"
 #include "knobs.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MASK52 ((1ull << 52) - 1)
 
 static uint64_t P52[8], PINV52;
-static zp_fp TO_R416, FROM_R416;   /* Montgomery forms of 2^32 and 2^-32 */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* 52-bit limbs of a 384-bit integer, and back (the value must fit 384 bits) */
@@ -36,54 +31,6 @@ static void init(void)
 	uint64_t x = 1;   /* q^-1 mod 2^64 by Newton's iteration (q odd) */
 	for (int i = 0; i < 6; i++) x *= 2 - q[0] * x;
 	PINV52 = (0 - x) & MASK52;
-	zp_fp_from_u64(&TO_R416, 1ull << 32);
-	zp_fp_inv(&FROM_R416, &TO_R416);
-}
-
-static void from52(uint64_t out[ZP_FP_LIMBS], const uint64_t in[8])
-{
-	memset(out, 0, ZP_FP_LIMBS * sizeof(uint64_t));
-	for (int k = 0; k < 8; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, s = bit % 64;
-		if (w < ZP_FP_LIMBS) out[w] |= in[k] << s;
-		if (s > 12 && w + 1 < ZP_FP_LIMBS) out[w + 1] |= in[k] >> (64 - s);
-	}
-}
-/* v < 2q (8 limbs of 52 bits) -> v mod q */
-static void reduce52(uint64_t v[8])
-{
-	uint64_t d[8], borrow = 0;
-	for (int k = 0; k < 8; k++) {
-		uint64_t t = v[k] - P52[k] - borrow;
-		borrow = t >> 63;
-		d[k] = t & MASK52;
-	}
-	if (!borrow) memcpy(v, d, sizeof d);
-}
-
-void zp_fp8_pack(zp_fp8 *r, const zp_fp a[8])
-{
-	pthread_once(&once, init);
-	for (int lane = 0; lane < 8; lane++) {
-		zp_fp t;
-		uint64_t l[8];
-		zp_fp_mul(&t, &a[lane], &TO_R416);   /* raw limbs now a·2^416 mod q */
-		to52(l, t.l);
-		for (int k = 0; k < 8; k++) r->l[k][lane] = l[k];
-	}
-}
-
-void zp_fp8_unpack(zp_fp a[8], const zp_fp8 *r)
-{
-	pthread_once(&once, init);
-	for (int lane = 0; lane < 8; lane++) {
-		uint64_t l[8];
-		zp_fp t;
-		for (int k = 0; k < 8; k++) l[k] = r->l[k][lane];
-		reduce52(l);
-		from52(t.l, l);
-		zp_fp_mul(&a[lane], &t, &FROM_R416);
-	}
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -97,18 +44,6 @@ bool zp_fp_ifma_available(void)
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }
-
-IFMA_FN void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b)
-{
-	__m512i A[8], B[8], R[8];
-	for (int k = 0; k < 8; k++) {
-		A[k] = _mm512_load_si512((const void *)a->l[k]);
-		B[k] = _mm512_load_si512((const void *)b->l[k]);
-	}
-	zp_v8_mul(R, A, B);
-	for (int k = 0; k < 8; k++) _mm512_store_si512((void *)r->l[k], R[k]);
-}
 #else
 bool zp_fp_ifma_available(void) { return false; }
-void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b) { (void)r; (void)a; (void)b; abort(); }
 #endif

@@ -1,12 +1,18 @@
 /*
  * fp_ifma_impl.h — internal: the eight-lane AVX-512 IFMA Fp arithmetic as inline functions on
- * registers, for fp_ifma.c and the MSM's vector batch-affine path (msm.c). Include only from
+ * registers, for the MSM's vector batch-affine path (msm.c), BN254's NTT and bench/arith/fp8.c. Include only from
  * x86-64 GCC/Clang builds; every function here must run under IFMA_FN code on a CPU where
  * zp_fp_ifma_available() said yes.
  *
  * A v8 is eight lanes of one element each, limb-sliced: r[k] holds limb k (bits 52k..52k+51) of
- * every lane. Products are Montgomery with R' = 2^416 (see fp_ifma.h); sums and differences keep
+ * every lane. Products are Montgomery with R' = 2^416 (bench/arith/fp8.h's form); sums and differences keep
  * 64-bit signed limbs until a carry pass makes them 52-bit again.
+ *
+ * The product (zp_v8_mul): operand scanning, for each limb b_i of b: t += a·b_i (low and high 52-bit
+ * halves of each 52×52 product into neighbouring accumulators), m = t_i·(−p^−1) mod 2^52, t += m·p,
+ * carry t_i's top bits into t_{i+1}. Each 64-bit accumulator takes at most 33 additions of < 2^52, so
+ * nothing overflows; one carry pass at the end makes the eight result limbs 52 bits again (the
+ * instructions read only the low 52 bits of their multiplicands, so inputs must be normalized).
  */
 #ifndef ZP_FP_IFMA_IMPL_H
 #define ZP_FP_IFMA_IMPL_H

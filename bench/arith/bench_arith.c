@@ -23,6 +23,7 @@
 #include "ec.h"
 #include "field_impl.h"
 #include "fp_ifma.h"
+#include "fp8.h"
 #include "msm.h"
 #include "ntt.h"
 #include "par.h"
@@ -92,7 +93,7 @@ static void bench_fp_mul(void)
 static volatile uint64_t sink;   /* keeps the timed loops' results alive */
 
 /* Throughput beside the latency above: four independent scalar chains, and the AVX-512 IFMA
- * product (common/fp_ifma.h) with eight lanes, one chain and four; ns per Fp product. */
+ * product (common/fp_ifma_impl.h, through bench/arith/fp8.h) with eight lanes, one chain and four; ns per Fp product. */
 static void bench_fp_mul_wide(void)
 {
 	zp_rng g;

@@ -1,10 +1,12 @@
 /*
- * test_fp_ifma — the eight-lane AVX-512 IFMA Fp product (common/fp_ifma.h) against the scalar one:
- * pack / unpack round trips, single products on fresh random inputs and on 0, 1, q − 1, and chains
- * of 64 products whose inputs stay in the lazy range [0, 2q). Skips (77) on a CPU without IFMA.
+ * test_fp_ifma — the eight-lane AVX-512 IFMA Fp product (common/fp_ifma_impl.h, through the fixture
+ * bench/arith/fp8.h) against the scalar one: pack / unpack round trips, single products on fresh random
+ * inputs and on 0, 1, q − 1, and chains of 64 products whose inputs stay in the lazy range [0, 2q).
+ * Skips (77) on a CPU without IFMA.
  */
 #include "field.h"
 #include "fp_ifma.h"
+#include "fp8.h"
 
 #include "../common/zp_test.h"
 
