@@ -33,36 +33,6 @@ uint64_t zp_density_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, u
 	return k;
 }
 
-/* bits of word w that lie below n */
-static uint64_t word_bits(const uint64_t *bits, uint64_t w, uint64_t n)
-{
-	uint64_t m = bits[w], left = n - w * 64;
-	return left < 64 ? m & ((1ull << left) - 1) : m;
-}
-
-uint64_t zp_density_index(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n)
-{
-	uint64_t words = (n + 63) / 64;
-	for (uint64_t w = 0; w < words; w++) /* 1. count */
-		off[w] = (uint32_t)__builtin_popcountll(word_bits(bits, w, n));
-	off[words] = 0;
-	uint32_t run = 0; /* 2. exclusive scan, in place */
-	for (uint64_t w = 0; w <= words; w++) {
-		uint32_t c = off[w];
-		off[w] = run;
-		run += c;
-	}
-	for (uint64_t w = 0; w < words; w++) { /* 3. each word its run */
-		uint64_t m = word_bits(bits, w, n);
-		uint32_t o = off[w];
-		while (m) {
-			idx[o++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(m));
-			m &= m - 1;
-		}
-	}
-	return off[words];
-}
-
 /* zp_density_gather_par: chunks of GP_WORDS words; at[c] a chunk's count, then its offset. */
 #define GP_WORDS 16384
 struct gpar { const uint64_t *bits; uint64_t n; const zp_fr *src; zp_fr *dst; uint64_t *at; };

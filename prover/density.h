@@ -2,7 +2,8 @@
  * density.h — density bitmaps: which wires a compact query covers (bellperson's DensityTracker,
  * handed over per partition by its prover ABI; docs/supraseal.md). u64 words, LSB first; bit i set
  * = wire i has a point. The CPU backend gathers scalars with these; the CUDA backend builds index
- * lists on the device (cuda/bits.cu) whose host model is zp_density_index.
+ * lists on the device (cuda/bits.cu), whose host model is bits_index_model in
+ * tests/supraseal/bits_cases.h.
  */
 #ifndef ZP_DENSITY_H
 #define ZP_DENSITY_H
@@ -21,11 +22,5 @@ uint64_t zp_density_gather(zp_fr *dst, const zp_fr *src, const uint64_t *bits, u
  * chunk's offset): the same dst, written only when the count equals want (a bitmap that disagrees with
  * the popcount its caller gave writes nothing). Returns the count. */
 uint64_t zp_density_gather_par(zp_fr *dst, const zp_fr *src, const uint64_t *bits, uint64_t n, uint64_t want);
-
-/* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
- * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
- * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].
- * Returns how many (off[⌈n/64⌉]). The reference the GPU check and the CPU test compare with. */
-uint64_t zp_density_index(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * bits_cases.h — density bitmaps for the gather tests (ss_bits_index.c on the CPU, ss_gather_gpu.c
  * on a GPU): sizes around word edges, densities from none to all, and junk past n in the last word
- * (which every reader must ignore).
+ * (which every reader must ignore); and bits_index_model, the host model of the GPU's index step.
  */
 #ifndef ZP_TEST_BITS_CASES_H
 #define ZP_TEST_BITS_CASES_H
@@ -51,5 +51,40 @@ static void bits_fill(uint64_t *w, uint64_t n, enum bits_kind k)
 static const uint64_t bits_sizes[] = { 0, 1, 2, 63, 64, 65, 127, 128, 129, 329, 1000, 4113, 65536, 100003,
 					 /* zp_density_gather_par's chunks are 2^20 bits: one and a bit, three and a tail */
 					 (1u << 20) + 1, 3 * (1u << 20) + 37 };
+
+/* bits of word w that lie below n */
+static uint64_t word_bits(const uint64_t *bits, uint64_t w, uint64_t n)
+{
+	uint64_t m = bits[w], left = n - w * 64;
+	return left < 64 ? m & ((1ull << left) - 1) : m;
+}
+
+/* The GPU gather's index step (cuda/bits.cu, zp_cuda_bits_index) on the host, pass for pass: off
+ * gets each word's popcount, then their exclusive sum (⌈n/64⌉ + 1 entries: room for that); idx
+ * gets the indices i < n of the set bits, ascending, each word writing its run at off[word].
+ * Returns how many (off[⌈n/64⌉]). The reference the GPU check and the CPU test compare with
+ * (a test fixture: not in the prover's library). */
+static uint64_t bits_index_model(uint32_t *idx, uint32_t *off, const uint64_t *bits, uint64_t n)
+{
+	uint64_t words = (n + 63) / 64;
+	for (uint64_t w = 0; w < words; w++) /* 1. count */
+		off[w] = (uint32_t)__builtin_popcountll(word_bits(bits, w, n));
+	off[words] = 0;
+	uint32_t run = 0; /* 2. exclusive scan, in place */
+	for (uint64_t w = 0; w <= words; w++) {
+		uint32_t c = off[w];
+		off[w] = run;
+		run += c;
+	}
+	for (uint64_t w = 0; w < words; w++) { /* 3. each word its run */
+		uint64_t m = word_bits(bits, w, n);
+		uint32_t o = off[w];
+		while (m) {
+			idx[o++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(m));
+			m &= m - 1;
+		}
+	}
+	return off[words];
+}
 
 #endif

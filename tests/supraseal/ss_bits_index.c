@@ -1,5 +1,5 @@
 /*
- * ss_bits_index — the GPU gather's index step on the host (zp_density_index, the pass-for-pass
+ * ss_bits_index — the GPU gather's index step on the host (bits_index_model, the pass-for-pass
  * model of cuda/bits.cu) against gpud's CPU gather (zp_density_gather) and a bit-by-bit loop: same
  * count as zp_density_popcount, the set bits' indices ascending, and src[idx[j]] equal to what
  * zp_density_gather packs, on every size and density of bits_cases.h; zp_density_gather_par (the
@@ -56,7 +56,7 @@ static int check(uint64_t n, enum bits_kind k)
 	for (uint64_t i = 0; i < n; i++)
 		for (int l = 0; l < 4; l++)
 			src[i].l[l] = bits_next();
-	uint64_t cnt = zp_density_index(idx, off, bits, n), nn = 0;
+	uint64_t cnt = bits_index_model(idx, off, bits, n), nn = 0;
 	for (uint64_t i = 0; i < n; i++)
 		if (bits[i / 64] >> (i % 64) & 1)
 			naive[nn++] = (uint32_t)i;

@@ -1,6 +1,6 @@
 /*
  * ss_gather_gpu — gpud's device density gather (cuda/bits.cu zp_cuda_bits_index, then
- * zp_cuda_gather) against the host: the index list equals zp_density_index's, its total
+ * zp_cuda_gather) against the host: the index list equals bits_index_model's, its total
  * zp_density_popcount, and the packed scalars zp_density_gather's, byte for byte, on every size and density
  * of bits_cases.h plus a 2^24-bit partition (timed). Also: a short temp buffer is refused.
  * Exit 77 without a GPU (CI).   usage: ss_gather_gpu [log2 of the large case, default 24]
@@ -44,7 +44,7 @@ static int check(uint64_t n, enum bits_kind k, cudaStream_t st, int timed)
 	for (uint64_t i = 0; i < n; i++)
 		for (int l = 0; l < 4; l++)
 			src[i].l[l] = bits_next();
-	uint64_t cnt = zp_density_index(idx, off, bits, n), ng = zp_density_gather(g, src, bits, n);
+	uint64_t cnt = bits_index_model(idx, off, bits, n), ng = zp_density_gather(g, src, bits, n);
 	uint64_t *d_bits;
 	uint32_t *d_idx, *d_tot;
 	zp_fr *d_src, *d_out;
