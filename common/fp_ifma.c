@@ -9,32 +9,20 @@
 #include <pthread.h>
 #include <string.h>
 
-#define MASK52 ((1ull << 52) - 1)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "fp_ifma_impl.h"
 
 static uint64_t P52[8], PINV52;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* 52-bit limbs of a 384-bit integer, and back (the value must fit 384 bits) */
-static void to52(uint64_t out[8], const uint64_t in[ZP_FP_LIMBS])
-{
-	for (int k = 0; k < 8; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, s = bit % 64;
-		uint64_t v = w < ZP_FP_LIMBS ? in[w] >> s : 0;
-		if (s > 12 && w + 1 < ZP_FP_LIMBS) v |= in[w + 1] << (64 - s);
-		out[k] = v & MASK52;
-	}
-}
 static void init(void)
 {
 	const uint64_t *q = ZP_FP_MODULUS;
-	to52(P52, q);
+	zp_to52(P52, q);
 	uint64_t x = 1;   /* q^-1 mod 2^64 by Newton's iteration (q odd) */
 	for (int i = 0; i < 6; i++) x *= 2 - q[0] * x;
-	PINV52 = (0 - x) & MASK52;
+	PINV52 = (0 - x) & ZP_MASK52;
 }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"
 
 bool zp_fp_ifma_available(void)
 {

@@ -29,6 +29,17 @@
 static const uint64_t ZP_Q52[8] = ZP_C52_FP_P;
 #define ZP_Q52_PINV ZP_C52_FP_INV
 
+/* 52-bit limbs of a 384-bit integer (6 limbs of 64; the value must fit 384 bits) */
+static inline void zp_to52(uint64_t out[8], const uint64_t in[6])
+{
+	for (int k = 0; k < 8; k++) {
+		unsigned bit = 52u * (unsigned)k, w = bit / 64, s = bit % 64;
+		uint64_t v = w < 6 ? in[w] >> s : 0;
+		if (s > 12 && w + 1 < 6) v |= in[w + 1] << (64 - s);
+		out[k] = v & ZP_MASK52;
+	}
+}
+
 /* r = a·b·2^-416 mod q, lanes independent; a, b normalized (52-bit limbs) and < 2^400: r < 2q.
  * Interleaved on purpose: the same result as zp_v8_mulw + zp_v8_redc below (each m_i sees the same
  * column), but that composition made a one-thread 2^16 proof ~5 % slower (0.78 -> 0.82 s, 2026-11-30). */

@@ -5,25 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MASK52 ((1ull << 52) - 1)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include "fp_ifma_impl.h"
 
-static uint64_t P52[8];
 static zp_fp TO_R416, FROM_R416;   /* Montgomery forms of 2^32 and 2^-32 */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* 52-bit limbs of a 384-bit integer, and back (the value must fit 384 bits) */
-static void to52(uint64_t out[8], const uint64_t in[ZP_FP_LIMBS])
-{
-	for (int k = 0; k < 8; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, s = bit % 64;
-		uint64_t v = w < ZP_FP_LIMBS ? in[w] >> s : 0;
-		if (s > 12 && w + 1 < ZP_FP_LIMBS) v |= in[w + 1] << (64 - s);
-		out[k] = v & MASK52;
-	}
-}
 static void init(void)
 {
-	to52(P52, ZP_FP_MODULUS);
 	zp_fp_from_u64(&TO_R416, 1ull << 32);
 	zp_fp_inv(&FROM_R416, &TO_R416);
 }
@@ -42,9 +31,9 @@ static void reduce52(uint64_t v[8])
 {
 	uint64_t d[8], borrow = 0;
 	for (int k = 0; k < 8; k++) {
-		uint64_t t = v[k] - P52[k] - borrow;
+		uint64_t t = v[k] - ZP_Q52[k] - borrow;
 		borrow = t >> 63;
-		d[k] = t & MASK52;
+		d[k] = t & ZP_MASK52;
 	}
 	if (!borrow) memcpy(v, d, sizeof d);
 }
@@ -56,7 +45,7 @@ void zp_fp8_pack(zp_fp8 *r, const zp_fp a[8])
 		zp_fp t;
 		uint64_t l[8];
 		zp_fp_mul(&t, &a[lane], &TO_R416);   /* raw limbs now a·2^416 mod q */
-		to52(l, t.l);
+		zp_to52(l, t.l);
 		for (int k = 0; k < 8; k++) r->l[k][lane] = l[k];
 	}
 }
@@ -74,9 +63,6 @@ void zp_fp8_unpack(zp_fp a[8], const zp_fp8 *r)
 	}
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"
-
 IFMA_FN void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b)
 {
 	__m512i A[8], B[8], R[8];
@@ -87,6 +73,8 @@ IFMA_FN void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b)
 	zp_v8_mul(R, A, B);
 	for (int k = 0; k < 8; k++) _mm512_store_si512((void *)r->l[k], R[k]);
 }
-#else
+#else /* no IFMA form here: callers check zp_fp_ifma_available() first */
+void zp_fp8_pack(zp_fp8 *r, const zp_fp a[8]) { (void)r; (void)a; abort(); }
+void zp_fp8_unpack(zp_fp a[8], const zp_fp8 *r) { (void)a; (void)r; abort(); }
 void zp_fp8_mul(zp_fp8 *r, const zp_fp8 *a, const zp_fp8 *b) { (void)r; (void)a; (void)b; abort(); }
 #endif
