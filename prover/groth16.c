@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "bn254.h"
+#include "bn254_msm.h"
+#include "msm.h"
 #include "ntt.h"
 #include "pairing.h"
 #include "par.h"
@@ -19,6 +21,7 @@
 #define ZP_CN_BLS12_381
 #include "curve_names.h"
 #define PAIRING zp_pairing_check
+#define MSM(x) zp_msm_##x
 #include "g16_tmpl.h"
 #undef KP
 #undef PP
@@ -26,6 +29,7 @@
 #undef VP
 #include "curve_names.h" /* undefines the names */
 #undef PAIRING
+#undef MSM
 #define KP(k) (&(k)->bn)
 #define PP(p) (&(p)->bn)
 #define MO(m) (&(m)->bn)
@@ -33,6 +37,7 @@
 #define ZP_CN_BN254
 #include "curve_names.h"
 #define PAIRING zp_bn254_pairing_check
+#define MSM(x) zp_msm_bn254_##x
 #include "g16_tmpl.h"
 
 /* ---- coefficient H query from snarkjs's odd-root H points ----
