@@ -235,6 +235,15 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cud
 	p->stage_bytes = 2 * p->kst * pt + (p->lean ? sz->nonbits_temp(p->kst) : 0);
 	*budget = *budget > p->stage_bytes ? *budget - p->stage_bytes : 0;
 	p->cap = kl;             /* every MSM works within one staged range */
+	/* H's points are G1: a slot of kst G2-sized points holds G2B / G1B × kst of them, so the H MSM's ranges
+	 * (and chunks, where the scratch allows) are that much larger. Measured at 2^27 on an H100 (bench/RESULTS.md,
+	 * 2026-12-07, eighteenth session): the H MSM in 2^21 chunks took 1.47 s, in 2^22 chunks 1.13 s. */
+	if (!p->res[ZP_CUDA_ARR_H]) {
+		size_t h = p->kst * (G2B / G1B);
+		while (h > p->kst && h / 2 >= in->dom)
+			h /= 2;
+		p->hst = h;
+	}
 }
 
 /* The witness split's bases beyond the key's own: 3 more copies of A, B1, B2, C. */
@@ -293,6 +302,7 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	p->total_b = total_b;
 	p->margin = margin;
 	p->nbuf = 1;
+	p->hst = 0;
 	p->cap = 0;
 	while (((size_t)1 << p->cap) < max2(in->nv, in->dom))
 		p->cap++;
@@ -317,7 +327,10 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	plan_split(p, in, sz, &budget, &hsplit_ss, &wneed);
 	p->chunk[0] = pick_chunk(sz, 0, p->cap, budget, 1);
 	p->chunk[1] = pick_chunk(sz, 1, p->cap, budget, 1);
-	p->hchunk = pick_chunk(sz, 0, p->cap, budget, 0);
+	unsigned hcap = p->cap;
+	while (p->hst && ((size_t)1 << (hcap + 1)) <= p->hst)
+		hcap++;
+	p->hchunk = pick_chunk(sz, 0, hcap, budget, 0);
 	if (!p->chunk[0] || !p->chunk[1] || !p->hchunk)
 		return zp_err_set(-ENOMEM, "CUDA backend: MSM scratch needs at least %zu bytes (a 2^%u chunk) on top of "
 				  "the key and the input buffers; %zu bytes of %zu are free (margin %zu, "

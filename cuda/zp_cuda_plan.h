@@ -88,6 +88,8 @@ typedef struct {
 	int fail;                  /* not even the floor fits: create refuses the key (zp_cuda_plan_key's message) */
 	size_t key_bytes, set_bytes;   /* the key's points; one input set (w, a, b, c) */
 	size_t kst;                /* streaming: staging range, points (G2-sized); two of them (copy beside compute) */
+	size_t hst;                /* streaming H: its staging range, G1 points (as many as a kst slot holds: the
+	                            * H MSM's chunks twice the witness's) */
 	size_t stage_bytes;        /* streaming: both staging ranges, the lean set's w ranges and the per-range lists */
 	int nbuf;                  /* input sets: 1 or 2 */
 	int hsplit;                /* H MSM split in 4 or 2 parts; 0 plain */

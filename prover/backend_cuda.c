@@ -778,7 +778,8 @@ static size_t q_range(const struct cu *s, int q, size_t off, size_t m, size_t *l
 /* The staged ranges of a streamed plan, made once at create. */
 static int kp_plan(struct cu *s)
 {
-	size_t nr = (s->nv + s->kst - 1) / s->kst, nh = (s->dom + s->kst - 1) / s->kst;
+	size_t hst = s->plan.hst ? s->plan.hst : s->kst;   /* H's ranges: G1 points, as many as a slot holds */
+	size_t nr = (s->nv + s->kst - 1) / s->kst, nh = (s->dom + hst - 1) / hst;
 	if (!(s->wit_it = calloc(4 * nr + 1, sizeof *s->wit_it)) || !(s->w_it = calloc(4 * nr + 1, sizeof *s->w_it)) ||
 	    !(s->h_it = calloc(nh + 1, sizeof *s->h_it)))
 		return zp_err_set(-ENOMEM, "CUDA backend: staging lists");
@@ -810,8 +811,8 @@ static int kp_plan(struct cu *s)
 		}
 	}
 	if (!s->plan.res[ZP_CUDA_ARR_H])
-		for (size_t off = 0; off < s->dom; off += s->kst)
-			s->h_it[s->n_h_it++] = (struct kitem){ ZP_CUDA_ARR_H, off, s->dom - off < s->kst ? s->dom - off : s->kst };
+		for (size_t off = 0; off < s->dom; off += hst)
+			s->h_it[s->n_h_it++] = (struct kitem){ ZP_CUDA_ARR_H, off, s->dom - off < hst ? s->dom - off : hst };
 	for (int i = 0; i < 4; i++) {
 		int rc;
 		if ((rc = zp_cuda_event_create(&s->ev_up[i / 2][i % 2])) || (rc = zp_cuda_event_create(&s->ev_free[i / 2][i % 2])))

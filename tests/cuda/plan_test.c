@@ -211,7 +211,13 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 		CHECK(p->ones_chunk[g] == c || sizes.bits_scratch(g, p->ones_chunk[g]) <= p->scratch_len,
 		      "%s: ones_chunk[%d] outgrows the scratch", what, g);
 	}
-	CHECK(is_pow2(p->hchunk) && p->hchunk >= 256 && p->hchunk <= ((size_t)1 << p->cap), "%s: hchunk %zu", what, p->hchunk);
+	/* a streamed H: its ranges hold a slot's worth of G1 points (twice the G2-sized kst), its chunks up to that */
+	CHECK(p->hst == 0 || (p->kstream && !p->res[ZP_CUDA_ARR_H] && is_pow2(p->hst) && p->hst >= p->kst && p->hst <= 2 * p->kst),
+	      "%s: hst %zu (kst %zu)", what, p->hst, p->kst);
+	CHECK(!p->kstream || p->res[ZP_CUDA_ARR_H] || p->hst == 2 * p->kst || p->kst >= in->dom, "%s: H streamed in ranges of %zu, kst %zu",
+	      what, p->hst, p->kst);
+	CHECK(is_pow2(p->hchunk) && p->hchunk >= 256 &&
+	      p->hchunk <= (p->hst > ((size_t)1 << p->cap) ? p->hst : ((size_t)1 << p->cap)), "%s: hchunk %zu", what, p->hchunk);
 	CHECK(p->hchunk >= p->chunk[0], "%s: H chunk (no gather) smaller than the witness chunk", what);
 	/* split parts */
 	CHECK(p->hsplit == 0 || p->hsplit == 2 || p->hsplit == 4, "%s: hsplit %d", what, p->hsplit);
@@ -507,6 +513,21 @@ static void compact(void)
 			CHECK(p.key_bytes < pe.key_bytes, "%s: key %zu bytes, the expanded key's %zu", what, p.key_bytes, pe.key_bytes);
 		}
 		CHECK(prev_ok, "compact 2^%u: the H200 does not plan it", lg);
+	}
+	{   /* 2^27 under a 15000 MiB cap, as the H100 saw it (bench/RESULTS.md, 2026-12-07, eighteenth session):
+	     * the lean set, every array streamed; the H MSM in ranges and chunks of twice the staging range */
+		zp_cuda_plan_in c27 = compact_in(27);
+		zp_cuda_plan q;
+		c27.tables = zp_cuda_plan_twiddles(27);
+		c27.margin_mb = -1;
+		int rc = plan(&q, &c27, 15052505088u, 15728640000u);
+		CHECK(!rc && q.lean && q.kstream && !q.res[ZP_CUDA_ARR_H] && q.hst == 2 * q.kst && q.hchunk == q.hst &&
+		      q.hchunk > q.chunk[0], "compact 2^27 at 15000 MiB: lean %d, kst %zu, hst %zu, H chunk %zu, G1 chunk %zu (%s)",
+		      q.lean, q.kst, q.hst, q.hchunk, q.chunk[0], rc ? zp_err_msg() : "");
+		if (!rc)
+			invariants(&q, &c27, 15052505088u, "compact 2^27 at 15000 MiB");
+		printf("plan_test: compact 2^27 at a 15000 MiB cap: staging 2^%u (G2-sized), H ranges %zu, chunks G1 %zu G2 %zu H %zu\n",
+		       q.cap, q.hst, q.chunk[0], q.chunk[1], q.hchunk);
 	}
 	zp_cuda_plan_in in = compact_in(24);
 	in.key_stream = 2;
