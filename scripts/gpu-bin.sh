@@ -3,21 +3,21 @@
 # one folder: the daemons, the CLI, the GPU tests and benchmarks, and lib/ with the Debian libraries
 # they link (the GPU host lacks nanomsg, liburing, ...). Usage: scripts/gpu-bin.sh DIR [EXTRA_TARGET...]
 # On the GPU host: LD_LIBRARY_PATH=DIR/lib, then e.g. bench/pipeline/gpu-e2e.sh DIR.
+# BUILD=dir: the meson build directory (default build; set up with CUDA if new: scripts/cuda-build.sh).
 set -eu
 cd "$(dirname "$0")/.."
 dest=${1:?usage: scripts/gpu-bin.sh DIR [EXTRA_TARGET...]}; shift
-export PATH=/usr/local/cuda/bin:$PATH
-[ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled >/dev/null
+. scripts/cuda-build.sh; cuda_build
 targets="tools/zkpipe tools/zkpipe-shm supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud
          tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/g16_backend_cmp tests/cuda/setup_gpu tests/supraseal/ss_harness tests/supraseal/ss_gather_gpu
          supraseal/libzkpipe-supraseal.so.0.1.0 $*"
 # GPU_BIN_ONLY=1: the daemons and the EXTRA_TARGETs only (a smaller bundle: a device run's carry is 64 MiB)
 [ "${GPU_BIN_ONLY:-0}" = 1 ] && targets="supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud $*"
-ninja -C build-gpu $targets >/dev/null
+ninja -C "$BUILD" $targets >/dev/null
 mkdir -p "$dest/lib"
 for t in $targets; do
   f=$(basename "$t"); case $f in *.so.*) f=${f%.*.*}; esac   # a library goes by its soname
-  cp "build-gpu/$t" "$dest/$f"; strip "$dest/$f" 2>/dev/null || true
+  cp "$BUILD/$t" "$dest/$f"; strip "$dest/$f" 2>/dev/null || true
 done
 bash "${DEVICE_LIBS:-$(dirname "$PWD")/shared/tools/device-libs}" "$dest/lib" >/dev/null
 # libpq (the cluster client in zkpipe and zkpipe-clusterd, cluster/): shared/tools/device-libs does not list

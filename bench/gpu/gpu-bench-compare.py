@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side table of gpu_bench logs (its markdown rows: | what | size | median ms | ...).
 
-    bench_compare.py LABEL=LOG [LABEL=LOG ...]
+    gpu-bench-compare.py LABEL=LOG [LABEL=LOG ...]
 
 One row per (what, size) seen in any log, in first-seen order: each log's median ms, then each later
 log's ratio to the first, then the issue #7 target where there is one. A missing log or row prints "-".

@@ -10,12 +10,13 @@
 #         library's overhead (bench/supraseal/run.sh's columns)
 # Prints a table last. Usage: [LOG=27] [PARTS=10] [REPS=3] [STEPS="key load job"] [BACKEND=cuda] [KEEP=1: leave the key
 #   in $D for a later run without the key step]
-#   tests/cuda/run-porep-gpu.sh BIN_DIR     BIN_DIR: zkpipe, zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud,
+#   bench/gpu/porep-params.sh BIN_DIR     BIN_DIR: zkpipe, zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud,
 #   ss_harness, params_bench, libzkpipe-supraseal.so.0, lib/ (GPU_BIN_ONLY=1 scripts/gpu-bin.sh). BACKEND=cpu and a
 #   small LOG: a dry run without a GPU (load with --cpu). GPU_MEMORY=24G: the job's gpud plans its device memory as
 #   if the card had that much ([group] gpu_memory; 24G, 24GiB, 24576M, bytes; unset or 0 = the whole card).
 set -u
-BIN=$(readlink -f "${1:?usage: run-porep-gpu.sh BIN_DIR}")
+: "${1:?usage: porep-params.sh BIN_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 LOG=${LOG:-27}; PARTS=${PARTS:-10}; REPS=${REPS:-3}; STEPS=${STEPS:-key load job}; BACKEND=${BACKEND:-cuda}
 D=${D:-/tmp/zpporep}; O=${OUT:-$D/out}; PUB=328

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ptxas register / spill report per kernel of one .cu file (no GPU needed):
-#   tests/cuda/ptxas-report.sh cuda/msm.cu [extra nvcc args, e.g. -DZP_G2_LOWREG=1] [| grep fp2]
+#   bench/gpu/ptxas-regs.sh cuda/msm.cu [extra nvcc args, e.g. -DZP_G2_LOWREG=1] [| grep fp2]
 # Prints: registers, stack frame, spill stores, spill loads (bytes a thread), demangled kernel name,
 # then the compile time. Same flags as cuda/meson.build.
 set -eu

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# On the GPU machine, from prebuilt binaries (tests/cuda/build-variants.sh makes BIN_DIR; nothing is
+# On the GPU machine, from prebuilt binaries (bench/gpu/build-macro-variants.sh makes BIN_DIR; nothing is
 # compiled here): correctness of the variant builds, then old vs variant timings. Usage:
-#   run-variants.sh BIN_DIR
+#   run-macro-variants.sh BIN_DIR
 #   CASES    benchmark cases (default "g2:24 g2:25 ntt:24 ntt:27 h:27 g1:26")
 #   CASES_B  cases for variant B (default "g2:24 g2:25 ntt:27 h:27")
 #   CASES_CD cases for the one-switch G2 builds C and D (default "g2:24")
@@ -13,7 +13,7 @@
 # Prints: host checks, gpu_test.A / gpu_test.B PASS or FAIL, then a table of median ms
 # old / A / B and A÷old, B÷old, target. Exit status nonzero when a check fails or a result is WRONG.
 set -u
-BIN=${1:?usage: run-variants.sh BIN_DIR}
+BIN=${1:?usage: run-macro-variants.sh BIN_DIR}
 BIN=$(cd "$BIN" && pwd)
 LOG=${LOG:-${OUT:-$(mktemp -d)}}
 mkdir -p "$LOG"
@@ -55,7 +55,7 @@ for v in old A B C D; do
   grep -q WRONG "$LOG/bench.$v.log" && { echo "  $v: a benchmark result is WRONG"; rc=1; }
 done
 echo
-python3 "$(dirname "$0")/bench_compare.py" old="$LOG/bench.old.log" A="$LOG/bench.A.log" B="$LOG/bench.B.log" \
+python3 "$(dirname "$0")/gpu-bench-compare.py" old="$LOG/bench.old.log" A="$LOG/bench.A.log" B="$LOG/bench.B.log" \
   C="$LOG/bench.C.log" D="$LOG/bench.D.log"
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
 exit $rc

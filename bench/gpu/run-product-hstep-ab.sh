@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Correctness, then old-vs-new timings of the CUDA kernels, on the GPU machine, from prebuilt
-# binaries (tests/cuda/build-cudaperf.sh makes BIN_DIR). Usage:
-#   run-cudaperf.sh BIN_DIR            (BIN_DIR: gpu_test, gpu_bench [, *.legacy, ff_emul])
+# binaries (bench/gpu/build-product-hstep-ab.sh makes BIN_DIR). Usage:
+#   run-product-hstep-ab.sh BIN_DIR            (BIN_DIR: gpu_test, gpu_bench [, *.legacy, ff_emul])
 #   TEST_ARGS  "g1 g2 ntt" max logs for gpu_test (default "20 18 22")
 #   CASES      benchmark cases (default "ntt:24 ntt:27 intt:27 h:27 g1:24 g1:26 g2:24 bits:27")
 #   LOG        directory for the logs (default: a temp dir; $OUT if set)
@@ -12,7 +12,7 @@
 # old / new product with old NTT / new / new÷old / target.
 # Exit status: nonzero when a correctness step fails or a benchmark prints WRONG.
 set -u
-BIN=${1:?usage: run-cudaperf.sh BIN_DIR}
+BIN=${1:?usage: run-product-hstep-ab.sh BIN_DIR}
 BIN=$(cd "$BIN" && pwd)
 LOG=${LOG:-${OUT:-$(mktemp -d)}}
 mkdir -p "$LOG"
@@ -47,7 +47,7 @@ for v in new legacy mulonly; do
 done
 cat "$LOG/bench.new.log" 2>/dev/null
 echo
-python3 "$(dirname "$0")/bench_compare.py" old="$LOG/bench.legacy.log" "new product, old NTT"="$LOG/bench.mulonly.log" \
+python3 "$(dirname "$0")/gpu-bench-compare.py" old="$LOG/bench.legacy.log" "new product, old NTT"="$LOG/bench.mulonly.log" \
   new="$LOG/bench.new.log"
 echo "total $(( $(date +%s) - start )) s; logs in $LOG; exit $rc"
 exit $rc

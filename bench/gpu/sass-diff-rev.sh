@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Did a change to cuda/ change BLS12-381's machine code? Builds the .cubin of each kernel file at REV
 # (default main) and in the working tree, with cuda/meson.build's flags, and compares them function by
-# function (tests/cuda/sass-compare.py: .text sections paired by hash; another curve's instances skipped).
-# No GPU needed; ~5 min on 2 cores. Usage: tests/cuda/sass-baseline.sh [REV] [file ...] (default msm ntt field setup bits)
+# function (bench/gpu/sass-diff.py: .text sections paired by hash; another curve's instances skipped).
+# No GPU needed; ~5 min on 2 cores. Usage: bench/gpu/sass-diff-rev.sh [REV] [file ...] (default msm ntt field setup bits)
 set -eu
 cd "$(dirname "$0")/../.."
 rev=${1:-main}; shift || true
@@ -15,6 +15,6 @@ rc=0
 for f in $files; do
   nvcc -O3 -std=c++17 -arch=sm_90 -I"$tmp/base/common" -I"$tmp/base/cuda" -cubin "$tmp/base/cuda/$f.cu" -o "$tmp/base/$f.cubin"
   nvcc -O3 -std=c++17 -arch=sm_90 -Icommon -Icuda -cubin "cuda/$f.cu" -o "$tmp/new/$f.cubin"
-  python3 tests/cuda/sass-compare.py "$tmp/base/$f.cubin" "$tmp/new/$f.cubin" --skip bn_ --skip bn254 || rc=1
+  python3 bench/gpu/sass-diff.py "$tmp/base/$f.cubin" "$tmp/new/$f.cubin" --skip bn_ --skip bn254 || rc=1
 done
 exit $rc

@@ -2,7 +2,7 @@
 """Compare the machine code of two cubins function by function (no GPU, no cuobjdump needed): did a
 refactor change the code the GPU runs?
 
-Usage: sass-compare.py BASE.cubin NEW.cubin [--skip SUBSTR ...]
+Usage: sass-diff.py BASE.cubin NEW.cubin [--skip SUBSTR ...]
 A cubin is an ELF file with one section .text.<mangled name> per function (16 bytes an instruction on
 sm_90). Each section's bytes are hashed; functions are paired by hash, since names change when a kernel
 becomes a template instance (tw_base(ff<fr_cfg>*, ...) -> tw_base<ff<fr_cfg>>(...)). Functions of NEW whose

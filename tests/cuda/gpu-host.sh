@@ -1,4 +1,4 @@
-# gpu-host.sh — shell helpers of the GPU-host scripts (run-keys-gpu.sh, run-porep-gpu.sh), sourced.
+# gpu-host.sh — shell helpers of the GPU-host scripts (tests/cuda/run-keys-gpu.sh, bench/gpu/porep-params.sh), sourced.
 # hugepages N: the 2 MiB pool at N pages (compacting between tries), a hugetlbfs mount; prints what it got
 # (as root; otherwise it leaves the pool alone and prints it). cleanup_regions: key regions and arenas gone.
 hugepages() {

@@ -20,7 +20,8 @@
 #        ~19 GB of disk: r1cs, wtns, .zkey 7.9 GB; the .zpk that zkpipe setup also writes is deleted);
 #        ROWS=16777214; SKIP="gpusetup e2e verbose": parts to leave out; FORCE=1: go on to 3-5 even if 1 failed
 set -u
-BIN=$(readlink -f "${1:?usage: run-bn24-gpu.sh BIN}")
+: "${1:?usage: run-bn24-gpu.sh BIN}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 LOG=${LOG:-${OUT:+$OUT/bn24}}; LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"; LOG=$(readlink -f "$LOG")

@@ -17,7 +17,8 @@
 # then `zkpipe prove` under a 64 MiB cap: refused in one sentence naming the cap; plan_test live (the
 # recorded kernel sizes are current). Prints a table last.
 set -u
-BIN=$(readlink -f "${1:?usage: run-devmem-gpu.sh BIN_DIR}")
+: "${1:?usage: run-devmem-gpu.sh BIN_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"

@@ -2,26 +2,25 @@
 # The CUDA prover backend on a GPU machine: proofs with fixed r, s from both backends must be the
 # same bytes and verify; then timings at a synthetic size. Usage (on the GPU host):
 #   tests/cuda/run-g16-gpu.sh [BIN_DIR] [DATA_DIR]
-#   BIN_DIR   prebuilt zkpipe and g16_backend_cmp, shared libraries in BIN_DIR/lib (default:
-#             build-gpu/, built here with nvcc)
+#   BIN_DIR   prebuilt zkpipe and g16_backend_cmp, shared libraries in BIN_DIR/lib (default: built here
+#             with nvcc in BUILD, default build/, set up with CUDA if new: scripts/cuda-build.sh)
 #   DATA_DIR  chain.{zkey,wtns}, mul.{zkey,wtns}, poseidon.{zkey,wtns} (default: the repo's examples/chain,
-#             tests/groth16/data and build-gpu/oracle-fixtures/poseidon)
+#             tests/groth16/data and BUILD/oracle-fixtures/poseidon)
 #   LOG=dir   logs there too; SYNTH="18 20" the synthetic sizes (log2), SYNTH_RUNS=2
 set -u
 BIN=${1:+$(readlink -f "$1")}; DATA=${2:+$(readlink -f "$2")}
 [ -n "$BIN" ] || cd "$(dirname "$0")/../.."
 if [ -z "$BIN" ]; then
-  export PATH=/usr/local/cuda/bin:$PATH
-  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled >/dev/null
-  ninja -C build-gpu tools/zkpipe tests/cuda/g16_backend_cmp >/dev/null || exit 1
-  mkdir -p build-gpu/g16bin; cp build-gpu/tools/zkpipe build-gpu/tests/cuda/g16_backend_cmp build-gpu/g16bin/
-  BIN=build-gpu/g16bin
+  . scripts/cuda-build.sh; cuda_build || exit 1
+  ninja -C "$BUILD" tools/zkpipe tests/cuda/g16_backend_cmp >/dev/null || exit 1
+  mkdir -p "$BUILD/g16bin"; cp "$BUILD/tools/zkpipe" "$BUILD/tests/cuda/g16_backend_cmp" "$BUILD/g16bin/"
+  BIN=$(readlink -f "$BUILD/g16bin")
 fi
 if [ -z "$DATA" ]; then
   DATA=$(mktemp -d)
   cp examples/chain/chain.zkey "$DATA/"; cp examples/chain/w0.wtns "$DATA/chain.wtns"
   cp tests/groth16/data/mul.zkey tests/groth16/data/mul.wtns "$DATA/"
-  cp build-gpu/oracle-fixtures/poseidon/poseidon.{zkey,wtns} "$DATA/" 2>/dev/null || true
+  cp "${BUILD:-build}"/oracle-fixtures/poseidon/poseidon.{zkey,wtns} "$DATA/" 2>/dev/null || true
 fi
 LOG=${LOG:-$(mktemp -d)}; mkdir -p "$LOG"
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"

@@ -2,17 +2,17 @@
 # Build (unless BIN holds prebuilt gpu_test/gpu_bench), run the GPU checks, then the benchmarks;
 # print both tables. Run on a machine with the GPU. Usage:
 #   tests/cuda/run-gpu-tests.sh [test|bench|all] [bench cases...]
-#   BIN=dir      use prebuilt binaries from dir instead of building into build-gpu/
+#   BIN=dir      use prebuilt binaries from dir instead of building them in BUILD (default build/, relative to
+#                the repository root; set up with CUDA if new: scripts/cuda-build.sh)
 #   TEST_ARGS    "max_log_g1 max_log_g2 max_log_ntt" for gpu_test (default "20 18 22")
 #   LOG=dir      also write the logs there
 set -eu
 cd "$(dirname "$0")/../.."
 what=${1:-all}; [ $# -gt 0 ] && shift
 if [ -z "${BIN:-}" ]; then
-  export PATH=/usr/local/cuda/bin:$PATH
-  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled -Dgpu-tests=true >/dev/null
-  ninja -C build-gpu tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/plan_test >/dev/null
-  BIN_TEST=build-gpu/tests/cuda/gpu_test; BIN_BENCH=build-gpu/bench/cuda/gpu_bench; BIN_PLAN=build-gpu/tests/cuda/plan_test
+  . scripts/cuda-build.sh; cuda_build -Dgpu-tests=true
+  ninja -C "$BUILD" tests/cuda/gpu_test bench/cuda/gpu_bench tests/cuda/plan_test >/dev/null
+  BIN_TEST=$BUILD/tests/cuda/gpu_test; BIN_BENCH=$BUILD/bench/cuda/gpu_bench; BIN_PLAN=$BUILD/tests/cuda/plan_test
 else
   BIN_TEST=$BIN/gpu_test; BIN_BENCH=$BIN/gpu_bench; BIN_PLAN=$BIN/plan_test
 fi

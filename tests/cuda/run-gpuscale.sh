@@ -4,7 +4,7 @@
 # copy, gpu + tail threads). Prints a PASS/FAIL table; exit 0 when every row passes.
 #
 #   tests/cuda/run-gpuscale.sh BIN_DIR
-#   BIN_DIR  prebuilt (build-gpu, meson -Dcuda=enabled): g16_backend_cmp, zkpipe, zkpipe-supervisor,
+#   BIN_DIR  prebuilt (meson -Dcuda=enabled): g16_backend_cmp, zkpipe, zkpipe-supervisor,
 #            zkpipe-synthd, zkpipe-gpud, zkpipe-shm (shared libraries, if any, in BIN_DIR/lib)
 #   run from the repository root (examples/chain is used); LOG=dir keeps the logs
 #
@@ -14,26 +14,26 @@
 # zp_g16_prover_prove_abc; ZP_CUDA_MSM_CHUNK=k forces 2^k-entry MSM chunks (so every MSM, and the
 # gathered non-0/1 part, runs in many chunks added on the host).
 #   tests/cuda/run-gpuscale.sh --pack DIR   (on the build machine, not the GPU host) builds those
-#            targets in build-gpu (nvcc on PATH) and copies them, with their non-glibc shared
-#            libraries in DIR/lib, to DIR: a BIN_DIR for the GPU host
+#            targets in BUILD (default build; set up with CUDA if new: scripts/cuda-build.sh) and
+#            copies them, with their non-glibc shared libraries in DIR/lib, to DIR: a BIN_DIR for the GPU host
 set -u
 TARGETS="tests/cuda/g16_backend_cmp tools/zkpipe tools/zkpipe-shm supervisor/zkpipe-supervisor synthd/zkpipe-synthd gpud/zkpipe-gpud"
 if [ "${1:-}" = --pack ]; then
   D=${2:?usage: run-gpuscale.sh --pack DIR}
   cd "$(dirname "$0")/../.."
-  export PATH=/usr/local/cuda/bin:$PATH
-  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dcuda=enabled >/dev/null || exit 1
-  ninja -C build-gpu $TARGETS >/dev/null || exit 1
+  . scripts/cuda-build.sh; cuda_build || exit 1
+  ninja -C "$BUILD" $TARGETS >/dev/null || exit 1
   mkdir -p "$D/lib"
   for t in $TARGETS; do
-    cp "build-gpu/$t" "$D/"
-    ldd "build-gpu/$t" | awk '$3 ~ /^\// { print $3 }' |
+    cp "$BUILD/$t" "$D/"
+    ldd "$BUILD/$t" | awk '$3 ~ /^\// { print $3 }' |
       grep -Ev '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libgcc_s|libstdc\+\+)\.so' | xargs -r cp -Ln -t "$D/lib/"
   done
   echo "packed into $D: $(ls "$D" | tr '\n' ' ')"
   exit 0
 fi
-BIN=$(readlink -f "${1:?usage: run-gpuscale.sh BIN_DIR}")
+: "${1:?usage: run-gpuscale.sh BIN_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 SRC=$(pwd)
 LOG=${LOG:-$(mktemp -d)}

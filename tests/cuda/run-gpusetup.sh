@@ -2,7 +2,7 @@
 # The GPU setup on a GPU machine (builds nothing). Usage:
 #   tests/cuda/run-gpusetup.sh BIN_DIR
 #   BIN_DIR   prebuilt zkpipe and setup_gpu (from a -Dcuda=enabled build: ninja tools/zkpipe
-#             tests/cuda/setup_gpu; copy build-gpu/tools/zkpipe and build-gpu/tests/cuda/setup_gpu
+#             tests/cuda/setup_gpu; copy BUILD/tools/zkpipe and BUILD/tests/cuda/setup_gpu
 #             there); shared libraries in BIN_DIR/lib if any
 #   LOG=dir          logs there too (default: a temporary directory)
 #   KEY_SIZES="12 14 16"   .zpk byte-compare sizes (log2 of the domain)
@@ -18,7 +18,8 @@
 #                          whose setup accepts --gpu for BN254: it fails where prover/setup.c refuses it)
 # Prints a PASS/FAIL table and a timing table; exits 1 when any check failed.
 set -u
-BIN=$(readlink -f "${1:?usage: run-gpusetup.sh BIN_DIR}")
+: "${1:?usage: run-gpusetup.sh BIN_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 LOG=${LOG:-$(mktemp -d)}
 mkdir -p "$LOG"
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"

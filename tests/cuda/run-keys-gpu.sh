@@ -24,7 +24,8 @@
 #        CHECK_BENCH=0 (no kernel timings)  CPU_ROW=0 (no CPU load row)
 # Every step has its own timeout. Prints a table last; logs under $OUT when set.
 set -u
-BIN=$(readlink -f "${1:?usage: run-keys-gpu.sh BIN_DIR}")
+: "${1:?usage: run-keys-gpu.sh BIN_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 PARTS=${PARTS:-check store upload restart restart_small params}; LOG27=${LOG27:-27}; LOG_SMALL=${LOG_SMALL:-24}; RESTARTS=${RESTARTS:-3}
 UP_GIB=${UP_GIB:-16}; PARAMS_LOG=${PARAMS_LOG:-27}; BUDGET_S=${BUDGET_S:-460}

@@ -14,7 +14,8 @@
 # 3. e2e: bench/pipeline/gpu-e2e.sh at 2^27 (130.3M rows) for each E2E setting, ZP_CUDA_VERBOSE=1
 #    (gpud logs the plan and each proof's non-0/1 share). Prints a table last; logs under $OUT.
 set -u
-BIN=$(readlink -f "${1:?usage: run-msm-gpu.sh DIR}")
+: "${1:?usage: run-msm-gpu.sh DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$(mktemp -d)}; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"

@@ -14,7 +14,8 @@
 #   OUT: the device folder that comes back: gpu-ntt-logs.tgz (every log) is written there
 set -u
 cd "$(dirname "$0")/../.."
-BIN=$(readlink -f "${1:?usage: run-ntt-gpu.sh DIR}")
+: "${1:?usage: run-ntt-gpu.sh DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1")
 [ -d "$BIN/lib" ] && export LD_LIBRARY_PATH="$BIN/lib:${LD_LIBRARY_PATH:-}"
 LOG=$(mktemp -d)   # logs here; with $OUT set (the device) they are packed into $OUT/gpu-ntt-logs.tgz at the end
 SKIP=" ${SKIP:-} "

@@ -10,7 +10,8 @@
 #   BIN_DIR: scripts/gpu-bin.sh output (zkpipe, zkpipe-supervisor, zkpipe-synthd, zkpipe-gpud,
 #            ss_harness, libzkpipe-supraseal.so.0, lib/)
 set -eu
-BIN=$(readlink -f "${1:?usage: run-ss-gpu.sh BIN_DIR [LOG]}"); LOG=${2:-16}
+: "${1:?usage: run-ss-gpu.sh BIN_DIR [LOG]}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1"); LOG=${2:-16}
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 PIN=$(sed -n 's/^PIN=//p' "$(dirname "$0")/../supraseal/pinned.sh")
 T=$(mktemp -d /tmp/zpssgpu.XXXXXX); SUP=; mkdir -p "$T/out"

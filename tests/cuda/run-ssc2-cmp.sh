@@ -22,7 +22,8 @@
 # ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
 # peak (nvidia-smi every 0.5 s while it runs) goes in the table.
 set -u
-BIN=$(readlink -f "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"); PEER=$(readlink -f "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}")
+: "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}" "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
+BIN=$(readlink -f "$1"); PEER=$(readlink -f "$2")
 HERE=$(cd "$(dirname "$0")" && pwd)
 SIZES=${SIZES-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
 OUTDIR=${OUT:-/tmp/zpssc2-out}; mkdir -p "$OUTDIR"
