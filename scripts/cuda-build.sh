@@ -1,9 +1,9 @@
 # scripts/cuda-build.sh — sourced (from the repository root) by the scripts that build CUDA binaries for a GPU
 # host: scripts/gpu-bin.sh, scripts/gpu-ntt-bundle.sh, tests/cuda/run-{gpu-tests,g16-gpu,gpuscale}.sh,
-# bench/gpu/build-*.sh. cuda_build [MESON_SETUP_ARG...]: the meson build directory BUILD (default build), set up
-# with -Dcuda=enabled (and the arguments given) when it has no build.ninja yet. One configured without CUDA is
-# refused in one line naming it (never reconfigured behind the user's back): meson configure BUILD
-# -Dcuda=enabled, or BUILD=DIR for a second build directory.
+# bench/gpu/build-*.sh. cuda_build [MESON_SETUP_ARG...]: the meson build directory BUILD (default build; relative
+# to the repository root), set up with -Dcuda=enabled (and the arguments given) when it has no build.ninja yet.
+# One configured without CUDA is refused in one line naming it (never reconfigured behind the user's back):
+# meson configure BUILD -Dcuda=enabled, or BUILD=DIR for a second build directory.
 cuda_build() {
   BUILD=${BUILD:-build}
   export PATH=/usr/local/cuda/bin:$PATH
