@@ -9,7 +9,8 @@
 # prove), and cpu-host.sh's table last; the table also goes to $OUT/bn254-cpu-host.md (or RESULTS).
 #   bench/bn254/cpu-host-device.sh DIR [log2-domain ...]     (default: 16 20; env RUNS, default 3)
 set -euo pipefail
-D=$(readlink -f "${1:?usage: cpu-host-device.sh DIR [k ...]}"); shift
+: "${1:?usage: cpu-host-device.sh DIR [k ...]}"
+D=$(readlink -f "$1"); shift
 cd "$(dirname "$0")/../.."
 sizes=("${@:-16 20}"); sizes=(${sizes[*]})
 export LD_LIBRARY_PATH="$D/lib:${LD_LIBRARY_PATH:-}"

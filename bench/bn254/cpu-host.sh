@@ -11,7 +11,8 @@
 #   env: THREADS (default nproc)  RUNS=2  WORK=/tmp/zpcpu  RESULTS  COMMIT (shown in the table)
 # rapidsnark is built beside the project from iden3's public source, never part of this repository.
 set -euo pipefail
-BIN=$(readlink -f "${1:?usage: cpu-host.sh BIN RAPIDSNARK_PROVER [k ...]}"); RS=$(readlink -f "${2:?rapidsnark prover}"); shift 2
+: "${1:?usage: cpu-host.sh BIN RAPIDSNARK_PROVER [k ...]}" "${2:?rapidsnark prover}"
+BIN=$(readlink -f "$1"); RS=$(readlink -f "$2"); shift 2
 cd "$(dirname "$0")/../.."
 sizes=("${@:-16 20}"); sizes=(${sizes[*]})
 threads=${THREADS:-$(nproc)}; runs=${RUNS:-2}; W=${WORK:-/tmp/zpcpu}; RESULTS=${RESULTS:-$PWD/bench/RESULTS.md}

@@ -21,7 +21,8 @@
 #        sizes as 24G, 24GiB, 24576M, bytes; unset or 0 = the whole card). A key that cannot be served on it
 #        stops the run with gpud's reason
 set -u
-BIN=$(readlink -f "${1:?usage: gpu-e2e.sh BIN_DIR}")
+: "${1:?usage: gpu-e2e.sh BIN_DIR}"
+BIN=$(readlink -f "$1")
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 CIRCUIT=${CIRCUIT:-synth}

@@ -23,7 +23,8 @@
 # arena's 2 slots (~32 GB) + the key region (~40 GB): ~120 GB at 2^27; LOG=26 halves it.
 # BACKEND=cpu LOG=12: a dry run of the script without a GPU.
 set -u
-BIN=$(readlink -f "${1:?usage: crate_porep.sh BIN_DIR DRIVE}"); DRIVE=$(readlink -f "${2:?usage: crate_porep.sh BIN_DIR DRIVE}")
+: "${1:?usage: crate_porep.sh BIN_DIR DRIVE}" "${2:?usage: crate_porep.sh BIN_DIR DRIVE}"
+BIN=$(readlink -f "$1"); DRIVE=$(readlink -f "$2")
 LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
 PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC="n=$ROWS,pub=$PUB,win=256,gen=1"   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
