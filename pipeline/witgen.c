@@ -16,9 +16,11 @@
  *     (a child that called setsid or double-forked out of the group) becomes the caller's child
  *     once the generator is gone and is killed then (kill_descendants); whatever is left when
  *     the caller itself dies goes to the supervisor, also a subreaper, which kills it.
- * node runs with --disable-wasm-trap-handler: V8 otherwise reserves ~10 GiB of address space
- * per wasm memory for guard pages, which any sane RLIMIT_AS refuses (bounds are then checked
- * explicitly; measured: the mul circuit needs 12 GiB of AS without the flag, < 2 GiB with it).
+ * node's limit is RLIMIT_DATA, not RLIMIT_AS: V8 reserves ~10 GiB of address space per wasm memory
+ * for guard pages (PROT_NONE, never data), which any sane RLIMIT_AS refuses (measured: the mul circuit
+ * needs 12 GiB of AS). `--disable-wasm-trap-handler` would avoid the reservation but only node >= 20
+ * knows it: Debian 12's node 18.20 exits 9 "bad option" (issue 37, a fresh Debian machine). RLIMIT_DATA
+ * counts what node writes (its heap, buffers, the wasm memory's pages as they are used) on every node.
  */
 #include "witgen.h"
 #include "config.h"
@@ -139,7 +141,8 @@ static int absolute(const char *what, const char *p, char *out, size_t n)
 	return 0;
 }
 
-static void child(const struct zp_witgen *g, char *const argv[], const char *dir, const char *log, pid_t parent)
+static void child(const struct zp_witgen *g, char *const argv[], const char *dir, const char *log, pid_t parent,
+		  int is_node)
 {
 	struct rlimit as = { g->mem_bytes, g->mem_bytes }, cpu = { g->cpu_s, g->cpu_s + 1 },
 		      fs = { g->max_out_bytes, g->max_out_bytes }, nf = { 64, 64 }, core = { 0, 0 };
@@ -151,7 +154,7 @@ static void child(const struct zp_witgen *g, char *const argv[], const char *dir
 	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || chdir(dir))
 		_exit(126);
 	syscall(SYS_close_range, 3, ~0u, 0);
-	if ((g->mem_bytes && setrlimit(RLIMIT_AS, &as)) || (g->cpu_s && setrlimit(RLIMIT_CPU, &cpu)) ||
+	if ((g->mem_bytes && setrlimit(is_node ? RLIMIT_DATA : RLIMIT_AS, &as)) || (g->cpu_s && setrlimit(RLIMIT_CPU, &cpu)) ||
 	    (g->max_out_bytes && setrlimit(RLIMIT_FSIZE, &fs)) || setrlimit(RLIMIT_NOFILE, &nf) ||
 	    setrlimit(RLIMIT_CORE, &core))
 		_exit(126);
@@ -302,7 +305,6 @@ int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const
 			return zp_err_set(ZP_EWITGEN, "witness generator: %s: %s", access(wasm, R_OK) ? g->wasm : js,
 					  strerror(errno));
 		argv[n++] = node;
-		argv[n++] = "--disable-wasm-trap-handler";
 		argv[n++] = js;
 		argv[n++] = wasm;
 		what = "node generate_witness.js";
@@ -317,7 +319,7 @@ int zp_witgen_run(const struct zp_witgen *g, int in_fd, const char *input, const
 	prctl(PR_SET_CHILD_SUBREAPER, 1); /* what the generator leaves is ours to kill (kill_descendants) */
 	pid_t self = getpid(), pid = fork();
 	if (pid == 0)
-		child(g, argv, dir, log, self);
+		child(g, argv, dir, log, self, wasm[0] != 0);
 	if (pid < 0)
 		return zp_err_set(-errno, "witness generator: fork: %s", strerror(errno));
 	bool timed_out, aborted;

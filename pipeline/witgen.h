@@ -17,7 +17,7 @@ struct zp_witgen {
 	char bin[PATH_MAX];        /* circom's C++ generator, or "" */
 	char node[PATH_MAX];       /* "" = /usr/bin/node */
 	uint32_t timeout_s, cpu_s; /* wall clock (killed), RLIMIT_CPU */
-	uint64_t mem_bytes;        /* RLIMIT_AS */
+	uint64_t mem_bytes;        /* RLIMIT_AS (node: RLIMIT_DATA) */
 	uint64_t max_out_bytes;    /* RLIMIT_FSIZE: the witness it may write (0 = no limit) */
 	uint64_t max_in_bytes;     /* input.json larger than this is refused (0: 64 MiB) */
 	bool (*abort)(void *ctx);  /* polled while it runs (NULL: never): true kills it (-ECANCELED) */

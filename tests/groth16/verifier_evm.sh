@@ -46,7 +46,7 @@ a = load("valid"); a[1][0] = a[1][0][::-1]; save("Bswap", a)                    
 a = load("valid"); a[2] = load("valid2")[2]; save("otherC", a)
 a = load("valid"); a[0][0] = h(int(a[0][0], 16) + Q); save("A+q", a)
 PY
-node "$evm/evm_verify.js" "$o/V.sol" Groth16Verifier "$o/valid" "$o/snarkjs" "$o/valid2" "$o/input+1" "$o/input+r" \
+node "$evm/evm_verify.mjs" "$o/V.sol" Groth16Verifier "$o/valid" "$o/snarkjs" "$o/valid2" "$o/input+1" "$o/input+r" \
   "$o/negA" "$o/Bswap" "$o/otherC" "$o/A+q" > "$o/res" 2>"$o/err" || { cat "$o/err"; echo "FAIL: evm_verify"; exit 1; }
 cat "$o/res" | sed "s|$o/||"
 want() { local f=$1 w=$2 got; got=$(awk -v f="$o/$f" '$1 == f {print $2}' "$o/res")
@@ -55,7 +55,7 @@ want valid true; want snarkjs true; want valid2 true
 for f in input+1 input+r negA Bswap otherC A+q; do want "$f" false; done
 # another key with as many public inputs (poseidon's): mul's proof is false under its verifier
 "$zkpipe" export verifier --vk "$P/vk.json" --out "$o/P.sol" || bad "export verifier (poseidon)"
-node "$evm/evm_verify.js" "$o/P.sol" Groth16Verifier "$o/valid" > "$o/res2" 2>"$o/err2" || { cat "$o/err2"; bad "evm_verify (poseidon)"; }
+node "$evm/evm_verify.mjs" "$o/P.sol" Groth16Verifier "$o/valid" > "$o/res2" 2>"$o/err2" || { cat "$o/err2"; bad "evm_verify (poseidon)"; }
 n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nPublic"])' "$P/vk.json")
 [ "$n" = 2 ] || bad "poseidon's key has $n public inputs, not mul's 2: the check below needs as many"
 grep -q " false " "$o/res2" && echo "ok: mul's proof under poseidon's verifier -> false" || bad "mul's proof under poseidon's verifier: $(cat "$o/res2")"

@@ -100,6 +100,18 @@ cmp -s "$T/rel/public.json" "$M/public.json" || fail "relative paths: public.jso
   --public u2.json) 2>"$T/rel.err"; rc=$?
 [ $rc = 18 ] && grep -q "nowhere/mul.wasm: No such file" "$T/rel.err" || fail "a missing wasm: exit $rc: $(cat "$T/rel.err")"
 [ ! -e "$T/s.json" ] || fail "a failed generator left a proof"
+# node as Debian 12 has it (18.20: an option it does not know ends it, exit 9 "bad option"): the wasm generator
+# runs with no node option (issue 37: a fresh Debian machine failed every --input job on
+# --disable-wasm-trap-handler); its memory limit is RLIMIT_DATA, so V8's wasm guard reservation does not count
+cat > "$T/node18" <<SH
+#!/bin/sh
+case "\$1" in -*) echo "\$0: bad option: \$1" >&2; exit 9;; esac
+exec $(command -v node) "\$@"
+SH
+chmod +x "$T/node18"
+"$ZK" prove --zkey "$M/mul.zkey" --input "$CI/mul.input.json" --wasm "$M/mul_js/mul.wasm" --node "$T/node18" \
+  --proof "$T/n18.json" --public "$T/n18.pub" --quiet 2>"$T/n18.err" || fail "prove with node 18's options: $(cat "$T/n18.err")"
+cmp -s "$T/n18.pub" "$M/public.json" || fail "node 18: public.json differs from snarkjs's"
 
 # ---- the service
 cat > "$T/slow" <<'SH'
@@ -107,6 +119,9 @@ cat > "$T/slow" <<'SH'
 # a generator that never finishes (and a child in its process group)
 sleep 31.25 & sleep 31.25
 SH
+# a wasm generator over its memory limit (node's RLIMIT_DATA): its generate_witness.js allocates 1 GiB
+mkdir -p "$T/hogjs"; : > "$T/hogjs/hog.wasm"
+echo 'const b = Buffer.alloc(1 << 30); b.fill(1); console.log("allocated", b.length);' > "$T/hogjs/generate_witness.js"
 cat > "$T/hog" <<'SH'
 #!/usr/bin/python3
 import sys
@@ -127,6 +142,10 @@ witness_timeout_s = 2
 [key hog]
 zkey = $M/mul.zkey
 witness_bin = $T/hog
+witness_memory = 256M
+[key hogjs]
+zkey = $M/mul.zkey
+wasm = $T/hogjs/hog.wasm
 witness_memory = 256M
 $CPP_KEY"
 PORT=$((20000 + RANDOM % 20000))
@@ -191,9 +210,12 @@ pgrep -f "sleep 31.25" >/dev/null && fail "the generator's process group outlive
 "$ZK" submit --config "$CFG" --key hog --output "$T/out/h" --input "$T/a.json" --wait >"$T/h.out" 2>&1; rc=$?
 [ $rc = 11 ] || fail "memory hog: exited $rc: $(cat "$T/h.out")"
 grep -q "MemoryError\|exit status" "$T/h.out" || fail "memory hog reason: $(cat "$T/h.out")"
+"$ZK" submit --config "$CFG" --key hogjs --output "$T/out/hj" --input "$T/a.json" --wait >"$T/hj.out" 2>&1; rc=$?
+[ $rc = 11 ] || fail "wasm memory hog: exited $rc: $(cat "$T/hj.out")"
+grep -q "allocation failed" "$T/hj.out" || fail "wasm memory hog reason: $(cat "$T/hj.out")"
 # an input.json for a key without a generator: refused at submit
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/n" --input "$T/a.json" >"$T/n.out" 2>&1; rc=$?
 [ $rc = 10 ] || fail "json for a key without a generator: exited $rc: $(cat "$T/n.out")"
 grep -q "names no witness generator" "$T/n.out" || fail "reason: $(cat "$T/n.out")"
 [ -z "$(find "$T/run/witgen" -name "zpwit.*" 2>/dev/null)" ] || fail "generator directories left after failures"
-echo "PASS: prove --input (mul, poseidon) = snarkjs; .zpk prove; submit --input proves; generator failure, timeout, memory limit fail with reasons"
+echo "PASS: prove --input (mul, poseidon) = snarkjs, also with node 18's options; .zpk prove; submit --input proves; generator failure, timeout, memory limit (binary and wasm) fail with reasons"

@@ -1,14 +1,15 @@
-// evm_verify.js — compile a Solidity verifier with solc-js and run verifyProof in a real EVM
+// evm_verify.mjs — compile a Solidity verifier with solc-js and run verifyProof in a real EVM
 // (@ethereumjs/evm, its BN254 precompiles 0x06-0x08), for tests/groth16/verifier_evm.sh.
-//   node evm_verify.js Verifier.sol CONTRACT CALLDATA...
+//   node evm_verify.mjs Verifier.sol CONTRACT CALLDATA...
 // Each CALLDATA file holds what `zkpipe export calldata` prints: [a],[b],[c],[input]. Prints one
 // line a file: "<file> true|false|revert <gas>". Exit 0 when every call ran (whatever it
 // returned), 1 when the source does not compile or the contract cannot be deployed.
-'use strict';
-const fs = require('fs');
-const solc = require('solc');
-const { createEVM } = require('@ethereumjs/evm');
-const { Account, createAddressFromString, hexToBytes, bytesToHex } = require('@ethereumjs/util');
+// An ES module: @ethereumjs/util's CommonJS build require()s @noble/curves, which is ES-module only, and
+// node before 20.19 (Debian 12 has 18.20) cannot require() an ES module (ERR_REQUIRE_ESM, issue 37).
+import fs from 'node:fs';
+import solc from 'solc';
+import { createEVM } from '@ethereumjs/evm';
+import { Account, createAddressFromString, hexToBytes, bytesToHex } from '@ethereumjs/util';
 
 function compile(path, name) {
   const input = {
@@ -45,7 +46,7 @@ function encode(selector, text) {
 async function main() {
   const [sol, name, ...files] = process.argv.slice(2);
   if (!sol || !name || !files.length) {
-    console.error('usage: node evm_verify.js Verifier.sol CONTRACT CALLDATA...');
+    console.error('usage: node evm_verify.mjs Verifier.sol CONTRACT CALLDATA...');
     process.exit(2);
   }
   const c = compile(sol, name);
