@@ -625,58 +625,19 @@ static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t
 #endif
 BA_IFMA_ENTRY(g1, zp_g1_xyzz, 1)
 
-/* ---- Fp2 = Fp[u]/(u^2 + 1), for G2 ---- */
-static inline void fp2_add(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
-{
-	zp_fp_addc(&r->c0, &a->c0, &b->c0);
-	zp_fp_addc(&r->c1, &a->c1, &b->c1);
-}
-static inline void fp2_sub(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
-{
-	zp_fp_subc(&r->c0, &a->c0, &b->c0);
-	zp_fp_subc(&r->c1, &a->c1, &b->c1);
-}
-static inline void fp2_neg(zp_fp2 *r, const zp_fp2 *a)
-{
-	fp_neg(&r->c0, &a->c0);
-	fp_neg(&r->c1, &a->c1);
-}
-/* Karatsuba: (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0 + a1)(b0 + b1) - a0b0 - a1b1) u */
-static inline void fp2_mul(zp_fp2 *r, const zp_fp2 *a, const zp_fp2 *b)
-{
-	zp_fp t0, t1, sa, sb;
-	zp_fp_mulc(&t0, &a->c0, &b->c0);
-	zp_fp_mulc(&t1, &a->c1, &b->c1);
-	zp_fp_addc(&sa, &a->c0, &a->c1);
-	zp_fp_addc(&sb, &b->c0, &b->c1);
-	zp_fp_mulc(&sa, &sa, &sb);
-	zp_fp_subc(&r->c0, &t0, &t1);
-	zp_fp_subc(&sa, &sa, &t0);
-	zp_fp_subc(&r->c1, &sa, &t1);
-}
-/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
-static inline void fp2_sqr(zp_fp2 *r, const zp_fp2 *a)
-{
-	zp_fp s, d, m;
-	zp_fp_addc(&s, &a->c0, &a->c1);
-	zp_fp_subc(&d, &a->c0, &a->c1);
-	zp_fp_mulc(&m, &a->c0, &a->c1);
-	zp_fp_mulc(&r->c0, &s, &d);
-	zp_fp_addc(&r->c1, &m, &m);
-}
-/* 1/(a0 + a1 u) = (a0 - a1 u) / (a0² + a1²) */
-static void fp2_inv(zp_fp2 *r, const zp_fp2 *a)
-{
-	zp_fp t0, t1;
-	zp_fp_sqrc(&t0, &a->c0);
-	zp_fp_sqrc(&t1, &a->c1);
-	zp_fp_addc(&t0, &t0, &t1);
-	fp_inv(&t0, &t0);
-	zp_fp_mulc(&r->c0, &a->c0, &t0);
-	zp_fp_mulc(&t1, &a->c1, &t0);
-	fp_neg(&r->c1, &t1);
-}
-static inline bool fp2_is_zero(const zp_fp2 *a) { return fp_is_zero(&a->c0) && fp_is_zero(&a->c1); }
+/* ---- Fp2 = Fp[u]/(u^2 + 1), for G2: fp2_tmpl.h inline over the products above ---- */
+#define F2(x) fp2_##x
+#define FP2_FN static inline
+#define FP2_T zp_fp2
+#define FP_T zp_fp
+#define fb_add zp_fp_addc
+#define fb_sub zp_fp_subc
+#define fb_neg fp_neg
+#define fb_mul zp_fp_mulc
+#define fb_sqr zp_fp_sqrc
+#define fb_inv fp_inv
+#define fb_is_zero fp_is_zero
+#include "fp2_tmpl.h"
 
 #define G(x) g2_##x
 #define FE zp_fp2
@@ -1367,56 +1328,19 @@ BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
 #undef BA_MIN
 
 /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0² + a1²), the norm inverted by safegcd */
-static void bn_fp2_inv_vt(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
-{
-	zp_bn254_fp t0, t1;
-	bn_fp_sqr(&t0, &a->c0);
-	bn_fp_sqr(&t1, &a->c1);
-	bn_fp_add(&t0, &t0, &t1);
-	zp_bn254_fp_inv_vartime(&t0, &t0);
-	zp_bn254_fp_mul_fast(&r->c0, &a->c0, &t0);
-	zp_bn254_fp_mul_fast(&t1, &a->c1, &t0);
-	bn_fp_neg(&r->c1, &t1);
-}
-
 /* Fp2 inline here (bn254_tower.c's are calls): the scalar G2 paths (XYZZ buckets, 0/1 scalars, Horner) */
-static inline void bn_fp2_add(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
-{
-	bn_fp_add(&r->c0, &a->c0, &b->c0);
-	bn_fp_add(&r->c1, &a->c1, &b->c1);
-}
-static inline void bn_fp2_sub(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
-{
-	bn_fp_sub(&r->c0, &a->c0, &b->c0);
-	bn_fp_sub(&r->c1, &a->c1, &b->c1);
-}
-static inline void bn_fp2_neg(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
-{
-	bn_fp_neg(&r->c0, &a->c0);
-	bn_fp_neg(&r->c1, &a->c1);
-}
-static inline void bn_fp2_mul(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, const zp_bn254_fp2 *b)
-{
-	zp_bn254_fp t0, t1, sa, sb;
-	zp_bn254_fp_mul_fast(&t0, &a->c0, &b->c0);
-	zp_bn254_fp_mul_fast(&t1, &a->c1, &b->c1);
-	bn_fp_add(&sa, &a->c0, &a->c1);
-	bn_fp_add(&sb, &b->c0, &b->c1);
-	zp_bn254_fp_mul_fast(&sa, &sa, &sb);
-	bn_fp_sub(&r->c0, &t0, &t1);
-	bn_fp_sub(&sa, &sa, &t0);
-	bn_fp_sub(&r->c1, &sa, &t1);
-}
-static inline void bn_fp2_sqr(zp_bn254_fp2 *r, const zp_bn254_fp2 *a)
-{
-	zp_bn254_fp s, d, m;
-	bn_fp_add(&s, &a->c0, &a->c1);
-	bn_fp_sub(&d, &a->c0, &a->c1);
-	zp_bn254_fp_mul_fast(&m, &a->c0, &a->c1);
-	zp_bn254_fp_mul_fast(&r->c0, &s, &d);
-	bn_fp_add(&r->c1, &m, &m);
-}
-static inline bool bn_fp2_is_zero(const zp_bn254_fp2 *a) { return bn_fp_is_zero(&a->c0) && bn_fp_is_zero(&a->c1); }
+#define F2(x) bn_fp2_##x
+#define FP2_FN static inline
+#define FP2_T zp_bn254_fp2
+#define FP_T zp_bn254_fp
+#define fb_add bn_fp_add
+#define fb_sub bn_fp_sub
+#define fb_neg bn_fp_neg
+#define fb_mul zp_bn254_fp_mul_fast
+#define fb_sqr bn_fp_sqr
+#define fb_inv zp_bn254_fp_inv_vartime
+#define fb_is_zero bn_fp_is_zero
+#include "fp2_tmpl.h"
 
 #define G(x) bn254_g2_##x
 #define FE zp_bn254_fp2
@@ -1430,7 +1354,7 @@ static inline bool bn_fp2_is_zero(const zp_bn254_fp2 *a) { return bn_fp_is_zero(
 #define fe_neg bn_fp2_neg
 #define fe_is_zero bn_fp2_is_zero
 #define fe_one ZP_BN254_FP2_ONE
-#define fe_inv bn_fp2_inv_vt
+#define fe_inv bn_fp2_inv
 #define BA_MIN (bn254_g2_ba_vec() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
 #include "msm_tmpl.h"
 
