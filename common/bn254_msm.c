@@ -685,23 +685,23 @@ BA_SCALAR_ENTRY(bn254_g2, zp_bn254_g2_xyzz)
 
 /* ---- public entry points ---- */
 
-size_t zp_msm_bn254_g1_scratch_size(size_t n) { return bn254_g1_scratch_for(n, zp_par_threads()); }
-size_t zp_msm_bn254_g2_scratch_size(size_t n) { return bn254_g2_scratch_for(n, zp_par_threads()); }
-int zp_msm_bn254_g1(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const zp_bn254_fr *scalars, size_t n,
+size_t zp_bn254_msm_g1_scratch_size(size_t n) { return bn254_g1_scratch_for(n, zp_par_threads()); }
+size_t zp_bn254_msm_g2_scratch_size(size_t n) { return bn254_g2_scratch_for(n, zp_par_threads()); }
+int zp_bn254_msm_g1(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const zp_bn254_fr *scalars, size_t n,
 		    void *scratch, size_t scratch_len)
 {
 	return bn254_g1_msm(out, points, scalars, n, scratch, scratch_len);
 }
-int zp_msm_bn254_g2(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const zp_bn254_fr *scalars, size_t n,
+int zp_bn254_msm_g2(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const zp_bn254_fr *scalars, size_t n,
 		    void *scratch, size_t scratch_len)
 {
 	return bn254_g2_msm(out, points, scalars, n, scratch, scratch_len);
 }
-void zp_msm_bn254_g1_sum_selected(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const uint8_t *sel, size_t n)
+void zp_bn254_msm_g1_sum_selected(zp_bn254_g1_jac *out, const zp_bn254_g1_affine *points, const uint8_t *sel, size_t n)
 {
 	bn254_g1_sum_selected(out, points, sel, n);
 }
-void zp_msm_bn254_g2_sum_selected(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const uint8_t *sel, size_t n)
+void zp_bn254_msm_g2_sum_selected(zp_bn254_g2_jac *out, const zp_bn254_g2_affine *points, const uint8_t *sel, size_t n)
 {
 	bn254_g2_sum_selected(out, points, sel, n);
 }
