@@ -533,6 +533,7 @@ static int way_file(struct gpud *g, struct gpud_key *k, size_t *len)
 	return r;
 }
 
+/* The backend's create; [debug] inject = create-fail@<key> makes it fail as a card too small would. */
 static int backend_create(struct gpud *g, struct gpud_key *k)
 {
 	return inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : k->be->create(&k->be_state, &k->gk);
