@@ -34,22 +34,25 @@
 enum { CL_OK = ZP_EX_OK, CL_USAGE = ZP_EX_USAGE, CL_INPUT = ZP_EX_INPUT, CL_FAILED = ZP_EX_JOB_FAILED, CL_TIMEOUT = ZP_EX_TIMEOUT,
        CL_DB = ZP_EX_API, CL_NO_JOB = ZP_EX_NO_JOB, CL_KEY = ZP_EX_KEY };
 
-static struct zp_db db;
-static const char *cmd = "cluster";
+/* One command's state, passed down from zp_cluster_cli: its database link and its name (for messages). */
+struct cli {
+	struct zp_db db;
+	const char *cmd;  /* argv[0]: submit, wait, status, cancel, cluster */
+};
 
-static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int die(int code, const char *fmt, ...)
+static int die(const struct cli *cl, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int die(const struct cli *cl, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "zkpipe %s: ", cmd);
+	fprintf(stderr, "zkpipe %s: ", cl->cmd);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 	return code;
 }
 
-static int dberr(void) { return die(CL_DB, "%s", zp_err_msg()); }
+static int dberr(const struct cli *cl) { return die(cl, CL_DB, "%s", zp_err_msg()); }
 
 bool zp_cluster_cli_wants(int argc, char **argv)
 {
@@ -59,21 +62,19 @@ bool zp_cluster_cli_wants(int argc, char **argv)
 	return false;
 }
 
-static int open_db(const char *url, bool need_schema)
+static int open_db(struct cli *cl, const char *url, bool need_schema)
 {
 	if (!url || !*url)
-		return die(CL_USAGE, "--database URL is required (a libpq connection string or postgresql:// URI)");
-	snprintf(db.conninfo, sizeof db.conninfo, "%s", url);
-	snprintf(db.app, sizeof db.app, "zkpipe %s", cmd);
-	db.timeout_ms = 15000;
-	if (zp_db_connect(&db))
-		return dberr();
-	if (need_schema && zp_cluster_schema_check(&db))
-		return dberr();
+		return die(cl, CL_USAGE, "--database URL is required (a libpq connection string or postgresql:// URI)");
+	snprintf(cl->db.conninfo, sizeof cl->db.conninfo, "%s", url);
+	snprintf(cl->db.app, sizeof cl->db.app, "zkpipe %s", cl->cmd);
+	cl->db.timeout_ms = 15000;
+	if (zp_db_connect(&cl->db))
+		return dberr(cl);
+	if (need_schema && zp_cluster_schema_check(&cl->db))
+		return dberr(cl);
 	return 0;
 }
-
-static void i64s(char *b, long long v) { snprintf(b, 24, "%lld", v); }
 
 static void print_json(json_t *j)
 {
@@ -100,37 +101,37 @@ static json_t *row_json(zp_db_res *r, int row, const char *const *names, const c
 }
 
 /* ---------------------------------------------------------------- cluster init / nodes */
-static int cluster_init(const char *url, int to, const char *inline_max)
+static int cluster_init(struct cli *cl, const char *url, int to, const char *inline_max)
 {
 	int rc, from;
-	if ((rc = open_db(url, false)))
+	if ((rc = open_db(cl, url, false)))
 		return rc;
-	if (zp_cluster_migrate(&db, to, &from))
-		return dberr();
+	if (zp_cluster_migrate(&cl->db, to, &from))
+		return dberr(cl);
 	if (inline_max) {
 		uint64_t v;
 		char b[24];
 		if (zp_pipe_parse_size(inline_max, &v) || v > (1ull << 30))
-			return die(CL_USAGE, "--inline-max %s: a size up to 1G (PostgreSQL's bytea limit)", inline_max);
+			return die(cl, CL_USAGE, "--inline-max %s: a size up to 1G (PostgreSQL's bytea limit)", inline_max);
 		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
 		const char *p[] = { b };
-		if (zp_db_exec(&db, NULL, zp_sql_inline_max_set, 1, p))
-			return dberr();
+		if (zp_db_exec(&cl->db, NULL, zp_sql_inline_max_set, 1, p))
+			return dberr(cl);
 	}
 	int now;
-	zp_cluster_schema_version(&db, &now);
+	zp_cluster_schema_version(&cl->db, &now);
 	printf("zkpipe schema: version %d%s (was %d)\n", now, now == from ? ", unchanged" : "", from);
 	return CL_OK;
 }
 
-static int cluster_nodes(const char *url, bool js)
+static int cluster_nodes(struct cli *cl, const char *url, bool js)
 {
 	int rc;
-	if ((rc = open_db(url, true)))
+	if ((rc = open_db(cl, url, true)))
 		return rc;
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, zp_sql_nodes_list, 0, NULL))
-		return dberr();
+	if (zp_db_exec(&cl->db, &r, zp_sql_nodes_list, 0, NULL))
+		return dberr(cl);
 	static const char *const names[] = { "name", "host", "groups", "gpus", "keys", "refused", "capacity", "load",
 					     "held", "state", "heartbeat_age_s", "version", "jobs_done", "round_trips",
 					     "running_jobs", "dead_after_s", "max_parts", "drain", NULL };
@@ -171,86 +172,86 @@ struct input {
 	size_t len;
 };
 
-static int read_input(struct input *in, const char *arg, bool inl, uint64_t max)
+static int read_input(struct cli *cl, struct input *in, const char *arg, bool inl, uint64_t max)
 {
 	if (!strncmp(arg, "synth:", 6)) { /* a synthetic circuit's witness seed: no file */
 		snprintf(in->path, sizeof in->path, "%s", arg);
-		return inl ? die(CL_USAGE, "%s: --inline needs witness files, not synthetic seeds", arg) : 0;
+		return inl ? die(cl, CL_USAGE, "%s: --inline needs witness files, not synthetic seeds", arg) : 0;
 	}
 	if (!realpath(arg, in->path))
-		return die(CL_INPUT, "%s: %s", arg, strerror(errno));
+		return die(cl, CL_INPUT, "%s: %s", arg, strerror(errno));
 	uint32_t n;
 	int fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st))
-		return die(CL_INPUT, "%s: %s", in->path, strerror(errno));
+		return die(cl, CL_INPUT, "%s: %s", in->path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return close(fd), die(CL_INPUT, "%s: not a regular file", in->path);
+		return close(fd), die(cl, CL_INPUT, "%s: not a regular file", in->path);
 	if (inl && (uint64_t)st.st_size > max) {
 		close(fd);
-		return die(CL_INPUT, "%s: %lld bytes, over the cluster's inline limit of %llu (zkpipe cluster init "
+		return die(cl, CL_INPUT, "%s: %lld bytes, over the cluster's inline limit of %llu (zkpipe cluster init "
 			   "--inline-max); pass it by path on shared storage instead", in->path, (long long)st.st_size,
 			   (unsigned long long)max);
 	}
 	if (zp_wtns_check_fd(fd, in->path, &n))
-		return close(fd), die(CL_INPUT, "%s", zp_err_msg());
+		return close(fd), die(cl, CL_INPUT, "%s", zp_err_msg());
 	if (!inl)
 		return close(fd), 0;
 	in->len = (size_t)st.st_size;
 	in->data = malloc(in->len + 1);
 	ssize_t got = in->data ? pread(fd, in->data, in->len, 0) : -1;
 	close(fd);
-	return got == (ssize_t)in->len ? 0 : die(CL_INPUT, "%s: short read", in->path);
+	return got == (ssize_t)in->len ? 0 : die(cl, CL_INPUT, "%s: short read", in->path);
 }
 
 /* Refuse a job no registered node (live or not) could ever claim: its key served by none (13,
  * as a key the local supervisor cannot serve), or more partitions than every serving node's
  * max_parts (10, as the local supervisor's refusal). A job only the absent could take is
  * accepted: `wait` and `status` say that it waits, and for whom. */
-static int servable(const char *key, int nparts)
+static int servable(struct cli *cl, const char *key, int nparts)
 {
 	char np[16];
 	snprintf(np, sizeof np, "%d", nparts);
 	const char *p[] = { key, np };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, zp_sql_key_servable, 2, p))
-		return dberr();
+	if (zp_db_exec(&cl->db, &r, zp_sql_key_servable, 2, p))
+		return dberr(cl);
 	const char *why = zp_db_val(r, 0, 0), *served = zp_db_val(r, 0, 1);
 	int rc = CL_OK;
 	if (why[0] == '!' && strstr(why, "partitions exceed"))
-		rc = die(CL_DB, "refused: %s", why + 1);
+		rc = die(cl, CL_DB, "refused: %s", why + 1);
 	else if (why[0] == '!')
-		rc = die(CL_KEY, "unknown key '%s': %s (the cluster's nodes serve: %s)", key, why + 1,
+		rc = die(cl, CL_KEY, "unknown key '%s': %s (the cluster's nodes serve: %s)", key, why + 1,
 			 served[0] ? served : "none yet");
 	zp_db_free(r);
 	return rc;
 }
 
-static int inline_limit(uint64_t *max)
+static int inline_limit(struct cli *cl, uint64_t *max)
 {
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, zp_sql_inline_max, 0, NULL))
-		return dberr();
+	if (zp_db_exec(&cl->db, &r, zp_sql_inline_max, 0, NULL))
+		return dberr(cl);
 	*max = zp_db_rows(r) ? strtoull(zp_db_val(r, 0, 0), NULL, 10) : 64ull << 20;
 	zp_db_free(r);
 	return 0;
 }
 
-static int insert_inputs(long long id, struct input *in, int n)
+static int insert_inputs(struct cli *cl, long long id, struct input *in, int n)
 {
-	char ids[24], part[16];
-	i64s(ids, id);
+	char ids[ZP_DB_I64_LEN], part[16];
+	zp_db_i64(ids, id);
 	for (int i = 0; i < n; i++) {
 		snprintf(part, sizeof part, "%d", i);
 		const char *p[] = { ids, part, in[i].data ? NULL : in[i].path, in[i].data };
 		int lens[] = { 0, 0, 0, (int)in[i].len }, fmts[] = { 0, 0, 0, 1 };
-		if (zp_db_execb(&db, NULL, zp_sql_input_add, 4, p, lens, fmts, 0))
+		if (zp_db_execb(&cl->db, NULL, zp_sql_input_add, 4, p, lens, fmts, 0))
 			return -1;
 	}
 	return 0;
 }
 
-static int submit_tx(const char *key, const char *prio, const char *tok, const char *out, const char *maxa,
+static int submit_tx(struct cli *cl, const char *key, const char *prio, const char *tok, const char *out, const char *maxa,
 		     struct input *in, int n, long long *id, bool *dup)
 {
 	char np[16];
@@ -258,13 +259,13 @@ static int submit_tx(const char *key, const char *prio, const char *tok, const c
 	const char *p[] = { tok, key, prio, np, out, maxa };
 	zp_db_res *r;
 	*dup = false;
-	if (zp_db_cmd(&db, zp_sql_begin) ||
-	    zp_db_exec(&db, &r, zp_sql_job_add, 6, p))
+	if (zp_db_cmd(&cl->db, zp_sql_begin) ||
+	    zp_db_exec(&cl->db, &r, zp_sql_job_add, 6, p))
 		return -1;
 	if (!zp_db_rows(r)) { /* the token is known: that job */
 		zp_db_free(r);
 		const char *t[] = { tok };
-		if (zp_db_cmd(&db, zp_sql_rollback) || zp_db_exec(&db, &r, zp_sql_job_by_token, 1, t))
+		if (zp_db_cmd(&cl->db, zp_sql_rollback) || zp_db_exec(&cl->db, &r, zp_sql_job_by_token, 1, t))
 			return -1;
 		*dup = true;
 		*id = zp_db_rows(r) ? zp_db_int(r, 0, 0) : -1;
@@ -273,15 +274,15 @@ static int submit_tx(const char *key, const char *prio, const char *tok, const c
 	}
 	*id = zp_db_int(r, 0, 0);
 	zp_db_free(r);
-	char ids[24];
-	i64s(ids, *id);
+	char ids[ZP_DB_I64_LEN];
+	zp_db_i64(ids, *id);
 	const char *e[] = { ids };
-	if (insert_inputs(*id, in, n) ||
-	    zp_db_exec(&db, NULL, zp_sql_event_submitted, 1, e) ||
-	    zp_db_cmd(&db, zp_sql_commit))
+	if (insert_inputs(cl, *id, in, n) ||
+	    zp_db_exec(&cl->db, NULL, zp_sql_event_submitted, 1, e) ||
+	    zp_db_cmd(&cl->db, zp_sql_commit))
 		return -1;
 	const char *k[] = { key };
-	zp_db_exec(&db, NULL, zp_sql_notify_jobs, 1, k); /* a hint */
+	zp_db_exec(&cl->db, NULL, zp_sql_notify_jobs, 1, k); /* a hint */
 	return 0;
 }
 
@@ -297,7 +298,7 @@ static const char submit_help[] =
 	"  (more partitions than every node serving the key takes) or database unreachable; 3 a witness\n"
 	"  missing, malformed or over the inline limit; 2 usage.\n";
 
-static int submit(int argc, char **argv)
+static int submit(struct cli *cl, int argc, char **argv)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "key", 1, 0, 'k' }, { "priority", 1, 0, 'p' },
 		{ "token", 1, 0, 't' }, { "inline", 0, 0, 'i' }, { "output", 1, 0, 'o' }, { "max-attempts", 1, 0, 'm' },
@@ -322,25 +323,25 @@ static int submit(int argc, char **argv)
 	char *end;
 	long pv = strtol(prio, &end, 10), mv = strtol(maxa, NULL, 10);
 	if (*end || pv < 0 || pv > 1000000)
-		return die(CL_USAGE, "--priority %s: an integer 0..1000000 (higher first)", prio);
+		return die(cl, CL_USAGE, "--priority %s: an integer 0..1000000 (higher first)", prio);
 	if (mv < 1 || mv > 100)
-		return die(CL_USAGE, "--max-attempts %s: 1..100", maxa);
+		return die(cl, CL_USAGE, "--max-attempts %s: 1..100", maxa);
 	if (tok && !zp_token_ok(tok))
-		return die(CL_USAGE, "--token: 1-64 of [A-Za-z0-9_-]");
+		return die(cl, CL_USAGE, "--token: 1-64 of [A-Za-z0-9_-]");
 	if (out && (out[0] != '/' || strlen(out) >= PATH_MAX))
-		return die(CL_USAGE, "--output %s: an absolute path under %d bytes (a directory on the proving node)", out,
+		return die(cl, CL_USAGE, "--output %s: an absolute path under %d bytes (a directory on the proving node)", out,
 			   PATH_MAX);
 	int rc, n = argc - optind;
 	uint64_t max = 0;
-	if ((rc = open_db(url, true)) || (rc = servable(key, n)) || (inl && (rc = inline_limit(&max))))
+	if ((rc = open_db(cl, url, true)) || (rc = servable(cl, key, n)) || (inl && (rc = inline_limit(cl, &max))))
 		return rc;
 	struct input *in = calloc((size_t)n, sizeof *in);
 	for (int i = 0; i < n && !rc; i++)
-		rc = read_input(&in[i], argv[optind + i], inl, max);
+		rc = read_input(cl, &in[i], argv[optind + i], inl, max);
 	long long id = -1;
 	bool dup = false;
-	if (!rc && submit_tx(key, prio, tok, out, maxa, in, n, &id, &dup))
-		rc = dberr();
+	if (!rc && submit_tx(cl, key, prio, tok, out, maxa, in, n, &id, &dup))
+		rc = dberr(cl);
 	for (int i = 0; i < n; i++)
 		free(in[i].data);
 	free(in);
@@ -354,15 +355,15 @@ static int submit(int argc, char **argv)
 
 /* ---------------------------------------------------------------- wait */
 /* Part files and proofs.json for a DONE job, from the database, into the client's directory. */
-static int write_outputs(long long id, const char *key, int nparts, const char *dir)
+static int write_outputs(struct cli *cl, long long id, const char *key, int nparts, const char *dir)
 {
 	static struct zp_pipe_config oc; /* the client's own directory is the only one allowed */
 	if (zp_mkdirs(dir, 0755) || !realpath(dir, oc.allow_out[0]))
-		return die(CL_INPUT, "--output %s: %s", dir, zp_err_msg()[0] ? zp_err_msg() : strerror(errno));
+		return die(cl, CL_INPUT, "--output %s: %s", dir, zp_err_msg()[0] ? zp_err_msg() : strerror(errno));
 	oc.n_out = 1;
 	oc.public_access = true; /* files 0644: the caller's umask still applies to the directory */
-	if (zp_cluster_write_proofs(&db, &oc, id, key, (uint32_t)nparts, oc.allow_out[0]))
-		return die(db.c ? CL_INPUT : CL_DB, "%s", zp_err_msg());
+	if (zp_cluster_write_proofs(&cl->db, &oc, id, key, (uint32_t)nparts, oc.allow_out[0]))
+		return die(cl, cl->db.c ? CL_INPUT : CL_DB, "%s", zp_err_msg());
 	return CL_OK;
 }
 
@@ -419,13 +420,13 @@ static void wait_progress(long long id, int i, int n, int nparts, const char *st
 }
 
 /* One look at the job: 1 finished (rc set), 0 still going, < 0 database trouble. */
-static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bool *staged, int *rc)
+static int wait_once(struct cli *cl, long long id, const char *dir, int i, int n, bool quiet, bool *staged, int *rc)
 {
-	char ids[24];
-	i64s(ids, id);
+	char ids[ZP_DB_I64_LEN];
+	zp_db_i64(ids, id);
 	const char *p[] = { ids };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, zp_sql_job_wait, 1, p))
+	if (zp_db_exec(&cl->db, &r, zp_sql_job_wait, 1, p))
 		return -1;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
@@ -444,7 +445,7 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 	if ((fin || why[0] == '!') && *staged)
 		zp_progress_end(NULL);
 	if (fin && !strcmp(st, "DONE")) {
-		*rc = dir ? write_outputs(id, zp_db_val(r, 0, 2), (int)zp_db_int(r, 0, 3), dir) : CL_OK;
+		*rc = dir ? write_outputs(cl, id, zp_db_val(r, 0, 2), (int)zp_db_int(r, 0, 3), dir) : CL_OK;
 		if (!*rc)
 			printf("job %lld DONE%s%s\n", id, dir ? ": " : "", dir ? dir : "");
 	} else if (fin) {
@@ -460,25 +461,25 @@ static int wait_once(long long id, const char *dir, int i, int n, bool quiet, bo
 }
 
 /* Until DONE/FAILED/CANCELLED or the timeout; rides through database restarts (reconnects). */
-static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0, int i, int n, bool quiet)
+static int wait_job(struct cli *cl, long long id, const char *dir, double timeout_s, uint64_t t0, int i, int n, bool quiet)
 {
 	uint64_t backoff = 200;
 	bool staged = false;
 	for (;;) {
-		int rc = CL_OK, f = db.c ? wait_once(id, dir, i, n, quiet, &staged, &rc) : -1;
+		int rc = CL_OK, f = cl->db.c ? wait_once(cl, id, dir, i, n, quiet, &staged, &rc) : -1;
 		if (f > 0)
 			return rc;
-		if (f < 0 && !db.c) {
+		if (f < 0 && !cl->db.c) {
 			usleep((useconds_t)backoff * 1000);
 			backoff = backoff * 2 > 3000 ? 3000 : backoff * 2;
-			if (!zp_db_connect(&db)) {
+			if (!zp_db_connect(&cl->db)) {
 				backoff = 200;
-				zp_db_cmd(&db, zp_sql_listen_done);
+				zp_db_cmd(&cl->db, zp_sql_listen_done);
 			}
 		} else if (f < 0) {
 			if (staged)
 				zp_progress_end(NULL);
-			return dberr();
+			return dberr(cl);
 		}
 		if (timeout_s > 0 && (zp_mono_ms() - t0) / 1e3 > timeout_s) {
 			if (staged)
@@ -486,9 +487,9 @@ static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0
 			printf("job %lld: not finished after %.0f s\n", id, timeout_s);
 			return CL_TIMEOUT;
 		}
-		struct pollfd pf = { .fd = zp_db_fd(&db), .events = POLLIN };
-		if (db.c && poll(&pf, 1, 500) > 0) /* NOTIFY: a hint; the query above is the truth */
-			zp_db_notifies(&db);
+		struct pollfd pf = { .fd = zp_db_fd(&cl->db), .events = POLLIN };
+		if (cl->db.c && poll(&pf, 1, 500) > 0) /* NOTIFY: a hint; the query above is the truth */
+			zp_db_notifies(&cl->db);
 	}
 }
 
@@ -499,7 +500,7 @@ static int wait_job(long long id, const char *dir, double timeout_s, uint64_t t0
 	"  finish (no node of the cluster serves its key, or none takes that many partitions); 9 timeout;\n"      \
 	"  10 database unreachable or refused; 2 usage.\n"
 
-static int wait_cmd(int argc, char **argv)
+static int wait_cmd(struct cli *cl, int argc, char **argv)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "output", 1, 0, 'o' },
 					      { "timeout", 1, 0, 't' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0 } };
@@ -528,12 +529,12 @@ static int wait_cmd(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		char *e;
 		if (strtoll(argv[i], &e, 10) <= 0 || *e)
-			return die(CL_USAGE, "job %s: a job id (a positive integer)", argv[i]);
+			return die(cl, CL_USAGE, "job %s: a job id (a positive integer)", argv[i]);
 	}
-	int rc = open_db(url, true), worst = CL_OK;
+	int rc = open_db(cl, url, true), worst = CL_OK;
 	if (rc)
 		return rc;
-	zp_db_cmd(&db, zp_sql_listen_done);
+	zp_db_cmd(&cl->db, zp_sql_listen_done);
 	if (!quiet) /* stderr: stdout keeps its one result line a job, for scripts */
 		zp_progress_begin("zkpipe wait", 2, NULL);
 	uint64_t t0 = zp_mono_ms();
@@ -542,7 +543,7 @@ static int wait_cmd(int argc, char **argv)
 		long long id = strtoll(argv[i], NULL, 10);
 		if (dir && argc - optind > 1)
 			snprintf(sub, sizeof sub, "%s/%lld", dir, id);
-		rc = wait_job(id, dir ? (argc - optind > 1 ? sub : dir) : NULL, timeout, t0, i - optind, argc - optind, quiet);
+		rc = wait_job(cl, id, dir ? (argc - optind > 1 ? sub : dir) : NULL, timeout, t0, i - optind, argc - optind, quiet);
 		if (rc == CL_TIMEOUT || rc == CL_DB)
 			return rc;
 		worst = worst ? worst : rc; /* the first job that did not finish DONE names the exit */
@@ -551,10 +552,10 @@ static int wait_cmd(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- status, cancel */
-static json_t *job_json(long long id)
+static json_t *job_json(struct cli *cl, long long id)
 {
-	char ids[24];
-	i64s(ids, id);
+	char ids[ZP_DB_I64_LEN];
+	zp_db_i64(ids, id);
 	const char *p[] = { ids };
 	zp_db_res *r;
 	static const char *const jn[] = { "job", "key", "priority", "state", "parts", "output", "owner", "epoch",
@@ -562,7 +563,7 @@ static json_t *job_json(long long id)
 					  "error", "token", "committed", "waiting", NULL };
 	static const char *const pn[] = { "part", "node", "gpu", "epoch", "proved_at", "stages", NULL };
 	static const char *const en[] = { "at", "node", "epoch", "what", "detail", NULL };
-	if (zp_db_exec(&db, &r, zp_sql_job_status, 1, p))
+	if (zp_db_exec(&cl->db, &r, zp_sql_job_status, 1, p))
 		return NULL;
 	if (!zp_db_rows(r)) {
 		zp_db_free(r);
@@ -571,7 +572,7 @@ static json_t *job_json(long long id)
 	json_t *j = row_json(r, 0, jn, "isisissiiissssssis");
 	zp_db_free(r);
 	json_t *parts = json_array(), *ev = json_array();
-	if (zp_db_exec(&db, &r, zp_sql_job_partitions, 1, p))
+	if (zp_db_exec(&cl->db, &r, zp_sql_job_partitions, 1, p))
 		return json_decref(j), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(parts, row_json(r, i, pn, "issisj"));
@@ -579,13 +580,13 @@ static json_t *job_json(long long id)
 	/* each partition's lease (schema 4): state QUEUED / RUNNING / DONE, owner, epoch, attempts */
 	static const char *const ln[] = { "part", "state", "owner", "epoch", "attempts", "claimed_at", NULL };
 	json_t *leases = json_array();
-	if (zp_db_exec(&db, &r, zp_sql_job_leases, 1, p))
+	if (zp_db_exec(&cl->db, &r, zp_sql_job_leases, 1, p))
 		return json_decref(j), json_decref(parts), json_decref(ev), json_decref(leases), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(leases, row_json(r, i, ln, "issiis"));
 	zp_db_free(r);
 	json_object_set_new(j, "leases", leases);
-	if (zp_db_exec(&db, &r, zp_sql_job_events, 1, p))
+	if (zp_db_exec(&cl->db, &r, zp_sql_job_events, 1, p))
 		return json_decref(j), NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_array_append_new(ev, row_json(r, i, en, "ssiss"));
@@ -599,17 +600,17 @@ static json_t *job_json(long long id)
 	return j;
 }
 
-static json_t *summary_json(void)
+static json_t *summary_json(struct cli *cl)
 {
 	zp_db_res *r;
 	json_t *o = json_object(), *by = json_object();
-	if (zp_db_exec(&db, &r, zp_sql_jobs_by_state, 0, NULL))
+	if (zp_db_exec(&cl->db, &r, zp_sql_jobs_by_state, 0, NULL))
 		return NULL;
 	for (int i = 0; i < zp_db_rows(r); i++)
 		json_object_set_new(by, zp_db_val(r, i, 0), json_integer(zp_db_int(r, i, 1)));
 	zp_db_free(r);
 	json_object_set_new(o, "jobs", by);
-	if (zp_db_exec(&db, &r, zp_sql_cluster_summary, 0, NULL))
+	if (zp_db_exec(&cl->db, &r, zp_sql_cluster_summary, 0, NULL))
 		return json_decref(o), NULL;
 	json_object_set_new(o, "nodes_up", json_integer(zp_db_int(r, 0, 0)));
 	json_object_set_new(o, "nodes", json_integer(zp_db_int(r, 0, 1)));
@@ -621,7 +622,7 @@ static json_t *summary_json(void)
 	return o;
 }
 
-static int status_cmd(int argc, char **argv, bool cancel)
+static int status_cmd(struct cli *cl, int argc, char **argv, bool cancel)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "json", 0, 0, 'j' }, { "help", 0, 0, 'h' },
 					      { 0 } };
@@ -635,26 +636,26 @@ static int status_cmd(int argc, char **argv, bool cancel)
 			js = true;
 		else
 			return fprintf(o == 'h' ? stdout : stderr, "usage: zkpipe %s --database URL [--json] %s\n"
-				       "  Exit 0; 12 unknown job; 10 database unreachable; 2 usage.\n", cmd,
+				       "  Exit 0; 12 unknown job; 10 database unreachable; 2 usage.\n", cl->cmd,
 				       cancel ? "JOB" : "[JOB]"), o == 'h' ? CL_OK : CL_USAGE;
 	if (cancel && optind >= argc)
-		return die(CL_USAGE, "which job?");
-	int rc = open_db(url, true);
+		return die(cl, CL_USAGE, "which job?");
+	int rc = open_db(cl, url, true);
 	if (rc)
 		return rc;
 	long long id = optind < argc ? strtoll(argv[optind], NULL, 10) : -1;
 	if (cancel) {
-		char ids[24];
-		i64s(ids, id);
+		char ids[ZP_DB_I64_LEN];
+		zp_db_i64(ids, id);
 		const char *p[] = { ids };
-		if (zp_db_exec(&db, NULL, zp_sql_job_cancel, 1, p))
-			return dberr();
+		if (zp_db_exec(&cl->db, NULL, zp_sql_job_cancel, 1, p))
+			return dberr(cl);
 	}
-	json_t *j = id >= 0 ? job_json(id) : summary_json();
+	json_t *j = id >= 0 ? job_json(cl, id) : summary_json(cl);
 	if (!j)
-		return dberr();
+		return dberr(cl);
 	if (id >= 0 && !json_object_size(j))
-		return json_decref(j), die(CL_NO_JOB, "unknown job %lld (not in the cluster's database)", id);
+		return json_decref(j), die(cl, CL_NO_JOB, "unknown job %lld (not in the cluster's database)", id);
 	if (js) {
 		print_json(j);
 		return CL_OK;
@@ -687,23 +688,23 @@ static int status_cmd(int argc, char **argv, bool cancel)
 /* Set or clear a node's drain flag; with drain, wait until the node itself reports DRAINED (it
  * claims nothing new and has finished, committed or failed every job it held). A node that is
  * DOWN or STOPPED holds nothing it could finish: reported at once. */
-static int drain_cmd(const char *url, const char *node, bool on, bool nowait, double timeout_s)
+static int drain_cmd(struct cli *cl, const char *url, const char *node, bool on, bool nowait, double timeout_s)
 {
 	if (!node)
-		return die(CL_USAGE, "which node? (zkpipe cluster %s --database URL NODE)", on ? "drain" : "undrain");
-	int rc = open_db(url, true);
+		return die(cl, CL_USAGE, "which node? (zkpipe cluster %s --database URL NODE)", on ? "drain" : "undrain");
+	int rc = open_db(cl, url, true);
 	if (rc)
 		return rc;
 	const char *p[] = { node, on ? "t" : "f" };
 	zp_db_res *r;
-	if (zp_db_exec(&db, &r, zp_sql_node_drain_set, 2, p))
-		return dberr();
+	if (zp_db_exec(&cl->db, &r, zp_sql_node_drain_set, 2, p))
+		return dberr(cl);
 	int found = zp_db_rows(r);
 	zp_db_free(r);
 	if (!found) {
-		if (zp_db_exec(&db, &r, zp_sql_node_names, 0, NULL))
-			return dberr();
-		rc = die(CL_INPUT, "unknown node '%s' (the cluster's nodes: %s)", node, zp_db_val(r, 0, 0));
+		if (zp_db_exec(&cl->db, &r, zp_sql_node_names, 0, NULL))
+			return dberr(cl);
+		rc = die(cl, CL_INPUT, "unknown node '%s' (the cluster's nodes: %s)", node, zp_db_val(r, 0, 0));
 		zp_db_free(r);
 		return rc;
 	}
@@ -717,10 +718,10 @@ static int drain_cmd(const char *url, const char *node, bool on, bool nowait, do
 	}
 	uint64_t t0 = zp_mono_ms(), last = 0;
 	for (;;) {
-		if (zp_db_exec(&db, &r, zp_sql_node_drain_state, 1, p))
-			return dberr();
+		if (zp_db_exec(&cl->db, &r, zp_sql_node_drain_state, 1, p))
+			return dberr(cl);
 		if (!zp_db_rows(r))
-			return zp_db_free(r), die(CL_INPUT, "node %s: its row was removed", node);
+			return zp_db_free(r), die(cl, CL_INPUT, "node %s: its row was removed", node);
 		char st[16];
 		snprintf(st, sizeof st, "%s", zp_db_val(r, 0, 0));
 		long long held = zp_db_int(r, 0, 1), ld = zp_db_int(r, 0, 2), age = zp_db_int(r, 0, 3);
@@ -763,7 +764,7 @@ static const char cluster_help[] =
 	"  Exit 0; 3 unknown node; 9 drain timed out (the node goes on draining); 10 database\n"
 	"  unreachable; 2 usage.\n";
 
-static int cluster_cmd(int argc, char **argv)
+static int cluster_cmd(struct cli *cl, int argc, char **argv)
 {
 	static const struct option opts[] = { { "database", 1, 0, 'd' }, { "json", 0, 0, 'j' }, { "to", 1, 0, 't' },
 		{ "inline-max", 1, 0, 'i' }, { "no-wait", 0, 0, 'n' }, { "timeout", 1, 0, 'T' }, { "help", 0, 0, 'h' }, { 0 } };
@@ -786,28 +787,28 @@ static int cluster_cmd(int argc, char **argv)
 		default: fputs(cluster_help, stderr); return CL_USAGE;
 		}
 	if (!strcmp(sub, "init"))
-		return cluster_init(url, to, im);
+		return cluster_init(cl, url, to, im);
 	if (!strcmp(sub, "nodes"))
-		return cluster_nodes(url, js);
+		return cluster_nodes(cl, url, js);
 	if (!strcmp(sub, "drain") || !strcmp(sub, "undrain"))
-		return drain_cmd(url, optind < argc ? argv[optind] : NULL, !strcmp(sub, "drain"), nowait, tmo);
+		return drain_cmd(cl, url, optind < argc ? argv[optind] : NULL, !strcmp(sub, "drain"), nowait, tmo);
 	return fputs(cluster_help, stderr), CL_USAGE;
 }
 
 int zp_cluster_cli(int argc, char **argv)
 {
-	cmd = argv[0];
+	struct cli c = { .cmd = argv[0] }, *cl = &c;
 	int rc;
-	if (!strcmp(cmd, "submit"))
-		rc = submit(argc, argv);
-	else if (!strcmp(cmd, "wait"))
-		rc = wait_cmd(argc, argv);
-	else if (!strcmp(cmd, "status"))
-		rc = status_cmd(argc, argv, false);
-	else if (!strcmp(cmd, "cancel"))
-		rc = status_cmd(argc, argv, true);
+	if (!strcmp(cl->cmd, "submit"))
+		rc = submit(cl, argc, argv);
+	else if (!strcmp(cl->cmd, "wait"))
+		rc = wait_cmd(cl, argc, argv);
+	else if (!strcmp(cl->cmd, "status"))
+		rc = status_cmd(cl, argc, argv, false);
+	else if (!strcmp(cl->cmd, "cancel"))
+		rc = status_cmd(cl, argc, argv, true);
 	else
-		rc = cluster_cmd(argc, argv);
-	zp_db_close(&db);
+		rc = cluster_cmd(cl, argc, argv);
+	zp_db_close(&cl->db);
 	return rc;
 }

@@ -103,6 +103,9 @@ const char *zp_db_val(const zp_db_res *r, int row, int col); /* "" for NULL */
 int zp_db_len(const zp_db_res *r, int row, int col);
 bool zp_db_null(const zp_db_res *r, int row, int col);
 int64_t zp_db_int(const zp_db_res *r, int row, int col);
+/* An int8 parameter's text (the decimal of v) in b, which holds ZP_DB_I64_LEN bytes; returns b. */
+#define ZP_DB_I64_LEN 24
+const char *zp_db_i64(char b[ZP_DB_I64_LEN], int64_t v);
 /* The socket to poll for NOTIFYs (-1 when not connected); returns the count of notifications
  * consumed (their payloads are not needed: a hint is a hint). */
 int zp_db_fd(const struct zp_db *db);

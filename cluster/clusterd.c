@@ -161,7 +161,6 @@ static void rm_tree(const char *dir)
 	rmdir(dir);
 }
 
-static void i64s(char *b, int64_t v) { snprintf(b, 24, "%lld", (long long)v); }
 
 /* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
 static json_t *api(struct clusterd *cd, json_t *req, char *err, size_t errn)
@@ -190,8 +189,8 @@ static json_t *api(struct clusterd *cd, json_t *req, char *err, size_t errn)
 static void event(struct clusterd *cd, int64_t job, int64_t epoch, const char *what, const char *detail)
 {
 	char id[24], ep[24];
-	i64s(id, job);
-	i64s(ep, epoch);
+	zp_db_i64(id, job);
+	zp_db_i64(ep, epoch);
 	const char *p[] = { id, cd->cl->node, ep, what, detail ? detail : "" };
 	zp_db_exec(&cd->db, NULL, zp_sql_event_add, 5, p);
 }
@@ -451,9 +450,9 @@ static void fail_job(struct clusterd *cd, struct hjob *j, const char *fmt, ...)
 static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 {
 	char id[24];
-	i64s(id, j->id);
+	zp_db_i64(id, j->id);
 	char ep[24];
-	i64s(ep, j->epoch);
+	zp_db_i64(ep, j->epoch);
 	const char *p[] = { id, ep, cd->cl->node };
 	zp_db_res *r;
 	int rc = zp_db_exec(&cd->db, &r, zp_sql_lease_inputs, 3, p);
@@ -561,7 +560,7 @@ static void start_local(struct clusterd *cd, struct hjob *j)
 	json_decref(j->inputs);
 	j->inputs = NULL;
 	char id[24];
-	i64s(id, j->id);
+	zp_db_i64(id, j->id);
 	const char *p[] = { id };
 	zp_db_exec(&cd->db, NULL, zp_sql_job_started, 1, p);
 }
@@ -786,8 +785,8 @@ static int batch_collect(struct hjob *j, json_t *parts, struct batch *b, uint32_
 static void release_rest(struct clusterd *cd, struct hjob *j, const char *why)
 {
 	char id[24], ep[24];
-	i64s(id, j->id);
-	i64s(ep, j->epoch);
+	zp_db_i64(id, j->id);
+	zp_db_i64(ep, j->epoch);
 	const char *p[] = { id, ep, cd->cl->node, why };
 	zp_db_exec(&cd->db, NULL, zp_sql_lease_release, 4, p);
 	cd->want_claim = true, cd->claim_empty_free = 0;
@@ -831,8 +830,8 @@ static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 	int ret = 0;
 	if (b.n) {
 		char id[24], ep[24];
-		i64s(id, j->id);
-		i64s(ep, j->epoch);
+		zp_db_i64(id, j->id);
+		zp_db_i64(ep, j->epoch);
 		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
 			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
 			       zp_db_array((const char *const *)b.stages, b.n) };
@@ -915,8 +914,8 @@ done:
 static int mark_failed(struct clusterd *cd, struct hjob *j)
 {
 	char id[24], ep[24];
-	i64s(id, j->id);
-	i64s(ep, j->epoch);
+	zp_db_i64(id, j->id);
+	zp_db_i64(ep, j->epoch);
 	const char *p[] = { id, ep, cd->cl->node, j->error };
 	zp_db_res *r;
 	/* fenced: only a node that still holds a partition of the job under this lease fails it */
@@ -938,8 +937,8 @@ static int mark_failed(struct clusterd *cd, struct hjob *j)
 static int give_back(struct clusterd *cd, struct hjob *j)
 {
 	char id[24], ep[24];
-	i64s(id, j->id);
-	i64s(ep, j->epoch);
+	zp_db_i64(id, j->id);
+	zp_db_i64(ep, j->epoch);
 	const char *p[] = { id, ep, cd->cl->node, j->requeue };
 	zp_db_res *r;
 	int rc = zp_db_exec(&cd->db, &r, zp_sql_lease_give_back, 4, p);
@@ -1005,7 +1004,7 @@ static int check_held(struct clusterd *cd)
 	const char *ids[MAX_HELD], *eps[MAX_HELD];
 	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
 	for (unsigned i = 0; i < cd->nheld; i++)
-		i64s(buf[i], cd->held[i]->id), ids[i] = buf[i], i64s(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
+		zp_db_i64(buf[i], cd->held[i]->id), ids[i] = buf[i], zp_db_i64(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
 	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
 	const char *p[] = { arr, earr, cd->cl->node };
 	zp_db_res *r;

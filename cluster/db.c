@@ -242,6 +242,12 @@ const char *zp_db_val(const zp_db_res *r, int row, int col) { return pq.PQgetval
 int zp_db_len(const zp_db_res *r, int row, int col) { return pq.PQgetlength(r, row, col); }
 bool zp_db_null(const zp_db_res *r, int row, int col) { return pq.PQgetisnull(r, row, col); }
 int64_t zp_db_int(const zp_db_res *r, int row, int col) { return strtoll(pq.PQgetvalue(r, row, col), NULL, 10); }
+
+const char *zp_db_i64(char b[ZP_DB_I64_LEN], int64_t v)
+{
+	snprintf(b, ZP_DB_I64_LEN, "%lld", (long long)v);
+	return b;
+}
 int zp_db_fd(const struct zp_db *db) { return db->c ? pq.PQsocket(db->c) : -1; }
 
 int zp_db_notifies(struct zp_db *db)

@@ -17,9 +17,8 @@
 int zp_cluster_write_proofs(struct zp_db *db, const struct zp_pipe_config *c, int64_t job, const char *key,
 			    uint32_t nparts, const char *canon)
 {
-	char id[24];
-	snprintf(id, sizeof id, "%lld", (long long)job);
-	const char *p[] = { id };
+	char id[ZP_DB_I64_LEN];
+	const char *p[] = { zp_db_i64(id, job) };
 	zp_db_res *r;
 	int rc = zp_db_exec(db, &r, zp_sql_job_proofs, 1, p);
 	if (rc)

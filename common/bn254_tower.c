@@ -29,38 +29,28 @@ static inline void fmul(fp *r, const fp *a, const fp *b) { zp_bn254_fp_mul_fast(
 
 /* ---------------- Fp2 ---------------- */
 
-void zp_bn254_fp2_add(fp2 *r, const fp2 *a, const fp2 *b) { fadd(&r->c0, &a->c0, &b->c0); fadd(&r->c1, &a->c1, &b->c1); }
-void zp_bn254_fp2_sub(fp2 *r, const fp2 *a, const fp2 *b) { fsub(&r->c0, &a->c0, &b->c0); fsub(&r->c1, &a->c1, &b->c1); }
-void zp_bn254_fp2_dbl(fp2 *r, const fp2 *a) { zp_bn254_fp2_add(r, a, a); }
-void zp_bn254_fp2_neg(fp2 *r, const fp2 *a) { zp_bn254_fp2_sub(r, &ZP_BN254_FP2_ZERO, a); }
-void zp_bn254_fp2_conj(fp2 *r, const fp2 *a) { r->c0 = a->c0; fsub(&r->c1, &ZP_BN254_FP_ZERO, &a->c1); }
-bool zp_bn254_fp2_is_zero(const fp2 *a) { return zp_bn254_fp_is_zero(&a->c0) & zp_bn254_fp_is_zero(&a->c1); }
-bool zp_bn254_fp2_eq(const fp2 *a, const fp2 *b) { return zp_bn254_fp_eq(&a->c0, &b->c0) & zp_bn254_fp_eq(&a->c1, &b->c1); }
+static inline void fneg(fp *r, const fp *a) { fsub(r, &ZP_BN254_FP_ZERO, a); }
+static inline void fsqr(fp *r, const fp *a) { fmul(r, a, a); }
+static inline void fdbl(fp *r, const fp *a) { fadd(r, a, a); }
 
-void zp_bn254_fp2_mul(fp2 *r, const fp2 *a, const fp2 *b)
-{
-	fp t0, t1, sa, sb;
-	fmul(&t0, &a->c0, &b->c0);
-	fmul(&t1, &a->c1, &b->c1);
-	fadd(&sa, &a->c0, &a->c1);
-	fadd(&sb, &b->c0, &b->c1);
-	fmul(&sa, &sa, &sb);            /* a0b0 + a1b1 + (a0b1 + a1b0) */
-	fsub(&r->c0, &t0, &t1);
-	fsub(&sa, &sa, &t0);
-	fsub(&r->c1, &sa, &t1);
-}
-
-void zp_bn254_fp2_sqr(fp2 *r, const fp2 *a)
-{
-	fp s, d, m;
-	fadd(&s, &a->c0, &a->c1);
-	fsub(&d, &a->c0, &a->c1);
-	fmul(&m, &a->c0, &a->c1);
-	fmul(&r->c0, &s, &d);           /* a0^2 - a1^2 */
-	fadd(&r->c1, &m, &m);
-}
-
-void zp_bn254_fp2_mul_fp(fp2 *r, const fp2 *a, const fp *b) { fmul(&r->c0, &a->c0, b); fmul(&r->c1, &a->c1, b); }
+#define F2(x) zp_bn254_fp2_##x
+#define FP2_FN
+#define FP2_T fp2
+#define FP_T fp
+#define fb_add fadd
+#define fb_sub fsub
+#define fb_neg fneg
+#define fb_mul fmul
+#define fb_sqr fsqr
+#define fb_inv zp_bn254_fp_inv
+#define fb_is_zero zp_bn254_fp_is_zero
+#define FP2_FULL
+#define fb_dbl fdbl
+#define fb_eq zp_bn254_fp_eq
+#define FP2_ONE ZP_BN254_FP2_ONE
+#define FP_MODULUS ZP_BN254_FP_MODULUS
+#define FP_LIMBS 4
+#include "fp2_tmpl.h"
 
 /* (a0 + a1 u)(9 + u) = (9 a0 - a1) + (a0 + 9 a1) u, by additions */
 void zp_bn254_fp2_mul_xi(fp2 *r, const fp2 *a)
@@ -77,75 +67,6 @@ void zp_bn254_fp2_mul_xi(fp2 *r, const fp2 *a)
 	fsub(&n0, &n0, &a->c1);
 	fadd(&r->c1, &n1, &a->c0);
 	r->c0 = n0;
-}
-
-/* 1/(a0 + a1 u) = (a0 - a1 u)/(a0^2 + a1^2) */
-void zp_bn254_fp2_inv(fp2 *r, const fp2 *a)
-{
-	fp t0, t1;
-	fmul(&t0, &a->c0, &a->c0);
-	fmul(&t1, &a->c1, &a->c1);
-	fadd(&t0, &t0, &t1);
-	zp_bn254_fp_inv(&t0, &t0);
-	fmul(&r->c0, &a->c0, &t0);
-	fmul(&t1, &a->c1, &t0);
-	fsub(&r->c1, &ZP_BN254_FP_ZERO, &t1);
-}
-
-void zp_bn254_fp2_pow(fp2 *r, const fp2 *a, const uint64_t *e, size_t elimbs)
-{
-	fp2 acc = ZP_BN254_FP2_ONE, base = *a;
-	for (size_t i = elimbs; i-- > 0;)
-		for (int b = 63; b >= 0; b--) {
-			zp_bn254_fp2_sqr(&acc, &acc);
-			if ((e[i] >> b) & 1)
-				zp_bn254_fp2_mul(&acc, &acc, &base);
-		}
-	*r = acc;
-}
-
-/* p >> s as 4 limbs */
-static void p_shr(uint64_t e[4], int s)
-{
-	const uint64_t *m = ZP_BN254_FP_MODULUS;
-	for (int i = 0; i < 4; i++)
-		e[i] = m[i] >> s | (i < 3 ? m[i + 1] << (64 - s) : 0);
-}
-
-/*
- * Square root for p = 3 mod 4 (Adj and Rodríguez-Henríquez 2012, algorithm 9): a1 = a^((p-3)/4),
- * alpha = a1^2·a = a^((p-1)/2); a is a square iff alpha^p·alpha = N(a)^((p-1)/2) != -1; then
- * x = u·a1·a if alpha = -1, else (1 + alpha)^((p-1)/2)·a1·a. The result is checked by squaring.
- */
-bool zp_bn254_fp2_sqrt(fp2 *r, const fp2 *a)
-{
-	uint64_t e[4];
-	fp2 a1, alpha, x0, t, minus1;
-	zp_bn254_fp2_neg(&minus1, &ZP_BN254_FP2_ONE);
-	p_shr(e, 2);                                   /* (p-3)/4 */
-	zp_bn254_fp2_pow(&a1, a, e, 4);
-	zp_bn254_fp2_mul(&x0, &a1, a);
-	zp_bn254_fp2_mul(&alpha, &a1, &x0);
-	zp_bn254_fp2_conj(&t, &alpha);
-	zp_bn254_fp2_mul(&t, &t, &alpha);
-	if (zp_bn254_fp2_eq(&t, &minus1))
-		return false;
-	if (zp_bn254_fp2_eq(&alpha, &minus1)) {
-		t.c0 = x0.c1;                           /* u·(c0 + c1 u) = -c1 + c0 u */
-		fsub(&t.c0, &ZP_BN254_FP_ZERO, &x0.c1);
-		t.c1 = x0.c0;
-	} else {
-		zp_bn254_fp2_add(&t, &alpha, &ZP_BN254_FP2_ONE);
-		p_shr(e, 1);                           /* (p-1)/2 */
-		zp_bn254_fp2_pow(&t, &t, e, 4);
-		zp_bn254_fp2_mul(&t, &t, &x0);
-	}
-	fp2 chk;
-	zp_bn254_fp2_sqr(&chk, &t);
-	if (!zp_bn254_fp2_eq(&chk, a))
-		return false;
-	*r = t;
-	return true;
 }
 
 void zp_bn254_fp2_random(fp2 *r, zp_rng *g) { zp_bn254_fp_random(&r->c0, g); zp_bn254_fp_random(&r->c1, g); }

@@ -30,19 +30,19 @@
 	static void P##_g2_aff(void *r, const void *p) { zp_##T##g2_jac_to_affine(r, p); }            \
 	static int P##_msm1(void *o, const void *pt, const void *s, size_t n, void *scr, size_t len) \
 	{                                                                                            \
-		return zp_msm_##T##g1(o, pt, s, n, scr, len);                                        \
+		return zp_##T##msm_g1(o, pt, s, n, scr, len);                                        \
 	}                                                                                            \
 	static int P##_msm2(void *o, const void *pt, const void *s, size_t n, void *scr, size_t len) \
 	{                                                                                            \
-		return zp_msm_##T##g2(o, pt, s, n, scr, len);                                        \
+		return zp_##T##msm_g2(o, pt, s, n, scr, len);                                        \
 	}                                                                                            \
 	static void P##_sel1(void *o, const void *pt, const uint8_t *sel, size_t n)                  \
 	{                                                                                            \
-		zp_msm_##T##g1_sum_selected(o, pt, sel, n);                                          \
+		zp_##T##msm_g1_sum_selected(o, pt, sel, n);                                          \
 	}                                                                                            \
 	static void P##_sel2(void *o, const void *pt, const uint8_t *sel, size_t n)                  \
 	{                                                                                            \
-		zp_msm_##T##g2_sum_selected(o, pt, sel, n);                                          \
+		zp_##T##msm_g2_sum_selected(o, pt, sel, n);                                          \
 	}
 CURVE_WRAPPERS(bls, , fr)
 CURVE_WRAPPERS(bn, bn254_, bn254_fr)
@@ -79,8 +79,8 @@ static int bn_pair(const void *p, const void *q, size_t n) { return zp_bn254_pai
 	.fr_from_mont = P##_fr_fm, .fr_random_secure = P##_fr_rnd, .fp_from_dec = P##_fp_dec,             \
 	.fp_to_dec = P##_fp_todec, .g1_check = P##_g1_chk, .g2_check = P##_g2_chk, .g1_neg = P##_g1_neg, \
 	.g1_jac_to_affine = P##_g1_aff, .g2_jac_to_affine = P##_g2_aff,                                  \
-	.msm_g1_scratch_size = zp_msm_##T##g1_scratch_size, .msm_g1 = P##_msm1,                          \
-	.msm_g2_scratch_size = zp_msm_##T##g2_scratch_size, .msm_g2 = P##_msm2,                          \
+	.msm_g1_scratch_size = zp_##T##msm_g1_scratch_size, .msm_g1 = P##_msm1,                          \
+	.msm_g2_scratch_size = zp_##T##msm_g2_scratch_size, .msm_g2 = P##_msm2,                          \
 	.msm_g1_sum_selected = P##_sel1, .msm_g2_sum_selected = P##_sel2, .pairing_check = P##_pair
 
 const zp_curve zp_curve_bls12_381 = {

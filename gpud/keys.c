@@ -12,6 +12,11 @@
  *            client library (<run>/srs/<id>), on       key as the file has it (density bitmaps per
  *            first use                                 proof), coefficient H, root family 7
  *
+ * Where a key comes from is a second table, `ways`, tried in order (key_load): its key region, a
+ * .params straight into a new region, a key made on the GPU (CUDA builds), the file. Its backend
+ * state comes from a third, `creates`: the arrays the supervisor kept on the device (CUDA builds),
+ * else the backend's create. CUDA-only entries are compiled in by one #ifdef around them.
+ *
  * Every key then gets its verifying key and one backend state (be->create). A key that fails to
  * load is kept with its reason: its partitions fail with it, the other keys keep working.
  */
@@ -46,6 +51,7 @@ struct gpud_key_format {
 	const char *how;                       /* for the log line */
 	int  (*load)(struct gpud *g, struct gpud_key *k, size_t *bytes);
 	void (*free)(struct gpud_key *k);
+	void (*settle)(struct gpud_key *k);    /* after the backend's create, loaded or not: what it did not adopt */
 };
 
 static int ends_with(const char *s, const char *suf)
@@ -117,17 +123,17 @@ static void free_zpk(struct gpud_key *k)
 	zp_pkey_free(&k->pk);
 }
 
+#ifdef ZP_HAVE_CUDA
 /* setup = device: the synthetic circuit, then a development key made on this GPU with fresh
  * toxic waste (getrandom), its points left in device memory for the CUDA backend to adopt
  * (prover/setup_cuda.h). The circuit is freed at once (synthd has its own copy). */
 static int load_device(struct gpud *g, struct gpud_key *k, size_t *len)
 {
-	*len = 0;
-#ifdef ZP_HAVE_CUDA
 	zp_synth_params sp;
 	zp_circuit c;
 	zp_setup_stats st;
 	int r;
+	*len = 0;
 	if (g->be != &zp_g16_backend_cuda)
 		return zp_err_set(-EINVAL, "setup = device makes the key in GPU memory: it needs [group] backend = cuda "
 				  "(this group's is %s)", g->be->name);
@@ -151,11 +157,21 @@ static int load_device(struct gpud *g, struct gpud_key *k, size_t *len)
 	       st.total, st.tables, st.lagrange, st.ab, st.c, st.h);
 	k->gk = (zp_g16_key){ .zkey = &k->zk, .h_mode = ZP_H_COEFF, .roots = o.roots, .dev_points = &k->kd };
 	return 0;
-#else
-	(void)g, (void)k;
-	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");
-#endif
 }
+
+/* The device arrays of a key made on the GPU that no backend adopted (create failed early, or the key
+ * went to its region and proves from there): the memory goes back. */
+static void settle_device(struct gpud_key *k)
+{
+	zp_cuda_key_dev_free(&k->kd);
+}
+#else
+static int load_device_needs_cuda(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	(void)g, (void)k, *len = 0;
+	return zp_err_set(-ENOTSUP, "setup = device needs a build with CUDA and [group] backend = cuda");
+}
+#endif
 
 /* A registered Filecoin .params: the compact key, read by prover/params.c alone. */
 static int load_params(struct gpud *g, struct gpud_key *k, size_t *len)
@@ -178,13 +194,17 @@ static void free_params(struct gpud_key *k)
 	zp_params_key_free(&k->prm);
 }
 
-static const struct gpud_key_format formats[] = {
-	{ "zkey", "io_uring", load_zkey, free_zkey },
-	{ "zpk", "io_uring", load_zpk, free_zpk },
-	{ "device", "made on the GPU", load_device, free_zkey },
-	{ "params", "mmap", load_params, free_params },
-};
 enum { FMT_ZKEY, FMT_ZPK, FMT_DEVICE, FMT_PARAMS };
+static const struct gpud_key_format formats[] = {
+	[FMT_ZKEY] = { "zkey", "io_uring", load_zkey, free_zkey, NULL },
+	[FMT_ZPK] = { "zpk", "io_uring", load_zpk, free_zpk, NULL },
+#ifdef ZP_HAVE_CUDA
+	[FMT_DEVICE] = { "device", "made on the GPU", load_device, free_zkey, settle_device },
+#else
+	[FMT_DEVICE] = { "device", "made on the GPU", load_device_needs_cuda, free_zkey, NULL },
+#endif
+	[FMT_PARAMS] = { "params", "mmap", load_params, free_params, NULL },
+};
 
 /* ---- key regions (keystore.h; docs/keys.md "Key regions") ----
  * A loaded key is kept in a key region named after the group's arena and the key (a setup = device key:
@@ -313,10 +333,26 @@ static int region_load_params(struct gpud *g, struct gpud_key *k, size_t *len)
 	return 0;
 }
 
-/* After a load from the file: a copy into a new region for the next start. A key made on the device is
- * copied back from it (key_load then proves from the region, as a restart does). Failure only costs that:
+/* A copy of a loaded key into its new region (name, id): region_copy_host below, region_copy_device
+ * for a key made on the GPU. */
+typedef int region_copy_fn(struct gpud_key *k, const char *name, const uint8_t id[16]);
+
+/* The host arrays into the region; the key then proves from the region too: one host copy, the shared one. */
+static int region_copy_host(struct gpud_key *k, const char *name, const uint8_t id[16])
+{
+	int r = zp_keystore_put(&k->ks, name, NULL, id, k->fmt->name, k->name, &k->gk);
+	if (r == -EEXIST) /* another gpud of the group made it meanwhile: share that one */
+		r = zp_keystore_get(&k->ks, name, NULL, id);
+	if (!r) {
+		k->fmt->free(k);
+		region_views(k);
+	}
+	return r;
+}
+
+/* After a load from the file: a copy into a new region for the next start. Failure only costs that:
  * -1, else 0. */
-static int region_keep(struct gpud *g, struct gpud_key *k)
+static int region_keep(struct gpud *g, struct gpud_key *k, region_copy_fn *copy)
 {
 	char name[ZP_KREG_NAME_MAX];
 	uint8_t id[16];
@@ -324,44 +360,15 @@ static int region_keep(struct gpud *g, struct gpud_key *k)
 	if (!r)
 		r = region_ident(g, k, id);
 	uint64_t t0 = zp_mono_ms();
-	if (!r && k->fmt == &formats[FMT_DEVICE]) {
-#ifdef ZP_HAVE_CUDA
-		r = zp_keystore_begin(&k->ks, name, NULL, id, "device", k->name, &k->gk);
-		const struct { const char *s; const void *d; } part[] = { { "a", k->kd.a }, { "b1", k->kd.b1 }, { "b2", k->kd.b2 },
-									   { "c", k->kd.c }, { "h", k->kd.h } };
-		if (!r) {
-			uint64_t n;
-			void *w = zp_keystore_wsect(&k->ks, "ic", &n);
-			memcpy(w, k->zk.ic, n);
-			zp_cuda_host_register(k->ks.reg.base, k->ks.reg.size); /* a refusal only makes the copies slower */
-			for (unsigned i = 0; !r && i < sizeof part / sizeof part[0]; i++)
-				if ((w = zp_keystore_wsect(&k->ks, part[i].s, &n)) && n)
-					r = zp_cuda_copy_to_host(w, part[i].d, n, NULL);
-			zp_cuda_host_unregister(k->ks.reg.base);
-			r = zp_keystore_seal(&k->ks, name, NULL, r);
-		}
-		if (!r)
-			k->ks.gk.dev_points = NULL; /* the views are host points; this run proves from the device arrays */
-#endif
-	} else if (!r) {
-		r = zp_keystore_put(&k->ks, name, NULL, id, k->fmt->name, k->name, &k->gk);
-		if (r == -EEXIST) /* another gpud of the group made it meanwhile: share that one */
-			r = zp_keystore_get(&k->ks, name, NULL, id);
-		if (!r) { /* prove from the region too: one host copy, the shared one */
-			k->fmt->free(k);
-			region_views(k);
-		}
-	}
+	if (!r)
+		r = copy(k, name, id);
 	if (r) {
 		zp_log(g->d.who, "key %s: no key region (%s): a restart loads the key again", k->name, zp_err_msg());
 		return -1;
 	}
-	double gib = k->ks.reg.size / 1073741824.0;
 	split_prepare(g, k);
-	if (k->fmt == &formats[FMT_DEVICE])
-		zp_keystore_close(&k->ks); /* for the next start: this one proves from the device arrays */
-	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name, gib,
-	       zp_mono_ms() - t0);
+	zp_log(g->d.who, "key %s: kept in region %s (%.2f GiB, %" PRIu64 " ms) for the next start", k->name, name,
+	       k->ks.reg.size / 1073741824.0, zp_mono_ms() - t0);
 	return 0;
 }
 
@@ -396,10 +403,9 @@ static const struct gpud_key_format *format_of(const struct zp_pipe_key *cfg)
 /* A compact key on a device backend: the points went to the GPU at create, the host keeps only
  * what finish and the self-check read (the fixed points, IC) — unless the backend streams some of
  * them from host memory (a card smaller than the key: reads_host_key), then they stay until destroy. */
-static void drop_host_points(struct gpud *g, struct gpud_key *k)
+static void drop_host_points(struct gpud_key *k)
 {
-#ifdef ZP_HAVE_CUDA
-	if (!k->gk.compact || g->be != &zp_g16_backend_cuda || !k->be->reads_host_key || k->be->reads_host_key(k->be_state))
+	if (!k->gk.compact || !k->be->reads_host_key || k->be->reads_host_key(k->be_state)) /* a device backend's op */
 		return;
 	free(k->zk.a);
 	free(k->zk.b1);
@@ -409,9 +415,6 @@ static void drop_host_points(struct gpud *g, struct gpud_key *k)
 	k->zk.a = k->zk.b1 = k->zk.c = NULL;
 	k->zk.b2 = NULL;
 	k->gk.h_coeff = NULL;
-#else
-	(void)g, (void)k;
-#endif
 }
 
 static void key_free(struct gpud_key *k)
@@ -443,6 +446,100 @@ static void dkeep_init(struct gpud *g)
 	       zp_dkeep_bytes(g->dk_in, g->dk_n) / 1073741824.0);
 }
 
+/* Once the keys are loaded: close what no key took. */
+static void dkeep_close_untaken(struct gpud *g)
+{
+	if (!g->dk_on)
+		return;
+	for (unsigned i = 0; i < g->dk_n; i++)
+		if (g->dk_in[i].fd[0] >= 0) {
+			for (int j = 0; j < ZP_DKEEP_ARRAYS; j++)
+				close(g->dk_in[i].fd[j]);
+			zp_log(g->d.who, "a kept device key no configured key matches: given back (%.2f GiB)",
+			       zp_dkeep_bytes(&g->dk_in[i], 1) / 1073741824.0);
+		}
+	g->dk_n = 0;
+}
+
+/* [debug] inject = create-fail@<key> (tests only): the key's backend create fails as a card too small
+ * for the key would, every start (a key that does not fit never fits): the failure path of a real
+ * device-memory refusal on any backend, CPU included. */
+static bool inject_create(struct gpud *g, const struct gpud_key *k)
+{
+	char spec[sizeof g->d.cfg.inject], *save = NULL;
+	snprintf(spec, sizeof spec, "%s", g->d.cfg.inject);
+	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+		if (!strncmp(t, "create-fail@", 12) && !strcmp(t + 12, k->name))
+			return true;
+	return false;
+}
+
+/* The error such a refusal carries: the context a backend adds to the allocator's own message. */
+static const char *inject_text(struct gpud *g, const struct gpud_key *k)
+{
+	static char m[600];
+	uint64_t need = (uint64_t)k->zk.n_vars * 4 * 96 + (uint64_t)k->zk.domain_size * 96;
+	zp_err_set(-ENOMEM, "device memory: the key's arrays need %llu bytes, %llu of the card's %llu are free",
+		   (unsigned long long)need, (unsigned long long)need / 2, (unsigned long long)need);
+	zp_err_set(-ENOMEM, "%s backend: the key kept on the device (%llu bytes, kept on the device): %s", g->be->name,
+		   (unsigned long long)need, zp_err_msg());
+	zp_err_wrap(-ENOMEM, "%s backend", g->be->name);
+	snprintf(m, sizeof m, "[debug] inject create-fail@%s: %s", k->name, zp_err_msg());
+	return m;
+}
+
+/* ---- where a key comes from (key_load): tried in order ----
+ * A way returns 0 (the key is loaded: zk, gk set, k->source says from where, *len its bytes), KEY_NEXT
+ * (not this way: the next is tried) or a negative errno with its reason set (the key failed). The last
+ * way, the key's file, takes every key. */
+enum { KEY_NEXT = 1 };
+
+/* Its key region, if it has a complete one of this identity: the file is not read. */
+static int way_region(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	if (!region_on(g) || region_take(g, k, len))
+		return KEY_NEXT;
+	k->source = "region";
+	return 0;
+}
+
+/* A .params straight into a new region. Another gpud of the group made it meanwhile: that one. It is
+ * making it, or another user's object holds the name: the file, this gpud's own copy (no region). */
+static int way_params_region(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	if (!region_on(g) || k->fmt != &formats[FMT_PARAMS])
+		return KEY_NEXT;
+	int r = region_load_params(g, k, len);
+	if (r == -EEXIST && region_take(g, k, len) == 0) {
+		k->source = "region";
+		return 0;
+	}
+	if (r == -EPERM)
+		zp_log(g->d.who, "key %s: no region: %s", k->name, zp_err_msg());
+	if (r == -EEXIST || r == -EBUSY || r == -EPERM)
+		return KEY_NEXT;
+	k->source = "file";
+	return r;
+}
+
+/* The key's file by its format's loader; regions on, a copy kept in one for the next start (a .params'
+ * region is way_params_region's alone). */
+static int way_file(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	int r = k->fmt->load(g, k, len);
+	k->source = "file";
+	if (!r && region_on(g) && k->fmt != &formats[FMT_PARAMS])
+		region_keep(g, k, region_copy_host);
+	return r;
+}
+
+/* The backend's create; [debug] inject = create-fail@<key> makes it fail as a card too small would. */
+static int backend_create(struct gpud *g, struct gpud_key *k)
+{
+	return inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : k->be->create(&k->be_state, &k->gk);
+}
+
+/* ---- the CUDA build's ways: a key made on the GPU, the arrays the supervisor kept on the device ---- */
 #ifdef ZP_HAVE_CUDA
 /* k's kept arrays from the supervisor, if it holds them: into k->dk for the backend's create. */
 static void dkeep_offer_to_backend(struct gpud *g, struct gpud_key *k)
@@ -464,22 +561,12 @@ static void dkeep_offer_to_backend(struct gpud *g, struct gpud_key *k)
 		return;
 	}
 }
-#endif
 
-/* Close what no key took; offer what the backends kept. */
-static void dkeep_done(struct gpud *g)
+/* Then offer what the backends kept to the supervisor. */
+static void dkeep_offer_kept(struct gpud *g)
 {
 	if (!g->dk_on)
 		return;
-	for (unsigned i = 0; i < g->dk_n; i++)
-		if (g->dk_in[i].fd[0] >= 0) {
-			for (int j = 0; j < ZP_DKEEP_ARRAYS; j++)
-				close(g->dk_in[i].fd[j]);
-			zp_log(g->d.who, "a kept device key no configured key matches: given back (%.2f GiB)",
-			       zp_dkeep_bytes(&g->dk_in[i], 1) / 1073741824.0);
-		}
-	g->dk_n = 0;
-#ifdef ZP_HAVE_CUDA
 	zp_dkeep_rec out[ZP_DKEEP_KEYS];
 	unsigned n = 0;
 	for (unsigned i = 0; i < g->n_keys && n < ZP_DKEEP_KEYS; i++) {
@@ -516,35 +603,92 @@ static void dkeep_done(struct gpud *g)
 	zp_log(g->d.who, "%u key(s) kept on the device %s the supervisor (%.2f GiB, %llu ms)%s", n,
 	       taken ? "taken by" : "offered to", zp_dkeep_bytes(out, n) / 1073741824.0,
 	       (unsigned long long)(zp_mono_ms() - t0), taken ? ": a restart adopts them" : ": not taken yet");
+}
+
+/* A key made on the GPU into its region: the device arrays copied back into the region's sections. */
+static int region_copy_device(struct gpud_key *k, const char *name, const uint8_t id[16])
+{
+	int r = zp_keystore_begin(&k->ks, name, NULL, id, "device", k->name, &k->gk);
+	const struct { const char *s; const void *d; } part[] = { { "a", k->kd.a }, { "b1", k->kd.b1 }, { "b2", k->kd.b2 },
+								   { "c", k->kd.c }, { "h", k->kd.h } };
+	if (!r) {
+		uint64_t n;
+		void *w = zp_keystore_wsect(&k->ks, "ic", &n);
+		memcpy(w, k->zk.ic, n);
+		zp_cuda_host_register(k->ks.reg.base, k->ks.reg.size); /* a refusal only makes the copies slower */
+		for (unsigned i = 0; !r && i < sizeof part / sizeof part[0]; i++)
+			if ((w = zp_keystore_wsect(&k->ks, part[i].s, &n)) && n)
+				r = zp_cuda_copy_to_host(w, part[i].d, n, NULL);
+		zp_cuda_host_unregister(k->ks.reg.base);
+		r = zp_keystore_seal(&k->ks, name, NULL, r);
+	}
+	if (!r)
+		k->ks.gk.dev_points = NULL; /* the views are host points */
+	return r;
+}
+
+/* setup = device: the key made on this GPU. Kept in its region (regions on), it proves from the region,
+ * as after a restart: its device arrays go back first, and the backend places the key by its memory plan
+ * (resident, or streamed from the region's page-locked pages where the card is smaller: no second host
+ * copy). */
+static int way_device(struct gpud *g, struct gpud_key *k, size_t *len)
+{
+	if (k->fmt != &formats[FMT_DEVICE])
+		return KEY_NEXT;
+	int r = k->fmt->load(g, k, len);
+	k->source = "device setup";
+	if (r || !region_on(g) || region_keep(g, k, region_copy_device))
+		return r;
+	zp_keystore_close(&k->ks); /* the copy for the next start; this one reads it back as that start will */
+	zp_cuda_key_dev_free(&k->kd);
+	k->fmt->free(k);
+	if ((r = region_take(g, k, len)))
+		return zp_err_set(r < 0 ? r : -EIO, "the key made on the GPU could not be read back from its region: %s",
+				  zp_err_msg());
+	k->source = "device setup, then its region";
+	return 0;
+}
+
+/* The arrays the supervisor kept on the device for this key: the backend adopts them; kept for another
+ * split plan (-EAGAIN: their fds are closed), the next way uploads the key as usual. */
+static int create_kept(struct gpud *g, struct gpud_key *k)
+{
+	dkeep_offer_to_backend(g, k);
+	if (!k->dk.n)
+		return KEY_NEXT;
+	int r = backend_create(g, k);
+	if (r != -EAGAIN)
+		return r;
+	zp_log(g->d.who, "key %s: %s: uploading it", k->name, zp_err_msg());
+	return KEY_NEXT;
+}
 #endif
-}
 
-/* [debug] inject = create-fail@<key> (tests only): the key's backend create fails as a card too small
- * for the key would, every start (a key that does not fit never fits): the failure path of a real
- * device-memory refusal on any backend, CPU included. */
-static bool inject_create(struct gpud *g, const struct gpud_key *k)
-{
-	char spec[sizeof g->d.cfg.inject], *save = NULL;
-	snprintf(spec, sizeof spec, "%s", g->d.cfg.inject);
-	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-		if (!strncmp(t, "create-fail@", 12) && !strcmp(t + 12, k->name))
-			return true;
-	return false;
-}
+static void (*const dkeep_done[])(struct gpud *g) = {
+	dkeep_close_untaken,
+#ifdef ZP_HAVE_CUDA
+	dkeep_offer_kept,
+#endif
+};
 
-/* The error such a refusal carries: the context a backend adds to the allocator's own message. */
-static const char *inject_text(struct gpud *g, const struct gpud_key *k)
-{
-	static char m[600];
-	uint64_t need = (uint64_t)k->zk.n_vars * 4 * 96 + (uint64_t)k->zk.domain_size * 96;
-	zp_err_set(-ENOMEM, "device memory: the key's arrays need %llu bytes, %llu of the card's %llu are free",
-		   (unsigned long long)need, (unsigned long long)need / 2, (unsigned long long)need);
-	zp_err_set(-ENOMEM, "%s backend: the key kept on the device (%llu bytes, kept on the device): %s", g->be->name,
-		   (unsigned long long)need, zp_err_msg());
-	zp_err_wrap(-ENOMEM, "%s backend", g->be->name);
-	snprintf(m, sizeof m, "[debug] inject create-fail@%s: %s", k->name, zp_err_msg());
-	return m;
-}
+typedef int key_way_fn(struct gpud *g, struct gpud_key *k, size_t *len);
+static key_way_fn *const ways[] = {
+	way_region,        /* its key region */
+	way_params_region, /* a .params straight into a new region */
+#ifdef ZP_HAVE_CUDA
+	way_device,        /* setup = device: made on this GPU */
+#endif
+	way_file,          /* its file */
+};
+
+/* ---- the key's backend state (key_load): tried in order, as the ways ---- */
+typedef int key_create_fn(struct gpud *g, struct gpud_key *k);
+static key_create_fn *const creates[] = {
+#ifdef ZP_HAVE_CUDA
+	create_kept,       /* the arrays the supervisor kept on the device */
+#endif
+	backend_create,    /* the backend's create (a device backend: the key's upload) */
+};
 
 /* Load k (fmt, name, path set), its verifying key and its backend state. */
 static void key_load(struct gpud *g, struct gpud_key *k)
@@ -558,66 +702,24 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 				k->cfg->zkey[0] && !stat(k->cfg->zkey, &kst) ? (uint64_t)kst.st_size : 0);
 	else
 		zp_daemon_long_stage(&g->d, true); /* a key load while serving: the watchdog allows start_timeout_s */
-	int r;
-	k->source = "file";
-	if (region_on(g) && region_take(g, k, &len) == 0) {
-		r = 0;
-		k->source = "region";
-	} else if (region_on(g) && k->fmt == &formats[FMT_PARAMS]) {
-		r = region_load_params(g, k, &len); /* straight into a new region */
-		if (r == -EEXIST && region_take(g, k, &len) == 0) /* another gpud of the group made it meanwhile */
-			r = 0, k->source = "region";
-		else if (r == -EEXIST || r == -EBUSY || r == -EPERM) { /* or is making it: this one loads its own copy; */
-			if (r == -EPERM)                                     /* or another user's object holds the name */
-				zp_log(g->d.who, "key %s: no region: %s", k->name, zp_err_msg());
-			r = k->fmt->load(g, k, &len);
-		}
-	} else {
-		r = k->fmt->load(g, k, &len);
-		const bool kept = !r && region_on(g) && !region_keep(g, k);
-		if (k->fmt == &formats[FMT_DEVICE])
-			k->source = "device setup";
-#ifdef ZP_HAVE_CUDA
-		/* a key made on the GPU and kept in its region proves from the region, as after a restart: its device
-		 * arrays go back first, and the backend places the key by its memory plan (resident, or streamed from
-		 * the region's page-locked pages where the card is smaller: no second host copy) */
-		if (kept && k->fmt == &formats[FMT_DEVICE]) {
-			zp_cuda_key_dev_free(&k->kd);
-			k->fmt->free(k);
-			size_t l2 = 0;
-			if ((r = region_take(g, k, &l2)) == 0)
-				len = l2, k->source = "device setup, then its region";
-			else
-				r = zp_err_set(r < 0 ? r : -EIO, "the key made on the GPU could not be read back from its region: %s",
-					       zp_err_msg());
-		}
-#endif
-	}
+	int r = KEY_NEXT;
+	for (unsigned i = 0; r == KEY_NEXT && i < sizeof ways / sizeof ways[0]; i++)
+		r = ways[i](g, k, &len);
 	bool loaded = !r;
 	if (!r && !(r = zp_zkey_vk(&k->vk, &k->zk)) && !(r = zp_g16_backend_supports(g->be, &k->gk))) {
 		if (k->cfg)   /* start-up only: registered Filecoin keys load while gpud serves */
 			progress_key(k, "preparing the prover backend"); /* the CUDA backend: the key's upload */
 		if (k->split_on) /* the split bases from (or into) their region: backends that make none ignore it */
 			k->gk.split_store = &k->split_ops;
-#ifdef ZP_HAVE_CUDA
-		dkeep_offer_to_backend(g, k);
-		const bool had_kept = k->dk.n != 0;
-#endif
 		k->be = zp_g16_backend_for_key(g->be, &k->gk);
-		r = inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : k->be->create(&k->be_state, &k->gk);
-#ifdef ZP_HAVE_CUDA
-		if (r == -EAGAIN && had_kept) { /* kept for another split plan: its fds are closed; load as usual */
-			zp_log(g->d.who, "key %s: %s: uploading it", k->name, zp_err_msg());
-			r = k->be->create(&k->be_state, &k->gk);
-		}
-#endif
+		r = KEY_NEXT;
+		for (unsigned i = 0; r == KEY_NEXT && i < sizeof creates / sizeof creates[0]; i++)
+			r = creates[i](g, k);
 		k->gk.split_store = NULL;
-		split_free(g, k);                    /* uploaded or kept: the mapping goes, the region stays */
 	}
-	split_free(g, k);
-#ifdef ZP_HAVE_CUDA
-	zp_cuda_key_dev_free(&k->kd);   /* not adopted (create failed early): give the memory back */
-#endif
+	split_free(g, k); /* uploaded or kept: the mapping goes, the region stays */
+	if (k->fmt->settle)
+		k->fmt->settle(k);
 	if (!k->cfg) {
 		zp_daemon_long_stage(&g->d, false);
 		/* a key loaded while serving started a progress stage (the .params reader's): end it, or the log
@@ -646,7 +748,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 	}
 	k->state = 1;
 	if (!k->in_region)
-		drop_host_points(g, k);
+		drop_host_points(k);
 	if (!k->cfg) {
 		gpud_health_serving(g);
 		zp_log(g->d.who, "srs %s: %s: IC %u, l %u, a %u, b %u, domain %u; from %s, loaded in %" PRIu64 " ms (backend %s)",
@@ -677,7 +779,8 @@ void gpud_keys_load(struct gpud *g)
 		key_load(g, k);
 	}
 	g->n_keys = g->d.cfg.n_keys;
-	dkeep_done(g);
+	for (unsigned i = 0; i < sizeof dkeep_done / sizeof dkeep_done[0]; i++)
+		dkeep_done[i](g);
 }
 
 struct gpud_key *gpud_key_find(struct gpud *g, const char *name)

@@ -86,7 +86,7 @@ static int dens_alloc(struct cpu_dens **dp, const zp_g16_key *key)
 #define MO(m) (&(m)->bn)
 #define NTT(x) zp_bn254_ntt_##x
 #define NTT_INIT(d, lg, key) zp_bn254_ntt_domain_init(d, lg)   /* snarkjs's roots (family 5) */
-#define MSM(x) zp_msm_bn254_##x
+#define MSM(x) zp_bn254_msm_##x
 #include "backend_cpu_tmpl.h"
 
 static int cpu_dens_upload_bls(void *state, const zp_g16_dens_in *in)

@@ -1,7 +1,7 @@
 /*
  * backend_cpu_tmpl.h — internal: the CPU backend's stages for one curve (backend_cpu.c includes it once
  * per curve, as groth16.c does g16_tmpl.h). The includer defines S(x), FR, G1J, KP(k), MO(m), NTT(x)
- * (zp_ntt_##x / zp_bn254_ntt_##x), NTT_INIT(d, log, key), MSM(x) (zp_msm_##x / zp_msm_bn254_##x) and, for
+ * (zp_ntt_##x / zp_bn254_ntt_##x), NTT_INIT(d, log, key), MSM(x) (zp_msm_##x / zp_bn254_msm_##x) and, for
  * BLS12-381 (bellperson's coefficient H and compact keys), BLS.
  */
 

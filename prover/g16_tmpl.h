@@ -6,7 +6,7 @@
  *   S(x)       this instance's name for x (x##_bls, x##_bn)
  *   FR, G1A, G1J, G2A, G2J   the curve's types
  *   F(x)       the curve's function x (zp_##x, zp_bn254_##x): fr_mul, g1_jac_add, ...
- *   MSM(x)     zp_msm_##x / zp_msm_bn254_##x (verify's inputs)
+ *   MSM(x)     zp_msm_##x / zp_bn254_msm_##x (verify's inputs)
  *   PAIRING    the pairing check
  *   KP(k), PP(p), MO(m), VP(v)   the curve's members of a zp_zkey, proof, msm out, vk
  * Scalars cross the public API as zp_fr containers (32 bytes, either curve's Montgomery form): copied

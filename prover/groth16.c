@@ -37,7 +37,7 @@
 #define ZP_CN_BN254
 #include "curve_names.h"
 #define PAIRING zp_bn254_pairing_check
-#define MSM(x) zp_msm_bn254_##x
+#define MSM(x) zp_bn254_msm_##x
 #include "g16_tmpl.h"
 
 /* ---- coefficient H query from snarkjs's odd-root H points ----

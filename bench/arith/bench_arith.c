@@ -459,7 +459,7 @@ static void bench_bn254(int threads)
 	sink ^= x2.x.c0.l[0];
 	add_row("BN254 G2 mixed add (xyzz)", ns, "ns", 1, 0);
 
-	size_t sz = zp_msm_bn254_g1_scratch_size(NP);
+	size_t sz = zp_bn254_msm_g1_scratch_size(NP);
 	void *scr = malloc(sz);
 	zp_bn254_g1_jac out;
 	for (int pass = 0; pass < 2; pass++) {
@@ -469,7 +469,7 @@ static void bench_bn254(int threads)
 		double best = 1e30;
 		for (int r = 0; r < 3; r++) {
 			double t0 = now_s();
-			if (zp_msm_bn254_g1(&out, p1, sc, NP, scr, sz) < 0)
+			if (zp_bn254_msm_g1(&out, p1, sc, NP, scr, sz) < 0)
 				fprintf(stderr, "bn254 msm failed\n");
 			double dt = now_s() - t0;
 			best = dt < best ? dt : best;

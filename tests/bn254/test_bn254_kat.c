@@ -133,10 +133,10 @@ static void msm_rec(int ln)
 	for (int i = 0; i < n; i++)
 		sc[i] = rd_fr();
 	zp_bn254_g1_affine want = rd_g1(), got;
-	size_t sz = zp_msm_bn254_g1_scratch_size((size_t)n);
+	size_t sz = zp_bn254_msm_g1_scratch_size((size_t)n);
 	void *scr = malloc(sz);
 	zp_bn254_g1_jac j;
-	CHECK(zp_msm_bn254_g1(&j, pts, sc, (size_t)n, scr, sz) == 0, "line %d: msm rc", ln);
+	CHECK(zp_bn254_msm_g1(&j, pts, sc, (size_t)n, scr, sz) == 0, "line %d: msm rc", ln);
 	zp_bn254_g1_jac_to_affine(&got, &j);
 	CHECK(zp_bn254_g1_affine_eq(&got, &want), "line %d: g1 msm of %d", ln, n);
 	free(scr);

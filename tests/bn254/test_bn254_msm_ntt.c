@@ -46,11 +46,11 @@ static void g1_msm_case(size_t n)
 		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
 		zp_bn254_g1_jac_add(&acc, &acc, &t);
 	}
-	size_t sz = zp_msm_bn254_g1_scratch_size(n);
+	size_t sz = zp_bn254_msm_g1_scratch_size(n);
 	void *scr = malloc(sz);
-	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz) == 0, "g1 msm rc");
+	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz) == 0, "g1 msm rc");
 	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu", n);
-	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz / 4) == ZP_ERANGE, "short scratch refused");
+	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz / 4) == ZP_ERANGE, "short scratch refused");
 	free(scr); free(pts); free(sc); free(pj);
 }
 
@@ -74,9 +74,9 @@ static void g2_msm_case(size_t n)
 		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
 		zp_bn254_g2_jac_add(&acc, &acc, &t);
 	}
-	size_t sz = zp_msm_bn254_g2_scratch_size(n);
+	size_t sz = zp_bn254_msm_g2_scratch_size(n);
 	void *scr = malloc(sz);
-	CHECK(zp_msm_bn254_g2(&t, pts, sc, n, scr, sz) == 0, "g2 msm rc");
+	CHECK(zp_bn254_msm_g2(&t, pts, sc, n, scr, sz) == 0, "g2 msm rc");
 	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu", n);
 	free(scr); free(pts); free(sc);
 }
@@ -112,9 +112,9 @@ static void g1_collide_case(size_t n, int nb, int ns)
 		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
 		zp_bn254_g1_jac_add(&acc, &acc, &t);
 	}
-	size_t sz = zp_msm_bn254_g1_scratch_size(n);
+	size_t sz = zp_bn254_msm_g1_scratch_size(n);
 	void *scr = malloc(sz);
-	CHECK(zp_msm_bn254_g1(&t, pts, sc, n, scr, sz) == 0, "g1 collide msm rc");
+	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz) == 0, "g1 collide msm rc");
 	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu from %d points, %d scalars", n, nb, ns);
 	free(scr); free(pts); free(sc);
 }
@@ -145,9 +145,9 @@ static void g2_collide_case(size_t n, int nb, int ns)
 		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
 		zp_bn254_g2_jac_add(&acc, &acc, &t);
 	}
-	size_t sz = zp_msm_bn254_g2_scratch_size(n);
+	size_t sz = zp_bn254_msm_g2_scratch_size(n);
 	void *scr = malloc(sz);
-	CHECK(zp_msm_bn254_g2(&t, pts, sc, n, scr, sz) == 0, "g2 collide msm rc");
+	CHECK(zp_bn254_msm_g2(&t, pts, sc, n, scr, sz) == 0, "g2 collide msm rc");
 	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu from %d points, %d scalars", n, nb, ns);
 	free(scr); free(pts); free(sc);
 }

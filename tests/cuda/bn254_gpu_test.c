@@ -302,17 +302,17 @@ static double cpu_msm(int g2, void *out, const void *bases, const fr *s, size_t 
 {
 	double t0 = now();
 	if (g2) {
-		size_t len = zp_msm_bn254_g2_scratch_size(n);
+		size_t len = zp_bn254_msm_g2_scratch_size(n);
 		void *sc = xmalloc(len);
 		zp_bn254_g2_jac j;
-		CK(zp_msm_bn254_g2(&j, bases, s, n, sc, len));
+		CK(zp_bn254_msm_g2(&j, bases, s, n, sc, len));
 		zp_bn254_g2_jac_to_affine(out, &j);
 		free(sc);
 	} else {
-		size_t len = zp_msm_bn254_g1_scratch_size(n);
+		size_t len = zp_bn254_msm_g1_scratch_size(n);
 		void *sc = xmalloc(len);
 		zp_bn254_g1_jac j;
-		CK(zp_msm_bn254_g1(&j, bases, s, n, sc, len));
+		CK(zp_bn254_msm_g1(&j, bases, s, n, sc, len));
 		zp_bn254_g1_jac_to_affine(out, &j);
 		free(sc);
 	}
@@ -330,8 +330,8 @@ static void cpu_sum_ones(int g2, void *out, const void *bases, const fr *s, size
 {
 	uint8_t *sel = xmalloc(n);
 	for (size_t i = 0; i < n; i++) sel[i] = !memcmp(&s[i], &ZP_BN254_FR_ONE, sizeof(fr));
-	if (g2) { zp_bn254_g2_jac j; zp_msm_bn254_g2_sum_selected(&j, bases, sel, n); zp_bn254_g2_jac_to_affine(out, &j); }
-	else { zp_bn254_g1_jac j; zp_msm_bn254_g1_sum_selected(&j, bases, sel, n); zp_bn254_g1_jac_to_affine(out, &j); }
+	if (g2) { zp_bn254_g2_jac j; zp_bn254_msm_g2_sum_selected(&j, bases, sel, n); zp_bn254_g2_jac_to_affine(out, &j); }
+	else { zp_bn254_g1_jac j; zp_bn254_msm_g1_sum_selected(&j, bases, sel, n); zp_bn254_g1_jac_to_affine(out, &j); }
 	free(sel);
 }
 
