@@ -69,10 +69,13 @@ wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'S
 # the lost transaction took the partition's row and its lease's DONE with it
 lp=$(psql_ "SELECT min(part) FROM zkpipe.partitions WHERE job = $l")
 psql_ "BEGIN; DELETE FROM zkpipe.partitions WHERE job = $l AND part = $lp; UPDATE zkpipe.inputs SET state = 'RUNNING' WHERE job = $l AND part = $lp; COMMIT" >/dev/null
+# noticed while the job's other partitions are still held at the gate: committed again from what the node
+# holds (had the gate opened first, the node could have finished the job, swept its spool and noticed only
+# then, at a heartbeat: then the partition is proved again, by design; a fast machine did that, issue 37)
+wait_until 60 grep -q "job $l: 1 committed partition(s) missing from the database" "$T/n1/run/log/node0.cluster0" ||
+  fail "the node did not notice the lost partition"
 hold_open n1
 "$ZK" wait --database "$DB" --timeout 300 "$l" >/dev/null || fail "job $l after losing a partition row"
-grep -q "job $l: 1 committed partition(s) missing from the database" "$T/n1/run/log/node0.cluster0" ||
-  fail "the node did not notice the lost partition"
 proved1=$("$ZK" status --config "$T/n1/zkpipe.ini" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["groups"][0]["counters"]["parts_proved"])')
 [ $((proved1 - proved0)) = 4 ] || fail "$((proved1 - proved0)) partitions proved for a 4-partition job"
 check_all_done
