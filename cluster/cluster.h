@@ -58,6 +58,8 @@
 #define ZP_DB_LAT_NB 12
 #define ZP_DB_LAT_BOUNDS { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5 }
 
+#define ZP_DB_PREP_MAX 64
+
 struct pg_conn;
 struct pg_result;
 
@@ -73,6 +75,12 @@ struct zp_db {
 	 * of ZP_DB_LAT_BOUNDS (cumulative only when exported), the overflow in lat_n[ZP_DB_LAT_NB] */
 	uint64_t lat_n[ZP_DB_LAT_NB + 1];
 	double lat_sum;
+	/* prepare: send each statement prepared once per connection (zkpipe-clusterd: a node sends
+	 * the same few statements for days; the server then skips parsing and, with a generic plan,
+	 * planning them); prep[]: the statements prepared on this connection, by address */
+	bool prepare;
+	unsigned nprep;
+	const char *prep[ZP_DB_PREP_MAX];
 };
 
 /* A result: rows of text values (binary where asked); free with zp_db_free. */

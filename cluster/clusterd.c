@@ -1504,6 +1504,7 @@ int main(int argc, char **argv)
 	 * enough for a loaded server, short enough that a cut link is noticed within a few beats */
 	uint32_t tmo = cd->cl->heartbeat_s * 2000;
 	cd->db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
+	cd->db.prepare = true; /* the same few statements for days: parsed once per connection (db.c) */
 	for (unsigned i = 0; i < cd->c.n_keys; i++)
 		cd->keys[i].k = &cd->c.keys[i];
 	if (lock_spool(cd) || instance_id(cd))
