@@ -49,8 +49,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ZP_CLUSTER_SCHEMA_VERSION 4
-#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 4" /* nodes.version */
+#define ZP_CLUSTER_SCHEMA_VERSION 5
+#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 5" /* nodes.version */
 #define ZP_CLUSTER_NOTIFY_JOBS "zkpipe_jobs" /* payload: key name; "a job was queued" */
 #define ZP_CLUSTER_NOTIFY_DONE "zkpipe_done" /* payload: job id; "a job finished" */
 
