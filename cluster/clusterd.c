@@ -118,6 +118,7 @@ struct clusterd {
 	char view_err[400];
 	int view_write_rc;      /* the last view.json write's result (a failure is logged once) */
 	uint64_t last_sweep;    /* the spool sweep's last turn */
+	bool reap_due;          /* the last heartbeat saw a silent node holding partitions: reap() has work */
 };
 
 /* ---------------------------------------------------------------- small helpers */
@@ -368,6 +369,7 @@ static int heartbeat(struct clusterd *cd, bool first)
 		       : "undrained: claiming jobs again%.0u", cd->nheld);
 	if (!strcmp(zp_db_val(r, 0, 1), "DRAINED") && strcmp(cd->row_state, "DRAINED"))
 		zp_log(WHO, "drained: no job held, claiming nothing (zkpipe cluster undrain to resume)");
+	cd->reap_due = zp_db_val(r, 0, 4)[0] == 't';
 	snprintf(cd->row_state, sizeof cd->row_state, "%s", zp_db_val(r, 0, 1));
 	cd->drained = !strcmp(cd->row_state, "DRAINED");
 	cd->drain = drain;
@@ -654,8 +656,15 @@ static void begin(struct clusterd *cd, struct hjob *j, bool adopted)
  * partitions taken become one group here, submitted to the supervisor as one local job. */
 static int claim(struct clusterd *cd)
 {
-	uint32_t cap = capacity(cd), ld = load(cd);
+	uint32_t cap = capacity(cd), ld = load(cd), slots = 0;
 	if (ld >= cap || cd->nheld >= MAX_HELD || cd->drain || cd->taken || cd->stop_drain)
+		return 0;
+	/* A node whose slots are all busy refills in bites of a quarter of its capacity: a partition it
+	 * claimed now would wait in its local queue, where no other node can take it, and every claim is
+	 * a write the server pays for (issue 34 item 7). Below its slots' worth it claims at once. */
+	for (unsigned g = 0; g < cd->c.n_groups; g++)
+		slots += cd->c.groups[g].slots;
+	if (ld >= slots && cap - ld < (cap + 3) / 4)
 		return 0;
 	if (cd->nheld && cap - ld <= cd->claim_empty_free && zp_mono_ms() - cd->claim_empty_at < 10ull * cd->cl->poll_ms)
 		return 0;
@@ -1069,6 +1078,8 @@ static int reap(struct clusterd *cd)
 	/* after an outage of the database itself every heartbeat is stale: give every node a full
 	 * dead_after_s from our own reconnection to come back before judging it */
 	if (zp_mono_ms() - cd->connected_at < cd->cl->dead_after_s * 1000ull)
+		return 0;
+	if (!cd->reap_due) /* the heartbeat just said no silent node holds anything: no statement */
 		return 0;
 	char dead[16];
 	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);

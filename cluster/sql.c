@@ -170,7 +170,11 @@ const char zp_sql_node_heartbeat[] =
 	" WHERE zkpipe.nodes.instance IN ('', excluded.instance) OR zkpipe.nodes.state = 'STOPPED'"
 	"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
 	" RETURNING drain, state)"
-	" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
+	" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), ''),"
+	/* whether another node silent for dead_after_s still holds a partition: only then is there work for
+	 * zp_sql_reap_dead (the index of RUNNING inputs by owner answers it) */
+	" EXISTS (SELECT 1 FROM zkpipe.nodes d WHERE d.heartbeat < now() - $14::int * interval '1 second' AND d.name <> $1"
+	"  AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.owner = d.name AND i.state = 'RUNNING'))"
 	" FROM u";
 
 const char zp_sql_node_holder[] =

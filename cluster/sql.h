@@ -48,7 +48,8 @@ extern const char zp_sql_node_drain_state[]; /* $1 node -> state as readers see 
 
 /* ---- A node (clusterd.c): its row, its keys, the audit trail */
 /* $1 node .. $17 stopping: upsert the row unless another live instance holds the name -> drain, state,
- * the instance and state before; no row when the name is taken */
+ * the instance and state before, whether a node silent for $14 s holds partitions (reap); no row when the
+ * name is taken */
 extern const char zp_sql_node_heartbeat[];
 /* $1 node -> host, instance, heartbeat age (s), state: who holds the name */
 extern const char zp_sql_node_holder[];

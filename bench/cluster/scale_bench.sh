@@ -22,7 +22,7 @@ PROVE_MS=${PROVE_MS:-1360}; SAT_MS=${SAT_MS:-0}; PARTS=${PARTS:-10}; GPUS=${GPUS
 SECS=${SECS:-30}; WARM=${WARM:-10}
 export GPUS PARTS
 MAXN=$(echo $NODES_LIST | tr ' ' '\n' | sort -n | tail -1)
-PG_OPTS="-c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements"
+PG_OPTS="-c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements ${PG_EXTRA:-}"
 . "$SRCDIR/tests/cluster/lib.sh" "$BUILD" "$SRCDIR"
 CD=$BUILD/cluster/zkpipe-clusterd
 HZ=$(getconf CLK_TCK)
