@@ -121,6 +121,12 @@ int zp_db_connect(struct zp_db *db)
 	}
 	pq.PQsetnonblocking(db->c, 1);
 	db->connects++;
+	/* A prepared statement's plan made once (clusterd): left to itself the server plans the claim anew
+	 * at every call (its estimate of a generic plan is worse; measured no faster: bench/RESULTS.md), and
+	 * planning it cost more than running it. A server without the setting (before PostgreSQL 12) keeps
+	 * its own choice: the error is ignored. */
+	if (db->prepare && zp_db_cmd(db, "SET plan_cache_mode = force_generic_plan") && !db->c)
+		return zp_err_set(-ECONNREFUSED, "database: %s", zp_err_msg());
 	return 0;
 }
 
