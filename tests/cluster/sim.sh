@@ -13,7 +13,9 @@
 #    (the server's log names them zp<N>, never <unnamed>); a commit is one statement (no BEGIN, no
 #    separate job lock), the claim returns the inputs and sets started_at (no statement of its own);
 #    jobs.committed = nparts for every DONE job; a table altered under the prepared statements (the
-#    heartbeat's result type changed) costs no node its heartbeat.
+#    heartbeat's result type changed) costs no node its heartbeat; a commit that waited for another
+#    node's commit of the same job counts it (jobs.committed is read at the row's latest version) and
+#    marks the job DONE.
 . "$(dirname "$0")/lib.sh" "$@"
 CD=$B/cluster/zkpipe-clusterd
 PG_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_preload_libraries=pg_stat_statements"
@@ -121,6 +123,36 @@ wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"S
   WHERE name IN ('s2', 's3') AND heartbeat > '$t0'\") = 2 ]" || { dump_sim; fail "a node's heartbeat failed after the table changed"; }
 grep -q "cached plan must not change result type" "$PG/log" || fail "the prepared heartbeat never met the changed table"
 log "prepared statements, one-statement commits; a changed table costs no heartbeat"
+
+# 4c. the commit that completes a job counts the commit it waited for: job J of 2 partitions, partition 0
+#     leased to a fake node px whose commit (by SQL, as a node's) holds the job row while a simulated node's
+#     commit of partition 1 waits for it; that commit must see committed = 1 (the row's latest version,
+#     not its snapshot's) and mark J DONE, once
+J=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts, state) VALUES ('sim', 2, 'RUNNING') RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path, state, owner, epoch) SELECT id, p, 'synth:' || p, 'RUNNING', 'px',
+  nextval('zkpipe.epochs') FROM j, generate_series(0, 1) p RETURNING job" | head -n 1) || fail "job J"
+mkfifo "$T/locker"
+"$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DB application_name=locker" < "$T/locker" > "$T/locker.out" 2>&1 &
+lpid=$!
+exec 7>"$T/locker"
+echo "BEGIN; SELECT id FROM zkpipe.jobs WHERE id = $J FOR UPDATE;" >&7
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
+  WHERE application_name = 'locker' AND state = 'idle in transaction'\") = 1 ]" || fail "the locker did not take J's row"
+psql_ "UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $J AND part = 1; SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
+wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
+  WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'\") = 1 ]" ||
+  { dump_sim; fail "no node's commit of J's partition 1 waited for the job row: $(psql_ "SELECT part, state, owner FROM zkpipe.inputs WHERE job = $J")"; }
+echo "UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $J AND part = 0;
+  INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch) SELECT $J, 0, '{}', '[]', 'px', 'g', epoch
+  FROM zkpipe.inputs WHERE job = $J AND part = 0; UPDATE zkpipe.jobs SET committed = committed + 1 WHERE id = $J; COMMIT;" >&7
+exec 7>&-
+wait "$lpid" || fail "the locker's commit: $(cat "$T/locker.out")"
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $J\") = DONE ]" ||
+  { dump_sim; fail "J not DONE after both partitions were committed: $(psql_ "SELECT state, committed FROM zkpipe.jobs WHERE id = $J")"; }
+[ "$(psql_ "SELECT committed || ' ' || (SELECT count(*) FROM zkpipe.partitions WHERE job = $J) || ' ' ||
+  (SELECT count(*) FROM zkpipe.events WHERE job = $J AND what = 'done') FROM zkpipe.jobs WHERE id = $J")" = "2 2 1" ] ||
+  fail "J: committed, partitions, done events: $(psql_ "SELECT committed FROM zkpipe.jobs WHERE id = $J")"
+log "a commit waiting for another one of the same job completes it"
 
 # 5. the survivors' own counts (written at a clean stop) against the database's rows
 for n in s2 s3; do kill -TERM "$(cat "$T/$n/cd.pid")"; done
