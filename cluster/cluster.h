@@ -30,7 +30,8 @@
  *   keys                  name -> vk_hash (fixed by the first node serving it), vk_json
  *   jobs                  id, token, key, priority, state, nparts, output, owner, epoch
  *                         (the lease: +1 at every claim; the fencing token), attempts,
- *                         max_attempts, times, error
+ *                         max_attempts, times, error; v5: committed (partition rows, counted by
+ *                         every commit in its UPDATE of the job row)
  *   inputs(job, part)     path on shared storage, or data (an inline witness)
  *   partitions(job,part)  proof, public (snarkjs JSON), node, gpu, epoch, stages (JSON)
  *   events                job, node, epoch, what (submitted, claimed, requeued, released,
