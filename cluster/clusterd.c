@@ -302,11 +302,21 @@ static uint32_t max_parts(const struct clusterd *cd)
 }
 
 static void drop(struct clusterd *cd, struct hjob *j, const char *why);
+static void check_held(struct clusterd *cd, json_t *rows);
+static void adopt_owned(struct clusterd *cd, bool lost, json_t *rows);
+
+/* The heartbeat's lease rows ([[job, epoch, job state, parts RUNNING under the lease, held, key, nparts,
+ * output], ...]): one value of row k. */
+static json_t *lease_at(json_t *rows, size_t k, size_t c) { return json_array_get(json_array_get(rows, k), c); }
+static int64_t lease_int(json_t *rows, size_t k, size_t c) { return json_integer_value(lease_at(rows, k, c)); }
+static const char *lease_str(json_t *rows, size_t k, size_t c) { return json_string_value(lease_at(rows, k, c)) ?: ""; }
 
 /* Refresh the node row. The name is ours only while no other live instance holds it (a second
  * node configured with a taken name is refused, never shares the row); the row's drain flag
- * comes back. 0, 1 refused (name taken), < 0 database error. */
-static int heartbeat(struct clusterd *cd, bool first)
+ * comes back, and in the same statement the lease check (check_held, then adopt_owned; lost: a
+ * lease found that we do not hold is a lost commit, else ours from before a restart) and whether
+ * reap() has work. 0, 1 refused (name taken), < 0 database error. */
+static int heartbeat(struct clusterd *cd, bool first, bool lost)
 {
 	char groups[ZP_PIPE_MAX_GROUPS * ZP_PIPE_NAME_MAX] = "", cap[16], ld[16], nh[16], gp[16], host[128] = "";
 	unsigned gpus = 0;
@@ -326,12 +336,20 @@ static int heartbeat(struct clusterd *cd, bool first)
 	snprintf(rt, sizeof rt, "%llu", (unsigned long long)cd->db.round_trips + 1);
 	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);
 	snprintf(mp, sizeof mp, "%u", max_parts(cd));
+	/* the leases we hold, for the lease check the same statement makes */
+	const char *ids[MAX_HELD], *eps[MAX_HELD];
+	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
+	for (unsigned i = 0; i < cd->nheld; i++)
+		i64s(buf[i], cd->held[i]->id), ids[i] = buf[i], i64s(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
+	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
 	const char *p[] = { cd->cl->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
-			    dead, mp, cd->instance, cd->stop_drain ? "t" : "f" };
+			    dead, mp, cd->instance, cd->stop_drain ? "t" : "f", arr, earr };
 	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_node_heartbeat, 17, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_node_heartbeat, 19, p);
 	free(kj);
 	free(rj);
+	free(arr);
+	free(earr);
 	if (rc)
 		return rc;
 	if (!zp_db_rows(r)) { /* the name is another live instance's */
@@ -354,6 +372,7 @@ static int heartbeat(struct clusterd *cd, bool first)
 	}
 	bool drain = zp_db_val(r, 0, 0)[0] == 't';
 	const char *was = zp_db_val(r, 0, 2), *was_st = zp_db_val(r, 0, 3);
+	json_t *leases = json_loads(zp_db_val(r, 0, 5), 0, NULL);
 	if (cd->taken)
 		zp_log(WHO, "node name %s is ours again (the other instance is %s)", cd->cl->node, was_st);
 	cd->taken = false;
@@ -363,6 +382,8 @@ static int heartbeat(struct clusterd *cd, bool first)
 		const char *q[] = { cd->cl->node };
 		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", cd->cl->node, was);
 		zp_db_exec(&cd->db, NULL, zp_sql_node_takeover_requeue, 1, q);
+		json_decref(leases); /* they were that instance's, and are QUEUED now: checked at the next beat */
+		leases = NULL;
 	}
 	if (drain != cd->drain)
 		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
@@ -374,7 +395,12 @@ static int heartbeat(struct clusterd *cd, bool first)
 	cd->drained = !strcmp(cd->row_state, "DRAINED");
 	cd->drain = drain;
 	zp_db_free(r);
-	return 0;
+	if (leases) { /* NULL only without memory: checked at the next beat */
+		check_held(cd, leases);
+		adopt_owned(cd, lost, leases);
+		json_decref(leases);
+	}
+	return cd->db.c ? 0 : -ECONNRESET; /* a set-up above may have lost the connection */
 }
 
 /* ---------------------------------------------------------------- held jobs */
@@ -1021,15 +1047,15 @@ static void job_tick(struct clusterd *cd, struct hjob *j)
  * node, or our partitions re-queued while we were cut off): let them go. A partition we committed
  * that is RUNNING under our lease again (the database lost an acknowledged commit: a crash with
  * synchronous_commit off, an asynchronous replica promoted) is committed again from the spool. */
-static void check_held(struct clusterd *cd, zp_db_res *r)
+static void check_held(struct clusterd *cd, json_t *r)
 {
 	for (unsigned i = cd->nheld; i-- > 0;) {
 		struct hjob *j = cd->held[i];
 		const char *why = "no longer in the database";
-		for (int k = 0; k < zp_db_rows(r); k++) {
-			if (zp_db_int(r, k, 0) != j->id || zp_db_int(r, k, 1) != j->epoch || zp_db_val(r, k, 4)[0] != 't')
+		for (size_t k = 0; k < json_array_size(r); k++) {
+			if (lease_int(r, k, 0) != j->id || lease_int(r, k, 1) != j->epoch || !json_is_true(lease_at(r, k, 4)))
 				continue;
-			const char *st = zp_db_val(r, k, 2), *run = zp_db_val(r, k, 3);
+			const char *st = lease_str(r, k, 2), *run = lease_str(r, k, 3);
 			if (!strcmp(st, "CANCELLED")) {
 				why = "cancelled by a client";
 				break;
@@ -1104,17 +1130,17 @@ static int reap(struct clusterd *cd)
  * synchronous_commit off, an asynchronous replica promoted): its partitions are RUNNING under our
  * lease again. Either way taken up again: from the spool when it is still there (committed
  * again, not re-proved), else given back to be proved again. */
-static void adopt_owned(struct clusterd *cd, bool lost, zp_db_res *r)
+static void adopt_owned(struct clusterd *cd, bool lost, json_t *r)
 {
-	for (int i = 0; i < zp_db_rows(r); i++) {
-		if (zp_db_val(r, i, 4)[0] == 't' || strcmp(zp_db_val(r, i, 2), "RUNNING") || !zp_db_val(r, i, 3)[0] ||
-		    held_find(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1)))
+	for (size_t i = 0; i < json_array_size(r); i++) {
+		if (json_is_true(lease_at(r, i, 4)) || strcmp(lease_str(r, i, 2), "RUNNING") || !lease_str(r, i, 3)[0] ||
+		    held_find(cd, lease_int(r, i, 0), lease_int(r, i, 1)))
 			continue;
-		struct hjob *j = held_new(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 5),
-					  (uint32_t)zp_db_int(r, i, 6), zp_db_val(r, i, 7));
+		struct hjob *j = held_new(cd, lease_int(r, i, 0), lease_int(r, i, 1), lease_str(r, i, 5),
+					  (uint32_t)lease_int(r, i, 6), lease_str(r, i, 7));
 		if (!j)
 			break;
-		const char *pl = zp_db_val(r, i, 3); /* the partitions RUNNING under this lease */
+		const char *pl = lease_str(r, i, 3); /* the partitions RUNNING under this lease */
 		uint32_t n = 1;
 		for (const char *c = pl; *c; c++)
 			n += *c == ',';
@@ -1131,28 +1157,6 @@ static void adopt_owned(struct clusterd *cd, bool lost, zp_db_res *r)
 			       (long long)j->id, (long long)j->epoch, pl);
 		begin(cd, j, true);
 	}
-}
-
-/* One statement for both: the leases we hold as the database sees them, and the ones it gives us
- * that we do not hold (check_held, then adopt_owned). */
-static int leases_sync(struct clusterd *cd, bool lost)
-{
-	const char *ids[MAX_HELD], *eps[MAX_HELD];
-	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
-	for (unsigned i = 0; i < cd->nheld; i++)
-		i64s(buf[i], cd->held[i]->id), ids[i] = buf[i], i64s(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
-	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
-	const char *p[] = { arr, earr, cd->cl->node };
-	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_leases_sync, 3, p);
-	free(arr);
-	free(earr);
-	if (rc)
-		return rc;
-	check_held(cd, r);
-	adopt_owned(cd, lost, r);
-	zp_db_free(r);
-	return 0;
 }
 
 static void db_down(struct clusterd *cd, const char *what)
@@ -1183,8 +1187,7 @@ static void db_up(struct clusterd *cd)
 		return db_down(cd, "schema");
 	if (zp_sim_on() && zp_sim_db_check(&cd->db))
 		zp_log(WHO, "%s", zp_err_msg()), exit(1);
-	if ((rc = keys_register(cd)) || (rc = heartbeat(cd, !cd->registered)) < 0 ||
-	    (!cd->taken && (rc = leases_sync(cd, false))))
+	if ((rc = keys_register(cd)) || (rc = heartbeat(cd, !cd->registered, false)) < 0)
 		return db_down(cd, "lost");
 	if (zp_db_cmd(&cd->db, zp_sql_listen_jobs))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), cd->cl->poll_ms);
@@ -1243,8 +1246,7 @@ static int db_tick(struct clusterd *cd)
 	/* draining and nothing left: say DRAINED now, not a heartbeat later */
 	if (now - cd->last_hb >= cd->cl->heartbeat_s * 1000ull || (cd->drain && !cd->nheld && !cd->drained)) {
 		cd->last_hb = now;
-		if ((rc = heartbeat(cd, false)) || (rc = keys_register(cd)) || (rc = leases_sync(cd, true)) ||
-		    (rc = reap(cd)))
+		if ((rc = heartbeat(cd, false, true)) || (rc = keys_register(cd)) || (rc = reap(cd)))
 			return rc;
 	}
 	if (cd->want_claim || now - cd->last_claim >= cd->cl->poll_ms) {

@@ -174,7 +174,16 @@ const char zp_sql_node_heartbeat[] =
 	/* whether another node silent for dead_after_s still holds a partition: only then is there work for
 	 * zp_sql_reap_dead (the index of RUNNING inputs by owner answers it) */
 	" EXISTS (SELECT 1 FROM zkpipe.nodes d WHERE d.heartbeat < now() - $14::int * interval '1 second' AND d.name <> $1"
-	"  AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.owner = d.name AND i.state = 'RUNNING'))"
+	"  AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.owner = d.name AND i.state = 'RUNNING')),"
+	/* the lease check: each lease the node holds ($18/$19) and each other one the database gives it */
+	" (SELECT coalesce(json_agg(json_build_array(g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT"
+	"  string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch"
+	"  AND i.owner = $1 AND i.state = 'RUNNING'), ''), g.held, coalesce(j.key, ''), coalesce(j.nparts, 0),"
+	"  coalesce(j.output, '')) ORDER BY g.job, g.epoch), '[]')"
+	"  FROM (SELECT x.job, x.epoch, bool_or(x.held) AS held FROM (SELECT h.job, h.epoch, true AS held"
+	"  FROM unnest($18::bigint[], $19::bigint[]) AS h(job, epoch) UNION ALL SELECT DISTINCT i.job, i.epoch, false"
+	"  FROM zkpipe.inputs i WHERE i.owner = $1 AND i.state = 'RUNNING') x GROUP BY x.job, x.epoch) g"
+	"  LEFT JOIN zkpipe.jobs j ON j.id = g.job)"
 	" FROM u";
 
 const char zp_sql_node_holder[] =
@@ -298,15 +307,6 @@ const char zp_sql_lease_give_back[] =
 	" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint,"
 	"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM f)"
 	" SELECT state, attempts, max_attempts FROM f";
-
-const char zp_sql_leases_sync[] =
-	"SELECT g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT string_agg(i.part::text, ',' ORDER BY i.part)"
-	" FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch AND i.owner = $3 AND i.state = 'RUNNING'), ''),"
-	" g.held, coalesce(j.key, ''), coalesce(j.nparts, 0), coalesce(j.output, '')"
-	" FROM (SELECT x.job, x.epoch, bool_or(x.held) AS held FROM (SELECT h.job, h.epoch, true AS held"
-	"  FROM unnest($1::bigint[], $2::bigint[]) AS h(job, epoch) UNION ALL SELECT DISTINCT i.job, i.epoch, false"
-	"  FROM zkpipe.inputs i WHERE i.owner = $3 AND i.state = 'RUNNING') x GROUP BY x.job, x.epoch) g"
-	" LEFT JOIN zkpipe.jobs j ON j.id = g.job ORDER BY g.job, g.epoch";
 
 const char zp_sql_reap_dead[] =
 	"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"

@@ -47,9 +47,12 @@ extern const char zp_sql_node_names[]; /* -> every node's name, comma-separated 
 extern const char zp_sql_node_drain_state[]; /* $1 node -> state as readers see it, held, load, heartbeat age (s) */
 
 /* ---- A node (clusterd.c): its row, its keys, the audit trail */
-/* $1 node .. $17 stopping: upsert the row unless another live instance holds the name -> drain, state,
- * the instance and state before, whether a node silent for $14 s holds partitions (reap); no row when the
- * name is taken */
+/* $1 node .. $17 stopping, $18 jobs, $19 epochs (arrays: the leases the node holds): upsert the row unless
+ * another live instance holds the name -> drain, state, the instance and state before, whether a node
+ * silent for $14 s holds partitions (reap), and the lease check as JSON: for each lease held and each
+ * other one the database gives the node (a partition RUNNING under its name), [job, epoch, job state
+ * ('' when gone), the parts RUNNING under the lease, held, key, nparts, output]; no row when the name
+ * is taken */
 extern const char zp_sql_node_heartbeat[];
 /* $1 node -> host, instance, heartbeat age (s), state: who holds the name */
 extern const char zp_sql_node_holder[];
@@ -87,10 +90,6 @@ extern const char zp_sql_lease_release[];
 /* $1 job, $2 epoch, $3 node, $4 why: give back as an attempt (FAILED at the last) -> state, attempts,
  * max_attempts */
 extern const char zp_sql_lease_give_back[];
-/* $1 jobs, $2 epochs (arrays: the leases the node holds), $3 node -> for each of those and each other lease
- * the database says the node holds (a partition RUNNING under its name): job, epoch, job state ('' when
- * gone), the parts RUNNING under the lease, held (one of $1/$2), key, nparts, output */
-extern const char zp_sql_leases_sync[];
 /* $1 dead_after_s, $2 node: re-queue the partitions of nodes silent that long (attempts + 1, FAILED at
  * max_attempts) -> job, state, node, parts */
 extern const char zp_sql_reap_dead[];
