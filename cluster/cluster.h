@@ -30,7 +30,8 @@
  *   keys                  name -> vk_hash (fixed by the first node serving it), vk_json
  *   jobs                  id, token, key, priority, state, nparts, output, owner, epoch
  *                         (the lease: +1 at every claim; the fencing token), attempts,
- *                         max_attempts, times, error
+ *                         max_attempts, times, error; v5: committed (partition rows, counted by
+ *                         every commit in its UPDATE of the job row)
  *   inputs(job, part)     path on shared storage, or data (an inline witness)
  *   partitions(job,part)  proof, public (snarkjs JSON), node, gpu, epoch, stages (JSON)
  *   events                job, node, epoch, what (submitted, claimed, requeued, released,
@@ -49,14 +50,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ZP_CLUSTER_SCHEMA_VERSION 4
-#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 4" /* nodes.version */
+#define ZP_CLUSTER_SCHEMA_VERSION 5
+#define ZP_CLUSTER_BUILD "zkpipe 0.1.0, schema 5" /* nodes.version */
 #define ZP_CLUSTER_NOTIFY_JOBS "zkpipe_jobs" /* payload: key name; "a job was queued" */
 #define ZP_CLUSTER_NOTIFY_DONE "zkpipe_done" /* payload: job id; "a job finished" */
 
 /* the database round-trip histogram's upper bounds, seconds (zkpipe_cluster_db_seconds) */
 #define ZP_DB_LAT_NB 12
 #define ZP_DB_LAT_BOUNDS { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5 }
+
+#define ZP_DB_PREP_MAX 64
 
 struct pg_conn;
 struct pg_result;
@@ -73,6 +76,12 @@ struct zp_db {
 	 * of ZP_DB_LAT_BOUNDS (cumulative only when exported), the overflow in lat_n[ZP_DB_LAT_NB] */
 	uint64_t lat_n[ZP_DB_LAT_NB + 1];
 	double lat_sum;
+	/* prepare: send each statement prepared once per connection (zkpipe-clusterd: a node sends
+	 * the same few statements for days; the server then skips parsing and, with a generic plan,
+	 * planning them); prep[]: the statements prepared on this connection, by address */
+	bool prepare;
+	unsigned nprep;
+	const char *prep[ZP_DB_PREP_MAX];
 };
 
 /* A result: rows of text values (binary where asked); free with zp_db_free. */

@@ -77,6 +77,8 @@ struct hjob {
 	int local;              /* 0 active, 1 DONE, 2 FAILED */
 	bool ready;             /* remaining partitions found, inputs written, map written */
 	json_t *inputs;         /* what start_local submits; NULL once submitted */
+	json_t *claimed;        /* the claim's input rows ([[part, path, inline?, bytes], ...]): begin() uses them
+				 * once instead of asking again (zp_sql_lease_inputs); NULL for an adopted group */
 	char error[700];
 	bool failed;            /* to be marked FAILED with error */
 	char requeue[700];      /* its inputs could not be fetched: given back as an attempt (FAILED at the last) */
@@ -116,6 +118,7 @@ struct clusterd {
 	char view_err[400];
 	int view_write_rc;      /* the last view.json write's result (a failure is logged once) */
 	uint64_t last_sweep;    /* the spool sweep's last turn */
+	bool reap_due;          /* the last heartbeat saw a silent node holding partitions: reap() has work */
 };
 
 /* ---------------------------------------------------------------- small helpers */
@@ -298,11 +301,21 @@ static uint32_t max_parts(const struct clusterd *cd)
 }
 
 static void drop(struct clusterd *cd, struct hjob *j, const char *why);
+static void check_held(struct clusterd *cd, json_t *rows);
+static void adopt_owned(struct clusterd *cd, bool lost, json_t *rows);
+
+/* The heartbeat's lease rows ([[job, epoch, job state, parts RUNNING under the lease, held, key, nparts,
+ * output], ...]): one value of row k. */
+static json_t *lease_at(json_t *rows, size_t k, size_t c) { return json_array_get(json_array_get(rows, k), c); }
+static int64_t lease_int(json_t *rows, size_t k, size_t c) { return json_integer_value(lease_at(rows, k, c)); }
+static const char *lease_str(json_t *rows, size_t k, size_t c) { return json_string_value(lease_at(rows, k, c)) ?: ""; }
 
 /* Refresh the node row. The name is ours only while no other live instance holds it (a second
  * node configured with a taken name is refused, never shares the row); the row's drain flag
- * comes back. 0, 1 refused (name taken), < 0 database error. */
-static int heartbeat(struct clusterd *cd, bool first)
+ * comes back, and in the same statement the lease check (check_held, then adopt_owned; lost: a
+ * lease found that we do not hold is a lost commit, else ours from before a restart) and whether
+ * reap() has work. 0, 1 refused (name taken), < 0 database error. */
+static int heartbeat(struct clusterd *cd, bool first, bool lost)
 {
 	char groups[ZP_PIPE_MAX_GROUPS * ZP_PIPE_NAME_MAX] = "", cap[16], ld[16], nh[16], gp[16], host[128] = "";
 	unsigned gpus = 0;
@@ -322,12 +335,20 @@ static int heartbeat(struct clusterd *cd, bool first)
 	snprintf(rt, sizeof rt, "%llu", (unsigned long long)cd->db.round_trips + 1);
 	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);
 	snprintf(mp, sizeof mp, "%u", max_parts(cd));
+	/* the leases we hold, for the lease check the same statement makes */
+	const char *ids[MAX_HELD], *eps[MAX_HELD];
+	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
+	for (unsigned i = 0; i < cd->nheld; i++)
+		zp_db_i64(buf[i], cd->held[i]->id), ids[i] = buf[i], zp_db_i64(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
+	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
 	const char *p[] = { cd->cl->node, host, groups, gp, kj, rj, cap, ld, nh, first ? "t" : "f", ZP_CLUSTER_BUILD, done, rt,
-			    dead, mp, cd->instance, cd->stop_drain ? "t" : "f" };
+			    dead, mp, cd->instance, cd->stop_drain ? "t" : "f", arr, earr };
 	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_node_heartbeat, 17, p);
+	int rc = zp_db_exec(&cd->db, &r, zp_sql_node_heartbeat, 19, p);
 	free(kj);
 	free(rj);
+	free(arr);
+	free(earr);
 	if (rc)
 		return rc;
 	if (!zp_db_rows(r)) { /* the name is another live instance's */
@@ -350,6 +371,7 @@ static int heartbeat(struct clusterd *cd, bool first)
 	}
 	bool drain = zp_db_val(r, 0, 0)[0] == 't';
 	const char *was = zp_db_val(r, 0, 2), *was_st = zp_db_val(r, 0, 3);
+	json_t *leases = json_loads(zp_db_val(r, 0, 5), 0, NULL);
 	if (cd->taken)
 		zp_log(WHO, "node name %s is ours again (the other instance is %s)", cd->cl->node, was_st);
 	cd->taken = false;
@@ -359,17 +381,25 @@ static int heartbeat(struct clusterd *cd, bool first)
 		const char *q[] = { cd->cl->node };
 		zp_log(WHO, "node name %s taken over from instance %s (DOWN): re-queueing its jobs", cd->cl->node, was);
 		zp_db_exec(&cd->db, NULL, zp_sql_node_takeover_requeue, 1, q);
+		json_decref(leases); /* they were that instance's, and are QUEUED now: checked at the next beat */
+		leases = NULL;
 	}
 	if (drain != cd->drain)
 		zp_log(WHO, drain ? "draining: claiming nothing new; %u job(s) held (zkpipe cluster drain)"
 		       : "undrained: claiming jobs again%.0u", cd->nheld);
 	if (!strcmp(zp_db_val(r, 0, 1), "DRAINED") && strcmp(cd->row_state, "DRAINED"))
 		zp_log(WHO, "drained: no job held, claiming nothing (zkpipe cluster undrain to resume)");
+	cd->reap_due = zp_db_val(r, 0, 4)[0] == 't';
 	snprintf(cd->row_state, sizeof cd->row_state, "%s", zp_db_val(r, 0, 1));
 	cd->drained = !strcmp(cd->row_state, "DRAINED");
 	cd->drain = drain;
 	zp_db_free(r);
-	return 0;
+	if (leases) { /* NULL only without memory: checked at the next beat */
+		check_held(cd, leases);
+		adopt_owned(cd, lost, leases);
+		json_decref(leases);
+	}
+	return cd->db.c ? 0 : -ECONNRESET; /* a set-up above may have lost the connection */
 }
 
 /* ---------------------------------------------------------------- held jobs */
@@ -392,6 +422,7 @@ static void held_free(struct clusterd *cd, struct hjob *j)
 	free(j->map);
 	free(j->sent);
 	json_decref(j->inputs);
+	json_decref(j->claimed);
 	free(j);
 }
 
@@ -454,11 +485,20 @@ static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 	char ep[24];
 	zp_db_i64(ep, j->epoch);
 	const char *p[] = { id, ep, cd->cl->node };
-	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_lease_inputs, 3, p);
-	if (rc)
-		return rc;
-	int n = zp_db_rows(r);
+	int rc = 0;
+	json_t *rows = j->claimed; /* the claim returned them: no round trip */
+	j->claimed = NULL;
+	if (!rows) { /* an adopted group, or a claim whose set-up is tried again */
+		zp_db_res *r;
+		if ((rc = zp_db_exec(&cd->db, &r, zp_sql_lease_inputs, 3, p)))
+			return rc;
+		rows = json_array();
+		for (int i = 0; i < zp_db_rows(r); i++)
+			json_array_append_new(rows, json_pack("[I, s, b, I]", (json_int_t)zp_db_int(r, i, 0), zp_db_val(r, i, 1),
+							      zp_db_val(r, i, 2)[0] == 't', (json_int_t)zp_db_int(r, i, 3)));
+		zp_db_free(r);
+	}
+	int n = (int)json_array_size(rows);
 	j->map = calloc((size_t)n + 1, sizeof *j->map);
 	j->sent = calloc((size_t)n + 1, 1);
 	j->nlocal = (uint32_t)n;
@@ -467,12 +507,13 @@ static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 	if (zp_mkdirs(d, 0700))
 		rc = zp_err_set(-EIO, "%s: %s", d, zp_err_msg());
 	for (int i = 0; i < n && !rc; i++) {
-		j->map[i] = (uint32_t)zp_db_int(r, i, 0);
-		if (zp_db_val(r, i, 2)[0] != 't') { /* a path on shared storage: the supervisor checks allow_input */
-			json_array_append_new(inputs, json_string(zp_db_val(r, i, 1)));
+		json_t *row = json_array_get(rows, (size_t)i);
+		j->map[i] = (uint32_t)json_integer_value(json_array_get(row, 0));
+		if (!json_is_true(json_array_get(row, 2))) { /* a path on shared storage: the supervisor checks allow_input */
+			json_array_append_new(inputs, json_string(json_string_value(json_array_get(row, 1)) ?: ""));
 			continue;
 		}
-		uint64_t len = (uint64_t)zp_db_int(r, i, 3);
+		uint64_t len = (uint64_t)json_integer_value(json_array_get(row, 3));
 		if (len > cd->cl->inline_max) {
 			fail_job(cd, j, "inline witness of partition %u: %llu bytes, over this node's [cluster] inline_max %llu "
 				 "(not fetched)", j->map[i], (unsigned long long)len, (unsigned long long)cd->cl->inline_max);
@@ -502,7 +543,7 @@ static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 		zp_db_free(w);
 		json_array_append_new(inputs, json_string(f));
 	}
-	zp_db_free(r);
+	json_decref(rows);
 	return rc;
 }
 
@@ -559,10 +600,6 @@ static void start_local(struct clusterd *cd, struct hjob *j)
 	json_decref(rep);
 	json_decref(j->inputs);
 	j->inputs = NULL;
-	char id[24];
-	zp_db_i64(id, j->id);
-	const char *p[] = { id };
-	zp_db_exec(&cd->db, NULL, zp_sql_job_started, 1, p);
 }
 
 /* A job we held before a restart: its map and the supervisor's token file say what runs. */
@@ -644,8 +681,15 @@ static void begin(struct clusterd *cd, struct hjob *j, bool adopted)
  * partitions taken become one group here, submitted to the supervisor as one local job. */
 static int claim(struct clusterd *cd)
 {
-	uint32_t cap = capacity(cd), ld = load(cd);
+	uint32_t cap = capacity(cd), ld = load(cd), slots = 0;
 	if (ld >= cap || cd->nheld >= MAX_HELD || cd->drain || cd->taken || cd->stop_drain)
+		return 0;
+	/* A node whose slots are all busy refills in bites of a quarter of its capacity: a partition it
+	 * claimed now would wait in its local queue, where no other node can take it, and every claim is
+	 * a write the server pays for (issue 34 item 7). Below its slots' worth it claims at once. */
+	for (unsigned g = 0; g < cd->c.n_groups; g++)
+		slots += cd->c.groups[g].slots;
+	if (ld >= slots && cap - ld < (cap + 3) / 4)
 		return 0;
 	if (cd->nheld && cap - ld <= cd->claim_empty_free && zp_mono_ms() - cd->claim_empty_at < 10ull * cd->cl->poll_ms)
 		return 0;
@@ -676,6 +720,7 @@ static int claim(struct clusterd *cd)
 		cd->claimed++;
 		zp_log(WHO, "claimed job %lld epoch %lld (%s, partition(s) %s of %u, attempt %lld)", (long long)j->id,
 		       (long long)j->epoch, j->key, zp_db_val(r, i, 8), j->nparts, (long long)zp_db_int(r, i, 5) + 1);
+		j->claimed = json_loads(zp_db_val(r, i, 9), 0, NULL); /* NULL (asked again) only without memory */
 		if (j->failed)
 			;
 		else if (zp_db_int(r, i, 6) != j->nparts) /* a client's INSERT that forgot some inputs */
@@ -816,11 +861,13 @@ static int write_output(struct clusterd *cd, struct hjob *j)
 	return j->failed ? 0 : rc;
 }
 
-/* Commit the batch, each partition fenced by its own lease: one transaction that holds the job
- * row's lock (so the commits of one job, from any nodes, are serialized and the last one sees all
- * the others), marks the partitions still RUNNING under our lease DONE and inserts their proofs;
- * when that makes the job complete, the same transaction writes its output directory (if any)
- * and marks it DONE: whoever commits the last partition assembles the job, exactly once.
+/* Commit the batch, each partition fenced by its own lease: one statement (schema 5) that holds the
+ * job row's lock (so the commits of one job, from any nodes, are serialized), marks the partitions
+ * still RUNNING under our lease DONE, inserts their proofs and adds them to jobs.committed, which
+ * the UPDATE reads at the row's latest version: the last commit sees all the others, and marks the
+ * job DONE in the same statement. A job with an output directory: the same statement inside a
+ * transaction, which then writes the directory (if complete) and marks it DONE: whoever commits
+ * the last partition assembles the job, exactly once.
  * Returns 1 when the group was dropped (fenced, or the job left RUNNING). */
 static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 {
@@ -835,26 +882,27 @@ static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 		char *a[5] = { zp_db_array((const char *const *)b.part, b.n), zp_db_array((const char *const *)b.proof, b.n),
 			       zp_db_array((const char *const *)b.pub, b.n), zp_db_array((const char *const *)b.gpu, b.n),
 			       zp_db_array((const char *const *)b.stages, b.n) };
-		const char *p[] = { id, ep, cd->cl->node, a[0], a[1], a[2], a[3], a[4] };
+		/* a job with an output directory is completed inside a transaction (its directory is written
+		 * while the job row is locked, and nothing stays if that fails); any other commit is one
+		 * statement, which marks the job DONE itself when it completes it */
+		bool tx = j->output[0] != 0;
+		const char *p[] = { id, ep, cd->cl->node, a[0], a[1], a[2], a[3], a[4], tx ? "f" : "t" };
 		zp_db_res *r = NULL;
 		uint64_t t0 = zp_sim_us();
 		int rc, running = 0, all = 0;
 		char got[4096] = "";
-		if ((rc = zp_db_cmd(&cd->db, zp_sql_begin)) ||
-		    (rc = zp_db_exec(&cd->db, &r, zp_sql_job_lock_running, 1, p)))
+		if (tx && (rc = zp_db_cmd(&cd->db, zp_sql_begin)))
 			goto out;
-		running = zp_db_rows(r);
+		if ((rc = zp_db_exec(&cd->db, &r, zp_sql_parts_commit, 9, p)))
+			goto out;
+		running = zp_db_int(r, 0, 0) > 0;
+		snprintf(got, sizeof got, "%s", zp_db_val(r, 0, 1));
+		all = tx ? zp_db_val(r, 0, 2)[0] == 't' : zp_db_val(r, 0, 3)[0] == 't';
 		zp_db_free(r);
 		r = NULL;
-		if (!running)
+		if (!running || !tx)
 			goto out;
-		if ((rc = zp_db_exec(&cd->db, &r, zp_sql_parts_commit, 8, p)))
-			goto out;
-		snprintf(got, sizeof got, "%s", zp_db_val(r, 0, 0));
-		all = zp_db_val(r, 0, 1)[0] == 't';
-		zp_db_free(r);
-		r = NULL;
-		if (all && j->output[0] && (rc = write_output(cd, j)))
+		if (all && (rc = write_output(cd, j)))
 			goto out;
 		if (j->failed) { /* the output could not be written: nothing of this transaction stays */
 			running = 0; /* rolled back below; marked FAILED by the caller */
@@ -867,13 +915,13 @@ static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 		zp_db_free(r);
 		for (int i = 0; i < 5; i++)
 			free(a[i]);
-		if (!rc && !running)
+		if (!rc && !running && tx)
 			zp_db_cmd(&cd->db, zp_sql_rollback);
 		if (!rc && j->failed)
 			goto done;
 		if (rc) {
 			zp_sim_note(ZP_SIM_COMMIT, t0, rc, 0);
-			if (cd->db.c)
+			if (cd->db.c && tx)
 				zp_db_cmd(&cd->db, zp_sql_rollback);
 			goto done; /* tried again next tick */
 		}
@@ -897,7 +945,8 @@ static int commit_parts(struct clusterd *cd, struct hjob *j, json_t *parts)
 		zp_sim_note(ZP_SIM_COMMIT, t0, 0, (int)n);
 		if (all) {
 			const char *q[] = { id };
-			zp_db_exec(&cd->db, NULL, zp_sql_notify_done, 1, q); /* a hint */
+			if (tx) /* the one-statement commit sent it */
+				zp_db_exec(&cd->db, NULL, zp_sql_notify_done, 1, q); /* a hint */
 			cd->done++;
 			zp_log(WHO, "job %lld DONE (the last partition committed by this node, epoch %lld)%s%s", (long long)j->id,
 			       (long long)j->epoch, j->output[0] ? ", output " : "", j->output);
@@ -997,29 +1046,15 @@ static void job_tick(struct clusterd *cd, struct hjob *j)
  * node, or our partitions re-queued while we were cut off): let them go. A partition we committed
  * that is RUNNING under our lease again (the database lost an acknowledged commit: a crash with
  * synchronous_commit off, an asynchronous replica promoted) is committed again from the spool. */
-static int check_held(struct clusterd *cd)
+static void check_held(struct clusterd *cd, json_t *r)
 {
-	if (!cd->nheld)
-		return 0;
-	const char *ids[MAX_HELD], *eps[MAX_HELD];
-	char buf[MAX_HELD][24], ebuf[MAX_HELD][24];
-	for (unsigned i = 0; i < cd->nheld; i++)
-		zp_db_i64(buf[i], cd->held[i]->id), ids[i] = buf[i], zp_db_i64(ebuf[i], cd->held[i]->epoch), eps[i] = ebuf[i];
-	char *arr = zp_db_array(ids, cd->nheld), *earr = zp_db_array(eps, cd->nheld);
-	const char *p[] = { arr, earr, cd->cl->node };
-	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_leases_check, 3, p);
-	free(arr);
-	free(earr);
-	if (rc)
-		return rc;
 	for (unsigned i = cd->nheld; i-- > 0;) {
 		struct hjob *j = cd->held[i];
 		const char *why = "no longer in the database";
-		for (int k = 0; k < zp_db_rows(r); k++) {
-			if (zp_db_int(r, k, 0) != j->id || zp_db_int(r, k, 1) != j->epoch)
+		for (size_t k = 0; k < json_array_size(r); k++) {
+			if (lease_int(r, k, 0) != j->id || lease_int(r, k, 1) != j->epoch || !json_is_true(lease_at(r, k, 4)))
 				continue;
-			const char *st = zp_db_val(r, k, 2), *run = zp_db_val(r, k, 3);
+			const char *st = lease_str(r, k, 2), *run = lease_str(r, k, 3);
 			if (!strcmp(st, "CANCELLED")) {
 				why = "cancelled by a client";
 				break;
@@ -1058,8 +1093,6 @@ static int check_held(struct clusterd *cd)
 		if (why)
 			drop(cd, j, why);
 	}
-	zp_db_free(r);
-	return 0;
 }
 
 /* Re-queue the partitions of nodes silent for dead_after_s, each on its own (attempts + 1; the
@@ -1070,6 +1103,8 @@ static int reap(struct clusterd *cd)
 	/* after an outage of the database itself every heartbeat is stale: give every node a full
 	 * dead_after_s from our own reconnection to come back before judging it */
 	if (zp_mono_ms() - cd->connected_at < cd->cl->dead_after_s * 1000ull)
+		return 0;
+	if (!cd->reap_due) /* the heartbeat just said no silent node holds anything: no statement */
 		return 0;
 	char dead[16];
 	snprintf(dead, sizeof dead, "%u", cd->cl->dead_after_s);
@@ -1094,21 +1129,17 @@ static int reap(struct clusterd *cd)
  * synchronous_commit off, an asynchronous replica promoted): its partitions are RUNNING under our
  * lease again. Either way taken up again: from the spool when it is still there (committed
  * again, not re-proved), else given back to be proved again. */
-static int adopt_owned(struct clusterd *cd, bool lost)
+static void adopt_owned(struct clusterd *cd, bool lost, json_t *r)
 {
-	const char *p[] = { cd->cl->node };
-	zp_db_res *r;
-	int rc = zp_db_exec(&cd->db, &r, zp_sql_leases_owned, 1, p);
-	if (rc)
-		return rc;
-	for (int i = 0; i < zp_db_rows(r); i++) {
-		if (held_find(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1)))
+	for (size_t i = 0; i < json_array_size(r); i++) {
+		if (json_is_true(lease_at(r, i, 4)) || strcmp(lease_str(r, i, 2), "RUNNING") || !lease_str(r, i, 3)[0] ||
+		    held_find(cd, lease_int(r, i, 0), lease_int(r, i, 1)))
 			continue;
-		struct hjob *j = held_new(cd, zp_db_int(r, i, 0), zp_db_int(r, i, 1), zp_db_val(r, i, 2),
-					  (uint32_t)zp_db_int(r, i, 3), zp_db_val(r, i, 4));
+		struct hjob *j = held_new(cd, lease_int(r, i, 0), lease_int(r, i, 1), lease_str(r, i, 5),
+					  (uint32_t)lease_int(r, i, 6), lease_str(r, i, 7));
 		if (!j)
 			break;
-		const char *pl = zp_db_val(r, i, 5); /* the partitions RUNNING under this lease */
+		const char *pl = lease_str(r, i, 3); /* the partitions RUNNING under this lease */
 		uint32_t n = 1;
 		for (const char *c = pl; *c; c++)
 			n += *c == ',';
@@ -1125,8 +1156,6 @@ static int adopt_owned(struct clusterd *cd, bool lost)
 			       (long long)j->id, (long long)j->epoch, pl);
 		begin(cd, j, true);
 	}
-	zp_db_free(r);
-	return 0;
 }
 
 static void db_down(struct clusterd *cd, const char *what)
@@ -1157,8 +1186,7 @@ static void db_up(struct clusterd *cd)
 		return db_down(cd, "schema");
 	if (zp_sim_on() && zp_sim_db_check(&cd->db))
 		zp_log(WHO, "%s", zp_err_msg()), exit(1);
-	if ((rc = keys_register(cd)) || (rc = heartbeat(cd, !cd->registered)) < 0 ||
-	    (!cd->taken && ((rc = check_held(cd)) || (rc = adopt_owned(cd, false)))))
+	if ((rc = keys_register(cd)) || (rc = heartbeat(cd, !cd->registered, false)) < 0)
 		return db_down(cd, "lost");
 	if (zp_db_cmd(&cd->db, zp_sql_listen_jobs))
 		zp_log(WHO, "LISTEN refused (%s): polling every %u ms only", zp_err_msg(), cd->cl->poll_ms);
@@ -1217,8 +1245,7 @@ static int db_tick(struct clusterd *cd)
 	/* draining and nothing left: say DRAINED now, not a heartbeat later */
 	if (now - cd->last_hb >= cd->cl->heartbeat_s * 1000ull || (cd->drain && !cd->nheld && !cd->drained)) {
 		cd->last_hb = now;
-		if ((rc = heartbeat(cd, false)) || (rc = keys_register(cd)) || (rc = check_held(cd)) ||
-		    (rc = adopt_owned(cd, true)) || (rc = reap(cd)))
+		if ((rc = heartbeat(cd, false, true)) || (rc = keys_register(cd)) || (rc = reap(cd)))
 			return rc;
 	}
 	if (cd->want_claim || now - cd->last_claim >= cd->cl->poll_ms) {
@@ -1503,6 +1530,7 @@ int main(int argc, char **argv)
 	 * enough for a loaded server, short enough that a cut link is noticed within a few beats */
 	uint32_t tmo = cd->cl->heartbeat_s * 2000;
 	cd->db.timeout_ms = (int)(tmo < 5000 ? 5000 : tmo > 15000 ? 15000 : tmo);
+	cd->db.prepare = true; /* the same few statements for days: parsed once per connection (db.c) */
 	for (unsigned i = 0; i < cd->c.n_keys; i++)
 		cd->keys[i].k = &cd->c.keys[i];
 	if (lock_spool(cd) || instance_id(cd))

@@ -34,7 +34,8 @@
 	X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQsetnonblocking) X(PQfinish)      \
 	X(PQsocket) X(PQflush) X(PQisBusy) X(PQconsumeInput) X(PQgetResult) X(PQclear)          \
 	X(PQresultStatus) X(PQresultErrorField) X(PQresultErrorMessage) X(PQsendQueryParams)    \
-	X(PQntuples) X(PQgetvalue) X(PQgetlength) X(PQgetisnull) X(PQnotifies) X(PQfreemem)
+	X(PQntuples) X(PQgetvalue) X(PQgetlength) X(PQgetisnull) X(PQnotifies) X(PQfreemem)        \
+	X(PQsendPrepare) X(PQsendQueryPrepared) X(PQtransactionStatus)
 
 #define PQ_MEMBER(f) __typeof__(f) *f;
 #define PQ_LINK(f) .f = f,
@@ -120,6 +121,12 @@ int zp_db_connect(struct zp_db *db)
 	}
 	pq.PQsetnonblocking(db->c, 1);
 	db->connects++;
+	/* A prepared statement's plan made once (clusterd): left to itself the server plans the claim anew
+	 * at every call (its estimate of a generic plan is worse; measured no faster: bench/RESULTS.md), and
+	 * planning it cost more than running it. A server without the setting (before PostgreSQL 12) keeps
+	 * its own choice: the error is ignored. */
+	if (db->prepare && zp_db_cmd(db, "SET plan_cache_mode = force_generic_plan") && !db->c)
+		return zp_err_set(-ECONNREFUSED, "database: %s", zp_err_msg());
 	return 0;
 }
 
@@ -128,6 +135,7 @@ void zp_db_close(struct zp_db *db)
 	if (db->c)
 		pq.PQfinish(db->c);
 	db->c = NULL;
+	db->nprep = 0; /* prepared statements live and die with their connection */
 }
 
 /* Wait for the socket until the deadline; 0, or -ETIMEDOUT. */
@@ -193,6 +201,40 @@ static int result_code(struct zp_db *db, PGresult *r)
 	return zp_err_set(code, "database: %s", m);
 }
 
+/* Send one statement: as text (PQsendQueryParams: parsed and planned by the server every time),
+ * or, when db->prepare is set, as a statement prepared once per connection and named by its slot
+ * (the server parses it once and may keep a generic plan). A statement is known by its address:
+ * every caller passes one of sql.c's constant strings (prepared only with parameters). */
+static int send_stmt(struct zp_db *db, const char *sql, int n, const char *const *vals, const int *lens,
+		     const int *fmts, int binary_results, uint64_t deadline, PGresult **r)
+{
+	unsigned k = 0;
+	bool prep = db->prepare && n > 0; /* parameterless ones (BEGIN, COMMIT, DDL) are rare: as text */
+	while (prep && k < db->nprep && db->prep[k] != sql)
+		k++;
+	if (!prep || k == ZP_DB_PREP_MAX) { /* as text (also once more statements than slots were sent) */
+		if (!pq.PQsendQueryParams(db->c, sql, n, NULL, vals, lens, fmts, binary_results))
+			return lost(db, -ECONNRESET, "cannot send");
+		return collect(db, r, deadline);
+	}
+	char name[16];
+	snprintf(name, sizeof name, "zp%u", k);
+	int rc;
+	if (k == db->nprep) { /* first use on this connection: one more round trip, once */
+		db->round_trips++;
+		if (!pq.PQsendPrepare(db->c, name, sql, n, NULL))
+			return lost(db, -ECONNRESET, "cannot send");
+		if ((rc = collect(db, r, deadline)) || (rc = result_code(db, *r)))
+			return rc;
+		pq.PQclear(*r);
+		*r = NULL;
+		db->prep[db->nprep++] = sql;
+	}
+	if (!pq.PQsendQueryPrepared(db->c, name, n, vals, lens, fmts, binary_results))
+		return lost(db, -ECONNRESET, "cannot send");
+	return collect(db, r, deadline);
+}
+
 int zp_db_execb(struct zp_db *db, zp_db_res **out, const char *sql, int n, const char *const *vals,
 		const int *lens, const int *fmts, int binary_results)
 {
@@ -203,14 +245,30 @@ int zp_db_execb(struct zp_db *db, zp_db_res **out, const char *sql, int n, const
 		return zp_err_set(-ECONNRESET, "database: not connected");
 	uint64_t deadline = now_ms() + (uint64_t)(db->timeout_ms > 0 ? db->timeout_ms : 10000);
 	db->round_trips++;
-	if (!pq.PQsendQueryParams(db->c, sql, n, NULL, vals, lens, fmts, binary_results))
-		return lost(db, -ECONNRESET, "cannot send");
 	PGresult *r = NULL;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = collect(db, &r, deadline);
+	int rc = send_stmt(db, sql, n, vals, lens, fmts, binary_results, deadline, &r);
 	if (!rc)
 		rc = result_code(db, r);
+	/* 0A000 "cached plan must not change result type": a table a prepared statement reads was
+	 * altered under it (a migration, a pooler's DISCARD). Outside a transaction it is sent again
+	 * once, after every prepared statement of the connection is forgotten. */
+	if (rc == -EIO && db->prepare && db->c && !strcmp(db->sqlstate, "0A000") &&
+	    pq.PQtransactionStatus(db->c) == PQTRANS_IDLE) {
+		pq.PQclear(r);
+		r = NULL;
+		if (!pq.PQsendQueryParams(db->c, "DEALLOCATE ALL", 0, NULL, NULL, NULL, NULL, 0))
+			rc = lost(db, -ECONNRESET, "cannot send");
+		else if (!(rc = collect(db, &r, deadline)) && !(rc = result_code(db, r))) {
+			db->nprep = 0;
+			pq.PQclear(r);
+			r = NULL;
+			db->sqlstate[0] = 0;
+			if (!(rc = send_stmt(db, sql, n, vals, lens, fmts, binary_results, deadline, &r)))
+				rc = result_code(db, r);
+		}
+	}
 	static const double lat_b[ZP_DB_LAT_NB] = ZP_DB_LAT_BOUNDS;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double dt = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

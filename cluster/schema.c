@@ -118,7 +118,19 @@ static const char *const v4[] = {
 	NULL,
 };
 
-static const char *const *const migrations[] = { NULL, v1, v2, v3, v4 };
+/* v5 (issue 34 item 7): a partition commit is one statement. jobs.committed counts the job's
+ * partition rows: every commit adds the rows it inserted in the same UPDATE of the job row that
+ * serializes the job's commits (an UPDATE reads the row's latest version, where a statement's other
+ * reads see only its snapshot), so the commit that completes the job sees it complete and marks it
+ * DONE in the same statement. Recounted here for jobs written before (idempotent). */
+static const char *const v5[] = {
+	"ALTER TABLE zkpipe.jobs ADD COLUMN IF NOT EXISTS committed int NOT NULL DEFAULT 0",
+	"UPDATE zkpipe.jobs j SET committed = c.n FROM (SELECT p.job, count(*)::int AS n FROM zkpipe.partitions p"
+	" GROUP BY p.job) c WHERE c.job = j.id AND j.committed <> c.n",
+	NULL,
+};
+
+static const char *const *const migrations[] = { NULL, v1, v2, v3, v4, v5 };
 _Static_assert(sizeof migrations / sizeof *migrations == ZP_CLUSTER_SCHEMA_VERSION + 1, "one migration a version");
 
 int zp_cluster_schema_version(struct zp_db *db, int *v)

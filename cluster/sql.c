@@ -170,7 +170,20 @@ const char zp_sql_node_heartbeat[] =
 	" WHERE zkpipe.nodes.instance IN ('', excluded.instance) OR zkpipe.nodes.state = 'STOPPED'"
 	"  OR zkpipe.nodes.heartbeat < now() - zkpipe.nodes.dead_after_s * interval '1 second'"
 	" RETURNING drain, state)"
-	" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), '')"
+	" SELECT u.drain, u.state, coalesce((SELECT instance FROM old), ''), coalesce((SELECT state FROM old), ''),"
+	/* whether another node silent for dead_after_s still holds a partition: only then is there work for
+	 * zp_sql_reap_dead (the index of RUNNING inputs by owner answers it) */
+	" EXISTS (SELECT 1 FROM zkpipe.nodes d WHERE d.heartbeat < now() - $14::int * interval '1 second' AND d.name <> $1"
+	"  AND EXISTS (SELECT 1 FROM zkpipe.inputs i WHERE i.owner = d.name AND i.state = 'RUNNING')),"
+	/* the lease check: each lease the node holds ($18/$19) and each other one the database gives it */
+	" (SELECT coalesce(json_agg(json_build_array(g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT"
+	"  string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch"
+	"  AND i.owner = $1 AND i.state = 'RUNNING'), ''), g.held, coalesce(j.key, ''), coalesce(j.nparts, 0),"
+	"  coalesce(j.output, '')) ORDER BY g.job, g.epoch), '[]')"
+	"  FROM (SELECT x.job, x.epoch, bool_or(x.held) AS held FROM (SELECT h.job, h.epoch, true AS held"
+	"  FROM unnest($18::bigint[], $19::bigint[]) AS h(job, epoch) UNION ALL SELECT DISTINCT i.job, i.epoch, false"
+	"  FROM zkpipe.inputs i WHERE i.owner = $1 AND i.state = 'RUNNING') x GROUP BY x.job, x.epoch) g"
+	"  LEFT JOIN zkpipe.jobs j ON j.id = g.job)"
 	" FROM u";
 
 const char zp_sql_node_holder[] =
@@ -215,17 +228,19 @@ const char zp_sql_claim[] =
 	"  AND i.state = 'QUEUED' ORDER BY j.priority DESC, j.id, i.part LIMIT $2::int FOR UPDATE OF i SKIP LOCKED),"
 	" s AS (SELECT nextval('zkpipe.epochs') AS e WHERE EXISTS (SELECT 1 FROM c)),"
 	" u AS (UPDATE zkpipe.inputs i SET state = 'RUNNING', owner = $3, epoch = s.e, claimed_at = now() FROM c, s"
-	"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts),"
-	" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now() WHERE j.id IN (SELECT job FROM u)"
-	"  AND j.state = 'QUEUED' RETURNING j.id),"
+	"  WHERE i.job = c.job AND i.part = c.part RETURNING i.job, i.part, i.epoch, i.attempts, i.path, i.data IS NOT NULL"
+	"  AS inl, octet_length(i.data) AS len),"
+	" q AS (UPDATE zkpipe.jobs j SET state = 'RUNNING', claimed_at = now(), started_at = coalesce(j.started_at, now())"
+	"  WHERE j.id IN (SELECT job FROM u) AND j.state = 'QUEUED' RETURNING j.id),"
 	" g AS (SELECT u.job, min(u.epoch) AS epoch, max(u.attempts) AS attempts,"
-	"  string_agg(u.part::text, ', ' ORDER BY u.part) AS parts FROM u GROUP BY u.job),"
+	"  string_agg(u.part::text, ', ' ORDER BY u.part) AS parts, json_agg(json_build_array(u.part, coalesce(u.path, ''),"
+	"  u.inl, coalesce(u.len, 0)) ORDER BY u.part) AS inputs FROM u GROUP BY u.job),"
 	" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT job, $3, epoch, 'claimed',"
 	"  'partition(s) ' || parts FROM g)"
 	" SELECT u.job, u.epoch, j.key, j.nparts, coalesce(j.output, ''), g.attempts,"
 	"  (SELECT count(*) FROM zkpipe.inputs x WHERE x.job = u.job) AS ninputs,"
 	"  (SELECT coalesce(string_agg(x.part::text, ', ' ORDER BY x.part), '') FROM zkpipe.inputs x"
-	"   WHERE x.job = u.job AND x.part >= j.nparts) AS stray, g.parts"
+	"   WHERE x.job = u.job AND x.part >= j.nparts) AS stray, g.parts, g.inputs"
 	" FROM (SELECT DISTINCT job, epoch FROM u) u JOIN zkpipe.jobs j ON j.id = u.job JOIN g ON g.job = u.job"
 	" ORDER BY j.priority DESC, u.job";
 
@@ -237,23 +252,26 @@ const char zp_sql_lease_inputs[] =
 const char zp_sql_input_data[] =
 	"SELECT data FROM zkpipe.inputs WHERE job = $1::bigint AND part = $2::int";
 
-const char zp_sql_job_started[] =
-	"UPDATE zkpipe.jobs SET started_at = now() WHERE id = $1::bigint AND started_at IS NULL";
-
-const char zp_sql_job_lock_running[] =
-	"SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint AND state = 'RUNNING'"
-	" FOR UPDATE";
-
 const char zp_sql_parts_commit[] =
-	"WITH u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $1::bigint AND epoch = $2::bigint"
-	"  AND owner = $3 AND state = 'RUNNING' AND part = ANY($4::int[]) RETURNING part),"
+	"WITH lk AS (SELECT id FROM zkpipe.jobs WHERE id = $1::bigint AND state = 'RUNNING' FOR UPDATE),"
+	" u AS (UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $1::bigint AND epoch = $2::bigint"
+	"  AND owner = $3 AND state = 'RUNNING' AND part = ANY($4::int[]) AND EXISTS (SELECT 1 FROM lk) RETURNING part),"
 	" ins AS (INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch, stages)"
 	"  SELECT $1::bigint, p.part, p.proof, p.public, $3, p.gpu, $2::bigint, p.stages FROM"
 	"  unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS p(part, proof, public, gpu, stages)"
-	"  JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part)"
-	" SELECT coalesce((SELECT string_agg(part::text, ',') FROM u), ''),"
-	"  (SELECT count(*) FROM ins) + (SELECT count(*) FROM zkpipe.partitions WHERE job = $1::bigint)"
-	"  >= (SELECT nparts FROM zkpipe.jobs WHERE id = $1::bigint)";
+	"  JOIN u ON u.part = p.part ON CONFLICT (job, part) DO NOTHING RETURNING part),"
+	/* the job row, already locked by lk: an UPDATE reads its latest version, so committed counts
+	 * every other node's commit that came before ours */
+	" j AS (UPDATE zkpipe.jobs SET committed = committed + (SELECT count(*) FROM ins),"
+	"  state = CASE WHEN $9::bool AND committed + (SELECT count(*) FROM ins) >= nparts THEN 'DONE' ELSE state END,"
+	"  done_at = CASE WHEN $9::bool AND committed + (SELECT count(*) FROM ins) >= nparts THEN now() ELSE done_at END,"
+	"  error = CASE WHEN $9::bool AND committed + (SELECT count(*) FROM ins) >= nparts THEN '' ELSE error END"
+	"  WHERE id = $1::bigint AND EXISTS (SELECT 1 FROM lk) RETURNING committed >= nparts AS complete, state),"
+	" e AS (INSERT INTO zkpipe.events (job, node, epoch, what) SELECT $1::bigint, $3, $2::bigint, 'done' FROM j"
+	"  WHERE j.state = 'DONE'),"
+	" n AS (SELECT pg_notify('" ZP_CLUSTER_NOTIFY_DONE "', $1::bigint::text) FROM j WHERE j.state = 'DONE')"
+	" SELECT (SELECT count(*) FROM lk), coalesce((SELECT string_agg(part::text, ',') FROM u), ''),"
+	"  coalesce((SELECT complete FROM j), false), (SELECT count(*) FROM n) > 0";
 
 const char zp_sql_job_done[] =
 	"WITH u AS (UPDATE zkpipe.jobs SET state = 'DONE', done_at = now(), error = '' WHERE id = $1::bigint"
@@ -289,17 +307,6 @@ const char zp_sql_lease_give_back[] =
 	" e AS (INSERT INTO zkpipe.events (job, node, epoch, what, detail) SELECT $1::bigint, $3, $2::bigint,"
 	"  CASE state WHEN 'FAILED' THEN 'failed' ELSE 'requeued' END, $4 FROM f)"
 	" SELECT state, attempts, max_attempts FROM f";
-
-const char zp_sql_leases_check[] =
-	"SELECT g.job, g.epoch, coalesce(j.state, ''), coalesce((SELECT string_agg(i.part::text, ',')"
-	" FROM zkpipe.inputs i WHERE i.job = g.job AND i.epoch = g.epoch AND i.owner = $3 AND i.state = 'RUNNING'), '')"
-	" FROM unnest($1::bigint[], $2::bigint[]) AS g(job, epoch) LEFT JOIN zkpipe.jobs j ON j.id = g.job";
-
-const char zp_sql_leases_owned[] =
-	"SELECT i.job, i.epoch, j.key, j.nparts, coalesce(j.output, ''),"
-	" string_agg(i.part::text, ',' ORDER BY i.part) FROM zkpipe.inputs i JOIN zkpipe.jobs j ON j.id = i.job"
-	" WHERE i.owner = $1 AND i.state = 'RUNNING' AND j.state = 'RUNNING'"
-	" GROUP BY i.job, i.epoch, j.key, j.nparts, j.output ORDER BY 1, 2";
 
 const char zp_sql_reap_dead[] =
 	"WITH d AS (SELECT name, extract(epoch FROM now() - heartbeat)::int AS age FROM zkpipe.nodes"

@@ -47,8 +47,12 @@ extern const char zp_sql_node_names[]; /* -> every node's name, comma-separated 
 extern const char zp_sql_node_drain_state[]; /* $1 node -> state as readers see it, held, load, heartbeat age (s) */
 
 /* ---- A node (clusterd.c): its row, its keys, the audit trail */
-/* $1 node .. $17 stopping: upsert the row unless another live instance holds the name -> drain, state,
- * the instance and state before; no row when the name is taken */
+/* $1 node .. $17 stopping, $18 jobs, $19 epochs (arrays: the leases the node holds): upsert the row unless
+ * another live instance holds the name -> drain, state, the instance and state before, whether a node
+ * silent for $14 s holds partitions (reap), and the lease check as JSON: for each lease held and each
+ * other one the database gives the node (a partition RUNNING under its name), [job, epoch, job state
+ * ('' when gone), the parts RUNNING under the lease, held, key, nparts, output]; no row when the name
+ * is taken */
 extern const char zp_sql_node_heartbeat[];
 /* $1 node -> host, instance, heartbeat age (s), state: who holds the name */
 extern const char zp_sql_node_holder[];
@@ -65,16 +69,17 @@ extern const char zp_sql_event_add[]; /* $1 job, $2 node, $3 epoch, $4 what, $5 
 /* ---- A node's leases (clusterd.c): claim, set up, commit, finish, give back, reap. Every write names
  * (job, epoch, owner). */
 /* $1 keys (array), $2 partitions at most, $3 node, $4 max_parts -> one row a job claimed under one new
- * epoch: job, epoch, key, nparts, output, attempts, input rows, stray parts, parts */
+ * epoch: job, epoch, key, nparts, output, attempts, input rows, stray parts, parts, and the claimed
+ * partitions' inputs as zp_sql_lease_inputs gives them ([[part, path, inline?, inline bytes], ...], JSON);
+ * the job's started_at set at its first claim */
 extern const char zp_sql_claim[];
 /* $1 job, $2 epoch, $3 node -> part, path, inline?, inline bytes of each partition RUNNING under the lease */
 extern const char zp_sql_lease_inputs[];
 extern const char zp_sql_input_data[]; /* $1 job, $2 part -> data (binary): one inline witness */
-extern const char zp_sql_job_started[]; /* $1 job: started_at, once */
-/* $1 job -> nparts while RUNNING, holding the job row's lock (in a transaction) */
-extern const char zp_sql_job_lock_running[];
-/* $1 job, $2 epoch, $3 node, $4..$8 arrays of part, proof, public, gpu, stages -> parts committed,
- * whether the job is complete */
+/* $1 job, $2 epoch, $3 node, $4..$8 arrays of part, proof, public, gpu, stages, $9 finish (bool): lock the
+ * job row while RUNNING, mark DONE the partitions still RUNNING under the lease and insert their proofs,
+ * add them to jobs.committed; when that completes the job and $9, mark it DONE (its event, NOTIFY) ->
+ * 1 while the job was RUNNING (else 0: nothing written), parts committed, job complete, marked DONE here */
 extern const char zp_sql_parts_commit[];
 extern const char zp_sql_job_done[]; /* $1 job, $2 epoch, $3 node: DONE, with its event */
 /* $1 job, $2 epoch, $3 node, $4 error -> id when FAILED (only by a node that still holds a partition
@@ -85,10 +90,6 @@ extern const char zp_sql_lease_release[];
 /* $1 job, $2 epoch, $3 node, $4 why: give back as an attempt (FAILED at the last) -> state, attempts,
  * max_attempts */
 extern const char zp_sql_lease_give_back[];
-/* $1 jobs, $2 epochs (arrays), $3 node -> job, epoch, job state, the parts still RUNNING under each lease */
-extern const char zp_sql_leases_check[];
-/* $1 node -> job, epoch, key, nparts, output, parts: the leases the database says the node holds */
-extern const char zp_sql_leases_owned[];
 /* $1 dead_after_s, $2 node: re-queue the partitions of nodes silent that long (attempts + 1, FAILED at
  * max_attempts) -> job, state, node, parts */
 extern const char zp_sql_reap_dead[];

@@ -22,7 +22,8 @@ PROVE_MS=${PROVE_MS:-1360}; SAT_MS=${SAT_MS:-0}; PARTS=${PARTS:-10}; GPUS=${GPUS
 SECS=${SECS:-30}; WARM=${WARM:-10}
 export GPUS PARTS
 MAXN=$(echo $NODES_LIST | tr ' ' '\n' | sort -n | tail -1)
-PG_OPTS="-c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements"
+# PLANS=1: pg_stat_statements also times planning (track_planning), and the statements table gains plans, plan ms
+PG_OPTS="-c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements ${PG_EXTRA:-} ${PLANS:+-c pg_stat_statements.track_planning=on}"
 . "$SRCDIR/tests/cluster/lib.sh" "$BUILD" "$SRCDIR"
 CD=$BUILD/cluster/zkpipe-clusterd
 HZ=$(getconf CLK_TCK)
@@ -114,6 +115,7 @@ phase() {
   ss=$(psql_ "SELECT coalesce(sum(calls), 0) || ' ' || round(coalesce(sum(total_exec_time), 0)::numeric, 1) FROM pg_stat_statements
     WHERE query NOT LIKE '%pg_stat_statements%'")
   psql_ "SELECT calls, round(total_exec_time::numeric, 1), round((total_exec_time / calls)::numeric, 3),
+    $( [ -n "${PLANS:-}" ] && echo "plans, round(total_plan_time::numeric, 1)," )
     left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
     ORDER BY total_exec_time DESC LIMIT 10" > "$T/top.$mode.$n"
   local parts cs

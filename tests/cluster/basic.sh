@@ -14,11 +14,11 @@ psql_ "SELECT 1 FROM zkpipe.events" >/dev/null 2>&1 && fail "version 1 already h
 node_config n1
 start_node n1
 # a database an older zkpipe made is upgraded in place by the new clusterd (issue 34 item 6)
-wait_until 120 grep -q "schema migrated from version 1 to 4" "$T/n1/run/log/node0.cluster0" ||
+wait_until 120 grep -q "schema migrated from version 1 to 5" "$T/n1/run/log/node0.cluster0" ||
   fail "clusterd did not migrate the schema"
 wait_until 60 node_up n1 || fail "n1 did not join after the upgrade"
 "$ZK" cluster init --database "$DB" > "$T/init2.log" || fail "init (after the node's upgrade)"
-grep -q "version 4, unchanged (was 4)" "$T/init2.log" || fail "upgrade: $(cat "$T/init2.log")"
+grep -q "version 5, unchanged (was 5)" "$T/init2.log" || fail "upgrade: $(cat "$T/init2.log")"
 "$ZK" cluster init --database "$DB" --inline-max 300k > "$T/init3.log" || fail "init again"
 grep -q "unchanged" "$T/init3.log" || fail "init not idempotent: $(cat "$T/init3.log")"
 

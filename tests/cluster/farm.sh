@@ -50,7 +50,7 @@ pg_init
 jneg=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('chain', 1) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, -1, '$EX/w0.wtns' FROM j RETURNING job") || fail "SQL submit (part -1, schema 2)"
 "$ZK" cluster init --database "$DB" --inline-max 1M >"$T/init.out" || fail "cluster init (2 -> 3): $(cat "$T/init.out")"
-grep -q "version 4 (was 2)" "$T/init.out" || fail "upgrade: $(cat "$T/init.out")"
+grep -q "version 5 (was 2)" "$T/init.out" || fail "upgrade: $(cat "$T/init.out")"
 [ "$(psql_ "SELECT state || ': ' || error FROM zkpipe.jobs WHERE id = $jneg")" = \
   "FAILED: an input row has a negative partition number (schema 3 refuses them)" ] ||
   fail "the migration did not FAIL the job with partition -1: $(psql_ "SELECT state, error FROM zkpipe.jobs WHERE id = $jneg")"

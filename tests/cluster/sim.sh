@@ -8,10 +8,20 @@
 #    proof; a node SIGKILLed while holding a partly committed job: the job is re-queued, its committed
 #    partitions kept, the rest proved by another node;
 #  - each survivor's own count of rows its commits inserted (sim-stats.tsv, written at SIGTERM) equals
-#    the partition rows credited to it.
+#    the partition rows credited to it;
+#  - issue 34 item 7, the database's cost: every statement a node sends is prepared once per connection
+#    (the server's log names them zp<N>, never <unnamed>); a commit is one statement (no BEGIN, no
+#    separate job lock), the claim returns the inputs and sets started_at (no statement of its own);
+#    jobs.committed = nparts for every DONE job; a table altered under the prepared statements (the
+#    heartbeat's result type changed) costs no node its heartbeat; a commit that waited for another
+#    node's commit of the same job counts it (jobs.committed is read at the row's latest version) and
+#    marks the job DONE.
 . "$(dirname "$0")/lib.sh" "$@"
 CD=$B/cluster/zkpipe-clusterd
+PG_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_preload_libraries=pg_stat_statements"
+PG_OPTS="$PG_OPTS -c pg_stat_statements.track_utility=on -c log_statement=all"
 pg_init
+psql_ "CREATE EXTENSION pg_stat_statements" >/dev/null || fail "pg_stat_statements"
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
 
 sim_config() { # NAME: a node with the synthetic key 'sim' (served) and chain (refused when simulated)
@@ -92,6 +102,57 @@ miss=$(psql_ "SELECT j.id FROM zkpipe.jobs j WHERE (SELECT count(*) FROM zkpipe.
   AND epoch > (SELECT max(epoch) FROM zkpipe.events WHERE job = $caught AND node = 's1' AND what = 'claimed')")" -ge 1 ] || fail "job $caught: no partition proved after the re-queue"
 [ "$(psql_ "SELECT count(DISTINCT node) FROM zkpipe.partitions")" -ge 2 ] || fail "one node did everything"
 log "40 jobs DONE once; job $caught re-queued with its committed partitions kept"
+
+# 4b. what the nodes sent: prepared statements; one statement a commit; nothing after a claim
+stmt() { psql_ "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '$1%'"; }
+[ "$(grep -c 'execute zp[0-9]*: WITH c AS (SELECT i.job, i.part FROM zkpipe.jobs' "$PG/log")" -ge 1 ] &&
+  ! grep -q 'execute <unnamed>: WITH c AS' "$PG/log" || fail "the claim was not sent as a prepared statement"
+! grep -q 'execute <unnamed>: WITH lk AS' "$PG/log" || fail "a commit was not sent as a prepared statement"
+[ "$(stmt 'WITH lk AS (SELECT id FROM zkpipe.jobs')" -ge 40 ] || fail "fewer commit statements than jobs"
+for s in BEGIN COMMIT 'SELECT nparts FROM zkpipe.jobs' 'UPDATE zkpipe.jobs SET started_at' 'SELECT i.part, coalesce(i.path'; do
+  [ "$(stmt "$s")" = 0 ] || fail "a node sent '$s' ($(stmt "$s") times): a commit is one statement, the claim returns the inputs"
+done
+[ "$(psql_ "SELECT count(*) FROM zkpipe.jobs WHERE state = 'DONE' AND started_at IS NOT NULL AND committed = nparts
+  AND committed = (SELECT count(*) FROM zkpipe.partitions p WHERE p.job = jobs.id)")" = 40 ] ||
+  fail "jobs without started_at or with committed <> nparts: $(psql_ "SELECT id, started_at, committed, nparts FROM zkpipe.jobs
+  WHERE started_at IS NULL OR committed <> nparts")"
+# the heartbeat's result type changes under its prepared statement: sent again, not failed for good
+t0=$(psql_ "SELECT now()")
+psql_ "ALTER TABLE zkpipe.nodes ALTER COLUMN state TYPE varchar(16)" >/dev/null || fail "alter nodes.state"
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes
+  WHERE name IN ('s2', 's3') AND heartbeat > '$t0'\") = 2 ]" || { dump_sim; fail "a node's heartbeat failed after the table changed"; }
+grep -q "cached plan must not change result type" "$PG/log" || fail "the prepared heartbeat never met the changed table"
+log "prepared statements, one-statement commits; a changed table costs no heartbeat"
+
+# 4c. the commit that completes a job counts the commit it waited for: job J of 2 partitions, partition 0
+#     leased to a fake node px whose commit (by SQL, as a node's) holds the job row while a simulated node's
+#     commit of partition 1 waits for it; that commit must see committed = 1 (the row's latest version,
+#     not its snapshot's) and mark J DONE, once
+J=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts, state) VALUES ('sim', 2, 'RUNNING') RETURNING id)
+  INSERT INTO zkpipe.inputs (job, part, path, state, owner, epoch) SELECT id, p, 'synth:' || p, 'RUNNING', 'px',
+  nextval('zkpipe.epochs') FROM j, generate_series(0, 1) p RETURNING job" | head -n 1) || fail "job J"
+mkfifo "$T/locker"
+"$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DB application_name=locker" < "$T/locker" > "$T/locker.out" 2>&1 &
+lpid=$!
+exec 7>"$T/locker"
+echo "BEGIN; SELECT id FROM zkpipe.jobs WHERE id = $J FOR UPDATE;" >&7
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
+  WHERE application_name = 'locker' AND state = 'idle in transaction'\") = 1 ]" || fail "the locker did not take J's row"
+psql_ "UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $J AND part = 1; SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
+wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
+  WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'\") = 1 ]" ||
+  { dump_sim; fail "no node's commit of J's partition 1 waited for the job row: $(psql_ "SELECT part, state, owner FROM zkpipe.inputs WHERE job = $J")"; }
+echo "UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $J AND part = 0;
+  INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch) SELECT $J, 0, '{}', '[]', 'px', 'g', epoch
+  FROM zkpipe.inputs WHERE job = $J AND part = 0; UPDATE zkpipe.jobs SET committed = committed + 1 WHERE id = $J; COMMIT;" >&7
+exec 7>&-
+wait "$lpid" || fail "the locker's commit: $(cat "$T/locker.out")"
+wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $J\") = DONE ]" ||
+  { dump_sim; fail "J not DONE after both partitions were committed: $(psql_ "SELECT state, committed FROM zkpipe.jobs WHERE id = $J")"; }
+[ "$(psql_ "SELECT committed || ' ' || (SELECT count(*) FROM zkpipe.partitions WHERE job = $J) || ' ' ||
+  (SELECT count(*) FROM zkpipe.events WHERE job = $J AND what = 'done') FROM zkpipe.jobs WHERE id = $J")" = "2 2 1" ] ||
+  fail "J: committed, partitions, done events: $(psql_ "SELECT committed FROM zkpipe.jobs WHERE id = $J")"
+log "a commit waiting for another one of the same job completes it"
 
 # 5. the survivors' own counts (written at a clean stop) against the database's rows
 for n in s2 s3; do kill -TERM "$(cat "$T/$n/cd.pid")"; done

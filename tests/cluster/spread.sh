@@ -16,7 +16,8 @@ pg_init
 q() { psql_ "$1"; }
 qpoll() { bash -c "$(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"$1\""; }
 
-# ---- 1. schema 3 -> 4 in place, by the node
+# ---- 1. schema 3 -> 5 in place, by the node (4: per-partition leases; 5: jobs.committed recounted, so the
+#      job the dead node left partly committed completes when the rest is committed)
 "$ZK" cluster init --database "$DB" --to 3 >/dev/null || fail "cluster init --to 3"
 q "INSERT INTO zkpipe.nodes (name, host, heartbeat, instance, state) VALUES ('ghost', 'gone', now() - interval '1 hour', 'dead', 'UP')" >/dev/null
 ja=$(q "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts, state, owner, epoch, claimed_at) VALUES ('chain', 3, 'RUNNING', 'ghost', 7, now()) RETURNING id)
@@ -32,8 +33,8 @@ q "INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch) VA
 for n in n1 n2 n3; do EXTRA_CLUSTER="capacity = 4" EXTRA=$'[debug]\nhold_at = prove' node_config "$n"; done
 start_node n1
 hold_open n1
-wait_until 120 grep -q "schema migrated from version 3 to 4" "$T/n1/run/log/node0.cluster0" || fail "n1 did not migrate the schema"
-[ "$(q "SELECT v FROM zkpipe.meta WHERE k = 'schema_version'")" = 4 ] || fail "schema not at version 4"
+wait_until 120 grep -q "schema migrated from version 3 to 5" "$T/n1/run/log/node0.cluster0" || fail "n1 did not migrate the schema"
+[ "$(q "SELECT v FROM zkpipe.meta WHERE k = 'schema_version'")" = 5 ] || fail "schema not at version 5"
 "$ZK" wait --database "$DB" --timeout 300 "$ja" "$jb" > "$T/ab.log" || fail "the migrated jobs did not finish: $(cat "$T/ab.log")"
 [ "$(q "SELECT node || ':' || epoch FROM zkpipe.partitions WHERE job = $ja AND part = 0")" = ghost:7 ] ||
   fail "the partition the dead node committed before the migration was not kept"
