@@ -8,7 +8,8 @@
 # usage: bench/cluster/cluster_bench.sh BUILD_DIR [--results bench/RESULTS.md]
 set -u
 SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(cd "${1:?build dir}" && pwd); shift
+: "${1:?build dir}"
+BUILD=$(cd "$1" && pwd); shift
 RESULTS=""; [ "${1:-}" = --results ] && RESULTS=$(realpath "$2")
 JOBS=${JOBS:-40}; PARTS=${PARTS:-3}; PARTS_DB=${PARTS_DB:-10}; SECS=${SECS:-10}
 PG_OPTS="-c shared_buffers=256MB"   # fsync and synchronous_commit on (the defaults)

@@ -15,7 +15,8 @@
 # usage: bench/cluster/scale_bench.sh BUILD_DIR [--results bench/RESULTS.md]
 set -u
 SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(cd "${1:?build dir}" && pwd); shift
+: "${1:?build dir}"
+BUILD=$(cd "$1" && pwd); shift
 RESULTS=""; [ "${1:-}" = --results ] && RESULTS=$(realpath "$2")
 NODES_LIST=${NODES_LIST:-10 50 100 200}; MODES=${MODES:-farm sat}
 PROVE_MS=${PROVE_MS:-1360}; SAT_MS=${SAT_MS:-0}; PARTS=${PARTS:-10}; GPUS=${GPUS:-1}

@@ -13,7 +13,8 @@
 # usage: bench/cluster/spread_bench.sh BUILD_DIR [--results bench/RESULTS.md]
 set -u
 SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(cd "${1:?build dir}" && pwd); shift
+: "${1:?build dir}"
+BUILD=$(cd "$1" && pwd); shift
 RESULTS=""; [ "${1:-}" = --results ] && RESULTS=$(realpath "$2")
 NODES_LIST=${NODES_LIST:-1 2 5}; PROVE_MS=${PROVE_MS:-2000}; PARTS=${PARTS:-10}; CAP=${CAP:-2}; REPEAT=${REPEAT:-3}
 . "$SRCDIR/tests/cluster/lib.sh" "$BUILD" "$SRCDIR"
