@@ -236,8 +236,9 @@ static void plan_stream(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cud
 	*budget = *budget > p->stage_bytes ? *budget - p->stage_bytes : 0;
 	p->cap = kl;             /* every MSM works within one staged range */
 	/* H's points are G1: a slot of kst G2-sized points holds G2B / G1B × kst of them, so the H MSM's ranges
-	 * (and chunks, where the scratch allows) are that much larger. Measured at 2^27 on an H100 (bench/RESULTS.md,
-	 * 2026-12-07, eighteenth session): the H MSM in 2^21 chunks took 1.47 s, in 2^22 chunks 1.13 s. */
+	 * (and chunks, where the scratch allows) are that much larger. At 2^27 on an H100 (bench/RESULTS.md, 2026-12-07)
+	 * the H MSM took 1.47 s in 2^21 chunks (a .params key, 15000 MiB cap) and 1.13 s in 2^22 chunks (an expanded key's
+	 * lean plan at 16 GiB); this change itself is not yet measured on a GPU. */
 	if (!p->res[ZP_CUDA_ARR_H]) {
 		size_t h = p->kst * (G2B / G1B);
 		while (h > p->kst && h / 2 >= in->dom)
