@@ -117,8 +117,9 @@ done
   fail "jobs without started_at or with committed <> nparts: $(psql_ "SELECT id, started_at, committed, nparts FROM zkpipe.jobs
   WHERE started_at IS NULL OR committed <> nparts")"
 # the heartbeat's result type changes under its prepared statement: sent again, not failed for good
-t0=$(psql_ "SELECT now()")
+# (t0 is read after the ALTER has committed: a heartbeat begun before it would pass the wait and never meet it)
 psql_ "ALTER TABLE zkpipe.nodes ALTER COLUMN state TYPE varchar(16)" >/dev/null || fail "alter nodes.state"
+t0=$(psql_ "SELECT now()")
 wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes
   WHERE name IN ('s2', 's3') AND heartbeat > '$t0'\") = 2 ]" || { dump_sim; fail "a node's heartbeat failed after the table changed"; }
 grep -q "cached plan must not change result type" "$PG/log" || fail "the prepared heartbeat never met the changed table"
