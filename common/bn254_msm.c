@@ -54,7 +54,6 @@ static inline void bn_fp_sqr(zp_bn254_fp *r, const zp_bn254_fp *a) { zp_bn254_fp
  * λ'·(xB − x3) < 32p·2p < p·2^260. The running sums stay scalar (msm_tmpl.h's loop).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"   /* IFMA_FN and the 52-bit lane helpers bn254_ifma_impl.h builds on */
 #include "bn254_ifma_impl.h"
 
 _Static_assert(sizeof(zp_bn254_g1_affine) == 8 * sizeof(uint64_t), "zp_bn254_g1_affine is x then y, 4 words each");
@@ -68,32 +67,13 @@ static bve2 bn_one_n2;
 static __m512i bn_k2_v[5];                     /* 2^264 mod p raw: x·R -> x·R' in one product */
 static pthread_once_t bn_ifma_once = PTHREAD_ONCE_INIT;
 
-static IFMA_FN void bn_v5_from_fp(__m512i r[5], const zp_bn254_fp v[8])
-{
-	__m512i L[4];
-	for (int k = 0; k < 4; k++)
-		L[k] = _mm512_set_epi64((long long)v[7].l[k], (long long)v[6].l[k], (long long)v[5].l[k], (long long)v[4].l[k],
-		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
-	bn_v5_from64(r, L);
-}
-/* lanes (normalized, < 2^256) -> eight zp_bn254_fp, as they are */
-static IFMA_FN void bn_v5_to_fp(zp_bn254_fp v[8], const __m512i r[5])
-{
-	__m512i L[4];
-	_Alignas(64) uint64_t w[8];
-	bn_v5_to64(L, r);
-	for (int k = 0; k < 4; k++) {
-		_mm512_store_si512((void *)w, L[k]);
-		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
-	}
-}
 static IFMA_FN void bn_ifma_consts(void)
 {
 	zp_bn254_fp one[8], k2[8], t;
 	zp_bn254_fp_mul_fast(&t, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
 	for (int l = 0; l < 8; l++) { one[l] = ZP_BN254_FP_ONE; k2[l] = t; }
-	bn_v5_from_fp(bn_one_s, one);
-	bn_v5_from_fp(bn_k2_v, k2);
+	bn_v5_from_fe(bn_one_s, one);
+	bn_v5_from_fe(bn_k2_v, k2);
 	bn_v5_mul(bn_one_n1.v, bn_one_s, bn_k2_v);   /* R·2^264·2^-260 = 2^260 mod p */
 	bn_v5_canon(bn_one_n1.v);
 	bn_one_n2.c0 = bn_one_n1;
@@ -101,50 +81,12 @@ static IFMA_FN void bn_ifma_consts(void)
 }
 static void bn_ifma_init(void)
 {
-	uint64_t p52[5];   /* the 52-bit constants against the scalar modulus */
-	const uint64_t *p = ZP_BN254_FP_MODULUS;
-	for (int k = 0; k < 5; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, sh = bit % 64;
-		uint64_t v = p[w] >> sh;
-		if (sh > 12 && w + 1 < 4) v |= p[w + 1] << (64 - sh);
-		p52[k] = v & ZP_MASK52;
-	}
-	uint64_t x = 1;
-	for (int i = 0; i < 6; i++) x *= 2 - p[0] * x;
-	bool ok = memcmp(p52, ZP_BN_P52, sizeof p52) == 0 && ((0 - x) & ZP_MASK52) == ZP_BN_P52_INV;
-	bn_ifma_on = ok && zp_knobs()->msm_ifma && zp_fp_ifma_available();
+	bn_ifma_on = bn_v5_consts_ok(ZP_BN254_FP_MODULUS) && zp_knobs()->msm_ifma && zp_fp_ifma_available();
 	zp_bn254_fp_from_u64(&bn_two4, 16);
 	if (bn_ifma_on)
 		bn_ifma_consts();
 }
 
-/* d = a − b per limb (signed); mask of the lanes where a == b (both reduced) */
-static IFMA_FN __mmask8 bn_v5_diff(__m512i d[5], const __m512i a[5], const __m512i b[5])
-{
-	__m512i o = _mm512_setzero_si512();
-	for (int k = 0; k < 5; k++) {
-		d[k] = _mm512_sub_epi64(a[k], b[k]);
-		o = _mm512_or_si512(o, d[k]);
-	}
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-/* r = d + m·p, normalized (d + m·p >= 0) */
-static IFMA_FN void bn_v5_addq(__m512i r[5], const __m512i d[5], int m)
-{
-	for (int k = 0; k < 5; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(ZP_BN_P52[k] * (uint64_t)m)));
-	bn_v5_carry(r);
-}
-/* N = ±yP − yB (− in the lanes of neg) + 2p or 3p: in (p, 3p] */
-static IFMA_FN void bn_v5_num(__m512i N[5], const __m512i yp[5], const __m512i yb[5], __mmask8 neg)
-{
-	for (int k = 0; k < 5; k++) {
-		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
-		__m512i q = _mm512_mask_blend_epi64(neg, _mm512_set1_epi64((long long)(2 * ZP_BN_P52[k])),
-		                                    _mm512_set1_epi64((long long)(3 * ZP_BN_P52[k])));
-		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
-	}
-	bn_v5_carry(N);
-}
 /* inv = 1/tot lane by lane, times 2^4 (tot < 2p): scale e -> −e − 1; Montgomery's trick over the lanes */
 static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 {
@@ -152,7 +94,7 @@ static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 	__m512i t[5];
 	memcpy(t, tot_v, sizeof t);
 	bn_v5_csub(t, 1);
-	bn_v5_to_fp(tot, t);
+	bn_v5_to_fe(tot, t);
 	pf[0] = tot[0];
 	for (int l = 1; l < 8; l++) zp_bn254_fp_mul_fast(&pf[l], &pf[l - 1], &tot[l]);
 	zp_bn254_fp_inv_vartime(&acc, &pf[7]);
@@ -162,7 +104,7 @@ static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 		zp_bn254_fp_mul_fast(&acc, &acc, &tot[l]);
 	}
 	tinv[0] = acc;
-	bn_v5_from_fp(inv, tinv);
+	bn_v5_from_fe(inv, tinv);
 }
 /* Entry lanes of group j as bn254's (struct layout as BLS12-381's entries) */
 static IFMA_FN void bn_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
@@ -221,7 +163,7 @@ static IFMA_FN void bn_e1_sel(bve1 *r, __mmask8 m, const bve1 *a)
 {
 	for (int k = 0; k < 5; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
 }
-static IFMA_FN void bn_e1_shl(bve1 *r, const bve1 *a) { bn_v5_shl4(r->v, a->v); }
+static IFMA_FN void bn_e1_shl(bve1 *r, const bve1 *a) { bn_v5_shl(r->v, a->v); }
 static IFMA_FN void bn_e1_lift(bve1 *r, const bve1 *a)
 {
 	bn_v5_mul(r->v, a->v, bn_k2_v);
@@ -283,7 +225,7 @@ static IFMA_FN void bn_e1_out(zp_bn254_fp v[8], const bve1 *a)
 	__m512i t[5];
 	bn_v5_mul(t, a->v, bn_one_s);
 	bn_v5_csub(t, 1);
-	bn_v5_to_fp(v, t);
+	bn_v5_to_fe(v, t);
 }
 
 /* BLS12-381's g1_ba_reduce_v (msm.c): eight segments of nb/8 buckets as the lanes */
@@ -319,8 +261,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct b
 	__mmask8 drop = 0;
 	__m512i t[5];
 	memcpy(t, D, sizeof t);
-	bn_v5_to_fp(d, t);      /* D, N < 2^256: exact */
-	bn_v5_to_fp(nn, N);
+	bn_v5_to_fe(d, t);   /* D, N < 2^256: exact */
+	bn_v5_to_fe(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -339,8 +281,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct b
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	bn_v5_from_fp(D, d);
-	bn_v5_from_fp(N, nn);
+	bn_v5_from_fe(D, d);
+	bn_v5_from_fe(N, nn);
 	return drop;
 }
 
@@ -409,7 +351,7 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 		}
 		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		bn_v5_mul(lam, vn[j], t);                 /* scale 0, < 2p */
-		bn_v5_shl4(lm1, lam);                     /* λ·2^4: scale −1, < 32p */
+		bn_v5_shl(lm1, lam);                      /* λ·2^4: scale −1, < 32p */
 		bn_v5_mul(x3, lam, lm1);                  /* λ², scale 0, < 2p */
 		bn_v5_sub(x3, x3, vsx[j], 4);             /* λ² − xB − xP, < 6p */
 		bn_v5_canon(x3);
@@ -506,16 +448,16 @@ static IFMA_FN void bve2_to_fp2(zp_bn254_fp2 v[8], const bve2 *a)
 	memcpy(c1, a->c1.v, sizeof c1);
 	bn_v5_canon(c0);
 	bn_v5_canon(c1);
-	bn_v5_to_fp(t0, c0);
-	bn_v5_to_fp(t1, c1);
+	bn_v5_to_fe(t0, c0);
+	bn_v5_to_fe(t1, c1);
 	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
 }
 static IFMA_FN void bve2_from_fp2(bve2 *r, const zp_bn254_fp2 v[8])
 {
 	zp_bn254_fp c0[8], c1[8];
 	for (int l = 0; l < 8; l++) { c0[l] = v[l].c0; c1[l] = v[l].c1; }
-	bn_v5_from_fp(r->c0.v, c0);
-	bn_v5_from_fp(r->c1.v, c1);
+	bn_v5_from_fe(r->c0.v, c0);
+	bn_v5_from_fe(r->c1.v, c1);
 }
 
 /* G2's P = ±B lanes as G1's (bn254_g1_ba_fix) */
@@ -621,10 +563,10 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 			__m512i sm[5], df[5];
 			bn_v5_add(sm, lam.c0.v, lam.c1.v);
 			bn_v5_sub(df, lam.c0.v, lam.c1.v, 1);   /* both < 2p */
-			bn_v5_shl4(df, df);
+			bn_v5_shl(df, df);
 			bn_v5_mul(x3.c0.v, sm, df);           /* scale 0, < 2p */
-			bn_v5_shl4(lm1.c0.v, lam.c0.v);
-			bn_v5_shl4(lm1.c1.v, lam.c1.v);
+			bn_v5_shl(lm1.c0.v, lam.c0.v);
+			bn_v5_shl(lm1.c1.v, lam.c1.v);
 			bn_v5_mul(x3.c1.v, lam.c0.v, lm1.c1.v);
 			bn_v5_add(x3.c1.v, x3.c1.v, x3.c1.v); /* < 4p */
 		}

@@ -92,32 +92,25 @@ static void level_task(void *ctx, size_t t0, int worker)
  * AVX-512 IFMA (when zp_fp_ifma_available(); ZP_FIELD_PORTABLE=1 keeps the scalar code): the levels
  * with h >= 8 take eight butterflies at once (eight consecutive j of one group), the scalings eight
  * elements at once. Elements stay in the scalar code's Montgomery form (R = 2^256) and reduced in
- * memory; lanes are five 52-bit limbs (bn254_ifma_impl.h) and a product is a·b·2^-260, so the second
- * factor of each product is taken times 2^4 (four shifts for a twiddle; a kept "R' form" for a
- * running power): the results are the scalar code's exactly.
+ * memory; lanes are five 52-bit limbs (ifma_tmpl.h's instance fr_v5_*, below) and a product is
+ * a·b·2^-260, so the second factor of each product is taken times 2^4 (four shifts for a twiddle; a
+ * kept "R' form" for a running power): the results are the scalar code's exactly.
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"
-#include "bn254_ifma_impl.h"
+#include "bn254.h"
 
-static const uint64_t R52[5] = ZP_C52_BN_FR_P;
-#define R52_INV ZP_C52_BN_FR_INV
+static const uint64_t R52[5] = ZP_C52_BN_FR_P;   /* r in 52-bit limbs: the engine fr_v5_* over Fr */
+#define IV(x) fr_v5_##x
+#define IFMA_N 5
+#define IFMA_W 4
+#define IFMA_FE fr
+#define IFMA_P R52
+#define IFMA_PINV ZP_C52_BN_FR_INV
+#include "ifma_tmpl.h"
+
 static bool ntt_ifma;
 static pthread_once_t ntt_once = PTHREAD_ONCE_INIT;
-static void ntt_init(void)
-{
-	uint64_t r52[5];   /* the 52-bit constants against the scalar modulus */
-	const uint64_t *r = ZP_BN254_FR_MODULUS;
-	for (int k = 0; k < 5; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, sh = bit % 64;
-		uint64_t v = r[w] >> sh;
-		if (sh > 12 && w + 1 < 4) v |= r[w + 1] << (64 - sh);
-		r52[k] = v & ZP_MASK52;
-	}
-	uint64_t x = 1;
-	for (int i = 0; i < 6; i++) x *= 2 - r[0] * x;
-	ntt_ifma = memcmp(r52, R52, sizeof r52) == 0 && ((0 - x) & ZP_MASK52) == R52_INV && zp_fp_ifma_available();
-}
+static void ntt_init(void) { ntt_ifma = fr_v5_consts_ok(ZP_BN254_FR_MODULUS) && zp_fp_ifma_available(); }
 static bool use_ifma(void)
 {
 	pthread_once(&ntt_once, ntt_init);
@@ -139,13 +132,13 @@ static inline IFMA_FN void ld8(__m512i r[5], const fr *p)
 	P1 = _mm512_permutex2var_epi64(A2, i23, A3);
 	L[2] = _mm512_permutex2var_epi64(P0, lo, P1);
 	L[3] = _mm512_permutex2var_epi64(P0, hi, P1);
-	bn_v5_from64(r, L);
+	fr_v5_from64(r, L);
 }
 static inline IFMA_FN void st8(fr *p, const __m512i r[5])
 {
 	uint64_t *w = p->l;
 	__m512i L[4];
-	bn_v5_to64(L, r);
+	fr_v5_to64(L, r);
 	const __m512i z0 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), z1 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
 	const __m512i c0 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), c1 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
 	__m512i Q01 = _mm512_permutex2var_epi64(L[0], z0, L[1]), Q01h = _mm512_permutex2var_epi64(L[0], z1, L[1]);
@@ -158,8 +151,8 @@ static inline IFMA_FN void st8(fr *p, const __m512i r[5])
 /* r = a·b (b's value times 2^4 < 2^260, a < r): the product of the values, reduced */
 static inline IFMA_FN void rmul(__m512i r[5], const __m512i a[5], const __m512i b16[5])
 {
-	bn_v5_mul_m(r, a, b16, R52, R52_INV);
-	bn_v5_csub_m(r, 1, R52);
+	fr_v5_mul(r, a, b16);
+	fr_v5_csub(r, 1);
 }
 
 /* butterflies t in [lo, hi) of level L (lo, hi multiples of 8; h >= 8) */
@@ -174,21 +167,17 @@ static IFMA_FN void level_range_v(const struct level *L, size_t lo, size_t hi)
 			ld8(w, &L->tw[j]);
 		} else {
 			__m512i idx = _mm512_slli_epi64(_mm512_mul_epu32(_mm512_add_epi64(lane, _mm512_set1_epi64((long long)j)),
-			                                                 _mm512_set1_epi64((long long)L->stride)), 2), Lw[4];
-			for (int k = 0; k < 4; k++)
-				Lw[k] = _mm512_i64gather_epi64(_mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)tw, 8);
-			bn_v5_from64(w, Lw);
+			                                                 _mm512_set1_epi64((long long)L->stride)), 2);
+			fr_v5_gather(w, tw, idx);
 		}
-		bn_v5_shl4(w, w);
+		fr_v5_shl(w, w);
 		ld8(u, &L->a[i]);
 		ld8(v, &L->a[i + L->h]);
 		rmul(x, v, w);
-		for (int k = 0; k < 5; k++)
-			d[k] = _mm512_add_epi64(_mm512_sub_epi64(u[k], x[k]), _mm512_set1_epi64((long long)R52[k]));
-		bn_v5_carry(d);
-		bn_v5_csub_m(d, 1, R52);
-		bn_v5_add(u, u, x);
-		bn_v5_csub_m(u, 1, R52);
+		fr_v5_sub(d, u, x, 1);
+		fr_v5_csub(d, 1);
+		fr_v5_add(u, u, x);
+		fr_v5_csub(u, 1);
 		st8(&L->a[i], u);
 		st8(&L->a[i + L->h], d);
 	}
@@ -233,10 +222,10 @@ static IFMA_FN void first3_range(const struct first3 *F, size_t lo, size_t hi)
 				d[k] = _mm512_add_epi64(_mm512_sub_epi64(u[k], x[k]), _mm512_set1_epi64((long long)R52[k]));
 				u[k] = _mm512_add_epi64(u[k], x[k]);
 			}
-			bn_v5_carry(d);
-			bn_v5_carry(u);
+			fr_v5_carry(d);
+			fr_v5_carry(u);
 			for (int k = 0; k < 5; k++) e[k] = _mm512_mask_blend_epi64(hm[lv], u[k], d[k]);
-			bn_v5_csub_m(e, 1, R52);
+			fr_v5_csub(e, 1);
 		}
 		st8(&F->a[8 * bl], e);
 	}
@@ -247,10 +236,10 @@ static IFMA_FN void first3_init(struct first3 *F, fr *a, size_t n, const fr *tw)
 	fr w[8];
 	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 1) * (n / 4)];
 	ld8(F->w2, w);
-	bn_v5_shl4(F->w2, F->w2);
+	fr_v5_shl(F->w2, F->w2);
 	for (int l = 0; l < 8; l++) w[l] = tw[(size_t)(l & 3) * (n / 8)];
 	ld8(F->w4, w);
-	bn_v5_shl4(F->w4, F->w4);
+	fr_v5_shl(F->w4, F->w4);
 }
 
 /* Cache blocking: every level with 2h <= NTT_BLOCK acts within aligned blocks of NTT_BLOCK elements
@@ -299,13 +288,13 @@ static IFMA_FN void scale_v(fr *a, size_t n, const fr *c, const fr *s)
 	for (int l = 0; l < 8; l++) s8[l] = e;
 	__m512i Q[5], S8[5], t[5];
 	ld8(Q, p);
-	bn_v5_shl4(Q, Q);
-	bn_v5_csub_m(Q, 8, R52);
-	bn_v5_csub_m(Q, 4, R52);
-	bn_v5_csub_m(Q, 2, R52);
-	bn_v5_csub_m(Q, 1, R52);
+	fr_v5_shl(Q, Q);
+	fr_v5_csub(Q, 8);
+	fr_v5_csub(Q, 4);
+	fr_v5_csub(Q, 2);
+	fr_v5_csub(Q, 1);
 	ld8(S8, s8);
-	bn_v5_shl4(S8, S8);                   /* < 16r */
+	fr_v5_shl(S8, S8);                   /* < 16r */
 	for (size_t j = 0; j < n; j += 8) {
 		ld8(t, &a[j]);
 		rmul(t, t, Q);
@@ -322,12 +311,10 @@ static IFMA_FN void abc_v(fr *a, const fr *b, const fr *c, size_t n)
 		ld8(x, &a[j]);
 		ld8(y, &b[j]);
 		ld8(z, &c[j]);
-		bn_v5_shl4(y, y);
+		fr_v5_shl(y, y);
 		rmul(x, x, y);
-		for (int k = 0; k < 5; k++)
-			x[k] = _mm512_add_epi64(_mm512_sub_epi64(x[k], z[k]), _mm512_set1_epi64((long long)R52[k]));
-		bn_v5_carry(x);
-		bn_v5_csub_m(x, 1, R52);
+		fr_v5_sub(x, x, z, 1);
+		fr_v5_csub(x, 1);
 		st8(&a[j], x);
 	}
 }
