@@ -153,16 +153,8 @@ static IFMA_FN __attribute__((noinline)) void bn_e1_canon4(bve1 *r) { bn_v5_cano
 static IFMA_FN void bn_e1_canon2(bve1 *r) { bn_v5_csub(r->v, 1); }
 static IFMA_FN void bn_e1_sub(bve1 *r, const bve1 *a, const bve1 *b, int m) { bn_v5_sub(r->v, a->v, b->v, m); }
 static IFMA_FN void bn_e1_add(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_add(r->v, a->v, b->v); }
-static IFMA_FN __mmask8 bn_e1_zero(const bve1 *a)
-{
-	__m512i o = a->v[0];
-	for (int k = 1; k < 5; k++) o = _mm512_or_si512(o, a->v[k]);
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-static IFMA_FN void bn_e1_sel(bve1 *r, __mmask8 m, const bve1 *a)
-{
-	for (int k = 0; k < 5; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
-}
+static IFMA_FN __mmask8 bn_e1_zero(const bve1 *a) { return bn_v5_zero(a->v); }
+static IFMA_FN void bn_e1_sel(bve1 *r, __mmask8 m, const bve1 *a) { bn_v5_sel(r->v, m, a->v); }
 static IFMA_FN void bn_e1_shl(bve1 *r, const bve1 *a) { bn_v5_shl(r->v, a->v); }
 static IFMA_FN void bn_e1_lift(bve1 *r, const bve1 *a)
 {

@@ -36,6 +36,8 @@
 
 #define IFMA_FN __attribute__((target("avx512f,avx512ifma")))
 #define ZP_MASK52 ((1ull << 52) - 1)
+#define IFMA_UNUSED __attribute__((unused))   /* out of line where used (not every instance uses them) */
+#define IFMA_INLINE __attribute__((always_inline))   /* a few shifts: always in place, as when written out */
 
 /* n 52-bit limbs of an integer of w 64-bit words (it must fit 52·n bits) */
 static inline void zp_to52(uint64_t *out, int n, const uint64_t *in, int w)
@@ -158,7 +160,7 @@ static inline IFMA_FN void IV(add)(__m512i r[IFMA_N], const __m512i a[IFMA_N], c
 	IV(carry)(r);
 }
 /* d = a − b per limb (signed); mask of the lanes where a == b (both reduced: equal limbs) */
-static inline IFMA_FN __mmask8 IV(diff)(__m512i d[IFMA_N], const __m512i a[IFMA_N], const __m512i b[IFMA_N])
+static IFMA_FN IFMA_UNUSED __mmask8 IV(diff)(__m512i d[IFMA_N], const __m512i a[IFMA_N], const __m512i b[IFMA_N])
 {
 	__m512i o = _mm512_setzero_si512();
 	for (int k = 0; k < IFMA_N; k++) {
@@ -168,13 +170,13 @@ static inline IFMA_FN __mmask8 IV(diff)(__m512i d[IFMA_N], const __m512i a[IFMA_
 	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
 }
 /* r = d + m·p, normalized (d from IV(diff), d + m·p >= 0) */
-static inline IFMA_FN void IV(addq)(__m512i r[IFMA_N], const __m512i d[IFMA_N], int m)
+static IFMA_FN IFMA_UNUSED void IV(addq)(__m512i r[IFMA_N], const __m512i d[IFMA_N], int m)
 {
 	for (int k = 0; k < IFMA_N; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(IFMA_P[k] * (uint64_t)m)));
 	IV(carry)(r);
 }
 /* N = ±yP − yB (− in the lanes of neg) + 2p or 3p: in (p, 3p] (the batch-affine MSMs' numerator) */
-static inline IFMA_FN void IV(num)(__m512i N[IFMA_N], const __m512i yp[IFMA_N], const __m512i yb[IFMA_N], __mmask8 neg)
+static IFMA_FN IFMA_UNUSED void IV(num)(__m512i N[IFMA_N], const __m512i yp[IFMA_N], const __m512i yb[IFMA_N], __mmask8 neg)
 {
 	for (int k = 0; k < IFMA_N; k++) {
 		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
@@ -183,6 +185,19 @@ static inline IFMA_FN void IV(num)(__m512i N[IFMA_N], const __m512i yp[IFMA_N], 
 		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
 	}
 	IV(carry)(N);
+}
+
+/* mask of the lanes where a (reduced) is 0 */
+static IFMA_FN IFMA_UNUSED __mmask8 IV(zero)(const __m512i a[IFMA_N])
+{
+	__m512i o = a[0];
+	for (int k = 1; k < IFMA_N; k++) o = _mm512_or_si512(o, a[k]);
+	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
+}
+/* r = a in the lanes of m */
+static inline IFMA_FN void IV(sel)(__m512i r[IFMA_N], __mmask8 m, const __m512i a[IFMA_N])
+{
+	for (int k = 0; k < IFMA_N; k++) r[k] = _mm512_mask_blend_epi64(m, r[k], a[k]);
 }
 
 /* r = r - m·p where that is >= 0 (lane by lane), else r; r normalized and < R'. */
@@ -222,7 +237,7 @@ static inline IFMA_FN void IV(shl)(__m512i r[IFMA_N], const __m512i a[IFMA_N])
 
 /* IFMA_W 64-bit limb vectors (an element's words, lane-sliced) <-> IFMA_N 52-bit ones; values < R.
  * Limb k is bits 52k.. of word 52k/64 and, past its end, of the next; a top limb past R needs no mask. */
-static inline IFMA_FN void IV(from64)(__m512i r[IFMA_N], const __m512i L[IFMA_W])
+static inline IFMA_FN IFMA_INLINE void IV(from64)(__m512i r[IFMA_N], const __m512i L[IFMA_W])
 {
 	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
 #pragma GCC unroll 16
@@ -233,7 +248,7 @@ static inline IFMA_FN void IV(from64)(__m512i r[IFMA_N], const __m512i L[IFMA_W]
 		r[k] = 52 * (k + 1) >= 64 * IFMA_W ? v : _mm512_and_si512(v, mask);
 	}
 }
-static inline IFMA_FN void IV(to64)(__m512i L[IFMA_W], const __m512i r[IFMA_N])
+static inline IFMA_FN IFMA_INLINE void IV(to64)(__m512i L[IFMA_W], const __m512i r[IFMA_N])
 {
 #pragma GCC unroll 16
 	for (int w = 0; w < IFMA_W; w++) {
@@ -250,7 +265,7 @@ static inline IFMA_FN void IV(to64)(__m512i L[IFMA_W], const __m512i r[IFMA_N])
 }
 
 /* Eight elements in memory <-> a lane vector, as they are (no change of form; values < R) */
-static inline IFMA_FN void IV(from_fe)(__m512i r[IFMA_N], const IFMA_FE v[8])
+static IFMA_FN IFMA_UNUSED void IV(from_fe)(__m512i r[IFMA_N], const IFMA_FE v[8])
 {
 	__m512i L[IFMA_W];
 	for (int k = 0; k < IFMA_W; k++)
@@ -258,7 +273,7 @@ static inline IFMA_FN void IV(from_fe)(__m512i r[IFMA_N], const IFMA_FE v[8])
 		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
 	IV(from64)(r, L);
 }
-static inline IFMA_FN void IV(to_fe)(IFMA_FE v[8], const __m512i r[IFMA_N])
+static IFMA_FN IFMA_UNUSED void IV(to_fe)(IFMA_FE v[8], const __m512i r[IFMA_N])
 {
 	__m512i L[IFMA_W];
 	_Alignas(64) uint64_t w[8];
@@ -271,14 +286,14 @@ static inline IFMA_FN void IV(to_fe)(IFMA_FE v[8], const __m512i r[IFMA_N])
 
 /* Gather lane i's IFMA_W words from base + idx[i] (idx in 64-bit words), as a lane vector; scatter
  * back the lanes of `lanes`. */
-static inline IFMA_FN void IV(gather)(__m512i r[IFMA_N], const uint64_t *base, __m512i idx)
+static inline IFMA_FN IFMA_INLINE void IV(gather)(__m512i r[IFMA_N], const uint64_t *base, __m512i idx)
 {
 	__m512i L[IFMA_W];
 	for (int k = 0; k < IFMA_W; k++)
 		L[k] = _mm512_i64gather_epi64(_mm512_add_epi64(idx, _mm512_set1_epi64(k)), (const void *)base, 8);
 	IV(from64)(r, L);
 }
-static inline IFMA_FN void IV(scatter)(uint64_t *base, __m512i idx, const __m512i r[IFMA_N], __mmask8 lanes)
+static inline IFMA_FN IFMA_INLINE void IV(scatter)(uint64_t *base, __m512i idx, const __m512i r[IFMA_N], __mmask8 lanes)
 {
 	__m512i L[IFMA_W];
 	IV(to64)(L, r);

@@ -223,12 +223,6 @@ typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
 
 static ve2 one_n2;
 
-static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
-{
-	__m512i o = a[0];
-	for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a[k]);
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
 /* one out-of-line copy each of the product and the reduction for the point formulas, which call
  * them ~60 times */
 static IFMA_FN __attribute__((noinline)) void e1_mul(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_mul(r->v, a->v, b->v); }
@@ -236,16 +230,9 @@ static IFMA_FN __attribute__((noinline)) void e1_canon(ve1 *r) { zp_v8_canon(r->
 static IFMA_FN __attribute__((noinline)) void e1_canon4(ve1 *r) { zp_v8_canon4(r->v); }
 static IFMA_FN void e1_canon2(ve1 *r) { zp_v8_csub(r->v, 1); }
 static IFMA_FN void e1_sub(ve1 *r, const ve1 *a, const ve1 *b, int m) { zp_v8_sub(r->v, a->v, b->v, m); }
-static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b)
-{
-	for (int k = 0; k < 8; k++) r->v[k] = _mm512_add_epi64(a->v[k], b->v[k]);
-	zp_v8_carry(r->v);
-}
-static IFMA_FN __mmask8 e1_zero(const ve1 *a) { return v8_zero(a->v); }
-static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a)
-{
-	for (int k = 0; k < 8; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
-}
+static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_add(r->v, a->v, b->v); }
+static IFMA_FN __mmask8 e1_zero(const ve1 *a) { return zp_v8_zero(a->v); }
+static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a) { zp_v8_sel(r->v, m, a->v); }
 /* Fp2 = Fp[u]/(u² + 1): Karatsuba with one reduction a component (the three products summed
  * unreduced): c0 = (a0b0 − a1b1 + q·2^416)·2^-416, c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-416
  * (= a0b1 + a1b0 >= 0). For components < 2q (or one side < 2q·2^32, the other < 2q) both land
