@@ -62,38 +62,56 @@ static inline bool IV(consts_ok)(const uint64_t p[IFMA_W])
 	return memcmp(p52, IFMA_P, sizeof p52) == 0 && ((0 - x) & ZP_MASK52) == IFMA_PINV;
 }
 
+/* The product's three parts, each always inline (so that t[] stays in registers):
+ * IV(row): t[0..N] += x·y (y one limb on every lane), each 52×52 product's low and high halves into
+ * neighbouring accumulators. */
+static inline IFMA_FN IFMA_INLINE void IV(row)(__m512i *t, const __m512i x[IFMA_N], __m512i y)
+{
+#pragma GCC unroll 16
+	for (int j = 0; j < IFMA_N; j++) {
+		t[j] = _mm512_madd52lo_epu64(t[j], x[j], y);
+		t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], x[j], y);
+	}
+}
+/* IV(step): one Montgomery step at t[0]: m = t_0·(−p^−1) mod 2^52, t += m·p, t_0's top bits into t_1
+ * (sgn: the accumulators are signed, an arithmetic shift). */
+static inline IFMA_FN IFMA_INLINE void IV(step)(__m512i *t, bool sgn)
+{
+	__m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], _mm512_set1_epi64((long long)IFMA_PINV));
+#pragma GCC unroll 16
+	for (int j = 0; j < IFMA_N; j++) {
+		__m512i pj = _mm512_set1_epi64((long long)IFMA_P[j]);
+		t[j] = _mm512_madd52lo_epu64(t[j], m, pj);
+		t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, pj);
+	}
+	t[1] = _mm512_add_epi64(t[1], sgn ? _mm512_srai_epi64(t[0], 52) : _mm512_srli_epi64(t[0], 52));
+}
+/* IV(top): r = t[N..2N) carried into 52-bit limbs (sgn as for IV(step)) */
+static inline IFMA_FN IFMA_INLINE void IV(top)(__m512i r[IFMA_N], const __m512i t[2 * IFMA_N], bool sgn)
+{
+	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
+	__m512i carry = _mm512_setzero_si512();
+	for (int k = 0; k < IFMA_N; k++) {
+		__m512i v = _mm512_add_epi64(t[IFMA_N + k], carry);
+		r[k] = _mm512_and_si512(v, mask);
+		carry = sgn ? _mm512_srai_epi64(v, 52) : _mm512_srli_epi64(v, 52);
+	}
+}
+
 /* r = a·b·2^-52N mod p, lanes independent; a, b normalized (52-bit limbs) and a·b < p·R': r < 2p.
  * Interleaved on purpose: the same result as IV(mulw) + IV(redc) below (each m_i sees the same
  * column), but that composition made a one-thread 2^16 BLS12-381 proof ~5 % slower (0.78 -> 0.82 s,
  * 2026-11-30). */
 static inline IFMA_FN void IV(mul)(__m512i r[IFMA_N], const __m512i a[IFMA_N], const __m512i b[IFMA_N])
 {
-	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)IFMA_PINV);
 	__m512i t[2 * IFMA_N];
-	for (int k = 0; k < 2 * IFMA_N; k++) t[k] = zero;
+	for (int k = 0; k < 2 * IFMA_N; k++) t[k] = _mm512_setzero_si512();
 #pragma GCC unroll 16
 	for (int i = 0; i < IFMA_N; i++) {
-#pragma GCC unroll 16
-		for (int j = 0; j < IFMA_N; j++) {
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[j], b[i]);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[j], b[i]);
-		}
-		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
-#pragma GCC unroll 16
-		for (int j = 0; j < IFMA_N; j++) {
-			__m512i pj = _mm512_set1_epi64((long long)IFMA_P[j]);
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, pj);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, pj);
-		}
-		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
+		IV(row)(t + i, a, b[i]);
+		IV(step)(t + i, false);
 	}
-	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
-	__m512i carry = zero;
-	for (int k = 0; k < IFMA_N; k++) {
-		__m512i v = _mm512_add_epi64(t[IFMA_N + k], carry);
-		r[k] = _mm512_and_si512(v, mask);
-		carry = _mm512_srli_epi64(v, 52);
-	}
+	IV(top)(r, t, false);
 }
 
 /* The two halves of IV(mul), for sums of products with one reduction (lazy reduction).
@@ -102,36 +120,15 @@ static inline IFMA_FN void IV(mul)(__m512i r[IFMA_N], const __m512i a[IFMA_N], c
 static inline IFMA_FN void IV(mulw)(__m512i t[2 * IFMA_N], const __m512i a[IFMA_N], const __m512i b[IFMA_N])
 {
 #pragma GCC unroll 16
-	for (int i = 0; i < IFMA_N; i++)
-#pragma GCC unroll 16
-		for (int j = 0; j < IFMA_N; j++) {
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[j], b[i]);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[j], b[i]);
-		}
+	for (int i = 0; i < IFMA_N; i++) IV(row)(t + i, a, b[i]);
 }
 /* IV(redc): r = T·2^-52N mod p, normalized, for accumulators t (signed, |t[k]| < 2^59) of a value
  * 0 <= T < R'·p·k: r < (k + 1)·p. t is clobbered. */
 static inline IFMA_FN void IV(redc)(__m512i r[IFMA_N], __m512i t[2 * IFMA_N])
 {
-	const __m512i zero = _mm512_setzero_si512(), pinv = _mm512_set1_epi64((long long)IFMA_PINV);
 #pragma GCC unroll 16
-	for (int i = 0; i < IFMA_N; i++) {
-		__m512i m = _mm512_madd52lo_epu64(zero, t[i], pinv);
-#pragma GCC unroll 16
-		for (int j = 0; j < IFMA_N; j++) {
-			__m512i pj = _mm512_set1_epi64((long long)IFMA_P[j]);
-			t[i + j] = _mm512_madd52lo_epu64(t[i + j], m, pj);
-			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], m, pj);
-		}
-		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srai_epi64(t[i], 52));
-	}
-	const __m512i mask = _mm512_set1_epi64((long long)ZP_MASK52);
-	__m512i carry = zero;
-	for (int k = 0; k < IFMA_N; k++) {
-		__m512i v = _mm512_add_epi64(t[IFMA_N + k], carry);
-		r[k] = _mm512_and_si512(v, mask);
-		carry = _mm512_srai_epi64(v, 52);
-	}
+	for (int i = 0; i < IFMA_N; i++) IV(step)(t + i, true);
+	IV(top)(r, t, true);
 }
 
 /* Signed 64-bit limbs -> 52-bit limbs (the value must be >= 0 and < R'). */
