@@ -218,123 +218,16 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
  * way out), every stored coordinate reduced to [0, q), and the exceptional cases (either operand at
  * infinity, P = ±Q — a sum equals the run whenever a bucket is empty after the first) are lane masks.
  */
-typedef struct { __m512i v[8]; } ve1;          /* eight Fp */
-typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
+#define IE(x) x
+#define IEV(x) zp_v8_##x
+#define IE_N 8
+#define IE_W 6
+#define IE_P ZP_Q52
+#define IE_FE zp_fp
+#define IE_FE2 zp_fp2
+#include "ifma_ext_tmpl.h"   /* ve1, ve2, e1_*, e2_*, v1_*, v2_* */
 
-static ve2 one_n2;
-
-/* one out-of-line copy each of the product and the reduction for the point formulas, which call
- * them ~60 times */
-static IFMA_FN __attribute__((noinline)) void e1_mul(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_mul(r->v, a->v, b->v); }
-static IFMA_FN __attribute__((noinline)) void e1_canon(ve1 *r) { zp_v8_canon(r->v); }
-static IFMA_FN __attribute__((noinline)) void e1_canon4(ve1 *r) { zp_v8_canon4(r->v); }
-static IFMA_FN void e1_canon2(ve1 *r) { zp_v8_csub(r->v, 1); }
-static IFMA_FN void e1_sub(ve1 *r, const ve1 *a, const ve1 *b, int m) { zp_v8_sub(r->v, a->v, b->v, m); }
-static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_add(r->v, a->v, b->v); }
-static IFMA_FN __mmask8 e1_zero(const ve1 *a) { return zp_v8_zero(a->v); }
-static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a) { zp_v8_sel(r->v, m, a->v); }
-/* Fp2 = Fp[u]/(u² + 1): Karatsuba with one reduction a component (the three products summed
- * unreduced): c0 = (a0b0 − a1b1 + q·2^416)·2^-416, c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-416
- * (= a0b1 + a1b0 >= 0). For components < 2q (or one side < 2q·2^32, the other < 2q) both land
- * under 2q after c0's one conditional subtraction. */
-static IFMA_FN __attribute__((noinline)) void e2_mul(ve2 *r, const ve2 *a, const ve2 *b)
-{
-	ve1 sa, sb;
-	__m512i t0[16], t1[16];
-	e1_add(&sa, &a->c0, &a->c1);
-	e1_add(&sb, &b->c0, &b->c1);
-	for (int k = 0; k < 16; k++) t0[k] = t1[k] = _mm512_setzero_si512();
-	zp_v8_mulw(t0, a->c0.v, b->c0.v);
-	zp_v8_mulw(t1, a->c1.v, b->c1.v);
-	for (int k = 0; k < 16; k++) {
-		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
-		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
-		t0[k] = k < 8 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_Q52[k - 8]));
-	}
-	zp_v8_redc(r->c0.v, t0);
-	zp_v8_csub(r->c0.v, 1);
-	zp_v8_mulw(t1, sa.v, sb.v);
-	zp_v8_redc(r->c1.v, t1);
-}
-static IFMA_FN void e2_sub(ve2 *r, const ve2 *a, const ve2 *b, int m)
-{
-	e1_sub(&r->c0, &a->c0, &b->c0, m);
-	e1_sub(&r->c1, &a->c1, &b->c1, m);
-}
-static IFMA_FN void e2_canon(ve2 *r) { e1_canon(&r->c0); e1_canon(&r->c1); }
-static IFMA_FN void e2_canon4(ve2 *r) { e1_canon4(&r->c0); e1_canon4(&r->c1); }
-static IFMA_FN void e2_canon2(ve2 *r) { e1_canon2(&r->c0); e1_canon2(&r->c1); }
-static IFMA_FN void e2_add(ve2 *r, const ve2 *a, const ve2 *b) { e1_add(&r->c0, &a->c0, &b->c0); e1_add(&r->c1, &a->c1, &b->c1); }
-static IFMA_FN __mmask8 e2_zero(const ve2 *a) { return e1_zero(&a->c0) & e1_zero(&a->c1); }
-static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m, &a->c0); e1_sel(&r->c1, m, &a->c1); }
-
-static ve1 one_n1;                             /* 1 in R' form */
-static IFMA_FN void e1_shl(ve1 *r, const ve1 *a) { zp_v8_shl(r->v, a->v); }
-static IFMA_FN void e1_lift(ve1 *r, const ve1 *a)
-{
-	zp_v8_mul(r->v, a->v, k2_v);
-	zp_v8_csub(r->v, 1);
-}
-static IFMA_FN void e2_shl(ve2 *r, const ve2 *a) { e1_shl(&r->c0, &a->c0); e1_shl(&r->c1, &a->c1); }
-static IFMA_FN void e2_lift(ve2 *r, const ve2 *a) { e1_lift(&r->c0, &a->c0); e1_lift(&r->c1, &a->c1); }
-
-#define V(x) v1_##x
-#define VE ve1
-#define ve_shl e1_shl
-#define ve_lift e1_lift
-#define ve_mul e1_mul
-#define ve_sub e1_sub
-#define ve_canon e1_canon
-#define ve_canon4 e1_canon4
-#define ve_canon2 e1_canon2
-#define ve_add e1_add
-#define ve_zero e1_zero
-#define ve_sel e1_sel
-#define ve_one one_n1
-#include "msm_ifma_tmpl.h"
-#define V(x) v2_##x
-#define VE ve2
-#define ve_shl e2_shl
-#define ve_lift e2_lift
-#define ve_mul e2_mul
-#define ve_sub e2_sub
-#define ve_canon e2_canon
-#define ve_canon4 e2_canon4
-#define ve_canon2 e2_canon2
-#define ve_add e2_add
-#define ve_zero e2_zero
-#define ve_sel e2_sel
-#define ve_one one_n2
-#include "msm_ifma_tmpl.h"
-
-/* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced */
-static IFMA_FN void e1_in(ve1 *r, const uint64_t *base, __m512i idx, int off)
-{
-	__m512i t[8];
-	zp_v8_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
-	zp_v8_mul(r->v, t, k2_v);
-	zp_v8_csub(r->v, 1);
-}
-/* R' form -> the standard form's eight zp_fp */
-static IFMA_FN void e1_out(zp_fp v[8], const ve1 *a)
-{
-	__m512i t[8];
-	zp_v8_mul(t, a->v, one_s);
-	zp_v8_csub(t, 1);
-	zp_v8_to_fe(v, t);
-}
-
-static IFMA_FN void ba_ifma_consts(void)
-{
-	zp_fp k2[8], one[8];
-	for (int l = 0; l < 8; l++) { k2[l] = ifma_k2; one[l] = ZP_FP_ONE; }
-	zp_v8_from_fe(k2_v, k2);
-	zp_v8_from_fe(one_s, one);
-	zp_v8_mul(one_n1.v, one_s, k2_v);   /* R·2^448·2^-416 = 2^416 mod q */
-	zp_v8_canon(one_n1.v);
-	one_n2.c0 = one_n1;
-	memset(&one_n2.c1, 0, sizeof one_n2.c1);
-}
+static IFMA_FN void ba_ifma_consts(void) { lanes_consts(&ifma_k2, &ZP_FP_ONE); }
 
 static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
 {
@@ -423,24 +316,13 @@ BA_IFMA_ENTRY(g1, zp_g1_xyzz, 1)
  * (g2_ba_apply_v); λ² as an Fp2 squaring (two Fp products).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
-{
-	zp_fp t0[8], t1[8];
-	zp_v8_canon(a->c0.v);
-	zp_v8_canon(a->c1.v);
-	zp_v8_to_fe(t0, a->c0.v);
-	zp_v8_to_fe(t1, a->c1.v);
-	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
-}
-
 /* G2's P = ±B lanes as G1's (g1_ba_fix) */
 static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *s, size_t j, __mmask8 ex, ve2 *D, ve2 *N)
 {
 	zp_fp2 d[8], nn[8];
-	zp_fp c0[8], c1[8];
 	__mmask8 drop = 0;
-	ve2_to_fp2(d, D);
-	ve2_to_fp2(nn, N);
+	ve2_to_fe2(d, D);
+	ve2_to_fe2(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -459,23 +341,9 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	for (int l = 0; l < 8; l++) { c0[l] = d[l].c0; c1[l] = d[l].c1; }
-	zp_v8_from_fe(D->c0.v, c0);
-	zp_v8_from_fe(D->c1.v, c1);
-	for (int l = 0; l < 8; l++) { c0[l] = nn[l].c0; c1[l] = nn[l].c1; }
-	zp_v8_from_fe(N->c0.v, c0);
-	zp_v8_from_fe(N->c1.v, c1);
+	ve2_from_fe2(D, d);
+	ve2_from_fe2(N, nn);
 	return drop;
-}
-
-/* r = a0² + a1² (the norm of a), one reduction: < 2q for components < 3q */
-static IFMA_FN __attribute__((noinline)) void e2_norm(ve1 *r, const ve2 *a)
-{
-	__m512i t[16];
-	for (int k = 0; k < 16; k++) t[k] = _mm512_setzero_si512();
-	zp_v8_mulw(t, a->c0.v, a->c0.v);
-	zp_v8_mulw(t, a->c1.v, a->c1.v);
-	zp_v8_redc(r->v, t);
 }
 
 /* G1's apply over Fp2 lanes, the denominators inverted through their norms: 1/D = conj(D)/|D|², so
@@ -582,11 +450,6 @@ static IFMA_FN void e2_gather(ve2 *r, const uint64_t *base, __m512i idx, int off
 {
 	zp_v8_gather(r->c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
 	zp_v8_gather(r->c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off + 6)));
-}
-static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
-{
-	e1_in(&r->c0, base, idx, off);
-	e1_in(&r->c1, base, idx, off + 6);
 }
 /* G2's running sums as G1's (g1_ba_reduce_v), over Fp2 lanes */
 static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)
