@@ -63,7 +63,22 @@ static __m512i bn_one_s[5];         /* R mod p (the standard form's 1) on all la
 static __m512i bn_k2_v[5];          /* 2^264 mod p raw: x·R -> x·R' in one product */
 static pthread_once_t bn_ifma_once = PTHREAD_ONCE_INIT;
 
-static void bn_ifma_consts(void);
+#define IE(x) bn_##x
+#define IEV(x) bn_v5_##x
+#define IE_N 5
+#define IE_W 4
+#define IE_P ZP_BN_P52
+#define IE_FE zp_bn254_fp
+#define IE_FE2 zp_bn254_fp2
+#include "ifma_ext_tmpl.h"   /* bn_ve1, bn_ve2, bn_e1_*, bn_e2_*, bn_v1_*, bn_v2_*, bn_ba_ent_lanes */
+
+static IFMA_FN void bn_ifma_consts(void)
+{
+	zp_bn254_fp k2;
+	zp_bn254_fp_mul_fast(&k2, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
+	bn_lanes_consts(&k2, &ZP_BN254_FP_ONE);
+}
+
 static void bn_ifma_init(void)
 {
 	bn_ifma_on = bn_v5_consts_ok(ZP_BN254_FP_MODULUS) && zp_knobs()->msm_ifma && zp_fp_ifma_available();
@@ -91,32 +106,6 @@ static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 	tinv[0] = acc;
 	bn_v5_from_fe(inv, tinv);
 }
-/* Entry lanes of group j as bn254's (struct layout as BLS12-381's entries) */
-static IFMA_FN void bn_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
-                                 __mmask8 *neg)
-{
-	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
-	*bi = _mm512_mul_epu32(e, w);
-	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
-	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
-}
-
-#define IE(x) bn_##x
-#define IEV(x) bn_v5_##x
-#define IE_N 5
-#define IE_W 4
-#define IE_P ZP_BN_P52
-#define IE_FE zp_bn254_fp
-#define IE_FE2 zp_bn254_fp2
-#include "ifma_ext_tmpl.h"   /* bn_ve1, bn_ve2, bn_e1_*, bn_e2_*, bn_v1_*, bn_v2_* */
-
-static IFMA_FN void bn_ifma_consts(void)
-{
-	zp_bn254_fp k2;
-	zp_bn254_fp_mul_fast(&k2, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
-	bn_lanes_consts(&k2, &ZP_BN254_FP_ONE);
-}
-
 /* BLS12-381's g1_ba_reduce_v (msm.c): eight segments of nb/8 buckets as the lanes */
 static IFMA_FN void bn254_g1_ba_reduce_v(struct bn254_g1_ba *s, const zp_bn254_g1_xyzz *bk, size_t nb, zp_bn254_g1_xyzz *out)
 {
@@ -210,7 +199,7 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		if (j + BN_PF_GROUPS < ng)
 			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 8);
-		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		__m512i *xb = vxb[j], *yb = vyb[j];
 		bn_v5_gather(xp, pts, pi);
 		bn_v5_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(4)));
@@ -238,7 +227,7 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 		} else {
 			memcpy(t, inv, sizeof t);
 		}
-		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		bn_v5_mul(lam, vn[j], t);                 /* scale 0, < 2p */
 		bn_v5_shl(lm1, lam);                      /* λ·2^4: scale −1, < 32p */
 		bn_v5_mul(x3, lam, lm1);                  /* λ², scale 0, < 2p */
@@ -382,7 +371,7 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		if (j + BN_PF_GROUPS < ng)
 			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 16);
-		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
 		bn_ve2 *xb = &vxb[j], *yb = &vyb[j];
 		BN_G2_GATHER(xp, pts, pi, 0);
 		BN_G2_GATHER(yp, pts, pi, 8);
@@ -423,7 +412,7 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 		bn_e1_mul(&t.c0, &vd[j].c0, &tn);         /* 1/D_j = conj(D_j)/|D_j|², scale −1 */
 		bn_e1_mul(&t.c1, &vd[j].c1, &tn);
 		bn_v5_sub(t.c1.v, zero5, t.c1.v, 2);       /* −(D1/|D|²) */
-		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
 		const bn_ve2 *xb = &vxb[j], *yb = &vyb[j];
 		bn_e2_mul(&lam, &vn[j], &t);              /* scale 0 */
 		bn_v5_csub(lam.c0.v, 1);

@@ -3,7 +3,8 @@
  * IFMA engine (an ifma_tmpl.h instance), included once per curve: Fp (ve1) and Fp2 = Fp[u]/(u² + 1)
  * (ve2) eight at a time as structs, in the engine's R' Montgomery form; the lane operations of
  * msm_ifma_tmpl.h's contract and its two instances (v1_* over Fp, v2_* over Fp2); the moves between
- * memory's standard form and R' form; the constants they need (IE(lanes_consts) sets them).
+ * memory's standard form and R' form; the constants they need (IE(lanes_consts) sets them); the
+ * batch entries as lanes (IE(ba_ent_lanes)).
  *
  * The includer defines:
  *   IE(x)       the names of this instance (msm.c: x; bn254_msm.c: bn_x)
@@ -153,6 +154,18 @@ static IFMA_FN void IE(ve2_from_fe2)(IE(ve2) *r, const IE_FE2 v[8])
 	for (int l = 0; l < 8; l++) { c0[l] = v[l].c0; c1[l] = v[l].c1; }
 	IEV(from_fe)(r->c0.v, c0);
 	IEV(from_fe)(r->c1.v, c1);
+}
+
+/* Group j's batch entries (struct G(ba_ent), msm_tmpl.h: bucket in the low 32 bits, point | sign << 31
+ * in the high ones) as word offsets of their affine bucket and point (`words` a point) and the
+ * negation mask; lanes outside m read entry 0 of nothing: bucket 0, point 0. */
+static IFMA_FN void IE(ba_ent_lanes)(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
+                                     __mmask8 *neg)
+{
+	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
+	*bi = _mm512_mul_epu32(e, w);
+	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
+	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
 }
 
 /* IE(k2_v) and IE(one_s) from k2 (2^(2·52·IE_N − 64·IE_W) mod p, raw) and one (R mod p); 1 in R' form */

@@ -80,7 +80,18 @@ static int ba_ifma_on;
 static zp_fp ifma_two32, ifma_k2;   /* Montgomery 2^32; 2^448 mod q raw (= 1 at scale −2) */
 static __m512i k2_v[8], one_s[8];   /* ifma_k2 and R mod q (the standard form's 1) on all lanes */
 static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
-static void ba_ifma_consts(void);
+
+#define IE(x) x
+#define IEV(x) zp_v8_##x
+#define IE_N 8
+#define IE_W 6
+#define IE_P ZP_Q52
+#define IE_FE zp_fp
+#define IE_FE2 zp_fp2
+#include "ifma_ext_tmpl.h"   /* ve1, ve2, e1_*, e2_*, v1_*, v2_*, ba_ent_lanes */
+
+static IFMA_FN void ba_ifma_consts(void) { lanes_consts(&ifma_k2, &ZP_FP_ONE); }
+
 static void ba_ifma_init(void)
 {
 	ba_ifma_on = zp_knobs()->msm_ifma && zp_fp_ifma_available();
@@ -90,17 +101,6 @@ static void ba_ifma_init(void)
 		ba_ifma_consts();
 }
 
-/* Group j's entries (struct g_ba_ent: bucket in the low 32 bits, point | sign << 31 in the high
- * ones) as word offsets of their affine bucket and point (`words` a point) and the negation mask;
- * lanes outside m read entry 0 of nothing: bucket 0, point 0. */
-static IFMA_FN void ba_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
-                                 __mmask8 *neg)
-{
-	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
-	*bi = _mm512_mul_epu32(e, w);
-	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
-	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
-}
 /* inv = 1/tot lane by lane, times 2^32 (tot < 2^384): an IFMA value at scale e comes back at scale
  * −e − 1. Montgomery's trick over the eight lanes, one scalar inversion; the 2^32 goes on that one. */
 static IFMA_FN void v8_lanes_inv(__m512i inv[8], const __m512i tot_v[8])
@@ -218,17 +218,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
  * way out), every stored coordinate reduced to [0, q), and the exceptional cases (either operand at
  * infinity, P = ±Q — a sum equals the run whenever a bucket is empty after the first) are lane masks.
  */
-#define IE(x) x
-#define IEV(x) zp_v8_##x
-#define IE_N 8
-#define IE_W 6
-#define IE_P ZP_Q52
-#define IE_FE zp_fp
-#define IE_FE2 zp_fp2
-#include "ifma_ext_tmpl.h"   /* ve1, ve2, e1_*, e2_*, v1_*, v2_* */
-
-static IFMA_FN void ba_ifma_consts(void) { lanes_consts(&ifma_k2, &ZP_FP_ONE); }
-
 static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
 {
 	size_t S = nb / 8;
