@@ -2,7 +2,7 @@
  * bn254_tower.c — BN254's extension fields: Fp2 = Fp[u]/(u^2 + 1) (fp2_tmpl.h), Fp6 = Fp2[v]/(v^3 - xi)
  * with xi = 9 + u, Fp12 = Fp6[w]/(w^2 - v) (tower_tmpl.h; ffjavascript's bn128 tower, tests/bn254 checks
  * products against it). This curve's own: xi, the Frobenius constants g_k = xi^(k(p-1)/6) (zp_consts.h's
- * FROB_Gk, for k = 1 only: a^(p^2) is two passes), and bn254.h's names that the template does not make.
+ * FROB_Gk), and bn254.h's names that the template does not make.
  */
 #include "fp12.h"
 #include "field_impl.h"
@@ -69,13 +69,13 @@ void zp_bn254_fp2_random(fp2 *r, zp_rng *g) { zp_bn254_fp_random(&r->c0, g); zp_
 
 /* ---------------- Fp6, Fp12 ---------------- */
 
-static const fp2 FROB[1][5] = { {
+static const fp2 FROB[5] = {
 	{ { ZP_C64_BN_FROB_G1_C0 }, { ZP_C64_BN_FROB_G1_C1 } },
 	{ { ZP_C64_BN_FROB_G2_C0 }, { ZP_C64_BN_FROB_G2_C1 } },
 	{ { ZP_C64_BN_FROB_G3_C0 }, { ZP_C64_BN_FROB_G3_C1 } },
 	{ { ZP_C64_BN_FROB_G4_C0 }, { ZP_C64_BN_FROB_G4_C1 } },
 	{ { ZP_C64_BN_FROB_G5_C0 }, { ZP_C64_BN_FROB_G5_C1 } },
-} };
+};
 
 #define F6(x) zp_bn254_fp6_##x
 #define F12(x) zp_bn254_fp12_##x
@@ -95,7 +95,6 @@ static const fp2 FROB[1][5] = { {
 #define f2_random zp_bn254_fp2_random
 #define f2_mul_xi zp_bn254_fp2_mul_xi
 #define FP12_ONE ZP_BN254_FP12_ONE
-#define FROB_K 1
 #include "tower_tmpl.h"
 
 void zp_bn254_fp12_frob(fp12 *r, const fp12 *a) { zp_bn254_fp12_frobenius(r, a, 1); }

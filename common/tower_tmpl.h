@@ -19,7 +19,7 @@
  *   f2_add f2_sub f2_neg f2_dbl f2_mul f2_sqr f2_inv f2_conj f2_is_zero f2_eq f2_random   Fp2's ops
  *   f2_mul_xi               r = a·ξ, the curve's non-residue
  *   FP12_ONE                1 in Fp12
- *   FROB FROB_K             FROB[k-1][i-1] = ξ^(i(q^k - 1)/6) for k = 1..FROB_K, i = 1..5
+ *   FROB                    FROB[i-1] = ξ^(i(q - 1)/6), i = 1..5
  *   TOWER_M_TWIST           (optional) the M-twist's sparse line products mul_by_01, mul_by_1 and
  *                           mul_by_014 (BLS12-381; BN254's D-twist lines take the full product)
  * All of them are #undef'd at the end.
@@ -255,21 +255,18 @@ void F12(conj)(FP12_T *r, const FP12_T *a)
 
 /*
  * Frobenius. Write a = e0 + e1 w + ... + e5 w^5 (e_i ∈ Fp2; e_{2j} = c0.cj, e_{2j+1} = c1.cj since
- * w^2 = v). Then a^(q^k) = Σ frob_k(e_i) w^i w^(i(q^k - 1)) with frob_k(e) = conj^k(e) on Fp2 and
- * w^(i(q^k - 1)) = ξ^(i(q^k - 1)/6) = FROB[k-1][i-1] (w^6 = ξ, 6 | q^k - 1). One pass for k <= FROB_K.
+ * w^2 = v). Then a^q = Σ conj(e_i) w^i w^(i(q - 1)) with w^(i(q - 1)) = ξ^(i(q - 1)/6) = FROB[i-1]
+ * (w^6 = ξ, 6 | q - 1); a^(q^k) is k such passes, a^(q^6) the conjugate.
  */
-static void F12(frobenius_k)(FP12_T *r, const FP12_T *a, unsigned k)
+static void F12(frobenius_1)(FP12_T *r, const FP12_T *a)
 {
 	const FP2_T *e[6] = { &a->c0.c0, &a->c1.c0, &a->c0.c1, &a->c1.c1, &a->c0.c2, &a->c1.c2 };
 	FP2_T *o[6] = { &r->c0.c0, &r->c1.c0, &r->c0.c1, &r->c1.c1, &r->c0.c2, &r->c1.c2 };
 	FP2_T t[6];
 	for (int i = 0; i < 6; i++) {
-		if (k & 1)
-			f2_conj(&t[i], e[i]);
-		else
-			t[i] = *e[i];
+		f2_conj(&t[i], e[i]);
 		if (i > 0)
-			f2_mul(&t[i], &t[i], &FROB[k - 1][i - 1]);
+			f2_mul(&t[i], &t[i], &FROB[i - 1]);
 	}
 	for (int i = 0; i < 6; i++)
 		*o[i] = t[i];
@@ -279,21 +276,14 @@ static void F12(frobenius_k)(FP12_T *r, const FP12_T *a, unsigned k)
 void F12(frobenius)(FP12_T *r, const FP12_T *a, unsigned k)
 {
 	k %= 12;
-	if (k == 0) {
-		*r = *a;
-		return;
-	}
-	if (k == 6) {
+	if (k >= 6) {
 		F12(conj)(r, a);
-		return;
+		k -= 6;
+	} else {
+		*r = *a;
 	}
-	FP12_T t = *a;
-	while (k > 0) {
-		unsigned s = k > FROB_K ? FROB_K : k;
-		F12(frobenius_k)(&t, &t, s);
-		k -= s;
-	}
-	*r = t;
+	while (k-- > 0)
+		F12(frobenius_1)(r, r);
 }
 
 /* f^((q^6 - 1)(q^2 + 1)): the easy part of a final exponentiation (conjugate, inverse, Frobenius^2);
@@ -439,5 +429,4 @@ void F12(random)(FP12_T *r, zp_rng *g)
 #undef f2_mul_xi
 #undef FP12_ONE
 #undef FROB
-#undef FROB_K
 #undef TOWER_M_TWIST
