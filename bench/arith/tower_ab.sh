@@ -27,4 +27,7 @@ for c in bls bn254; do
   for s in old new; do
     echo "$c $s verify_us $(cut -d' ' -f1 "$t/$c.$s" | med) pairing_us $(cut -d' ' -f2 "$t/$c.$s" | med) rounds $rounds x $n"
   done
+  # new/old of each round's adjacent pair, median: steadier than the ratio of medians under changing load
+  for k in 1 2; do paste -d' ' <(cut -d' ' -f$k "$t/$c.new") <(cut -d' ' -f$k "$t/$c.old") | awk '{printf "%.4f\n", $1/$2}' | med; done |
+    paste -sd' ' | awk -v c=$c '{print c " new/old (median of rounds) verify " $1 " pairing " $2}'
 done
