@@ -137,8 +137,11 @@ mkfifo "$T/locker"
 lpid=$!
 exec 7>"$T/locker"
 echo "BEGIN; SELECT id FROM zkpipe.jobs WHERE id = $J FOR UPDATE;" >&7
+# the row lock is held once the SELECT ... FOR UPDATE has run in the open transaction (psql sends BEGIN on its
+# own first: 'idle in transaction' alone is already true between the two, before the lock is taken)
 wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
-  WHERE application_name = 'locker' AND state = 'idle in transaction'\") = 1 ]" || fail "the locker did not take J's row"
+  WHERE application_name = 'locker' AND state = 'idle in transaction' AND query LIKE '%FOR UPDATE%'\") = 1 ]" ||
+  fail "the locker did not take J's row"
 psql_ "UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $J AND part = 1; SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
 wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
   WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'\") = 1 ]" ||
