@@ -55,7 +55,8 @@ C=$("$ZK" submit --database "$DB" --key chain "$EX/w5.wtns") || fail "submit C"
 [ "$(jobstate "$C")" = CANCELLED ] || fail "C: $(jobstate "$C")"
 log "jobs: D=$D (DONE) A=$A B=$Bj (RUNNING on n1) C=$C (CANCELLED) recent FAILED=$RECENT old=$OLD1,$OLD2"
 
-# /status carries clusterd's view once it shows all of this (bounded wait; the view is rewritten every view_s)
+# /status carries clusterd's view once it shows all of this (bounded wait; the view is rewritten every view_s),
+# n1's load of 4 included (checked below)
 ready() {
   get status > "$T/status.json" 2>/dev/null || return 1
   python3 - "$T/status.json" "$A" "$Bj" "$D" "$C" "$RECENT" <<'EOF'
@@ -65,7 +66,10 @@ cl = st.get("cluster") or {}
 nodes = {n["name"]: n for n in cl.get("nodes", [])}
 jobs = {j["id"]: j for j in cl.get("jobs", [])}
 hist = {j["id"] for j in cl.get("history", [])}
+# n1's load is its heartbeat's (every heartbeat_s), not its claims': A and B may show their local ids a
+# heartbeat before the load that counts them
 ok = (nodes.get("n2", {}).get("state") == "DOWN" and nodes.get("n1", {}).get("state") == "UP"
+      and nodes.get("n1", {}).get("load") == 4
       and all(jobs.get(x, {}).get("local") for x in (a, b)) and {d, c, rec} <= hist)
 sys.exit(0 if ok else 1)
 EOF
