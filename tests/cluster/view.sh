@@ -29,7 +29,7 @@ OLD1=$(old_job DONE 3); OLD2=$(old_job FAILED 2)
 RECENT=$(psql_ "INSERT INTO zkpipe.jobs (key, nparts, state, created_at, done_at, error)
   VALUES ('chain', 2, 'FAILED', now() - interval '2 hours', now() - interval '1 hour', 'boom by sql') RETURNING id" | head -n 1)
 
-HPORT=$((20000 + RANDOM % 20000))
+HPORT=$(free_port)
 # n1: partitions wait at the [debug] hold_at gate (jobs stay RUNNING until the test lets them through)
 EXTRA_CLUSTER=$'capacity = 4\nview_s = 1\nretain_days = 1' EXTRA=$'[debug]\nhold_at = prove' node_config n1
 sed -i "/^\[run\]/a http = 127.0.0.1:$HPORT" "$T/n1/zkpipe.ini"

@@ -150,7 +150,7 @@ zkey = $M/mul.zkey
 wasm = $T/hogjs/hog.wasm
 witness_memory = 256M
 $CPP_KEY"
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 write_config
 start_sup
