@@ -127,6 +127,13 @@ int zp_db_connect(struct zp_db *db)
 	 * its own choice: the error is ignored. */
 	if (db->prepare && zp_db_cmd(db, "SET plan_cache_mode = force_generic_plan") && !db->c)
 		return zp_err_set(-ECONNREFUSED, "database: %s", zp_err_msg());
+	/* A statement given up at its deadline (the connection dropped) must not go on waiting on the server:
+	 * a commit waiting for a row lock held past the deadline would otherwise keep its backend, one more a
+	 * retry, until the server refuses connections ("too many clients"). The server looks at the socket
+	 * every second while a statement runs and ends it once the client is gone (PostgreSQL 14 and later;
+	 * an older server or another one without the setting keeps the old behaviour: the error is ignored). */
+	if (zp_db_cmd(db, "SET client_connection_check_interval = 1000") && !db->c)
+		return zp_err_set(-ECONNREFUSED, "database: %s", zp_err_msg());
 	return 0;
 }
 

@@ -158,6 +158,13 @@ psql_ "UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $J AN
 wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
   WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'\") -ge 1 ]" ||
   { dump_sim; fail "no node's commit of J's partition 1 waited for the job row: $(psql_ "SELECT part, state, owner FROM zkpipe.inputs WHERE job = $J")"; }
+# a commit given up at clusterd's statement deadline ends on the server too (the node dropped its connection):
+# the first waiting backend goes while the locker still holds the row (it waited for good before)
+w1=$(psql_ "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%' ORDER BY query_start LIMIT 1")
+[ -z "$w1" ] || wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity WHERE pid = $w1\") = 0 ]" ||
+  { dump_sim; fail "the commit given up at the statement deadline still waits on the server (backend $w1)"; }
+[ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'locker' AND state = 'idle in transaction'")" = 1 ] ||
+  fail "the locker let go of J's row before the abandoned commit ended"
 echo "UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $J AND part = 0;
   INSERT INTO zkpipe.partitions (job, part, proof, public, node, gpu, epoch) SELECT $J, 0, '{}', '[]', 'px', 'g', epoch
   FROM zkpipe.inputs WHERE job = $J AND part = 0; UPDATE zkpipe.jobs SET committed = committed + 1 WHERE id = $J; COMMIT;" >&7
