@@ -211,21 +211,6 @@ static IFMA_FN void last3_v(FR *a, size_t m, const FR *tw)
 	}
 }
 
-/* dif() below, eight butterflies at a time (log_m >= 3) */
-static IFMA_FN void dif_v(FR *a, unsigned log_m, const FR *tw)
-{
-	size_t m = (size_t)1 << log_m;
-	if (log_m > L1_LOG) {
-		dif_level_v(a, m, m / 2, tw);
-		dif_v(a, log_m - 1, tw);
-		dif_v(a + m / 2, log_m - 1, tw);
-		return;
-	}
-	for (size_t h = m / 2; h >= 8; h /= 2)
-		dif_level_v(a, m, h, tw);
-	last3_v(a, m, tw);
-}
-
 /* a[j] *= c·s^j for j < n (n a multiple of 8): the lanes' factors c·s^(j+l) kept in R' form (value
  * times 2^260, < r), stepped by s^8 in R' form */
 static IFMA_FN void scale_v(FR *a, size_t n, const FR *c, const FR *s)
@@ -274,7 +259,8 @@ static IFMA_FN void abc_v(FR *a, const FR *b, const FR *c, size_t n, const FR *k
 }
 #else
 static bool use_ifma(void) { return false; }
-static void dif_v(FR *a, unsigned log_m, const FR *tw) { (void)a; (void)log_m; (void)tw; abort(); }
+static void dif_level_v(FR *a, size_t m, size_t h, const FR *tw) { (void)a; (void)m; (void)h; (void)tw; abort(); }
+static void last3_v(FR *a, size_t m, const FR *tw) { (void)a; (void)m; (void)tw; abort(); }
 static void scale_v(FR *a, size_t n, const FR *c, const FR *s) { (void)a; (void)n; (void)c; (void)s; abort(); }
 static void abc_v(FR *a, const FR *b, const FR *c, size_t n, const FR *k) { (void)a; (void)b; (void)c; (void)n; (void)k; abort(); }
 #endif
@@ -399,22 +385,25 @@ static void dif_level(FR *a, size_t m, size_t h, const FR *tw)
 	}
 }
 
-/* Depth-first once a block fits in L1, breadth-first above. */
-static void dif(FR *a, unsigned log_m, const FR *tw)
+/* Depth-first once a block fits in L1, breadth-first above; vec: IFMA lanes (log_m >= 3). */
+static void dif(FR *a, unsigned log_m, const FR *tw, bool vec)
 {
 	size_t m = (size_t)1 << log_m;
 	if (log_m == 0)
 		return;
 	if (log_m > L1_LOG) {
-		dif_level(a, m, m / 2, tw);
-		dif(a, log_m - 1, tw);
-		dif(a + m / 2, log_m - 1, tw);
+		(vec ? dif_level_v : dif_level)(a, m, m / 2, tw);
+		dif(a, log_m - 1, tw, vec);
+		dif(a + m / 2, log_m - 1, tw, vec);
 		return;
 	}
-	for (size_t h = m / 2; h >= 2; h /= 2)
-		dif_level(a, m, h, tw);
-	for (size_t s = 0; s < m; s += 2)
-		bfly1(&a[s], &a[s + 1]);
+	for (size_t h = m / 2; h >= (vec ? 8 : 2); h /= 2)
+		(vec ? dif_level_v : dif_level)(a, m, h, tw);
+	if (vec)
+		last3_v(a, m, tw);
+	else
+		for (size_t s = 0; s < m; s += 2)
+			bfly1(&a[s], &a[s + 1]);
 }
 
 /* ---------- the three passes ---------- */
@@ -456,10 +445,7 @@ static void column_block(struct xform *x, FR *buf, size_t c0)
 	for (int w = 0; w < COL_W; w++) {
 		if (x->vec && x->coset)
 			scale_v(buf + w * R, R, &p[w], &x->shift_c);
-		if (x->vec)
-			dif_v(buf + w * R, d->log_rows, d->tw_rows[x->dir]);
-		else
-			dif(buf + w * R, d->log_rows, d->tw_rows[x->dir]);
+		dif(buf + w * R, d->log_rows, d->tw_rows[x->dir], x->vec);
 	}
 	for (size_t j = 0; j < R; j++)
 		for (int w = 0; w < COL_W; w++)
@@ -501,10 +487,7 @@ static void row_task(void *ctx, size_t r, int worker)
 			f_mul(&row[j], &row[j], &p);
 			f_mul(&p, &p, &step);
 		}
-	if (x->vec)
-		dif_v(row, d->log_cols, d->tw_cols[x->dir]);
-	else
-		dif(row, d->log_cols, d->tw_cols[x->dir]);
+	dif(row, d->log_cols, d->tw_cols[x->dir], x->vec);
 }
 
 struct brev {
