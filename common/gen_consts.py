@@ -163,7 +163,7 @@ def bn254():
     assert 4*p < 2**260
     out.append("#define ZP_C52_BN_FP_P { %s }" % ", ".join("0x%xull" % w for w in limbs(p, 5, 52)))
     out.append("#define ZP_C52_BN_FP_INV 0x%xull" % ((-pow(p, -1, 2**52)) % 2**52))
-    # and Fr's, for the IFMA NTT butterflies (bn254_ntt.c)
+    # and Fr's, for the IFMA NTT butterflies (ntt_tmpl.h)
     out.append("#define ZP_C52_BN_FR_P { %s }" % ", ".join("0x%xull" % w for w in limbs(r, 5, 52)))
     out.append("#define ZP_C52_BN_FR_INV 0x%xull" % ((-pow(r, -1, 2**52)) % 2**52))
     # Fr 2-adicity and the root
