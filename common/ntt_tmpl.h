@@ -385,6 +385,19 @@ static void dif_level(FR *a, size_t m, size_t h, const FR *tw)
 	}
 }
 
+/* a[j] *= p·s^j for j < n; vec: IFMA lanes (n a multiple of 8) */
+static void scale(FR *a, size_t n, FR p, const FR *s, bool vec)
+{
+	if (vec) {
+		scale_v(a, n, &p, s);
+		return;
+	}
+	for (size_t j = 0; j < n; j++) {
+		f_mul(&a[j], &a[j], &p);
+		f_mul(&p, &p, s);
+	}
+}
+
 /* Depth-first once a block fits in L1, breadth-first above; vec: IFMA lanes (log_m >= 3). */
 static void dif(FR *a, unsigned log_m, const FR *tw, bool vec)
 {
@@ -412,7 +425,7 @@ struct xform {
 	DOM *d;
 	FR *a;
 	int dir;
-	bool coset;          /* forward only: scale a_j by shift^j on the way in */
+	bool coset;          /* forward only: scale a_j by shift^j in the columns (R = 1: the row) */
 	bool vec;            /* IFMA lanes (rows and columns of at least 8) */
 	FR shift;
 	FR shift_c;          /* shift^C */
@@ -431,20 +444,12 @@ static void column_block(struct xform *x, FR *buf, size_t c0)
 		for (int w = 1; w < COL_W; w++)
 			f_mul(&p[w], &p[w - 1], &x->shift);
 	}
-	if (x->coset && !x->vec) {
-		for (size_t j = 0; j < R; j++)
-			for (int w = 0; w < COL_W; w++) {
-				f_mul(&buf[w * R + j], &a[j * C + c0 + w], &p[w]);
-				f_mul(&p[w], &p[w], &x->shift_c);
-			}
-	} else {
-		for (size_t j = 0; j < R; j++)
-			for (int w = 0; w < COL_W; w++)
-				buf[w * R + j] = a[j * C + c0 + w];
-	}
+	for (size_t j = 0; j < R; j++)
+		for (int w = 0; w < COL_W; w++)
+			buf[w * R + j] = a[j * C + c0 + w];
 	for (int w = 0; w < COL_W; w++) {
-		if (x->vec && x->coset)
-			scale_v(buf + w * R, R, &p[w], &x->shift_c);
+		if (x->coset)
+			scale(buf + w * R, R, p[w], &x->shift_c, x->vec);
 		dif(buf + w * R, d->log_rows, d->tw_rows[x->dir], x->vec);
 	}
 	for (size_t j = 0; j < R; j++)
@@ -472,21 +477,16 @@ static void row_task(void *ctx, size_t r, int worker)
 	size_t C = (size_t)1 << d->log_cols;
 	FR *row = x->a + r * C;
 	FR p = x->dir == INV ? d->n_inv : FR_ONE, step;
-	bool scale = x->dir == INV;
+	bool mul = x->dir == INV;
 	if (d->log_rows > 0) {
 		step = d->row_step[x->dir][rev_bits(r, d->log_rows)];
-		scale = scale || r != 0;
+		mul = mul || r != 0;
 	} else {
 		step = x->coset ? x->shift : FR_ONE;
-		scale = scale || x->coset;
+		mul = mul || x->coset;
 	}
-	if (scale && x->vec)
-		scale_v(row, C, &p, &step);
-	else if (scale)
-		for (size_t j = 0; j < C; j++) {
-			f_mul(&row[j], &row[j], &p);
-			f_mul(&p, &p, &step);
-		}
+	if (mul)
+		scale(row, C, p, &step, x->vec);
 	dif(row, d->log_cols, d->tw_cols[x->dir], x->vec);
 }
 
@@ -578,14 +578,7 @@ static void scale_task(void *ctx, size_t t, int worker)
 	size_t lo = t * CHUNK, hi = lo + CHUNK < c->n ? lo + CHUNK : c->n;
 	FR p;
 	pow_u64(&p, &c->s, lo);
-	if (c->vec) {
-		scale_v(c->a + lo, hi - lo, &p, &c->s);
-		return;
-	}
-	for (size_t j = lo; j < hi; j++) {
-		f_mul(&c->a[j], &c->a[j], &p);
-		f_mul(&p, &p, &c->s);
-	}
+	scale(c->a + lo, hi - lo, p, &c->s, c->vec);
 }
 
 /* a_j *= s^j */

@@ -3,7 +3,8 @@
 # load from others hits both alike (the order swapped each round); prints the medians as a markdown table.
 #   bench/arith/ntt_ab.sh OLD_TREE [NEW_TREE (default: this one)]      ROUNDS (default 7), WORK (/tmp/ntt-ab)
 # Per round and side: ntt_ab.c built against the tree's libzpcommon.a (forward + inverse, both curves, 2^16
-# and 2^20; again with ZP_FIELD_PORTABLE=1, the scalar path), and one whole CPU proof per curve at 2^16
+# and 2^20, the snarkjs H step at 2^16; again with ZP_FIELD_PORTABLE=1, the scalar path, one repetition), and
+# one whole CPU proof per curve at 2^16
 # (`zkpipe bench prove --runs 1`: wall and process CPU seconds) on a chain circuit with a g16_devkey key.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,7 @@ out=results.txt; : > $out
 one() {
   local s=$1 d=$OLD; [ $s = new ] && d=$NEW
   ./${s}_bench 16 20 | sed "s/^/$s ntt /" >> $out
-  ZP_FIELD_PORTABLE=1 ./${s}_bench 16 20 | sed "s/^/$s scalar-ntt /" >> $out
+  ZP_FIELD_PORTABLE=1 BENCH_REPS=1 ./${s}_bench 16 20 | sed "s/^/$s scalar-ntt /" >> $out
   for c in bls12381 bn128; do
     "$d/build/tools/zkpipe" bench prove --zkey $c.zkey --wtns $c.wtns --runs 1 2>&1 |
       awk -v s=$s -v c=$c '/^run 1/ { gsub(/[()]/, ""); print s, "prove", c, "2^16", "wall", $4; print s, "prove", c, "2^16", "cpu", $7 }' >> $out
