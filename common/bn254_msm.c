@@ -54,97 +54,39 @@ static inline void bn_fp_sqr(zp_bn254_fp *r, const zp_bn254_fp *a) { zp_bn254_fp
  * λ'·(xB − x3) < 32p·2p < p·2^260. The running sums stay scalar (msm_tmpl.h's loop).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"   /* IFMA_FN and the 52-bit lane helpers bn254_ifma_impl.h builds on */
 #include "bn254_ifma_impl.h"
 
 _Static_assert(sizeof(zp_bn254_g1_affine) == 8 * sizeof(uint64_t), "zp_bn254_g1_affine is x then y, 4 words each");
 static int bn_ifma_on;
 static zp_bn254_fp bn_two4;         /* Montgomery 2^4 */
 static __m512i bn_one_s[5];         /* R mod p (the standard form's 1) on all lanes */
-typedef struct { __m512i v[5]; } bve1;         /* eight BN254 Fp */
-typedef struct { bve1 c0, c1; } bve2;          /* eight BN254 Fp2 */
-static bve1 bn_one_n1;                         /* 1 in R' form */
-static bve2 bn_one_n2;
-static __m512i bn_k2_v[5];                     /* 2^264 mod p raw: x·R -> x·R' in one product */
+static __m512i bn_k2_v[5];          /* 2^264 mod p raw: x·R -> x·R' in one product */
 static pthread_once_t bn_ifma_once = PTHREAD_ONCE_INIT;
 
-static IFMA_FN void bn_v5_from_fp(__m512i r[5], const zp_bn254_fp v[8])
-{
-	__m512i L[4];
-	for (int k = 0; k < 4; k++)
-		L[k] = _mm512_set_epi64((long long)v[7].l[k], (long long)v[6].l[k], (long long)v[5].l[k], (long long)v[4].l[k],
-		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
-	bn_v5_from64(r, L);
-}
-/* lanes (normalized, < 2^256) -> eight zp_bn254_fp, as they are */
-static IFMA_FN void bn_v5_to_fp(zp_bn254_fp v[8], const __m512i r[5])
-{
-	__m512i L[4];
-	_Alignas(64) uint64_t w[8];
-	bn_v5_to64(L, r);
-	for (int k = 0; k < 4; k++) {
-		_mm512_store_si512((void *)w, L[k]);
-		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
-	}
-}
+#define IE(x) bn_##x
+#define IEV(x) bn_v5_##x
+#define IE_N 5
+#define IE_W 4
+#define IE_P ZP_BN_P52
+#define IE_FE zp_bn254_fp
+#define IE_FE2 zp_bn254_fp2
+#include "ifma_ext_tmpl.h"   /* bn_ve1, bn_ve2, bn_e1_*, bn_e2_*, bn_v1_*, bn_v2_*, bn_ba_ent_lanes */
+
 static IFMA_FN void bn_ifma_consts(void)
 {
-	zp_bn254_fp one[8], k2[8], t;
-	zp_bn254_fp_mul_fast(&t, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
-	for (int l = 0; l < 8; l++) { one[l] = ZP_BN254_FP_ONE; k2[l] = t; }
-	bn_v5_from_fp(bn_one_s, one);
-	bn_v5_from_fp(bn_k2_v, k2);
-	bn_v5_mul(bn_one_n1.v, bn_one_s, bn_k2_v);   /* R·2^264·2^-260 = 2^260 mod p */
-	bn_v5_canon(bn_one_n1.v);
-	bn_one_n2.c0 = bn_one_n1;
-	memset(&bn_one_n2.c1, 0, sizeof bn_one_n2.c1);
+	zp_bn254_fp k2;
+	zp_bn254_fp_mul_fast(&k2, &bn_two4, &bn_two4);   /* 2^8·R = 2^264 raw */
+	bn_lanes_consts(&k2, &ZP_BN254_FP_ONE);
 }
+
 static void bn_ifma_init(void)
 {
-	uint64_t p52[5];   /* the 52-bit constants against the scalar modulus */
-	const uint64_t *p = ZP_BN254_FP_MODULUS;
-	for (int k = 0; k < 5; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, sh = bit % 64;
-		uint64_t v = p[w] >> sh;
-		if (sh > 12 && w + 1 < 4) v |= p[w + 1] << (64 - sh);
-		p52[k] = v & ZP_MASK52;
-	}
-	uint64_t x = 1;
-	for (int i = 0; i < 6; i++) x *= 2 - p[0] * x;
-	bool ok = memcmp(p52, ZP_BN_P52, sizeof p52) == 0 && ((0 - x) & ZP_MASK52) == ZP_BN_P52_INV;
-	bn_ifma_on = ok && zp_knobs()->msm_ifma && zp_fp_ifma_available();
+	bn_ifma_on = bn_v5_consts_ok(ZP_BN254_FP_MODULUS) && zp_knobs()->msm_ifma && zp_fp_ifma_available();
 	zp_bn254_fp_from_u64(&bn_two4, 16);
 	if (bn_ifma_on)
 		bn_ifma_consts();
 }
 
-/* d = a − b per limb (signed); mask of the lanes where a == b (both reduced) */
-static IFMA_FN __mmask8 bn_v5_diff(__m512i d[5], const __m512i a[5], const __m512i b[5])
-{
-	__m512i o = _mm512_setzero_si512();
-	for (int k = 0; k < 5; k++) {
-		d[k] = _mm512_sub_epi64(a[k], b[k]);
-		o = _mm512_or_si512(o, d[k]);
-	}
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-/* r = d + m·p, normalized (d + m·p >= 0) */
-static IFMA_FN void bn_v5_addq(__m512i r[5], const __m512i d[5], int m)
-{
-	for (int k = 0; k < 5; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(ZP_BN_P52[k] * (uint64_t)m)));
-	bn_v5_carry(r);
-}
-/* N = ±yP − yB (− in the lanes of neg) + 2p or 3p: in (p, 3p] */
-static IFMA_FN void bn_v5_num(__m512i N[5], const __m512i yp[5], const __m512i yb[5], __mmask8 neg)
-{
-	for (int k = 0; k < 5; k++) {
-		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
-		__m512i q = _mm512_mask_blend_epi64(neg, _mm512_set1_epi64((long long)(2 * ZP_BN_P52[k])),
-		                                    _mm512_set1_epi64((long long)(3 * ZP_BN_P52[k])));
-		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
-	}
-	bn_v5_carry(N);
-}
 /* inv = 1/tot lane by lane, times 2^4 (tot < 2p): scale e -> −e − 1; Montgomery's trick over the lanes */
 static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 {
@@ -152,7 +94,7 @@ static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 	__m512i t[5];
 	memcpy(t, tot_v, sizeof t);
 	bn_v5_csub(t, 1);
-	bn_v5_to_fp(tot, t);
+	bn_v5_to_fe(tot, t);
 	pf[0] = tot[0];
 	for (int l = 1; l < 8; l++) zp_bn254_fp_mul_fast(&pf[l], &pf[l - 1], &tot[l]);
 	zp_bn254_fp_inv_vartime(&acc, &pf[7]);
@@ -162,130 +104,8 @@ static IFMA_FN void bn_v5_lanes_inv(__m512i inv[5], const __m512i tot_v[5])
 		zp_bn254_fp_mul_fast(&acc, &acc, &tot[l]);
 	}
 	tinv[0] = acc;
-	bn_v5_from_fp(inv, tinv);
+	bn_v5_from_fe(inv, tinv);
 }
-/* Entry lanes of group j as bn254's (struct layout as BLS12-381's entries) */
-static IFMA_FN void bn_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
-                                 __mmask8 *neg)
-{
-	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
-	*bi = _mm512_mul_epu32(e, w);
-	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
-	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
-}
-
-static IFMA_FN __attribute__((noinline)) void bn_e1_mul(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_mul(r->v, a->v, b->v); }
-/* Karatsuba with one reduction a component (msm.c's e2_mul in five limbs): c0 = (a0b0 − a1b1 + p·2^260)·2^-260,
- * c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-260; c0 gets one conditional subtraction. */
-static IFMA_FN __attribute__((noinline)) void bn_e2_mul(bve2 *r, const bve2 *a, const bve2 *b)
-{
-	__m512i sa[5], sb[5], t0[10], t1[10];
-	bn_v5_add(sa, a->c0.v, a->c1.v);
-	bn_v5_add(sb, b->c0.v, b->c1.v);
-	for (int k = 0; k < 10; k++) t0[k] = t1[k] = _mm512_setzero_si512();
-	bn_v5_mulw(t0, a->c0.v, b->c0.v);
-	bn_v5_mulw(t1, a->c1.v, b->c1.v);
-	for (int k = 0; k < 10; k++) {
-		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
-		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
-		t0[k] = k < 5 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_BN_P52[k - 5]));
-	}
-	bn_v5_redc(r->c0.v, t0);
-	bn_v5_csub(r->c0.v, 1);
-	bn_v5_mulw(t1, sa, sb);
-	bn_v5_redc(r->c1.v, t1);
-}
-/* r = a0² + a1², one reduction */
-static IFMA_FN __attribute__((noinline)) void bn_e2_norm(bve1 *r, const bve2 *a)
-{
-	__m512i t[10];
-	for (int k = 0; k < 10; k++) t[k] = _mm512_setzero_si512();
-	bn_v5_mulw(t, a->c0.v, a->c0.v);
-	bn_v5_mulw(t, a->c1.v, a->c1.v);
-	bn_v5_redc(r->v, t);
-}
-
-/* the point formulas' lane operations (msm_ifma_tmpl.h's contract), in IFMA's R' = 2^260 form */
-static IFMA_FN __attribute__((noinline)) void bn_e1_canon(bve1 *r) { bn_v5_canon(r->v); }
-static IFMA_FN __attribute__((noinline)) void bn_e1_canon4(bve1 *r) { bn_v5_canon4(r->v); }
-static IFMA_FN void bn_e1_canon2(bve1 *r) { bn_v5_csub(r->v, 1); }
-static IFMA_FN void bn_e1_sub(bve1 *r, const bve1 *a, const bve1 *b, int m) { bn_v5_sub(r->v, a->v, b->v, m); }
-static IFMA_FN void bn_e1_add(bve1 *r, const bve1 *a, const bve1 *b) { bn_v5_add(r->v, a->v, b->v); }
-static IFMA_FN __mmask8 bn_e1_zero(const bve1 *a)
-{
-	__m512i o = a->v[0];
-	for (int k = 1; k < 5; k++) o = _mm512_or_si512(o, a->v[k]);
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-static IFMA_FN void bn_e1_sel(bve1 *r, __mmask8 m, const bve1 *a)
-{
-	for (int k = 0; k < 5; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
-}
-static IFMA_FN void bn_e1_shl(bve1 *r, const bve1 *a) { bn_v5_shl4(r->v, a->v); }
-static IFMA_FN void bn_e1_lift(bve1 *r, const bve1 *a)
-{
-	bn_v5_mul(r->v, a->v, bn_k2_v);
-	bn_v5_csub(r->v, 1);
-}
-static IFMA_FN void bn_e2_sub(bve2 *r, const bve2 *a, const bve2 *b, int m)
-{
-	bn_e1_sub(&r->c0, &a->c0, &b->c0, m);
-	bn_e1_sub(&r->c1, &a->c1, &b->c1, m);
-}
-static IFMA_FN void bn_e2_canon(bve2 *r) { bn_e1_canon(&r->c0); bn_e1_canon(&r->c1); }
-static IFMA_FN void bn_e2_canon4(bve2 *r) { bn_e1_canon4(&r->c0); bn_e1_canon4(&r->c1); }
-static IFMA_FN void bn_e2_canon2(bve2 *r) { bn_e1_canon2(&r->c0); bn_e1_canon2(&r->c1); }
-static IFMA_FN void bn_e2_add(bve2 *r, const bve2 *a, const bve2 *b) { bn_e1_add(&r->c0, &a->c0, &b->c0); bn_e1_add(&r->c1, &a->c1, &b->c1); }
-static IFMA_FN __mmask8 bn_e2_zero(const bve2 *a) { return bn_e1_zero(&a->c0) & bn_e1_zero(&a->c1); }
-static IFMA_FN void bn_e2_sel(bve2 *r, __mmask8 m, const bve2 *a) { bn_e1_sel(&r->c0, m, &a->c0); bn_e1_sel(&r->c1, m, &a->c1); }
-static IFMA_FN void bn_e2_shl(bve2 *r, const bve2 *a) { bn_e1_shl(&r->c0, &a->c0); bn_e1_shl(&r->c1, &a->c1); }
-static IFMA_FN void bn_e2_lift(bve2 *r, const bve2 *a) { bn_e1_lift(&r->c0, &a->c0); bn_e1_lift(&r->c1, &a->c1); }
-
-#define V(x) bnv1_##x
-#define VE bve1
-#define ve_shl bn_e1_shl
-#define ve_lift bn_e1_lift
-#define ve_mul bn_e1_mul
-#define ve_sub bn_e1_sub
-#define ve_canon bn_e1_canon
-#define ve_canon4 bn_e1_canon4
-#define ve_canon2 bn_e1_canon2
-#define ve_add bn_e1_add
-#define ve_zero bn_e1_zero
-#define ve_sel bn_e1_sel
-#define ve_one bn_one_n1
-#include "msm_ifma_tmpl.h"
-#define V(x) bnv2_##x
-#define VE bve2
-#define ve_shl bn_e2_shl
-#define ve_lift bn_e2_lift
-#define ve_mul bn_e2_mul
-#define ve_sub bn_e2_sub
-#define ve_canon bn_e2_canon
-#define ve_canon4 bn_e2_canon4
-#define ve_canon2 bn_e2_canon2
-#define ve_add bn_e2_add
-#define ve_zero bn_e2_zero
-#define ve_sel bn_e2_sel
-#define ve_one bn_one_n2
-#include "msm_ifma_tmpl.h"
-
-/* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced; and back */
-static IFMA_FN void bn_e1_in(bve1 *r, const uint64_t *base, __m512i idx, int off)
-{
-	__m512i t[5];
-	bn_v5_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
-	bn_v5_mul(r->v, t, bn_k2_v);
-	bn_v5_csub(r->v, 1);
-}
-static IFMA_FN void bn_e1_out(zp_bn254_fp v[8], const bve1 *a)
-{
-	__m512i t[5];
-	bn_v5_mul(t, a->v, bn_one_s);
-	bn_v5_csub(t, 1);
-	bn_v5_to_fp(v, t);
-}
-
 /* BLS12-381's g1_ba_reduce_v (msm.c): eight segments of nb/8 buckets as the lanes */
 static IFMA_FN void bn254_g1_ba_reduce_v(struct bn254_g1_ba *s, const zp_bn254_g1_xyzz *bk, size_t nb, zp_bn254_g1_xyzz *out)
 {
@@ -293,13 +113,13 @@ static IFMA_FN void bn254_g1_ba_reduce_v(struct bn254_g1_ba *s, const zp_bn254_g
 	const uint64_t *ab = s->ab[0].x.l, *xb = bk[0].x.l;
 	/* zp_bn254_g1_affine: 8 words a bucket; zp_bn254_g1_xyzz: 16 */
 #define J8 _mm512_slli_epi64(ji, 3)
-	BA_REDUCE_SCAN(bnv1, bve1, s->st, S,
+	BA_REDUCE_SCAN(bn_v1, bn_ve1, s->st, S,
 	               (bn_v5_gather(bx.v, ab, J8), bn_v5_gather(by.v, ab, _mm512_add_epi64(J8, _mm512_set1_epi64(4)))),
 	               (bn_e1_in(&B.X, xb, _mm512_slli_epi64(J8, 1), 0), bn_e1_in(&B.Y, xb, _mm512_slli_epi64(J8, 1), 4),
 	                bn_e1_in(&B.ZZ, xb, _mm512_slli_epi64(J8, 1), 8), bn_e1_in(&B.ZZZ, xb, _mm512_slli_epi64(J8, 1), 12)));
 #undef J8
 	zp_bn254_fp c[8][8];
-	const bve1 *from[8] = { &run.X, &run.Y, &run.ZZ, &run.ZZZ, &sum.X, &sum.Y, &sum.ZZ, &sum.ZZZ };
+	const bn_ve1 *from[8] = { &run.X, &run.Y, &run.ZZ, &run.ZZZ, &sum.X, &sum.Y, &sum.ZZ, &sum.ZZZ };
 	for (int i = 0; i < 8; i++) bn_e1_out(c[i], from[i]);
 	zp_bn254_g1_xyzz rl[8], sl[8];
 	for (int l = 0; l < 8; l++) {
@@ -319,8 +139,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct b
 	__mmask8 drop = 0;
 	__m512i t[5];
 	memcpy(t, D, sizeof t);
-	bn_v5_to_fp(d, t);      /* D, N < 2^256: exact */
-	bn_v5_to_fp(nn, N);
+	bn_v5_to_fe(d, t);   /* D, N < 2^256: exact */
+	bn_v5_to_fe(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -339,8 +159,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g1_ba_fix(struct b
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	bn_v5_from_fp(D, d);
-	bn_v5_from_fp(N, nn);
+	bn_v5_from_fe(D, d);
+	bn_v5_from_fe(N, nn);
 	return drop;
 }
 
@@ -379,7 +199,7 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		if (j + BN_PF_GROUPS < ng)
 			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 8);
-		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		__m512i *xb = vxb[j], *yb = vyb[j];
 		bn_v5_gather(xp, pts, pi);
 		bn_v5_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(4)));
@@ -407,9 +227,9 @@ static IFMA_FN void bn254_g1_ba_apply_v(struct bn254_g1_ba *s)
 		} else {
 			memcpy(t, inv, sizeof t);
 		}
-		bn_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
+		bn_ba_ent_lanes(s->ent, j, m, 8, &bi, &pi, &neg);
 		bn_v5_mul(lam, vn[j], t);                 /* scale 0, < 2p */
-		bn_v5_shl4(lm1, lam);                     /* λ·2^4: scale −1, < 32p */
+		bn_v5_shl(lm1, lam);                      /* λ·2^4: scale −1, < 32p */
 		bn_v5_mul(x3, lam, lm1);                  /* λ², scale 0, < 2p */
 		bn_v5_sub(x3, x3, vsx[j], 4);             /* λ² − xB − xP, < 6p */
 		bn_v5_canon(x3);
@@ -498,34 +318,14 @@ BA_SCALAR_ENTRY(bn254_g1, zp_bn254_g1_xyzz)
 /* BN254's G2 batch over Fp2 lanes: BLS12-381's g2_ba_apply_v (msm.c; denominators through their norms) in
  * five limbs, with G1's bounds (xB − x3 taken + p). */
 #if defined(__x86_64__) && defined(__GNUC__)
-static IFMA_FN void bve2_to_fp2(zp_bn254_fp2 v[8], const bve2 *a)
-{
-	zp_bn254_fp t0[8], t1[8];
-	__m512i c0[5], c1[5];
-	memcpy(c0, a->c0.v, sizeof c0);
-	memcpy(c1, a->c1.v, sizeof c1);
-	bn_v5_canon(c0);
-	bn_v5_canon(c1);
-	bn_v5_to_fp(t0, c0);
-	bn_v5_to_fp(t1, c1);
-	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
-}
-static IFMA_FN void bve2_from_fp2(bve2 *r, const zp_bn254_fp2 v[8])
-{
-	zp_bn254_fp c0[8], c1[8];
-	for (int l = 0; l < 8; l++) { c0[l] = v[l].c0; c1[l] = v[l].c1; }
-	bn_v5_from_fp(r->c0.v, c0);
-	bn_v5_from_fp(r->c1.v, c1);
-}
-
 /* G2's P = ±B lanes as G1's (bn254_g1_ba_fix) */
 static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g2_ba_fix(struct bn254_g2_ba *s, size_t j, __mmask8 ex,
-                                                                       bve2 *D, bve2 *N)
+                                                                       bn_ve2 *D, bn_ve2 *N)
 {
 	zp_bn254_fp2 d[8], nn[8];
 	__mmask8 drop = 0;
-	bve2_to_fp2(d, D);
-	bve2_to_fp2(nn, N);
+	bn_ve2_to_fe2(d, D);
+	bn_ve2_to_fe2(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -544,8 +344,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 bn254_g2_ba_fix(struct b
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	bve2_from_fp2(D, d);
-	bve2_from_fp2(N, nn);
+	bn_ve2_from_fe2(D, d);
+	bn_ve2_from_fe2(N, nn);
 	return drop;
 }
 
@@ -553,11 +353,11 @@ _Static_assert(sizeof(zp_bn254_g2_affine) == 16 * sizeof(uint64_t), "zp_bn254_g2
 static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 {
 	size_t n = s->nb, ng = (n + 7) / 8, cg = s->cap / 8 + 2;
-	bve1 *pre = (bve1 *)s->x8, *vnr = pre + cg, inv, tn;
+	bn_ve1 *pre = (bn_ve1 *)s->x8, *vnr = pre + cg, inv, tn;
 	__m512i zero5[5];
 	for (int k = 0; k < 5; k++) zero5[k] = _mm512_setzero_si512();
-	bve2 *vd = (bve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xp, yp;
-	bve2 *vxb = vn + cg, *vyb = vxb + cg, *vsx = vyb + cg;   /* xB, yB, xB + xP */
+	bn_ve2 *vd = (bn_ve2 *)(vnr + cg), *vn = vd + cg, t, lam, lm1, x3, y3, xp, yp;
+	bn_ve2 *vxb = vn + cg, *vyb = vxb + cg, *vsx = vyb + cg;   /* xB, yB, xB + xP */
 	uint8_t *drop = (uint8_t *)(vsx + cg);
 	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
 	__m512i bi, pi;
@@ -571,8 +371,8 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
 		if (j + BN_PF_GROUPS < ng)
 			bn_ba_prefetch(s->ent, n, j + BN_PF_GROUPS, pts, ab, 16);
-		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
-		bve2 *xb = &vxb[j], *yb = &vyb[j];
+		bn_ba_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		bn_ve2 *xb = &vxb[j], *yb = &vyb[j];
 		BN_G2_GATHER(xp, pts, pi, 0);
 		BN_G2_GATHER(yp, pts, pi, 8);
 		BN_G2_GATHER(*xb, ab, bi, 0);
@@ -612,8 +412,8 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 		bn_e1_mul(&t.c0, &vd[j].c0, &tn);         /* 1/D_j = conj(D_j)/|D_j|², scale −1 */
 		bn_e1_mul(&t.c1, &vd[j].c1, &tn);
 		bn_v5_sub(t.c1.v, zero5, t.c1.v, 2);       /* −(D1/|D|²) */
-		bn_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
-		const bve2 *xb = &vxb[j], *yb = &vyb[j];
+		bn_ba_ent_lanes(s->ent, j, m, 16, &bi, &pi, &neg);
+		const bn_ve2 *xb = &vxb[j], *yb = &vyb[j];
 		bn_e2_mul(&lam, &vn[j], &t);              /* scale 0 */
 		bn_v5_csub(lam.c0.v, 1);
 		bn_v5_csub(lam.c1.v, 1);                  /* < p */
@@ -621,10 +421,10 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 			__m512i sm[5], df[5];
 			bn_v5_add(sm, lam.c0.v, lam.c1.v);
 			bn_v5_sub(df, lam.c0.v, lam.c1.v, 1);   /* both < 2p */
-			bn_v5_shl4(df, df);
+			bn_v5_shl(df, df);
 			bn_v5_mul(x3.c0.v, sm, df);           /* scale 0, < 2p */
-			bn_v5_shl4(lm1.c0.v, lam.c0.v);
-			bn_v5_shl4(lm1.c1.v, lam.c1.v);
+			bn_v5_shl(lm1.c0.v, lam.c0.v);
+			bn_v5_shl(lm1.c1.v, lam.c1.v);
 			bn_v5_mul(x3.c1.v, lam.c0.v, lm1.c1.v);
 			bn_v5_add(x3.c1.v, x3.c1.v, x3.c1.v); /* < 4p */
 		}
@@ -649,11 +449,6 @@ static IFMA_FN void bn254_g2_ba_apply_v(struct bn254_g2_ba *s)
 			s->st[s->ent[8 * j + l].b] = (drop[j] >> l & 1) ? BA_INF : BA_AFF;
 	}
 }
-static IFMA_FN void bn_e2_in(bve2 *r, const uint64_t *base, __m512i idx, int off)
-{
-	bn_e1_in(&r->c0, base, idx, off);
-	bn_e1_in(&r->c1, base, idx, off + 4);
-}
 static IFMA_FN void bn254_g2_ba_reduce_v(struct bn254_g2_ba *s, const zp_bn254_g2_xyzz *bk, size_t nb, zp_bn254_g2_xyzz *out)
 {
 	size_t S = nb / 8;
@@ -662,13 +457,13 @@ static IFMA_FN void bn254_g2_ba_reduce_v(struct bn254_g2_ba *s, const zp_bn254_g
 #define J16 _mm512_slli_epi64(ji, 4)
 #define BN_E2_GATHER(r, off) (bn_v5_gather((r).c0.v, ab, _mm512_add_epi64(J16, _mm512_set1_epi64(off))), \
                               bn_v5_gather((r).c1.v, ab, _mm512_add_epi64(J16, _mm512_set1_epi64((off) + 4))))
-	BA_REDUCE_SCAN(bnv2, bve2, s->st, S, (BN_E2_GATHER(bx, 0), BN_E2_GATHER(by, 8)),
+	BA_REDUCE_SCAN(bn_v2, bn_ve2, s->st, S, (BN_E2_GATHER(bx, 0), BN_E2_GATHER(by, 8)),
 	               (bn_e2_in(&B.X, xb, _mm512_slli_epi64(J16, 1), 0), bn_e2_in(&B.Y, xb, _mm512_slli_epi64(J16, 1), 8),
 	                bn_e2_in(&B.ZZ, xb, _mm512_slli_epi64(J16, 1), 16), bn_e2_in(&B.ZZZ, xb, _mm512_slli_epi64(J16, 1), 24)));
 #undef BN_E2_GATHER
 #undef J16
 	zp_bn254_fp c[16][8];
-	const bve1 *from[16] = { &run.X.c0, &run.X.c1, &run.Y.c0, &run.Y.c1, &run.ZZ.c0, &run.ZZ.c1, &run.ZZZ.c0, &run.ZZZ.c1,
+	const bn_ve1 *from[16] = { &run.X.c0, &run.X.c1, &run.Y.c0, &run.Y.c1, &run.ZZ.c0, &run.ZZ.c1, &run.ZZZ.c0, &run.ZZZ.c1,
 	                         &sum.X.c0, &sum.X.c1, &sum.Y.c0, &sum.Y.c1, &sum.ZZ.c0, &sum.ZZ.c1, &sum.ZZZ.c0, &sum.ZZZ.c1 };
 	for (int i = 0; i < 16; i++) bn_e1_out(c[i], from[i]);
 	zp_bn254_g2_xyzz rl[8], sl[8];

@@ -69,7 +69,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
  * known "scale" e and the steps are arranged to land back on 0: prefix j has scale j; the lane
  * inverse is taken to scale −ng (ng groups; one scalar product by 2^32); then inv_j has scale −j−1,
  * 1/den_j = inv_j·pre_{j−1} scale −1, λ = num·(1/den) scale 0; λ' = λ·2^32 (shifts, no product:
- * zp_v8_shl32) has scale −1, so λ·λ' = λ² and λ'·(xB − x3) land on scale 0. Six vector products an
+ * zp_v8_shl) has scale −1, so λ·λ' = λ² and λ'·(xB − x3) land on scale 0. Six vector products an
  * entry, as the scalar path, at ~1/3 the cost each; results reduced to [0, q) before they are stored.
  */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -80,7 +80,18 @@ static int ba_ifma_on;
 static zp_fp ifma_two32, ifma_k2;   /* Montgomery 2^32; 2^448 mod q raw (= 1 at scale −2) */
 static __m512i k2_v[8], one_s[8];   /* ifma_k2 and R mod q (the standard form's 1) on all lanes */
 static pthread_once_t ba_ifma_once = PTHREAD_ONCE_INIT;
-static void ba_ifma_consts(void);
+
+#define IE(x) x
+#define IEV(x) zp_v8_##x
+#define IE_N 8
+#define IE_W 6
+#define IE_P ZP_Q52
+#define IE_FE zp_fp
+#define IE_FE2 zp_fp2
+#include "ifma_ext_tmpl.h"   /* ve1, ve2, e1_*, e2_*, v1_*, v2_*, ba_ent_lanes */
+
+static IFMA_FN void ba_ifma_consts(void) { lanes_consts(&ifma_k2, &ZP_FP_ONE); }
+
 static void ba_ifma_init(void)
 {
 	ba_ifma_on = zp_knobs()->msm_ifma && zp_fp_ifma_available();
@@ -90,70 +101,12 @@ static void ba_ifma_init(void)
 		ba_ifma_consts();
 }
 
-static IFMA_FN void v8_from_fp(__m512i r[8], const zp_fp v[8])
-{
-	__m512i L[6];
-	for (int k = 0; k < 6; k++)
-		L[k] = _mm512_set_epi64((long long)v[7].l[k], (long long)v[6].l[k], (long long)v[5].l[k], (long long)v[4].l[k],
-		                        (long long)v[3].l[k], (long long)v[2].l[k], (long long)v[1].l[k], (long long)v[0].l[k]);
-	zp_v8_from64(r, L);
-}
-static IFMA_FN void v8_to_fp(zp_fp v[8], const __m512i r[8])
-{
-	__m512i L[6];
-	_Alignas(64) uint64_t w[8];
-	zp_v8_to64(L, r);
-	for (int k = 0; k < 6; k++) {
-		_mm512_store_si512((void *)w, L[k]);
-		for (int l = 0; l < 8; l++) v[l].l[k] = w[l];
-	}
-}
-
-/* Group j's entries (struct g_ba_ent: bucket in the low 32 bits, point | sign << 31 in the high
- * ones) as word offsets of their affine bucket and point (`words` a point) and the negation mask;
- * lanes outside m read entry 0 of nothing: bucket 0, point 0. */
-static IFMA_FN void ba_ent_lanes(const void *ent, size_t j, __mmask8 m, unsigned words, __m512i *bi, __m512i *pi,
-                                 __mmask8 *neg)
-{
-	__m512i e = _mm512_maskz_loadu_epi64(m, (const uint64_t *)ent + 8 * j), w = _mm512_set1_epi64(words);
-	*bi = _mm512_mul_epu32(e, w);
-	*pi = _mm512_mul_epu32(_mm512_and_si512(_mm512_srli_epi64(e, 32), _mm512_set1_epi64(0x7fffffff)), w);
-	*neg = _mm512_test_epi64_mask(e, _mm512_set1_epi64((long long)(1ull << 63)));
-}
-/* d = a − b per limb (signed); mask of the lanes where a == b (both reduced: equal limbs) */
-static IFMA_FN __mmask8 v8_diff(__m512i d[8], const __m512i a[8], const __m512i b[8])
-{
-	__m512i o = _mm512_setzero_si512();
-	for (int k = 0; k < 8; k++) {
-		d[k] = _mm512_sub_epi64(a[k], b[k]);
-		o = _mm512_or_si512(o, d[k]);
-	}
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-/* r = d + m·q, normalized (d from v8_diff, d + m·q >= 0) */
-static IFMA_FN void v8_addq(__m512i r[8], const __m512i d[8], int m)
-{
-	for (int k = 0; k < 8; k++) r[k] = _mm512_add_epi64(d[k], _mm512_set1_epi64((long long)(ZP_Q52[k] * (uint64_t)m)));
-	zp_v8_carry(r);
-}
-/* N = ±yP − yB (− in the lanes of neg) + 2q or 3q: in (q, 3q] */
-static IFMA_FN void v8_num(__m512i N[8], const __m512i yp[8], const __m512i yb[8], __mmask8 neg)
-{
-	for (int k = 0; k < 8; k++) {
-		__m512i a = _mm512_mask_sub_epi64(yp[k], neg, _mm512_setzero_si512(), yp[k]);
-		__m512i q = _mm512_mask_blend_epi64(neg, _mm512_set1_epi64((long long)(2 * ZP_Q52[k])),
-		                                    _mm512_set1_epi64((long long)(3 * ZP_Q52[k])));
-		N[k] = _mm512_add_epi64(_mm512_sub_epi64(a, yb[k]), q);
-	}
-	zp_v8_carry(N);
-}
-
 /* inv = 1/tot lane by lane, times 2^32 (tot < 2^384): an IFMA value at scale e comes back at scale
  * −e − 1. Montgomery's trick over the eight lanes, one scalar inversion; the 2^32 goes on that one. */
 static IFMA_FN void v8_lanes_inv(__m512i inv[8], const __m512i tot_v[8])
 {
 	zp_fp tot[8], pf[8], tinv[8], acc;
-	v8_to_fp(tot, tot_v);
+	zp_v8_to_fe(tot, tot_v);
 	pf[0] = tot[0];
 	for (int l = 1; l < 8; l++) zp_fp_mulc(&pf[l], &pf[l - 1], &tot[l]);
 	fp_inv(&acc, &pf[7]);
@@ -163,7 +116,7 @@ static IFMA_FN void v8_lanes_inv(__m512i inv[8], const __m512i tot_v[8])
 		zp_fp_mulc(&acc, &acc, &tot[l]);
 	}
 	tinv[0] = acc;
-	v8_from_fp(inv, tinv);
+	zp_v8_from_fe(inv, tinv);
 }
 
 /* The lanes ex of group j whose point has its bucket's x (rare): P = B becomes a doubling entry
@@ -173,8 +126,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 g1_ba_fix(struct g1_ba *
 {
 	zp_fp d[8], nn[8];
 	__mmask8 drop = 0;
-	v8_to_fp(d, D);      /* D, N < 2^384: exact */
-	v8_to_fp(nn, N);
+	zp_v8_to_fe(d, D);   /* D, N < 2^384: exact */
+	zp_v8_to_fe(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -193,8 +146,8 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 g1_ba_fix(struct g1_ba *
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	v8_from_fp(D, d);
-	v8_from_fp(N, nn);
+	zp_v8_from_fe(D, d);
+	zp_v8_from_fe(N, nn);
 	return drop;
 }
 
@@ -217,10 +170,10 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		zp_v8_gather(yp, pts, _mm512_add_epi64(pi, _mm512_set1_epi64(6)));
 		zp_v8_gather(xb, ab, bi);
 		zp_v8_gather(yb, ab, _mm512_add_epi64(bi, _mm512_set1_epi64(6)));
-		__mmask8 ex = v8_diff(t, xp, xb) & m;
+		__mmask8 ex = zp_v8_diff(t, xp, xb) & m;
 		for (int k = 0; k < 8; k++) vsx[j][k] = _mm512_add_epi64(xb[k], xp[k]);   /* < 2q, limbs < 2^53 */
-		v8_addq(vd[j], t, 2);
-		v8_num(vn[j], yp, yb, neg);
+		zp_v8_addq(vd[j], t, 2);
+		zp_v8_num(vn[j], yp, yb, neg);
 		drop[j] = ex ? g1_ba_fix(s, j, ex, vd[j], vn[j]) : 0;
 		if (m != 0xff)
 			for (int k = 0; k < 8; k++) vd[j][k] = _mm512_mask_blend_epi64(m, one_s[k], vd[j][k]);
@@ -241,7 +194,7 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
 		}
 		ba_ent_lanes(s->ent, j, m, 12, &bi, &pi, &neg);
 		zp_v8_mul(lam, vn[j], t);                 /* scale 0 */
-		zp_v8_shl32(lm1, lam);                    /* λ·2^32: scale −1, < 2q·2^32 */
+		zp_v8_shl(lm1, lam);                      /* λ·2^32: scale −1, < 2q·2^32 */
 		zp_v8_mul(x3, lam, lm1);                  /* λ², scale 0, < 2q */
 		zp_v8_sub(x3, x3, vsx[j], 4);             /* λ² − xB − xP, < 6q */
 		zp_v8_canon(x3);
@@ -265,137 +218,6 @@ static IFMA_FN void g1_ba_apply_v(struct g1_ba *s)
  * way out), every stored coordinate reduced to [0, q), and the exceptional cases (either operand at
  * infinity, P = ±Q — a sum equals the run whenever a bucket is empty after the first) are lane masks.
  */
-typedef struct { __m512i v[8]; } ve1;          /* eight Fp */
-typedef struct { ve1 c0, c1; } ve2;            /* eight Fp2 */
-
-static ve2 one_n2;
-
-static IFMA_FN __mmask8 v8_zero(const __m512i a[8])
-{
-	__m512i o = a[0];
-	for (int k = 1; k < 8; k++) o = _mm512_or_si512(o, a[k]);
-	return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
-}
-/* one out-of-line copy each of the product and the reduction for the point formulas, which call
- * them ~60 times */
-static IFMA_FN __attribute__((noinline)) void e1_mul(ve1 *r, const ve1 *a, const ve1 *b) { zp_v8_mul(r->v, a->v, b->v); }
-static IFMA_FN __attribute__((noinline)) void e1_canon(ve1 *r) { zp_v8_canon(r->v); }
-static IFMA_FN __attribute__((noinline)) void e1_canon4(ve1 *r) { zp_v8_canon4(r->v); }
-static IFMA_FN void e1_canon2(ve1 *r) { zp_v8_csub(r->v, 1); }
-static IFMA_FN void e1_sub(ve1 *r, const ve1 *a, const ve1 *b, int m) { zp_v8_sub(r->v, a->v, b->v, m); }
-static IFMA_FN void e1_add(ve1 *r, const ve1 *a, const ve1 *b)
-{
-	for (int k = 0; k < 8; k++) r->v[k] = _mm512_add_epi64(a->v[k], b->v[k]);
-	zp_v8_carry(r->v);
-}
-static IFMA_FN __mmask8 e1_zero(const ve1 *a) { return v8_zero(a->v); }
-static IFMA_FN void e1_sel(ve1 *r, __mmask8 m, const ve1 *a)
-{
-	for (int k = 0; k < 8; k++) r->v[k] = _mm512_mask_blend_epi64(m, r->v[k], a->v[k]);
-}
-/* Fp2 = Fp[u]/(u² + 1): Karatsuba with one reduction a component (the three products summed
- * unreduced): c0 = (a0b0 − a1b1 + q·2^416)·2^-416, c1 = ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·2^-416
- * (= a0b1 + a1b0 >= 0). For components < 2q (or one side < 2q·2^32, the other < 2q) both land
- * under 2q after c0's one conditional subtraction. */
-static IFMA_FN __attribute__((noinline)) void e2_mul(ve2 *r, const ve2 *a, const ve2 *b)
-{
-	ve1 sa, sb;
-	__m512i t0[16], t1[16];
-	e1_add(&sa, &a->c0, &a->c1);
-	e1_add(&sb, &b->c0, &b->c1);
-	for (int k = 0; k < 16; k++) t0[k] = t1[k] = _mm512_setzero_si512();
-	zp_v8_mulw(t0, a->c0.v, b->c0.v);
-	zp_v8_mulw(t1, a->c1.v, b->c1.v);
-	for (int k = 0; k < 16; k++) {
-		__m512i d = _mm512_sub_epi64(t0[k], t1[k]);
-		t1[k] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_add_epi64(t0[k], t1[k]));
-		t0[k] = k < 8 ? d : _mm512_add_epi64(d, _mm512_set1_epi64((long long)ZP_Q52[k - 8]));
-	}
-	zp_v8_redc(r->c0.v, t0);
-	zp_v8_csub(r->c0.v, 1);
-	zp_v8_mulw(t1, sa.v, sb.v);
-	zp_v8_redc(r->c1.v, t1);
-}
-static IFMA_FN void e2_sub(ve2 *r, const ve2 *a, const ve2 *b, int m)
-{
-	e1_sub(&r->c0, &a->c0, &b->c0, m);
-	e1_sub(&r->c1, &a->c1, &b->c1, m);
-}
-static IFMA_FN void e2_canon(ve2 *r) { e1_canon(&r->c0); e1_canon(&r->c1); }
-static IFMA_FN void e2_canon4(ve2 *r) { e1_canon4(&r->c0); e1_canon4(&r->c1); }
-static IFMA_FN void e2_canon2(ve2 *r) { e1_canon2(&r->c0); e1_canon2(&r->c1); }
-static IFMA_FN void e2_add(ve2 *r, const ve2 *a, const ve2 *b) { e1_add(&r->c0, &a->c0, &b->c0); e1_add(&r->c1, &a->c1, &b->c1); }
-static IFMA_FN __mmask8 e2_zero(const ve2 *a) { return e1_zero(&a->c0) & e1_zero(&a->c1); }
-static IFMA_FN void e2_sel(ve2 *r, __mmask8 m, const ve2 *a) { e1_sel(&r->c0, m, &a->c0); e1_sel(&r->c1, m, &a->c1); }
-
-static ve1 one_n1;                             /* 1 in R' form */
-static IFMA_FN void e1_shl(ve1 *r, const ve1 *a) { zp_v8_shl32(r->v, a->v); }
-static IFMA_FN void e1_lift(ve1 *r, const ve1 *a)
-{
-	zp_v8_mul(r->v, a->v, k2_v);
-	zp_v8_csub(r->v, 1);
-}
-static IFMA_FN void e2_shl(ve2 *r, const ve2 *a) { e1_shl(&r->c0, &a->c0); e1_shl(&r->c1, &a->c1); }
-static IFMA_FN void e2_lift(ve2 *r, const ve2 *a) { e1_lift(&r->c0, &a->c0); e1_lift(&r->c1, &a->c1); }
-
-#define V(x) v1_##x
-#define VE ve1
-#define ve_shl e1_shl
-#define ve_lift e1_lift
-#define ve_mul e1_mul
-#define ve_sub e1_sub
-#define ve_canon e1_canon
-#define ve_canon4 e1_canon4
-#define ve_canon2 e1_canon2
-#define ve_add e1_add
-#define ve_zero e1_zero
-#define ve_sel e1_sel
-#define ve_one one_n1
-#include "msm_ifma_tmpl.h"
-#define V(x) v2_##x
-#define VE ve2
-#define ve_shl e2_shl
-#define ve_lift e2_lift
-#define ve_mul e2_mul
-#define ve_sub e2_sub
-#define ve_canon e2_canon
-#define ve_canon4 e2_canon4
-#define ve_canon2 e2_canon2
-#define ve_add e2_add
-#define ve_zero e2_zero
-#define ve_sel e2_sel
-#define ve_one one_n2
-#include "msm_ifma_tmpl.h"
-
-/* lane coordinates (standard form, gathered from base + idx + off words) -> R' form, reduced */
-static IFMA_FN void e1_in(ve1 *r, const uint64_t *base, __m512i idx, int off)
-{
-	__m512i t[8];
-	zp_v8_gather(t, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
-	zp_v8_mul(r->v, t, k2_v);
-	zp_v8_csub(r->v, 1);
-}
-/* R' form -> the standard form's eight zp_fp */
-static IFMA_FN void e1_out(zp_fp v[8], const ve1 *a)
-{
-	__m512i t[8];
-	zp_v8_mul(t, a->v, one_s);
-	zp_v8_csub(t, 1);
-	v8_to_fp(v, t);
-}
-
-static IFMA_FN void ba_ifma_consts(void)
-{
-	zp_fp k2[8], one[8];
-	for (int l = 0; l < 8; l++) { k2[l] = ifma_k2; one[l] = ZP_FP_ONE; }
-	v8_from_fp(k2_v, k2);
-	v8_from_fp(one_s, one);
-	zp_v8_mul(one_n1.v, one_s, k2_v);   /* R·2^448·2^-416 = 2^416 mod q */
-	zp_v8_canon(one_n1.v);
-	one_n2.c0 = one_n1;
-	memset(&one_n2.c1, 0, sizeof one_n2.c1);
-}
-
 static IFMA_FN void g1_ba_reduce_v(struct g1_ba *s, const zp_g1_xyzz *bk, size_t nb, zp_g1_xyzz *out)
 {
 	size_t S = nb / 8;
@@ -483,24 +305,13 @@ BA_IFMA_ENTRY(g1, zp_g1_xyzz, 1)
  * (g2_ba_apply_v); λ² as an Fp2 squaring (two Fp products).
  */
 #if defined(__x86_64__) && defined(__GNUC__)
-static IFMA_FN void ve2_to_fp2(zp_fp2 v[8], ve2 *a)
-{
-	zp_fp t0[8], t1[8];
-	zp_v8_canon(a->c0.v);
-	zp_v8_canon(a->c1.v);
-	v8_to_fp(t0, a->c0.v);
-	v8_to_fp(t1, a->c1.v);
-	for (int l = 0; l < 8; l++) { v[l].c0 = t0[l]; v[l].c1 = t1[l]; }
-}
-
 /* G2's P = ±B lanes as G1's (g1_ba_fix) */
 static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *s, size_t j, __mmask8 ex, ve2 *D, ve2 *N)
 {
 	zp_fp2 d[8], nn[8];
-	zp_fp c0[8], c1[8];
 	__mmask8 drop = 0;
-	ve2_to_fp2(d, D);
-	ve2_to_fp2(nn, N);
+	ve2_to_fe2(d, D);
+	ve2_to_fe2(nn, N);
 	for (int l = 0; l < 8; l++) {
 		if (!(ex >> l & 1))
 			continue;
@@ -519,23 +330,9 @@ static IFMA_FN __attribute__((noinline, cold)) __mmask8 g2_ba_fix(struct g2_ba *
 			drop |= (__mmask8)(1u << l);
 		}
 	}
-	for (int l = 0; l < 8; l++) { c0[l] = d[l].c0; c1[l] = d[l].c1; }
-	v8_from_fp(D->c0.v, c0);
-	v8_from_fp(D->c1.v, c1);
-	for (int l = 0; l < 8; l++) { c0[l] = nn[l].c0; c1[l] = nn[l].c1; }
-	v8_from_fp(N->c0.v, c0);
-	v8_from_fp(N->c1.v, c1);
+	ve2_from_fe2(D, d);
+	ve2_from_fe2(N, nn);
 	return drop;
-}
-
-/* r = a0² + a1² (the norm of a), one reduction: < 2q for components < 3q */
-static IFMA_FN __attribute__((noinline)) void e2_norm(ve1 *r, const ve2 *a)
-{
-	__m512i t[16];
-	for (int k = 0; k < 16; k++) t[k] = _mm512_setzero_si512();
-	zp_v8_mulw(t, a->c0.v, a->c0.v);
-	zp_v8_mulw(t, a->c1.v, a->c1.v);
-	zp_v8_redc(r->v, t);
 }
 
 /* G1's apply over Fp2 lanes, the denominators inverted through their norms: 1/D = conj(D)/|D|², so
@@ -565,15 +362,15 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 		G2_GATHER(yp, pts, pi, 12);
 		G2_GATHER(*xb, ab, bi, 0);
 		G2_GATHER(*yb, ab, bi, 12);
-		__mmask8 ex = v8_diff(t.c0.v, xp.c0.v, xb->c0.v) & v8_diff(t.c1.v, xp.c1.v, xb->c1.v) & m;
+		__mmask8 ex = zp_v8_diff(t.c0.v, xp.c0.v, xb->c0.v) & zp_v8_diff(t.c1.v, xp.c1.v, xb->c1.v) & m;
 		for (int k = 0; k < 8; k++) {   /* < 2q, limbs < 2^53 */
 			vsx[j].c0.v[k] = _mm512_add_epi64(xb->c0.v[k], xp.c0.v[k]);
 			vsx[j].c1.v[k] = _mm512_add_epi64(xb->c1.v[k], xp.c1.v[k]);
 		}
-		v8_addq(vd[j].c0.v, t.c0.v, 2);
-		v8_addq(vd[j].c1.v, t.c1.v, 2);
-		v8_num(vn[j].c0.v, yp.c0.v, yb->c0.v, neg);
-		v8_num(vn[j].c1.v, yp.c1.v, yb->c1.v, neg);
+		zp_v8_addq(vd[j].c0.v, t.c0.v, 2);
+		zp_v8_addq(vd[j].c1.v, t.c1.v, 2);
+		zp_v8_num(vn[j].c0.v, yp.c0.v, yb->c0.v, neg);
+		zp_v8_num(vn[j].c1.v, yp.c1.v, yb->c1.v, neg);
 		drop[j] = ex ? g2_ba_fix(s, j, ex, &vd[j], &vn[j]) : 0;
 		if (m != 0xff)
 			for (int k = 0; k < 8; k++) {
@@ -608,10 +405,10 @@ static IFMA_FN void g2_ba_apply_v(struct g2_ba *s)
 			ve1 sm, df;
 			e1_add(&sm, &lam.c0, &lam.c1);
 			e1_sub(&df, &lam.c0, &lam.c1, 1);   /* both < 2q */
-			zp_v8_shl32(df.v, df.v);
+			zp_v8_shl(df.v, df.v);
 			e1_mul(&x3.c0, &sm, &df);           /* scale 0, < 2q */
-			zp_v8_shl32(lm1.c0.v, lam.c0.v);
-			zp_v8_shl32(lm1.c1.v, lam.c1.v);
+			zp_v8_shl(lm1.c0.v, lam.c0.v);
+			zp_v8_shl(lm1.c1.v, lam.c1.v);
 			e1_mul(&x3.c1, &lam.c0, &lm1.c1);
 			e1_add(&x3.c1, &x3.c1, &x3.c1);     /* < 4q */
 		}
@@ -642,11 +439,6 @@ static IFMA_FN void e2_gather(ve2 *r, const uint64_t *base, __m512i idx, int off
 {
 	zp_v8_gather(r->c0.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off)));
 	zp_v8_gather(r->c1.v, base, _mm512_add_epi64(idx, _mm512_set1_epi64(off + 6)));
-}
-static IFMA_FN void e2_in(ve2 *r, const uint64_t *base, __m512i idx, int off)
-{
-	e1_in(&r->c0, base, idx, off);
-	e1_in(&r->c1, base, idx, off + 6);
 }
 /* G2's running sums as G1's (g1_ba_reduce_v), over Fp2 lanes */
 static IFMA_FN void g2_ba_reduce_v(struct g2_ba *s, const zp_g2_xyzz *bk, size_t nb, zp_g2_xyzz *out)

@@ -22,8 +22,8 @@
  * h >= 8 take eight butterflies at once (eight consecutive i of one group, their twiddles one load), the
  * last three levels run in registers on blocks of eight, and the scalings (row multipliers, coset powers,
  * the H step's a·b − c) eight elements at once. Elements stay in the scalar code's Montgomery form
- * (R = 2^256) and reduced in memory; lanes are five 52-bit limbs (bn254_ifma_impl.h's engine, with the
- * modulus as a parameter: both Fr are below 2^255) and a product is a·b·2^-260, so the second factor of
+ * (R = 2^256) and reduced in memory; lanes are five 52-bit limbs (ifma_tmpl.h's engine instanced for the
+ * Fr: fr_v5_*; both Fr are below 2^255) and a product is a·b·2^-260, so the second factor of
  * each product is taken times 2^4 (four shifts for a twiddle; a kept "R' form" for a running power): the
  * results are the scalar code's exactly (a reduced Montgomery value is unique).
  */
@@ -81,24 +81,18 @@ static inline size_t rev_bits(size_t x, unsigned bits)
 
 /* ---------- IFMA lanes (see the top) ---------- */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include "fp_ifma_impl.h"
-#include "bn254_ifma_impl.h"
+static const uint64_t M52[5] = FR_P52;   /* r in 52-bit limbs: the engine fr_v5_* over this Fr */
+#define IV(x) fr_v5_##x
+#define IFMA_N 5
+#define IFMA_W 4
+#define IFMA_FE FR
+#define IFMA_P M52
+#define IFMA_PINV FR_P52_INV
+#include "ifma_tmpl.h"
 
-static const uint64_t M52[5] = FR_P52;
 static bool ntt_ifma;
 static pthread_once_t ntt_once = PTHREAD_ONCE_INIT;
-static void ntt_init(void)
-{
-	uint64_t m52[5], x = 1;   /* the 52-bit constants against the 64-bit modulus */
-	for (int k = 0; k < 5; k++) {
-		unsigned bit = 52u * (unsigned)k, w = bit / 64, sh = bit % 64;
-		uint64_t v = P64[w] >> sh;
-		if (sh > 12 && w + 1 < 4) v |= P64[w + 1] << (64 - sh);
-		m52[k] = v & ZP_MASK52;
-	}
-	for (int i = 0; i < 6; i++) x *= 2 - P64[0] * x;
-	ntt_ifma = memcmp(m52, M52, sizeof m52) == 0 && ((0 - x) & ZP_MASK52) == FR_P52_INV && zp_fp_ifma_available();
-}
+static void ntt_init(void) { ntt_ifma = fr_v5_consts_ok(P64) && zp_fp_ifma_available(); }
 static bool use_ifma(void)
 {
 	pthread_once(&ntt_once, ntt_init);
@@ -120,13 +114,13 @@ static inline IFMA_FN void ld8(__m512i r[5], const FR *p)
 	P1 = _mm512_permutex2var_epi64(A2, i23, A3);
 	L[2] = _mm512_permutex2var_epi64(P0, lo, P1);
 	L[3] = _mm512_permutex2var_epi64(P0, hi, P1);
-	bn_v5_from64(r, L);
+	fr_v5_from64(r, L);
 }
 static inline IFMA_FN void st8(FR *p, const __m512i r[5])
 {
 	uint64_t *w = p->l;
 	__m512i L[4];
-	bn_v5_to64(L, r);
+	fr_v5_to64(L, r);
 	const __m512i z0 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), z1 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
 	const __m512i c0 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), c1 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
 	__m512i Q01 = _mm512_permutex2var_epi64(L[0], z0, L[1]), Q01h = _mm512_permutex2var_epi64(L[0], z1, L[1]);
@@ -139,21 +133,14 @@ static inline IFMA_FN void st8(FR *p, const __m512i r[5])
 /* r = a·b (a·b < r·2^260, e.g. a < 2r and b's value times 2^4 < 16r): the product of the values, reduced */
 static inline IFMA_FN void rmul(__m512i r[5], const __m512i a[5], const __m512i b16[5])
 {
-	bn_v5_mul_m(r, a, b16, M52, FR_P52_INV);
-	bn_v5_csub_m(r, 1, M52);
-}
-/* r = a − b + r (a, b < r): < 2r, normalized */
-static inline IFMA_FN void vsub(__m512i d[5], const __m512i a[5], const __m512i b[5])
-{
-	for (int k = 0; k < 5; k++)
-		d[k] = _mm512_add_epi64(_mm512_sub_epi64(a[k], b[k]), _mm512_set1_epi64((long long)M52[k]));
-	bn_v5_carry(d);
+	fr_v5_mul(r, a, b16);
+	fr_v5_csub(r, 1);
 }
 /* eight elements times 2^4 from FR values (twiddles, factors) */
 static inline IFMA_FN void ld8_16(__m512i r[5], const FR *p)
 {
 	ld8(r, p);
-	bn_v5_shl4(r, r);
+	fr_v5_shl(r, r);
 }
 
 /* One DIF level with half-size h >= 8 over a[0..m): x, y <- x + y, (x − y)·ω_{2h}^i. */
@@ -166,9 +153,9 @@ static IFMA_FN void dif_level_v(FR *a, size_t m, size_t h, const FR *tw)
 			ld8(u, &a[s + i]);
 			ld8(v, &a[s + i + h]);
 			ld8_16(w, &t[i]);
-			vsub(d, u, v);
-			bn_v5_add(u, u, v);
-			bn_v5_csub_m(u, 1, M52);
+			fr_v5_sub(d, u, v, 1);
+			fr_v5_add(u, u, v);
+			fr_v5_csub(u, 1);
 			rmul(d, d, w);
 			st8(&a[s + i], u);
 			st8(&a[s + i + h], d);
@@ -199,13 +186,13 @@ static IFMA_FN void last3_v(FR *a, size_t m, const FR *tw)
 				u[k] = _mm512_permutexvar_epi64(iu[lv], e[k]);
 				v[k] = _mm512_permutexvar_epi64(iv[lv], e[k]);
 			}
-			vsub(d, u, v);
+			fr_v5_sub(d, u, v, 1);
 			if (lv < 2)
 				rmul(d, d, W[lv]);
-			bn_v5_add(u, u, v);
+			fr_v5_add(u, u, v);
 			for (int k = 0; k < 5; k++)
 				e[k] = _mm512_mask_blend_epi64(dm[lv], u[k], d[k]);
-			bn_v5_csub_m(e, 1, M52);
+			fr_v5_csub(e, 1);
 		}
 		st8(&a[b], e);
 	}
@@ -222,10 +209,10 @@ static IFMA_FN void scale_v(FR *a, size_t n, const FR *c, const FR *s)
 	for (int l = 0; l < 8; l++) s8[l] = e;
 	__m512i Q[5], S8[5], t[5];
 	ld8_16(Q, p);
-	bn_v5_csub_m(Q, 8, M52);
-	bn_v5_csub_m(Q, 4, M52);
-	bn_v5_csub_m(Q, 2, M52);
-	bn_v5_csub_m(Q, 1, M52);
+	fr_v5_csub(Q, 8);
+	fr_v5_csub(Q, 4);
+	fr_v5_csub(Q, 2);
+	fr_v5_csub(Q, 1);
 	ld8_16(S8, s8);                   /* < 16r */
 	for (size_t j = 0; j < n; j += 8) {
 		ld8(t, &a[j]);
@@ -250,8 +237,8 @@ static IFMA_FN void abc_v(FR *a, const FR *b, const FR *c, size_t n, const FR *k
 		ld8_16(y, &b[j]);
 		ld8(z, &c[j]);
 		rmul(x, x, y);
-		vsub(x, x, z);
-		bn_v5_csub_m(x, 1, M52);
+		fr_v5_sub(x, x, z, 1);
+		fr_v5_csub(x, 1);
 		if (k)
 			rmul(x, x, K);
 		st8(&a[j], x);

@@ -180,12 +180,7 @@ void zp_pairing_miller_loop(zp_fp12 *f, const zp_g1_affine *p, const zp_g2_affin
 void zp_pairing_final_exp(zp_fp12 *r, const zp_fp12 *f)
 {
 	zp_fp12 m, t, b, c, d, e;
-	/* easy part: m = f^((q^6 - 1)(q^2 + 1)) */
-	zp_fp12_inv(&t, f);
-	zp_fp12_conj(&m, f);
-	zp_fp12_mul(&m, &m, &t);
-	zp_fp12_frobenius(&t, &m, 2);
-	zp_fp12_mul(&m, &m, &t);
+	zp_fp12_final_exp_easy(&m, f);             /* m = f^((q^6 - 1)(q^2 + 1)) */
 	/* hard part: m^(((x-1)^2/3)(x+q)(x^2+q^2-1) + 1) */
 	zp_fp12_cyclotomic_pow_u64(&b, &m, X_PLUS1_DIV3);
 	zp_fp12_cyclotomic_pow_u64(&c, &b, X_ABS + 1);

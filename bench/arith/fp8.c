@@ -45,7 +45,7 @@ void zp_fp8_pack(zp_fp8 *r, const zp_fp a[8])
 		zp_fp t;
 		uint64_t l[8];
 		zp_fp_mul(&t, &a[lane], &TO_R416);   /* raw limbs now a·2^416 mod q */
-		zp_to52(l, t.l);
+		zp_to52(l, 8, t.l, ZP_FP_LIMBS);
 		for (int k = 0; k < 8; k++) r->l[k][lane] = l[k];
 	}
 }
