@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <x86intrin.h>   /* _addcarry_u64 / _subborrow_u64 (plain x86-64, no extra ISA) */
 
 #include "field_impl.h"
 #include "fp_ifma.h"
@@ -50,10 +51,36 @@ enum { FWD = 0, INV = 1 };
 #define CHUNK 4096        /* elements per task in pointwise passes */
 #define MAX_SLOTS 64
 
-/* Additions inline (Montgomery, fully reduced; r < 2^255, so a + b never carries out of 256 bits). */
+/* Additions inline (Montgomery, fully reduced; r < 2^255, so a + b never carries out of 256 bits), the
+ * reduction by masks: no branch on the data (field_impl.h's zp_mod4_addc compiles to one here, and the
+ * butterflies' sums exceed r half the time). */
 static const uint64_t P64[4] = FR_P64;   /* zp_consts.h: constant-folded */
-INLINE void f_add(FR *r, const FR *a, const FR *b) { zp_mod4_addc(r->l, a->l, b->l, P64); }
-INLINE void f_sub(FR *r, const FR *a, const FR *b) { zp_mod4_subc(r->l, a->l, b->l, P64); }
+
+INLINE void f_add(FR *r, const FR *a, const FR *b)
+{
+	unsigned long long t[4], s[4];
+	unsigned char c = 0, br = 0;
+	for (int i = 0; i < 4; i++)
+		c = _addcarry_u64(c, a->l[i], b->l[i], &t[i]);
+	for (int i = 0; i < 4; i++)
+		br = _subborrow_u64(br, t[i], P64[i], &s[i]);
+	uint64_t keep = (uint64_t)0 - br;   /* all ones if a + b < r */
+	for (int i = 0; i < 4; i++)
+		r->l[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+INLINE void f_sub(FR *r, const FR *a, const FR *b)
+{
+	unsigned long long t[4], o[4];
+	unsigned char c = 0, br = 0;
+	for (int i = 0; i < 4; i++)
+		br = _subborrow_u64(br, a->l[i], b->l[i], &t[i]);
+	uint64_t m = (uint64_t)0 - br;
+	for (int i = 0; i < 4; i++)
+		c = _addcarry_u64(c, t[i], P64[i] & m, &o[i]);
+	for (int i = 0; i < 4; i++)
+		r->l[i] = o[i];
+}
 INLINE void f_mul(FR *r, const FR *a, const FR *b) { fr_mul(r, a, b); }
 
 /* base^e for a public exponent e. */
