@@ -52,34 +52,49 @@ enum { FWD = 0, INV = 1 };
 #define MAX_SLOTS 64
 
 /* Additions inline (Montgomery, fully reduced; r < 2^255, so a + b never carries out of 256 bits), the
- * reduction by masks: no branch on the data (field_impl.h's zp_mod4_addc compiles to one here, and the
- * butterflies' sums exceed r half the time). */
+ * reduction by masks, written out limb by limb as ntt.c had them: field_impl.h's zp_mod4_addc (a select,
+ * compiled to a branch on the data here) and a looped mask form both made the scalar transform 20-25 %
+ * slower (bench/RESULTS.md, "One CPU NTT"). */
 static const uint64_t P64[4] = FR_P64;   /* zp_consts.h: constant-folded */
 
+INLINE void cond_sub(uint64_t *o, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
+{
+	unsigned long long s0, s1, s2, s3;
+	unsigned char b;
+	b = _subborrow_u64(0, t0, P64[0], &s0);
+	b = _subborrow_u64(b, t1, P64[1], &s1);
+	b = _subborrow_u64(b, t2, P64[2], &s2);
+	b = _subborrow_u64(b, t3, P64[3], &s3);
+	uint64_t keep = (uint64_t)0 - b;
+	o[0] = (t0 & keep) | (s0 & ~keep);
+	o[1] = (t1 & keep) | (s1 & ~keep);
+	o[2] = (t2 & keep) | (s2 & ~keep);
+	o[3] = (t3 & keep) | (s3 & ~keep);
+}
 INLINE void f_add(FR *r, const FR *a, const FR *b)
 {
-	unsigned long long t[4], s[4];
-	unsigned char c = 0, br = 0;
-	for (int i = 0; i < 4; i++)
-		c = _addcarry_u64(c, a->l[i], b->l[i], &t[i]);
-	for (int i = 0; i < 4; i++)
-		br = _subborrow_u64(br, t[i], P64[i], &s[i]);
-	uint64_t keep = (uint64_t)0 - br;   /* all ones if a + b < r */
-	for (int i = 0; i < 4; i++)
-		r->l[i] = (t[i] & keep) | (s[i] & ~keep);
+	unsigned long long t0, t1, t2, t3;
+	unsigned char c;
+	c = _addcarry_u64(0, a->l[0], b->l[0], &t0);
+	c = _addcarry_u64(c, a->l[1], b->l[1], &t1);
+	c = _addcarry_u64(c, a->l[2], b->l[2], &t2);
+	_addcarry_u64(c, a->l[3], b->l[3], &t3);
+	cond_sub(r->l, t0, t1, t2, t3);
 }
-
 INLINE void f_sub(FR *r, const FR *a, const FR *b)
 {
-	unsigned long long t[4], o[4];
-	unsigned char c = 0, br = 0;
-	for (int i = 0; i < 4; i++)
-		br = _subborrow_u64(br, a->l[i], b->l[i], &t[i]);
-	uint64_t m = (uint64_t)0 - br;
-	for (int i = 0; i < 4; i++)
-		c = _addcarry_u64(c, t[i], P64[i] & m, &o[i]);
-	for (int i = 0; i < 4; i++)
-		r->l[i] = o[i];
+	unsigned long long t0, t1, t2, t3, o0, o1, o2, o3;
+	unsigned char c;
+	c = _subborrow_u64(0, a->l[0], b->l[0], &t0);
+	c = _subborrow_u64(c, a->l[1], b->l[1], &t1);
+	c = _subborrow_u64(c, a->l[2], b->l[2], &t2);
+	c = _subborrow_u64(c, a->l[3], b->l[3], &t3);
+	uint64_t m = (uint64_t)0 - c;
+	c = _addcarry_u64(0, t0, P64[0] & m, &o0);
+	c = _addcarry_u64(c, t1, P64[1] & m, &o1);
+	c = _addcarry_u64(c, t2, P64[2] & m, &o2);
+	_addcarry_u64(c, t3, P64[3] & m, &o3);
+	r->l[0] = o0; r->l[1] = o1; r->l[2] = o2; r->l[3] = o3;
 }
 INLINE void f_mul(FR *r, const FR *a, const FR *b) { fr_mul(r, a, b); }
 
