@@ -62,7 +62,6 @@ static void load(void)
 	e = env("ZP_MSM_WINDOW");
 	k->msm_window = e ? atoi(e) : 0;
 	k->msm_ifma = on_unless_0("ZP_MSM_IFMA");
-	k->msm_flat = on_unless_0("ZP_MSM_FLAT");
 	e = env("ZP_MSM_K0");
 	k->msm_k0 = e && (atoi(e) == 32 || atoi(e) == 128) ? atoi(e) : 64;
 	k->msm_profile = env("ZP_MSM_PROFILE") != NULL;
@@ -71,11 +70,6 @@ static void load(void)
 	e = env("ZP_CUDA_OVERLAP");
 	k->cuda_overlap = !e || !*e ? 1 : atoi(e) == 0 || atoi(e) == 2 ? atoi(e) : 1; /* measured: beside (bench/RESULTS.md) */
 	k->cuda_density = on_unless_0("ZP_CUDA_DENSITY");
-	k->ntt_bitrev_tiles = on_unless_0("ZP_NTT_BITREV_TILES");
-	k->ntt_occ = on_unless_0("ZP_NTT_OCC");
-	k->ntt_pass_tab = on_unless_0("ZP_NTT_PASS_TAB");
-	e = env("ZP_NTT_OPT");
-	k->ntt_opt = e && *e ? (int)strtol(e, NULL, 0) : -1;
 	num(&k->cuda_device, "ZP_CUDA_DEVICE", 0, 1023, 0);
 	e = env("ZP_CUDA_VERBOSE");
 	k->cuda_verbose = e ? (atoi(e) > 0 ? atoi(e) : 1) : 0;
@@ -93,8 +87,6 @@ static void load(void)
 	num(&k->cuda_upload, "ZP_CUDA_UPLOAD", 0, 3, 0);
 	num(&k->cuda_split_keep, "ZP_CUDA_SPLIT_KEEP", 0, 1, 1);
 	num(&k->params_gpu, "ZP_PARAMS_GPU", -1, 1, -1);
-	num(&k->params_gpu_inline, "ZP_PARAMS_GPU_INLINE", -1, 1, -1);
-	num(&k->params_gpu_sqr, "ZP_PARAMS_GPU_SQR", -1, 1, -1);
 	k->gpud_pipeline = is_1("ZKPIPE_GPUD_PIPELINE");
 	k->memcg = env("ZKPIPE_MEMCG");
 	k->dkeep = env("ZP_DKEEP"); /* set (even empty): the supervisor holds kept keys for this gpud */

@@ -36,16 +36,11 @@ typedef struct {
 	int msm_window;           /* ZP_MSM_WINDOW: CPU MSM window (2..16 used), 0 auto */
 	int msm_ifma;             /* ZP_MSM_IFMA=0 clears it: the AVX-512 IFMA bucket path */
 	/* cuda/ kernels */
-	int msm_flat;             /* ZP_MSM_FLAT=0 clears it: flat level-0 bucket tasks */
 	int msm_k0;               /* ZP_MSM_K0: 32, 64 (default) or 128 entries a flat task */
 	int msm_profile;          /* ZP_MSM_PROFILE set: per-stage MSM event timings on stderr */
 	int msm_glv;              /* ZP_MSM_GLV=k: BLS12-381 G1 MSMs from 2^k scalars take the GLV cut (default 0: off) */
 	int cuda_overlap;         /* ZP_CUDA_OVERLAP: 0 in turn, 1 witness MSMs beside the H step (default), 2 alternate */
 	int cuda_density;         /* ZP_CUDA_DENSITY=0 clears it: witness MSMs skip the points at infinity (lists filtered) */
-	int ntt_bitrev_tiles;     /* ZP_NTT_BITREV_TILES=0 clears it: tiled bit reversal */
-	int ntt_occ;              /* ZP_NTT_OCC=0 clears it: occupancy-tuned NTT launches */
-	int ntt_pass_tab;         /* ZP_NTT_PASS_TAB=0 clears it: per-pass twiddle tables */
-	int ntt_opt;              /* ZP_NTT_OPT: mask of cuda/ntt.cu's NTT_OPT_* bits; -1 (unset) = its default */
 	/* cuda/ runtime and the CUDA prover (prover/backend_cuda.c, cuda/plan.c) */
 	zp_knob_num cuda_device;  /* ZP_CUDA_DEVICE: the device ordinal (checked against the count) */
 	int cuda_verbose;         /* ZP_CUDA_VERBOSE: 1 plan, 2 also stage times; set to anything else: 1 */
@@ -55,8 +50,6 @@ typedef struct {
 	zp_knob_num cuda_upload;   /* ZP_CUDA_UPLOAD: a key's upload from host memory (cuda/upload.c ways; 0 auto) */
 	zp_knob_num cuda_split_keep; /* ZP_CUDA_SPLIT_KEEP=0: split bases made on the device even when a store has them */
 	zp_knob_num params_gpu;    /* ZP_PARAMS_GPU: .params decoded and checked on the GPU (1), on the CPU (0), -1 auto */
-	zp_knob_num params_gpu_inline; /* ZP_PARAMS_GPU_INLINE: the G1 check kernel's Fp products inlined (1), calls (0), -1 default */
-	zp_knob_num params_gpu_sqr; /* ZP_PARAMS_GPU_SQR: the G1 check kernel's Fp squares dedicated (1), products (0), -1 default */
 	/* daemons and tools */
 	int gpud_pipeline;        /* ZKPIPE_GPUD_PIPELINE=1: gpud's CPU backend behind the device pipeline */
 	const char *memcg;        /* ZKPIPE_MEMCG: the cgroup the supervisor made (non-empty: no RLIMIT_DATA) */

@@ -49,12 +49,8 @@ struct plan {
 
 struct max_op { __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; } };
 
-/* ZP_MSM_FLAT=0: level 0 in bucket-aligned tasks as before; ZP_MSM_K0 = 32, 64 or 128 entries a
- * flat task (default 64: G2 2^24 c = 20 367 ms against 375 with 32). Read once. */
-static int msm_flat(void)
-{
-	return zp_knobs()->msm_flat;
-}
+/* ZP_MSM_K0 = 32, 64 or 128 entries a flat level-0 task (default 64: G2 2^24 c = 20 367 ms against 375
+ * with 32). */
 static unsigned msm_k0(void)
 {
 	return (unsigned)zp_knobs()->msm_k0;
@@ -69,7 +65,7 @@ static unsigned auto_window(size_t n, int g2)
 {
 	unsigned lg = 0;
 	while ((1ull << lg) < n) lg++;
-	int c = (int)lg - (g2 ? (msm_flat() ? 4 : 8) : 6);
+	int c = (int)lg - (g2 ? 4 : 6);
 	if (c < 6) c = 6;
 	if (c > (g2 ? 20 : 21)) c = g2 ? 20 : 21;   /* G2 2^25: 690 ms at c = 20, 739 at 21, 763 at 22 */
 	return (unsigned)c;
@@ -252,26 +248,14 @@ ZP_DI affine_t<F> entry_base(const affine_t<F> *__restrict__ bases, uint32_t v)
 	}
 }
 
-/* 128 threads a block and no minimum: 255 registers, 2 blocks an SM for G2. Forcing 3 or 4 blocks (or
- * 5 of 64 threads) spills 1.4–2 KB a thread and ran 26–35 % slower (cuda/NOTES.md, fourth round). */
-template <class F, bool GLV = false>
-__global__ void __launch_bounds__(128, 1) acc_affine_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases, const uint32_t *__restrict__ vals,
-                                  const uint32_t *st, const uint32_t *en, const uint32_t *toff, const uint32_t *tb,
-                                  uint32_t T)
-{
-	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-	if (t >= T) return;
-	uint32_t b = tb[t], s = st[b] + (t - toff[b]) * MSM_K, e = min(s + MSM_K, en[b]);
-	xyzz_t<F> acc = xyzz_t<F>::inf();
-	for (uint32_t i = s; i < e; i++) acc.add_affine(entry_base<F, GLV>(bases, vals[i]));
-	out[t] = acc;
-}
-
-/* Level 0, flat (ZP_MSM_FLAT, default on): thread g adds the entries [g·K, (g+1)·K) of the sorted
+/* Level 0, flat: thread g adds the entries [g·K, (g+1)·K) of the sorted
  * array whatever their buckets, and writes one partial for each bucket it touches, at
  * out[toff[b] + g - st[b]/K] (ntasks_kernel's flat count). Every thread adds K points (the last one
  * fewer): no lanes idle at the short last task of a bucket, which cost 3 % at 512 entries a bucket and
- * ~12 % at 128, so larger windows (fewer, sparser buckets) pay off. */
+ * ~12 % at 128, so larger windows (fewer, sparser buckets) pay off (the bucket-aligned level 0 it replaced,
+ * ZP_MSM_FLAT=0 until issue 35: bench/RESULTS.md, fourth round). 128 threads a block and no minimum: 255
+ * registers, 2 blocks an SM for G2; forcing 3 or 4 blocks (or 5 of 64 threads) spilled 1.4–2 KB a thread and
+ * ran 26–35 % slower (cuda/NOTES.md, fourth round). */
 template <class F, bool GLV = false>
 __global__ void __launch_bounds__(128, 1) acc_flat_kernel(xyzz_t<F> *out, const affine_t<F> *__restrict__ bases,
                                                           const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals,
@@ -486,8 +470,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 	jac_t<F> *dout = AT(scratch, p.off_flag, jac_t<F>);
 	uint32_t *nnz = AT(scratch, p.off_flag + 512, uint32_t);
 	int lvl = 0;
-	const int flat = msm_flat();
-	const unsigned K0 = flat ? msm_k0() : MSM_K;
+	const unsigned K0 = msm_k0();
 
 	for (unsigned w0 = 0; w0 < p.W; w0 += p.P) {
 		unsigned w1 = w0 + p.P < p.W ? w0 + p.P : p.W, pw = w1 - w0;
@@ -513,7 +496,7 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 
 		for (lvl = 0;; lvl++) {
 			uint32_t *to = toff[lvl & 1], *map = tb[0];
-			const int fl = flat && lvl == 0;
+			const int fl = lvl == 0;
 			ntasks_kernel<<<zp_cdiv(B + 1, 256), 256, 0, st>>>(nt, st_, en_, B, fl ? K0 : MSM_K, fl);
 			ZP_CUDA_LAUNCHED();
 			cub_bytes = p.cub_bytes;
@@ -536,12 +519,9 @@ static int msm_run(jac_t<F> *out, const affine_t<F> *bases, const fr_t *scalars,
 			ZP_CUDA_LAUNCHED();
 			cub_bytes = p.cub_bytes;
 			ZP_CUDA_TRY(cub::DeviceScan::InclusiveScan(cubt, cub_bytes, map, tb[1], max_op(), (int)T, st));
-			if (lvl == 0)
-				acc_affine_kernel<F, GLV><<<zp_cdiv(T, 128), 128, 0, st>>>(part[0], bases, vals[1], st_, en_, to, tb[1], T);
-			else
-				acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
+			acc_xyzz_kernel<F><<<zp_cdiv(T, 128), 128, 0, st>>>(part[cur ^ 1], part[cur], st_, en_, to, tb[1], T);
 			ZP_CUDA_LAUNCHED();
-			if (lvl > 0) cur ^= 1;
+			cur ^= 1;
 			st_ = to;
 			en_ = to + 1;
 			T_prev = T;

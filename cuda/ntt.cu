@@ -24,13 +24,14 @@
  * B = u·2^(max_log-m-1) (the same for every block, so cache-resident); the block builds them in
  * shared memory first (2^k - 1 products) instead of each butterfly gathering tw[ti] from the 2 GiB
  * table. Passes with b0 = 0 read the table directly (their twiddles are the B set only).
- * Pass tables (ZP_NTT_PASS_TAB, default on; =0 off): a pass with at most 2^19 (low, entry) pairs
+ * Pass tables: a pass with at most 2^19 (low, entry) pairs
  * (at 2^27 the middle pass, 2^9 blocks' worth) keeps every block's twiddles in one device table built
- * on first use (16 MiB at most, L2-resident) instead of 2^k - 1 products a block. Occupancy
- * (ZP_NTT_OCC, default on; =0 off): the pass kernels take their twiddle set in dynamic shared memory
- * (none when a table or b0 = 0 serves), 6 blocks an SM (<= 40 registers) with the largest shared
- * carveout. Measured 2026-11-29 on the H200: NTT 2^27 50.2 -> 47.9 ms, H step 2^27 377 -> 365 ms.
- * Variants (NTT_OPT_*, a mask per context: ZP_NTT_OPT, zp_cuda_ntt_opt; mask 0 = everything above as it was):
+ * on first use (16 MiB at most, L2-resident) instead of 2^k - 1 products a block. Occupancy: the pass
+ * kernels take their twiddle set in dynamic shared memory (none when a table or b0 = 0 serves), 6 blocks
+ * an SM (<= 40 registers) with the largest shared carveout. Measured 2026-11-29 on the H200: NTT 2^27
+ * 50.2 -> 47.9 ms, H step 2^27 377 -> 365 ms (both were switches, ZP_NTT_PASS_TAB / ZP_NTT_OCC, until issue 35).
+ * The transforms (issue 22: each was a bit of a mask, NTT_OPT_* / ZP_NTT_OPT, measured side by side in
+ * bench/RESULTS.md and all kept; the mask went with issue 35):
  *  SIGMA  cosets without a scale pass. A coset transform is a plain one whose twiddles at global level L
  *         (partners differing in index bit L) are multiplied by sig[L] = s^(2^(log_n-1-L)): DIT from
  *         bit-reversed input evaluates p(s·w^k) by p(z) = E(z^2) + z·O(z^2) at every level, and the DIF
@@ -46,14 +47,14 @@
  *         pass at 2^24..2^27 drops ~1 product an element; the inverse's b0 = 0 pass reads w^-ti from a
  *         2^k - 1 table instead of negating tw[N/2 - ti] in every butterfly.
  *  BAL    pass sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6).
- *  R4     pass4: 4 elements a thread, two levels between barriers (R4_6: 6 blocks an SM instead of 8).
- *  HFUSE  (with SIGMA and R4) the H step's h = (A·B - n·C)·k computed by c's last DIT pass as it stores (it reads
- *         A and B where it would write C, and writes h into a): no combine pass, C never stored. Not in the
- *         default: that pass then took 29.3 ms against 13.9 + the combine's 9.2 (ncu, 2^27; its stride-2^18
- *         loads of A and B wait in the store loop), and the combine itself, two elements a thread with its
- *         six loads first, got cheaper: H step 2^27 299.1 ms unfused, 301.6 fused (H200, 2026-12-02).
- * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check every mask
- * against the CPU on the device.
+ *  TAB0   the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass).
+ *  R4     pass4: 4 elements a thread, two levels between barriers, 6 blocks an SM (<= 80 registers; 8 blocks,
+ *         64 registers, spilled and ran slower: bench/RESULTS.md, mask 87); a 1-level pass (log_n = 1) takes
+ *         dif_pass / dit_pass.
+ * Removed (issue 35): the H combine fused into c's last DIT pass (HFUSE) measured slower, H step 2^27 301.6
+ * against 299.1 ms (H200, 2026-12-02, bench/RESULTS.md "NTT_OPT_HFUSE").
+ * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check the
+ * transforms against the CPU on the device.
  */
 #include "cuda_impl.h"
 #include "ff.cuh"
@@ -91,20 +92,6 @@ template <> struct ntt_field<bn_fr_t> {
 #define POW_LO_BITS 14
 #define NTT_SLOTS 4
 #define NTT_PTABS 12
-/* NTT_OPT_* (ZP_NTT_OPT, a mask; unset: NTT_OPT_DEFAULT): see the header */
-#define NTT_OPT_SIGMA  1
-#define NTT_OPT_INVC   2
-#define NTT_OPT_TWLOAD 4
-#define NTT_OPT_BAL    8
-#define NTT_OPT_R4     16
-#define NTT_OPT_R4_6   32   /* with NTT_OPT_R4: launch bounds for 6 blocks an SM (<= 80 registers) instead of 8 (64) */
-#define NTT_OPT_TAB0   64   /* the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass) */
-#define NTT_OPT_HFUSE  128  /* with SIGMA and R4: the H combine in the last DIT pass of c (see groth16_h_sigma) */
-#define NTT_OPT_ALL    255
-#ifndef NTT_OPT_DEFAULT
-/* HFUSE is not in it: measured slower on the H200 (H step 2^27 301.6 against 299.1 ms, bench/RESULTS.md) */
-#define NTT_OPT_DEFAULT (NTT_OPT_SIGMA | NTT_OPT_INVC | NTT_OPT_TWLOAD | NTT_OPT_BAL | NTT_OPT_R4 | NTT_OPT_R4_6 | NTT_OPT_TAB0)
-#endif
 #define NTT_PTAB_MAX (1u << 19)   /* entries (16 MiB) of one pass table */
 #ifndef ZP_NTT_H_DIT
 #define ZP_NTT_H_DIT 1
@@ -124,7 +111,7 @@ template <> struct ntt_field<bn_fr_t> {
 enum { POW_FWD = 0,      /* s^j           (coset forward) */
        POW_INV = 1,      /* n^-1·s^-j     (inverse, coset inverse) */
        POW_FWD_NINV = 2, /* n^-1·s^j      (H step: unscaled inverse then coset forward) */
-       POW_SIG = 3,      /* lo[L] = s^(2^(log_n-1-L)), L < log_n: level factors (NTT_OPT_SIGMA) */
+       POW_SIG = 3,      /* lo[L] = s^(2^(log_n-1-L)), L < log_n: level factors (SIGMA) */
        POW_SIG_INV = 4   /* the same for s^-1 */ };
 template <class fr_t> struct pow_slot {
 	fr_t *lo, *hi;
@@ -148,8 +135,6 @@ template <class fr_t> struct ntt_ctx {
 	int hc_mode;
 	struct { fr_t *tab; unsigned b0, k; int inverse; int sig; unsigned log_n; fr_t s; unsigned long long used; }
 		ptab[NTT_PTABS];   /* pass tables, built on first use; sig: 0 none, else the POW_SIG kind of (s, log_n) */
-	int occ, use_ptab; /* ZP_NTT_OCC, ZP_NTT_PASS_TAB at create() */
-	int opt;           /* NTT_OPT_* mask (ZP_NTT_OPT at create(); zp_cuda_ntt_opt) */
 };
 
 /* ---- small helpers, run by a single thread ---- */
@@ -221,8 +206,8 @@ static __device__ __forceinline__ fr_t tw_at(const fr_t *__restrict__ tw, size_t
 	return inverse ? tw[nhalf_tab - x].neg() : tw[x];
 }
 /* Entry e of a block's twiddle set (see block_twiddles). A + B < N/2 (A < 2^(max_log-m-1), B <=
- * (2^m - 1)·2^(max_log-m-1)), so w^(A+B) is one table entry: twload (NTT_OPT_TWLOAD) reads it instead of
- * multiplying w^A·w^B (the same canonical value). sig (NTT_OPT_SIGMA): times the level's factor
+ * (2^m - 1)·2^(max_log-m-1)), so w^(A+B) is one table entry: twload (TWLOAD) reads it instead of
+ * multiplying w^A·w^B (the same canonical value). sig (SIGMA): times the level's factor
  * sig[b0 + m] (see the header: cosets by level-scaled twiddles). */
 template <class fr_t>
 static __device__ __forceinline__ fr_t block_tw_entry(const fr_t *__restrict__ tw, unsigned max_log, unsigned b0,
@@ -246,7 +231,7 @@ static __device__ __forceinline__ void block_twiddles(fr_t *tws, const fr_t *__r
 	for (unsigned e = threadIdx.x; e < (1u << k) - 1; e += blockDim.x)
 		tws[e] = block_tw_entry(tw, max_log, b0, low, e, inverse, sig, twload);
 }
-/* Pass table (ZP_NTT_PASS_TAB): every block's twiddles of a pass with few distinct `low` (2^b0 of them)
+/* Pass table: every block's twiddles of a pass with few distinct `low` (2^b0 of them)
  * built once into device memory, tab[low·(2^k - 1) + e]; the pass reads its row (L2-resident)
  * instead of building it (2^k - 1 products a block). */
 template <class fr_t>
@@ -442,15 +427,15 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
 		x[base + ((size_t)t << b0)] = s[t];
 }
-/* NTT_OPT_R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
+/* R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
  * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
  * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
-template <int MINB, bool DIT, bool SIG, class fr_t, bool HC = false>
+template <int MINB, bool DIT, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 2), MINB)
 pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0, unsigned k, int inverse,
       const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab, const fr_t *__restrict__ sig,
-      int twload, fr_t *ha = NULL, const fr_t *__restrict__ hb = NULL, const fr_t *__restrict__ hk = NULL)
+      int twload)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];
@@ -471,19 +456,8 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	}
 	__syncthreads();
 	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
-	if (HC) {
-		/* the H step's last pass of c (NTT_OPT_HFUSE): h = (A·B - n·C)·k lands in a, C never stored */
-		const fr_t k0 = hk[0], k1 = hk[1];
-		for (unsigned t = threadIdx.x; t < (1u << k); t += 2 * nt) {   /* 2^k = 4·nt: two pairs, loads first */
-			size_t i0 = base + ((size_t)t << b0), i1 = base + ((size_t)(t + nt) << b0);
-			fr_t a0 = ha[i0], e0 = hb[i0], a1 = ha[i1], e1 = hb[i1];
-			ha[i0] = (a0 * e0 - s[t] * k0) * k1;
-			ha[i1] = (a1 * e1 - s[t + nt] * k0) * k1;
-		}
-	} else {
-		for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-			x[base + ((size_t)t << b0)] = s[t];
-	}
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+		x[base + ((size_t)t << b0)] = s[t];
 }
 static unsigned pass_threads(unsigned k)
 {
@@ -540,13 +514,13 @@ bitrev_tiles(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, const fr
 		x[ia] = vb;
 	}
 }
-/* Natural order from bit-reversed (with the optional scale): tiles where the size allows. */
+/* Natural order from bit-reversed (with the optional scale): tiles where the size allows (the swap
+ * kernel was the only one until 2026-11-29, ZP_NTT_BITREV_TILES=0 until issue 35: bench/RESULTS.md). */
 template <class fr_t>
 static void launch_bitrev(fr_t *x, unsigned log_n, const fr_t *plo, const fr_t *phi, cudaStream_t st,
                           const fr_t *cmul = NULL)
 {
-	int tiles = zp_knobs()->ntt_bitrev_tiles;
-	if (tiles && log_n >= 2 * BR_H)
+	if (log_n >= 2 * BR_H)
 		bitrev_tiles<<<(unsigned)(1ull << (log_n - 2 * BR_H)), 1 << (2 * BR_H), 0, st>>>(x, log_n, plo, phi, cmul);
 	else
 		bitrev_scale<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>(x, log_n, plo, phi, cmul);
@@ -567,9 +541,6 @@ template <class fr_t> static int ntt_create(ntt_ctx<fr_t> **out, unsigned max_lo
 	}
 	c->max_log = max_log;
 	c->roots = roots;
-	c->occ = zp_knobs()->ntt_occ;
-	c->use_ptab = zp_knobs()->ntt_pass_tab;
-	c->opt = zp_knobs()->ntt_opt >= 0 ? zp_knobs()->ntt_opt & NTT_OPT_ALL : NTT_OPT_DEFAULT;
 	c->w32 = host_fr<fr_t>(ntt_field<fr_t>::root_top(roots));
 	size_t cnt = (1ull << max_log) / 2 + 1, hic = cnt / 1024 + 2;
 	ZP_CUDA_TRY(cudaMalloc(&c->tw, cnt * sizeof(fr_t)));
@@ -640,7 +611,7 @@ __global__ void sig_build(fr_t *lo, fr_t s, int invert, unsigned log_n)
 		v = v.sqr();
 	}
 }
-/* out[0] = n^-1 (NTT_OPT_INVC) */
+/* out[0] = n^-1 (INVC) */
 template <class fr_t>
 __global__ void ninv_kernel(fr_t *out, unsigned log_n)
 {
@@ -648,7 +619,7 @@ __global__ void ninv_kernel(fr_t *out, unsigned log_n)
 	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
 	out[0] = fr_inv(n);
 }
-/* The NTT_OPT_SIGMA H combine's constants: out[0] = n, out[1] = n^-2 (snarkjs) or (g^n - 1)^-1·n^-3
+/* The SIGMA H combine's constants: out[0] = n, out[1] = n^-2 (snarkjs) or (g^n - 1)^-1·n^-3
  * (bellperson: the Z^-1 and the final inverse's n^-1 folded in), for h = (A·B - n·C)·out[1] where A, B, C
  * are the coset transforms of the unscaled inverses (n·a, n·b, n·c). */
 template <class fr_t>
@@ -676,7 +647,7 @@ static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, cons
 	int rc = 0, pick = -1;
 	size_t cnt = (size_t)((1u << k) - 1) << b0;
 	*out = NULL;
-	if (!c->use_ptab || !ZP_NTT_BLOCK_TW || (b0 == 0 && !sig && !inv0) || cnt > NTT_PTAB_MAX) return 0;
+	if (!ZP_NTT_BLOCK_TW || (b0 == 0 && !sig && !inv0) || cnt > NTT_PTAB_MAX) return 0;
 	if (!sig) log_n = 0;
 	for (int i = 0; i < NTT_PTABS; i++) {
 		if (c->ptab[i].tab && c->ptab[i].b0 == b0 && c->ptab[i].k == k && c->ptab[i].inverse == inverse &&
@@ -702,86 +673,57 @@ static int get_ptab(ntt_ctx<fr_t> *c, unsigned b0, unsigned k, int inverse, cons
 err:
 	return rc;
 }
-/* Level factors of an NTT_OPT_SIGMA transform (the pass kernels' sig): which kind, for which s. */
+/* Level factors of a SIGMA transform (the pass kernels' sig): which kind, for which s. */
 template <class fr_t> struct sig_ref {
 	const fr_t *d = NULL;   /* device: d[L], L < log_n; NULL: none */
 	int kind = 0;
 	fr_t s;
 };
-/* One DIF or DIT pass: occupancy variant (ZP_NTT_OCC=1: 6 blocks an SM, the most shared memory),
- * pass table or twiddles built in dynamic shared memory. */
-/* The H combine fused into a DIT pass (NTT_OPT_HFUSE): h = (a·b - x·k[0])·k[1] into a instead of x stored. */
-template <class fr_t> struct hfuse {
-	fr_t *a;
-	const fr_t *b, *k;
-};
+/* One DIF or DIT pass: 6 blocks an SM, the most shared memory, pass table or twiddles built in dynamic
+ * shared memory; pass4 (R4) from k = 2. */
 template <class fr_t>
 static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsigned b0, unsigned k, int inverse,
-                       const fr_t *plo, const fr_t *phi, const sig_ref<fr_t> &sg, cudaStream_t st,
-                       const hfuse<fr_t> *hf = NULL)
+                       const fr_t *plo, const fr_t *phi, const sig_ref<fr_t> &sg, cudaStream_t st)
 {
 	int rc = 0;
 	const fr_t *pt = NULL, *sig = sg.d;
-	/* the kernels' twload: bit 0 NTT_OPT_TWLOAD (block twiddles w^(A+B) loaded), bit 1 NTT_OPT_TAB0 (the b0 = 0
+	/* the kernels' twload: bit 0 TWLOAD (block twiddles w^(A+B) loaded), bit 1 TAB0 (the b0 = 0
 	 * pass reads w^(+-ti) from a 2^k - 1 table, contiguous and L1-resident, instead of the strided big table;
 	 * the inverse then negates nothing) */
-	int tab0 = (c->opt & NTT_OPT_TAB0) && b0 == 0;
-	int twload = ((c->opt & NTT_OPT_TWLOAD) ? 1 : 0) | (tab0 ? 2 : 0);
+	int tab0 = b0 == 0;
+	int twload = 1 | (tab0 ? 2 : 0);
 	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
 	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
 	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
-	if ((c->opt & NTT_OPT_R4) && k >= 2) {
+	if (k >= 2) {
 		block = dim3(1u << (k - 2));
 		static int carve4;
 		if (!carve4) {
-#define ZP_CARVE4(MB) \
-			cudaFuncSetAttribute(pass4<MB, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100); \
-			cudaFuncSetAttribute(pass4<MB, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			ZP_CARVE4(8)
-			ZP_CARVE4(6)
-#undef ZP_CARVE4
-			cudaFuncSetAttribute(pass4<6, true, true, fr_t, true>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<8, true, true, fr_t, true>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(pass4<6, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(pass4<6, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(pass4<6, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+			cudaFuncSetAttribute(pass4<6, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 			carve4 = 1;
 		}
-		if (hf) {   /* only the sigma H step's DIT passes ask (dit and sig set) */
-			if (c->opt & NTT_OPT_R4_6)
-				pass4<6, true, true, fr_t, true><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo,
-				                                                          phi, pt, sig, twload, hf->a, hf->b, hf->k);
-			else
-				pass4<8, true, true, fr_t, true><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo,
-				                                                          phi, pt, sig, twload, hf->a, hf->b, hf->k);
-			ZP_CUDA_LAUNCHED();
-			return 0;
-		}
-#define ZP_PASS4(MB, DT, SG) pass4<MB, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
-#define ZP_PASS4_MB(MB) \
-		if (dit) { if (sig) ZP_PASS4(MB, true, true); else ZP_PASS4(MB, true, false); } \
-		else { if (sig) ZP_PASS4(MB, false, true); else ZP_PASS4(MB, false, false); }
-		if (c->opt & NTT_OPT_R4_6) { ZP_PASS4_MB(6) } else { ZP_PASS4_MB(8) }
-#undef ZP_PASS4_MB
+#define ZP_PASS4(DT, SG) pass4<6, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
+		if (dit) { if (sig) ZP_PASS4(true, true); else ZP_PASS4(true, false); }
+		else { if (sig) ZP_PASS4(false, true); else ZP_PASS4(false, false); }
 #undef ZP_PASS4
 		ZP_CUDA_LAUNCHED();
 		return 0;
 	}
-	if (c->occ) {
-		static int carve;
-		if (!carve) {
-			cudaFuncSetAttribute(dif_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(dit_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(dif_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(dit_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			carve = 1;
-		}
-#define ZP_PASS_LAUNCH(MB, SG) \
-	(dit ? dit_pass<MB, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload) \
-	     : dif_pass<MB, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload))
-		if (sig) ZP_PASS_LAUNCH(6, true); else ZP_PASS_LAUNCH(6, false);
-	} else {
-		if (sig) ZP_PASS_LAUNCH(1, true); else ZP_PASS_LAUNCH(1, false);
+	static int carve;
+	if (!carve) {
+		cudaFuncSetAttribute(dif_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(dit_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(dif_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(dit_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		carve = 1;
 	}
+#define ZP_PASS_LAUNCH(SG) \
+	(dit ? dit_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload) \
+	     : dif_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload))
+	if (sig) ZP_PASS_LAUNCH(true); else ZP_PASS_LAUNCH(false);
 #undef ZP_PASS_LAUNCH
 	ZP_CUDA_LAUNCHED();
 	return 0;
@@ -789,14 +731,13 @@ err:
 	return rc;
 }
 
-/* Pass sizes: NTT_K levels each (the last pass the rest), or with NTT_OPT_BAL the fewest passes of at most
- * NTT_K levels, sizes as equal as possible (2^24: 8 + 8 + 8 instead of 9 + 9 + 6). ks[i]: pass i's levels
- * counted from the top (DIF order); returns the count. */
-static int pass_sizes(unsigned log_n, int bal, unsigned ks[8])
+/* Pass sizes (BAL): the fewest passes of at most NTT_K levels, sizes as equal as possible (2^24: 8 + 8 + 8
+ * instead of 9 + 9 + 6). ks[i]: pass i's levels counted from the top (DIF order); returns the count. */
+static int pass_sizes(unsigned log_n, unsigned ks[8])
 {
 	int np = (int)((log_n + NTT_K - 1) / NTT_K);
 	for (int i = 0; i < np; i++)
-		ks[i] = bal ? log_n / np + ((unsigned)i < log_n % np) : (log_n - i * NTT_K >= NTT_K ? NTT_K : log_n - i * NTT_K);
+		ks[i] = log_n / np + ((unsigned)i < log_n % np);
 	return np;
 }
 /* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads; sg: level factors. */
@@ -806,7 +747,7 @@ static int dif_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, co
 {
 	int rc = 0;
 	unsigned ks[8];
-	int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
+	int np = pass_sizes(log_n, ks);
 	unsigned top = log_n;
 	for (int i = 0; i < np; i++) {
 		unsigned k = ks[i];
@@ -827,19 +768,18 @@ err:
 /* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
 template <class fr_t>
 static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>(),
-                      const hfuse<fr_t> *hf = NULL)
+                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
 {
 	int rc = 0;
 	unsigned ks[8];
-	int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
+	int np = pass_sizes(log_n, ks);
 	unsigned b0 = 0;
 	for (int i = 0; i < np; i++) {   /* from the bottom: the first pass takes ks[0] (the original order) */
 		unsigned k = ks[i];
 		if (ZP_NTT_RADIX_LOG > 1)
 			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
 			                                                                        k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st, i == np - 1 ? hf : NULL)))
+		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
@@ -930,7 +870,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 	fr_t s = one;
 	if (shift) memcpy(s.l, shift->l, sizeof(s.l));
 	const fr_t *plo = NULL, *phi = NULL;
-	const bool sigma = (c->opt & NTT_OPT_SIGMA) && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1;
+	const bool sigma = ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1;
 	if (!inverse && shift && sigma) {
 		/* coset forward: natural order to bit-reversed, then DIT with level-scaled twiddles (no scale pass) */
 		sig_ref<fr_t> sg = sig_ref<fr_t>();
@@ -939,7 +879,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 		ZP_CUDA_LAUNCHED();
 		return dit_passes<fr_t>(c, x, log_n, 0, NULL, NULL, st, sg);
 	}
-	if (inverse && (c->opt & NTT_OPT_INVC) && (!shift || sigma)) {
+	if (inverse && (!shift || sigma)) {
 		/* inverse: DIF (coset: twiddles scaled by the levels' s^-(2^..)), n^-1 as one constant in the reversal */
 		sig_ref<fr_t> sg = sig_ref<fr_t>();
 		const fr_t *ni = NULL;
@@ -971,7 +911,7 @@ __global__ void h_combine(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const
 	if (zinv) h = h * zinv[0];
 	a[i] = h;
 }
-/* h = (a·b - c·k[0])·k[1] (NTT_OPT_SIGMA: see hconst_kernel) */
+/* h = (a·b - c·k[0])·k[1] (SIGMA: see hconst_kernel) */
 template <class fr_t>
 __global__ void h_combine3(fr_t *a, const fr_t *b, const fr_t *c, size_t n, const fr_t *k)
 {
@@ -1019,7 +959,7 @@ __global__ void z_inv_kernel(fr_t *out, fr_t g, unsigned log_n)
 	for (unsigned i = 0; i < log_n; i++) t = t.sqr();
 	out[1] = fr_inv(t - fr_t::one());
 }
-/* The H step with NTT_OPT_SIGMA: per a, b, c the unscaled inverse (DIF, bit-reversed out) and the coset
+/* The H step with SIGMA: per a, b, c the unscaled inverse (DIF, bit-reversed out) and the coset
  * forward as DIT with level-scaled twiddles (no scale anywhere: A = n·a); then h = (A·B - n·C)·k in one
  * pass (k = n^-2, bellperson also Z^-1·n^-1), and for bellperson the coset inverse as DIF with the levels'
  * s^-(2^..) twiddles and a plain reversal (its n^-1 is in k). */
@@ -1031,12 +971,6 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
 	sig_ref<fr_t> sg = sig_ref<fr_t>(), sgi = sig_ref<fr_t>();
 	const bool bp = mode == ZP_CUDA_H_BELLPERSON;
-	/* NTT_OPT_HFUSE (with R4, and not the radix-R build): c's last DIT pass writes h into a itself
-	 * (dit_passes' last pass runs pass4 when its k >= 2) */
-	unsigned ks[8];
-	const int np = pass_sizes(log_n, (c->opt & NTT_OPT_BAL) != 0, ks);
-	const bool fuse = part < 0 && (c->opt & NTT_OPT_HFUSE) && (c->opt & NTT_OPT_R4) && ZP_NTT_RADIX_LOG == 1 && ks[np - 1] >= 2;
-	const hfuse<fr_t> hf = { (fr_t *)v[0], (const fr_t *)v[1], c->consts + 7 };
 	if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 	if (bp && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sgi))) return rc;
 	if (c->hc_log_n != log_n || c->hc_mode != (int)mode) {
@@ -1049,8 +983,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	/* part 0 (lean set): a, b transformed, a <- a·b; part 1: c (in v[1]) transformed, then the combine */
 	for (int i = part == 1 ? 1 : 0; i < (part == 0 ? 2 : part == 1 ? 2 : 3); i++) {
 		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
-		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg, i == 2 && fuse ? &hf : NULL)))
-			return rc;
+		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
 	}
 	if (part == 0) {
 		h_mul<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n);
@@ -1060,7 +993,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	if (part == 1) {
 		h_sub3<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n, c->consts + 7);
 		ZP_CUDA_LAUNCHED();
-	} else if (!fuse) {
+	} else {
 		h_combine3<<<zp_cdiv((1ull << log_n) / 2 + 1, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], (const fr_t *)v[2],
 		                                                       1ull << log_n, c->consts + 7);
 		ZP_CUDA_LAUNCHED();
@@ -1092,8 +1025,9 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		/* w_2n from the CPU library: a host constant, so no device round trip */
 		if ((rc = ntt_field<fr_t>::root(&shift, log_n + 1, c->roots)) < 0) return rc;
 	}
-	if ((c->opt & NTT_OPT_SIGMA) && ZP_NTT_H_DIT && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1)
-		return groth16_h_sigma(c, v, log_n, mode, shift, st, part);
+#if ZP_NTT_H_DIT && ZP_NTT_BLOCK_TW && ZP_NTT_RADIX_LOG == 1
+	return groth16_h_sigma(c, v, log_n, mode, shift, st, part);
+#else   /* the builds before these (-DZP_NTT_H_DIT=0, -DZP_NTT_BLOCK_TW=0, bench/gpu/build-*.sh) and the radix-R one */
 	for (int i = part == 1 ? 1 : 0; i < (part >= 0 ? 2 : 3); i++) {
 #if ZP_NTT_H_DIT
 		/* iNTT without its n^-1 and without the permutation, then the coset NTT as DIT from
@@ -1134,6 +1068,7 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 	return 0;
 err:
 	return rc;
+#endif
 }
 
 /* ---- the C boundary: a context is one curve's (zp_cuda_ntt_create: BLS12-381; the zp_cuda_curve tables'
@@ -1176,13 +1111,6 @@ void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *c)
 int zp_cuda_ntt(zp_cuda_ntt_ctx *c, zp_fr *d_x, unsigned log_n, int inverse, const zp_fr *shift, void *stream)
 {
 	return c->bn ? ntt_run(c->bn, d_x, log_n, inverse, shift, stream) : ntt_run(c->bls, d_x, log_n, inverse, shift, stream);
-}
-int zp_cuda_ntt_opt(zp_cuda_ntt_ctx *c, int set)
-{
-	int *o = c->bn ? &c->bn->opt : &c->bls->opt;
-	int was = *o;
-	if (set >= 0) *o = set & NTT_OPT_ALL;
-	return was;
 }
 int zp_cuda_groth16_h(zp_cuda_ntt_ctx *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, unsigned log_n,
                       enum zp_cuda_h_mode mode, void *stream)

@@ -11,15 +11,13 @@
  *              ψ(P) = [z]P (Scott), z = −0xd201000000010000; [|z|] by double-and-add (63 doublings, 5
  *              additions: |z| has 6 bits set) in Jacobian coordinates, both sides compared projectively
  *              (cuda/subgroup.cuh; an XYZZ chain was measured slower, 19.6 against 23.2 M points/s).
- * G1 kernel variants (zp_cuda.h flags; prover/params_load_cuda.c: ZP_PARAMS_GPU_INLINE, ZP_PARAMS_GPU_SQR): Fp
- * products inlined (default, PC_INLINE_DEFAULT; ZP_CUDA_PC_INLINE) or as __noinline__ calls (ZP_CUDA_PC_CALLS);
- * with inlined products, squares — 5 of a doubling's 7 products — by ff.cuh's dedicated square mont_sqr_eo
- * (default, PC_SQR_DEFAULT; ZP_CUDA_PC_SQR) or as products a·a (ZP_CUDA_PC_NOSQR). The calls kernel squares by
- * products: its dedicated-square build (a __noinline__ sqr_call) disagreed with the CPU on almost every valid
- * point on the H200 (2026-12-02, 31 of 262144 agreed) while the host emulation of the same code agrees — the
- * XYZZ chain's story again — so it is not built. H200, 2^24 points: calls 23.1 M points/s, inlined 23.6,
- * inlined + dedicated squares 25.9 (bench/RESULTS.md). Every variant built gives the same bytes; G2 uses fp_t
- * as it is. The cfg with DEDICATED_SQR is this file's only: MSM, NTT and the rest keep ff.cuh's base cfgs.
+ * The G1 kernel's Fp has its products inlined and its squares — 5 of a doubling's 7 products — by ff.cuh's
+ * dedicated square mont_sqr_eo. H200, 2^24 points: products as __noinline__ calls 23.1 M points/s, inlined 23.6,
+ * inlined + dedicated squares 25.9 (bench/RESULTS.md; the other two were switches, ZP_PARAMS_GPU_INLINE /
+ * ZP_PARAMS_GPU_SQR, until issue 35). A dedicated-square build of the calls kernel (a __noinline__ sqr_call)
+ * disagreed with the CPU on almost every valid point on the H200 (2026-12-02, 31 of 262144 agreed) while the
+ * host emulation of the same code agrees — the XYZZ chain's story again. G2 uses fp_t as it is. The cfg with
+ * DEDICATED_SQR is this file's only: MSM, NTT and the rest keep ff.cuh's base cfgs.
  * A bad point's output is zero; the host re-decodes it on the CPU for the error message (and to
  * confirm the verdict). Not constant time: the key's points are public.
  */
@@ -28,25 +26,16 @@
 #include "subgroup.cuh"
 
 #define PC_THREADS 128
-#ifndef PC_INLINE_DEFAULT
-#define PC_INLINE_DEFAULT 1   /* G1: Fp products inlined (1) or calls (0); flags' ZP_CUDA_PC_INLINE / _CALLS override */
-#endif
-#ifndef PC_SQR_DEFAULT
-#define PC_SQR_DEFAULT 1      /* G1, inlined products: squares by the dedicated square (1) or as products (0); ZP_CUDA_PC_SQR / _NOSQR override */
-#endif
 
 /* common/ec.c's constants, Montgomery form, as 64-bit limbs (little-endian: the u32 limbs' bytes) */
 __constant__ uint64_t c_beta[6] = ZP_SG_G1_BETA;
 __constant__ uint64_t c_psi_x1[6] = ZP_SG_G2_PSI_X1;
 __constant__ uint64_t c_psi_y[12] = ZP_SG_G2_PSI_Y;
 
-/* Fp with its products inlined (ff.cuh's fp_cfg calls them): the G1 kernel's variant ZP_CUDA_PC_INLINE. */
-struct fp_inl_cfg : fp_cfg {
+/* The G1 kernel's Fp: products inlined (ff.cuh's fp_cfg calls them), squares by the dedicated square
+ * (ff.cuh's mont_sqr_eo, inlined as the products are). */
+struct fp_inl_sqr_cfg : fp_cfg {
 	static const bool INLINE_MUL = true;
-};
-typedef ff<fp_inl_cfg> fpi_t;
-/* ... and with the dedicated square (ff.cuh's mont_sqr_eo, inlined as the products are): ZP_CUDA_PC_SQR */
-struct fp_inl_sqr_cfg : fp_inl_cfg {
 	static const bool DEDICATED_SQR = true;
 };
 typedef ff<fp_inl_sqr_cfg> fpis_t;
@@ -176,17 +165,11 @@ extern "C" int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, con
 	{
 		size_t blocks = zp_cdiv(n, PC_THREADS), cap = (size_t)sms * 16;
 		unsigned nb = (unsigned)(blocks < cap ? blocks : cap);
-		bool inl = flags & ZP_CUDA_PC_INLINE ? true : flags & ZP_CUDA_PC_CALLS ? false : PC_INLINE_DEFAULT;
-		bool sqr = inl && (flags & ZP_CUDA_PC_SQR ? true : flags & ZP_CUDA_PC_NOSQR ? false : PC_SQR_DEFAULT);
 		const uint32_t *in = (const uint32_t *)d_in;
 		if (g2)
 			params_kernel<fp2_t, 48><<<nb, PC_THREADS, 0, st>>>((affine_t<fp2_t> *)d_out, d_status, in, n, flags);
-		else if (inl && sqr)
-			params_kernel<fpis_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fpis_t> *)d_out, d_status, in, n, flags);
-		else if (inl)
-			params_kernel<fpi_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fpi_t> *)d_out, d_status, in, n, flags);
 		else
-			params_kernel<fp_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fp_t> *)d_out, d_status, in, n, flags);
+			params_kernel<fpis_t, 24><<<nb, PC_THREADS, 0, st>>>((affine_t<fpis_t> *)d_out, d_status, in, n, flags);
 		ZP_CUDA_LAUNCHED();
 	}
 	return 0;

@@ -124,10 +124,6 @@ const char *zp_cuda_upload_name(int how);
  * Asynchronous on stream. */
 enum { ZP_CUDA_PT_OK, ZP_CUDA_PT_FLAGS, ZP_CUDA_PT_COORD, ZP_CUDA_PT_CURVE, ZP_CUDA_PT_SUBGROUP };
 #define ZP_CUDA_PC_NO_SUBGROUP 1u   /* flags: the curve check only (benchmarks) */
-#define ZP_CUDA_PC_INLINE 4u        /* flags: the G1 kernel with its Fp products inlined (benchmarks, tests) */
-#define ZP_CUDA_PC_CALLS 8u         /* flags: the G1 kernel with its Fp products as calls (benchmarks, tests) */
-#define ZP_CUDA_PC_SQR 16u          /* flags: the G1 kernel's Fp squares by the dedicated square (ff.cuh mont_sqr_eo) */
-#define ZP_CUDA_PC_NOSQR 32u        /* flags: the G1 kernel's Fp squares as products a·a (benchmarks, tests) */
 int zp_cuda_params_decode(int g2, void *d_out, uint8_t *d_status, const void *d_in, size_t n, unsigned flags,
                           void *stream);
 
@@ -159,10 +155,6 @@ int  zp_cuda_ntt_create(zp_cuda_ntt_ctx **ctx, unsigned max_log, int roots); /* 
 void zp_cuda_ntt_destroy(zp_cuda_ntt_ctx *ctx);
 int  zp_cuda_ntt(zp_cuda_ntt_ctx *ctx, zp_fr *d_x, unsigned log_n, int inverse,
                  const zp_fr *shift, void *stream);
-
-/* The context's NTT variant mask (cuda/ntt.cu NTT_OPT_*; ZP_NTT_OPT at create): returns the mask before,
- * sets it when set >= 0. Every mask computes the same values (tests and benchmarks compare them). */
-int  zp_cuda_ntt_opt(zp_cuda_ntt_ctx *ctx, int set);
 
 /* Groth16 H step on device-resident a, b, c (n = 2^log_n each), no host round trip.
  * BELLPERSON: a,b,c <- coset_g(iNTT(.)); h = (a·b - c)/(g^n - 1); a <- coset-iNTT_g(h): h

@@ -24,7 +24,6 @@ struct zp_params_gpu {
 	void *d_in, *d_out, *h_out;
 	uint8_t *d_st, *h_st;
 	size_t cap;                /* bytes of one chunk */
-	unsigned flags;            /* the kernel's variant (ZP_PARAMS_GPU_INLINE, ZP_PARAMS_GPU_SQR) */
 };
 
 void zp_params_gpu_close(zp_params_gpu *w)
@@ -52,13 +51,6 @@ int zp_params_gpu_open(zp_params_gpu **out, size_t chunk)
 	if (!w)
 		return zp_err_set(-ENOMEM, ".params on the GPU: worker");
 	w->cap = chunk;
-	const zp_knob_num *k = &zp_knobs()->params_gpu_inline, *ks = &zp_knobs()->params_gpu_sqr;
-	if ((rc = zp_knob_get(k, ".params on the GPU")) || (rc = zp_knob_get(ks, ".params on the GPU"))) {
-		free(w);
-		return rc;
-	}
-	w->flags = k->v == 1 ? ZP_CUDA_PC_INLINE : k->v == 0 ? ZP_CUDA_PC_CALLS : 0;
-	w->flags |= ks->v == 1 ? ZP_CUDA_PC_SQR : ks->v == 0 ? ZP_CUDA_PC_NOSQR : 0;
 	size_t pts = chunk / 96 + 1;
 	if ((rc = zp_cuda_stream_create(&w->st)) || (rc = zp_cuda_alloc(&w->d_in, chunk, ".params on the GPU", "raw points")) ||
 	    (rc = zp_cuda_alloc(&w->d_out, chunk, ".params on the GPU", "decoded points")) ||
@@ -89,7 +81,7 @@ int zp_params_gpu_decode(zp_params_gpu *w, int g2, const void *src, uint64_t n, 
 	if (len > w->cap)
 		return zp_err_set(ZP_ERANGE, ".params on the GPU: a chunk of %zu bytes (buffers of %zu)", len, w->cap);
 	if ((rc = zp_cuda_copy_to_dev(w->d_in, src, len, w->st)) ||
-	    (rc = zp_cuda_params_decode(g2, w->d_out, w->d_st, w->d_in, n, w->flags | (no_subgroup ? ZP_CUDA_PC_NO_SUBGROUP : 0), w->st)) ||
+	    (rc = zp_cuda_params_decode(g2, w->d_out, w->d_st, w->d_in, n, no_subgroup ? ZP_CUDA_PC_NO_SUBGROUP : 0, w->st)) ||
 	    (rc = zp_cuda_copy_to_host(w->h_out, w->d_out, len, w->st)) ||
 	    (rc = zp_cuda_copy_to_host(w->h_st, w->d_st, n, w->st)) || (rc = zp_cuda_stream_sync(w->st)))
 		return rc;

@@ -665,18 +665,22 @@ static void shutdown_children(struct sup *sup)
 	for (unsigned k = 0; k < sup->nch; k++)
 		if (sup->ch[k].pid)
 			kill(sup->ch[k].pid, SIGTERM);
-	uint64_t t0 = zp_mono_ms(), deadline = t0 + 10000, next_note = t0 + 1000;
+	uint64_t t0 = zp_mono_ms(), deadline = t0 + 10000, next_note = t0 + 1000, now;
 	for (;;) {
 		unsigned alive = 0;
-		if (zp_mono_ms() >= next_note) { /* every second of the stop accounted for: who it waits for */
+		/* every second of the stop accounted for: who it waits for. Each note names its own second, and
+		 * a loop that ran late (a loaded machine) writes every second it passed, not the elapsed time
+		 * rounded (which skipped "1 s" when the first look came at 1.5 s) */
+		now = zp_mono_ms();
+		for (; now >= next_note; next_note += 1000) {
 			char w[512] = "";
 			for (unsigned k = 0; k < sup->nch; k++)
 				if (sup->ch[k].pid)
 					snprintf(w + strlen(w), sizeof w - strlen(w), "%s%s.%u@%s pid %d", w[0] ? ", " : "",
 						 role_dir(sup->ch[k].role), sup->ch[k].index, sup->cfg.groups[sup->ch[k].group].name,
 						 sup->ch[k].pid);
-			zp_log(WHO, "stopping: %.0f s; waiting for %s (SIGKILL at 10 s)", (zp_mono_ms() - t0) / 1e3, w);
-			next_note += 1000;
+			zp_log(WHO, "stopping: %llu s; waiting for %s (SIGKILL at 10 s)",
+			       (unsigned long long)((next_note - t0) / 1000), w);
 		}
 		for (unsigned k = 0; k < sup->nch; k++) {
 			struct child *c = &sup->ch[k];
@@ -701,7 +705,9 @@ static void shutdown_children(struct sup *sup)
 	}
 	for (unsigned k = 0; k < sup->nch; k++)
 		memcg_remove(&sup->ch[k]);
-	zp_log(WHO, "every child stopped in %.1f s", (zp_mono_ms() - t0) / 1e3);
+	/* the time of the look that found every child gone (the notes above cover every whole second up to it),
+	 * cut to a tenth: not rounded up past a second that has no note, nor counting the cgroups' removal */
+	zp_log(WHO, "every child stopped in %.1f s", (double)((now - t0) / 100) / 10);
 }
 
 static void loop(struct sup *sup, int sfd)

@@ -3,7 +3,7 @@
 #   key   `zkpipe setup --gpu --out k.params` (a dev key: roots 7, coefficient H, 328 public inputs, the
 #         circuit ss_harness synthesizes), written as bellperson's .params (~47 GB at 2^27)
 #   load  params_bench load into a key region, every check (flags, coordinates, curve, subgroup) on the GPU:
-#         warm (page cache; G1 kernel variants by ZP_PARAMS_GPU_SQR / _INLINE) and cold (O_DIRECT) against dd
+#         warm (page cache) and cold (O_DIRECT) against dd
 #   job   a supervisor with one gpud (backend cuda) and ss_harness calling libzkpipe-supraseal as bellperson
 #         does: REPS calls of PARTS partitions (--same-witness: one partition's memory), every proof verified;
 #         gpud loads the key from the .params itself (its "loading" lines), per-partition times and the
@@ -58,11 +58,8 @@ load_step() {
   cat "$K" > /dev/null
   local t0 t1; t0=$(now); timeout 120 dd if="$K" of=/dev/null bs=16M 2>/dev/null; t1=$(now)
   row "load: dd warm (page cache)" "$(dt "$t0" "$t1") s, $(gbs "$(dt "$t0" "$t1")")"
-  for v in "ZP_NONE=" "ZP_PARAMS_GPU_SQR=0" "ZP_PARAMS_GPU_INLINE=0"; do   # default (inlined, dedicated squares), no squares, calls
-    secs=$(IO="--io buffered" ld $v)
-    row "load warm, every check ($v) (target <= 20 s)" "$secs s, $(gbs "$secs") ($(tail -1 "$O/loads.log" | grep -o 'idle=[0-9.]*'))"
-    [ "$BACKEND" = cuda ] || break
-  done
+  secs=$(IO="--io buffered" ld ZP_NONE=)
+  row "load warm, every check (target <= 20 s)" "$secs s, $(gbs "$secs") ($(tail -1 "$O/loads.log" | grep -o 'idle=[0-9.]*'))"
   drop; t0=$(now); timeout 200 dd if="$K" of=/dev/null bs=16M iflag=direct 2>/dev/null; t1=$(now)
   local ddc; ddc=$(dt "$t0" "$t1")
   row "load: dd cold (iflag=direct bs=16M)" "$ddc s, $(gbs "$ddc")"

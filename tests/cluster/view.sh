@@ -29,7 +29,7 @@ OLD1=$(old_job DONE 3); OLD2=$(old_job FAILED 2)
 RECENT=$(psql_ "INSERT INTO zkpipe.jobs (key, nparts, state, created_at, done_at, error)
   VALUES ('chain', 2, 'FAILED', now() - interval '2 hours', now() - interval '1 hour', 'boom by sql') RETURNING id" | head -n 1)
 
-HPORT=$((20000 + RANDOM % 20000))
+HPORT=$(free_port)
 # n1: partitions wait at the [debug] hold_at gate (jobs stay RUNNING until the test lets them through)
 EXTRA_CLUSTER=$'capacity = 4\nview_s = 1\nretain_days = 1' EXTRA=$'[debug]\nhold_at = prove' node_config n1
 sed -i "/^\[run\]/a http = 127.0.0.1:$HPORT" "$T/n1/zkpipe.ini"
@@ -55,7 +55,8 @@ C=$("$ZK" submit --database "$DB" --key chain "$EX/w5.wtns") || fail "submit C"
 [ "$(jobstate "$C")" = CANCELLED ] || fail "C: $(jobstate "$C")"
 log "jobs: D=$D (DONE) A=$A B=$Bj (RUNNING on n1) C=$C (CANCELLED) recent FAILED=$RECENT old=$OLD1,$OLD2"
 
-# /status carries clusterd's view once it shows all of this (bounded wait; the view is rewritten every view_s)
+# /status carries clusterd's view once it shows all of this (bounded wait; the view is rewritten every view_s),
+# n1's load of 4 included (checked below)
 ready() {
   get status > "$T/status.json" 2>/dev/null || return 1
   python3 - "$T/status.json" "$A" "$Bj" "$D" "$C" "$RECENT" <<'EOF'
@@ -65,7 +66,10 @@ cl = st.get("cluster") or {}
 nodes = {n["name"]: n for n in cl.get("nodes", [])}
 jobs = {j["id"]: j for j in cl.get("jobs", [])}
 hist = {j["id"] for j in cl.get("history", [])}
+# n1's load is its heartbeat's (every heartbeat_s), not its claims': A and B may show their local ids a
+# heartbeat before the load that counts them
 ok = (nodes.get("n2", {}).get("state") == "DOWN" and nodes.get("n1", {}).get("state") == "UP"
+      and nodes.get("n1", {}).get("load") == 4
       and all(jobs.get(x, {}).get("local") for x in (a, b)) and {d, c, rec} <= hist)
 sys.exit(0 if ok else 1)
 EOF

@@ -1,19 +1,18 @@
 /*
- * ntt_check.c — the CUDA NTT's variants (cuda/ntt.cu NTT_OPT_* masks, zp_cuda_ntt_opt) on one GPU.
+ * ntt_check.c — the CUDA NTT (cuda/ntt.cu) against the CPU on one GPU.
  *
- *   ntt_check check [LG...]   every variant mask in MASKS (default "0 1 2 3 4 8 15") against the CPU
- *                             (common/ntt.c for BLS12-381, both root families; common/bn254_ntt.c for BN254),
- *                             bit for bit: forward, inverse, coset forward / inverse (g = 7, a random shift,
- *                             w_2n), the bellperson and snarkjs H steps. Default sizes 1 5 10 13 17 20 24.
- *                             One CPU result per input, every mask compared with it; fresh random input per
- *                             size and operation. BN254 at 2^24: the four transforms only (its CPU NTT is
- *                             radix-2: the H step there is checked up to 2^20). Exit 0 all pass, 1 a mismatch.
+ *   ntt_check check [LG...]   the GPU against the CPU (common/ntt.c for BLS12-381, both root families;
+ *                             common/bn254_ntt.c for BN254), bit for bit: forward, inverse, coset forward /
+ *                             inverse (g = 7, a random shift, w_2n), the bellperson and snarkjs H steps.
+ *                             Default sizes 1 5 10 13 17 20 24 (1: the radix-2 pass kernels, the others
+ *                             pass4). Fresh random input per size and operation. BN254 at 2^24: the four
+ *                             transforms only (its CPU NTT is radix-2: the H step there is checked up to 2^20).
+ *                             Exit 0 all pass, 1 a mismatch.
  *   ntt_check bench [CASE...] CUDA events around each call on one stream after one warm-up, median of 7, random
  *                             data, device-resident. CASE = curve:op:lg, curve bls|bn, op fwd|inv|cfwd|cinv|h
- *                             (h: BLS12-381 bellperson, BN254 snarkjs); every mask in MASKS (default "0 15")
- *                             in turn, so the variants are timed side by side in one run (RUNS=k: k timed
- *                             calls instead of 7, e.g. under ncu). check: CURVES="bls bn" (default both).
- * Rows: "| what | size | mask | PASS/FAIL |" and "| curve | op | 2^lg | mask | median | min | max |".
+ *                             (h: BLS12-381 bellperson, BN254 snarkjs); RUNS=k: k timed calls instead of 7,
+ *                             e.g. under ncu. check: CURVES="bls bn" (default both).
+ * Rows: "| what | size | PASS/FAIL |" and "| curve | op | 2^lg | median | min | max |".
  * Exit 77 without a GPU.
  */
 #include <stdint.h>
@@ -34,7 +33,6 @@
 #define CU(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d: %s -> %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 
 static int failures;
-static int masks[16], nmasks;
 static uint64_t rs = 0x2545f4914f6cdd1dull;
 
 static void *xmalloc(size_t n) { void *p = malloc(n ? n : 1); if (!p) { perror("malloc"); exit(1); } return p; }
@@ -49,17 +47,9 @@ static void fill(void *p, size_t n)
 		q[4 * i + 3] &= 0x0fffffffffffffffull;
 	}
 }
-static void parse_masks(const char *dflt)
+static void row(const char *what, unsigned lg, int ok, const char *note)
 {
-	const char *e = getenv("MASKS");
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", e && *e ? e : dflt);
-	nmasks = 0;
-	for (char *t = strtok(buf, " ,"); t && nmasks < 16; t = strtok(NULL, " ,")) masks[nmasks++] = (int)strtol(t, NULL, 0) & 255;   /* NTT_OPT_ALL */
-}
-static void row(const char *what, unsigned lg, int mask, int ok, const char *note)
-{
-	printf("| %-34s | 2^%-2u | %2d | %s | %s\n", what, lg, mask, ok ? "PASS" : "FAIL", note ? note : "");
+	printf("| %-34s | 2^%-2u | %s | %s\n", what, lg, ok ? "PASS" : "FAIL", note ? note : "");
 	fflush(stdout);
 	if (!ok) failures++;
 }
@@ -88,7 +78,7 @@ static void gpu_op(zp_cuda_ntt_ctx *g, enum op op, void *d, unsigned lg, const v
 	CU(cudaDeviceSynchronize());
 }
 
-/* one input, the CPU result, every mask on the GPU */
+/* one input, the CPU result, the GPU's */
 static void check_one(const char *curve, zp_cuda_ntt_ctx *g, enum op op, unsigned lg, int fam, void *dom, int bn)
 {
 	size_t n = (size_t)1 << lg, m = (op == H_BP || op == H_SJ) ? 3 * n : n;
@@ -131,17 +121,14 @@ static void check_one(const char *curve, zp_cuda_ntt_ctx *g, enum op op, unsigne
 	CU(cudaMalloc(&d, m * 32));
 	const void *gen = bn ? NULL : (const void *)&((zp_ntt_domain *)dom)->gen;
 	const void *w2n = bn ? (const void *)&((zp_bn254_ntt_domain *)dom)->omega_2n : (const void *)&((zp_ntt_domain *)dom)->omega_2n;
-	for (int k = 0; k < nmasks; k++) {
-		zp_cuda_ntt_opt(g, masks[k]);
-		CU(cudaMemset(d, 0xa5, m * 32));   /* poison, then the input */
-		CU(cudaMemcpy(d, x, m * 32, cudaMemcpyHostToDevice));
-		gpu_op(g, op, d, lg, gen, s, w2n);
-		CU(cudaMemcpy(y, d, n * 32, cudaMemcpyDeviceToHost));
-		char what[80], note[64];
-		snprintf(what, sizeof what, "%s %s%s", curve, opname[op], bn ? "" : fam == 7 ? " (root 7)" : " (root 5)");
-		snprintf(note, sizeof note, "cpu %.2fs", t1 - t0);
-		row(what, lg, masks[k], !memcmp(y, ref, n * 32), note);
-	}
+	CU(cudaMemset(d, 0xa5, m * 32));   /* poison, then the input */
+	CU(cudaMemcpy(d, x, m * 32, cudaMemcpyHostToDevice));
+	gpu_op(g, op, d, lg, gen, s, w2n);
+	CU(cudaMemcpy(y, d, n * 32, cudaMemcpyDeviceToHost));
+	char what[80], note[64];
+	snprintf(what, sizeof what, "%s %s%s", curve, opname[op], bn ? "" : fam == 7 ? " (root 7)" : " (root 5)");
+	snprintf(note, sizeof note, "cpu %.2fs", t1 - t0);
+	row(what, lg, !memcmp(y, ref, n * 32), note);
 	cudaFree(d);
 out:
 	free(x); free(ref); free(y);
@@ -152,7 +139,6 @@ static int check(int argc, char **argv)
 	unsigned lgs[32], nl = 0, dflt[] = { 1, 5, 10, 13, 17, 20, 24 };
 	for (int i = 0; i < argc && nl < 32; i++) lgs[nl++] = (unsigned)atoi(argv[i]);
 	if (!nl) { memcpy(lgs, dflt, sizeof dflt); nl = sizeof dflt / sizeof dflt[0]; }
-	parse_masks("0 1 2 3 4 8 15");
 	unsigned top = 0;
 	for (unsigned i = 0; i < nl; i++) if (lgs[i] > top) top = lgs[i];
 	const char *cv = getenv("CURVES");
@@ -225,22 +211,18 @@ static void bench_case(const char *cs)
 	free(h);
 	cudaEvent_t e0, e1;
 	CU(cudaEventCreate(&e0)); CU(cudaEventCreate(&e1));
-	for (int k = 0; k < nmasks; k++) {
-		zp_cuda_ntt_opt(g, masks[k]);
-		float ms[64];
-		for (int r = -1; r < runs; r++) {
-			CU(cudaEventRecord(e0, 0));
-			gpu_op(g, op, d, lg, NULL, s, NULL);
-			CU(cudaEventRecord(e1, 0));
-			CU(cudaEventSynchronize(e1));
-			CU(cudaGetLastError());
-			if (r >= 0) CU(cudaEventElapsedTime(&ms[r], e0, e1));
-		}
-		qsort(ms, runs, sizeof ms[0], cmpf);
-		printf("| %s | %s | 2^%u | %d | %.2f | %.2f | %.2f |\n", bn ? "bn254" : "bls12-381", opn, lg, masks[k], ms[runs / 2], ms[0],
-		       ms[runs - 1]);
-		fflush(stdout);
+	float ms[64];
+	for (int r = -1; r < runs; r++) {
+		CU(cudaEventRecord(e0, 0));
+		gpu_op(g, op, d, lg, NULL, s, NULL);
+		CU(cudaEventRecord(e1, 0));
+		CU(cudaEventSynchronize(e1));
+		CU(cudaGetLastError());
+		if (r >= 0) CU(cudaEventElapsedTime(&ms[r], e0, e1));
 	}
+	qsort(ms, runs, sizeof ms[0], cmpf);
+	printf("| %s | %s | 2^%u | %.2f | %.2f | %.2f |\n", bn ? "bn254" : "bls12-381", opn, lg, ms[runs / 2], ms[0], ms[runs - 1]);
+	fflush(stdout);
 	cudaEventDestroy(e0); cudaEventDestroy(e1);
 	cudaFree(d);
 	zp_cuda_ntt_destroy(g);
@@ -252,16 +234,15 @@ int main(int argc, char **argv)
 	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { printf("ntt_check: no GPU (skip)\n"); return 77; }
 	if (argc >= 2 && !strcmp(argv[1], "check")) return check(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "bench")) {
-		parse_masks("0 15");
 		const char *rv = getenv("RUNS");
 		if (rv && atoi(rv) >= 1 && atoi(rv) <= 64) runs = atoi(rv);
 		const char *all[] = { "bls:fwd:24", "bls:inv:24", "bls:cfwd:24", "bls:cinv:24", "bn:fwd:24", "bn:inv:24",
 		                      "bls:fwd:27", "bls:inv:27", "bls:cfwd:27", "bls:cinv:27", "bn:fwd:27", "bn:inv:27", "bls:h:27" };
-		printf("| curve | op | size | mask | median ms | min | max |\n|---|---|---|---:|---:|---:|---:|\n");
+		printf("| curve | op | size | median ms | min | max |\n|---|---|---|---:|---:|---:|\n");
 		if (argc == 2) for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) bench_case(all[i]);
 		for (int i = 2; i < argc; i++) bench_case(argv[i]);
 		return 0;
 	}
-	fprintf(stderr, "usage: ntt_check check [LG...] | bench [curve:op:lg ...]   (MASKS=\"0 15\")\n");
+	fprintf(stderr, "usage: ntt_check check [LG...] | bench [curve:op:lg ...]\n");
 	return 2;
 }

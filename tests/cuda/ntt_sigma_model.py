@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-# Model of cuda/ntt.cu's NTT_OPT_* transforms over a small prime field, against the definitions:
-# the pass split (NTT_K levels, or balanced with NTT_OPT_BAL), block twiddles w^(A+B) (NTT_OPT_TWLOAD:
-# one table entry; A + B < N/2), cosets by level-scaled twiddles (NTT_OPT_SIGMA: global level L's
+# Model of cuda/ntt.cu's transforms over a small prime field, against the definitions (the names are
+# the bits of the NTT_OPT_* mask they were until issue 35; ntt.cu keeps BAL, TWLOAD and SIGMA on, the model
+# both ways): the pass split (NTT_K levels, or balanced: BAL), block twiddles w^(A+B) (TWLOAD:
+# one table entry; A + B < N/2), cosets by level-scaled twiddles (SIGMA: global level L's
 # twiddles times sig[L] = s^(2^(log_n-1-L)), no trivial-twiddle skip; coset forward = bit reversal then
 # DIT, coset inverse = DIF with s^-1's factors then the reversal times n^-1) and the H step's combine
 # h = (A·B - n·C)·k (k = n^-2, bellperson also (g^n - 1)^-1·n^-1) on unscaled inverses. Mirrors the

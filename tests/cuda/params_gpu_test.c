@@ -7,11 +7,9 @@
  *                               (y + 1), (0, 0) without the infinity flag, on the curve but outside the
  *                               subgroup (random x, its y), and well-formed infinities. Every point's GPU
  *                               status must be the CPU's verdict and every good point's bytes the CPU's, for
- *                               every G1 kernel variant (Fp products as calls / inlined, squares as products /
- *                               dedicated: VARIANTS) and G2's kernel.
- *   params_gpu_test bench LOG   2^LOG G1 and 2^(LOG-2) G2 valid points: decode + every check (each G1 variant,
- *                               one line each), and the curve checks only, timed with CUDA events (median of 3
- *                               after a warm-up).
+ *                               the G1 kernel and G2's.
+ *   params_gpu_test bench LOG   2^LOG G1 and 2^(LOG-2) G2 valid points: decode + every check, and the curve
+ *                               checks only, timed with CUDA events (median of 3 after a warm-up).
  * Exits 77 without a GPU.
  */
 #include <errno.h>
@@ -121,15 +119,9 @@ static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 }
 #define KINDS 10u
 
-/* The G1 kernel's variants (cuda/params_check.cu): Fp products as calls or inlined, squares dedicated or as
- * products. G2 has one kernel (the first entry's flags are ignored there). */
-static const struct variant { unsigned flags; const char *what; } VARIANTS[] = {
-	{ ZP_CUDA_PC_CALLS | ZP_CUDA_PC_NOSQR, "Fp products as calls, squares as products" },
-	{ ZP_CUDA_PC_INLINE | ZP_CUDA_PC_NOSQR, "Fp products inlined, squares as products" },
-	{ 0, "the default kernel (inlined products, dedicated squares)" },
-	{ ZP_CUDA_PC_INLINE | ZP_CUDA_PC_SQR, "Fp products inlined, dedicated squares" },
-};
-#define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+/* The kernels' Fp (cuda/params_check.cu) */
+#define G1_FP "Fp products inlined, dedicated squares"
+#define G2_FP "Fp products as calls"
 
 static int gpu_decode(int g2, const uint8_t *in, size_t n, uint8_t *out, uint8_t *st, unsigned no_sub, float *ms)
 {
@@ -223,10 +215,9 @@ static int check(size_t n1)
 		int *codes = malloc(n * sizeof(int));
 		struct cpu_ref cr = { g2, e, refs, codes, n };
 		zp_par_for((n + 1023) / 1024, cpu_task, &cr);
-		for (unsigned variant = 0; variant < (g2 ? 1u : NVARIANTS); variant++) { /* G1: every kernel variant */
-		memset(out, 0xa5, n * ol); /* no bytes left over from the variant before */
+		memset(out, 0xa5, n * ol); /* poison: every byte must come from the GPU */
 		memset(st, 0xff, n);
-		int rc = gpu_decode(g2, e, n, out, st, g2 ? 0 : VARIANTS[variant].flags, NULL);
+		int rc = gpu_decode(g2, e, n, out, st, 0, NULL);
 		if (rc) {
 			fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
 			return 1;
@@ -244,12 +235,11 @@ static int check(size_t n1)
 			}
 		}
 		printf("%s (%s): %zu points, GPU = CPU on %zu; verdicts ok %zu, flags %zu, coordinate %zu, curve %zu, subgroup %zu "
-		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", g2 ? "product calls" : VARIANTS[variant].what, n, n - mism, nbad[0],
+		       "(planted %u of each of %u kinds)\n", g2 ? "G2" : "G1", g2 ? G2_FP : G1_FP, n, n - mism, nbad[0],
 		       nbad[1], nbad[2], nbad[3], nbad[4], per, KINDS);
 		/* every kind must have been seen as planted: at least (per - collisions) of each bad verdict */
 		if (mism || !nbad[1] || !nbad[2] || !nbad[3] || nbad[4] < per)
 			bad = 1;
-		}
 		free(e);
 		free(out);
 		free(st);
@@ -271,17 +261,16 @@ static int bench(unsigned lg)
 	for (int g2 = 0; g2 < 2; g2++) {
 		size_t n = (size_t)1 << (g2 ? lg - 2 : lg), el = g2 ? G2B : G1B;
 		uint8_t *e = fill(g2 ? x.g2 : x.g1, np, n, el);
-		/* G1: every variant (VARIANTS), then the curve checks only; G2: its kernel, then the curve checks */
-		for (unsigned v = 0; v <= (g2 ? 1u : NVARIANTS); v++) {
-			int curve_only = v == (g2 ? 1u : NVARIANTS);
-			unsigned fl = curve_only ? ZP_CUDA_PC_NO_SUBGROUP : g2 ? 0 : VARIANTS[v].flags;
+		/* every check, then the curve checks only */
+		for (int curve_only = 0; curve_only < 2; curve_only++) {
+			unsigned fl = curve_only ? ZP_CUDA_PC_NO_SUBGROUP : 0;
 			float ms = 0;
 			if (gpu_decode(g2, e, n, NULL, NULL, fl, &ms)) {
 				fprintf(stderr, "GPU decode: %s\n", zp_err_msg());
 				return 1;
 			}
 			printf("| %s decode, %s%s | %zu | %.2f | %.1f | %.2f |\n", g2 ? "G2" : "G1", curve_only ? "curve checks only" : "every check, ",
-			       curve_only ? "" : g2 ? "Fp products as calls" : VARIANTS[v].what, n, ms, n / ms / 1e3, n * el / ms / 1e6);
+			       curve_only ? "" : g2 ? G2_FP : G1_FP, n, ms, n / ms / 1e3, n * el / ms / 1e6);
 		}
 		free(e);
 	}

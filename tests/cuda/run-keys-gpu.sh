@@ -220,10 +220,8 @@ params_part() {
   cat "$F" > /dev/null
   dd_w=$(secs timeout 90 dd if="$F" of=/dev/null bs=16M)
   row "params 2^$lg: dd warm (page cache)" "$dd_w s, $(gbs "$dd_w")"
-  g_w=$(LDENV=ZP_PARAMS_GPU_INLINE=0 ld --gpu --io buffered)
-  row "params 2^$lg: load warm into a key region, every check on the GPU, G1 kernel with product calls (target <= 20 s at 2^27)" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'): reader waiting for the GPU)"
-  g_w=$(LDENV=ZP_PARAMS_GPU_INLINE=1 ld --gpu --io buffered)
-  row "params 2^$lg: load warm, every check on the GPU, G1 kernel with inlined products and dedicated squares (the default)" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'))"
+  g_w=$(ld --gpu --io buffered)
+  row "params 2^$lg: load warm into a key region, every check on the GPU (target <= 20 s at 2^27)" "$g_w s, $(gbs "$g_w") ($(tail -1 "$O/params-loads.log" | grep -o 'idle=[0-9.]*'): reader waiting for the GPU)"
   if [ "${CPU_ROW:-1}" = 1 ]; then
     c_w=$(ld --cpu --io buffered --no-subgroup)
     row "params 2^$lg: load warm, CPU, curve checks only (the old path, no subgroup checks)" "$c_w s, $(gbs "$c_w")"

@@ -4,7 +4,7 @@
 #   env: STEPS="check e2e bench" (any subset, in that order)  BUDGET=350 (s: an e2e run starts only if E2E_EST=150 s
 #        more fit, the bench if BENCH_EST=80)  E2E="0.99 0.75" (BOOL settings)  E2E_PARTS=10  OVERLAP=1 (ZP_CUDA_OVERLAP
 #        of the e2e runs; 2 alternates the orders proof by proof)  BENCH="..." (plain, ZP_MSM_GLV=0) BENCH_GLV="..."
-#        GLV_MAX=20  ALIGNED=1 BN=1 PROF=1 (extra checks / the per-phase profile)
+#        GLV_MAX=20  BN=1 PROF=1 (extra checks / the per-phase profile)
 # 1. check: GPU = CPU bit for bit: gpu_test glv (GLV = plain = known dlog for 0, 1, r-1, the cut's edges,
 #    all 255 bits, sparse, 0/1-heavy, 64-bit, random; passes of all/1/2 windows; the flat and the
 #    bucket-aligned level 0), whole proofs of g16_backend_cmp synth (CPU backend = CUDA backend, byte for
@@ -37,7 +37,6 @@ step() { # name timeout cmd...
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null); $(nproc) CPUs; commit $(cat "$BIN/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)"
 do_check() {
   step glv_check 120 env ZP_MSM_GLV=16 "$BIN/gpu_test" glv ${GLV_MAX:-20}
-  [ -n "${ALIGNED:-}" ] && step glv_check_aligned 60 env ZP_MSM_FLAT=0 "$BIN/gpu_test" glv 16
   [ -n "${BN:-}" ] && [ -x "$BIN/bn254_gpu_test" ] && step bn254 120 "$BIN/bn254_gpu_test" test 16 14 16   # BN254 shares the kernels
   step proofs_new 150 "$BIN/g16_backend_cmp" synth 18 2 0.75
   step proofs_alt 150 env ZP_CUDA_OVERLAP=2 "$BIN/g16_backend_cmp" synth 18 3 0.99

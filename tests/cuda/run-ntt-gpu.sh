@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The NTT variants on a GPU, in one run on the device machine (builds nothing there):
-#   1. ntt_check check: every NTT_OPT_* mask (cuda/ntt.cu) = the CPU NTTs bit for bit (BLS12-381 both root
-#      families, BN254; forward, inverse, cosets, both H steps) at 2^1..2^20, then 2^24
+# The NTT on a GPU, in one run on the device machine (builds nothing there):
+#   1. ntt_check check: cuda/ntt.cu = the CPU NTTs bit for bit (BLS12-381 both root families, BN254; forward,
+#      inverse, cosets, both H steps) at 2^1..2^20, then 2^24
 #   2. g16_backend_cmp: whole proofs, CUDA backend = CPU backend bytes (examples/chain, tests/groth16/data/mul,
-#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits) with the default mask (255) and masks 127, 223
+#      examples/chain-bn254, synthetic 2^16 and 2^18 bellperson-mode circuits)
 #   3. ntt_check bench beside sppark's NTT (DIR/sppark/sppark_ntt_{bls,bn}: a harness built outside the repo,
 #      never committed; skipped when absent) in the same run: 2^24 and 2^27, fwd, inv, coset fwd, coset inv,
-#      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of the H step by mask
+#      the H step at 2^27; optional per-kernel times (ncu, gpu__time_duration) of the H step
 # then prints the side-by-side table last. Usage: tests/cuda/run-ntt-gpu.sh DIR
 #   DIR: ntt_check, g16_backend_cmp, lib/ (libxxhash, liburing), sppark/ (optional)
-#   MASKS="0 1 2 3 4 8 15 16 48 64 79 95 127 223 255" (check), MASKS24="0 79 127 255" (check at 2^24), BMASKS="0 79 127 223 255"
-#   (bench), NCU_MASKS="127 255", SKIP="ncu proofs ..." parts left out,
+#   SKIP="ncu proofs ..." parts left out,
 #   OUT: the device folder that comes back: gpu-ntt-logs.tgz (every log) is written there
 set -u
 cd "$(dirname "$0")/../.."
@@ -34,31 +33,25 @@ part() { # name timeout cmd...: run, show the tail, record "name | exit | second
   SUM+=("| $name | exit $rc | $(( $(date +%s) - s )) s | $pass PASS, $fail FAIL |")
 }
 C=$BIN/ntt_check
-export MASKS=${MASKS:-0 1 2 3 4 8 15 16 48 64 79 95 127 223 255}
 part check-small 100 "$C" check 1 5 10 13 17 20
-part check-24-bls 60 env CURVES=bls MASKS="${MASKS24:-0 79 127 255}" "$C" check 24
-part check-24-bn 100 env CURVES=bn MASKS="${MASKS24:-0 79 127 255}" "$C" check 24
-proofs() { # the default mask (255) and masks 127, 223: CUDA proof bytes = CPU proof bytes (and verified)
-  local rc=0 e k
-  for e in "" ZP_NTT_OPT=127 ZP_NTT_OPT=223; do
-    for k in examples/chain/chain.zkey:examples/chain/w0.wtns examples/chain-bn254/chain.zkey:examples/chain-bn254/w0.wtns \
-             tests/groth16/data/mul.zkey:tests/groth16/data/mul.wtns; do
-      [ -n "$e" ] && [ "${k#tests}" != "$k" ] && continue
-      echo "## ${e:-default mask}: ${k%%:*}"
-      env $e timeout 40 "$BIN/g16_backend_cmp" zkey "${k%%:*}" "${k#*:}" || { echo "| exit $? | FAIL |"; rc=1; }
-    done
+part check-24-bls 60 env CURVES=bls "$C" check 24
+part check-24-bn 100 env CURVES=bn "$C" check 24
+proofs() { # CUDA proof bytes = CPU proof bytes (and verified)
+  local rc=0 k
+  for k in examples/chain/chain.zkey:examples/chain/w0.wtns examples/chain-bn254/chain.zkey:examples/chain-bn254/w0.wtns \
+           tests/groth16/data/mul.zkey:tests/groth16/data/mul.wtns; do
+    echo "## ${k%%:*}"
+    timeout 40 "$BIN/g16_backend_cmp" zkey "${k%%:*}" "${k#*:}" || { echo "| exit $? | FAIL |"; rc=1; }
   done
-  for e in "" ZP_NTT_OPT=127 ZP_NTT_OPT=223; do
-    echo "## ${e:-default mask}: synth 16"
-    env $e timeout 60 "$BIN/g16_backend_cmp" synth 16 1 || { echo "| synth 16 exit $? | FAIL |"; rc=1; }
-  done
-  echo "## default mask: synth 18"
+  echo "## synth 16"
+  timeout 60 "$BIN/g16_backend_cmp" synth 16 1 || { echo "| synth 16 exit $? | FAIL |"; rc=1; }
+  echo "## synth 18"
   timeout 90 "$BIN/g16_backend_cmp" synth 18 1 || { echo "| synth 18 exit $? | FAIL |"; rc=1; }
   return $rc
 }
 part proofs 300 proofs
 bench() {
-  MASKS=${BMASKS:-0 79 127 223 255} timeout 150 "$C" bench
+  timeout 150 "$C" bench
   local s
   for s in bls bn; do
     [ -x "$BIN/sppark/sppark_ntt_$s" ] && timeout 60 "$BIN/sppark/sppark_ntt_$s" 24 27
@@ -66,14 +59,13 @@ bench() {
   return 0
 }
 part bench 220 bench
-ncu_part() { # per-kernel device times of the H step at 2^27 by mask (warm-up + one timed call: 2 H steps)
-  local N=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1) m
+ncu_part() { # per-kernel device times of the H step at 2^27 (warm-up + one timed call: 2 H steps)
+  local N=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   [ -n "$N" ] || { echo "no ncu"; return 0; }
-  for m in ${NCU_MASKS:-127 255}; do
-    MASKS=$m RUNS=1 timeout 40 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
-      "$C" bench ${NCU_CASE:-bls:h:27} > "$LOG/ncu-$m.csv" 2>"$LOG/ncu-$m.err"
-    echo "### mask $m: ${NCU_CASE:-bls:h:27}, warm-up + 1 call"
-    python3 - "$LOG/ncu-$m.csv" <<'EOF'
+  RUNS=1 timeout 40 "$N" --clock-control none --metrics gpu__time_duration.sum --csv \
+    "$C" bench ${NCU_CASE:-bls:h:27} > "$LOG/ncu.csv" 2>"$LOG/ncu.err"
+  echo "### ${NCU_CASE:-bls:h:27}, warm-up + 1 call"
+  python3 - "$LOG/ncu.csv" <<'EOF'
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 if not rows: print("ncu: no rows"); sys.exit(0)
@@ -86,7 +78,6 @@ for r in rows[1:]:
 print("| kernel | launches | total ms |"); print("|---|---:|---:|")
 for k, (c, t) in agg.items(): print("| %s | %d | %.2f |" % (k, c, t))
 EOF
-  done
 }
 part ncu 130 ncu_part
 [ -f "$LOG/ncu.log" ] && { echo; echo "## per-kernel device times (ncu)"; grep -v "^==" "$LOG/ncu.log" | head -60; }
@@ -96,22 +87,20 @@ import re, sys
 z, sp = {}, {}
 for line in open(sys.argv[1]):
     c = [x.strip() for x in line.strip().strip("|").split("|")]
-    if len(c) == 7 and c[0] in ("bls12-381", "bn254") and c[3].isdigit():
-        z[(c[0], c[1], c[2], int(c[3]))] = float(c[4])
+    if len(c) == 6 and c[0] in ("bls12-381", "bn254"):
+        z[(c[0], c[1], c[2])] = float(c[3])
     m = re.match(r"\| sppark (\S+) \| (.*) \| (2\^\d+) \| ([\d.]+) \|", line)
     if m: sp[(m.group(1), m.group(2), m.group(3))] = float(m.group(4))
 ops = {"fwd": ("NTT forward (NN)", "NTT forward (NR)", "NTT forward (RN)"), "inv": ("NTT inverse (NN)", "NTT inverse (NR)", "NTT inverse (RN)"),
        "cfwd": ("NTT coset forward (NN)",), "cinv": ("NTT coset inverse (NN)",), "h": ("H step (supraseal order)",)}
-masks = sorted({k[3] for k in z})
 print("\n## zkpipe vs sppark (ms, median of 7, CUDA events, device-resident, natural order in and out)")
-print("| curve | op | size | " + " | ".join("mask %d" % m for m in masks) + " | sppark NN | sppark NR/RN | best zkpipe / sppark NN |")
-print("|---|---|---|" + "---:|" * (len(masks) + 3))
-for (cv, op, sz) in sorted({k[:3] for k in z}, key=lambda k: (k[0], int(k[2][2:]), list(ops).index(k[1]))):
-    vals = [z.get((cv, op, sz, m)) for m in masks]
+print("| curve | op | size | zkpipe | sppark NN | sppark NR/RN | zkpipe / sppark NN |")
+print("|---|---|---|---:|---:|---:|---:|")
+for (cv, op, sz) in sorted(z, key=lambda k: (k[0], int(k[2][2:]), list(ops).index(k[1]))):
+    v = z[(cv, op, sz)]
     nn = sp.get((cv, ops[op][0], sz)); other = [sp.get((cv, o, sz)) for o in ops[op][1:] if sp.get((cv, o, sz))]
-    best = min(v for v in vals if v is not None)
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (cv, op, sz, " | ".join("%.2f" % v if v else "-" for v in vals),
-          "%.2f" % nn if nn else "-", " / ".join("%.2f" % o for o in other) or "-", "%.3f" % (best / nn) if nn else "-"))
+    print("| %s | %s | %s | %.2f | %s | %s | %s |" % (cv, op, sz, v, "%.2f" % nn if nn else "-",
+          " / ".join("%.2f" % o for o in other) or "-", "%.3f" % (v / nn) if nn else "-"))
 EOF
 echo
 echo "## check rows that did not pass, and errors"

@@ -5,7 +5,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"; root="$here/../.."; ox="$root/tests/oracle"
 command -v node >/dev/null || exit 77
-[ -x "$ox/node_modules/.bin/circom2" ] || (cd "$ox" && npm ci --no-audit --no-fund >&2) || exit 77
+# npm ci under the lock every user of tests/oracle/node_modules takes (it empties node_modules first)
+[ -x "$ox/node_modules/.bin/circom2" ] || (cd "$ox" && flock package.json sh -c '[ -x node_modules/.bin/snarkjs ] &&
+  [ -x node_modules/.bin/circom2 ] || npm ci --no-audit --no-fund' >&2) || exit 77
 o=$(mktemp -d); trap 'rm -rf "$o"' EXIT
 n=300
 sed "s/@N@/$n/" "$ox/circuits/chain.circom.in" > "$o/chain.circom"

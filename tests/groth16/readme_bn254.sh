@@ -28,7 +28,8 @@ for w in libzkpipe-rapidsnark libzkpipe-supraseal docs/cluster.md docs/rapidsnar
 done
 # --- the walk-through
 if [ ! -x "$ox/node_modules/.bin/snarkjs" ] || [ ! -x "$ox/node_modules/.bin/circom2" ]; then
-  (cd "$ox" && flock "$ox/package.json" npm ci --no-audit --no-fund >&2) || { echo "npm ci failed (offline?): skip"; exit 77; }
+  (cd "$ox" && flock package.json sh -c '[ -x node_modules/.bin/snarkjs ] && [ -x node_modules/.bin/circom2 ] ||
+    npm ci --no-audit --no-fund' >&2) || { echo "npm ci failed (offline?): skip"; exit 77; }
 fi
 o="$(mktemp -d)"; trap 'rm -rf "$o"' EXIT
 mkdir -p "$o/bin" "$o/w"

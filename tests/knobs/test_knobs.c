@@ -14,13 +14,12 @@ int main(void)
 	setenv("ZP_CUDA_BUFS", "7", 1);          /* out of [0, 2] */
 	setenv("ZP_CUDA_DEVICE", "abc", 1);      /* not a number */
 	setenv("ZP_CUDA_MEM_MARGIN_MB", "", 1);  /* empty = unset */
-	unsetenv("ZP_MSM_FLAT");
-	setenv("ZP_NTT_OCC", "0", 1);
+	unsetenv("ZP_MSM_IFMA");
 	setenv("ZKPIPE_GPUD_PIPELINE", "1", 1);
 	const zp_knobs_t *k = zp_knobs();
 	CHECK(k->threads == 3, "ZP_THREADS=3 -> %d", k->threads);
 	CHECK(k->msm_ba == 0, "ZP_MSM_BA=0 -> %d", k->msm_ba);
-	CHECK(k->msm_flat == 1 && k->ntt_occ == 0, "flags: flat %d occ %d", k->msm_flat, k->ntt_occ);
+	CHECK(k->msm_ifma == 1, "a flag cleared by 0 is on when unset: %d", k->msm_ifma);
 	CHECK(k->gpud_pipeline == 1, "ZKPIPE_GPUD_PIPELINE=1");
 	CHECK(k->cuda_bufs.bad && zp_knob_get(&k->cuda_bufs, "test") == ZP_ERANGE && strstr(zp_err_msg(), "test: ZP_CUDA_BUFS=7"),
 	      "bad ZP_CUDA_BUFS: %s", zp_err_msg());
@@ -37,8 +36,10 @@ int main(void)
 	CHECK(!zp_knobs()->cuda_bufs.bad && zp_knobs()->cuda_bufs.v == 2 && zp_knob_get(&zp_knobs()->cuda_bufs, "test") == 0,
 	      "ZP_CUDA_BUFS=2 after a reload");
 	setenv("ZP_THREADS", "-4", 1);   /* ignored, as par.c always did */
+	setenv("ZP_MSM_IFMA", "0", 1);
 	zp_knobs_reload();
 	CHECK(zp_knobs()->threads == 0, "ZP_THREADS=-4 -> %d", zp_knobs()->threads);
+	CHECK(zp_knobs()->msm_ifma == 0, "ZP_MSM_IFMA=0 clears it: %d", zp_knobs()->msm_ifma);
 	if (failures)
 		return 1;
 	printf("knobs: ok\n");

@@ -19,7 +19,10 @@ mkdir -p "$out"
 exec 9>"$out/.lock"
 flock 9
 if [ ! -x "$here/node_modules/.bin/snarkjs" ] || [ ! -x "$here/node_modules/.bin/circom2" ]; then
-  (cd "$here" && npm ci --no-audit --no-fund >&2) || { echo "npm ci failed (offline?)" >&2; exit 77; }
+  # the lock is per OUTDIR above; node_modules is shared by both curves' fixtures and by tests that do not
+  # come here: npm ci (which empties it first) under the lock they all take, looked at again once held
+  (cd "$here" && flock package.json sh -c '[ -x node_modules/.bin/snarkjs ] && [ -x node_modules/.bin/circom2 ] ||
+    npm ci --no-audit --no-fund' >&2) || { echo "npm ci failed (offline?)" >&2; exit 77; }
 fi
 bin="$here/node_modules/.bin"
 sj() { "$bin/snarkjs" "$@" >"$out/snarkjs.log" 2>&1 || { cat "$out/snarkjs.log" >&2; return 1; }; }

@@ -6,7 +6,7 @@
 # long-finished job prints no "done in 0.0 s" line; an earlier job's output is refused, --overwrite clears
 # its files (not the client's); submit --wait --timeout gives up with exit 9.
 . "$(dirname "$0")/lib.sh" "$@"
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 MAXPARTS=4
 # nothing is proved until the test opens the [debug] hold_at gate: the job to cancel is unfinished

@@ -8,7 +8,7 @@
 # follow `public`.
 . "$(dirname "$0")/lib.sh" "$@"
 RAW=$B/tests/pipeline/api_raw
-PORT=$((20000 + RANDOM % 20000)); HPORT=$((PORT + 1))
+PORT=$(free_port); HPORT=$(free_port)
 WORKERS=1 SLOTS=1 MAXPARTS=4
 EXTRA_RUN="listen = tcp://*:$PORT
 http = :$HPORT

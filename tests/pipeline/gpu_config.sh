@@ -71,7 +71,8 @@ grep -q "DEGRADED: key bad failed" "$T/st.out" || fail "zkpipe status, group: $(
 # gpud's log: one line for the failure, and ready for what it serves
 grep -c "key bad FAILED at load" "$T/run/log/node0.gpud0" | grep -qx 1 || fail "gpud log: $(grep 'key bad' "$T/run/log/node0.gpud0")"
 check_reason "gpud log" "$(grep "key bad FAILED at load" "$T/run/log/node0.gpud0" | sed 's/.*key bad FAILED at load: //; s/ (not served.*//')" bad
-grep -q "backend cpu ready for key(s) chain; FAILED: bad (device memory capped at 24576 MiB: \[group\] gpu_memory)" \
+# (gpud writes its health stage, then this line: the stage waited for above does not mean the line is there yet)
+wait_until 30 grep -q "backend cpu ready for key(s) chain; FAILED: bad (device memory capped at 24576 MiB: \[group\] gpu_memory)" \
   "$T/run/log/node0.gpud0" || fail "gpud's ready line: $(grep ready "$T/run/log/node0.gpud0")"
 # a submit for it: refused with the reason, the key named once
 "$ZK" submit --config "$CFG" --key bad --output "$T/out/b" "$EX/w0.wtns" >"$T/b.out" 2>&1; rc=$?
@@ -110,8 +111,8 @@ assert p["gpu_memory"]["cap"] == 0 and p["serves"] == [] and p["failed"] == ["ch
 "$ZK" submit --config "$CFG" --key chain --output "$T/out/c" "$EX/w0.wtns" >"$T/c.out" 2>&1; rc=$?
 [ $rc = 13 ] || fail "submit for key chain exited $rc: $(cat "$T/c.out")"
 check_reason "refusal (only key)" "$(sed 's/.*key chain cannot be served: //' "$T/c.out")" chain
-grep -q "backend cpu up but DEGRADED: it serves no key (FAILED: chain)" "$T/run/log/node0.gpud0" ||
-  fail "gpud log: $(tail -3 "$T/run/log/node0.gpud0")"
+wait_until 30 grep -q "backend cpu up but DEGRADED: it serves no key (FAILED: chain)" "$T/run/log/node0.gpud0" ||
+  fail "gpud log: $(tail -3 "$T/run/log/node0.gpud0")"  # (written after the health stage: waited for)
 ! grep -q "backend cpu.* ready" "$T/run/log/node0.gpud0" || fail "gpud said ready with no key to serve"
 grep -q "ZP_CUDA_MEM_CAP_MB=4096 in this environment is not passed to gpuds" "$T/supervisor.log" ||
   fail "the supervisor did not say it ignores its ZP_CUDA_MEM_CAP_MB"

@@ -8,7 +8,7 @@
 #     then no longer restarted (given_up, its restarts stop growing), the key is failed with the
 #     reason, submits are refused (13), and `submit --wait` of a job accepted before ends (13).
 . "$(dirname "$0")/lib.sh" "$@"
-HTTP_PORT=$((20000 + RANDOM % 20000))
+HTTP_PORT=$(free_port)
 python3 - "$EX/chain.zkey" "$T/badq.zkey" <<'PY'
 import sys
 d = bytearray(open(sys.argv[1], 'rb').read())

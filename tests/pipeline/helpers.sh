@@ -22,6 +22,11 @@ for p in d["processes"]:
 alive() { [ -r "/proc/$1/stat" ] && ! awk '{exit $3 == "Z" ? 0 : 1}' "/proc/$1/stat" 2>/dev/null; }
 dead() { ! alive "$1"; }
 
+# free_port: a TCP port that nothing on this machine holds now, as the kernel picks one (bind to port 0), for
+# a listener the test configures; not a random pick from a range that another test, another run of this
+# suite or an outgoing connection on the machine may hold (the listener would then fail to start)
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 # wait_until SECONDS CMD...: poll CMD until it succeeds (a bound, counted in polls: a loaded
 # machine, whose polls take longer, gets longer)
 wait_until() {

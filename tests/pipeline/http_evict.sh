@@ -7,7 +7,7 @@
 # http_per_address (plus those being closed) of that address's connections established: each new
 # one evicts the oldest idle one.
 . "$(dirname "$0")/lib.sh" "$@"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 EXTRA_LIMITS="http_timeout_s = 600"
 write_config

@@ -8,7 +8,7 @@
 # (idle connections over the per-address limit are evicted, oldest first: http_evict.sh). Once the idle ones have timed out (http_timeout_s), /metrics
 # answers although the slow ones still trickle.
 . "$(dirname "$0")/lib.sh" "$@"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 IDLE=400 SLOW=8 TIMEOUT=20 # long enough for a loaded machine to reach the status check
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 EXTRA_LIMITS=$'http_connections = 1000\nhttp_timeout_s = '$TIMEOUT

@@ -9,7 +9,7 @@
 # - `zkpipe wait` shows partitions done of total and each one's state on stderr (a line every
 #   $ZKPIPE_PROGRESS_S in a log, one updating line on a terminal), stdout unchanged.
 . "$(dirname "$0")/lib.sh" "$@"
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 # the jobs are proved only once `zkpipe wait` is watching them (the [debug] hold_at gate: a job finished
 # before wait is asked gets no progress line, however fast the machine)

@@ -59,9 +59,12 @@ hold_open
 wait_all 300 || { cat "$T/wait.out"; fail "migrated jobs did not all finish DONE"; }
 verify_all || fail "proofs"
 after=$(counter parts_proved)
-# every partition proved exactly once, by the old arena's gpud or the new one's
+# every partition proved exactly once, by the old arena's gpud or the new one's (gpud logs a proof after marking
+# it DONE: the last one's line may follow the job's DONE, so the lines are waited for, not read at once)
+proved_lines() { cat "$T"/run/log/*.gpud* | grep -o "job [0-9]* part [0-9]* proved" | sort -u | wc -l; }
+wait_until 60 eval '[ "$(proved_lines)" -ge "$n" ]'
 total=$(cat "$T"/run/log/*.gpud* | grep -c " part [0-9]* proved on ")
-distinct=$(cat "$T"/run/log/*.gpud* | grep -o "job [0-9]* part [0-9]* proved" | sort -u | wc -l)
+distinct=$(proved_lines)
 [ "$distinct" = "$n" ] && [ "$total" = "$n" ] || fail "$total proofs of $distinct partitions for $n (lost or proved twice)"
 [ -z "$(ls "$T/run/migrate")" ] || fail "the migration plan was not removed"
 log "reshaped: $(grep -c 'migrated job' "$T/supervisor.log") job(s) migrated, $after partition(s) proved in the new arena"

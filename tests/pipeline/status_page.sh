@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || skip "no chromium (scripts/deps.sh installs Debian's)"
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 # the long job stays ACTIVE through chromium's start and DOM dump, however long they take: its
 # partitions wait at the [debug] hold_at gate until the test opens it

@@ -114,10 +114,12 @@ chmod +x "$T/node18"
 cmp -s "$T/n18.pub" "$M/public.json" || fail "node 18: public.json differs from snarkjs's"
 
 # ---- the service
-cat > "$T/slow" <<'SH'
+cat > "$T/slow" <<SH
 #!/bin/sh
-# a generator that never finishes (and a child in its process group)
-sleep 31.25 & sleep 31.25
+# a generator that never finishes (and a child in its process group); their pids noted for the test
+echo \$\$ >> "$T/slow.pids"
+sleep 31.25 & echo \$! >> "$T/slow.pids"
+exec sleep 31.25
 SH
 # a wasm generator over its memory limit (node's RLIMIT_DATA): its generate_witness.js allocates 1 GiB
 mkdir -p "$T/hogjs"; : > "$T/hogjs/hog.wasm"
@@ -148,7 +150,7 @@ zkey = $M/mul.zkey
 wasm = $T/hogjs/hog.wasm
 witness_memory = 256M
 $CPP_KEY"
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 EXTRA_RUN="http = 127.0.0.1:$PORT"
 write_config
 start_sup
@@ -206,7 +208,11 @@ grep -q "killed at its 2 s timeout" "$T/t.out" || fail "slow generator reason: $
 # killed at its timeout: the job ended before the generator's own 31.25 s sleep could have (a causal
 # bound however loaded the machine, not a race with it)
 [ $dt -lt 31 ] || fail "the timed-out job took $dt s: as long as the generator's own sleep"
-pgrep -f "sleep 31.25" >/dev/null && fail "the generator's process group outlived its timeout"
+# its own processes (not any "sleep 31.25" on the machine: another run of this test may have one), gone before
+# their sleep could have ended by itself (SIGKILL's delivery is waited for, within that causal bound)
+[ "$(wc -l < "$T/slow.pids")" -ge 2 ] || fail "the slow generator did not note its pids: $(cat "$T/slow.pids")"
+slow_gone() { local p; for p in $(cat "$T/slow.pids"); do alive "$p" && return 1; done; return 0; }
+wait_until $((31 - dt)) slow_gone || fail "the generator's process group outlived its timeout: $(cat "$T/slow.pids")"
 "$ZK" submit --config "$CFG" --key hog --output "$T/out/h" --input "$T/a.json" --wait >"$T/h.out" 2>&1; rc=$?
 [ $rc = 11 ] || fail "memory hog: exited $rc: $(cat "$T/h.out")"
 grep -q "MemoryError\|exit status" "$T/h.out" || fail "memory hog reason: $(cat "$T/h.out")"

@@ -12,7 +12,9 @@ zk="$1"; data="$2"; oracle="$3"
 sj="$oracle/node_modules/.bin/snarkjs"
 if [ ! -x "$sj" ]; then
   command -v npm >/dev/null || { echo "npm not found: skip" >&2; exit 77; }
-  (cd "$oracle" && npm ci --no-audit --no-fund >&2) || { echo "npm ci failed (offline?): skip" >&2; exit 77; }
+  # under the lock every user of tests/oracle/node_modules takes (npm ci empties it first), looked at again
+  (cd "$oracle" && flock package.json sh -c '[ -x node_modules/.bin/snarkjs ] && [ -x node_modules/.bin/circom2 ] ||
+    npm ci --no-audit --no-fund' >&2) || { echo "npm ci failed (offline?): skip" >&2; exit 77; }
 fi
 t="$(mktemp -d)"; trap 'rm -rf "$t"' EXIT
 q() { "$@" >"$t/log" 2>&1 || { cat "$t/log" >&2; echo "FAILED: $*" >&2; exit 1; }; }
