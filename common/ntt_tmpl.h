@@ -291,7 +291,11 @@ static bool use_ifma(void) { return false; }
 static void dif_level_v(FR *a, size_t m, size_t h, const FR *tw) { (void)a; (void)m; (void)h; (void)tw; abort(); }
 static void last3_v(FR *a, size_t m, const FR *tw) { (void)a; (void)m; (void)tw; abort(); }
 static void scale_v(FR *a, size_t n, const FR *c, const FR *s) { (void)a; (void)n; (void)c; (void)s; abort(); }
-static void abc_v(FR *a, const FR *b, const FR *c, size_t n, const FR *k) { (void)a; (void)b; (void)c; (void)n; (void)k; abort(); }
+static void abc_v(FR *a, const FR *b, const FR *c, size_t n, const FR *k)
+{
+	(void)a; (void)b; (void)c; (void)n; (void)k;
+	abort();
+}
 #endif
 
 /* ---------- domain ---------- */

@@ -18,8 +18,8 @@ for c in bls12381 bn128; do
 done
 for s in old new; do
   d=$OLD; [ $s = new ] && d=$NEW
-  gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$d/common" -o ${s}_bench "$NEW/bench/arith/ntt_ab.c" "$d/build/common/libzpcommon.a" \
-    -luring -lpthread -lm
+  gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$d/common" -o ${s}_bench "$NEW/bench/arith/ntt_ab.c" \
+    "$d/build/common/libzpcommon.a" -luring -lpthread -lm
 done
 out=results.txt; : > $out
 one() {
@@ -28,7 +28,8 @@ one() {
   ZP_FIELD_PORTABLE=1 BENCH_REPS=1 ./${s}_bench 16 20 | sed "s/^/$s scalar-ntt /" >> $out
   for c in bls12381 bn128; do
     "$d/build/tools/zkpipe" bench prove --zkey $c.zkey --wtns $c.wtns --runs 1 2>&1 |
-      awk -v s=$s -v c=$c '/^run 1/ { gsub(/[()]/, ""); print s, "prove", c, "2^16", "wall", $4; print s, "prove", c, "2^16", "cpu", $7 }' >> $out
+      awk -v s=$s -v c=$c '/^run 1/ { gsub(/[()]/, "")
+        print s, "prove", c, "2^16", "wall", $4; print s, "prove", c, "2^16", "cpu", $7 }' >> $out
   done
 }
 for r in $(seq "$ROUNDS"); do
@@ -46,5 +47,6 @@ print("|---|---|---|---|---|---|---|---|")
 for (what, curve, size, m), s in v.items():
     o, n = statistics.median(s["old"]), statistics.median(s["new"])
     u = "s" if what == "prove" else "ms"
-    print("| %s | %s | %s | %s | %.3g %s | %.3g %s | %.2f | %d + %d |" % (what, curve, size, m, o, u, n, u, n / o, len(s["old"]), len(s["new"])))
+    print("| %s | %s | %s | %s | %.3g %s | %.3g %s | %.2f | %d + %d |"
+          % (what, curve, size, m, o, u, n, u, n / o, len(s["old"]), len(s["new"])))
 PY
