@@ -6,17 +6,13 @@
  * Roots: ω_{2^28} = 5^((r-1)/2^28) (5 the least non-residue: ffjavascript's Fr.w[28], whose squares are
  * the roots of snarkjs's and rapidsnark's domains; tests/bn254 checks every ω_{2^k} against Fr.w[k]),
  * ω_{2^k} = ω_{2^(k+1)}^2. zp_bn254_ntt_h_snarkjs is ntt.h's snarkjs H step (cosets at ω_{2n}).
- *
- * Algorithm: iterative radix-2 (bit reversal, then log n butterfly levels), a level's butterflies spread
- * over zp_par_for from 2^14 elements; with AVX-512 IFMA (zp_fp_ifma_available) eight butterflies at a time
- * (the first three levels in registers on blocks of eight, then one pass a level) and vector scalings. Not
- * ntt.c's cache-blocked four-step transform, which is written for BLS12-381's Fr (docs/prover.md, "BN254
- * beside BLS12-381").
+ * Algorithm, memory, threads: ntt.h's (one implementation, ntt_tmpl.h, for both curves' Fr).
  */
 #ifndef ZP_BN254_NTT_H
 #define ZP_BN254_NTT_H
 
 #include "bn254.h"
+#include "ntt.h"   /* ZP_NTT_DOMAIN_PRIVATE */
 
 #define ZP_BN254_NTT_MAX_LOG 28
 
@@ -24,7 +20,7 @@ typedef struct {
 	unsigned log_n;
 	size_t n;
 	zp_bn254_fr omega, omega_inv, n_inv, omega_2n;
-	zp_bn254_fr *tw;   /* ω_n^j, j < n/2 (private) */
+	ZP_NTT_DOMAIN_PRIVATE(zp_bn254_fr)
 } zp_bn254_ntt_domain;
 
 /* ω_{2^k}, 0 <= k <= 28, Montgomery form; ZP_ERANGE otherwise. */

@@ -121,6 +121,9 @@ out.append(fmt64("ZP_C64_FP_HALF",(p-1)//2,6))
 out.append("/* q in 52-bit limbs and -q^-1 mod 2^52 (fp_ifma_impl.h); in 62-bit limbs and q^-1 mod 2^62 (field.c's inversion) */")
 out.append(fmtw("ZP_C52_FP_P",p,8,52))
 out.append("#define ZP_C52_FP_INV 0x%xull"%((-pow(p,-1,2**52))%2**52))
+out.append("/* r in 52-bit limbs and -r^-1 mod 2^52 (the NTT's five-lane IFMA butterflies, ntt_tmpl.h) */")
+out.append(fmtw("ZP_C52_FR_P",r,5,52))
+out.append("#define ZP_C52_FR_INV 0x%xull"%((-pow(r,-1,2**52))%2**52))
 out.append(fmtw("ZP_C62_FP_P",p,7,62,True))
 out.append("#define ZP_C62_FP_INV 0x%xull"%(pow(p,-1,2**62)))
 def bn254():
@@ -160,7 +163,7 @@ def bn254():
     assert 4*p < 2**260
     out.append("#define ZP_C52_BN_FP_P { %s }" % ", ".join("0x%xull" % w for w in limbs(p, 5, 52)))
     out.append("#define ZP_C52_BN_FP_INV 0x%xull" % ((-pow(p, -1, 2**52)) % 2**52))
-    # and Fr's, for the IFMA NTT butterflies (bn254_ntt.c)
+    # and Fr's, for the IFMA NTT butterflies (ntt_tmpl.h)
     out.append("#define ZP_C52_BN_FR_P { %s }" % ", ".join("0x%xull" % w for w in limbs(r, 5, 52)))
     out.append("#define ZP_C52_BN_FR_INV 0x%xull" % ((-pow(r, -1, 2**52)) % 2**52))
     # Fr 2-adicity and the root

@@ -3,7 +3,7 @@
  * vpmadd52huq), as inline functions on registers; included once per field (as ec_tmpl.h, msm_tmpl.h
  * and fp2_tmpl.h are), each curve's engine an instance: BLS12-381's Fp (fp_ifma_impl.h: zp_v8_*, eight
  * limbs; msm.c, bench/arith/fp8.c), BN254's Fp (bn254_ifma_impl.h: bn_v5_*, five limbs; bn254_msm.c)
- * and BN254's Fr (bn254_ntt.c: fr_v5_*). Include only from x86-64 GCC/Clang builds; every vector
+ * and either curve's Fr (ntt_tmpl.h: fr_v5_*). Include only from x86-64 GCC/Clang builds; every vector
  * function here must run under IFMA_FN code on a CPU where zp_fp_ifma_available() said yes.
  *
  * A lane vector is __m512i[IFMA_N], limb-sliced: r[k] holds limb k (bits 52k..52k+51) of every lane.

@@ -47,7 +47,9 @@
  * transforms down the columns, W columns at a time gathered into a per-thread buffer; (2) each row r is
  * multiplied by ω_n^(rev(r)·j) and transformed in place by a C-point DIF; (3) one blocked in-place
  * bit-reversal permutation. The data are read and written three times, each sub-transform fits in L2.
- * Butterflies use MULX/ADX when the CPU has them (checked at load), else portable C; x86-64 only.
+ * Butterflies eight at a time with AVX-512 IFMA when the CPU has it, else MULX/ADX when it has them,
+ * else portable C (checked at load; the same bytes on every path). One implementation for both curves'
+ * Fr: ntt_tmpl.h, instantiated by ntt.c and bn254_ntt.c (bn254_ntt.h).
  */
 #ifndef ZP_NTT_H
 #define ZP_NTT_H
@@ -66,6 +68,18 @@
 
 enum zp_ntt_roots { ZP_NTT_ROOT5 = 5, ZP_NTT_ROOT7 = 7 };
 
+/* A domain's private part (ntt_tmpl.h), for each curve's Fr: per-level DIF twiddles of the R- and C-point
+ * transforms ([0] forward, [1] inverse), ω_n^(±k) for k < R, nslots column buffers of slot_elems each. */
+#define ZP_NTT_DOMAIN_PRIVATE(FR)                                                                  \
+	unsigned log_rows, log_cols;                                                               \
+	FR *tw_rows[2], *tw_cols[2];                                                               \
+	FR *row_step[2];                                                                           \
+	FR *slots;                                                                                 \
+	unsigned nslots;                                                                           \
+	size_t slot_elems;                                                                         \
+	void *mem;                                                                                 \
+	size_t mem_bytes;
+
 typedef struct zp_ntt_domain {
 	/* Public, read-only after init. All zp_fr in Montgomery form. */
 	unsigned log_n;
@@ -78,15 +92,7 @@ typedef struct zp_ntt_domain {
 	zp_fr gen;         /* 7: bellperson's coset shift */
 	zp_fr gen_inv;     /* 7^-1 */
 
-	/* Private to ntt.c. */
-	unsigned log_rows, log_cols;
-	zp_fr *tw_rows[2], *tw_cols[2];   /* per-level DIF twiddles of the R- and C-point transforms, [0] fwd, [1] inv */
-	zp_fr *row_step[2];               /* ω_n^(±k), k < R */
-	zp_fr *slots;                     /* nslots column buffers of slot_elems each */
-	unsigned nslots;
-	size_t slot_elems;
-	void *mem;
-	size_t mem_bytes;
+	ZP_NTT_DOMAIN_PRIVATE(zp_fr)
 } zp_ntt_domain;
 
 /* Bytes zp_ntt_domain_init allocates for log_n with nslots thread slots (0 = zp_par_threads()). */

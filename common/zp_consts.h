@@ -84,6 +84,9 @@
 /* q in 52-bit limbs and -q^-1 mod 2^52 (fp_ifma_impl.h); in 62-bit limbs and q^-1 mod 2^62 (field.c's inversion) */
 #define ZP_C52_FP_P { 0xeffffffffaaabull, 0xfeb153ffffb9full, 0x6b0f6241eabffull, 0x12bf6730d2a0full, 0x764774b84f385ull, 0x1ba7b6434bacdull, 0x1ea397fe69a4bull, 0x1a011ull }
 #define ZP_C52_FP_INV 0x3fffcfffcfffdull
+/* r in 52-bit limbs and -r^-1 mod 2^52 (the NTT's five-lane IFMA butterflies, ntt_tmpl.h) */
+#define ZP_C52_FR_P { 0xfffff00000001ull, 0x2fffe5bfefffull, 0x9a1d80553bda4ull, 0x7d483339d8080ull, 0x73eda753299dull }
+#define ZP_C52_FR_INV 0xffffeffffffffull
 #define ZP_C62_FP_P { 0x39feffffffffaaabLL, 0x3aaffffac54ffffeLL, 0x330d2a0f6b0f6241LL, 0x1dd2e13ce144afd9LL, 0x1ba7b6434bacd764LL, 0x447a8e5ff9a692cLL, 0x1a0LL }
 #define ZP_C62_FP_INV 0x360c000300030003ull
 /* BN254 */

@@ -3,7 +3,8 @@
  *   MSM G1/G2 = Σ k_i·P_i by scalar multiplication, at sizes that take the XYZZ path and (forced with
  *   ZP_MSM_BA=1, as msm.h documents) the batch-affine one, with 0, 1, repeated and infinite points mixed in;
  *   NTT forward = the naive DFT (small n), inverse∘forward = id, coset forward = DFT on s·ω^i, and the
- *   snarkjs H step on a satisfied a∘b = c.
+ *   snarkjs H step on a satisfied a∘b = c; at the four-step sizes (above 2^12: ntt_tmpl.h) forward and coset
+ *   forward spot-checked by Horner, the same bytes on one thread, and a 2^28 domain that is small.
  *   Collision cases (few distinct points, their negatives, few distinct scalars: buckets get P = B, P = −B,
  *   queue overflows and XYZZ buckets) on the batch-affine path, and sizes where the batch-affine path is the
  *   default. Where the CPU has AVX-512 IFMA these run its vector batches and running sums; meson runs this
@@ -13,6 +14,7 @@
 #include "bn254_msm.h"
 #include "bn254_ntt.h"
 #include "knobs.h"
+#include "par.h"
 #include "zp_err.h"
 
 #include "../common/zp_test.h"
@@ -170,6 +172,24 @@ static void naive_dft(fr *out, const fr *a, size_t n, const fr *w)
 	free(tmp);
 }
 
+/* out[i] = Σ_j a_j·(s·ω^i)^j (s NULL: 1) by Horner at i = 0, 1, n − 1 and five random i */
+static void spot_check(const fr *a, const fr *out, const zp_bn254_ntt_domain *d, const fr *s, const char *what)
+{
+	size_t n = d->n, idx[8] = { 0, 1, n - 1 };
+	for (int i = 3; i < 8; i++)
+		idx[i] = zp_rng_next(&g) & (n - 1);
+	for (int i = 0; i < 8; i++) {
+		fr x = s ? *s : ZP_BN254_FR_ONE, v = ZP_BN254_FR_ZERO;
+		for (size_t k = 0; k < idx[i]; k++)
+			zp_bn254_fr_mul(&x, &x, &d->omega);
+		for (size_t j = n; j-- > 0;) {
+			zp_bn254_fr_mul(&v, &v, &x);
+			zp_bn254_fr_add(&v, &v, &a[j]);
+		}
+		CHECK(memcmp(&v, &out[idx[i]], sizeof v) == 0, "%s 2^%u index %zu", what, d->log_n, idx[i]);
+	}
+}
+
 static void ntt_case(unsigned log_n)
 {
 	size_t n = (size_t)1 << log_n;
@@ -197,6 +217,22 @@ static void ntt_case(unsigned log_n)
 		zp_bn254_ntt_coset_inverse(&d, b, &s);
 		CHECK(memcmp(b, a, n * sizeof *b) == 0, "coset inverse at 2^%u", log_n);
 		memcpy(b, a, n * sizeof *a);
+	} else {
+		fr s;
+		zp_bn254_fr_random(&s, &g);
+		zp_bn254_ntt_forward(&d, b);
+		spot_check(a, b, &d, NULL, "forward");
+		memcpy(c, a, n * sizeof *a);
+		zp_par_set_threads(1);
+		zp_bn254_ntt_forward(&d, c);
+		zp_par_set_threads(0);
+		CHECK(memcmp(b, c, n * sizeof *b) == 0, "forward on one thread differs at 2^%u", log_n);
+		memcpy(b, a, n * sizeof *a);
+		zp_bn254_ntt_coset_forward(&d, b, &s);
+		spot_check(a, b, &d, &s, "coset forward");
+		zp_bn254_ntt_coset_inverse(&d, b, &s);
+		CHECK(memcmp(b, a, n * sizeof *b) == 0, "coset round trip at 2^%u", log_n);
+		memcpy(b, a, n * sizeof *a);
 	}
 	zp_bn254_ntt_forward(&d, b);
 	zp_bn254_ntt_inverse(&d, b);
@@ -215,6 +251,12 @@ static void ntt_case(unsigned log_n)
 	free(a); free(b); free(c);
 	zp_bn254_ntt_domain_free(&d);
 	CHECK(zp_bn254_ntt_domain_init(&d, 29) == ZP_ERANGE, "2^29 refused");
+	/* 2^28: tables of O(√n) and the column buffers (≤ 130 MiB at 64 threads; a radix-2 table was 4 GiB),
+	 * and no ω_{2n} for the snarkjs coset */
+	CHECK(zp_bn254_ntt_domain_init(&d, 28) == 0 && d.mem_bytes < ((size_t)256 << 20), "2^28 domain: %zu bytes",
+	      d.mem_bytes);
+	CHECK(zp_bn254_ntt_h_snarkjs(&d, NULL, NULL, NULL) == ZP_ERANGE, "h_snarkjs at 2^28 refused");
+	zp_bn254_ntt_domain_free(&d);
 	fr w;
 	CHECK(zp_bn254_ntt_root(&w, 29) == ZP_ERANGE, "no 2^29-th root");
 }
@@ -238,7 +280,9 @@ int main(void)
 	g2_collide_case(1000, 4, 6);
 	for (unsigned k = 0; k <= 6; k++)
 		ntt_case(k);
-	ntt_case(15);   /* parallel levels */
+	unsigned big[] = { 9, 12, 13, 15, 16, 18 };   /* one row up to 2^12, four-step above (odd and even splits) */
+	for (unsigned i = 0; i < sizeof big / sizeof big[0]; i++)
+		ntt_case(big[i]);
 	if (failures) {
 		fprintf(stderr, "bn254_msm_ntt: %d failures\n", failures);
 		return 1;
