@@ -1113,6 +1113,11 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			zp_cuda_curve_msm_passes(s->cc, 1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * s->pt[1])),
 			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
 			fr, tot, p->margin);
+	if (verbose() && s->hb_it)
+		fprintf(stderr, "CUDA backend: the H MSM beside the witness MSMs: %zu ranges of %zu points staged into the input "
+			"set's buffers the H step leaves free (%zu bytes), scratch %zu bytes there (windows a pass %d, 0 = all)\n",
+			s->n_hb_it, s->plan.hb_st, s->plan.hb_room, s->plan.hb_scratch,
+			zp_cuda_curve_msm_passes(s->cc, 0, s->plan.hb_st, 1, s->plan.hb_scratch));
 	if (verbose() && !s->hsplit && s->in.glv)
 		fprintf(stderr, "CUDA backend: H MSM through the GLV cut (2 x %zu entries of 128 bits over the %zu bases, "
 			"no split bases; windows a pass %d, 0 = all)\n", s->hchunk, s->hchunk,
