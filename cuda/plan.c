@@ -294,6 +294,35 @@ static void plan_split(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda
 	}
 }
 
+/* A streamed H beside the witness MSMs (plan.hb_*): in the buffers the H step leaves free, two staging ranges
+ * and the scratch of the largest chunk 2^k (up to the domain and 2^24) whose MSM fits with every window in one
+ * pass, else in passes of at least 3 windows — when that chunk is at least the shared staging's H chunk (else
+ * the H MSM stays after the witness MSMs). The scratch is all the room the ranges leave. */
+static void plan_hbeside(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz)
+{
+	p->hb_st = p->hb_scratch = p->hb_room = 0;
+	if (!p->kstream || p->res[ZP_CUDA_ARR_H] || p->nbuf != 1)
+		return;
+	size_t room = (p->lean ? 1 : 2) * in->dom * FRB;
+	unsigned top = 0;
+	while (top < 24 && ((size_t)1 << top) < in->dom)
+		top++;
+	for (int few = 0; few < 2; few++)
+		for (int k = (int)top; k >= (int)MIN_LOG; k--) {
+			size_t c = (size_t)1 << k, stage = 2 * align256(c * G1B);
+			unsigned w = sz->msm_windows(0, c, 0), want = few ? (w < 3 ? w : 3) : 0;
+			size_t m = sz->msm_scratch(0, c, 0, want);
+			if (!m || stage + m > room)
+				continue;
+			if (c < p->hchunk)
+				break;
+			p->hb_st = c;
+			p->hb_room = room;
+			p->hb_scratch = room - stage;
+			return;
+		}
+}
+
 int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_sizes *sz, size_t free_b,
 		      size_t total_b)
 {
@@ -348,6 +377,7 @@ int zp_cuda_plan_make(zp_cuda_plan *p, const zp_cuda_plan_in *in, const zp_cuda_
 	if (p->scratch_len > budget)
 		p->scratch_len = budget;
 	p->budget = budget;
+	plan_hbeside(p, in, sz);
 	for (int g = 0; g < 2; g++) {
 		p->ones_chunk[g] = p->chunk[g];
 		while (p->ones_chunk[g] < ((size_t)1 << p->cap) && sz->bits_scratch(g, 2 * p->ones_chunk[g]) <= p->scratch_len)

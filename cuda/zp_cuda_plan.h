@@ -90,6 +90,11 @@ typedef struct {
 	size_t kst;                /* streaming: staging range, points (G2-sized); two of them (copy beside compute) */
 	size_t hst;                /* streaming H: its staging range, G1 points (as many as a kst slot holds: the
 	                            * H MSM's chunks twice the witness's) */
+	/* streaming H beside the witness MSMs: the input set's buffers the H step leaves free (b, and c with the
+	 * full set: hb_room bytes) hold the H MSM's own two staging ranges of hb_st G1 points and its scratch
+	 * (hb_scratch bytes), so the H MSM (compute-bound) runs while the witness MSMs (bound by the host link)
+	 * stream theirs. 0: the H MSM after the witness MSMs, in the shared staging. */
+	size_t hb_st, hb_scratch, hb_room;
 	size_t stage_bytes;        /* streaming: both staging ranges, the lean set's w ranges and the per-range lists */
 	int nbuf;                  /* input sets: 1 or 2 */
 	int hsplit;                /* H MSM split in 4 or 2 parts; 0 plain */

@@ -120,6 +120,12 @@ struct cu {
 	void *ev_up[2][2], *ev_free[2][2];
 	struct kitem *wit_it, *w_it, *h_it;   /* the staged ranges a proof goes through, in order */
 	size_t n_wit_it, n_w_it, n_h_it;
+	/* the H MSM beside the witness MSMs (plan.hb_st; ZP_CUDA_OVERLAP 1): its own ranges of hb_st points, staged
+	 * on hsst into the input set's buffers the H step leaves free, summed on st by a second host thread */
+	struct kitem *hb_it;
+	size_t n_hb_it;
+	void *hsst, *hev_up[2], *hev_free[2], *hev_go;
+	void *hb_slot[2], *hb_scr;  /* in buf[0]'s b (and c): the two ranges, then the scratch (plan.hb_scratch) */
 	zp_fr *h_w, *h_c;           /* lean input set: page-locked host copies of w and c, made at upload */
 	/* the H MSM as a split MSM (zp_cuda_msm_g1_split) in hsplit parts (4 or 2; 0: plain): d_h then holds
 	 * hsplit·dom bases 2^(256j/hsplit)·H_i (its first dom entries are the H query itself), made once at
@@ -209,6 +215,13 @@ static void cu_destroy(void *state)
 	zp_cuda_stream_destroy(s->cst);
 	zp_cuda_stream_destroy(s->wst);
 	zp_cuda_stream_destroy(s->sst);
+	if (s->hsst)
+		zp_cuda_stream_sync(s->hsst);
+	zp_cuda_stream_destroy(s->hsst);
+	for (int i = 0; i < 2; i++)
+		zp_cuda_event_destroy(s->hev_up[i]), zp_cuda_event_destroy(s->hev_free[i]);
+	zp_cuda_event_destroy(s->hev_go);
+	free(s->hb_it);
 	for (int i = 0; i < 6; i++)
 		zp_cuda_event_destroy(s->tev[i]);
 	for (int i = 0; i < 4; i++) {
@@ -714,7 +727,9 @@ static int buf_alloc(struct cu *s, int i)
  * w): item j goes into slot j % 2 once the compute stream is done with item j − 2 there (ev_free), and
  * the compute stream waits for its copy (ev_up), so range j + 1 goes up while range j is summed. */
 struct kitem { int which; size_t first, m; };
-struct kpipe { const struct kitem *it; size_t n, next; int kind; };
+/* kind 0: key points in d_ks, 1: the lean set's w in d_ws (both staged on sst, summed on ms), 2: the H MSM
+ * beside the witness MSMs (staged on hsst into slot, summed on st) */
+struct kpipe { const struct kitem *it; size_t n, next; int kind; void *slot[2], *cs, **up, **fr; };
 #define KI_W 5    /* scalars: the lean set's w (a compact key's C: its aux entries, from np + 1) */
 #define KI_SA 6   /* a compact key's lean set: the A scalars gathered on the host (dens_upload) */
 #define KI_SB 7   /* ... and the B scalars */
@@ -729,9 +744,8 @@ static int kp_issue(struct cu *s, struct kpipe *q)
 	size_t pt = it->which >= KI_W ? sizeof(zp_fr) : s->pt[it->which == ZP_CUDA_ARR_B2];
 	const void *src = it->which >= KI_W ? (const void *)ki_scalars(s, it)
 					     : (const void *)((const char *)s->h_pts[it->which] + it->first * pt);
-	void *dst = q->kind ? (void *)s->d_ws[sl] : s->d_ks[sl];
-	if ((rc = zp_cuda_stream_wait(s->sst, s->ev_free[q->kind][sl])) ||
-	    (rc = zp_cuda_copy_to_dev(dst, src, it->m * pt, s->sst)) || (rc = zp_cuda_event_record(s->ev_up[q->kind][sl], s->sst)))
+	if ((rc = zp_cuda_stream_wait(q->cs, q->fr[sl])) || (rc = zp_cuda_copy_to_dev(q->slot[sl], src, it->m * pt, q->cs)) ||
+	    (rc = zp_cuda_event_record(q->up[sl], q->cs)))
 		return rc;
 	q->next++;
 	return 0;
@@ -739,23 +753,36 @@ static int kp_issue(struct cu *s, struct kpipe *q)
 
 static int kp_start(struct cu *s, struct kpipe *q, const struct kitem *it, size_t n, int kind)
 {
-	*q = (struct kpipe){ it, n, 0, kind };
+	*q = (struct kpipe){ it, n, 0, kind, { NULL, NULL }, s->sst, s->ev_up[kind & 1], s->ev_free[kind & 1] };
+	if (kind == 2) {   /* the buffers the H step left free */
+		q->slot[0] = s->hb_slot[0], q->slot[1] = s->hb_slot[1];
+		q->cs = s->hsst, q->up = s->hev_up, q->fr = s->hev_free;
+	} else {
+		q->slot[0] = kind ? (void *)s->d_ws[0] : s->d_ks[0];
+		q->slot[1] = kind ? (void *)s->d_ws[1] : s->d_ks[1];
+	}
 	int rc = kp_issue(s, q);
 	return rc ? rc : kp_issue(s, q);
+}
+
+/* The stream that sums a pipe's ranges: the H MSM's beside the witness on st, the others on ms. */
+static void *kp_xs(const struct cu *s, const struct kpipe *q)
+{
+	return q->kind == 2 ? s->st : s->ms;
 }
 
 /* Item j's slot, once its copy is done (the compute stream waits, the host does not). */
 static int kp_take(struct cu *s, struct kpipe *q, size_t j, void **d)
 {
 	int sl = (int)(j & 1);
-	*d = q->kind ? (void *)s->d_ws[sl] : s->d_ks[sl];
-	return zp_cuda_stream_wait(s->ms, s->ev_up[q->kind][sl]);
+	*d = q->slot[sl];
+	return zp_cuda_stream_wait(kp_xs(s, q), q->up[sl]);
 }
 
 /* Done with item j (everything queued that reads its slot): the slot takes item j + 2. */
 static int kp_done(struct cu *s, struct kpipe *q, size_t j)
 {
-	int rc = zp_cuda_event_record(s->ev_free[q->kind][j & 1], s->ms);
+	int rc = zp_cuda_event_record(q->fr[j & 1], kp_xs(s, q));
 	return rc ? rc : kp_issue(s, q);
 }
 
@@ -816,6 +843,23 @@ static int kp_plan(struct cu *s)
 	for (int i = 0; i < 4; i++) {
 		int rc;
 		if ((rc = zp_cuda_event_create(&s->ev_up[i / 2][i % 2])) || (rc = zp_cuda_event_create(&s->ev_free[i / 2][i % 2])))
+			return rc;
+	}
+	if (s->plan.hb_st) {   /* the H MSM beside the witness MSMs: ranges of hb_st in the set's free buffers */
+		size_t hb = s->plan.hb_st, n = (s->dom + hb - 1) / hb;
+		char *base = (char *)s->buf[0].d_abc + s->dom * sizeof(zp_fr);
+		int rc;
+		if (!(s->hb_it = calloc(n + 1, sizeof *s->hb_it)))
+			return zp_err_set(-ENOMEM, "CUDA backend: staging lists");
+		for (size_t off = 0; off < s->dom; off += hb)
+			s->hb_it[s->n_hb_it++] = (struct kitem){ ZP_CUDA_ARR_H, off, s->dom - off < hb ? s->dom - off : hb };
+		s->hb_slot[0] = base;
+		s->hb_slot[1] = base + align256(hb * s->pt[0]);
+		s->hb_scr = base + 2 * align256(hb * s->pt[0]);
+		for (int i = 0; i < 2; i++)
+			if ((rc = zp_cuda_event_create(&s->hev_up[i])) || (rc = zp_cuda_event_create(&s->hev_free[i])))
+				return rc;
+		if ((rc = zp_cuda_event_create(&s->hev_go)) || (rc = zp_cuda_stream_create(&s->hsst)))
 			return rc;
 	}
 	return zp_cuda_stream_create(&s->sst);
@@ -1069,6 +1113,11 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 			zp_cuda_curve_msm_passes(s->cc, 1, s->chunk[1], 1, s->scratch_len - align256(s->chunk[1] * 32) - align256(s->chunk[1] * s->pt[1])),
 			zp_cuda_curve_msm_passes(s->cc, 0, s->hchunk, 1, s->scratch_len), s->ones_chunk[0], s->ones_chunk[1], s->scratch_len,
 			fr, tot, p->margin);
+	if (verbose() && s->hb_it)
+		fprintf(stderr, "CUDA backend: the H MSM beside the witness MSMs: %zu ranges of %zu points staged into the input "
+			"set's buffers the H step leaves free (%zu bytes), scratch %zu bytes there (windows a pass %d, 0 = all)\n",
+			s->n_hb_it, s->plan.hb_st, s->plan.hb_room, s->plan.hb_scratch,
+			zp_cuda_curve_msm_passes(s->cc, 0, s->plan.hb_st, 1, s->plan.hb_scratch));
 	if (verbose() && !s->hsplit && s->in.glv)
 		fprintf(stderr, "CUDA backend: H MSM through the GLV cut (2 x %zu entries of 128 bits over the %zu bases, "
 			"no split bases; windows a pass %d, 0 = all)\n", s->hchunk, s->hchunk,
@@ -1493,6 +1542,47 @@ static int h_msm(struct cu *s, int b, void *h)
 	return rc;
 }
 
+/* The H MSM beside the witness MSMs (plan.hb_st): on st after the H step, its ranges staged on hsst into the
+ * buffers the H step left free (hsst waits for hev_go, recorded on st after the H step), each range summed
+ * in chunks of hb_st with the rest of those buffers as scratch. Runs on a thread of its own (h_beside_main):
+ * every MSM call waits for its result. */
+static int h_msm_beside(struct cu *s, void *h)
+{
+	const zp_fr *da = s->buf[0].d_abc;
+	struct kpipe q;
+	int rc;
+	if ((rc = zp_cuda_set_device(s->dev)) || (rc = zp_cuda_stream_wait(s->hsst, s->hev_go)))
+		return rc;
+	s->cc->jac_set_inf(0, h);
+	rc = kp_start(s, &q, s->hb_it, s->n_hb_it, 2);
+	for (size_t j = 0; !rc && j < s->n_hb_it; j++) {
+		const struct kitem *it = &s->hb_it[j];
+		void *bases;
+		cu_res part;
+		if (!(rc = kp_take(s, &q, j, &bases)) &&
+		    !(rc = zp_cuda_curve_msm_chunked(s->cc, 0, part.w, bases, da + it->first, it->m, s->plan.hb_st, s->hb_scr,
+						     s->plan.hb_scratch, s->st))) {
+			add_res(s, 0, h, &part);
+			rc = kp_done(s, &q, j);
+		}
+	}
+	int e = zp_cuda_stream_sync(s->hsst);
+	return rc ? rc : e;
+}
+
+struct hb_job { struct cu *s; void *h; int rc; char err[512]; };
+
+static void *h_beside_main(void *arg)
+{
+	struct hb_job *j = arg;
+	void *tev5 = j->s->tev[5];
+	if (!(j->rc = h_msm_beside(j->s, j->h)) && verbose() >= 1)
+		j->rc = zp_cuda_event_record(tev5, j->s->st);
+	if (j->rc)
+		snprintf(j->err, sizeof j->err, "%s", zp_err_msg());
+	return NULL;
+}
+
 static int h_buf(struct cu *s, int b, void *h)
 {
 	int rc = h_step(s, b);
@@ -1603,7 +1693,7 @@ static int prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 	 * order). A streamed key too: its witness ranges are staged while the H step runs, the H MSM's ranges
 	 * after (msm_buf returns when the witness MSMs are done). */
 	int mode = zp_knobs()->cuda_overlap, tv = verbose() >= 1;
-	int ov = mode == 1 || (mode == 2 && !(s->nproof & 1));
+	int ov = mode == 1 || (mode == 2 && !(s->nproof & 1)), hb = 0;
 	struct timespec h0, h1;
 	int rc;
 	s->nproof++;
@@ -1618,19 +1708,32 @@ static int prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 		    (tv && (rc = zp_cuda_event_record(s->tev[3], s->st))))
 			return rc;
 	} else {
+		/* a streamed H with room in the set's free buffers (plan.hb_st): its MSM on a thread of its own, beside
+		 * the witness MSMs (compute against the host link) */
+		struct hb_job job = { s, cu_out(s, out, 4), 0, "" };
+		pthread_t th;
+		hb = s->hb_it && b == 0 && !(tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) &&
+		     !(rc = zp_cuda_event_record(s->hev_go, s->st)) && !pthread_create(&th, NULL, h_beside_main, &job);
+		if (rc)
+			return rc;
 		s->ms = s->wst;
 		if (!(tv && (rc = zp_cuda_event_record(s->tev[2], s->wst))))
 			rc = wit(s, b, out);
 		if (!rc && tv)
 			rc = zp_cuda_event_record(s->tev[3], s->wst);
 		s->ms = s->st;
+		if (hb) {
+			pthread_join(th, NULL);
+			if (!rc && job.rc)
+				rc = zp_err_set(job.rc, "%s", job.err);
+		}
 		if (rc) {   /* neither may outlive a failed proof's buffers */
 			zp_cuda_stream_sync(s->wst);
 			zp_cuda_stream_sync(s->st);
 			return rc;
 		}
-		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
-		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))))
+		if (!hb && ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
+			    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st)))))
 			return rc;
 	}
 	if (tv) {
@@ -1642,8 +1745,13 @@ static int prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 		zp_cuda_event_ms(&t[1], s->tev[2], s->tev[3]);
 		zp_cuda_event_ms(&t[2], s->tev[4], s->tev[5]);
 		zp_cuda_event_ms(&t[3], s->tev[0], s->tev[ov ? 5 : 3]);
+		if (hb) {   /* the later of the two ends */
+			float tw = 0;
+			zp_cuda_event_ms(&tw, s->tev[0], s->tev[3]);
+			t[3] = tw > t[3] ? tw : t[3];
+		}
 		fprintf(stderr, "CUDA backend: proof %lu (%s): H step %.1f ms, witness MSMs %.1f ms, H MSM %.1f ms; "
-			"GPU %.1f ms, host %.1f ms\n", s->nproof, ov ? "witness beside H" : "in turn", t[0], t[1], t[2], t[3],
+			"GPU %.1f ms, host %.1f ms\n", s->nproof, hb ? "witness beside H step and H MSM" : ov ? "witness beside H" : "in turn", t[0], t[1], t[2], t[3],
 			(h1.tv_sec - h0.tv_sec) * 1e3 + (h1.tv_nsec - h0.tv_nsec) / 1e6);
 	}
 	return 0;

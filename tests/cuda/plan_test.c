@@ -219,6 +219,20 @@ static void invariants(const zp_cuda_plan *p, const zp_cuda_plan_in *in, size_t 
 	CHECK(is_pow2(p->hchunk) && p->hchunk >= 256 &&
 	      p->hchunk <= (p->hst > ((size_t)1 << p->cap) ? p->hst : ((size_t)1 << p->cap)), "%s: hchunk %zu", what, p->hchunk);
 	CHECK(p->hchunk >= p->chunk[0], "%s: H chunk (no gather) smaller than the witness chunk", what);
+	/* the H MSM beside the witness MSMs: only streamed H, one set; its ranges and scratch exactly fill the
+	 * buffers the H step leaves free (b; b and c with the full set); its chunk is at least the shared one's */
+	if (p->hb_st) {
+		size_t room = (p->lean ? 1 : 2) * in->dom * 32, st = 2 * ((p->hb_st * 96 + 255) & ~(size_t)255);
+		unsigned w = sizes.msm_windows(0, p->hb_st, 0);
+		CHECK(p->kstream && !p->res[ZP_CUDA_ARR_H] && p->nbuf == 1, "%s: H beside with H resident or two sets", what);
+		CHECK(p->hb_room == room && st + p->hb_scratch == room, "%s: H beside room %zu (%zu), ranges %zu + scratch %zu",
+		      what, p->hb_room, room, st, p->hb_scratch);
+		CHECK(is_pow2(p->hb_st) && p->hb_st >= p->hchunk, "%s: H beside range %zu, H chunk %zu", what, p->hb_st, p->hchunk);
+		CHECK(sizes.msm_scratch(0, p->hb_st, 0, w < 3 ? w : 3) <= p->hb_scratch, "%s: H beside scratch %zu", what,
+		      p->hb_scratch);
+	} else {
+		CHECK(!p->hb_scratch && !p->hb_room, "%s: H beside scratch without ranges", what);
+	}
 	/* split parts */
 	CHECK(p->hsplit == 0 || p->hsplit == 2 || p->hsplit == 4, "%s: hsplit %d", what, p->hsplit);
 	CHECK(!p->wsplit || p->hsplit == 4, "%s: witness split without the 4-part H split", what);
@@ -522,12 +536,13 @@ static void compact(void)
 		c27.margin_mb = -1;
 		int rc = plan(&q, &c27, 15052505088u, 15728640000u);
 		CHECK(!rc && q.lean && q.kstream && !q.res[ZP_CUDA_ARR_H] && q.hst == 2 * q.kst && q.hchunk == q.hst &&
-		      q.hchunk > q.chunk[0], "compact 2^27 at 15000 MiB: lean %d, kst %zu, hst %zu, H chunk %zu, G1 chunk %zu (%s)",
+		      q.hchunk > q.chunk[0] && q.hb_st == ((size_t)1 << 22) && q.hb_scratch >= sizes.msm_scratch(0, q.hb_st, 0, 0), "compact 2^27 at 15000 MiB: lean %d, kst %zu, hst %zu, H chunk %zu, G1 chunk %zu (%s)",
 		      q.lean, q.kst, q.hst, q.hchunk, q.chunk[0], rc ? zp_err_msg() : "");
 		if (!rc)
 			invariants(&q, &c27, 15052505088u, "compact 2^27 at 15000 MiB");
-		printf("plan_test: compact 2^27 at a 15000 MiB cap: staging 2^%u (G2-sized), H ranges %zu, chunks G1 %zu G2 %zu H %zu\n",
-		       q.cap, q.hst, q.chunk[0], q.chunk[1], q.hchunk);
+		printf("plan_test: compact 2^27 at a 15000 MiB cap: staging 2^%u (G2-sized), H ranges %zu, chunks G1 %zu G2 %zu H %zu; "
+		       "H beside the witness in ranges of %zu, scratch %.2f GiB\n", q.cap, q.hst, q.chunk[0], q.chunk[1], q.hchunk,
+		       q.hb_st, q.hb_scratch / 1073741824.0);
 	}
 	zp_cuda_plan_in in = compact_in(24);
 	in.key_stream = 2;
