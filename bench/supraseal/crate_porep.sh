@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 33 item 4, prepared (no figures from it are in RESULTS.md yet): whole PoRep-shaped proofs through
-# rust/supraseal-c2's split API on a GPU host. A supervisor (one gpud, backend cuda, 2 slots), a
-# PoRep-shaped development .params at 2^LOG (setup on the GPU), one template partition written by
-# `ss_cmp dump`, then rust/supraseal-c2/examples/porep_stream: a synthesis thread beside the proving
-# writes each partition's assignment (fresh buffers, at RATE_GBS GB/s; 0 = memcpy speed) while the
+# Issue 33 item 4: whole PoRep-shaped proofs through rust/supraseal-c2's split API on a GPU host (figures:
+# bench/RESULTS.md). A supervisor (one gpud, backend cuda, 2 slots), a PoRep-shaped development .params at
+# 2^LOG (setup on the GPU), one template partition written by `ss_cmp dump`, then
+# rust/supraseal-c2/examples/porep_stream: synthesis beside the proving writes each partition's assignment
+# (fresh buffers, SYNTH_THREADS threads (default: the CPUs), at RATE_GBS GB/s; 0 = memcpy speed) while the
 # previous ones are proved, start_groth16_proof per partition (buffers dropped at once), a finisher
 # thread calls finish_groth16_proof. PROOFS proofs of PARTS partitions: wall time a proof, steady
 # proofs per hour, porep_stream's peak RSS, the host's peak used memory and the card's peak memory
@@ -13,7 +13,7 @@
 # SSC2_PARTS distinct partitions a call (default 2: ss_cmp holds each partition's witness in host memory,
 # ~16 GB apiece at 2^27), its median call time a partition.
 # Compare with cuzk's published figures: 32.1 s a proof alone, 37.7 s steady (RTX 5070 Ti, 96-core Zen 4).
-#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
+#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_THREADS=nproc] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
 #   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
 #            (scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0)
@@ -25,7 +25,7 @@
 set -u
 : "${1:?usage: crate_porep.sh BIN_DIR DRIVE}" "${2:?usage: crate_porep.sh BIN_DIR DRIVE}"
 BIN=$(readlink -f "$1"); DRIVE=$(readlink -f "$2")
-LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
+STH=${SYNTH_THREADS:-$(nproc)}; LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
 PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC="n=$ROWS,pub=$PUB,win=256,gen=1"   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpcrate.XXXXXX"); SUP=; MON=
@@ -73,7 +73,7 @@ for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | g
     [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
     echo "$gpu $host" > "$D/peaks"; sleep 0.5
   done ) & MON=$!
-"$DRIVE" "$D/k.params" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --out "$D/proofs.bin" | tee "$D/drive.out" ||
+"$DRIVE" "$D/k.params" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
   fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
 # every proof: the template's witness (seed 1), each checked alone

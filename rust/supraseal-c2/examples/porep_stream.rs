@@ -1,15 +1,18 @@
 //! A stand-in for bellperson/cuzk proving PoRep through the crate's split API, for the GPU benchmark
-//! of issue 33 item 4 (bench/supraseal/crate_porep.sh runs it; no figures from it are claimed here).
+//! of issue 33 item 4 (bench/supraseal/crate_porep.sh runs it; its figures are in bench/RESULTS.md).
 //!
-//!   porep_stream PARTS PROOFS [--parts K] [--rate-gbs R] [--out FILE]
+//!   porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--synth-threads N] [--out FILE]
 //!     PARTS   a directory holding part0.bin written by `ss_cmp dump SPEC 1 DIR` (the template witness)
 //!     PROOFS  proofs to make, each of K partitions (default 10, a 32 GiB PoRep's)
 //!     --rate-gbs R   synthesis writes each partition's assignment (w, a, b, c, bit vectors) at R GB/s
 //!                    (default 0: as fast as memcpy); a real bellperson writes ~16 GB a partition
 //!                    over its synthesis time, so R = 16 / (seconds a partition) models it
+//!     --synth-threads N  threads that write a partition (default: the CPUs; bellperson synthesizes on all of
+//!                    them). With one, first-touching 16 GB of fresh pages alone took ~10 s a partition on
+//!                    the lent 16-CPU host, slower than the proving it was meant to feed
 //!     --out FILE     every partition's proof, 384 bytes each, in order
 //!
-//! Synthesis runs on its own thread beside the proving: it allocates fresh buffers per partition and
+//! Synthesis runs on its own threads beside the proving: it allocates fresh buffers per partition and
 //! fills them (copies of the template, so every proof verifies with ss_cmp verify K=1), then hands the
 //! partition over a channel of capacity 1 (at most one synthesized partition waiting, as cuzk's bounded
 //! channel). The prover thread calls start_groth16_proof for it (one circuit), drops the buffers at once
@@ -86,39 +89,54 @@ fn load(path: &Path) -> Part {
     Part { n_inp, n_aux, abc, pops: [h[3] as usize, h[4] as usize, h[5] as usize], w, a, b, c, bits, r: rs[0], s: rs[1] }
 }
 
-/// copies `src` into a fresh vector in 64 MiB steps, holding `rate` bytes/s overall (0: no limit)
-fn write_at<T: Copy>(src: &[T], rate: f64, clock: &mut (Instant, f64)) -> Vec<T> {
-    let mut out = Vec::with_capacity(src.len());
-    let step = (64 << 20) / core::mem::size_of::<T>().max(1);
-    for chunk in src.chunks(step.max(1)) {
-        out.extend_from_slice(chunk);
-        clock.1 += (chunk.len() * core::mem::size_of::<T>()) as f64;
-        if rate > 0.0 {
-            let due = Duration::from_secs_f64(clock.1 / rate);
-            let el = clock.0.elapsed();
-            if due > el {
-                thread::sleep(due - el);
+/// copies `src` into a fresh vector in 64 MiB steps, `threads` steps at once (each thread first-touches its
+/// own pages, as a partition synthesized by many threads does), holding `rate` bytes/s overall (0: no limit)
+fn write_at<T: Copy + Send + Sync>(src: &[T], rate: f64, threads: usize, clock: &mut (Instant, f64)) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(src.len());
+    let step = ((64 << 20) / core::mem::size_of::<T>().max(1)).max(1);
+    {
+        let dst = &mut out.spare_capacity_mut()[..src.len()];
+        let mut d = dst.chunks_mut(step);
+        let mut s = src.chunks(step);
+        loop {
+            let round: Vec<_> = (&mut d).zip(&mut s).take(threads.max(1)).collect();
+            if round.is_empty() {
+                break;
+            }
+            let bytes: usize = round.iter().map(|(_, c)| c.len() * core::mem::size_of::<T>()).sum();
+            thread::scope(|sc| {
+                for (dc, sc_) in round {
+                    sc.spawn(move || {
+                        // SAFETY: dc and sc_ are disjoint slices of the same length; T is Copy
+                        unsafe { core::ptr::copy_nonoverlapping(sc_.as_ptr(), dc.as_mut_ptr() as *mut T, sc_.len()) }
+                    });
+                }
+            });
+            clock.1 += bytes as f64;
+            if rate > 0.0 {
+                let due = Duration::from_secs_f64(clock.1 / rate);
+                let el = clock.0.elapsed();
+                if due > el {
+                    thread::sleep(due - el);
+                }
             }
         }
     }
+    // SAFETY: every element of the first src.len() was written above
+    unsafe { out.set_len(src.len()) };
     out
 }
 
-fn synthesize(t: &Part, rate: f64) -> Part {
+fn synthesize(t: &Part, rate: f64, threads: usize) -> Part {
     let mut clock = (Instant::now(), 0.0);
-    Part {
-        n_inp: t.n_inp,
-        n_aux: t.n_aux,
-        abc: t.abc,
-        pops: t.pops,
-        w: write_at(&t.w, rate, &mut clock),
-        a: write_at(&t.a, rate, &mut clock),
-        b: write_at(&t.b, rate, &mut clock),
-        c: write_at(&t.c, rate, &mut clock),
-        bits: [write_at(&t.bits[0], rate, &mut clock), write_at(&t.bits[1], rate, &mut clock), write_at(&t.bits[2], rate, &mut clock)],
-        r: t.r,
-        s: t.s,
-    }
+    let mut w = |v: &Vec<Fr>| write_at(v, rate, threads, &mut clock);
+    let (pw, pa, pb, pc) = (w(&t.w), w(&t.a), w(&t.b), w(&t.c));
+    let bits = [
+        write_at(&t.bits[0], rate, threads, &mut clock),
+        write_at(&t.bits[1], rate, threads, &mut clock),
+        write_at(&t.bits[2], rate, threads, &mut clock),
+    ];
+    Part { n_inp: t.n_inp, n_aux: t.n_aux, abc: t.abc, pops: t.pops, w: pw, a: pa, b: pb, c: pc, bits, r: t.r, s: t.s }
 }
 
 fn peak_rss_kib() -> u64 {
@@ -133,13 +151,14 @@ fn peak_rss_kib() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--out FILE]");
+        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--synth-threads N] [--out FILE]");
         std::process::exit(2);
     }
     let params = PathBuf::from(&args[1]);
     let dir = PathBuf::from(&args[2]);
     let proofs: usize = args[3].parse().unwrap_or_else(|_| die(format!("PROOFS: {}", args[3])));
     let (mut k, mut rate, mut out) = (10usize, 0.0f64, None);
+    let mut threads = thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut i = 4;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_else(|| die(format!("{} needs a value", args[i])));
@@ -147,6 +166,7 @@ fn main() {
             "--parts" => k = v.parse().unwrap_or_else(|_| die(format!("--parts {}", v))),
             "--rate-gbs" => rate = v.parse::<f64>().unwrap_or_else(|_| die(format!("--rate-gbs {}", v))) * 1e9,
             "--out" => out = Some(PathBuf::from(v)),
+            "--synth-threads" => threads = v.parse().unwrap_or_else(|_| die(format!("--synth-threads {}", v))),
             o => die(format!("unknown option {}", o)),
         }
         i += 2;
@@ -165,7 +185,7 @@ fn main() {
     let synth = thread::spawn(move || {
         for n in 0..total {
             let at = t0.elapsed().as_secs_f64();
-            let p = synthesize(&template, rate);
+            let p = synthesize(&template, rate, threads);
             if to_prover.send((n, p, at)).is_err() {
                 return;
             }
