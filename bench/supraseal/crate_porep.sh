@@ -76,13 +76,15 @@ for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | g
 "$DRIVE" "$D/k.params" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
   fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
-# every proof: the template's witness (seed 1), each checked alone
+# every proof: the template's witness (seed 1, synthesized once for up to 64 proofs: ~a minute at 2^27)
 n=$(( PROOFS * PARTS )); bad=0
-for i in $(seq 0 $((n - 1))); do
-  dd if="$D/proofs.bin" of="$D/one.bin" bs=384 skip="$i" count=1 status=none
-  "$BIN/ss_cmp" verify "$D/k.params" "$SPEC" 1 "$D/one.bin" --seed 1 >/dev/null || bad=$((bad + 1))
+for i in $(seq 0 64 $((n - 1))); do
+  m=$(( n - i < 64 ? n - i : 64 ))
+  dd if="$D/proofs.bin" of="$D/some.bin" bs=384 skip="$i" count="$m" status=none
+  "$BIN/ss_cmp" verify "$D/k.params" "$SPEC" "$m" "$D/some.bin" --seed 1 --same >"$D/verify.out" 2>&1 ||
+    { bad=$((bad + 1)); cat "$D/verify.out"; }
 done
-[ $bad = 0 ] || fail "$bad of $n proofs did not verify"
+[ $bad = 0 ] || fail "proofs did not verify (above)"
 res=$(grep '^result:' "$D/drive.out")
 echo "# zkpipe through the crate: $res; GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
 if [ -n "${SSC2:-}" ]; then

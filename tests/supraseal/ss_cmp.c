@@ -21,9 +21,9 @@
  *        6 × u64 LE (inputs, aux, abc_size, a_aux, b_inp, b_aux popcounts), then inputs ++ aux,
  *        a, b, c (abc_size each), the a_aux, b_inp, b_aux bit vectors (ceil(bits/64) u64 words
  *        each, as bellperson's BitVec<usize> raw slices), r, s (32 bytes each, Montgomery)
- *   ss_cmp verify PARAMS SPEC K FILE [--seed S]
+ *   ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same]
  *        pairing-checks the K proofs in FILE against the key's verifying key and the public inputs
- *        of the partitions with witness seeds S, S+1, ...
+ *        of the partitions with witness seeds S, S+1, ... (--same: every one of seed S)
  *
  * prove prints (besides progress): "share: P % non-0/1 (N of M aux values)" measured on the
  * witnesses, "digest: X" (FNV-1a over every Assignment vector and r, s: the inputs were the same
@@ -361,12 +361,14 @@ static int cmd_dump(int argc, char **argv)
 static int cmd_verify(int argc, char **argv)
 {
 	if (argc < 6)
-		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S]");
+		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same]");
 	const char *path = argv[2], *spec = argv[3], *file = argv[5];
 	long k = atol(argv[4]);
 	uint64_t seed = 1;
+	int same = 0;   /* --same: every proof of the one witness of seed S (a template partition proved K times) */
 	for (int i = 6; i < argc; i++) {
 		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--same")) same = 1;
 		else return failf("unknown option %s", argv[i]);
 	}
 	if (k < 1 || k > 64)
@@ -385,9 +387,9 @@ static int cmd_verify(int argc, char **argv)
 		return failf("%s: cannot read exactly K proofs", file);
 	fclose(fp);
 	int fails = 0;
+	struct part P;
 	for (long i = 0; i < k; i++) {
-		struct part P;
-		if (make_part(&P, &c, &sp, seed + (uint64_t)i))
+		if ((!same || !i) && make_part(&P, &c, &sp, seed + (same ? 0 : (uint64_t)i)))
 			return failf("witness: %s", zp_err_msg());
 		zp_g16_proof q;
 		memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
@@ -398,7 +400,8 @@ static int cmd_verify(int argc, char **argv)
 				zp_strerror(v));
 			fails++;
 		}
-		free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
+		if (!same || i == k - 1)
+			free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
 	}
 	if (fails)
 		return 1;
@@ -417,6 +420,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "cmp"))
 		return cmd_cmp(argc, argv);
 	fprintf(stderr, "usage: ss_cmp prove LIB PARAMS SPEC K [opts] | cmp A B K | dump SPEC K DIR [opts] | "
-			"verify PARAMS SPEC K FILE [--seed S]\n");
+			"verify PARAMS SPEC K FILE [--seed S] [--same]\n");
 	return 2;
 }
