@@ -236,18 +236,24 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 	return 0;
 }
 
+/* The container (a .zkey, version 1) and its header (sections 1 and 2) into k (zeroed first; nothing
+ * allocated in it). b is the caller's to free with zp_bin_free, also on error. */
+static int open_zkey(zp_zkey *k, zp_bin *b, const uint8_t *data, size_t len, const char *name)
+{
+	memset(k, 0, sizeof(*k));
+	int rc = zp_bin_parse(b, data, len, name, "zkey");
+	if (rc)
+		return rc;
+	if (b->version != 1)
+		return zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", name, b->version);
+	return read_header(k, b);
+}
+
 int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 {
 	zp_bin b;
-	memset(k, 0, sizeof(*k));
-	int rc = zp_bin_parse(&b, data, len, name, "zkey");
+	int rc = open_zkey(k, &b, data, len, name);
 	if (rc)
-		goto out;
-	if (b.version != 1) {
-		rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", name, b.version);
-		goto out;
-	}
-	if ((rc = read_header(k, &b)))
 		goto out;
 	char st[ZP_PROGRESS_STAGE_MAX];
 	snprintf(st, sizeof st, "checking the points of %s", name);
@@ -298,11 +304,7 @@ int zp_zkey_read(zp_zkey *k, const char *path)
 int zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 {
 	zp_bin b;
-	memset(k, 0, sizeof(*k));
-	int rc = zp_bin_parse(&b, data, len, name, "zkey");
-	if (rc)
-		return rc;
-	rc = read_header(k, &b);
+	int rc = open_zkey(k, &b, data, len, name);
 	zp_bin_free(&b);
 	if (rc)
 		memset(k, 0, sizeof(*k));
@@ -345,18 +347,13 @@ int zp_zkey_read_vk(zp_g16_vk *vk, const char *path)
 	zp_bin b;
 	zp_zkey k;
 	memset(vk, 0, sizeof(*vk));
-	memset(&k, 0, sizeof(k));
 	int rc = zp_bin_map_file(&m, path);
 	if (rc)
 		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
-		if (b.version != 1)
-			rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", path, b.version);
-		else if (!(rc = read_header(&k, &b)) &&
-			 !(rc = load_section(k.curve, &b, 3, zp_zkey_is_bn254(&k) ? (void **)&k.bn.ic : (void **)&k.ic,
-					     (uint64_t)k.n_public + 1, 2, "IC")))
-			rc = zp_zkey_vk(vk, &k);
-	}
+	if (!(rc = open_zkey(&k, &b, m.data, m.len, path)) &&
+	    !(rc = load_section(k.curve, &b, 3, zp_zkey_is_bn254(&k) ? (void **)&k.bn.ic : (void **)&k.ic,
+				(uint64_t)k.n_public + 1, 2, "IC")))
+		rc = zp_zkey_vk(vk, &k);
 	zp_bin_free(&b);
 	free(k.ic);
 	free(k.bn.ic);
