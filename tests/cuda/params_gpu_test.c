@@ -22,6 +22,7 @@
 #include "ec.h"
 #include "field.h"
 #include "par.h"
+#include "params_synth.h"
 #include "serialize.h"
 #include "zp_cuda.h"
 #include "zp_err.h"
@@ -43,30 +44,6 @@ static void rand_bytes(zp_rng *g, uint8_t *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		b[i] = (uint8_t)zp_rng_next(g);
-}
-
-struct pool { uint8_t *g1, *g2; uint64_t seed; };
-
-static void pool_task(void *vx, size_t i, int worker)
-{
-	(void)worker;
-	struct pool *x = vx;
-	zp_rng g;
-	zp_rng_seed(&g, x->seed + i);
-	zp_fr k;
-	zp_fr_random(&k, &g);
-	zp_g1_jac j1;
-	zp_g1_affine a1;
-	zp_g1_jac_from_affine(&j1, &ZP_G1_GEN);
-	zp_g1_jac_mul(&j1, &j1, &k);
-	zp_g1_jac_to_affine(&a1, &j1);
-	zp_g1_to_uncompressed(x->g1 + i * G1B, &a1);
-	zp_g2_jac j2;
-	zp_g2_affine a2;
-	zp_g2_jac_from_affine(&j2, &ZP_G2_GEN);
-	zp_g2_jac_mul(&j2, &j2, &k);
-	zp_g2_jac_to_affine(&a2, &j2);
-	zp_g2_to_uncompressed(x->g2 + i * G2B, &a2);
 }
 
 /* A point on the curve outside the subgroup: random x until it has a y (the CPU decompresses). */
@@ -195,8 +172,8 @@ static void cpu_task(void *vx, size_t t, int worker)
 static int check(size_t n1)
 {
 	const unsigned np = 512;
-	struct pool x = { malloc(np * G1B), malloc(np * G2B), 12345 };
-	zp_par_for(np, pool_task, &x);
+	struct { uint8_t *g1, *g2; } x = { malloc(np * G1B), malloc(np * G2B) };
+	zp_params_synth_pool(x.g1, x.g2, np, 12345);
 	zp_rng g;
 	zp_rng_seed(&g, 777);
 	int bad = 0;
@@ -255,8 +232,8 @@ static int check(size_t n1)
 static int bench(unsigned lg)
 {
 	const unsigned np = 256;
-	struct pool x = { malloc(np * G1B), malloc(np * G2B), 99 };
-	zp_par_for(np, pool_task, &x);
+	struct { uint8_t *g1, *g2; } x = { malloc(np * G1B), malloc(np * G2B) };
+	zp_params_synth_pool(x.g1, x.g2, np, 99);
 	printf("| what | points | ms | Mpoints/s | GB/s of .params |\n|---|---:|---:|---:|---:|\n");
 	for (int g2 = 0; g2 < 2; g2++) {
 		size_t n = (size_t)1 << (g2 ? lg - 2 : lg), el = g2 ? G2B : G1B;
