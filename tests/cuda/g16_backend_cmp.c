@@ -49,6 +49,7 @@
 #include "wtns.h"
 #include "zkey.h"
 #include "zp_err.h"
+#include "../common/bp_density.h"
 
 static double now(void)
 {
@@ -330,8 +331,6 @@ static int run_synth(unsigned lg, int runs, double bool_share)
 	return failures ? 1 : 0;
 }
 
-static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
-static int bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
 
 /* One proof through a compact key's density ops, then finish (no self-check here: the caller verifies). */
 static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
@@ -365,28 +364,18 @@ static int run_params(unsigned lg, int runs, double bool_share)
 		fprintf(stderr, "g16_backend_cmp: synth: %s\n", zp_err_msg());
 		return 1;
 	}
-	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1, naux = nv - ninp;
+	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1;
 	zp_fr *w = aligned_alloc(64, (nv * sizeof(zp_fr) + 63) / 64 * 64);
 	zp_fr *abc = aligned_alloc(64, (3 * d * sizeof(zp_fr) + 63) / 64 * 64);
-	uint64_t *bits = calloc(2 * (naux / 64 + 1) + ninp / 64 + 1, 8);
-	if (!w || !abc || !bits || zp_synth_witness(w, &c, &sp, 42)) {
+	struct zp_bp_density bd = { 0 };
+	if (!w || !abc || zp_bp_density_of(&bd, &c) || zp_synth_witness(w, &c, &sp, 42)) {
 		fprintf(stderr, "g16_backend_cmp: witness: %s\n", zp_err_msg());
 		return 1;
 	}
 	zp_circuit_eval(&c, w, abc, abc + d, abc + 2 * d);
-	uint64_t *a_aux = bits, *b_inp = bits + naux / 64 + 1, *b_aux = b_inp + ninp / 64 + 1, pa = 0, pbi = 0, pba = 0;
-	for (size_t i = 0; i < ninp; i++)
-		if (bit_get(c.b_vars, i))
-			bit_set(b_inp, i), pbi++;
-	for (size_t i = 0; i < naux; i++) {
-		if (bit_get(c.a_vars, ninp + i))
-			bit_set(a_aux, i), pa++;
-		if (bit_get(c.b_vars, ninp + i))
-			bit_set(b_aux, i), pba++;
-	}
-	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d },
-			      .abc_len = (uint64_t)c.n_constraints + ninp, .a_aux = a_aux, .b_inp = b_inp, .b_aux = b_aux,
-			      .a_aux_pop = pa, .b_inp_pop = pbi, .b_aux_pop = pba };
+	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d }, .abc_len = bd.rows,
+			      .a_aux = bd.a_aux, .b_inp = bd.b_inp, .b_aux = bd.b_aux,
+			      .a_aux_pop = bd.pa, .b_inp_pop = bd.pbi, .b_aux_pop = bd.pba };
 	/* the key: bellperson's coefficient H, root family 7, written as a .params and loaded compact */
 	char path[] = "/tmp/g16cmp-XXXXXX";
 	int fd = mkstemp(path);
@@ -432,7 +421,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	check(zp_g16_backend_cuda.create(&st, &ck.gk) == ZP_ERANGE && !st, "the expanded table refuses a compact key");
 	int reg = getenv("G16_CMP_REGISTER") && be->host_register &&
 		  !be->host_register(w, nv * sizeof(zp_fr)) && !be->host_register(abc, 3 * d * sizeof(zp_fr)) &&
-		  !be->host_register(bits, (2 * (naux / 64 + 1) + ninp / 64 + 1) * 8);
+		  !be->host_register(bd.a_aux, bd.words * 8);
 	if (getenv("G16_CMP_REGISTER"))
 		printf("  host_register(w, a|b|c, bits): %s\n", reg ? "ok (direct DMA)" : zp_err_msg());
 	t0 = now();
@@ -465,14 +454,14 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	if (reg) {
 		be->host_unregister(w);
 		be->host_unregister(abc);
-		be->host_unregister(bits);
+		be->host_unregister(bd.a_aux);
 	}
 	zp_g16_vk_free(&vk);
 	zp_params_key_free(&ck);
 	zp_circuit_free(&c);
 	free(w);
 	free(abc);
-	free(bits);
+	zp_bp_density_free(&bd);
 	return failures ? 1 : 0;
 }
 

@@ -80,7 +80,7 @@ static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_para
 	if (!P->w || !P->a || !P->b || !P->c)
 		return zp_err_set(-ENOMEM, "witness: out of memory (%zu variables, domain %zu)", nv, d);
 	int r = zp_synth_witness_abc(P->w, P->a, P->b, P->c, c, sp, seed);
-	return r ? r : ss_part_shape(P, c);
+	return r ? r : zp_bp_density_of(&P->d, c);
 }
 
 /* FNV-1a, 64-bit words at a time (a fingerprint of the inputs, not a security property) */
@@ -165,19 +165,19 @@ static int cmd_prove(int argc, char **argv)
 		if (make_part(&P[i], &c, &cs.sp, cs.seed + i))
 			return failf("witness: %s", zp_err_msg());
 		as[i] = ss_assignment_of(&P[i], 0);
-		for (size_t j = 0; j < P[i].n_aux; j++) {
-			const zp_fr *v = &P[i].w[P[i].n_inp + j];
+		for (size_t j = 0; j < P[i].d.n_aux; j++) {
+			const zp_fr *v = &P[i].w[P[i].d.n_inp + j];
 			nonbit += !zp_fr_is_zero(v) && !zp_fr_eq(v, &ZP_FR_ONE);
 		}
-		naux += P[i].n_aux;
+		naux += P[i].d.n_aux;
 		zp_fr_random(&rr[i], &g), zp_fr_random(&ss[i], &g);
-		dg = fnv(dg, P[i].w, (P[i].n_inp + P[i].n_aux) * sizeof(zp_fr));
-		dg = fnv(dg, P[i].a, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].b, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].c, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].a_aux, (P[i].n_aux + 63) / 64 * 8);
-		dg = fnv(dg, P[i].b_aux, (P[i].n_aux + 63) / 64 * 8);
-		dg = fnv(dg, P[i].b_inp, (P[i].n_inp + 63) / 64 * 8);
+		dg = fnv(dg, P[i].w, (P[i].d.n_inp + P[i].d.n_aux) * sizeof(zp_fr));
+		dg = fnv(dg, P[i].a, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].b, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].c, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].d.a_aux, (P[i].d.n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].d.b_aux, (P[i].d.n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].d.b_inp, (P[i].d.n_inp + 63) / 64 * 8);
 		dg = fnv(dg, &rr[i], sizeof(zp_fr));
 		dg = fnv(dg, &ss[i], sizeof(zp_fr));
 	}
@@ -311,12 +311,12 @@ static int cmd_dump(int argc, char **argv)
 		FILE *fp = fopen(path, "we");
 		if (!fp)
 			return failf("cannot create %s", path);
-		uint64_t hdr[6] = { P.n_inp, P.n_aux, P.abc, P.pa, P.pbi, P.pba };
-		size_t wa = (P.n_aux + 63) / 64 * 8, wi = (P.n_inp + 63) / 64 * 8;
-		int e = write_all(fp, hdr, sizeof hdr) || write_all(fp, P.w, (P.n_inp + P.n_aux) * sizeof(zp_fr)) ||
-			write_all(fp, P.a, P.abc * sizeof(zp_fr)) || write_all(fp, P.b, P.abc * sizeof(zp_fr)) ||
-			write_all(fp, P.c, P.abc * sizeof(zp_fr)) || write_all(fp, P.a_aux, wa) ||
-			write_all(fp, P.b_inp, wi) || write_all(fp, P.b_aux, wa) || write_all(fp, &r, sizeof r) ||
+		uint64_t hdr[6] = { P.d.n_inp, P.d.n_aux, P.d.rows, P.d.pa, P.d.pbi, P.d.pba };
+		size_t wa = (P.d.n_aux + 63) / 64 * 8, wi = (P.d.n_inp + 63) / 64 * 8;
+		int e = write_all(fp, hdr, sizeof hdr) || write_all(fp, P.w, (P.d.n_inp + P.d.n_aux) * sizeof(zp_fr)) ||
+			write_all(fp, P.a, P.d.rows * sizeof(zp_fr)) || write_all(fp, P.b, P.d.rows * sizeof(zp_fr)) ||
+			write_all(fp, P.c, P.d.rows * sizeof(zp_fr)) || write_all(fp, P.d.a_aux, wa) ||
+			write_all(fp, P.d.b_inp, wi) || write_all(fp, P.d.b_aux, wa) || write_all(fp, &r, sizeof r) ||
 			write_all(fp, &s, sizeof s);
 		if (fclose(fp) || e)
 			return failf("cannot write %s", path);

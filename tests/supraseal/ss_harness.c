@@ -124,7 +124,7 @@ static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_para
 		zp_fr_add(&cc[0], &cc[0], &one);
 	}
 	P->w = w, P->a = a, P->b = b, P->c = cc;
-	return ss_part_shape(P, c);
+	return zp_bp_density_of(&P->d, c);
 }
 
 static int check_error(zp_ss_error e, int expect, const char *what)
