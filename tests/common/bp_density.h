@@ -1,8 +1,8 @@
 /*
  * bp_density.h — the density bit vectors bellperson hands over with each partition of a circuit (its
  * DensityTracker's words: aux wires in A, input wires in B, aux wires in B; u64 words, LSB first) and
- * their popcounts, as the tests of the supraseal ABI and of the compact-key path build them (include it
- * as "../common/bp_density.h"). Header-only.
+ * their popcounts, as the tests of the supraseal ABI and of the compact-key path build them, and one
+ * proof through a compact key's density ops (include it as "../common/bp_density.h"). Header-only.
  */
 #ifndef ZP_TEST_BP_DENSITY_H
 #define ZP_TEST_BP_DENSITY_H
@@ -10,8 +10,10 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "circuit.h"
+#include "groth16.h"
 #include "zp_err.h"
 
 struct zp_bp_density {
@@ -52,6 +54,25 @@ static inline void zp_bp_density_free(struct zp_bp_density *d)
 {
 	free(d->a_aux);
 	d->a_aux = d->b_inp = d->b_aux = NULL;
+}
+
+/* One proof through a compact key's backend state: dens_upload, dens_prove, then zp_g16_finish with r, s
+ * (no self-check: the caller verifies). ms, when not NULL: the upload and prove, in milliseconds. */
+static inline int zp_bp_prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
+				   const zp_fr *r, const zp_fr *s, zp_g16_proof *pf, double *ms)
+{
+	zp_g16_msm_out mo;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = be->dens_upload(st, in);
+	if (!rc)
+		rc = be->dens_prove(st, &mo);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ms)
+		*ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+	if (!rc)
+		zp_g16_finish(pf, zk, &mo, r, s);
+	return rc;
 }
 
 #endif

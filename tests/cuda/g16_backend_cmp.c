@@ -332,21 +332,6 @@ static int run_synth(unsigned lg, int runs, double bool_share)
 }
 
 
-/* One proof through a compact key's density ops, then finish (no self-check here: the caller verifies). */
-static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
-		      const zp_fr *r, const zp_fr *s, zp_g16_proof *pf, double *ms)
-{
-	zp_g16_msm_out mo;
-	double t0 = now();
-	int rc = be->dens_upload(st, in);
-	if (!rc)
-		rc = be->dens_prove(st, &mo);
-	*ms = (now() - t0) * 1e3;
-	if (!rc)
-		zp_g16_finish(pf, zk, &mo, r, s);
-	return rc;
-}
-
 static int run_params(unsigned lg, int runs, double bool_share)
 {
 	zp_synth_params sp;
@@ -407,7 +392,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	double ms = 0;
 	int rc = zp_g16_backend_cpu.create(&st, &ck.gk);
 	if (!rc)
-		rc = prove_dens(&zp_g16_backend_cpu, st, &ck.zk, &in, &r, &s, &ref, &ms);
+		rc = zp_bp_prove_dens(&zp_g16_backend_cpu, st, &ck.zk, &in, &r, &s, &ref, &ms);
 	if (st)
 		zp_g16_backend_cpu.destroy(st);
 	printf("  cpu: %s (%.0f ms)\n", rc ? zp_err_msg() : "ok", ms);
@@ -430,7 +415,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	check(!rc, "CUDA compact create");
 	for (int i = 0; !rc && i < (runs > 0 ? runs : 1); i++) {
 		memset(&pf, 0, sizeof pf);
-		int prc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		int prc = zp_bp_prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
 		printf("  cuda proof %d: %s (%.1f ms)%s\n", i, prc ? zp_err_msg() : "ok", ms,
 		       !prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES) ? ", the CPU's bytes" : "");
 		check(!prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "CUDA compact proof = the CPU's bytes");
@@ -447,7 +432,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 		check(be->dens_upload(st, &bad) == ZP_EMISMATCH, "a/b/c past the domain refused");
 		check(be->dens_prove(st, &mo) != 0, "no proof without an upload");
 		memset(&pf, 0, sizeof pf);
-		int arc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		int arc = zp_bp_prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
 		check(!arc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "after the refusals: the CPU's bytes again");
 		be->destroy(st);
 	}

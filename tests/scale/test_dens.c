@@ -15,19 +15,6 @@
 #include "util.h"
 #include "../common/bp_density.h"
 
-/* Prove with a compact key's backend state: dens_upload, dens_prove, finish. */
-static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
-		      const zp_fr *r, const zp_fr *s, zp_g16_proof *pf)
-{
-	zp_g16_msm_out mo;
-	int rc = be->dens_upload(st, in);
-	if (!rc)
-		rc = be->dens_prove(st, &mo);
-	if (!rc)
-		zp_g16_finish(pf, zk, &mo, r, s);
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	char path[600];
@@ -85,7 +72,8 @@ int main(int argc, char **argv)
 	for (int b = 0; b < 2; b++) {
 		void *st = NULL;
 		CHECK(bes[b]->create(&st, &ck.gk) == 0, "backend %d: create: %s", b, zp_err_msg());
-		CHECK(prove_dens(bes[b], st, &ck.zk, &in, &r, &s, out[b]) == 0, "backend %d: dens prove: %s", b, zp_err_msg());
+		CHECK(zp_bp_prove_dens(bes[b], st, &ck.zk, &in, &r, &s, out[b], NULL) == 0, "backend %d: dens prove: %s", b,
+		      zp_err_msg());
 		CHECK(!memcmp(out[b], &p_exp, sizeof p_exp), "backend %d: compact-key proof differs from the expanded key's", b);
 		zp_g16_dens_in bad = in;
 		bad.b_aux_pop++;
