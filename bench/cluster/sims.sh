@@ -8,7 +8,7 @@ PIDS=""
 stop_sims() {
   local p
   for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
-  for p in $PIDS; do wait_until 60 bash -c "! kill -0 $p 2>/dev/null" || kill -KILL "$p" 2>/dev/null; done
+  for p in $PIDS; do wait_until 60 dead "$p" || kill -KILL "$p" 2>/dev/null; done
   PIDS=""
 }
 trap 'stop_sims; cleanup' EXIT
@@ -45,6 +45,6 @@ start_sims() {
     PIDS="$PIDS $!"
   done
   up="SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP' AND keys LIKE '%sim%'"
-  wait_until 180 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"$up\") = $n ]" ||
+  wait_until 180 sql_is "$up" = $n ||
     fail "$n nodes: not all came up ($(psql_ "$up") UP)"
 }

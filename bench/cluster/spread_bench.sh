@@ -34,7 +34,7 @@ row() { # N: one table row on stdout
       INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || (id * 100 + p) FROM j, generate_series(0, $((PARTS - 1))) p
       RETURNING job" | head -n 1)
     psql_ "SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
-    wait_until 600 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $id\")\" = DONE ]" ||
+    wait_until 600 sql_is "SELECT state FROM zkpipe.jobs WHERE id = $id" = DONE ||
       fail "$n nodes: job $id not DONE"
     lat+=("$(psql_ "SELECT round(1000 * extract(epoch FROM done_at - created_at))::int FROM zkpipe.jobs WHERE id = $id")")
     who=$(psql_ "SELECT string_agg(node || ' ' || c, ', ' ORDER BY node) FROM (SELECT node, count(*) AS c FROM zkpipe.partitions WHERE job = $id GROUP BY node) x")
