@@ -69,6 +69,29 @@ void zp_params_synth_pool(uint8_t *g1, uint8_t *g2, unsigned n, uint64_t seed)
 	zp_par_for(n, pool_task, &x);
 }
 
+void zp_params_synth_off_subgroup(zp_rng *g, int g2, uint8_t *out)
+{
+	for (;;) {
+		uint8_t c[G2B / 2];
+		for (unsigned i = 0; i < (g2 ? G2B : G1B) / 2; i++)
+			c[i] = (uint8_t)zp_rng_next(g);
+		c[0] = (uint8_t)((c[0] & 0x0f) | ZP_SER_FLAG_COMPRESSED); /* < q for the top coordinate */
+		if (g2) {
+			c[48] &= 0x0f;
+			zp_g2_affine p;
+			if (zp_g2_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g2_affine_in_subgroup(&p))
+				continue;
+			zp_g2_to_uncompressed(out, &p);
+		} else {
+			zp_g1_affine p;
+			if (zp_g1_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g1_affine_in_subgroup(&p))
+				continue;
+			zp_g1_to_uncompressed(out, &p);
+		}
+		return;
+	}
+}
+
 /* n points of one group cycled from the pool, through a write buffer. */
 static int write_points(FILE *f, const uint8_t *pool, unsigned np, uint64_t n, unsigned el, uint8_t *buf, size_t cap)
 {

@@ -17,6 +17,9 @@ int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigne
 /* n valid points per group, k_i·G for k_i drawn from seed and i, uncompressed (.params encoding) into g1
  * (n × 96 bytes) and g2 (n × 192), on all threads: the pool zp_params_write_synthetic repeats. */
 void zp_params_synth_pool(uint8_t *g1, uint8_t *g2, unsigned n, uint64_t seed);
+/* A point on the curve (G2 when g2) outside its subgroup, uncompressed (.params encoding) into out (96 or 192
+ * bytes): random x from g until one decompresses — the bad point a loader's subgroup check must refuse. */
+void zp_params_synth_off_subgroup(zp_rng *g, int g2, uint8_t *out);
 /* Offsets, size and domain of c from its six counts. */
 void zp_params_info_layout(zp_params_info *c);
 /* Counts shaped like a Filecoin 32 GiB PoRep key scaled to domain 2^log: IC 329, h 2^log − 1, l 0.971·2^log,

@@ -40,37 +40,7 @@ static int code_of(uint8_t st)
 	return st < 5 ? c[st] : 1;
 }
 
-static void rand_bytes(zp_rng *g, uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		b[i] = (uint8_t)zp_rng_next(g);
-}
-
 /* A point on the curve outside the subgroup: random x until it has a y (the CPU decompresses). */
-static void off_subgroup(zp_rng *g, int g2, uint8_t *out)
-{
-	for (;;) {
-		uint8_t c[G2B / 2];
-		size_t n = g2 ? G2B / 2 : G1B / 2;
-		rand_bytes(g, c, n);
-		c[0] = (uint8_t)((c[0] & 0x0f) | ZP_SER_FLAG_COMPRESSED); /* < q for the top coordinate */
-		if (g2)
-			c[48] &= 0x0f;
-		if (g2) {
-			zp_g2_affine p;
-			if (zp_g2_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g2_affine_in_subgroup(&p))
-				continue;
-			zp_g2_to_uncompressed(out, &p);
-		} else {
-			zp_g1_affine p;
-			if (zp_g1_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g1_affine_in_subgroup(&p))
-				continue;
-			zp_g1_to_uncompressed(out, &p);
-		}
-		return;
-	}
-}
-
 /* Kind k of bad (or special) point into the encoding at e (el bytes; a valid point is there). */
 static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 {
@@ -90,7 +60,7 @@ static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 		break;
 	}
 	case 7: memset(e, 0, el); break;                                     /* (0, 0), no infinity flag */
-	case 8: off_subgroup(g, g2, e); break;                               /* outside the subgroup */
+	case 8: zp_params_synth_off_subgroup(g, g2, e); break;               /* outside the subgroup */
 	case 9: memcpy(e + 48, Q_BE, 48); break;                             /* G2: x.c0 = q (G1: y = q) */
 	}
 }
