@@ -20,7 +20,6 @@
  * tick: load newly registered keys, reclaim dead library callers (role CLIENT: nobody's
  * children), fail the unfilled partitions of external jobs whose submitter is gone.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -197,23 +196,20 @@ wipe:
 }
 
 /* ---------------------------------------------------------------- housekeeping */
+static int load_registered_one(const char *dir, const char *name, void *g)
+{
+	(void)dir;
+	if (strlen(name) != 16 || strchr(name, '.'))
+		return 0;
+	char id[ZP_KEY_ID_MAX];
+	snprintf(id, sizeof id, ZP_SS_KEY_PREFIX "%s", name);
+	gpud_key_srs(g, id);
+	return 0;
+}
+
 static void load_registered(struct gpud *g)
 {
-	char dir[PATH_MAX];
-	if (zp_pipe_path(dir, sizeof dir, &g->d.cfg, "srs"))
-		return;
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *e;
-	while ((e = readdir(dp))) {
-		if (strlen(e->d_name) != 16 || strchr(e->d_name, '.'))
-			continue;
-		char id[ZP_KEY_ID_MAX];
-		snprintf(id, sizeof id, ZP_SS_KEY_PREFIX "%s", e->d_name);
-		gpud_key_srs(g, id);
-	}
-	closedir(dp);
+	zp_pipe_each(&g->d.cfg, "srs", load_registered_one, g);
 }
 
 /* External jobs whose submitter is gone: fail their unfilled (PENDING) partitions. */

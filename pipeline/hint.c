@@ -48,30 +48,19 @@ static int ep(int s, const char *url, bool bind)
 	return s;
 }
 
-/* A bound ipc socket's file may be left by a dead process: remove it first. */
-static void unlink_ipc(const char *url)
+/* s bound at url (closed on failure); a bound ipc socket's file may be left by a dead process: removed first. */
+static int bind_at(int s, const char *url)
 {
+	if (s < 0)
+		return s;
 	if (!strncmp(url, "ipc://", 6))
 		unlink(url + 6);
-}
-
-int zp_hint_pull(const char *url)
-{
-	int s = sock(NN_PULL);
-	if (s < 0)
-		return s;
-	unlink_ipc(url);
 	return ep(s, url, true);
 }
 
-int zp_hint_pub(const char *url)
-{
-	int s = sock(NN_PUB);
-	if (s < 0)
-		return s;
-	unlink_ipc(url);
-	return ep(s, url, true);
-}
+int zp_hint_pull(const char *url) { return bind_at(sock(NN_PULL), url); }
+
+int zp_hint_pub(const char *url) { return bind_at(sock(NN_PUB), url); }
 
 int zp_hint_sub(const char *url)
 {
@@ -173,8 +162,7 @@ int zp_api_rep(const char *url)
 	if (s < 0)
 		return s;
 	nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVMAXSIZE, &max, sizeof max);
-	unlink_ipc(url);
-	return ep(s, url, true);
+	return bind_at(s, url);
 }
 
 int zp_api_serve_one(int s, char *(*fn)(void *ctx, const char *req, size_t len), void *ctx)

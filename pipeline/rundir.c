@@ -5,7 +5,9 @@
 #include "config.h"
 #include "zp_err.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,23 @@ int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char
 	va_start(ap, fmt);
 	int r = vpath(buf, n, "", c, fmt, ap);
 	va_end(ap);
+	return r;
+}
+
+int zp_pipe_each(const struct zp_pipe_config *c, const char *sub, zp_pipe_entry_fn fn, void *ctx)
+{
+	char dir[PATH_MAX];
+	if (zp_pipe_path(dir, sizeof dir, c, "%s", sub))
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int r = 0;
+	while (!r && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			r = fn(dir, e->d_name, ctx);
+	closedir(d);
 	return r;
 }
 

@@ -38,6 +38,11 @@ int zp_pipe_url(char *buf, size_t n, const struct zp_pipe_config *c, const char 
 /* "<run>/<leaf>" */
 int zp_pipe_path(char *buf, size_t n, const struct zp_pipe_config *c, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Calls fn(dir, name, ctx) for each entry of <run>/<sub> whose name does not start with '.' (dir
+ * is the folder's path), until fn returns nonzero, which is returned. A folder that is missing or
+ * unreadable has no entries (0); fn may remove the entry it is given. */
+typedef int (*zp_pipe_entry_fn)(const char *dir, const char *name, void *ctx);
+int zp_pipe_each(const struct zp_pipe_config *c, const char *sub, zp_pipe_entry_fn fn, void *ctx);
 /* A client's submit token: 1 to ZP_TOKEN_MAX of [A-Za-z0-9_-], so that it is a file name in
  * in/ and tokens/ as it stands (no '/', no '.', nothing to escape). */
 #define ZP_TOKEN_MAX 64

@@ -139,8 +139,6 @@ static int read_header(zp_zkey *k, const zp_bin *b)
 	return 0;
 }
 
-struct coef { uint32_t matrix, row, wire; zp_fr v; };
-
 /* (coef·R²)·R⁻¹ = coef·R, the Montgomery form of coef, in place: in pieces on all threads */
 #define COEF_PIECE 0x4000
 struct coef_ctx { const zp_curve *cv; zp_fr *v; uint64_t n; };
@@ -154,6 +152,19 @@ static void coef_piece(void *vctx, size_t i, int worker)
 		x->cv->fr_from_mont(raw, &x->v[j]);
 		memcpy(&x->v[j], raw, 32);
 	}
+}
+
+/* Coefficient i of section 4: 44 bytes, the matrix, row and wire (u32 each), then the value. */
+struct coef { uint32_t mat, row, wire; const uint8_t *val; };
+
+static struct coef coef_at(const uint8_t *sec, uint32_t i)
+{
+	const uint8_t *p = sec + (size_t)i * 44;
+	struct coef e = { .val = p + 12 };
+	memcpy(&e.mat, p, 4);
+	memcpy(&e.row, p + 4, 4);
+	memcpy(&e.wire, p + 8, 4);
+	return e;
 }
 
 /* §4 -> CSR for A and B over domain_size rows (entries may come in any order). */
@@ -170,20 +181,16 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 	zp_circuit *ci = &k->circuit;
 	uint64_t cnt[2] = { 0, 0 };
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *p = c.p + (size_t)i * 44;
-		uint32_t mat, row, wire;
-		memcpy(&mat, p, 4);
-		memcpy(&row, p + 4, 4);
-		memcpy(&wire, p + 8, 4);
-		if (mat > 1)
+		struct coef e = coef_at(c.p, i);
+		if (e.mat > 1)
 			return zp_err_set(ZP_EFORMAT, "%s: section 4: coefficient %u: matrix %u, expected 0 (A) or 1 (B)",
-					  b->name, i, mat);
-		if (row >= k->domain_size || wire >= k->n_vars)
+					  b->name, i, e.mat);
+		if (e.row >= k->domain_size || e.wire >= k->n_vars)
 			return zp_err_set(ZP_EFORMAT, "%s: section 4: coefficient %u: row %u / wire %u outside domain %u x nVars %u",
-					  b->name, i, row, wire, k->domain_size, k->n_vars);
-		if (!zp_bin_fr_canonical_of(k->curve, p + 12))
+					  b->name, i, e.row, e.wire, k->domain_size, k->n_vars);
+		if (!zp_bin_fr_canonical_of(k->curve, e.val))
 			return zp_err_set(ZP_ENONCANON, "%s: section 4: coefficient %u: value >= r", b->name, i);
-		cnt[mat]++;
+		cnt[e.mat]++;
 	}
 	for (int m = 0; m < 2; m++) {
 		zp_csr *s = &ci->m[m];
@@ -198,11 +205,8 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 	}
 	/* counting sort by row: counts, prefix sums, placement (in file order within a row) */
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *p = c.p + (size_t)i * 44;
-		uint32_t mat, row;
-		memcpy(&mat, p, 4);
-		memcpy(&row, p + 4, 4);
-		ci->m[mat].row_ptr[row + 1]++;
+		struct coef e = coef_at(c.p, i);
+		ci->m[e.mat].row_ptr[e.row + 1]++;
 	}
 	uint64_t *next[2] = { NULL, NULL };
 	for (int m = 0; m < 2; m++) {
@@ -217,14 +221,10 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 		memcpy(next[m], s->row_ptr, ((size_t)s->rows + 1) * sizeof(uint64_t));
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *p = c.p + (size_t)i * 44;
-		uint32_t mat, row, wire;
-		memcpy(&mat, p, 4);
-		memcpy(&row, p + 4, 4);
-		memcpy(&wire, p + 8, 4);
-		uint64_t at = next[mat][row]++;
-		ci->m[mat].col[at] = wire;
-		memcpy(&ci->m[mat].val[at], p + 12, 32);   /* coef·R², converted below */
+		struct coef e = coef_at(c.p, i);
+		uint64_t at = next[e.mat][e.row]++;
+		ci->m[e.mat].col[at] = e.wire;
+		memcpy(&ci->m[e.mat].val[at], e.val, 32);   /* coef·R², converted below */
 	}
 	free(next[0]);
 	free(next[1]);
@@ -236,18 +236,24 @@ static int read_coefs(zp_zkey *k, const zp_bin *b)
 	return 0;
 }
 
+/* The container (a .zkey, version 1) and its header (sections 1 and 2) into k (zeroed first; nothing
+ * allocated in it). b is the caller's to free with zp_bin_free, also on error. */
+static int open_zkey(zp_zkey *k, zp_bin *b, const uint8_t *data, size_t len, const char *name)
+{
+	memset(k, 0, sizeof(*k));
+	int rc = zp_bin_parse(b, data, len, name, "zkey");
+	if (rc)
+		return rc;
+	if (b->version != 1)
+		return zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", name, b->version);
+	return read_header(k, b);
+}
+
 int zp_zkey_parse(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 {
 	zp_bin b;
-	memset(k, 0, sizeof(*k));
-	int rc = zp_bin_parse(&b, data, len, name, "zkey");
+	int rc = open_zkey(k, &b, data, len, name);
 	if (rc)
-		goto out;
-	if (b.version != 1) {
-		rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", name, b.version);
-		goto out;
-	}
-	if ((rc = read_header(k, &b)))
 		goto out;
 	char st[ZP_PROGRESS_STAGE_MAX];
 	snprintf(st, sizeof st, "checking the points of %s", name);
@@ -298,11 +304,7 @@ int zp_zkey_read(zp_zkey *k, const char *path)
 int zp_zkey_probe_buf(zp_zkey *k, const uint8_t *data, size_t len, const char *name)
 {
 	zp_bin b;
-	memset(k, 0, sizeof(*k));
-	int rc = zp_bin_parse(&b, data, len, name, "zkey");
-	if (rc)
-		return rc;
-	rc = read_header(k, &b);
+	int rc = open_zkey(k, &b, data, len, name);
 	zp_bin_free(&b);
 	if (rc)
 		memset(k, 0, sizeof(*k));
@@ -345,18 +347,13 @@ int zp_zkey_read_vk(zp_g16_vk *vk, const char *path)
 	zp_bin b;
 	zp_zkey k;
 	memset(vk, 0, sizeof(*vk));
-	memset(&k, 0, sizeof(k));
 	int rc = zp_bin_map_file(&m, path);
 	if (rc)
 		return rc;
-	if (!(rc = zp_bin_parse(&b, m.data, m.len, path, "zkey"))) {
-		if (b.version != 1)
-			rc = zp_err_set(ZP_EVERSION, "%s: zkey version %u, expected 1", path, b.version);
-		else if (!(rc = read_header(&k, &b)) &&
-			 !(rc = load_section(k.curve, &b, 3, zp_zkey_is_bn254(&k) ? (void **)&k.bn.ic : (void **)&k.ic,
-					     (uint64_t)k.n_public + 1, 2, "IC")))
-			rc = zp_zkey_vk(vk, &k);
-	}
+	if (!(rc = open_zkey(&k, &b, m.data, m.len, path)) &&
+	    !(rc = load_section(k.curve, &b, 3, zp_zkey_is_bn254(&k) ? (void **)&k.bn.ic : (void **)&k.ic,
+				(uint64_t)k.n_public + 1, 2, "IC")))
+		rc = zp_zkey_vk(vk, &k);
 	zp_bin_free(&b);
 	free(k.ic);
 	free(k.bn.ic);

@@ -300,19 +300,28 @@ EXPORT int groth16_prover_prove(void *prover_object, const void *wtns_buffer, un
 	return ret;
 }
 
+/* The one-shot calls: prove with p (made for this one proof; made is how making it went), then destroy it. */
+static int prove_once(int made, void *p, const void *wtns_buffer, unsigned long long wtns_size, char *proof_buffer,
+		      unsigned long long *proof_size, char *public_buffer, unsigned long long *public_size,
+		      char *error_msg, unsigned long long error_msg_maxsize)
+{
+	if (made != PROVER_OK)
+		return made;
+	int ret = groth16_prover_prove(p, wtns_buffer, wtns_size, proof_buffer, proof_size, public_buffer, public_size,
+				       error_msg, error_msg_maxsize);
+	groth16_prover_destroy(p);
+	return ret;
+}
+
 EXPORT int groth16_prover(const void *zkey_buffer, unsigned long long zkey_size, const void *wtns_buffer,
 			  unsigned long long wtns_size, char *proof_buffer, unsigned long long *proof_size,
 			  char *public_buffer, unsigned long long *public_size, char *error_msg,
 			  unsigned long long error_msg_maxsize)
 {
 	void *p = NULL;
-	int ret = groth16_prover_create(&p, zkey_buffer, zkey_size, error_msg, error_msg_maxsize);
-	if (ret != PROVER_OK)
-		return ret;
-	ret = groth16_prover_prove(p, wtns_buffer, wtns_size, proof_buffer, proof_size, public_buffer, public_size,
-				   error_msg, error_msg_maxsize);
-	groth16_prover_destroy(p);
-	return ret;
+	int made = groth16_prover_create(&p, zkey_buffer, zkey_size, error_msg, error_msg_maxsize);
+	return prove_once(made, p, wtns_buffer, wtns_size, proof_buffer, proof_size, public_buffer, public_size,
+			  error_msg, error_msg_maxsize);
 }
 
 EXPORT int groth16_prover_zkey_file(const char *zkey_file_path, const void *wtns_buffer,
@@ -321,13 +330,9 @@ EXPORT int groth16_prover_zkey_file(const char *zkey_file_path, const void *wtns
 				    unsigned long long error_msg_maxsize)
 {
 	void *p = NULL;
-	int ret = groth16_prover_create_zkey_file(&p, zkey_file_path, error_msg, error_msg_maxsize);
-	if (ret != PROVER_OK)
-		return ret;
-	ret = groth16_prover_prove(p, wtns_buffer, wtns_size, proof_buffer, proof_size, public_buffer, public_size,
-				   error_msg, error_msg_maxsize);
-	groth16_prover_destroy(p);
-	return ret;
+	int made = groth16_prover_create_zkey_file(&p, zkey_file_path, error_msg, error_msg_maxsize);
+	return prove_once(made, p, wtns_buffer, wtns_size, proof_buffer, proof_size, public_buffer, public_size,
+			  error_msg, error_msg_maxsize);
 }
 
 /* ---- verifier.h ---- */

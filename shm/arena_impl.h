@@ -84,6 +84,17 @@ static inline bool cas(_Atomic uint64_t *w, uint64_t *old, uint64_t nw)
 						       memory_order_acquire);
 }
 
+/* Takes a record whose word is in state free_st: one CAS to low (the new state and tag, generation 0)
+ * with the next generation, which goes to *gen. False when it was not free or another process took it. */
+static inline bool claim_free(_Atomic uint64_t *word, unsigned free_st, uint64_t low, uint32_t *gen)
+{
+	uint64_t w = atomic_load_explicit(word, memory_order_relaxed);
+	if (zp_word_state(w) != free_st)
+		return false;
+	*gen = zp_word_gen(w) + 1;
+	return cas(word, &w, low | (uint64_t)*gen << 32);
+}
+
 uint64_t zp_mono_ns(void);
 /* futex on a shared 32-bit word. */
 int zp_futex_wait(_Atomic uint32_t *w, uint32_t val, int timeout_ms);

@@ -75,11 +75,8 @@ int zp_arena_submit_job(struct zp_arena *a, const struct zp_job_spec *s, zp_job_
 		zp_arena_job_ids_from(a, s->id + 1);
 	for (uint32_t j = 0; j < H(a)->job_count; j++) {
 		struct zp_arena_job *jr = job_at(a, j);
-		uint64_t w = atomic_load_explicit(&jr->word, memory_order_relaxed);
-		if (zp_word_state(w) != ZP_JOB_FREE)
-			continue;
-		uint32_t g = zp_word_gen(w) + 1;
-		if (!cas(&jr->word, &w, gen_word(ZP_JOB_WRITING, g)))
+		uint32_t g;
+		if (!claim_free(&jr->word, ZP_JOB_FREE, gen_word(ZP_JOB_WRITING, 0), &g))
 			continue;
 		job_reset(a, j);
 		jr->id = s->id ? s->id : atomic_fetch_add_explicit(&H(a)->job_seq, 1, memory_order_relaxed);

@@ -55,11 +55,8 @@ int zp_arena_proc_register(struct zp_arena *a, int pid, enum zp_role role, const
 		return zp_err_set(-ESRCH, "register pid %d: no such process", pid);
 	for (uint32_t i = 0; i < H(a)->proc_count; i++) {
 		struct zp_arena_proc *pr = proc_at(a, i);
-		uint64_t w = atomic_load_explicit(&pr->word, memory_order_relaxed);
-		if (zp_word_state(w) != ZP_PROC_FREE)
-			continue;
-		uint32_t g = zp_word_gen(w) + 1;
-		if (!cas(&pr->word, &w, gen_word(ZP_PROC_INIT, g)))
+		uint32_t g;
+		if (!claim_free(&pr->word, ZP_PROC_FREE, gen_word(ZP_PROC_INIT, 0), &g))
 			continue;
 		pr->pid = pid;
 		pr->role = role;

@@ -39,12 +39,8 @@ static int grab_free(struct zp_arena *a, uint32_t tag, zp_slot_h *out)
 {
 	uint32_t n = H(a)->slot_count;
 	for (uint32_t k = 0, i = (tag * 7u) % n; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-		struct zp_arena_slot *sl = slot_at(a, i);
-		uint64_t w = atomic_load_explicit(&sl->word, memory_order_relaxed);
-		if (zp_word_state(w) != ZP_SLOT_FREE)
-			continue;
-		uint32_t g = zp_word_gen(w) + 1;
-		if (cas(&sl->word, &w, slot_word(ZP_SLOT_FILLING, tag, g))) {
+		uint32_t g;
+		if (claim_free(&slot_at(a, i)->word, ZP_SLOT_FREE, slot_word(ZP_SLOT_FILLING, tag, 0), &g)) {
 			*out = (zp_slot_h){ .idx = i, .gen = g };
 			return 0;
 		}

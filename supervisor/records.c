@@ -169,21 +169,6 @@ void sup_mkdirs_undo(const char *path, const char *made)
 }
 
 /* ---------------------------------------------------------------- ids on disk */
-typedef void (*entry_fn)(struct sup *sup, const char *dir, const char *name, void *ctx);
-
-static void each_entry(struct sup *sup, const char *sub, entry_fn fn, void *ctx)
-{
-	char dir[PATH_MAX];
-	zp_pipe_path(dir, sizeof dir, &sup->cfg, "%s", sub);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			fn(sup, dir, e->d_name, ctx);
-	if (d)
-		closedir(d);
-}
-
 struct idmax { unsigned g; uint64_t max; };
 
 static void id_seen(struct idmax *m, uint64_t cid)
@@ -192,33 +177,33 @@ static void id_seen(struct idmax *m, uint64_t cid)
 		m->max = cid >> 8;
 }
 
-static void id_from_name(struct sup *sup, const char *dir, const char *name, void *ctx)
+static int id_from_name(const char *dir, const char *name, void *ctx)
 {
-	(void)sup;
 	(void)dir;
 	char *end;
 	unsigned long long cid = strtoull(name, &end, 10);
 	if (end != name && (!*end || !strcmp(end, ".json")))
 		id_seen(ctx, cid);
+	return 0;
 }
 
-static void id_from_token(struct sup *sup, const char *dir, const char *name, void *ctx)
+static int id_from_token(const char *dir, const char *name, void *ctx)
 {
-	(void)sup;
 	char p[PATH_MAX];
 	uint64_t cid;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (!strstr(name, ".tmp.") && read_u64_file(p, &cid) == 0)
 		id_seen(ctx, cid);
+	return 0;
 }
 
 /* The highest arena id group g has ever handed out, as far as the run directory knows. */
 static uint64_t ids_on_disk(struct sup *sup, unsigned g)
 {
 	struct idmax m = { g, 0 };
-	each_entry(sup, "results", id_from_name, &m);
-	each_entry(sup, "cancel", id_from_name, &m);
-	each_entry(sup, "tokens", id_from_token, &m);
+	zp_pipe_each(&sup->cfg, "results", id_from_name, &m);
+	zp_pipe_each(&sup->cfg, "cancel", id_from_name, &m);
+	zp_pipe_each(&sup->cfg, "tokens", id_from_token, &m);
 	return m.max;
 }
 
@@ -510,16 +495,16 @@ int sup_arena_open(struct sup *sup, unsigned g, const struct zp_arena_params *p)
 }
 
 /* ---------------------------------------------------------------- start-up */
-static void rm_tmp(struct sup *sup, const char *dir, const char *name, void *ctx)
+static int rm_tmp(const char *dir, const char *name, void *ctx)
 {
-	(void)sup;
 	(void)ctx;
 	char p[PATH_MAX];
 	if (!strstr(name, ".tmp."))
-		return;
+		return 0;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (unlink(p) == 0)
 		zp_log(WHO, "removed stale %s", p);
+	return 0;
 }
 
 /* <out>/<x>.tmp.<pid> of a writer that is gone (a live adopted gpud may be writing one). A
@@ -543,33 +528,36 @@ void sup_rm_output_tmps(struct sup *sup, const char *out, bool external)
 		closedir(d);
 }
 
-static void orphan_manifest(struct sup *sup, const char *dir, const char *name, void *ctx)
+static int orphan_manifest(const char *dir, const char *name, void *sup)
 {
-	(void)ctx;
 	unsigned g;
 	uint32_t j;
 	char p[PATH_MAX];
 	if (record_of_token(sup, name, &g, &j))
-		return;
+		return 0;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	unlink(p); /* a submit that crashed before its arena record, or a freed job's */
+	return 0;
 }
 
 /* A token whose job is neither in the (re-created) arena nor in results/ was accepted by an
  * arena that is gone: say so in its record instead of "unknown job". */
-static void lost_job(struct sup *sup, const char *dir, const char *name, void *ctx)
+struct lost_ctx { struct sup *sup; unsigned g; };
+
+static int lost_job(const char *dir, const char *name, void *ctx)
 {
-	unsigned g = *(unsigned *)ctx;
+	struct sup *sup = ((struct lost_ctx *)ctx)->sup;
+	unsigned g = ((struct lost_ctx *)ctx)->g;
 	char p[PATH_MAX], res[PATH_MAX];
 	uint64_t cid;
 	zp_job_h h;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (strstr(name, ".tmp.") || read_u64_file(p, &cid) || (cid & 0xff) != g ||
 	    zp_arena_find_job(sup->g[g].a, cid >> 8, &h) == 0)
-		return;
+		return 0;
 	zp_pipe_path(res, sizeof res, &sup->cfg, "results/%llu.json", (unsigned long long)cid);
 	if (access(res, F_OK) == 0)
-		return;
+		return 0;
 	/* what the record held is gone with the arena: the fields status prints, empty */
 	json_t *js = json_pack("{s:b, s:I, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:[], s:s}", "ok", 1, "job",
 			       (json_int_t)cid, "group", sup->cfg.groups[g].name, "state", "FAILED", "token", name, "key", "",
@@ -578,13 +566,14 @@ static void lost_job(struct sup *sup, const char *dir, const char *name, void *c
 	if (sup_record_write(sup, cid, js) == 0)
 		zp_log(WHO, "job %llu (token %s) was lost with its arena: recorded FAILED", (unsigned long long)cid, name);
 	json_decref(js);
+	return 0;
 }
 
 void sup_records_start(struct sup *sup)
 {
 	static const char *const sub[] = { "", "in", "results", "tokens", "cancel", "migrate" };
 	for (unsigned i = 0; i < sizeof sub / sizeof *sub; i++)
-		each_entry(sup, sub[i], rm_tmp, NULL);
+		zp_pipe_each(&sup->cfg, sub[i], rm_tmp, NULL);
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
 		struct zp_arena *a = sup->g[g].a;
 		for (uint32_t j = 0; j < zp_arena_hdr(a)->job_count; j++) {
@@ -597,9 +586,9 @@ void sup_records_start(struct sup *sup)
 				zp_log(WHO, "%s", zp_err_msg());
 		}
 		if (sup->g[g].created)
-			each_entry(sup, "tokens", lost_job, &g);
+			zp_pipe_each(&sup->cfg, "tokens", lost_job, &(struct lost_ctx){ sup, g });
 	}
-	each_entry(sup, "in", orphan_manifest, NULL);
+	zp_pipe_each(&sup->cfg, "in", orphan_manifest, sup);
 }
 
 void sup_drop_jobs(struct sup *sup, unsigned g)

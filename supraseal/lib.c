@@ -124,25 +124,22 @@ static void rm_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* Directories of callers that died before cleaning up. */
+/* A directory of a caller that died before cleaning up. */
+static int sweep_dead_dir(const char *dir, const char *name, void *ctx)
+{
+	(void)ctx;
+	int pid = atoi(name);
+	if (pid <= 0 || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	char sub[PATH_MAX + 260];
+	snprintf(sub, sizeof sub, "%s/%s", dir, name);
+	rm_dir(sub);
+	return 0;
+}
+
 static void sweep_dead_dirs(void)
 {
-	char dir[PATH_MAX];
-	if (zp_pipe_path(dir, sizeof dir, &C.cfg, "ss"))
-		return;
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *e;
-	while ((e = readdir(dp))) {
-		int pid = atoi(e->d_name);
-		if (pid <= 0 || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		char sub[PATH_MAX + 260];
-		snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-		rm_dir(sub);
-	}
-	closedir(dp);
+	zp_pipe_each(&C.cfg, "ss", sweep_dead_dir, NULL);
 }
 
 /* Attach to the group's arena; checked on every call (a supervisor may come and go). */

@@ -221,14 +221,10 @@ int cmd_key(int argc, char **argv)
 	const char *from = NULL, *to = NULL, *r1cs = NULL, *synth = NULL;
 	zp_h_mode hm = ZP_H_SNARKJS;
 	unsigned roots = 0;
-	int c, runs = 3;
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		fputs(key_help, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CX_USAGE : CX_OK;
-	}
-	const char *sub = argv[1];
-	argc--;
-	argv++;
+	int c, ex, runs = 3;
+	const char *sub = cx_subcommand(&argc, &argv, key_help, &ex);
+	if (!sub)
+		return ex;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': from = optarg; break;

@@ -205,14 +205,10 @@ int cmd_synth(int argc, char **argv)
 		{ "help", 0, 0, 'h' }, { 0 } };
 	const char *spec = NULL, *key = NULL, *proof = NULL, *pub = NULL, *backend = "cpu";
 	uint64_t wseed = 1;
-	int c, runs = 1, rc;
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		fputs(synth_help, argc < 2 ? stderr : stdout);
-		return argc < 2 ? CX_USAGE : CX_OK;
-	}
-	const char *sub = argv[1];
-	argc--;
-	argv++;
+	int c, ex, runs = 1, rc;
+	const char *sub = cx_subcommand(&argc, &argv, synth_help, &ex);
+	if (!sub)
+		return ex;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': spec = optarg; break;

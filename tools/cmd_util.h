@@ -82,6 +82,21 @@ static inline int cx_circuit(zp_circuit *c, const char *r1cs, const char *synth,
 	return rc;
 }
 
+/* A command with subcommands ("zkpipe key info F"): with none, or with "--help", prints help (to
+ * stderr and *ex = CX_USAGE, or to stdout and *ex = CX_OK) and returns NULL; else returns the
+ * subcommand and takes it off argv, so getopt_long reads its options with it as argv[0]. */
+static inline const char *cx_subcommand(int *argc, char ***argv, const char *help, int *ex)
+{
+	if (*argc < 2 || !strcmp((*argv)[1], "--help")) {
+		fputs(help, *argc < 2 ? stderr : stdout);
+		*ex = *argc < 2 ? CX_USAGE : CX_OK;
+		return NULL;
+	}
+	(*argc)--;
+	(*argv)++;
+	return (*argv)[0];
+}
+
 static inline const char *cx_ext(const char *path)
 {
 	const char *d = strrchr(path, '.');

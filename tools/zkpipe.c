@@ -45,13 +45,6 @@ enum {
 
 static int fail(const char *cmd, int rc) { return cx_fail(cmd, rc); }
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static double cpu_now(void)
 {
 	struct timespec t;
@@ -197,12 +190,12 @@ static int prove_run(const struct prove_args *a)
 	zp_g16_prove_opts o = { 0 };
 	const zp_circuit *circ;
 	int rc, ex;
-	double t0 = now();
+	double t0 = cx_now();
 	if ((rc = zp_g16_backend_find(&o.backend, a->backend)))
 		return fail("prove", rc);
 	if ((rc = key_load(&L, a->zkey, a->h_mode)))
 		return fail("prove", rc);
-	double t1 = now();
+	double t1 = cx_now();
 	if (L.zpk && !a->r1cs) {
 		fprintf(stderr, "zkpipe prove: %s is a .zpk, which holds no circuit: give --r1cs (the circuit it was "
 			"made for)\n", a->zkey);
@@ -219,7 +212,7 @@ static int prove_run(const struct prove_args *a)
 		ex = fail("prove", zp_g16_check_witness(&L.zk, &w, a->input ? "the generated witness" : a->wtns));
 		goto out_w;
 	}
-	double tw = now();
+	double tw = cx_now();
 	circ = &L.zk.circuit;
 	if (a->r1cs) {
 		if ((rc = circuit_of(&cr, &L, a->r1cs, a->zkey))) {
@@ -237,9 +230,9 @@ static int prove_run(const struct prove_args *a)
 		o.r = &r;
 		o.s = &s;
 	}
-	double t2 = now();
+	double t2 = cx_now();
 	rc = zp_g16_prove(&proof, &L.gk, circ, w.w, w.n, &o);
-	double t3 = now();
+	double t3 = cx_now();
 	if (rc) {
 		ex = fail("prove", rc);
 		goto out_c;
@@ -459,14 +452,14 @@ static int cmd_bench(int argc, char **argv)
 	zp_zkey k;
 	zp_wtns w;
 	zp_g16_key key;
-	double t0 = now();
+	double t0 = cx_now();
 	if ((rc = zp_zkey_read(&k, zk)))
 		return fail("bench", rc);
 	if ((rc = zp_wtns_read(&w, wt))) {
 		zp_zkey_free(&k);
 		return fail("bench", rc);
 	}
-	double t1 = now();
+	double t1 = cx_now();
 	if ((rc = zp_g16_check_witness(&k, &w, wt)) || (rc = zp_g16_key_init(&key, &k, hm)))
 		goto out;
 	printf("key: %s, %u wires, %u public, domain 2^%u; load %.3f s; threads %d\n", zp_curve_of(k.curve)->name,
@@ -479,9 +472,9 @@ static int cmd_bench(int argc, char **argv)
 	}
 	for (int i = 0; i < runs && !rc; i++) {
 		zp_g16_proof p;
-		double a = now(), ac = cpu_now();
+		double a = cx_now(), ac = cpu_now();
 		rc = zp_g16_prover_prove(&pr, &p, &k.circuit, w.w, w.n, NULL);
-		double d = now() - a, dc = cpu_now() - ac;
+		double d = cx_now() - a, dc = cpu_now() - ac;
 		if (!rc) {
 			printf("run %d: prove %.3f s (cpu %.3f s)\n", i + 1, d, dc);
 			best = d < best ? d : best;

@@ -29,7 +29,7 @@ rts() { psql_ "SELECT coalesce(sum(round_trips), 0) FROM zkpipe.nodes WHERE stat
 stop_nodes() {
   local n p
   for n in $NODES; do kill -TERM "$(cat "$T/$n/sup.pid")" 2>/dev/null; done
-  for n in $NODES; do p=$(cat "$T/$n/sup.pid"); wait_until 30 bash -c "! kill -0 $p 2>/dev/null"; done
+  for n in $NODES; do p=$(cat "$T/$n/sup.pid"); wait_until 30 dead "$p"; done
   NODES=""
 }
 
@@ -51,7 +51,7 @@ phase() {
   psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'chain', $PARTS FROM generate_series(1, $JOBS) RETURNING id)
     INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, '$EX/w' || ((id + p) % 8) || '.wtns' FROM j,
     generate_series(0, $((PARTS - 1))) p; SELECT pg_notify('zkpipe_jobs', 'chain')" >/dev/null || fail "queue"
-  wait_until_slow 900 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE id > $first AND state <> 'DONE'\") = 0 ]" ||
+  wait_until_slow 900 sql_is "SELECT count(*) FROM zkpipe.jobs WHERE id > $first AND state <> 'DONE'" = 0 ||
     fail "phase $k did not finish"
   t1=$(date +%s.%N); rt1=$(rts); c1=$(pg_cpu_s); s1=$(db_stat)
   last=$(psql_ "SELECT max(id) FROM zkpipe.jobs")

@@ -26,28 +26,22 @@ MAXN=$(echo $NODES_LIST | tr ' ' '\n' | sort -n | tail -1)
 # PLANS=1: pg_stat_statements also times planning (track_planning), and the statements table gains plans, plan ms
 PG_OPTS="-c shared_buffers=256MB -c shared_preload_libraries=pg_stat_statements ${PG_EXTRA:-} ${PLANS:+-c pg_stat_statements.track_planning=on}"
 . "$SRCDIR/tests/cluster/lib.sh" "$BUILD" "$SRCDIR"
-CD=$BUILD/cluster/zkpipe-clusterd
 HZ=$(getconf CLK_TCK)
-PIDS=""
 # lib.sh's pg_start with room for every node's connection (a later -c wins)
 pg_start() {
   pg pg_ctl -D "$PG/data" -l "$PG/log" -w -t 60 -o "-k $PG -p $PORT -c listen_addresses='' $PG_OPTS \
     -c max_connections=$((MAXN + 20))" start >/dev/null || { tail "$PG/log"; fail "pg_ctl start"; }
   PG_UP=1
 }
-stop_sims() {
-  local p
-  for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
-  for p in $PIDS; do wait_until 60 bash -c "! kill -0 $p 2>/dev/null" || kill -KILL "$p" 2>/dev/null; done
-  PIDS=""
-}
-trap 'stop_sims; cleanup' EXIT
 ulimit -n 65536 2>/dev/null
 
 pg_init
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
 psql_ "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null || fail "pg_stat_statements"
-psql_ "INSERT INTO zkpipe.meta (k, v) VALUES ('bench_simulation', 'yes')" >/dev/null
+# the node settings; the operator's view (cluster/view.c) off, as when the figures in bench/RESULTS.md were
+# taken (VIEW_S=5 to count it)
+SIM_ARENA=zps SIM_GPUS=$GPUS SIM_CAP=$((2 * PARTS)) SIM_VIEW_S=${VIEW_S:-0}
+. "$SRCDIR/bench/cluster/sims.sh"
 PM=$(head -1 "$PG/data/postmaster.pid")
 
 pg_cpu() { # CPU seconds of the server: postmaster (with its reaped children) and its live children
@@ -57,33 +51,11 @@ pg_cpu() { # CPU seconds of the server: postmaster (with its reaped children) an
 }
 nodes_cpu() { for p in $PIDS; do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk -v hz="$HZ" '{s += $1} END {printf "%.3f", s / hz}'; }
 
-node_conf() { # NAME
-  mkdir -p "$T/$1"
-  cat > "$T/$1/zkpipe.ini" <<INI
-[run]
-dir = $T/$1/run
-[key sim]
-synth = synth:n=64
-setup = device
-[group node0]
-arena = zps$TAG.$1
-gpus = $GPUS
-slots = $PARTS
-max_parts = $PARTS
-[cluster]
-database = $DB
-node = $1
-capacity = $((2 * PARTS))
-# the operator's view (cluster/view.c) off, as when the figures in bench/RESULTS.md were taken; VIEW_S=5 to count it
-view_s = ${VIEW_S:-0}
-INI
-}
-
 # phase MODE N: one table row on stdout
 phase() {
   local mode=$1 n=$2 ms i need
   ms=$([ "$mode" = farm ] && echo "$PROVE_MS" || echo "$SAT_MS")
-  psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events; DELETE FROM zkpipe.nodes" >/dev/null
+  psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events" >/dev/null
   psql_ "VACUUM ANALYZE" >/dev/null
   # enough work for the phase: the ideal rate (farm) or a generous ceiling (sat) for the start and warm-up,
   # topped up again just before the window (a loaded machine may take minutes to start 200 nodes)
@@ -96,13 +68,7 @@ phase() {
   }
   queue "$need"
   psql_ "ANALYZE" >/dev/null
-  for i in $(seq 1 "$n"); do
-    rm -rf "$T/n$i"; node_conf "n$i"
-    "$CD" --config "$T/n$i/zkpipe.ini" --simulate-prove-ms "$ms" >"$T/n$i/clusterd.log" 2>&1 &
-    PIDS="$PIDS $!"
-  done
-  wait_until 180 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP'\") = $n ]" ||
-    fail "$mode $n: not all nodes came up ($(psql_ "SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP'"))"
+  start_sims "$n" "$ms"
   sleep "$WARM"
   local q; q=$(psql_ "SELECT coalesce(sum(nparts), 0) FROM zkpipe.jobs WHERE state = 'QUEUED'")
   [ "$q" -ge "$need" ] || queue $((need - q))

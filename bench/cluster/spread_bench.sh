@@ -18,58 +18,23 @@ BUILD=$(cd "$1" && pwd); shift
 RESULTS=""; [ "${1:-}" = --results ] && RESULTS=$(realpath "$2")
 NODES_LIST=${NODES_LIST:-1 2 5}; PROVE_MS=${PROVE_MS:-2000}; PARTS=${PARTS:-10}; CAP=${CAP:-2}; REPEAT=${REPEAT:-3}
 . "$SRCDIR/tests/cluster/lib.sh" "$BUILD" "$SRCDIR"
-CD=$BUILD/cluster/zkpipe-clusterd
-PIDS=""
-stop_sims() {
-  local p
-  for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
-  for p in $PIDS; do wait_until 60 bash -c "! kill -0 $p 2>/dev/null" || kill -KILL "$p" 2>/dev/null; done
-  PIDS=""
-}
-trap 'stop_sims; cleanup' EXIT
 PG_OPTS="-c shared_buffers=128MB"
 pg_init
 "$ZK" cluster init --database "$DB" >/dev/null || fail "cluster init"
-psql_ "INSERT INTO zkpipe.meta (k, v) VALUES ('bench_simulation', 'yes')" >/dev/null
-
-node_conf() { # NAME
-  mkdir -p "$T/$1"
-  cat > "$T/$1/zkpipe.ini" <<INI
-[run]
-dir = $T/$1/run
-[key sim]
-synth = synth:n=64
-setup = device
-[group node0]
-arena = zsp$TAG.$1
-gpus = 1
-slots = $PARTS
-max_parts = $PARTS
-[cluster]
-database = $DB
-node = $1
-capacity = $CAP
-view_s = 0
-INI
-}
+SIM_ARENA=zsp SIM_GPUS=1 SIM_CAP=$CAP SIM_VIEW_S=0
+. "$SRCDIR/bench/cluster/sims.sh"
 
 row() { # N: one table row on stdout
   local n=$1 i k id lat=() la0 la1 who
-  psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events; DELETE FROM zkpipe.nodes" >/dev/null
-  for i in $(seq 1 "$n"); do
-    rm -rf "$T/n$i"; node_conf "n$i"
-    "$CD" --config "$T/n$i/zkpipe.ini" --simulate-prove-ms "$PROVE_MS" >"$T/n$i/clusterd.log" 2>&1 &
-    PIDS="$PIDS $!"
-  done
-  wait_until 180 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE state = 'UP' AND keys LIKE '%sim%'\") = $n ]" ||
-    fail "$n nodes: not all came up"
+  psql_ "TRUNCATE zkpipe.jobs, zkpipe.inputs, zkpipe.partitions, zkpipe.events" >/dev/null
+  start_sims "$n" "$PROVE_MS"
   la0=$(cut -d' ' -f1 /proc/loadavg)
   for k in $(seq 1 "$REPEAT"); do
     id=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('sim', $PARTS) RETURNING id)
       INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || (id * 100 + p) FROM j, generate_series(0, $((PARTS - 1))) p
       RETURNING job" | head -n 1)
     psql_ "SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
-    wait_until 600 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $id\")\" = DONE ]" ||
+    wait_until 600 sql_is "SELECT state FROM zkpipe.jobs WHERE id = $id" = DONE ||
       fail "$n nodes: job $id not DONE"
     lat+=("$(psql_ "SELECT round(1000 * extract(epoch FROM done_at - created_at))::int FROM zkpipe.jobs WHERE id = $id")")
     who=$(psql_ "SELECT string_agg(node || ' ' || c, ', ' ORDER BY node) FROM (SELECT node, count(*) AS c FROM zkpipe.partitions WHERE job = $id GROUP BY node) x")

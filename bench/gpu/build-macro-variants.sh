@@ -23,16 +23,12 @@ VAR_B=${VAR_B:--DZP_G2_LOWREG=2 -DZP_FP2_LAZY=1 -DZP_NTT_RADIX_LOG=3}
 VAR_C=${VAR_C:--DZP_FP2_LAZY=1}
 VAR_D=${VAR_D:--DZP_G2_LOWREG=1}
 . scripts/cuda-build.sh; cuda_build
-setup() {  # dir, cuda_args
-  if [ -f "$1/build.ninja" ]; then meson configure "$1" "-Dcuda_args=$2" >/dev/null
-  else meson setup "$1" -Dcuda=enabled "-Dcuda_args=$2" >/dev/null; fi
-}
 B=$BUILD
-setup "$B" ""
-setup "$B-varA" "$VAR_A"
-setup "$B-varB" "$VAR_B"
-setup "$B-varC" "$VAR_C"
-setup "$B-varD" "$VAR_D"
+cuda_variant "$B" ""
+cuda_variant "$B-varA" "$VAR_A"
+cuda_variant "$B-varB" "$VAR_B"
+cuda_variant "$B-varC" "$VAR_C"
+cuda_variant "$B-varD" "$VAR_D"
 # meson 1.0 does not see .cuh changes: force the .cu objects to rebuild
 touch cuda/*.cu tests/cuda/ff_emul.cu tests/cuda/ec_emul.cu
 for v in "" A B C D; do

@@ -15,14 +15,10 @@ set -eu
 cd "$(dirname "$0")/../.."
 BIN_DIR=${1:-.gpu/product-hstep-ab}
 . scripts/cuda-build.sh; cuda_build
-setup() {  # dir, cuda_args
-  if [ -f "$1/build.ninja" ]; then meson configure "$1" "-Dcuda_args=$2" >/dev/null
-  else meson setup "$1" -Dcuda=enabled "-Dcuda_args=$2" >/dev/null; fi
-}
 B=$BUILD
-setup "$B" ""
-setup "$B-legacy" "-DZP_FF_MUL_EO=0 -DZP_NTT_H_DIT=0 -DZP_NTT_BLOCK_TW=0"
-setup "$B-mulonly" "-DZP_NTT_H_DIT=0 -DZP_NTT_BLOCK_TW=0"
+cuda_variant "$B" ""
+cuda_variant "$B-legacy" "-DZP_FF_MUL_EO=0 -DZP_NTT_H_DIT=0 -DZP_NTT_BLOCK_TW=0"
+cuda_variant "$B-mulonly" "-DZP_NTT_H_DIT=0 -DZP_NTT_BLOCK_TW=0"
 # meson 1.0 does not see .cuh changes: force the .cu objects to rebuild
 touch cuda/*.cu tests/cuda/ff_emul.cu
 for b in "$B" "$B-legacy" "$B-mulonly"; do

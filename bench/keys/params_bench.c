@@ -46,33 +46,6 @@ static int do_write(const char *path, unsigned log)
 	return 0;
 }
 
-/* A point on the curve outside its subgroup (random x until the CPU decompresses one), uncompressed. */
-static void off_subgroup(int g2, uint8_t *out)
-{
-	zp_rng g;
-	zp_rng_seed(&g, 4242);
-	for (;;) {
-		uint8_t c[96];
-		for (int i = 0; i < 96; i++)
-			c[i] = (uint8_t)zp_rng_next(&g);
-		c[0] = (uint8_t)((c[0] & 0x0f) | ZP_SER_FLAG_COMPRESSED);
-		c[48] &= 0x0f;
-		if (g2) {
-			zp_g2_affine p;
-			if (!zp_g2_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) && !zp_g2_affine_in_subgroup(&p)) {
-				zp_g2_to_uncompressed(out, &p);
-				return;
-			}
-		} else {
-			zp_g1_affine p;
-			if (!zp_g1_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) && !zp_g1_affine_in_subgroup(&p)) {
-				zp_g1_to_uncompressed(out, &p);
-				return;
-			}
-		}
-	}
-}
-
 static int do_plant(const char *path, const char *kind, unsigned vec, uint64_t idx)
 {
 	zp_params_info c;
@@ -97,9 +70,11 @@ static int do_plant(const char *path, const char *kind, unsigned vec, uint64_t i
 		p[el - 1] ^= 1;
 	else if (!strcmp(kind, "zero"))
 		memset(p, 0, el);
-	else if (!strcmp(kind, "subgroup"))
-		off_subgroup(vec == 5, p);
-	else
+	else if (!strcmp(kind, "subgroup")) {
+		zp_rng g;
+		zp_rng_seed(&g, 4242);
+		zp_params_synth_off_subgroup(&g, vec == 5, p);
+	} else
 		return usage();
 	if (fseeko(f, (off_t)(off[vec] + idx * el), SEEK_SET) || fwrite(p, 1, el, f) != el || fclose(f))
 		return perror(path), 1;

@@ -63,6 +63,35 @@ static void pool_task(void *vctx, size_t i, int worker)
 	zp_g2_to_uncompressed(x->g2 + i * G2B, &a2);
 }
 
+void zp_params_synth_pool(uint8_t *g1, uint8_t *g2, unsigned n, uint64_t seed)
+{
+	struct pool_ctx x = { g1, g2, seed };
+	zp_par_for(n, pool_task, &x);
+}
+
+void zp_params_synth_off_subgroup(zp_rng *g, int g2, uint8_t *out)
+{
+	for (;;) {
+		uint8_t c[G2B / 2];
+		for (unsigned i = 0; i < (g2 ? G2B : G1B) / 2; i++)
+			c[i] = (uint8_t)zp_rng_next(g);
+		c[0] = (uint8_t)((c[0] & 0x0f) | ZP_SER_FLAG_COMPRESSED); /* < q for the top coordinate */
+		if (g2) {
+			c[48] &= 0x0f;
+			zp_g2_affine p;
+			if (zp_g2_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g2_affine_in_subgroup(&p))
+				continue;
+			zp_g2_to_uncompressed(out, &p);
+		} else {
+			zp_g1_affine p;
+			if (zp_g1_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g1_affine_in_subgroup(&p))
+				continue;
+			zp_g1_to_uncompressed(out, &p);
+		}
+		return;
+	}
+}
+
 /* n points of one group cycled from the pool, through a write buffer. */
 static int write_points(FILE *f, const uint8_t *pool, unsigned np, uint64_t n, unsigned el, uint8_t *buf, size_t cap)
 {
@@ -85,7 +114,7 @@ int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigne
 {
 	pool = pool ? pool : 1024;
 	size_t cap = (size_t)64 << 20;
-	struct pool_ctx x = { malloc((size_t)pool * G1B), malloc((size_t)pool * G2B), seed };
+	struct { uint8_t *g1, *g2; } x = { malloc((size_t)pool * G1B), malloc((size_t)pool * G2B) };
 	uint8_t *buf = malloc(cap);
 	FILE *f = fopen(path, "wbx");
 	int rc = 0;
@@ -94,7 +123,7 @@ int zp_params_write_synthetic(const char *path, const zp_params_info *c, unsigne
 	else if (!f)
 		rc = zp_err_set(-errno, "%s: %s", path, strerror(errno));
 	if (!rc) {
-		zp_par_for(pool, pool_task, &x);
+		zp_params_synth_pool(x.g1, x.g2, pool, seed);
 		/* fixed: alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */
 		const uint8_t *fx[6] = { x.g1, x.g1 + G1B, x.g2, x.g2 + G2B, x.g1 + 2 * G1B, x.g2 + 2 * G2B };
 		const unsigned fl[6] = { G1B, G1B, G2B, G2B, G1B, G2B };

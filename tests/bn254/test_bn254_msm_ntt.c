@@ -22,11 +22,33 @@
 typedef zp_bn254_fr fr;
 static zp_rng g;
 
+/* zp_bn254_msm_<G> against Σ sc_i·P_i by scalar multiplication, with exactly its scratch (a quarter
+ * of it refused); what names the case */
+#define MSM_CHECK(G)                                                                                          \
+	static void G##_check(const zp_bn254_##G##_affine *pts, const fr *sc, size_t n, const char *what)     \
+	{                                                                                                     \
+		zp_bn254_##G##_jac acc, t;                                                                    \
+		zp_bn254_##G##_jac_set_inf(&acc);                                                             \
+		for (size_t i = 0; i < n; i++) {                                                              \
+			zp_bn254_##G##_jac_from_affine(&t, &pts[i]);                                          \
+			zp_bn254_##G##_jac_mul(&t, &t, &sc[i]);                                               \
+			zp_bn254_##G##_jac_add(&acc, &acc, &t);                                               \
+		}                                                                                             \
+		size_t sz = zp_bn254_msm_##G##_scratch_size(n);                                               \
+		void *scr = malloc(sz);                                                                       \
+		CHECK(zp_bn254_msm_##G(&t, pts, sc, n, scr, sz) == 0, "%s: rc", what);                        \
+		CHECK(zp_bn254_##G##_jac_eq(&t, &acc), "%s", what);                                           \
+		CHECK(zp_bn254_msm_##G(&t, pts, sc, n, scr, sz / 4) == ZP_ERANGE, "%s: short scratch", what); \
+		free(scr);                                                                                    \
+	}
+MSM_CHECK(g1)
+MSM_CHECK(g2)
+
 static void g1_msm_case(size_t n)
 {
 	zp_bn254_g1_affine *pts = calloc(n, sizeof *pts);
 	fr *sc = calloc(n, sizeof *sc);
-	zp_bn254_g1_jac acc, t, base;
+	zp_bn254_g1_jac base;
 	zp_bn254_g1_jac_from_affine(&base, &ZP_BN254_G1_GEN);
 	zp_bn254_g1_jac *pj = calloc(n, sizeof *pj);
 	for (size_t i = 0; i < n; i++) {
@@ -42,25 +64,17 @@ static void g1_msm_case(size_t n)
 		if (i % 11 == 2) sc[i] = ZP_BN254_FR_ZERO;
 	}
 	zp_bn254_g1_jac_batch_to_affine(pts, pj, n);
-	zp_bn254_g1_jac_set_inf(&acc);
-	for (size_t i = 0; i < n; i++) {
-		zp_bn254_g1_jac_from_affine(&t, &pts[i]);
-		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
-		zp_bn254_g1_jac_add(&acc, &acc, &t);
-	}
-	size_t sz = zp_bn254_msm_g1_scratch_size(n);
-	void *scr = malloc(sz);
-	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz) == 0, "g1 msm rc");
-	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu", n);
-	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz / 4) == ZP_ERANGE, "short scratch refused");
-	free(scr); free(pts); free(sc); free(pj);
+	char what[64];
+	snprintf(what, sizeof what, "g1 msm n = %zu", n);
+	g1_check(pts, sc, n, what);
+	free(pts); free(sc); free(pj);
 }
 
 static void g2_msm_case(size_t n)
 {
 	zp_bn254_g2_affine *pts = calloc(n, sizeof *pts);
 	fr *sc = calloc(n, sizeof *sc);
-	zp_bn254_g2_jac acc, t, base;
+	zp_bn254_g2_jac base;
 	zp_bn254_g2_jac_from_affine(&base, &ZP_BN254_G2_GEN);
 	zp_bn254_g2_jac cur = base;
 	for (size_t i = 0; i < n; i++) {
@@ -70,89 +84,48 @@ static void g2_msm_case(size_t n)
 		zp_bn254_fr_random(&sc[i], &g);
 		if (i % 5 == 1) sc[i] = ZP_BN254_FR_ONE;
 	}
-	zp_bn254_g2_jac_set_inf(&acc);
-	for (size_t i = 0; i < n; i++) {
-		zp_bn254_g2_jac_from_affine(&t, &pts[i]);
-		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
-		zp_bn254_g2_jac_add(&acc, &acc, &t);
-	}
-	size_t sz = zp_bn254_msm_g2_scratch_size(n);
-	void *scr = malloc(sz);
-	CHECK(zp_bn254_msm_g2(&t, pts, sc, n, scr, sz) == 0, "g2 msm rc");
-	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu", n);
-	free(scr); free(pts); free(sc);
+	char what[64];
+	snprintf(what, sizeof what, "g2 msm n = %zu", n);
+	g2_check(pts, sc, n, what);
+	free(pts); free(sc);
 }
 
-/* n terms from nb distinct points (and their negatives) and ns distinct scalars (0, 1, r − 1 and random) */
-static void g1_collide_case(size_t n, int nb, int ns)
-{
-	zp_bn254_g1_affine *pts = calloc(n, sizeof *pts), base[16];
-	fr *sc = calloc(n, sizeof *sc), ks[16];
-	zp_bn254_g1_jac acc, t, g1;
-	zp_bn254_g1_jac_from_affine(&g1, &ZP_BN254_G1_GEN);
-	for (int i = 0; i < nb; i++) {
-		fr k;
-		zp_bn254_fr_random(&k, &g);
-		zp_bn254_g1_jac_mul(&t, &g1, &k);
-		zp_bn254_g1_jac_to_affine(&base[i], &t);
+/* n terms of group G from nb distinct points (and their negatives) and ns distinct scalars (r − 1, then 1 and 0
+ * where ns allows, and random) */
+#define COLLIDE_CASE(G, GEN)                                                                                  \
+	static void G##_collide_case(size_t n, int nb, int ns)                                                \
+	{                                                                                                     \
+		zp_bn254_##G##_affine *pts = calloc(n, sizeof *pts), base[16];                               \
+		fr *sc = calloc(n, sizeof *sc), ks[16];                                                       \
+		zp_bn254_##G##_jac t, gen;                                                                    \
+		zp_bn254_##G##_jac_from_affine(&gen, &GEN);                                                   \
+		for (int i = 0; i < nb; i++) {                                                                \
+			fr k;                                                                                 \
+			zp_bn254_fr_random(&k, &g);                                                           \
+			zp_bn254_##G##_jac_mul(&t, &gen, &k);                                                 \
+			zp_bn254_##G##_jac_to_affine(&base[i], &t);                                           \
+		}                                                                                             \
+		for (int i = 0; i < ns; i++)                                                                  \
+			zp_bn254_fr_random(&ks[i], &g);                                                       \
+		zp_bn254_fr_sub(&ks[0], &ZP_BN254_FR_ZERO, &ZP_BN254_FR_ONE); /* r − 1 */                     \
+		if (ns > 2)                                                                                   \
+			ks[1] = ZP_BN254_FR_ONE;                                                              \
+		if (ns > 3)                                                                                   \
+			ks[2] = ZP_BN254_FR_ZERO;                                                             \
+		for (size_t i = 0; i < n; i++) {                                                              \
+			uint64_t r = zp_rng_next(&g);                                                         \
+			pts[i] = base[r % (uint64_t)nb];                                                      \
+			if ((r >> 8) & 1)                                                                     \
+				zp_bn254_##G##_affine_neg(&pts[i], &pts[i]);                                  \
+			sc[i] = ks[(r >> 16) % (uint64_t)ns];                                                 \
+		}                                                                                             \
+		char what[96];                                                                                \
+		snprintf(what, sizeof what, #G " msm n = %zu from %d points, %d scalars", n, nb, ns);          \
+		G##_check(pts, sc, n, what);                                                                  \
+		free(pts); free(sc);                                                                          \
 	}
-	fr rm1;
-	zp_bn254_fr_sub(&rm1, &ZP_BN254_FR_ZERO, &ZP_BN254_FR_ONE);   /* r − 1 */
-	for (int i = 0; i < ns; i++) zp_bn254_fr_random(&ks[i], &g);
-	ks[0] = rm1;
-	if (ns > 2) ks[1] = ZP_BN254_FR_ONE;
-	if (ns > 3) ks[2] = ZP_BN254_FR_ZERO;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t r = zp_rng_next(&g);
-		pts[i] = base[r % (uint64_t)nb];
-		if ((r >> 8) & 1) zp_bn254_g1_affine_neg(&pts[i], &pts[i]);
-		sc[i] = ks[(r >> 16) % (uint64_t)ns];
-	}
-	zp_bn254_g1_jac_set_inf(&acc);
-	for (size_t i = 0; i < n; i++) {
-		zp_bn254_g1_jac_from_affine(&t, &pts[i]);
-		zp_bn254_g1_jac_mul(&t, &t, &sc[i]);
-		zp_bn254_g1_jac_add(&acc, &acc, &t);
-	}
-	size_t sz = zp_bn254_msm_g1_scratch_size(n);
-	void *scr = malloc(sz);
-	CHECK(zp_bn254_msm_g1(&t, pts, sc, n, scr, sz) == 0, "g1 collide msm rc");
-	CHECK(zp_bn254_g1_jac_eq(&t, &acc), "g1 msm n = %zu from %d points, %d scalars", n, nb, ns);
-	free(scr); free(pts); free(sc);
-}
-
-static void g2_collide_case(size_t n, int nb, int ns)
-{
-	zp_bn254_g2_affine *pts = calloc(n, sizeof *pts), base[16];
-	fr *sc = calloc(n, sizeof *sc), ks[16];
-	zp_bn254_g2_jac acc, t, g2;
-	zp_bn254_g2_jac_from_affine(&g2, &ZP_BN254_G2_GEN);
-	for (int i = 0; i < nb; i++) {
-		fr k;
-		zp_bn254_fr_random(&k, &g);
-		zp_bn254_g2_jac_mul(&t, &g2, &k);
-		zp_bn254_g2_jac_to_affine(&base[i], &t);
-	}
-	for (int i = 0; i < ns; i++) zp_bn254_fr_random(&ks[i], &g);
-	zp_bn254_fr_sub(&ks[0], &ZP_BN254_FR_ZERO, &ZP_BN254_FR_ONE);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t r = zp_rng_next(&g);
-		pts[i] = base[r % (uint64_t)nb];
-		if ((r >> 8) & 1) zp_bn254_g2_affine_neg(&pts[i], &pts[i]);
-		sc[i] = ks[(r >> 16) % (uint64_t)ns];
-	}
-	zp_bn254_g2_jac_set_inf(&acc);
-	for (size_t i = 0; i < n; i++) {
-		zp_bn254_g2_jac_from_affine(&t, &pts[i]);
-		zp_bn254_g2_jac_mul(&t, &t, &sc[i]);
-		zp_bn254_g2_jac_add(&acc, &acc, &t);
-	}
-	size_t sz = zp_bn254_msm_g2_scratch_size(n);
-	void *scr = malloc(sz);
-	CHECK(zp_bn254_msm_g2(&t, pts, sc, n, scr, sz) == 0, "g2 collide msm rc");
-	CHECK(zp_bn254_g2_jac_eq(&t, &acc), "g2 msm n = %zu from %d points, %d scalars", n, nb, ns);
-	free(scr); free(pts); free(sc);
-}
+COLLIDE_CASE(g1, ZP_BN254_G1_GEN)
+COLLIDE_CASE(g2, ZP_BN254_G2_GEN)
 
 static void naive_dft(fr *out, const fr *a, size_t n, const fr *w)
 {

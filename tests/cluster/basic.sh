@@ -61,7 +61,7 @@ check_all_done
 sid=$(psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) VALUES ('chain', 2) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, '$EX/w' || p || '.wtns' FROM j, generate_series(0, 1) p
   RETURNING job" | head -n 1) || fail "SQL submit"
-wait_until 60 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $sid\")\" = DONE ]" ||
+wait_until 60 sql_is "SELECT state FROM zkpipe.jobs WHERE id = $sid" = DONE ||
   fail "the SQL-submitted job did not finish: $(psql_ "SELECT state, error FROM zkpipe.jobs WHERE id = $sid")"
 for p in 0 1; do
   psql_ "SELECT proof FROM zkpipe.partitions WHERE job = $sid AND part = $p" > "$T/sql.proof.json"
@@ -88,7 +88,7 @@ lid=$("$ZK" submit --config "$T/n1/zkpipe.ini" --key chain --output "$T/out/loca
   >/dev/null || fail "local proof"
 
 # cancel: a queued job nobody can take (the node is stopped)
-kill -TERM "$(cat "$T/n1/sup.pid")"; wait_until 60 bash -c "! kill -0 $(cat "$T/n1/sup.pid") 2>/dev/null" || fail "n1 did not stop"
+kill -TERM "$(cat "$T/n1/sup.pid")"; wait_until 60 dead "$(cat "$T/n1/sup.pid")" || fail "n1 did not stop"
 [ "$(psql_ "SELECT state FROM zkpipe.nodes WHERE name = 'n1'")" = STOPPED ] || fail "n1 not marked STOPPED"
 f=$(sub --key chain "$EX/w0.wtns") || fail "submit f"
 "$ZK" cancel --database "$DB" "$f" >/dev/null || fail "cancel"
@@ -110,7 +110,7 @@ order=$(psql_ "SELECT string_agg(job::text, ' ' ORDER BY id) FROM zkpipe.events 
 node_config n2
 sed -i "s|^zkey = .*chain.zkey|zkey = $T/other.zkey|" "$T/n2/zkpipe.ini"
 start_node n2
-wait_until 60 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND refused LIKE '%differs%'\")\" = 1 ]" ||
+wait_until 60 sql_is "SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND refused LIKE '%differs%'" = 1 ||
   fail "n2 did not refuse the differing key"
 "$ZK" cluster nodes --database "$DB" --json > "$T/nodes.json" || fail "cluster nodes"
 python3 - "$T/nodes.json" <<'PY' || fail "cluster nodes --json: $(cat "$T/nodes.json")"

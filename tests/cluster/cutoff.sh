@@ -24,14 +24,14 @@ for i in 1 2; do start_node "n$i" "zc$TAG$i"; done
 for i in 1 2; do wait_until 60 node_up "n$i" || fail "n$i did not join over TCP"; done
 ip netns exec "zc${TAG}2" ss -tn 2>/dev/null | grep -q "$NET.9:$PORT" || fail "n2 is not connected over its veth"
 submit_jobs 24 2
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.inputs WHERE owner = 'n2' AND state = 'RUNNING'\") -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.inputs WHERE owner = 'n2' AND state = 'RUNNING'" -ge 1 ||
   fail "n2 holds no job"
 held=$(psql_ "SELECT string_agg(DISTINCT job::text, ',') FROM zkpipe.inputs WHERE owner = 'n2' AND state = 'RUNNING'")
 log "cutting n2 off (link zv${TAG}2 down) while it holds jobs $held"
 ip link set "zv${TAG}2" down
 hold_open n1
 cut=$(date +%s)
-wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT job FROM zkpipe.inputs WHERE job IN ($held) AND owner = 'n2' AND state = 'RUNNING'\")\" ]" ||
+wait_until 120 sql_is "SELECT job FROM zkpipe.inputs WHERE job IN ($held) AND owner = 'n2' AND state = 'RUNNING'" = "" ||
   fail "n2's jobs were not re-queued while it was cut off"
 log "n2's jobs re-queued after $(( $(date +%s) - cut )) s"
 # n2 keeps proving its (now stale) copies meanwhile: its gate opens, and the link comes back once
@@ -41,13 +41,13 @@ hold_open n2
 wait_until 120 n2_proved || fail "n2 proved nothing while cut off"
 ip link set "zv${TAG}2" up
 log "n2's link is back"
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE node = 'n2' AND what IN ('dropped', 'fenced')\") -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.events WHERE node = 'n2' AND what IN ('dropped', 'fenced')" -ge 1 ||
   fail "n2 did not notice its leases were taken"
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND heartbeat > now() - interval '3 seconds'\") = 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND heartbeat > now() - interval '3 seconds'" = 1 ||
   fail "n2 does not heartbeat again"
 before=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE node = 'n2'")
 submit_jobs 12 2
-wait_until 300 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')\") = 0 ]" ||
+wait_until 300 sql_is "SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')" = 0 ||
   fail "jobs left: $(psql_ "SELECT state, count(*) FROM zkpipe.jobs GROUP BY state")"
 check_all_done
 stale=$(psql_ "SELECT p.job || '/' || p.part FROM zkpipe.partitions p JOIN zkpipe.events e ON e.job = p.job

@@ -172,13 +172,13 @@ proved=$("$ZK" status --config "$T/n1b/zkpipe.ini" --json | python3 -c 'import j
 q_eq "$inst" "SELECT instance FROM zkpipe.nodes WHERE name = 'n1'" || fail "the n1 row was taken by the second n1"
 check_all_done
 kill -TERM "$(cat "$T/n1b/sup.pid")"
-wait_until 60 bash -c "! kill -0 $(cat "$T/n1b/sup.pid") 2>/dev/null" || fail "n1b did not stop"
+wait_until 60 dead "$(cat "$T/n1b/sup.pid")" || fail "n1b did not stop"
 q_eq UP "SELECT state FROM zkpipe.nodes WHERE name = 'n1'" || fail "the refused node's stop marked n1's row"
 
 # ---- a job only absent nodes could take waits, and says so; when the last node serving its key
 # leaves, it can never be claimed: wait ends 13, status says so, and a new submit is refused
 kill -TERM "$(cat "$T/n1/sup.pid")"
-wait_until 60 bash -c "! kill -0 $(cat "$T/n1/sup.pid") 2>/dev/null" || fail "n1 did not stop"
+wait_until 60 dead "$(cat "$T/n1/sup.pid")" || fail "n1 did not stop"
 jw=$("$ZK" submit --database "$DB" --key chain "$EX/w6.wtns" 2>"$T/s.err") || fail "submit while n1 is STOPPED: $(cat "$T/s.err")"
 ZKPIPE_PROGRESS_S=0.2 "$ZK" wait --database "$DB" --timeout 2 "$jw" >"$T/ww.out" 2>"$T/ww.err"; rc=$?
 [ $rc = 9 ] || fail "wait on a job nobody live can claim: exit $rc"

@@ -47,6 +47,9 @@ pg_init() {
   pg_start
 }
 psql_() { "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DB" -c "$1"; }
+# sql_is QUERY TEST VALUE: the query's value passes [ VALUE' TEST VALUE ] (false when psql fails): a
+# condition for wait_until, e.g. wait_until 120 sql_is "SELECT count(*) FROM zkpipe.partitions" -ge 1
+sql_is() { local v; v=$(psql_ "$1") && [ "$v" "$2" "$3" ]; }
 
 node_pids() { # every process of node $1: supervisor and its arena's daemons
   local n=$1

@@ -16,13 +16,13 @@ wait_until 60 node_up n1 || fail "n1 did not join"
 submit_jobs 1 4
 id=$(cat "$T/ids")
 hold_release n1 1
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions') -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.partitions" -ge 1 ||
   fail "no partition committed"
 cd_pid=$(pgrep -f "zkpipe-clusterd --config $T/n1/" | head -n 1)
 [ -n "$cd_pid" ] || fail "no clusterd"
 log "SIGKILL n1's supervisor $(cat "$T/n1/sup.pid") (clusterd $cd_pid)"
 kill -KILL "$(cat "$T/n1/sup.pid")"
-wait_until 60 bash -c "$(declare -f alive); ! alive $cd_pid" || fail "clusterd outlived its supervisor"
+wait_until 60 dead "$cd_pid" || fail "clusterd outlived its supervisor"
 start_node n1
 hold_open n1
 "$ZK" wait --database "$DB" --timeout 300 "$id" >/dev/null || fail "the job did not finish after the restart"
@@ -40,13 +40,13 @@ hold_close n1
 submit_jobs 1 4
 g=$(cat "$T/ids")
 hold_release n1 1
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $g') -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.partitions WHERE job = $g" -ge 1 ||
   fail "no partition of job $g committed"
 psql_ "UPDATE zkpipe.inputs SET owner = 'ghost', epoch = nextval('zkpipe.epochs') WHERE job = $g AND state = 'RUNNING'" >/dev/null
 ghost=$(psql_ "SELECT max(epoch) FROM zkpipe.inputs WHERE job = $g")
 bumped=$(psql_ "SELECT now()")
 hold_open n1 # n1's next commits for g come after the lease was taken
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')\") -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.events WHERE job = $g AND node = 'n1' AND what IN ('fenced', 'dropped')" -ge 1 ||
   fail "n1 did not notice it lost the lease"
 sleep 2
 late=$(psql_ "SELECT count(*) FROM zkpipe.partitions WHERE job = $g AND proved_at > '$bumped'")
@@ -64,7 +64,7 @@ hold_close n1
 submit_jobs 1 4
 l=$(cat "$T/ids")
 hold_release n1 1
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ 'SELECT count(*) FROM zkpipe.partitions WHERE job = $l') -ge 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.partitions WHERE job = $l" -ge 1 ||
   fail "no partition of job $l committed"
 # the lost transaction took the partition's row, its lease's DONE and its count (schema 5) with it
 lp=$(psql_ "SELECT min(part) FROM zkpipe.partitions WHERE job = $l")
@@ -87,10 +87,10 @@ zkey = $EX/chain.zkey
 r1cs = $EX/chain.r1cs" EXTRA=$'[debug]\nhold_at = prove' node_config n2 # n2 never proves: its gate stays shut
 sed -i '/^\[key chain\]$/,/^r1cs/d' "$T/n2/zkpipe.ini"
 start_node n2
-wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'\")\" = 1 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.nodes WHERE name = 'n2' AND keys LIKE '%chain2%'" = 1 ||
   fail "n2 did not register chain2"
 f=$("$ZK" submit --database "$DB" --key chain2 --max-attempts 1 "$EX/w3.wtns") || fail "submit chain2"
-wait_until 120 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT owner FROM zkpipe.inputs WHERE job = $f\")\" = n2 ]" ||
+wait_until 120 sql_is "SELECT owner FROM zkpipe.inputs WHERE job = $f" = n2 ||
   fail "n2 did not claim the chain2 job"
 kill -KILL $(node_pids n2)
 "$ZK" wait --database "$DB" --timeout 300 "$f" > "$T/f.log"; rc=$?

@@ -38,7 +38,7 @@ dump_sim() { for n in $NODES; do echo "--- $n"; tail -n 15 "$T/$n/clusterd.log";
 # 1. refused without the database's mark
 sim_config s0; start_sim s0 10
 p=$(cat "$T/s0/cd.pid")
-wait_until 30 bash -c "! kill -0 $p 2>/dev/null" || { dump_sim; fail "a simulated node ran on an unmarked database"; }
+wait_until 30 dead "$p" || { dump_sim; fail "a simulated node ran on an unmarked database"; }
 wait "$p"; rc=$?
 [ "$rc" = 1 ] || fail "unmarked database: clusterd exit $rc, want 1"
 grep -q "not marked for simulated nodes" "$T/s0/clusterd.log" || { dump_sim; fail "no reason logged"; }
@@ -92,7 +92,7 @@ kept=$(psql_ "SELECT string_agg(part || ':' || epoch, ',' ORDER BY part) FROM zk
 kill -KILL "$(cat "$T/s1/cd.pid")"
 log "s1 killed holding job $caught (committed $kept)"
 
-wait_until 120 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE state <> 'DONE'\") = 0 ]" ||
+wait_until 120 sql_is "SELECT count(*) FROM zkpipe.jobs WHERE state <> 'DONE'" = 0 ||
   { dump_sim; fail "not all DONE: $(psql_ "SELECT state, count(*) FROM zkpipe.jobs GROUP BY 1")"; }
 
 # 4. every job DONE once, every partition once, simulated proofs, the caught job finished elsewhere
@@ -130,8 +130,8 @@ done
 # (t0 is read after the ALTER has committed: a heartbeat begun before it would pass the wait and never meet it)
 psql_ "ALTER TABLE zkpipe.nodes ALTER COLUMN state TYPE varchar(16)" >/dev/null || fail "alter nodes.state"
 t0=$(psql_ "SELECT now()")
-wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.nodes
-  WHERE name IN ('s2', 's3') AND heartbeat > '$t0'\") = 2 ]" || { dump_sim; fail "a node's heartbeat failed after the table changed"; }
+wait_until 30 sql_is "SELECT count(*) FROM zkpipe.nodes
+  WHERE name IN ('s2', 's3') AND heartbeat > '$t0'" = 2 || { dump_sim; fail "a node's heartbeat failed after the table changed"; }
 grep -q "cached plan must not change result type" "$PG/log" || fail "the prepared heartbeat never met the changed table"
 log "prepared statements, one-statement commits; a changed table costs no heartbeat"
 
@@ -149,19 +149,19 @@ exec 7>"$T/locker"
 echo "BEGIN; SELECT id FROM zkpipe.jobs WHERE id = $J FOR UPDATE;" >&7
 # the row lock is held once the SELECT ... FOR UPDATE has run in the open transaction (psql sends BEGIN on its
 # own first: 'idle in transaction' alone is already true between the two, before the lock is taken)
-wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
-  WHERE application_name = 'locker' AND state = 'idle in transaction' AND query LIKE '%FOR UPDATE%'\") = 1 ]" ||
+wait_until 30 sql_is "SELECT count(*) FROM pg_stat_activity
+  WHERE application_name = 'locker' AND state = 'idle in transaction' AND query LIKE '%FOR UPDATE%'" = 1 ||
   fail "the locker did not take J's row"
 psql_ "UPDATE zkpipe.inputs SET state = 'QUEUED', owner = NULL WHERE job = $J AND part = 1; SELECT pg_notify('zkpipe_jobs', 'sim')" >/dev/null
 # (one or more: a commit that waits past clusterd's statement timeout, 5 s, is sent again on a new connection
 # while the first one's backend still waits; a loaded machine's look comes after that)
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity
-  WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'\") -ge 1 ]" ||
+wait_until 60 sql_is "SELECT count(*) FROM pg_stat_activity
+  WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%'" -ge 1 ||
   { dump_sim; fail "no node's commit of J's partition 1 waited for the job row: $(psql_ "SELECT part, state, owner FROM zkpipe.inputs WHERE job = $J")"; }
 # a commit given up at clusterd's statement deadline ends on the server too (the node dropped its connection):
 # the first waiting backend goes while the locker still holds the row (it waited for good before)
 w1=$(psql_ "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH lk AS%' ORDER BY query_start LIMIT 1")
-[ -z "$w1" ] || wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM pg_stat_activity WHERE pid = $w1\") = 0 ]" ||
+[ -z "$w1" ] || wait_until 60 sql_is "SELECT count(*) FROM pg_stat_activity WHERE pid = $w1" = 0 ||
   { dump_sim; fail "the commit given up at the statement deadline still waits on the server (backend $w1)"; }
 [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'locker' AND state = 'idle in transaction'")" = 1 ] ||
   fail "the locker let go of J's row before the abandoned commit ended"
@@ -170,7 +170,7 @@ echo "UPDATE zkpipe.inputs SET state = 'DONE' WHERE job = $J AND part = 0;
   FROM zkpipe.inputs WHERE job = $J AND part = 0; UPDATE zkpipe.jobs SET committed = committed + 1 WHERE id = $J; COMMIT;" >&7
 exec 7>&-
 wait "$lpid" || fail "the locker's commit: $(cat "$T/locker.out")"
-wait_until 30 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT state FROM zkpipe.jobs WHERE id = $J\") = DONE ]" ||
+wait_until 30 sql_is "SELECT state FROM zkpipe.jobs WHERE id = $J" = DONE ||
   { dump_sim; fail "J not DONE after both partitions were committed: $(psql_ "SELECT state, committed FROM zkpipe.jobs WHERE id = $J")"; }
 [ "$(psql_ "SELECT committed || ' ' || (SELECT count(*) FROM zkpipe.partitions WHERE job = $J) || ' ' ||
   (SELECT count(*) FROM zkpipe.events WHERE job = $J AND what = 'done') FROM zkpipe.jobs WHERE id = $J")" = "2 2 1" ] ||
@@ -181,7 +181,7 @@ log "a commit waiting for another one of the same job completes it"
 for n in s2 s3; do kill -TERM "$(cat "$T/$n/cd.pid")"; done
 for n in s2 s3; do
   p=$(cat "$T/$n/cd.pid")
-  wait_until 30 bash -c "! kill -0 $p 2>/dev/null" || fail "$n did not stop"
+  wait_until 30 dead "$p" || fail "$n did not stop"
   f=$T/$n/run/sim-stats.tsv
   [ -s "$f" ] || fail "$n wrote no $f"
   ins=$(awk -F'\t' '$1 == "commit" {s += $4} END {print s + 0}' "$f")
@@ -203,12 +203,12 @@ POLL_MS=100 EXTRA_CLUSTER="capacity = 35" sim_config s4
 psql_ "WITH j AS (INSERT INTO zkpipe.jobs (key, nparts) SELECT 'sim', 10 FROM generate_series(1, 3) RETURNING id)
   INSERT INTO zkpipe.inputs (job, part, path) SELECT id, p, 'synth:' || p FROM j, generate_series(0, 9) p" >/dev/null
 start_sim s4 600000
-wait_until 60 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.inputs WHERE owner = 's4'
-  AND state = 'RUNNING' AND claimed_at < now() - interval '4 s'\") = 30 ]" || { dump_sim; fail "s4 did not hold 30 partitions for 4 s"; }
+wait_until 60 sql_is "SELECT count(*) FROM zkpipe.inputs WHERE owner = 's4'
+  AND state = 'RUNNING' AND claimed_at < now() - interval '4 s'" = 30 || { dump_sim; fail "s4 did not hold 30 partitions for 4 s"; }
 span=$(psql_ "SELECT extract(epoch FROM now() - max(claimed_at)) FROM zkpipe.inputs WHERE owner = 's4'")
 from=$(psql_ "SELECT (1000 * extract(epoch FROM max(claimed_at)))::bigint FROM zkpipe.inputs WHERE owner = 's4'")
 p=$(cat "$T/s4/cd.pid"); kill -TERM "$p"
-wait_until 30 bash -c "! kill -0 $p 2>/dev/null" || fail "s4 did not stop"
+wait_until 30 dead "$p" || fail "s4 did not stop"
 empty=$(awk -F'\t' -v from="$from" '$1 == "claim" && $4 == 0 && $2 > from {n++} END {print n + 0}' "$T/s4/run/sim-stats.tsv")
 python3 -c "import sys; sys.exit(0 if $empty <= 3 * $span + 2 else 1)" ||
   fail "s4 repeated its empty claim $empty times in $span s (every poll; want about once a second)"

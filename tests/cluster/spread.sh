@@ -14,7 +14,6 @@
 . "$(dirname "$0")/lib.sh" "$@"
 pg_init
 q() { psql_ "$1"; }
-qpoll() { bash -c "$(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"$1\""; }
 
 # ---- 1. schema 3 -> 5 in place, by the node (4: per-partition leases; 5: jobs.committed recounted, so the
 #      job the dead node left partly committed completes when the rest is committed)
@@ -62,7 +61,7 @@ ins=(); for i in $(seq 0 9); do ins+=("$EX/w$((i % 8)).wtns"); done
 id=$("$ZK" submit --database "$DB" --key chain --output "$T/out/spread" "${ins[@]}") || fail "submit"
 echo "$id" > "$T/ids"
 # capacity 4 a node: the 10 partitions are all claimed only once all three nodes hold some
-wait_until 180 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) || ' ' || count(DISTINCT owner) FROM zkpipe.inputs WHERE job = $id AND state = 'RUNNING'\")\" = '10 3' ]" ||
+wait_until 180 sql_is "SELECT count(*) || ' ' || count(DISTINCT owner) FROM zkpipe.inputs WHERE job = $id AND state = 'RUNNING'" = '10 3' ||
   fail "the job's partitions were not leased over three nodes: $(q "SELECT part, state, owner, epoch FROM zkpipe.inputs WHERE job = $id ORDER BY part")"
 over=$(q "SELECT owner || ' ' || count(*) FROM zkpipe.inputs WHERE job = $id AND state = 'RUNNING' GROUP BY owner HAVING count(*) > 4")
 [ -z "$over" ] || fail "a node holds more partitions than its capacity: $over"
@@ -79,7 +78,7 @@ grep -q "\[rrrrrrrrrr\] RUNNING on n1, n2, n3" "$T/progress.log" || fail "wait's
 # n3 commits one of its partitions, then dies whole holding the others
 n3parts=$(q "SELECT string_agg(part::text, ',' ORDER BY part) FROM zkpipe.inputs WHERE job = $id AND owner = 'n3'")
 hold_release n3 1
-wait_until 180 bash -c "[ \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.partitions WHERE job = $id AND node = 'n3'\")\" = 1 ]" ||
+wait_until 180 sql_is "SELECT count(*) FROM zkpipe.partitions WHERE job = $id AND node = 'n3'" = 1 ||
   fail "n3 did not commit the partition its gate let through"
 kept=$(q "SELECT part || ':' || epoch FROM zkpipe.partitions WHERE job = $id AND node = 'n3'")
 pids=$(node_pids n3 | sort -u | tr '\n' ' ')

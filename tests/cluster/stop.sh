@@ -29,7 +29,7 @@ j2=$("$ZK" submit --database "$DB" --key chain "$EX/w2.wtns") || fail "submit j2
 alive "$sup" || fail "the supervisor stopped while its node was draining: $(tail -5 "$T/n1/supervisor.log")"
 q_eq RUNNING "SELECT state FROM zkpipe.jobs WHERE id = $j1" || fail "j1 was handed back by a draining node"
 hold_open n1
-wait_until 120 bash -c "! kill -0 $sup 2>/dev/null" || fail "n1 did not stop after draining"
+wait_until 120 dead "$sup" || fail "n1 did not stop after draining"
 [ "$(psql_ "SELECT state FROM zkpipe.jobs WHERE id = $j1")" = DONE ] || fail "j1 not DONE: $(psql_ "SELECT state, error FROM zkpipe.jobs WHERE id = $j1")"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.events WHERE job = $j1 AND what = 'released'")" = 0 ] || fail "j1 was released"
 [ "$(psql_ "SELECT state FROM zkpipe.jobs WHERE id = $j2")" = QUEUED ] || fail "a draining node claimed j2"
@@ -45,7 +45,7 @@ sup=$(cat "$T/n1/sup.pid")
 wait_until 60 q_eq RUNNING "SELECT state FROM zkpipe.jobs WHERE id = $j2" || fail "j2 not claimed"
 log "SIGTERM n1 (stop = release) holding job $j2"
 kill -TERM "$sup"
-wait_until 60 bash -c "! kill -0 $sup 2>/dev/null" || fail "n1 did not stop"
+wait_until 60 dead "$sup" || fail "n1 did not stop"
 [ "$(psql_ "SELECT state FROM zkpipe.jobs WHERE id = $j2")" = QUEUED ] || fail "j2 not handed back"
 [ "$(psql_ "SELECT count(*) FROM zkpipe.events WHERE job = $j2 AND what = 'released'")" = 1 ] || fail "no 'released' event"
 c=$T/n1/run/log/node0.cluster0

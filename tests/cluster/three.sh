@@ -24,8 +24,8 @@ log "$JOBS jobs, $total partitions queued"
 committed() { psql_ "SELECT count(*) FROM zkpipe.partitions${1:+ WHERE node = '$1'}"; }
 n3_running() { psql_ "SELECT count(*) FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'"; }
 mkdir -p "$T/n3/run/hold"; for i in 1 2 3; do : > "$T/n3/run/hold/t$i"; done
-wait_until 300 bash -c "[ \$($(declare -f psql_ committed); PGBIN=$PGBIN DB='$DB' committed n3) -ge 3 ] &&
-  [ \$($(declare -f psql_ n3_running); PGBIN=$PGBIN DB='$DB' n3_running) -ge 1 ]" ||
+n3_holds() { [ "$(committed n3)" -ge 3 ] && [ "$(n3_running)" -ge 1 ]; }
+wait_until 300 n3_holds ||
   fail "n3 made no progress"
 for n in n1 n2; do mkdir -p "$T/$n/run/hold"; : > "$T/$n/run/hold/open"; done
 over=$(psql_ "SELECT name || ' ' || load || '/' || capacity FROM zkpipe.nodes WHERE load > capacity")
@@ -40,12 +40,13 @@ log "SIGKILL node n3 (pids $pids) holding jobs $held; it had committed $n3_befor
 kill -KILL $pids
 n3_dead() { local p; for p in $pids; do alive "$p" && return 1; done; return 0; }
 wait_until 120 n3_dead || fail "n3 processes survived SIGKILL: $pids"
-wait_until 120 bash -c "[ -z \"\$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT job FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'\")\" ]" ||
+wait_until 120 sql_is "SELECT job FROM zkpipe.inputs WHERE owner = 'n3' AND state = 'RUNNING'" = "" ||
   fail "n3's jobs were not re-queued"
 requeued=$(psql_ "SELECT count(DISTINCT job) FROM zkpipe.events WHERE what = 'requeued' AND detail LIKE 'node n3 %'")
 [ "$requeued" -ge 1 ] || fail "no 'requeued' event for n3's jobs"
 log "n3's $requeued job(s) re-queued; $(committed) of $total partitions committed"
-wait_until 300 bash -c "[ \$($(declare -f psql_ committed); PGBIN=$PGBIN DB='$DB' committed) -ge $((total / 2)) ]" ||
+half_committed() { [ "$(committed)" -ge $((total / 2)) ]; }
+wait_until 300 half_committed ||
   fail "no progress towards half the partitions"
 log "database restart (immediate stop) at $(committed) of $total partitions"
 pg_stop immediate
@@ -54,7 +55,7 @@ pg_stop immediate
 lost() { grep -q "database lost\|database unreachable" "$T/$1/run/log/node0.cluster0"; }
 for n in n1 n2; do wait_until 120 lost "$n" || fail "$n never saw the database go away"; done
 pg_start
-wait_until 600 bash -c "[ \$($(declare -f psql_); PGBIN=$PGBIN DB='$DB' psql_ \"SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')\") = 0 ]" ||
+wait_until 600 sql_is "SELECT count(*) FROM zkpipe.jobs WHERE state IN ('QUEUED', 'RUNNING')" = 0 ||
   fail "jobs left unfinished: $(psql_ "SELECT state, count(*) FROM zkpipe.jobs GROUP BY state")"
 log "all jobs finished in $(( $(date +%s) - t0 )) s"
 check_all_done

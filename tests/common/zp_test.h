@@ -17,6 +17,10 @@
  *                                     message and exit(1) when it cannot be made.
  *   zp_test_done(name, dir)           remove dir (when not NULL), print the verdict, return the
  *                                     exit status (0 when no CHECK failed).
+ *   zp_test_at(dir, leaf)             "dir/leaf" in one of four static buffers, used in turn (up to
+ *                                     four at once, e.g. in one call's arguments).
+ *   zp_test_put(path, text)           path's content becomes text (fopen "w", not the code under
+ *                                     test); message and exit(1) when it cannot be written.
  */
 #ifndef ZP_TEST_H
 #define ZP_TEST_H
@@ -94,6 +98,27 @@ static inline void zp_test_tmpdir(const char *name, char dir[PATH_MAX])
 	snprintf(tmpl, sizeof tmpl, "/tmp/%s.XXXXXX", name);
 	if (!mkdtemp(tmpl) || !realpath(tmpl, dir)) {
 		perror("mkdtemp");
+		exit(1);
+	}
+}
+
+static inline const char *zp_test_at(const char *dir, const char *leaf)
+{
+	static char b[4][PATH_MAX + 64];
+	static unsigned k;
+	char *o = b[k++ & 3];
+	if ((size_t)snprintf(o, sizeof b[0], "%s/%s", dir, leaf) >= sizeof b[0]) {
+		fprintf(stderr, "%s/%s: path too long\n", dir, leaf);
+		exit(1);
+	}
+	return o;
+}
+
+static inline void zp_test_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
 		exit(1);
 	}
 }

@@ -49,6 +49,7 @@
 #include "wtns.h"
 #include "zkey.h"
 #include "zp_err.h"
+#include "../common/bp_density.h"
 
 static double now(void)
 {
@@ -271,32 +272,48 @@ static int run_zkey(const char *zk, const char *wt)
 	return failures ? 1 : 0;
 }
 
-static int run_synth(unsigned lg, int runs, double bool_share)
+/* The PoRep-shaped synthetic circuit of domain 2^lg (bool_share, nnz_b: the defaults when < 0), its witness
+ * (seed 42) and A·w, B·w, C·w in abc (three domain-sized vectors, 64-byte aligned): 0, or the exit code after
+ * a message (2: bad parameters). */
+struct porep_case { zp_synth_params sp; zp_circuit c; zp_fr *w, *abc; };
+
+static int porep_case(struct porep_case *k, unsigned lg, double bool_share, double nnz_b)
 {
-	zp_synth_params sp;
-	uint32_t rows = (1u << lg) - 329 - 1;
-	zp_synth_params_porep(&sp, rows);
+	zp_synth_params_porep(&k->sp, (1u << lg) - 329 - 1);
 	if (bool_share >= 0)
-		sp.bool_share = bool_share;
-	if (zp_synth_check(&sp)) {
+		k->sp.bool_share = bool_share;
+	if (nnz_b >= 0)
+		k->sp.nnz_b = nnz_b;
+	if (zp_synth_check(&k->sp)) {
 		fprintf(stderr, "g16_backend_cmp: %s\n", zp_err_msg());
 		return 2;
 	}
-	zp_circuit c;
-	double t0 = now();
-	if (zp_synth_circuit(&c, &sp)) {
+	if (zp_synth_circuit(&k->c, &k->sp)) {
 		fprintf(stderr, "g16_backend_cmp: synth: %s\n", zp_err_msg());
 		return 1;
 	}
-	uint32_t nv = zp_synth_n_vars(&sp);
-	zp_fr *w = aligned_alloc(64, ((size_t)nv * sizeof(zp_fr) + 63) / 64 * 64);
-	size_t n = c.domain_size;
-	zp_fr *abc = aligned_alloc(64, (3 * n * sizeof(zp_fr) + 63) / 64 * 64);
-	if (!w || !abc || zp_synth_witness(w, &c, &sp, 42)) {
+	size_t nv = k->c.n_vars, d = k->c.domain_size;
+	k->w = aligned_alloc(64, (nv * sizeof(zp_fr) + 63) / 64 * 64);
+	k->abc = aligned_alloc(64, (3 * d * sizeof(zp_fr) + 63) / 64 * 64);
+	if (!k->w || !k->abc || zp_synth_witness(k->w, &k->c, &k->sp, 42)) {
 		fprintf(stderr, "g16_backend_cmp: witness: %s\n", zp_err_msg());
 		return 1;
 	}
-	zp_circuit_eval(&c, w, abc, abc + n, abc + 2 * n);
+	zp_circuit_eval(&k->c, k->w, k->abc, k->abc + d, k->abc + 2 * d);
+	return 0;
+}
+
+static int run_synth(unsigned lg, int runs, double bool_share)
+{
+	struct porep_case k;
+	double t0 = now();
+	int rc = porep_case(&k, lg, bool_share, -1);
+	if (rc)
+		return rc;
+	zp_circuit c = k.c;
+	zp_fr *w = k.w, *abc = k.abc;
+	uint32_t nv = c.n_vars;
+	size_t n = c.domain_size;
 	double t1 = now();
 	zp_pkey pk;
 	zp_setup_opts so = { .h_mode = ZP_H_SNARKJS, .roots = 5, .origin = "g16_backend_cmp" };
@@ -317,7 +334,7 @@ static int run_synth(unsigned lg, int runs, double bool_share)
 		printf("  host_register(w, a|b|c): %s\n", r2 ? zp_err_msg() : "ok (direct DMA)");
 	}
 	char label[64];
-	snprintf(label, sizeof label, "synth 2^%u bool %.2f (snarkjs H)", lg, sp.bool_share);
+	snprintf(label, sizeof label, "synth 2^%u bool %.2f (snarkjs H)", lg, k.sp.bool_share);
 	compare(label, zp_pkey_g16(&pk), w, nv, abc, runs);
 	if (getenv("G16_CMP_REGISTER") && zp_g16_backend_cuda.host_unregister) {
 		zp_g16_backend_cuda.host_unregister(w);
@@ -330,63 +347,24 @@ static int run_synth(unsigned lg, int runs, double bool_share)
 	return failures ? 1 : 0;
 }
 
-static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
-static int bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
-
-/* One proof through a compact key's density ops, then finish (no self-check here: the caller verifies). */
-static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
-		      const zp_fr *r, const zp_fr *s, zp_g16_proof *pf, double *ms)
-{
-	zp_g16_msm_out mo;
-	double t0 = now();
-	int rc = be->dens_upload(st, in);
-	if (!rc)
-		rc = be->dens_prove(st, &mo);
-	*ms = (now() - t0) * 1e3;
-	if (!rc)
-		zp_g16_finish(pf, zk, &mo, r, s);
-	return rc;
-}
 
 static int run_params(unsigned lg, int runs, double bool_share)
 {
-	zp_synth_params sp;
-	uint32_t rows = (1u << lg) - 329 - 1;
-	zp_synth_params_porep(&sp, rows);
-	sp.nnz_b = 0.9;   /* B leaves wires out: b_g1 / b_g2 compact */
-	if (bool_share >= 0)
-		sp.bool_share = bool_share;
-	if (zp_synth_check(&sp)) {
+	struct porep_case k;
+	int rc = porep_case(&k, lg, bool_share, 0.9); /* B leaves wires out: b_g1 / b_g2 compact */
+	if (rc)
+		return rc;
+	zp_circuit c = k.c;
+	zp_fr *w = k.w, *abc = k.abc;
+	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1;
+	struct zp_bp_density bd = { 0 };
+	if (zp_bp_density_of(&bd, &c)) {
 		fprintf(stderr, "g16_backend_cmp: %s\n", zp_err_msg());
-		return 2;
-	}
-	zp_circuit c;
-	if (zp_synth_circuit(&c, &sp)) {
-		fprintf(stderr, "g16_backend_cmp: synth: %s\n", zp_err_msg());
 		return 1;
 	}
-	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1, naux = nv - ninp;
-	zp_fr *w = aligned_alloc(64, (nv * sizeof(zp_fr) + 63) / 64 * 64);
-	zp_fr *abc = aligned_alloc(64, (3 * d * sizeof(zp_fr) + 63) / 64 * 64);
-	uint64_t *bits = calloc(2 * (naux / 64 + 1) + ninp / 64 + 1, 8);
-	if (!w || !abc || !bits || zp_synth_witness(w, &c, &sp, 42)) {
-		fprintf(stderr, "g16_backend_cmp: witness: %s\n", zp_err_msg());
-		return 1;
-	}
-	zp_circuit_eval(&c, w, abc, abc + d, abc + 2 * d);
-	uint64_t *a_aux = bits, *b_inp = bits + naux / 64 + 1, *b_aux = b_inp + ninp / 64 + 1, pa = 0, pbi = 0, pba = 0;
-	for (size_t i = 0; i < ninp; i++)
-		if (bit_get(c.b_vars, i))
-			bit_set(b_inp, i), pbi++;
-	for (size_t i = 0; i < naux; i++) {
-		if (bit_get(c.a_vars, ninp + i))
-			bit_set(a_aux, i), pa++;
-		if (bit_get(c.b_vars, ninp + i))
-			bit_set(b_aux, i), pba++;
-	}
-	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d },
-			      .abc_len = (uint64_t)c.n_constraints + ninp, .a_aux = a_aux, .b_inp = b_inp, .b_aux = b_aux,
-			      .a_aux_pop = pa, .b_inp_pop = pbi, .b_aux_pop = pba };
+	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d }, .abc_len = bd.rows,
+			      .a_aux = bd.a_aux, .b_inp = bd.b_inp, .b_aux = bd.b_aux,
+			      .a_aux_pop = bd.pa, .b_inp_pop = bd.pbi, .b_aux_pop = bd.pba };
 	/* the key: bellperson's coefficient H, root family 7, written as a .params and loaded compact */
 	char path[] = "/tmp/g16cmp-XXXXXX";
 	int fd = mkstemp(path);
@@ -409,16 +387,16 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	close(fd);
 	zp_pkey_free(&pk);
 	ck.gk.zkey = &ck.zk;
-	printf("  params 2^%u bool %.2f: %zu wires, A %u points, B %u (compact), key %.1f s\n", lg, sp.bool_share, nv,
+	printf("  params 2^%u bool %.2f: %zu wires, A %u points, B %u (compact), key %.1f s\n", lg, k.sp.bool_share, nv,
 	       ck.gk.n_a, ck.gk.n_b, now() - t0);
 	check(ck.gk.compact && ck.gk.n_b < nv, "the key is compact");
 	/* the CPU's density ops: the reference bytes */
 	zp_g16_proof ref, pf;
 	void *st = NULL;
 	double ms = 0;
-	int rc = zp_g16_backend_cpu.create(&st, &ck.gk);
+	rc = zp_g16_backend_cpu.create(&st, &ck.gk);
 	if (!rc)
-		rc = prove_dens(&zp_g16_backend_cpu, st, &ck.zk, &in, &r, &s, &ref, &ms);
+		rc = zp_bp_prove_dens(&zp_g16_backend_cpu, st, &ck.zk, &in, &r, &s, &ref, &ms);
 	if (st)
 		zp_g16_backend_cpu.destroy(st);
 	printf("  cpu: %s (%.0f ms)\n", rc ? zp_err_msg() : "ok", ms);
@@ -432,7 +410,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	check(zp_g16_backend_cuda.create(&st, &ck.gk) == ZP_ERANGE && !st, "the expanded table refuses a compact key");
 	int reg = getenv("G16_CMP_REGISTER") && be->host_register &&
 		  !be->host_register(w, nv * sizeof(zp_fr)) && !be->host_register(abc, 3 * d * sizeof(zp_fr)) &&
-		  !be->host_register(bits, (2 * (naux / 64 + 1) + ninp / 64 + 1) * 8);
+		  !be->host_register(bd.a_aux, bd.words * 8);
 	if (getenv("G16_CMP_REGISTER"))
 		printf("  host_register(w, a|b|c, bits): %s\n", reg ? "ok (direct DMA)" : zp_err_msg());
 	t0 = now();
@@ -441,7 +419,7 @@ static int run_params(unsigned lg, int runs, double bool_share)
 	check(!rc, "CUDA compact create");
 	for (int i = 0; !rc && i < (runs > 0 ? runs : 1); i++) {
 		memset(&pf, 0, sizeof pf);
-		int prc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		int prc = zp_bp_prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
 		printf("  cuda proof %d: %s (%.1f ms)%s\n", i, prc ? zp_err_msg() : "ok", ms,
 		       !prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES) ? ", the CPU's bytes" : "");
 		check(!prc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "CUDA compact proof = the CPU's bytes");
@@ -458,21 +436,21 @@ static int run_params(unsigned lg, int runs, double bool_share)
 		check(be->dens_upload(st, &bad) == ZP_EMISMATCH, "a/b/c past the domain refused");
 		check(be->dens_prove(st, &mo) != 0, "no proof without an upload");
 		memset(&pf, 0, sizeof pf);
-		int arc = prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
+		int arc = zp_bp_prove_dens(be, st, &ck.zk, &in, &r, &s, &pf, &ms);
 		check(!arc && !memcmp(&pf, &ref, ZP_G16_PROOF_BLS12_381_BYTES), "after the refusals: the CPU's bytes again");
 		be->destroy(st);
 	}
 	if (reg) {
 		be->host_unregister(w);
 		be->host_unregister(abc);
-		be->host_unregister(bits);
+		be->host_unregister(bd.a_aux);
 	}
 	zp_g16_vk_free(&vk);
 	zp_params_key_free(&ck);
 	zp_circuit_free(&c);
 	free(w);
 	free(abc);
-	free(bits);
+	zp_bp_density_free(&bd);
 	return failures ? 1 : 0;
 }
 

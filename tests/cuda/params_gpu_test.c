@@ -22,6 +22,7 @@
 #include "ec.h"
 #include "field.h"
 #include "par.h"
+#include "params_synth.h"
 #include "serialize.h"
 #include "zp_cuda.h"
 #include "zp_err.h"
@@ -39,61 +40,7 @@ static int code_of(uint8_t st)
 	return st < 5 ? c[st] : 1;
 }
 
-static void rand_bytes(zp_rng *g, uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		b[i] = (uint8_t)zp_rng_next(g);
-}
-
-struct pool { uint8_t *g1, *g2; uint64_t seed; };
-
-static void pool_task(void *vx, size_t i, int worker)
-{
-	(void)worker;
-	struct pool *x = vx;
-	zp_rng g;
-	zp_rng_seed(&g, x->seed + i);
-	zp_fr k;
-	zp_fr_random(&k, &g);
-	zp_g1_jac j1;
-	zp_g1_affine a1;
-	zp_g1_jac_from_affine(&j1, &ZP_G1_GEN);
-	zp_g1_jac_mul(&j1, &j1, &k);
-	zp_g1_jac_to_affine(&a1, &j1);
-	zp_g1_to_uncompressed(x->g1 + i * G1B, &a1);
-	zp_g2_jac j2;
-	zp_g2_affine a2;
-	zp_g2_jac_from_affine(&j2, &ZP_G2_GEN);
-	zp_g2_jac_mul(&j2, &j2, &k);
-	zp_g2_jac_to_affine(&a2, &j2);
-	zp_g2_to_uncompressed(x->g2 + i * G2B, &a2);
-}
-
 /* A point on the curve outside the subgroup: random x until it has a y (the CPU decompresses). */
-static void off_subgroup(zp_rng *g, int g2, uint8_t *out)
-{
-	for (;;) {
-		uint8_t c[G2B / 2];
-		size_t n = g2 ? G2B / 2 : G1B / 2;
-		rand_bytes(g, c, n);
-		c[0] = (uint8_t)((c[0] & 0x0f) | ZP_SER_FLAG_COMPRESSED); /* < q for the top coordinate */
-		if (g2)
-			c[48] &= 0x0f;
-		if (g2) {
-			zp_g2_affine p;
-			if (zp_g2_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g2_affine_in_subgroup(&p))
-				continue;
-			zp_g2_to_uncompressed(out, &p);
-		} else {
-			zp_g1_affine p;
-			if (zp_g1_from_compressed(&p, c, ZP_SER_NO_SUBGROUP) || zp_g1_affine_in_subgroup(&p))
-				continue;
-			zp_g1_to_uncompressed(out, &p);
-		}
-		return;
-	}
-}
-
 /* Kind k of bad (or special) point into the encoding at e (el bytes; a valid point is there). */
 static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 {
@@ -113,7 +60,7 @@ static void plant(zp_rng *g, int g2, uint8_t *e, unsigned kind)
 		break;
 	}
 	case 7: memset(e, 0, el); break;                                     /* (0, 0), no infinity flag */
-	case 8: off_subgroup(g, g2, e); break;                               /* outside the subgroup */
+	case 8: zp_params_synth_off_subgroup(g, g2, e); break;               /* outside the subgroup */
 	case 9: memcpy(e + 48, Q_BE, 48); break;                             /* G2: x.c0 = q (G1: y = q) */
 	}
 }
@@ -195,8 +142,8 @@ static void cpu_task(void *vx, size_t t, int worker)
 static int check(size_t n1)
 {
 	const unsigned np = 512;
-	struct pool x = { malloc(np * G1B), malloc(np * G2B), 12345 };
-	zp_par_for(np, pool_task, &x);
+	struct { uint8_t *g1, *g2; } x = { malloc(np * G1B), malloc(np * G2B) };
+	zp_params_synth_pool(x.g1, x.g2, np, 12345);
 	zp_rng g;
 	zp_rng_seed(&g, 777);
 	int bad = 0;
@@ -255,8 +202,8 @@ static int check(size_t n1)
 static int bench(unsigned lg)
 {
 	const unsigned np = 256;
-	struct pool x = { malloc(np * G1B), malloc(np * G2B), 99 };
-	zp_par_for(np, pool_task, &x);
+	struct { uint8_t *g1, *g2; } x = { malloc(np * G1B), malloc(np * G2B) };
+	zp_params_synth_pool(x.g1, x.g2, np, 99);
 	printf("| what | points | ms | Mpoints/s | GB/s of .params |\n|---|---:|---:|---:|---:|\n");
 	for (int g2 = 0; g2 < 2; g2++) {
 		size_t n = (size_t)1 << (g2 ? lg - 2 : lg), el = g2 ? G2B : G1B;

@@ -16,14 +16,7 @@
 
 static char D[PATH_MAX];
 
-static const char *at(const char *name)
-{
-	static char p[4][PATH_MAX + 64];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof p[i], "%s/%s", D, name);
-	return p[i];
-}
+static const char *at(const char *leaf) { return zp_test_at(D, leaf); }
 
 static bool victim_intact(void)
 {

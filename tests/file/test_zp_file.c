@@ -18,23 +18,9 @@
 
 static char D[PATH_MAX];
 
-static const char *at(const char *name)
-{
-	static char p[4][PATH_MAX + 64];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof p[i], "%s/%s", D, name);
-	return p[i];
-}
+static const char *at(const char *leaf) { return zp_test_at(D, leaf); }
 
-static void put(const char *name, const char *text)
-{
-	FILE *f = fopen(at(name), "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(name);
-		exit(1);
-	}
-}
+static void put(const char *leaf, const char *text) { zp_test_put(at(leaf), text); }
 
 /* The file's bytes (NUL-terminated, malloc'ed) or NULL; through a plain read, not the code under test. */
 static char *slurp(const char *path, size_t *len)

@@ -1,8 +1,8 @@
 /* Readers: the committed mul fixture (circom2 + snarkjs) parses with the expected counts;
  * the circuit from the .r1cs and the one from the .zkey agree (fingerprint, a and b); the
  * witness satisfies it and a changed witness is named at its first failing constraint; and
- * damaged files (every truncation, wrong prime, wrong sizes) fail with a message that names
- * the file and the section. */
+ * damaged files (every truncation, wrong prime, wrong sizes, another container version) fail
+ * with a message that names the file and the section. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +83,16 @@ static int p_wtns_fd(const uint8_t *b, size_t n, const char *name)
 }
 static int p_zkey(const uint8_t *b, size_t n, const char *name) { zp_zkey k; int rc = zp_zkey_parse(&k, b, n, name); if (!rc) zp_zkey_free(&k); return rc; }
 
+static int p_zkey_probe(const uint8_t *b, size_t n, const char *name) { zp_zkey k; return zp_zkey_probe_buf(&k, b, n, name); }
+
+/* DIR/name read whole (n: its size) */
+static uint8_t *fixture(const char *dir, const char *name, size_t *n)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return slurp(path, n);
+}
+
 /* expect failure, and a message naming the file and containing want */
 static void expect_bad(parse_fn f, const uint8_t *b, size_t n, const char *want, const char *what)
 {
@@ -95,10 +105,8 @@ static void expect_bad(parse_fn f, const uint8_t *b, size_t n, const char *want,
 
 static void test_bad(const char *dir, const char *file, parse_fn f, uint32_t prime_sec, uint32_t size_sec)
 {
-	char path[512];
 	size_t n;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	uint8_t *good = slurp(path, &n);
+	uint8_t *good = fixture(dir, file, &n);
 	CHECK(f(good, n, file) == 0, "%s rejected", file);
 	uint8_t *b = malloc(n + 64);
 	for (size_t cut = 0; cut < n; cut++) {
@@ -139,10 +147,8 @@ static void test_bad(const char *dir, const char *file, parse_fn f, uint32_t pri
 /* counts that disagree inside a zkey: nVars one larger than the point sections */
 static void test_zkey_counts(const char *dir)
 {
-	char path[512];
 	size_t n;
-	snprintf(path, sizeof(path), "%s/mul.zkey", dir);
-	uint8_t *b = slurp(path, &n);
+	uint8_t *b = fixture(dir, "mul.zkey", &n);
 	size_t off = section_off(b, n, 2, NULL);
 	uint32_t nv;
 	memcpy(&nv, b + off + 4 + 48 + 4 + 32, 4);
@@ -163,11 +169,9 @@ static void test_zkey_counts(const char *dir)
  * too (the points are checked in pieces on all threads) */
 static void test_zkey_noncanon(const char *dir)
 {
-	char path[512];
 	size_t n;
 	uint64_t sz = 0;
-	snprintf(path, sizeof(path), "%s/mul.zkey", dir);
-	uint8_t *b = slurp(path, &n);
+	uint8_t *b = fixture(dir, "mul.zkey", &n);
 	size_t off = section_off(b, n, 5, &sz);
 	CHECK(off && sz >= 4 * 96, "section 5 of mul.zkey: %llu bytes", (unsigned long long)sz);
 	if (off && sz >= 4 * 96) {
@@ -176,6 +180,19 @@ static void test_zkey_noncanon(const char *dir)
 		memset(b + off + 1 * 96, 0xff, 48);        /* and point 1's x */
 		expect_bad(p_zkey, b, n, "A point 1: coordinate >= q", "coordinate >= q (two)");
 	}
+	free(b);
+}
+
+/* a container version other than 1: refused by the full parse and by the header probe the
+ * supervisor and rapidsnark's size calls use (which accepted it before, the parse failing later) */
+static void test_zkey_version(const char *dir)
+{
+	size_t n;
+	uint8_t *b = fixture(dir, "mul.zkey", &n);
+	CHECK(p_zkey_probe(b, n, "mul.zkey") == 0, "probe of mul.zkey: %s", zp_err_msg());
+	b[4] = 2;
+	expect_bad(p_zkey, b, n, "zkey version 2, expected 1", "version 2 (parse)");
+	expect_bad(p_zkey_probe, b, n, "zkey version 2, expected 1", "version 2 (probe)");
 	free(b);
 }
 
@@ -189,6 +206,7 @@ int main(int argc, char **argv)
 	test_bad(dir, "mul.zkey", p_zkey, 2, 9);
 	test_zkey_counts(dir);
 	test_zkey_noncanon(dir);
+	test_zkey_version(dir);
 	if (test_failures) {
 		fprintf(stderr, "%d failures\n", test_failures);
 		return 1;

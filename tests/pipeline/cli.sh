@@ -29,6 +29,13 @@ for m in sorted({int(x) for x in re.findall(r"^\| *(\d+) *\|", sec, re.M)}): pri
 PY
 diff "$T/codes.help" "$T/codes.doc" || fail "docs/pipeline.md's exit codes differ from zkpipe --help's"
 "$ZK" frobnicate >/dev/null 2>&1; [ $? = 2 ] || fail "unknown command: not exit 2"
+# the commands with subcommands: none given is exit 2 with the usage on stderr; --help, exit 0 on stdout
+for cmd in key synth; do
+  "$ZK" $cmd >"$T/sub.out" 2>"$T/sub.err"; rc=$?
+  [ $rc = 2 ] && [ ! -s "$T/sub.out" ] && grep -qi usage "$T/sub.err" || fail "zkpipe $cmd (no subcommand): exit $rc"
+  "$ZK" $cmd --help >"$T/sub.out" 2>"$T/sub.err"; rc=$?
+  [ $rc = 0 ] && [ ! -s "$T/sub.err" ] && grep -qi usage "$T/sub.out" || fail "zkpipe $cmd --help: exit $rc"
+done
 
 # ---- config errors
 mkdir -p "$T/ok"

@@ -17,7 +17,7 @@ id=$(head -n1 "$T/ids" | cut -d' ' -f1)
 [ "$(stat -c %a "$T/run")" = 700 ] || fail "run dir mode $(stat -c %a "$T/run")"
 [ "$(stat -c %a "$T/run/api.ipc")" = 600 ] || fail "api socket mode"
 kill -TERM "$SUP_PID"
-wait_until 60 bash -c "! kill -0 $SUP_PID 2>/dev/null" || fail "supervisor did not stop on SIGTERM"
+wait_until 60 dead "$SUP_PID" || fail "supervisor did not stop on SIGTERM"
 wait "$SUP_PID"; rc=$?
 [ $rc = 0 ] || fail "supervisor exit status $rc"
 SUP_PID=

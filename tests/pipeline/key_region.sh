@@ -63,8 +63,8 @@ prove_one() { # a job on the key, DONE and valid
 }
 
 start_sup
-wait_until 60 bash -c '[ -n "$('"$(declare -f status_json jget gpud_pid)"'; ZK='"$ZK"' CFG='"$CFG"' gpud_pid)" ]' ||
-  fail "no gpud"
+has_gpud() { [ -n "$(gpud_pid)" ]; }
+wait_until 60 has_gpud || fail "no gpud"
 p1=$(gpud_pid)
 wait_until 60 ready_from "$p1" file || fail "first start: key not ready from its file ($(key_field ''))"
 wait_until 60 ready_from "$p1" file chainbn || fail "first start: BN254 key not ready from its file"

@@ -19,7 +19,7 @@ crash_case() { # crash_case POINT TOKEN NAME
   "$ZK" submit --config "$CFG" --key chain ${tok:+--token "$tok"} --output "$T/out/$name" "$EX/w1.wtns" "$EX/w2.wtns" \
     >"$T/$name.ack" 2>"$T/$name.err" &
   local cli=$!
-  wait_until 60 bash -c "! kill -0 $SUP_PID 2>/dev/null" || fail "$point: the supervisor did not crash"
+  wait_until 60 dead "$SUP_PID" || fail "$point: the supervisor did not crash"
   wait "$SUP_PID" 2>/dev/null; SUP_PID=
   grep -q "crash_at = $point" "$T/supervisor.log" || fail "$point: not killed at the point"
   log "$point: supervisor SIGKILLed; restarting without the hook"

@@ -26,23 +26,9 @@
 static char T[PATH_MAX];
 static struct zp_pipe_config C;
 
-static const char *at(const char *leaf)
-{
-	static char b[4][PATH_MAX];
-	static int k;
-	char *o = b[k++ & 3];
-	snprintf(o, PATH_MAX, "%s/%s", T, leaf);
-	return o;
-}
+static const char *at(const char *leaf) { return zp_test_at(T, leaf); }
 
-static void put(const char *leaf, const char *text)
-{
-	FILE *f = fopen(at(leaf), "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(leaf);
-		exit(1);
-	}
-}
+static void put(const char *leaf, const char *text) { zp_test_put(at(leaf), text); }
 
 static bool exists(const char *leaf)
 {

@@ -13,22 +13,7 @@
 #include "setup.h"
 #include "synth.h"
 #include "util.h"
-
-static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
-static int bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
-
-/* Prove with a compact key's backend state: dens_upload, dens_prove, finish. */
-static int prove_dens(const zp_g16_backend_ops *be, void *st, const zp_zkey *zk, const zp_g16_dens_in *in,
-		      const zp_fr *r, const zp_fr *s, zp_g16_proof *pf)
-{
-	zp_g16_msm_out mo;
-	int rc = be->dens_upload(st, in);
-	if (!rc)
-		rc = be->dens_prove(st, &mo);
-	if (!rc)
-		zp_g16_finish(pf, zk, &mo, r, s);
-	return rc;
-}
+#include "../common/bp_density.h"
 
 int main(int argc, char **argv)
 {
@@ -63,25 +48,14 @@ int main(int argc, char **argv)
 	/* the witness, a/b/c and the densities as bellperson hands them over */
 	size_t nv = c.n_vars, d = c.domain_size, ninp = c.n_public + 1, naux = nv - ninp;
 	zp_fr *w = malloc(nv * sizeof(zp_fr)), *abc = malloc(3 * d * sizeof(zp_fr)), *abc2 = malloc(3 * d * sizeof(zp_fr));
-	uint64_t *bits = calloc(2 * (naux / 64 + 1) + ninp / 64 + 1, 8);
-	uint64_t *a_aux = bits, *b_inp = bits + naux / 64 + 1, *b_aux = b_inp + ninp / 64 + 1, pa = 0, pbi = 0, pba = 0;
+	struct zp_bp_density bd = { 0 };
+	CHECK(zp_bp_density_of(&bd, &c) == 0, "density bitmaps");
 	CHECK(zp_synth_witness(w, &c, &p, 3) == 0, "witness");
 	zp_circuit_eval(&c, w, abc, abc + d, abc + 2 * d);
-	for (size_t i = 0; i < ninp; i++)
-		if (bit_get(c.b_vars, i))
-			bit_set(b_inp, i), pbi++;
-	for (size_t i = 0; i < naux; i++) {
-		if (bit_get(c.a_vars, ninp + i))
-			bit_set(a_aux, i), pa++;
-		if (bit_get(c.b_vars, ninp + i))
-			bit_set(b_aux, i), pba++;
-	}
-	CHECK(zp_density_popcount(a_aux, naux) == pa && zp_density_popcount(b_inp, ninp) == pbi, "popcount");
-	uint64_t rows = (uint64_t)c.n_constraints + ninp; /* bellperson: one extra row per input */
-	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d }, .abc_len = rows,
-			      .a_aux = a_aux, .b_inp = b_inp, .b_aux = b_aux, .a_aux_pop = pa, .b_inp_pop = pbi,
-			      .b_aux_pop = pba };
-
+	CHECK(zp_density_popcount(bd.a_aux, naux) == bd.pa && zp_density_popcount(bd.b_inp, ninp) == bd.pbi, "popcount");
+	zp_g16_dens_in in = { .inp = w, .aux = w + ninp, .abc = { abc, abc + d, abc + 2 * d }, .abc_len = bd.rows,
+			      .a_aux = bd.a_aux, .b_inp = bd.b_inp, .b_aux = bd.b_aux, .a_aux_pop = bd.pa,
+			      .b_inp_pop = bd.pbi, .b_aux_pop = bd.pba };
 	/* the expanded key through upload/h/msm */
 	zp_g16_prover pv;
 	zp_g16_proof p_exp, p_cmp, p_pipe;
@@ -98,7 +72,8 @@ int main(int argc, char **argv)
 	for (int b = 0; b < 2; b++) {
 		void *st = NULL;
 		CHECK(bes[b]->create(&st, &ck.gk) == 0, "backend %d: create: %s", b, zp_err_msg());
-		CHECK(prove_dens(bes[b], st, &ck.zk, &in, &r, &s, out[b]) == 0, "backend %d: dens prove: %s", b, zp_err_msg());
+		CHECK(zp_bp_prove_dens(bes[b], st, &ck.zk, &in, &r, &s, out[b], NULL) == 0, "backend %d: dens prove: %s", b,
+		      zp_err_msg());
 		CHECK(!memcmp(out[b], &p_exp, sizeof p_exp), "backend %d: compact-key proof differs from the expanded key's", b);
 		zp_g16_dens_in bad = in;
 		bad.b_aux_pop++;
@@ -122,7 +97,8 @@ int main(int argc, char **argv)
 	zp_pkey_free(&x);
 	zp_pkey_free(&k);
 	zp_circuit_free(&c);
-	free(w), free(abc), free(abc2), free(bits);
+	free(w), free(abc), free(abc2);
+	zp_bp_density_free(&bd);
 	unlink(path);
 	return DONE();
 }

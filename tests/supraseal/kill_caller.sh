@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # supraseal kill_caller: a caller SIGKILLed mid-call (partitions handed over, more waiting for a
-# slot) leaves no slot held and no partition owned; its job FAILS; the next caller is proved.
+# slot) leaves no slot held and no partition owned; its job FAILS; the next caller is proved and
+# sweeps the dead caller's output folder.
 . "$(dirname "$0")/common.sh" "$@"
 # gpud takes no READY slot while the [debug] hold_at = prove gate is shut: the victim below is
 # blocked on the 2 slots when it is killed, with partitions handed over, however fast the machine
@@ -25,6 +26,9 @@ hold_open
 wait_until 120 no_ext_jobs || { shm_json; fail "the dead caller's job stayed ACTIVE"; }
 wait_until 120 no_busy_slots || { shm_json; fail "slots still held after the caller died"; }
 grep -q "caller pid $V is gone" "$T"/run/log/node0.gpud0 || fail "gpud did not fail the orphaned partitions"
+ls "$T/run/ss" | grep -q "^$V\." || fail "the dead caller's output folder is gone before the next caller: $(ls "$T/run/ss")"
 "$H" prove "$KEY" "$ROWS" "$PUB" 2 || fail "next caller"
+# the next caller's connect sweeps the dead caller's output folder (run/ss/<pid>.<n>)
+ls "$T/run/ss" | grep -q "^$V\." && fail "the dead caller's output folder outlived the next caller: $(ls "$T/run/ss")"
 wait_until 60 no_busy_slots || fail "slots held at the end"
 log "PASS"

@@ -43,6 +43,7 @@
 #include "ec.h"
 #include "groth16.h"
 #include "params.h"
+#include "ss_part.h"
 #include "ss_stats.h"
 #include "supraseal_abi.h"
 #include "synth.h"
@@ -71,17 +72,7 @@ static double now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* One partition as bellperson's ProvingAssignment holds it after synthesis + the input constraints. */
-struct part {
-	zp_fr *w, *a, *b, *c;
-	uint64_t *a_aux, *b_inp, *b_aux;
-	size_t n_inp, n_aux, abc, pa, pbi, pba;
-};
-
-static bool bit_get(const uint64_t *v, size_t i) { return v[i / 64] >> (i % 64) & 1; }
-static void bit_set(uint64_t *v, size_t i) { v[i / 64] |= 1ull << (i % 64); }
-
-static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed)
+static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed)
 {
 	size_t nv = c->n_vars, d = c->domain_size;
 	P->w = malloc(nv * sizeof(zp_fr));
@@ -89,38 +80,7 @@ static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params 
 	if (!P->w || !P->a || !P->b || !P->c)
 		return zp_err_set(-ENOMEM, "witness: out of memory (%zu variables, domain %zu)", nv, d);
 	int r = zp_synth_witness_abc(P->w, P->a, P->b, P->c, c, sp, seed);
-	if (r)
-		return r;
-	P->n_inp = (size_t)c->n_public + 1;
-	P->n_aux = nv - P->n_inp;
-	P->abc = (size_t)c->n_constraints + P->n_inp; /* bellperson: one extra constraint per input */
-	size_t wa = (P->n_aux + 63) / 64 + 1, wi = (P->n_inp + 63) / 64 + 1;
-	P->a_aux = calloc(wa, 8), P->b_aux = calloc(wa, 8), P->b_inp = calloc(wi, 8);
-	if (!P->a_aux || !P->b_aux || !P->b_inp)
-		return zp_err_set(-ENOMEM, "density bitmaps: out of memory");
-	P->pa = P->pba = P->pbi = 0;
-	for (size_t i = 0; i < P->n_inp; i++)
-		if (bit_get(c->b_vars, i))
-			bit_set(P->b_inp, i), P->pbi++;
-	for (size_t i = 0; i < P->n_aux; i++) {
-		if (bit_get(c->a_vars, P->n_inp + i))
-			bit_set(P->a_aux, i), P->pa++;
-		if (bit_get(c->b_vars, P->n_inp + i))
-			bit_set(P->b_aux, i), P->pba++;
-	}
-	return 0;
-}
-
-static zp_ss_assignment assignment_of(const struct part *P)
-{
-	return (zp_ss_assignment){
-		.a_aux_density = P->a_aux, .a_aux_bit_len = P->n_aux, .a_aux_popcount = P->pa,
-		.b_inp_density = P->b_inp, .b_inp_bit_len = P->n_inp, .b_inp_popcount = P->pbi,
-		.b_aux_density = P->b_aux, .b_aux_bit_len = P->n_aux, .b_aux_popcount = P->pba,
-		.a = P->a, .b = P->b, .c = P->c, .abc_size = P->abc,
-		.inp_assignment_data = P->w, .inp_assignment_size = P->n_inp,
-		.aux_assignment_data = P->w + P->n_inp, .aux_assignment_size = P->n_aux,
-	};
+	return r ? r : zp_bp_density_of(&P->d, c);
 }
 
 /* FNV-1a, 64-bit words at a time (a fingerprint of the inputs, not a security property) */
@@ -132,36 +92,69 @@ static uint64_t fnv(uint64_t h, const void *p, size_t bytes)
 	return h;
 }
 
+/* What prove, dump and verify share: SPEC's synthetic circuit, K partitions (1 to 64) with witness
+ * seeds seed, seed + 1, ..., and the options after K that `opts` allows. */
+enum { OPT_RS = 1, OPT_PROVE = 2, OPT_SAME = 4 }; /* --rs-seed; --reps and --out; --same */
+struct ss_case {
+	char spec[512]; /* SPEC with "synth:" */
+	zp_synth_params sp;
+	zp_circuit c;
+	size_t k;
+	uint64_t seed, rs_seed;
+	int reps;
+	int same;       /* verify --same: every proof of the one witness of seed S (a template partition proved K times) */
+	const char *out;
+};
+
+static int parse_case(struct ss_case *cs, const char *spec, const char *k, int argc, char **argv, int from,
+		      unsigned opts)
+{
+	long kk = atol(k);
+	cs->seed = cs->rs_seed = 1, cs->reps = 1, cs->out = NULL, cs->same = 0;
+	for (int i = from; i < argc; i++) {
+		bool arg = i + 1 < argc;
+		if (!strcmp(argv[i], "--seed") && arg) cs->seed = strtoull(argv[++i], NULL, 10);
+		else if ((opts & OPT_RS) && !strcmp(argv[i], "--rs-seed") && arg) cs->rs_seed = strtoull(argv[++i], NULL, 10);
+		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--reps") && arg) cs->reps = atoi(argv[++i]);
+		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--out") && arg) cs->out = argv[++i];
+		else if ((opts & OPT_SAME) && !strcmp(argv[i], "--same")) cs->same = 1;
+		else return failf("unknown option %s", argv[i]);
+	}
+	if (kk < 1 || kk > 64 || cs->reps < 0 || cs->reps > 100)
+		return failf("%s", "K must be in [1, 64], --reps in [0, 100]");
+	cs->k = (size_t)kk;
+	snprintf(cs->spec, sizeof cs->spec, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
+	if (zp_synth_parse(&cs->sp, cs->spec) || zp_synth_circuit(&cs->c, &cs->sp))
+		return failf("circuit: %s", zp_err_msg());
+	return 0;
+}
+
+/* Pairing-checks pf, the proof of partition P, against vk: 0 or the verifier's error. */
+static int check_proof(const zp_g16_vk *vk, const zp_ss_proof *pf, const struct ss_part *P, uint32_t n_public)
+{
+	zp_g16_proof q;
+	memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
+	memcpy(&q, pf, sizeof *pf);
+	return zp_g16_verify(vk, &q, P->w + 1, n_public);
+}
+
 static int cmd_prove(int argc, char **argv)
 {
 	if (argc < 6)
 		return failf("%s", "usage: ss_cmp prove LIB PARAMS SPEC K [--seed S] [--rs-seed N] [--reps R] [--out FILE]");
-	const char *lib = argv[2], *path = argv[3], *spec = argv[4], *out = NULL;
-	long k = atol(argv[5]);
-	uint64_t seed = 1, rs_seed = 1;
-	int reps = 1;
-	for (int i = 6; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-		else return failf("unknown option %s", argv[i]);
-	}
-	if (k < 1 || k > 64 || reps < 0 || reps > 100)
-		return failf("%s", "K must be in [1, 64], --reps in [0, 100]");
-	size_t K = (size_t)k;
-	char sbuf[512];
-	snprintf(sbuf, sizeof sbuf, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
-	zp_synth_params sp;
-	zp_circuit c;
-	if (zp_synth_parse(&sp, sbuf) || zp_synth_circuit(&c, &sp))
-		return failf("circuit: %s", zp_err_msg());
+	const char *lib = argv[2], *path = argv[3];
+	struct ss_case cs;
+	if (parse_case(&cs, argv[4], argv[5], argc, argv, 6, OPT_RS | OPT_PROVE))
+		return 1;
+	const zp_circuit c = cs.c;
+	const size_t K = cs.k;
+	const int reps = cs.reps;
 	zp_g16_vk vk;
 	if (zp_params_read_vk(&vk, path, c.n_public))
 		return failf("%s", zp_err_msg());
 
 	double t0 = now_ms();
-	struct part *P = calloc(K, sizeof *P);
+	struct ss_part *P = calloc(K, sizeof *P);
 	zp_ss_assignment *as = calloc(K, sizeof *as);
 	zp_fr *rr = calloc(K, sizeof(zp_fr)), *ss = calloc(K, sizeof(zp_fr));
 	zp_ss_proof *pf = calloc(K, sizeof *pf), *first = calloc(K, sizeof *first);
@@ -169,29 +162,29 @@ static int cmd_prove(int argc, char **argv)
 		return failf("%s", "out of memory");
 	uint64_t nonbit = 0, naux = 0, dg = 0xcbf29ce484222325ull;
 	zp_rng g;
-	zp_rng_seed(&g, rs_seed);
+	zp_rng_seed(&g, cs.rs_seed);
 	for (size_t i = 0; i < K; i++) {
-		if (make_part(&P[i], &c, &sp, seed + i))
+		if (make_part(&P[i], &c, &cs.sp, cs.seed + i))
 			return failf("witness: %s", zp_err_msg());
-		as[i] = assignment_of(&P[i]);
-		for (size_t j = 0; j < P[i].n_aux; j++) {
-			const zp_fr *v = &P[i].w[P[i].n_inp + j];
+		as[i] = ss_assignment_of(&P[i], 0);
+		for (size_t j = 0; j < P[i].d.n_aux; j++) {
+			const zp_fr *v = &P[i].w[P[i].d.n_inp + j];
 			nonbit += !zp_fr_is_zero(v) && !zp_fr_eq(v, &ZP_FR_ONE);
 		}
-		naux += P[i].n_aux;
+		naux += P[i].d.n_aux;
 		zp_fr_random(&rr[i], &g), zp_fr_random(&ss[i], &g);
-		dg = fnv(dg, P[i].w, (P[i].n_inp + P[i].n_aux) * sizeof(zp_fr));
-		dg = fnv(dg, P[i].a, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].b, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].c, P[i].abc * sizeof(zp_fr));
-		dg = fnv(dg, P[i].a_aux, (P[i].n_aux + 63) / 64 * 8);
-		dg = fnv(dg, P[i].b_aux, (P[i].n_aux + 63) / 64 * 8);
-		dg = fnv(dg, P[i].b_inp, (P[i].n_inp + 63) / 64 * 8);
+		dg = fnv(dg, P[i].w, (P[i].d.n_inp + P[i].d.n_aux) * sizeof(zp_fr));
+		dg = fnv(dg, P[i].a, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].b, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].c, P[i].d.rows * sizeof(zp_fr));
+		dg = fnv(dg, P[i].d.a_aux, (P[i].d.n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].d.b_aux, (P[i].d.n_aux + 63) / 64 * 8);
+		dg = fnv(dg, P[i].d.b_inp, (P[i].d.n_inp + 63) / 64 * 8);
 		dg = fnv(dg, &rr[i], sizeof(zp_fr));
 		dg = fnv(dg, &ss[i], sizeof(zp_fr));
 	}
 	printf("circuit: %s: %u constraints, %u public, %u variables, domain %u; %zu partition%s synthesized in %.0f ms\n",
-	       sbuf, c.n_constraints, c.n_public, c.n_vars, c.domain_size, K, K == 1 ? "" : "s", now_ms() - t0);
+	       cs.spec, c.n_constraints, c.n_public, c.n_vars, c.domain_size, K, K == 1 ? "" : "s", now_ms() - t0);
 	printf("share: %.3f %% non-0/1 (%" PRIu64 " of %" PRIu64 " aux values)\n", 100.0 * (double)nonbit / (double)naux,
 	       nonbit, naux);
 	printf("digest: %016" PRIx64 " (assignments, density bitmaps, r, s)\n", dg);
@@ -242,10 +235,7 @@ static int cmd_prove(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < K; i++) {
-		zp_g16_proof q;
-		memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
-		memcpy(&q, &pf[i], sizeof pf[i]);
-		int v = zp_g16_verify(&vk, &q, P[i].w + 1, c.n_public);
+		int v = check_proof(&vk, &pf[i], &P[i], c.n_public);
 		if (v) {
 			fprintf(stderr, "ss_cmp: FAIL: partition %zu: the proof does not verify (%s)\n", i, zp_strerror(v));
 			fails++;
@@ -253,10 +243,10 @@ static int cmd_prove(int argc, char **argv)
 	}
 	if (!fails)
 		printf("verified: %zu proof%s (pairing check against the key's verifying key)\n", K, K == 1 ? "" : "s");
-	if (out) {
-		FILE *fp = fopen(out, "we");
+	if (cs.out) {
+		FILE *fp = fopen(cs.out, "we");
 		if (!fp || fwrite(pf, sizeof *pf, K, fp) != K || fclose(fp))
-			return failf("cannot write %s", out);
+			return failf("cannot write %s", cs.out);
 	}
 	/* calls 1..R (the first call also loads the key in either library) */
 	double best = 0, med = 0;
@@ -302,59 +292,39 @@ static int cmd_cmp(int argc, char **argv)
 
 static int write_all(FILE *fp, const void *p, size_t bytes) { return fwrite(p, 1, bytes, fp) == bytes ? 0 : -1; }
 
-/* parses SPEC into its synthetic circuit (sbuf: the spec with "synth:") */
-static int parse_case(const char *spec, zp_synth_params *sp, zp_circuit *c, char *sbuf, size_t n)
-{
-	snprintf(sbuf, n, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
-	if (zp_synth_parse(sp, sbuf) || zp_synth_circuit(c, sp))
-		return failf("circuit: %s", zp_err_msg());
-	return 0;
-}
-
 static int cmd_dump(int argc, char **argv)
 {
 	if (argc < 5)
 		return failf("%s", "usage: ss_cmp dump SPEC K DIR [--seed S] [--rs-seed N]");
-	const char *spec = argv[2], *dir = argv[4];
-	long k = atol(argv[3]);
-	uint64_t seed = 1, rs_seed = 1;
-	for (int i = 5; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
-		else return failf("unknown option %s", argv[i]);
-	}
-	if (k < 1 || k > 64)
-		return failf("%s", "K must be in [1, 64]");
-	char sbuf[512];
-	zp_synth_params sp;
-	zp_circuit c;
-	if (parse_case(spec, &sp, &c, sbuf, sizeof sbuf))
+	const char *dir = argv[4];
+	struct ss_case cs;
+	if (parse_case(&cs, argv[2], argv[3], argc, argv, 5, OPT_RS))
 		return 1;
 	zp_rng g;
-	zp_rng_seed(&g, rs_seed);
-	for (long i = 0; i < k; i++) {
-		struct part P;
+	zp_rng_seed(&g, cs.rs_seed);
+	for (size_t i = 0; i < cs.k; i++) {
+		struct ss_part P;
 		zp_fr r, s;
-		if (make_part(&P, &c, &sp, seed + (uint64_t)i))
+		if (make_part(&P, &cs.c, &cs.sp, cs.seed + i))
 			return failf("witness: %s", zp_err_msg());
 		zp_fr_random(&r, &g), zp_fr_random(&s, &g);
 		char path[4096];
-		snprintf(path, sizeof path, "%s/part%ld.bin", dir, i);
+		snprintf(path, sizeof path, "%s/part%zu.bin", dir, i);
 		FILE *fp = fopen(path, "we");
 		if (!fp)
 			return failf("cannot create %s", path);
-		uint64_t hdr[6] = { P.n_inp, P.n_aux, P.abc, P.pa, P.pbi, P.pba };
-		size_t wa = (P.n_aux + 63) / 64 * 8, wi = (P.n_inp + 63) / 64 * 8;
-		int e = write_all(fp, hdr, sizeof hdr) || write_all(fp, P.w, (P.n_inp + P.n_aux) * sizeof(zp_fr)) ||
-			write_all(fp, P.a, P.abc * sizeof(zp_fr)) || write_all(fp, P.b, P.abc * sizeof(zp_fr)) ||
-			write_all(fp, P.c, P.abc * sizeof(zp_fr)) || write_all(fp, P.a_aux, wa) ||
-			write_all(fp, P.b_inp, wi) || write_all(fp, P.b_aux, wa) || write_all(fp, &r, sizeof r) ||
+		uint64_t hdr[6] = { P.d.n_inp, P.d.n_aux, P.d.rows, P.d.pa, P.d.pbi, P.d.pba };
+		size_t wa = (P.d.n_aux + 63) / 64 * 8, wi = (P.d.n_inp + 63) / 64 * 8;
+		int e = write_all(fp, hdr, sizeof hdr) || write_all(fp, P.w, (P.d.n_inp + P.d.n_aux) * sizeof(zp_fr)) ||
+			write_all(fp, P.a, P.d.rows * sizeof(zp_fr)) || write_all(fp, P.b, P.d.rows * sizeof(zp_fr)) ||
+			write_all(fp, P.c, P.d.rows * sizeof(zp_fr)) || write_all(fp, P.d.a_aux, wa) ||
+			write_all(fp, P.d.b_inp, wi) || write_all(fp, P.d.b_aux, wa) || write_all(fp, &r, sizeof r) ||
 			write_all(fp, &s, sizeof s);
 		if (fclose(fp) || e)
 			return failf("cannot write %s", path);
-		free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
+		ss_part_free(&P);
 	}
-	printf("dumped: %ld partition%s of %s to %s\n", k, k == 1 ? "" : "s", sbuf, dir);
+	printf("dumped: %zu partition%s of %s to %s\n", cs.k, cs.k == 1 ? "" : "s", cs.spec, dir);
 	return 0;
 }
 
@@ -362,50 +332,36 @@ static int cmd_verify(int argc, char **argv)
 {
 	if (argc < 6)
 		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same]");
-	const char *path = argv[2], *spec = argv[3], *file = argv[5];
-	long k = atol(argv[4]);
-	uint64_t seed = 1;
-	int same = 0;   /* --same: every proof of the one witness of seed S (a template partition proved K times) */
-	for (int i = 6; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--same")) same = 1;
-		else return failf("unknown option %s", argv[i]);
-	}
-	if (k < 1 || k > 64)
-		return failf("%s", "K must be in [1, 64]");
-	char sbuf[512];
-	zp_synth_params sp;
-	zp_circuit c;
-	if (parse_case(spec, &sp, &c, sbuf, sizeof sbuf))
+	const char *path = argv[2], *file = argv[5];
+	struct ss_case cs;
+	if (parse_case(&cs, argv[3], argv[4], argc, argv, 6, OPT_SAME))
 		return 1;
+	const size_t k = cs.k;
 	zp_g16_vk vk;
-	if (zp_params_read_vk(&vk, path, c.n_public))
+	if (zp_params_read_vk(&vk, path, cs.c.n_public))
 		return failf("%s", zp_err_msg());
-	zp_ss_proof *pf = calloc((size_t)k + 1, sizeof *pf);
+	zp_ss_proof *pf = calloc(k + 1, sizeof *pf);
 	FILE *fp = fopen(file, "re");
-	if (!pf || !fp || fread(pf, sizeof *pf, (size_t)k + 1, fp) != (size_t)k)
+	if (!pf || !fp || fread(pf, sizeof *pf, k + 1, fp) != k)
 		return failf("%s: cannot read exactly K proofs", file);
 	fclose(fp);
 	int fails = 0;
-	struct part P;
-	for (long i = 0; i < k; i++) {
-		if ((!same || !i) && make_part(&P, &c, &sp, seed + (same ? 0 : (uint64_t)i)))
+	struct ss_part P;
+	for (size_t i = 0; i < k; i++) {
+		if ((!cs.same || !i) && make_part(&P, &cs.c, &cs.sp, cs.seed + (cs.same ? 0 : i)))
 			return failf("witness: %s", zp_err_msg());
-		zp_g16_proof q;
-		memset(&q, 0, sizeof q); /* a BLS12-381 proof (curve NULL) */
-		memcpy(&q, &pf[i], sizeof pf[i]);
-		int v = zp_g16_verify(&vk, &q, P.w + 1, c.n_public);
+		int v = check_proof(&vk, &pf[i], &P, cs.c.n_public);
 		if (v) {
-			fprintf(stderr, "ss_cmp: FAIL: %s: partition %ld: the proof does not verify (%s)\n", file, i,
+			fprintf(stderr, "ss_cmp: FAIL: %s: partition %zu: the proof does not verify (%s)\n", file, i,
 				zp_strerror(v));
 			fails++;
 		}
-		if (!same || i == k - 1)
-			free(P.w), free(P.a), free(P.b), free(P.c), free(P.a_aux), free(P.b_inp), free(P.b_aux);
+		if (!cs.same || i == k - 1)
+			ss_part_free(&P);
 	}
 	if (fails)
 		return 1;
-	printf("verified: %s: %ld proof%s (pairing check against the key's verifying key)\n", file, k, k == 1 ? "" : "s");
+	printf("verified: %s: %zu proof%s (pairing check against the key's verifying key)\n", file, k, k == 1 ? "" : "s");
 	return 0;
 }
 

@@ -39,6 +39,7 @@
 #include "keyfile.h"
 #include "params.h"
 #include "setup.h"
+#include "ss_part.h"
 #include "ss_stats.h"
 #include "supraseal_abi.h"
 #include "synth.h"
@@ -105,18 +106,7 @@ static int keygen(int argc, char **argv)
 	return 0;
 }
 
-/* One partition as bellperson's ProvingAssignment has it. */
-struct part {
-	zp_fr *inp, *aux, *a, *b, *c;
-	uint64_t *a_aux, *b_inp, *b_aux;
-	size_t n_inp, n_aux, abc;
-	size_t pa, pbi, pba;
-};
-
-static void bit_set(uint64_t *w, size_t i) { w[i / 64] |= 1ull << (i % 64); }
-static bool bit_get(const uint64_t *w, size_t i) { return w[i / 64] >> (i % 64) & 1; }
-
-static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed, bool bad)
+static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_params *sp, uint64_t seed, bool bad)
 {
 	size_t nv = c->n_vars, d = c->domain_size;
 	zp_fr *w = malloc(nv * sizeof(zp_fr)), *a = malloc(d * sizeof(zp_fr)), *b = malloc(d * sizeof(zp_fr)),
@@ -133,38 +123,8 @@ static int make_part(struct part *P, const zp_circuit *c, const zp_synth_params 
 		zp_circuit_eval(c, w, a, b, cc);
 		zp_fr_add(&cc[0], &cc[0], &one);
 	}
-	P->n_inp = c->n_public + 1;
-	P->n_aux = nv - P->n_inp;
-	P->abc = (size_t)c->n_constraints + P->n_inp; /* bellperson: one extra constraint per input */
-	P->inp = w;
-	P->aux = w + P->n_inp;
-	P->a = a, P->b = b, P->c = cc;
-	size_t wa = (P->n_aux + 63) / 64 + 1, wi = (P->n_inp + 63) / 64 + 1;
-	P->a_aux = calloc(wa, 8), P->b_aux = calloc(wa, 8), P->b_inp = calloc(wi, 8);
-	P->pa = P->pba = P->pbi = 0;
-	for (size_t i = 0; i < P->n_inp; i++)
-		if (bit_get(c->b_vars, i))
-			bit_set(P->b_inp, i), P->pbi++;
-	for (size_t i = 0; i < P->n_aux; i++) {
-		if (bit_get(c->a_vars, P->n_inp + i))
-			bit_set(P->a_aux, i), P->pa++;
-		if (bit_get(c->b_vars, P->n_inp + i))
-			bit_set(P->b_aux, i), P->pba++;
-	}
-	return 0;
-}
-
-static zp_ss_assignment assignment_of(const struct part *P, long aux_off)
-{
-	/* field by field as bellperson's From<&ProvingAssignment> for supraseal_c2::Assignment */
-	return (zp_ss_assignment){
-		.a_aux_density = P->a_aux, .a_aux_bit_len = P->n_aux, .a_aux_popcount = P->pa,
-		.b_inp_density = P->b_inp, .b_inp_bit_len = P->n_inp, .b_inp_popcount = P->pbi,
-		.b_aux_density = P->b_aux, .b_aux_bit_len = P->n_aux, .b_aux_popcount = P->pba,
-		.a = P->a, .b = P->b, .c = P->c, .abc_size = P->abc,
-		.inp_assignment_data = P->inp, .inp_assignment_size = P->n_inp,
-		.aux_assignment_data = P->aux, .aux_assignment_size = (size_t)((long)P->n_aux + aux_off),
-	};
+	P->w = w, P->a = a, P->b = b, P->c = cc;
+	return zp_bp_density_of(&P->d, c);
 }
 
 static int check_error(zp_ss_error e, int expect, const char *what)
@@ -244,7 +204,7 @@ static int cmd_prove(int argc, char **argv)
 	zp_g16_vk vk;
 	if (zp_params_read_vk(&vk, path, c.n_public))
 		return failf("params read: %s", zp_err_msg());
-	struct part *P = calloc(K, sizeof *P);
+	struct ss_part *P = calloc(K, sizeof *P);
 	zp_ss_assignment *as = calloc(K, sizeof *as);
 	zp_fr *r_s = calloc(K, sizeof(zp_fr)), *s_s = calloc(K, sizeof(zp_fr));
 	zp_ss_proof *proofs = calloc(K, sizeof *proofs);
@@ -254,7 +214,7 @@ static int cmd_prove(int argc, char **argv)
 			P[i] = P[0];
 		else if (make_part(&P[i], &c, &sp, seed + i, bad && i == 0))
 			return failf("witness: %s", zp_err_msg());
-		as[i] = assignment_of(&P[i], aux_off);
+		as[i] = ss_assignment_of(&P[i], aux_off);
 	}
 	if (stats)
 		printf("witness: %zu partition%s synthesized in %.3f s\n", same ? (size_t)1 : K, same || K == 1 ? "" : "s",
@@ -295,7 +255,7 @@ static int cmd_prove(int argc, char **argv)
 			zp_g16_proof pf;
 			memset(&pf, 0, sizeof pf);   /* a BLS12-381 proof (curve NULL) */
 			memcpy(&pf, &proofs[i], sizeof proofs[i]);
-			int v = zp_g16_verify(&vk, &pf, P[i].inp + 1, pub);
+			int v = zp_g16_verify(&vk, &pf, P[i].w + 1, pub);
 			if (v) {
 				fprintf(stderr, "FAIL: call %d partition %zu: proof does not verify (%s)\n", rep, i, zp_strerror(v));
 				fails++;

@@ -197,53 +197,19 @@ fn oneshot(provers: &[ProvingAssignment], srs: &SRS) -> Vec<Proof> {
     proofs
 }
 
-/// the slices form (shared density vectors): upstream's generate_groth16_proof, curio's arguments
-fn slices(provers: &[ProvingAssignment], srs: &SRS, mtx: *mut core::ffi::c_void) -> Vec<Proof> {
-    let n = provers.len();
-    let p0 = &provers[0];
-    let ptrs = |f: &dyn Fn(&ProvingAssignment) -> *const Fr| provers.iter().map(f).collect::<Vec<_>>();
-    let (a, b, c) = (ptrs(&|p| p.a.as_ptr()), ptrs(&|p| p.b.as_ptr()), ptrs(&|p| p.c.as_ptr()));
-    let (inp, aux) = (ptrs(&|p| p.input_assignment.as_ptr()), ptrs(&|p| p.aux_assignment.as_ptr()));
-    let r_s: Vec<Fr> = provers.iter().map(|p| p.r).collect();
-    let s_s: Vec<Fr> = provers.iter().map(|p| p.s).collect();
-    let mut proofs = proof_buffer(n);
-    generate_groth16_proof(
-        &a,
-        &b,
-        &c,
-        p0.a.len(),
-        &inp,
-        &aux,
-        p0.input_assignment.len(),
-        p0.aux_assignment.len(),
-        &p0.a_aux_density,
-        &p0.b_input_density,
-        &p0.b_aux_density,
-        p0.a_aux_total,
-        p0.b_input_total,
-        p0.b_aux_total,
-        n,
-        &r_s,
-        &s_s,
-        &mut proofs,
-        srs,
-        mtx,
-        0,
-    );
-    proofs
-}
-
-/// curio's bellperson: start (synthesis buffers handed over), the buffers go, then finish
-fn split_start(mut provers: Vec<ProvingAssignment>, srs: &SRS, mtx: *mut core::ffi::c_void) -> (*mut core::ffi::c_void, usize) {
-    let n = provers.len();
-    let pending = {
+/// Calls `$f` (generate_groth16_proof or start_groth16_proof) as curio's bellperson does: per-circuit
+/// pointers to each partition's scalars, partition 0's density vectors shared by all, each
+/// partition's r and s; then `$rest` (the proofs, the SRS, the gpu mutex and index).
+macro_rules! call_sliced {
+    ($f:ident, $provers:expr, $($rest:expr),+) => {{
+        let provers: &[ProvingAssignment] = $provers;
         let p0 = &provers[0];
         let ptrs = |f: &dyn Fn(&ProvingAssignment) -> *const Fr| provers.iter().map(f).collect::<Vec<_>>();
         let (a, b, c) = (ptrs(&|p| p.a.as_ptr()), ptrs(&|p| p.b.as_ptr()), ptrs(&|p| p.c.as_ptr()));
         let (inp, aux) = (ptrs(&|p| p.input_assignment.as_ptr()), ptrs(&|p| p.aux_assignment.as_ptr()));
         let r_s: Vec<Fr> = provers.iter().map(|p| p.r).collect();
         let s_s: Vec<Fr> = provers.iter().map(|p| p.s).collect();
-        start_groth16_proof(
+        $f(
             &a,
             &b,
             &c,
@@ -258,14 +224,25 @@ fn split_start(mut provers: Vec<ProvingAssignment>, srs: &SRS, mtx: *mut core::f
             p0.a_aux_total,
             p0.b_input_total,
             p0.b_aux_total,
-            n,
+            provers.len(),
             &r_s,
             &s_s,
-            srs,
-            mtx,
-            -1,
+            $($rest),+
         )
-    };
+    }};
+}
+
+/// the slices form (shared density vectors): upstream's generate_groth16_proof, curio's arguments
+fn slices(provers: &[ProvingAssignment], srs: &SRS, mtx: *mut core::ffi::c_void) -> Vec<Proof> {
+    let mut proofs = proof_buffer(provers.len());
+    call_sliced!(generate_groth16_proof, provers, &mut proofs, srs, mtx, 0);
+    proofs
+}
+
+/// curio's bellperson: start (synthesis buffers handed over), the buffers go, then finish
+fn split_start(mut provers: Vec<ProvingAssignment>, srs: &SRS, mtx: *mut core::ffi::c_void) -> (*mut core::ffi::c_void, usize) {
+    let n = provers.len();
+    let pending = call_sliced!(start_groth16_proof, &provers, srs, mtx, -1);
     for p in provers.iter_mut() {
         p.scribble();
     }

@@ -220,6 +220,13 @@ fn check_types<S, PR>() {
     }
 }
 
+/// Upstream's failure mode: a panic with the library's message.
+fn or_panic(err: cuda::Error) {
+    if err.code != 0 {
+        panic!("{}", String::from(err));
+    }
+}
+
 fn check_bits<D>(
     a_aux_density_bv: &[D],
     b_g1_input_density_bv: &[D],
@@ -232,63 +239,6 @@ fn check_bits<D>(
     assert!(a_aux_density_bv.len() * bits >= aux_assignments_size);
     assert!(b_g1_aux_density_bv.len() * bits >= aux_assignments_size);
     assert!(b_g1_input_density_bv.len() * bits >= input_assignments_size);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn assignments_of<S, D>(
-    ntt_a_scalars: &[*const S],
-    ntt_b_scalars: &[*const S],
-    ntt_c_scalars: &[*const S],
-    ntt_scalars_actual_size: usize,
-    input_assignments: &[*const S],
-    aux_assignments: &[*const S],
-    input_assignments_size: usize,
-    aux_assignments_size: usize,
-    a_aux_density_bv: &[D],
-    b_g1_input_density_bv: &[D],
-    b_g1_aux_density_bv: &[D],
-    a_aux_total_density: usize,
-    b_g1_input_total_density: usize,
-    b_g1_aux_total_density: usize,
-    num_circuits: usize,
-) -> Vec<Assignment<S>> {
-    for (what, n) in [
-        ("ntt_a_scalars", ntt_a_scalars.len()),
-        ("ntt_b_scalars", ntt_b_scalars.len()),
-        ("ntt_c_scalars", ntt_c_scalars.len()),
-        ("input_assignments", input_assignments.len()),
-        ("aux_assignments", aux_assignments.len()),
-    ] {
-        assert_eq!(n, num_circuits, "{} has {} entries for {} circuits", what, n, num_circuits);
-    }
-    check_bits(
-        a_aux_density_bv,
-        b_g1_input_density_bv,
-        b_g1_aux_density_bv,
-        input_assignments_size,
-        aux_assignments_size,
-    );
-    (0..num_circuits)
-        .map(|i| Assignment {
-            a_aux_density: a_aux_density_bv.as_ptr() as *const usize,
-            a_aux_bit_len: aux_assignments_size,
-            a_aux_popcount: a_aux_total_density,
-            b_inp_density: b_g1_input_density_bv.as_ptr() as *const usize,
-            b_inp_bit_len: input_assignments_size,
-            b_inp_popcount: b_g1_input_total_density,
-            b_aux_density: b_g1_aux_density_bv.as_ptr() as *const usize,
-            b_aux_bit_len: aux_assignments_size,
-            b_aux_popcount: b_g1_aux_total_density,
-            a: ntt_a_scalars[i],
-            b: ntt_b_scalars[i],
-            c: ntt_c_scalars[i],
-            abc_size: ntt_scalars_actual_size,
-            inp_assignment_data: input_assignments[i],
-            inp_assignment_size: input_assignments_size,
-            aux_assignment_data: aux_assignments[i],
-            aux_assignment_size: aux_assignments_size,
-        })
-        .collect()
 }
 
 /// Proves `num_circuits` partitions that share their density bit vectors (one circuit, several
@@ -324,7 +274,8 @@ pub fn generate_groth16_proof<S, D, PR>(
     assert_eq!(r_s.len(), num_circuits);
     assert_eq!(s_s.len(), num_circuits);
     assert_eq!(proofs.len(), num_circuits);
-    let provers = assignments_of(
+    // one-shot is start then finish, as in the library (generate_groth16_proofs_c)
+    let pending = start_groth16_proof(
         ntt_a_scalars,
         ntt_b_scalars,
         ntt_c_scalars,
@@ -340,22 +291,13 @@ pub fn generate_groth16_proof<S, D, PR>(
         b_g1_input_total_density,
         b_g1_aux_total_density,
         num_circuits,
+        r_s,
+        s_s,
+        srs,
+        gpu_mtx,
+        gpu_index,
     );
-    let err = unsafe {
-        generate_groth16_proofs_c(
-            provers.as_ptr() as *const c_void,
-            num_circuits,
-            r_s.as_ptr() as *const c_void,
-            s_s.as_ptr() as *const c_void,
-            proofs.as_mut_ptr() as *mut c_void,
-            srs,
-            gpu_mtx,
-            gpu_index,
-        )
-    };
-    if err.code != 0 {
-        panic!("{}", String::from(err));
-    }
+    finish_groth16_proof(pending, proofs);
 }
 
 /// Proves one partition per `Assignment` (bellperson's call). Panics on failure with the library's
@@ -384,9 +326,7 @@ pub fn generate_groth16_proofs<S, PR>(
             -1,
         )
     };
-    if err.code != 0 {
-        panic!("{}", String::from(err));
-    }
+    or_panic(err);
 }
 
 /// curio: a mutex to pass as `gpu_mtx` (zkpipe serializes the devices in gpud; nobody locks it).
@@ -431,23 +371,44 @@ pub fn start_groth16_proof<S, D>(
     check_types::<S, ()>();
     assert_eq!(r_s.len(), num_circuits);
     assert_eq!(s_s.len(), num_circuits);
-    let provers = assignments_of(
-        ntt_a_scalars,
-        ntt_b_scalars,
-        ntt_c_scalars,
-        ntt_scalars_actual_size,
-        input_assignments,
-        aux_assignments,
-        input_assignments_size,
-        aux_assignments_size,
+    for (what, n) in [
+        ("ntt_a_scalars", ntt_a_scalars.len()),
+        ("ntt_b_scalars", ntt_b_scalars.len()),
+        ("ntt_c_scalars", ntt_c_scalars.len()),
+        ("input_assignments", input_assignments.len()),
+        ("aux_assignments", aux_assignments.len()),
+    ] {
+        assert_eq!(n, num_circuits, "{} has {} entries for {} circuits", what, n, num_circuits);
+    }
+    check_bits(
         a_aux_density_bv,
         b_g1_input_density_bv,
         b_g1_aux_density_bv,
-        a_aux_total_density,
-        b_g1_input_total_density,
-        b_g1_aux_total_density,
-        num_circuits,
+        input_assignments_size,
+        aux_assignments_size,
     );
+    // one Assignment per circuit: its own scalars, the shared density vectors
+    let provers: Vec<Assignment<S>> = (0..num_circuits)
+        .map(|i| Assignment {
+            a_aux_density: a_aux_density_bv.as_ptr() as *const usize,
+            a_aux_bit_len: aux_assignments_size,
+            a_aux_popcount: a_aux_total_density,
+            b_inp_density: b_g1_input_density_bv.as_ptr() as *const usize,
+            b_inp_bit_len: input_assignments_size,
+            b_inp_popcount: b_g1_input_total_density,
+            b_aux_density: b_g1_aux_density_bv.as_ptr() as *const usize,
+            b_aux_bit_len: aux_assignments_size,
+            b_aux_popcount: b_g1_aux_total_density,
+            a: ntt_a_scalars[i],
+            b: ntt_b_scalars[i],
+            c: ntt_c_scalars[i],
+            abc_size: ntt_scalars_actual_size,
+            inp_assignment_data: input_assignments[i],
+            inp_assignment_size: input_assignments_size,
+            aux_assignment_data: aux_assignments[i],
+            aux_assignment_size: aux_assignments_size,
+        })
+        .collect();
     let mut pending: *mut c_void = core::ptr::null_mut();
     let err = unsafe {
         generate_groth16_proofs_start_c(
@@ -461,9 +422,7 @@ pub fn start_groth16_proof<S, D>(
             &mut pending,
         )
     };
-    if err.code != 0 {
-        panic!("{}", String::from(err));
-    }
+    or_panic(err);
     pending
 }
 
@@ -471,10 +430,7 @@ pub fn start_groth16_proof<S, D>(
 /// (one per circuit of the start call). Consumes the handle, also when it panics on failure.
 pub fn finish_groth16_proof<PR>(handle: *mut c_void, proofs: &mut [PR]) {
     check_types::<[u8; SCALAR_BYTES], PR>();
-    let err = unsafe { finalize_groth16_proof_c(handle, proofs.as_mut_ptr() as *mut c_void) };
-    if err.code != 0 {
-        panic!("{}", String::from(err));
-    }
+    or_panic(unsafe { finalize_groth16_proof_c(handle, proofs.as_mut_ptr() as *mut c_void) });
 }
 
 /// curio: abandons a started call (its partitions are cancelled) and frees the handle.
