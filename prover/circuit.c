@@ -353,20 +353,25 @@ static void eval_with(void (*mul)(const zp_csr *, const zp_fr *, zp_fr *), const
 
 /* the three products a row block at a time: A, B and C of the same rows read the same window of
  * w, so it is fetched once instead of three times */
-struct eval_ctx { const zp_circuit *c; const zp_fr *w; zp_fr *y[3]; };
+struct eval_ctx { const zp_circuit *c; const zp_fr *w; zp_fr *y[3]; bool bn; };
+static void bn_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uint64_t r1);
 
+/* either curve (bn: BN254's plain row sums, below; else BLS12-381's codes and lazy sums) */
 static void eval_task(void *vctx, size_t t, int worker)
 {
 	struct eval_ctx *e = vctx;
 	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
 	for (int k = 0; k < 3; k++)
 		if (k < 2 || e->c->has_c)
-			mul_rows(&e->c->m[k], e->w, e->y[k], r0, r1);
+			(e->bn ? bn_rows : mul_rows)(&e->c->m[k], e->w, e->y[k], r0, r1);
 	if (!e->c->has_c) {
 		if (r1 > e->c->domain_size)
 			r1 = e->c->domain_size;
 		for (uint64_t i = r0; i < r1; i++)
-			zp_lc_mul(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
+			if (e->bn)
+				zp_circuit_mul_bn254(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
+			else
+				zp_lc_mul(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
 	}
 }
 
@@ -376,7 +381,7 @@ void zp_circuit_eval(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp
 		zp_circuit_eval_bn254(c, w, a, b, cc);
 		return;
 	}
-	struct eval_ctx e = { c, w, { a, b, cc } };
+	struct eval_ctx e = { c, w, { a, b, cc }, false };
 	zp_coef_values();
 	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, eval_task, &e);
 }
@@ -473,23 +478,8 @@ static void bn_rows(const zp_csr *m, const zp_fr *w, zp_fr *y, uint64_t r0, uint
 	}
 }
 
-static void bn_eval_task(void *vctx, size_t t, int worker)
-{
-	struct eval_ctx *e = vctx;
-	uint64_t r0 = (uint64_t)t * ROWS_PER_TASK, r1 = r0 + ROWS_PER_TASK;
-	for (int k = 0; k < 3; k++)
-		if (k < 2 || e->c->has_c)
-			bn_rows(&e->c->m[k], e->w, e->y[k], r0, r1);
-	if (!e->c->has_c) {
-		if (r1 > e->c->domain_size)
-			r1 = e->c->domain_size;
-		for (uint64_t i = r0; i < r1; i++)
-			zp_circuit_mul_bn254(&e->y[2][i], &e->y[0][i], &e->y[1][i]);
-	}
-}
-
 void zp_circuit_eval_bn254(const zp_circuit *c, const zp_fr *w, zp_fr *a, zp_fr *b, zp_fr *cc)
 {
-	struct eval_ctx e = { c, w, { a, b, cc } };
-	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, bn_eval_task, &e);
+	struct eval_ctx e = { c, w, { a, b, cc }, true };
+	zp_par_for((c->domain_size + ROWS_PER_TASK - 1) / ROWS_PER_TASK, eval_task, &e);
 }
