@@ -224,8 +224,7 @@ static int cu_apply(struct cu *s, const zp_g16_key *key)
 	     (rc = dmalloc((void **)&s->d_one, s->nv * sizeof(uint32_t), "the 0/1 split's list of ones")) ||
 	     (rc = dmalloc(&s->d_sel, s->sel_len, "the 0/1 split's selection"))))
 		return rc;
-	s->ones_kernel = zp_knobs()->cuda_ones_kernel;
-	if (!s->kstream && zp_knobs()->cuda_density) {
+	if (!s->kstream) {
 		const size_t *len = s->an;
 		s->ftmp_len = zp_cuda_filter_temp_size(s->nv);
 		if ((rc = dmalloc((void **)&s->d_fl, s->nv * sizeof(uint32_t), "the density-filtered list")) ||

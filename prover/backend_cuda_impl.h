@@ -84,10 +84,9 @@ struct cu {
 	int nbuf;
 	uint32_t *d_idx;            /* nv: indices of the witness entries that are not 0/1 */
 	uint32_t *d_one;            /* nv: indices of the witness entries that are 1 */
-	int ones_kernel;            /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	void *d_sel;                /* zp_cuda_nonbits temp */
 	size_t sel_len;
-	/* density (ZP_CUDA_DENSITY, default on; not for a streamed key): bit i of d_nz[q] says point i of A, B1, B2
+	/* density (not for a streamed key): bit i of d_nz[q] says point i of A, B1, B2
 	 * or C is not at infinity; each MSM filters the ones and non-0/1 lists by it into d_fl first, so points
 	 * at infinity are neither gathered, sorted nor loaded */
 	int dens;
@@ -102,10 +101,10 @@ struct cu {
 	size_t ones_chunk[2];       /* 0/1-kernel chunk entries (its scratch is far smaller) */
 	zp_cuda_ntt_ctx *ntt;
 	void *st, *cst;             /* streams: compute, copy */
-	void *wst;                  /* the witness MSMs' stream beside the H step (ZP_CUDA_OVERLAP, prove_buf) */
+	void *wst;                  /* the witness MSMs' stream beside the H step (cu_prove) */
 	void *ms;                   /* the stream the witness MSMs run on now: st, or wst while they overlap */
 	void *tev[6];               /* ZP_CUDA_VERBOSE: H step start/end, witness start/end, H MSM start/end */
-	unsigned long nproof;       /* prove_buf calls (ZP_CUDA_OVERLAP=2 alternates by it) */
+	unsigned long nproof;       /* proofs made (ZP_CUDA_VERBOSE numbers them) */
 	zp_fr *pin[2];              /* staging for unregistered host memory */
 	void *pin_ev[2];
 	int pin_i;
@@ -126,7 +125,7 @@ struct cu {
 	void *ev_up[2][2], *ev_free[2][2];
 	struct kitem *wit_it, *w_it, *h_it;   /* the staged ranges a proof goes through, in order */
 	size_t n_wit_it, n_w_it, n_h_it;
-	/* the H MSM beside the witness MSMs (plan.hb_st; ZP_CUDA_OVERLAP 1): its own ranges of hb_st points, staged
+	/* the H MSM beside the witness MSMs (plan.hb_st): its own ranges of hb_st points, staged
 	 * on hsst into the input set's buffers the H step leaves free, summed on st by a second host thread */
 	struct kitem *hb_it;
 	size_t n_hb_it;

@@ -361,7 +361,7 @@ out:
 }
 
 /* Σ_{i in [lo, nw)} w_i·P_{i−lo} (nw: d_w's entries), split: the ones listed in d_one[q_lo, n_one) summed by
- * zp_cuda_msm_g*_sum_idx (or, ZP_CUDA_ONES_KERNEL=1, the 0/1 kernel over the whole range), the
+ * zp_cuda_msm_g*_sum_idx, the
  * entries listed in d_idx[p_lo, n_nb) (those not 0/1, ascending) gathered and summed by the bucket MSM. */
 static int msm_split(struct cu *s, int g2, int q, void *out, const void *d_bases, size_t blen, const zp_fr *d_w,
 		     size_t nw, size_t lo, size_t p_lo, size_t n_nb, size_t q_lo, size_t n_one)
@@ -370,15 +370,10 @@ static int msm_split(struct cu *s, int g2, int q, void *out, const void *d_bases
 	const uint32_t *l;
 	size_t m;
 	s->cc->jac_set_inf(g2, out);
-	if (s->ones_kernel) {
-		rc = cu_ones_add(s, g2, out, d_bases, d_w + lo, NULL, nw - lo, 0);
-	} else {
-		l = s->d_one + q_lo, m = n_one - q_lo;
-		if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
-			return rc;
-		rc = cu_ones_add(s, g2, out, d_bases, NULL, s->dens ? s->d_fl : l, m, (uint32_t)lo);
-	}
-	if (rc)
+	l = s->d_one + q_lo, m = n_one - q_lo;
+	if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
+		return rc;
+	if ((rc = cu_ones_add(s, g2, out, d_bases, NULL, s->dens ? s->d_fl : l, m, (uint32_t)lo)))
 		return rc;
 	l = s->d_idx + p_lo, m = n_nb - p_lo;
 	if (s->dens && (rc = zp_cuda_filter_idx(s->d_fl, &m, l, m, s->d_nz[q], (uint32_t)lo, s->d_ftmp, s->ftmp_len, s->ms)))
@@ -539,7 +534,7 @@ static int msm_buf(struct cu *s, int b, zp_g16_msm_out *out)
 	}
 	if (any_rq) {
 		if ((rc = list_idx(s, 0, dw, s->nv, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
-		    (!s->ones_kernel && (rc = list_idx(s, 1, dw, s->nv, s->d_one, s->h_one, &n_one, &q_c))))
+		    (rc = list_idx(s, 1, dw, s->nv, s->d_one, s->h_one, &n_one, &q_c)))
 			return rc;
 		cu_stage(s, "0/1 split");
 	}
@@ -593,14 +588,12 @@ int cu_msm(void *state, zp_g16_msm_out *out)
  * step first). */
 int cu_prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 {
-	/* ZP_CUDA_OVERLAP=1: the H step's transforms (memory-bound) on the compute stream while the witness
-	 * MSMs run on their own (high-priority) stream; msm_buf returns once they are done, so the H MSM then
-	 * has the scratch to itself. 0 (default): H step, H MSM, witness MSMs in turn; 2: the two orders
-	 * alternate proof by proof (to compare them in one run: ZP_CUDA_VERBOSE logs each proof's times and
-	 * order). A streamed key too: its witness ranges are staged while the H step runs, the H MSM's ranges
-	 * after (msm_buf returns when the witness MSMs are done). */
-	int mode = zp_knobs()->cuda_overlap, tv = verbose() >= 1;
-	int ov = mode == 1 || (mode == 2 && !(s->nproof & 1)), hb = 0;
+	/* The H step's transforms (memory-bound) on the compute stream while the witness MSMs run on their own
+	 * (high-priority) stream; wit returns once they are done, so the H MSM then has the scratch to itself
+	 * (2^27 at 1 %: 1.142 s against 1.174 in turn, bench/RESULTS.md). A streamed key too: its witness ranges
+	 * are staged while the H step runs, the H MSM's after, or (plan.hb_st) beside them on a thread of its own
+	 * (2^27 .params at 15000 MiB: 1.67 s against 2.55 in turn). */
+	int tv = verbose() >= 1, hb = 0;
 	struct timespec h0, h1;
 	int rc;
 	s->nproof++;
@@ -608,13 +601,7 @@ int cu_prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 	if ((rc = zp_cuda_set_device(s->dev)) || (tv && (rc = zp_cuda_event_record(s->tev[0], s->st))) ||
 	    (rc = h_step(s, b)) || (tv && (rc = zp_cuda_event_record(s->tev[1], s->st))))
 		return rc;
-	if (!ov) {
-		if ((tv && (rc = zp_cuda_event_record(s->tev[4], s->st))) || (rc = h_msm(s, b, cu_out(s, out, 4))) ||
-		    (tv && (rc = zp_cuda_event_record(s->tev[5], s->st))) ||
-		    (tv && (rc = zp_cuda_event_record(s->tev[2], s->st))) || (rc = wit(s, b, out)) ||
-		    (tv && (rc = zp_cuda_event_record(s->tev[3], s->st))))
-			return rc;
-	} else {
+	{
 		/* a streamed H with room in the set's free buffers (plan.hb_st): its MSM on a thread of its own, beside
 		 * the witness MSMs (compute against the host link) */
 		struct hb_job job = { s, cu_out(s, out, 4), 0, "" };
@@ -651,14 +638,14 @@ int cu_prove(struct cu *s, int b, zp_g16_msm_out *out, wit_fn wit)
 		zp_cuda_event_ms(&t[0], s->tev[0], s->tev[1]);
 		zp_cuda_event_ms(&t[1], s->tev[2], s->tev[3]);
 		zp_cuda_event_ms(&t[2], s->tev[4], s->tev[5]);
-		zp_cuda_event_ms(&t[3], s->tev[0], s->tev[ov ? 5 : 3]);
+		zp_cuda_event_ms(&t[3], s->tev[0], s->tev[5]);
 		if (hb) {   /* the later of the two ends */
 			float tw = 0;
 			zp_cuda_event_ms(&tw, s->tev[0], s->tev[3]);
 			t[3] = tw > t[3] ? tw : t[3];
 		}
 		fprintf(stderr, "CUDA backend: proof %lu (%s): H step %.1f ms, witness MSMs %.1f ms, H MSM %.1f ms; "
-			"GPU %.1f ms, host %.1f ms\n", s->nproof, hb ? "witness beside H step and H MSM" : ov ? "witness beside H" : "in turn", t[0], t[1], t[2], t[3],
+			"GPU %.1f ms, host %.1f ms\n", s->nproof, hb ? "witness beside H step and H MSM" : "witness beside H", t[0], t[1], t[2], t[3],
 			(h1.tv_sec - h0.tv_sec) * 1e3 + (h1.tv_nsec - h0.tv_nsec) / 1e6);
 	}
 	return 0;
@@ -681,7 +668,7 @@ int cu_msm_group(struct cu *s, const zp_fr *sc, size_t n, unsigned mask, zp_g16_
 	const void *bases[4] = { s->d_a, s->d_b1, s->d_b2, s->d_c };
 	int rc;
 	if ((rc = list_idx(s, 0, sc, n, s->d_idx, s->h_idx, &n_nb, &p_c)) ||
-	    (!s->ones_kernel && (rc = list_idx(s, 1, sc, n, s->d_one, s->h_one, &n_one, &q_c))))
+	    (rc = list_idx(s, 1, sc, n, s->d_one, s->h_one, &n_one, &q_c)))
 		return rc;
 	for (int q = 0; q < 4; q++) {
 		int c = q == ZP_CUDA_ARR_C;
