@@ -67,15 +67,10 @@ static void load(void)
 	k->msm_profile = env("ZP_MSM_PROFILE") != NULL;
 	e = env("ZP_MSM_GLV");
 	k->msm_glv = e && atoi(e) > 0 && atoi(e) <= 30 ? atoi(e) : 0;
-	e = env("ZP_CUDA_OVERLAP");
-	k->cuda_overlap = !e || !*e ? 1 : atoi(e) == 0 || atoi(e) == 2 ? atoi(e) : 1; /* measured: beside (bench/RESULTS.md) */
-	k->cuda_density = on_unless_0("ZP_CUDA_DENSITY");
 	num(&k->cuda_device, "ZP_CUDA_DEVICE", 0, 1023, 0);
 	e = env("ZP_CUDA_VERBOSE");
 	k->cuda_verbose = e ? (atoi(e) > 0 ? atoi(e) : 1) : 0;
 	k->cuda_no_register = env("ZP_CUDA_NO_REGISTER") != NULL;
-	e = env("ZP_CUDA_ONES_KERNEL");
-	k->cuda_ones_kernel = e && atoi(e) == 1;
 	num(&k->cuda_msm_chunk, "ZP_CUDA_MSM_CHUNK", 8, 30, 30);
 	num(&k->cuda_bufs, "ZP_CUDA_BUFS", 0, 2, 0);
 	num(&k->cuda_mem_margin_mb, "ZP_CUDA_MEM_MARGIN_MB", -1, 1 << 20, -1); /* -1: by the card (cuda/plan.c) */

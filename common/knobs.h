@@ -39,13 +39,10 @@ typedef struct {
 	int msm_k0;               /* ZP_MSM_K0: 32, 64 (default) or 128 entries a flat task */
 	int msm_profile;          /* ZP_MSM_PROFILE set: per-stage MSM event timings on stderr */
 	int msm_glv;              /* ZP_MSM_GLV=k: BLS12-381 G1 MSMs from 2^k scalars take the GLV cut (default 0: off) */
-	int cuda_overlap;         /* ZP_CUDA_OVERLAP: 0 in turn, 1 witness MSMs beside the H step (default), 2 alternate */
-	int cuda_density;         /* ZP_CUDA_DENSITY=0 clears it: witness MSMs skip the points at infinity (lists filtered) */
 	/* cuda/ runtime and the CUDA prover (prover/backend_cuda.c, cuda/plan.c) */
 	zp_knob_num cuda_device;  /* ZP_CUDA_DEVICE: the device ordinal (checked against the count) */
 	int cuda_verbose;         /* ZP_CUDA_VERBOSE: 1 plan, 2 also stage times; set to anything else: 1 */
 	int cuda_no_register;     /* ZP_CUDA_NO_REGISTER set: refuse host registration (staging path) */
-	int cuda_ones_kernel;     /* ZP_CUDA_ONES_KERNEL=1: the 0/1 kernel instead of the ones list */
 	zp_knob_num cuda_msm_chunk, cuda_bufs, cuda_mem_margin_mb, cuda_mem_cap_mb, cuda_key_stream, cuda_key_res, cuda_key_stage, cuda_split;
 	zp_knob_num cuda_upload;   /* ZP_CUDA_UPLOAD: a key's upload from host memory (cuda/upload.c ways; 0 auto) */
 	zp_knob_num cuda_split_keep; /* ZP_CUDA_SPLIT_KEEP=0: split bases made on the device even when a store has them */

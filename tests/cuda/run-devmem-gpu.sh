@@ -11,8 +11,8 @@
 # on chain (BLS12-381, snarkjs H), chain-bn254 (BN254), mul, and synth 18 (bellperson's coefficient H);
 # then a compact .params key (g16_backend_cmp params: the CUDA compact table's proofs = the CPU density
 # ops' bytes, several proofs on one state, bad input refused) resident, with split bases (2^20), every
-# array streamed, partly resident both ways, under a cap, in turn instead of beside the H step, with
-# the 0/1 kernel, from registered memory, and at 25 % non-0/1 witnesses; with the lean set (its scalars
+# array streamed, partly resident both ways, under a cap, from registered memory, and at 25 % non-0/1
+# witnesses; with the lean set (its scalars
 # gathered on the host: the floor for 16 GB cards) streamed and partly resident, at 1 % and 25 %;
 # then `zkpipe prove` under a 64 MiB cap: refused in one sentence naming the cap; plan_test live (the
 # recorded kernel sizes are current). Prints a table last.
@@ -63,8 +63,6 @@ step params_lean20 600 env ZP_CUDA_KEY_STREAM=2 ZP_CUDA_VERBOSE=1 $P 20 2
 step params_part21 300 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_RES=21 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
 step params_part10 300 env ZP_CUDA_KEY_STREAM=1 ZP_CUDA_KEY_RES=10 ZP_CUDA_KEY_STAGE=12 ZP_CUDA_VERBOSE=1 $P 18 2
 step params_cap20 600 env ZP_CUDA_MEM_CAP_MB=${CAP20:-3000} ZP_CUDA_VERBOSE=1 $P 20 2
-step params_inturn 300 env ZP_CUDA_OVERLAP=0 ZP_CUDA_VERBOSE=1 $P 18 2
-step params_ones 300 env ZP_CUDA_ONES_KERNEL=1 ZP_CUDA_VERBOSE=1 $P 18 2
 step params_reg 300 env G16_CMP_REGISTER=1 ZP_CUDA_VERBOSE=2 $P 18 2
 # the plan's own choice at 2^20 under a cap that forces streaming on any card: the same bytes
 step cap_synth20 300 env ZP_CUDA_MEM_CAP_MB=${CAP20:-3000} ZP_CUDA_VERBOSE=1 "$BIN/g16_backend_cmp" synth 20 1

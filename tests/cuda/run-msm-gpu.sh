@@ -2,8 +2,7 @@
 # The G1 MSM's GLV path, the witness MSMs beside the H step, and the 2^27 partition, on a GPU host.
 # Builds nothing. Usage: tests/cuda/run-msm-gpu.sh DIR   (DIR: the bundle of scripts/gpu-bin.sh)
 #   env: STEPS="check e2e bench" (any subset, in that order)  BUDGET=350 (s: an e2e run starts only if E2E_EST=150 s
-#        more fit, the bench if BENCH_EST=80)  E2E="0.99 0.75" (BOOL settings)  E2E_PARTS=10  OVERLAP=1 (ZP_CUDA_OVERLAP
-#        of the e2e runs; 2 alternates the orders proof by proof)  BENCH="..." (plain, ZP_MSM_GLV=0) BENCH_GLV="..."
+#        more fit, the bench if BENCH_EST=80)  E2E="0.99 0.75" (BOOL settings)  E2E_PARTS=10  BENCH="..." (plain, ZP_MSM_GLV=0) BENCH_GLV="..."
 #        GLV_MAX=20  BN=1 PROF=1 (extra checks / the per-phase profile)
 # 1. check: GPU = CPU bit for bit: gpu_test glv (GLV = plain = known dlog for 0, 1, r-1, the cut's edges,
 #    all 255 bits, sparse, 0/1-heavy, 64-bit, random; passes of all/1/2 windows; the flat and the
@@ -39,8 +38,8 @@ do_check() {
   step glv_check 120 env ZP_MSM_GLV=16 "$BIN/gpu_test" glv ${GLV_MAX:-20}
   [ -n "${BN:-}" ] && [ -x "$BIN/bn254_gpu_test" ] && step bn254 120 "$BIN/bn254_gpu_test" test 16 14 16   # BN254 shares the kernels
   step proofs_new 150 "$BIN/g16_backend_cmp" synth 18 2 0.75
-  step proofs_alt 150 env ZP_CUDA_OVERLAP=2 "$BIN/g16_backend_cmp" synth 18 3 0.99
-  step proofs_old 150 env ZP_CUDA_OVERLAP=0 ZP_MSM_GLV=0 ZP_CUDA_DENSITY=0 "$BIN/g16_backend_cmp" synth 18 2 0.75
+  step proofs_99 150 "$BIN/g16_backend_cmp" synth 18 3 0.99
+  step proofs_glv 150 env ZP_MSM_GLV=16 "$BIN/g16_backend_cmp" synth 18 2 0.75
 }
 do_bench() {
   if [ $(( $(el) + ${BENCH_EST:-80} )) -gt "$BUDGET" ]; then echo "## bench: skipped (elapsed $(el) s of $BUDGET)"; echo "| bench | skipped (time) | |" >> "$SUM"; return; fi
@@ -54,8 +53,8 @@ E2E_T=""
 do_e2e() {
   for b in ${E2E:-0.99 0.75}; do
     if [ $(( $(el) + ${E2E_EST:-150} )) -gt "$BUDGET" ]; then echo "## e2e $b: skipped (elapsed $(el) s of $BUDGET)"; echo "| e2e $b | skipped (time) | |" >> "$SUM"; continue; fi
-    step "e2e_$b" 260 env RUN=/tmp/zpe2e-$b RESULTS="$OUT/e2e-$b.md" LABEL="$b, ZP_CUDA_OVERLAP=${OVERLAP:-1}" \
-      ZP_CUDA_VERBOSE=1 ZP_CUDA_OVERLAP=${OVERLAP:-1} KEY_REGIONS=no PARTS=${E2E_PARTS:-10} JOBS=1 BOOL=$b \
+    step "e2e_$b" 260 env RUN=/tmp/zpe2e-$b RESULTS="$OUT/e2e-$b.md" LABEL="$b" \
+      ZP_CUDA_VERBOSE=1 KEY_REGIONS=no PARTS=${E2E_PARTS:-10} JOBS=1 BOOL=$b \
       bench/pipeline/gpu-e2e.sh "$BIN"
     for g in /tmp/zpe2e-$b/r/log/*gpud*; do [ -f "$g" ] && cp "$g" "$OUT/e2e-$b.$(basename "$g")"; done
     sh=$(grep -ho "are not 0/1 ([0-9.]* %)" /tmp/zpe2e-$b/r/log/*gpud* 2>/dev/null | head -1 | grep -o "[0-9.]* %")
