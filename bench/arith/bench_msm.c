@@ -2,7 +2,8 @@
  * zkpipe-bench-msm CURVE LOG2 [REPS [GROUP]] — one MSM size on one thread, for A/B scripts that alternate
  * two builds' binaries (bench/arith/msm_ab.sh): CURVE is bls12-381 or bn254, GROUP g1 (default) or g2;
  * n = 2^LOG2 points P_i = P_(i-1) + Q and random scalars. One untimed MSM, then REPS (default 3) timed;
- * prints "CURVE LOG2 MS" (G2: "CURVE/g2 LOG2 MS") with the best, in process CPU ms. Whether the IFMA path runs is the library's
+ * prints "CURVE LOG2 MS" (G2: "CURVE/g2 LOG2 MS") with the best, in process CPU ms; with ZKPIPE_BENCH_DIGEST
+ * set, also "digest H" on stderr (FNV-1a of the result's bytes: two builds' results compared bit for bit). Whether the IFMA path runs is the library's
  * choice (ZP_MSM_IFMA, as in a proof).
  */
 #include "bn254.h"
@@ -12,6 +13,7 @@
 #include "par.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,11 @@ static double cpu_ms(void)
 			} \
 			double dt = cpu_ms() - t0; \
 			if (r > 0 && dt < best) best = dt; \
+		} \
+		if (getenv("ZKPIPE_BENCH_DIGEST")) {   /* old/new builds compared bit for bit */ \
+			uint64_t h = 14695981039346656037ull; \
+			for (size_t b = 0; b < sizeof out; b++) h = (h ^ ((const uint8_t *)&out)[b]) * 1099511628211ull; \
+			fprintf(stderr, "digest %016llx\n", (unsigned long long)h); \
 		} \
 		return best; \
 	}
