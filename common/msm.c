@@ -35,4 +35,7 @@ static inline void fp_neg(zp_fp *r, const zp_fp *a) { zp_fp_subc(r, &ZP_FP_ZERO,
 #define MC_PF 0
 #include "msm_curve_tmpl.h"
 
-int zp_msm_window_bits(size_t n) { return msm_window(n, msm_use_ba(n, g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)); }
+int zp_msm_window_bits(size_t n)
+{
+	return msm_window(n, msm_use_ba(n, g1_ba_vec() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1));
+}

@@ -6,8 +6,8 @@
  *   MV_DEG      1 (G1: Fp lanes, MC(ve1)) or 2 (G2: Fp2 lanes, MC(ve2))
  * and the curve's MC(x), MC_PUB(x), MC_V(x), MC_N, MC_W, MC_PF and its lane parts (msm_curve_tmpl.h:
  * ifma_ext_tmpl.h's MC(ve1), MC(e1_mul), ..., MC(lanes_inv), MC(ba_prefetch), MC(one_s), MC(ifma_on)).
- * Without IFMA code in the build the hooks say no and the scalar paths run. MV_DEG and the names it
- * chooses are #undef'd at the end.
+ * Without IFMA code in the build the hooks say no and the scalar paths run. The group ends here: MV_DEG
+ * and msm_tmpl.h's group parameters (G, FE, AFF, XYZZ, JAC, fe_*, BA_MIN) are #undef'd at the end.
  *
  * The batch (ba_place recorded the entries only: bucket, point, sign): pass 1 gathers xP, yP, xB, yB
  * for the eight entries 8j..8j+7 (lane l = entry 8j + l) and forms den = xP − xB, num = ±yP − yB on
@@ -113,16 +113,9 @@ static IFMA_FN void G(ba_apply_v)(struct G(ba) *s)
 	__m512i inv[MC_N], t[MC_N], lam[MC_N], lm1[MC_N], x3[MC_N], y3[MC_N], xp[MC_N], yp[MC_N], bi, pi;
 	const uint64_t *ab = s->ab[0].x.l, *pts = s->points[0].x.l;
 	__mmask8 neg;
-#if MC_PF
-	for (size_t j = 0; j < ng && j < MC_PF; j++)
-		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
-#endif
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-#if MC_PF
-		if (j + MC_PF < ng)
-			MC(ba_prefetch)(s->ent, n, j + MC_PF, pts, ab, 2 * MV_CW);
-#endif
+		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
 		MC(ba_ent_lanes)(s->ent, j, m, 2 * MV_CW, &bi, &pi, &neg);
 		__m512i *xb = vxb[j].v, *yb = vyb[j].v;
 		MC_V(gather)(xp, pts, pi);
@@ -181,16 +174,9 @@ static IFMA_FN void G(ba_apply_v)(struct G(ba) *s)
 	const uint64_t *ab = s->ab[0].x.c0.l, *pts = s->points[0].x.c0.l;
 	__m512i bi, pi;
 	__mmask8 neg;
-#if MC_PF
-	for (size_t j = 0; j < ng && j < MC_PF; j++)
-		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
-#endif
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-#if MC_PF
-		if (j + MC_PF < ng)
-			MC(ba_prefetch)(s->ent, n, j + MC_PF, pts, ab, 2 * MV_CW);
-#endif
+		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
 		MC(ba_ent_lanes)(s->ent, j, m, 2 * MV_CW, &bi, &pi, &neg);
 		MV_E *xb = &vxb[j], *yb = &vyb[j];
 		MV_GATHER(xp, pts, pi, 0);
@@ -392,3 +378,18 @@ static bool G(ba_reduce_fast)(struct G(ba) *s, const XYZZ *bk, size_t nb, XYZZ *
 }
 #endif
 #undef MV_DEG
+/* the group's msm_tmpl.h parameters too: the group ends here */
+#undef G
+#undef FE
+#undef AFF
+#undef XYZZ
+#undef JAC
+#undef fe_mul
+#undef fe_sqr
+#undef fe_add
+#undef fe_sub
+#undef fe_neg
+#undef fe_is_zero
+#undef fe_one
+#undef fe_inv
+#undef BA_MIN

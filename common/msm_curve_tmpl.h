@@ -91,26 +91,26 @@ static IFMA_FN void MC(lanes_inv)(__m512i inv[MC_N], const __m512i tot_v[MC_N])
 	MC_V(from_fe)(inv, tinv);
 }
 
-#if MC_PF
-/* Prefetch the points and buckets of group j's entries (the batch knows them all: the gathers of a
- * group MC_PF ahead then find them in cache; the points are random reads over the whole base array) */
+/* Prefetch the points and buckets of the entries of group j + MC_PF (at j = 0 also of the groups before:
+ * the batch knows them all, so the gathers then find them in cache; the points are random reads over
+ * the whole base array); nothing when MC_PF is 0 */
 static inline void MC(ba_prefetch)(const void *ent, size_t n, size_t j, const uint64_t *pts, const uint64_t *ab,
                                    unsigned words)
 {
 	const uint32_t *e = (const uint32_t *)ent;
-	size_t lo = 8 * j, hi = lo + 8 < n ? lo + 8 : n;
-	for (size_t i = lo; i < hi; i++) {
-		const char *p = (const char *)(pts + (size_t)(e[2 * i + 1] & 0x7fffffffu) * words);
-		const char *b = (const char *)(ab + (size_t)e[2 * i] * words);
-		for (unsigned o = 0; o < words * 8; o += 64) {
-			__builtin_prefetch(p + o);
-			__builtin_prefetch(b + o, 1);
+	size_t ng = (n + 7) / 8;
+	for (size_t g = j ? j + MC_PF : 0; g <= j + MC_PF && g < ng && MC_PF; g++)
+		for (size_t i = 8 * g; i < 8 * g + 8 && i < n; i++) {
+			const char *p = (const char *)(pts + (size_t)(e[2 * i + 1] & 0x7fffffffu) * words);
+			const char *b = (const char *)(ab + (size_t)e[2 * i] * words);
+			for (unsigned o = 0; o < words * 8; o += 64) {
+				__builtin_prefetch(p + o);
+				__builtin_prefetch(b + o, 1);
+			}
+			__builtin_prefetch(p + words * 8 - 1);
+			__builtin_prefetch(b + words * 8 - 1, 1);
 		}
-		__builtin_prefetch(p + words * 8 - 1);
-		__builtin_prefetch(b + words * 8 - 1, 1);
-	}
 }
-#endif
 #endif
 
 #define SC MC_PUB(fr)
@@ -135,21 +135,7 @@ static inline void MC(ba_prefetch)(const void *ent, size_t n, size_t j, const ui
 #define BA_MIN (G(ba_vec)() ? MSM_BA_MIN_G1_VEC : MSM_BA_MIN_G1)
 #include "msm_tmpl.h"
 #define MV_DEG 1
-#include "msm_ba_v_tmpl.h"
-#undef G
-#undef FE
-#undef AFF
-#undef XYZZ
-#undef JAC
-#undef fe_mul
-#undef fe_sqr
-#undef fe_add
-#undef fe_sub
-#undef fe_neg
-#undef fe_is_zero
-#undef fe_one
-#undef fe_inv
-#undef BA_MIN
+#include "msm_ba_v_tmpl.h"   /* ends the group: undefines G, FE, ..., BA_MIN */
 
 /* ---- G2 over Fp2 ---- */
 #define G(x) MC(g2_##x)
@@ -168,21 +154,7 @@ static inline void MC(ba_prefetch)(const void *ent, size_t n, size_t j, const ui
 #define BA_MIN (G(ba_vec)() ? MSM_BA_MIN_G2_VEC : MSM_BA_MIN_G2)
 #include "msm_tmpl.h"
 #define MV_DEG 2
-#include "msm_ba_v_tmpl.h"
-#undef G
-#undef FE
-#undef AFF
-#undef XYZZ
-#undef JAC
-#undef fe_mul
-#undef fe_sqr
-#undef fe_add
-#undef fe_sub
-#undef fe_neg
-#undef fe_is_zero
-#undef fe_one
-#undef fe_inv
-#undef BA_MIN
+#include "msm_ba_v_tmpl.h"   /* ends the group: undefines G, FE, ..., BA_MIN */
 #undef SC
 #undef sc_is_zero
 #undef sc_is_one

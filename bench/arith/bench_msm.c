@@ -3,8 +3,8 @@
  * two builds' binaries (bench/arith/msm_ab.sh): CURVE is bls12-381 or bn254, GROUP g1 (default) or g2;
  * n = 2^LOG2 points P_i = P_(i-1) + Q and random scalars. One untimed MSM, then REPS (default 3) timed;
  * prints "CURVE LOG2 MS" (G2: "CURVE/g2 LOG2 MS") with the best, in process CPU ms; with ZKPIPE_BENCH_DIGEST
- * set, also "digest H" on stderr (FNV-1a of the result's bytes: two builds' results compared bit for bit). Whether the IFMA path runs is the library's
- * choice (ZP_MSM_IFMA, as in a proof).
+ * set, also "digest H" on stderr (FNV-1a of the result's bytes: two builds' results compared bit for
+ * bit). Whether the IFMA path runs is the library's choice (ZP_MSM_IFMA, as in a proof).
  */
 #include "bn254.h"
 #include "bn254_msm.h"
@@ -70,8 +70,8 @@ RUN(bn254_, g2, ZP_BN254_G2_GEN)
 int main(int argc, char **argv)
 {
 	bool g2 = argc > 4 && strcmp(argv[4], "g2") == 0;
-	if (argc < 3 || (strcmp(argv[1], "bls12-381") && strcmp(argv[1], "bn254")) || atoi(argv[2]) < 8 || atoi(argv[2]) > 24 ||
-	    (argc > 4 && !g2 && strcmp(argv[4], "g1"))) {
+	if (argc < 3 || (strcmp(argv[1], "bls12-381") && strcmp(argv[1], "bn254")) || atoi(argv[2]) < 8 ||
+	    atoi(argv[2]) > 24 || (argc > 4 && !g2 && strcmp(argv[4], "g1"))) {
 		fprintf(stderr, "usage: zkpipe-bench-msm bls12-381|bn254 LOG2(8..24) [REPS [g1|g2]]\n");
 		return 2;
 	}
