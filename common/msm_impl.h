@@ -29,6 +29,17 @@
 #define MSM_CLASS_CHUNKS 64
 #define MSM_MAX_C 16
 
+/* n points in at most MSM_CLASS_CHUNKS parallel chunks (the 0/1 classification, sum_selected): the
+ * chunk length (at least 1); *count the chunks */
+static inline size_t msm_chunks(size_t n, size_t *count)
+{
+	size_t len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
+	if (len == 0)
+		len = 1;
+	*count = (n + len - 1) / len;
+	return len;
+}
+
 /* Booth digit of window w (see the top of the file). */
 /* Signed (Booth) digit of the window of c bits that starts at bit s: bits s-1 .. s+c-1 of k. */
 static inline int msm_digit(const uint64_t k[4], int s, int c)
