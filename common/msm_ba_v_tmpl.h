@@ -115,7 +115,7 @@ static IFMA_FN void G(ba_apply_v)(struct G(ba) *s)
 	__mmask8 neg;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
+		MC(ba_prefetch)(s->ent, n, j, ng, pts, ab, 2 * MV_CW);
 		MC(ba_ent_lanes)(s->ent, j, m, 2 * MV_CW, &bi, &pi, &neg);
 		__m512i *xb = vxb[j].v, *yb = vyb[j].v;
 		MC_V(gather)(xp, pts, pi);
@@ -176,7 +176,7 @@ static IFMA_FN void G(ba_apply_v)(struct G(ba) *s)
 	__mmask8 neg;
 	for (size_t j = 0; j < ng; j++) {
 		__mmask8 m = (__mmask8)(n - 8 * j >= 8 ? 0xff : (1u << (n - 8 * j)) - 1);
-		MC(ba_prefetch)(s->ent, n, j, pts, ab, 2 * MV_CW);
+		MC(ba_prefetch)(s->ent, n, j, ng, pts, ab, 2 * MV_CW);
 		MC(ba_ent_lanes)(s->ent, j, m, 2 * MV_CW, &bi, &pi, &neg);
 		MV_E *xb = &vxb[j], *yb = &vyb[j];
 		MV_GATHER(xp, pts, pi, 0);

@@ -91,25 +91,38 @@ static IFMA_FN void MC(lanes_inv)(__m512i inv[MC_N], const __m512i tot_v[MC_N])
 	MC_V(from_fe)(inv, tinv);
 }
 
-/* Prefetch the points and buckets of the entries of group j + MC_PF (at j = 0 also of the groups before:
- * the batch knows them all, so the gathers then find them in cache; the points are random reads over
- * the whole base array); nothing when MC_PF is 0 */
-static inline void MC(ba_prefetch)(const void *ent, size_t n, size_t j, const uint64_t *pts, const uint64_t *ab,
-                                   unsigned words)
+/* Prefetch the points and buckets of group g's entries (the batch knows them all: the gathers of a group
+ * MC_PF ahead then find them in cache; the points are random reads over the whole base array) */
+static inline void MC(ba_prefetch_group)(const void *ent, size_t n, size_t g, const uint64_t *pts,
+                                         const uint64_t *ab, unsigned words)
 {
 	const uint32_t *e = (const uint32_t *)ent;
-	size_t ng = (n + 7) / 8;
-	for (size_t g = j ? j + MC_PF : 0; g <= j + MC_PF && g < ng && MC_PF; g++)
-		for (size_t i = 8 * g; i < 8 * g + 8 && i < n; i++) {
-			const char *p = (const char *)(pts + (size_t)(e[2 * i + 1] & 0x7fffffffu) * words);
-			const char *b = (const char *)(ab + (size_t)e[2 * i] * words);
-			for (unsigned o = 0; o < words * 8; o += 64) {
-				__builtin_prefetch(p + o);
-				__builtin_prefetch(b + o, 1);
-			}
-			__builtin_prefetch(p + words * 8 - 1);
-			__builtin_prefetch(b + words * 8 - 1, 1);
+	size_t lo = 8 * g, hi = lo + 8 < n ? lo + 8 : n;
+	for (size_t i = lo; i < hi; i++) {
+		const char *p = (const char *)(pts + (size_t)(e[2 * i + 1] & 0x7fffffffu) * words);
+		const char *b = (const char *)(ab + (size_t)e[2 * i] * words);
+		for (unsigned o = 0; o < words * 8; o += 64) {
+			__builtin_prefetch(p + o);
+			__builtin_prefetch(b + o, 1);
 		}
+		__builtin_prefetch(p + words * 8 - 1);
+		__builtin_prefetch(b + words * 8 - 1, 1);
+	}
+}
+/* At group j of ng in a vector batch: group j + MC_PF (at j = 0 first the groups before it); nothing when
+ * MC_PF is 0 */
+static inline void MC(ba_prefetch)(const void *ent, size_t n, size_t j, size_t ng, const uint64_t *pts,
+                                   const uint64_t *ab, unsigned words)
+{
+#if MC_PF
+	if (j == 0)
+		for (size_t g = 0; g < ng && g < MC_PF; g++)
+			MC(ba_prefetch_group)(ent, n, g, pts, ab, words);
+	if (j + MC_PF < ng)
+		MC(ba_prefetch_group)(ent, n, j + MC_PF, pts, ab, words);
+#else
+	(void)ent, (void)n, (void)j, (void)ng, (void)pts, (void)ab, (void)words;
+#endif
 }
 #endif
 

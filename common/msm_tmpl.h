@@ -231,15 +231,20 @@ static void G(classify_chunk)(void *vctx, size_t ci, int worker)
 	x->ones[ci] = acc;
 }
 
+/* Task t's window (returned: t / pchunks) and point range [lo, hi) (chunk t mod pchunks of the m scalars) */
+static inline int G(task_range)(const struct G(ctx) *x, size_t task, size_t *lo, size_t *hi)
+{
+	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
+	*lo = task % (size_t)x->pchunks * per;
+	*hi = *lo + per < x->m ? *lo + per : x->m;
+	return (int)(task / (size_t)x->pchunks);
+}
+
 /* Window w of one point range: bucket accumulation, then the running-sum reduction. */
 static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
 {
-	int w = (int)(task / (size_t)x->pchunks);
-	size_t pc = task % (size_t)x->pchunks;
-	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
-	size_t lo = pc * per, hi = lo + per;
-	if (hi > x->m)
-		hi = x->m;
+	size_t lo, hi;
+	int w = G(task_range)(x, task, &lo, &hi);
 	for (size_t j = 0; j < x->nbuckets; j++)
 		G(set_inf)(&b[j]);
 	/* The next bucket and point are prefetched while this addition runs (~0.5 µs),
@@ -463,12 +468,8 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 
 static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t task)
 {
-	int w = (int)(task / (size_t)x->pchunks);
-	size_t pc = task % (size_t)x->pchunks;
-	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
-	size_t lo = pc * per, hi = lo + per;
-	if (hi > x->m)
-		hi = x->m;
+	size_t lo, hi;
+	int w = G(task_range)(x, task, &lo, &hi);
 	struct G(ba) s = { .points = x->points, .bk = b, .cap = x->batch, .qcap = x->batch, .vec = G(ba_vec)() };
 	s.num = (FE *)(((uintptr_t)scr + 63) & ~(uintptr_t)63);
 	s.den = s.num + s.cap;
