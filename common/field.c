@@ -332,40 +332,37 @@ INLINE void cmov_n(uint64_t *r, const uint64_t *a, bool cond, int n)
 void zp_bn254_fp_cmov(zp_bn254_fp *r, const zp_bn254_fp *a, bool c) { cmov_n(r->l, a->l, c, 4); }
 void zp_bn254_fr_cmov(zp_bn254_fr *r, const zp_bn254_fr *a, bool c) { cmov_n(r->l, a->l, c, 4); }
 
+/* A square root in a field with p = 3 mod 4 (both curves' Fp): the candidate a^((p+1)/4) (e: its n words),
+ * which is one when it squares back to a */
+#define SQRT_3MOD4(P, T)                                                                              \
+	static bool P##sqrt_3mod4(T *r, const T *a, const uint64_t *e, size_t n)                      \
+	{                                                                                             \
+		T c, c2;                                                                              \
+		P##pow(&c, a, e, n);                                                                  \
+		P##sqr(&c2, &c);                                                                      \
+		if (!P##eq(&c2, a))                                                                   \
+			return false;                                                                 \
+		*r = c;                                                                               \
+		return true;                                                                          \
+	}
+SQRT_3MOD4(zp_bn254_fp_, zp_bn254_fp)
+SQRT_3MOD4(zp_fp_, zp_fp)
+
 bool zp_bn254_fp_sqrt(zp_bn254_fp *r, const zp_bn254_fp *a)
 {
-	/* p = 3 mod 4: candidate a^((p+1)/4), then check. (p+1)/4 = p/4 + 1 as p = 3 mod 4. */
-	uint64_t e[4];
+	uint64_t e[4];   /* (p+1)/4 = p/4 + 1 as p = 3 mod 4 */
 	for (int i = 0; i < 4; i++)
 		e[i] = ZP_BN254_FP_MODULUS[i] >> 2 | (i < 3 ? ZP_BN254_FP_MODULUS[i + 1] << 62 : 0);
 	e[0] += 1;   /* low limb of p/4 is not all ones: no carry */
-	zp_bn254_fp c, c2;
-	zp_bn254_fp_pow(&c, a, e, 4);
-	zp_bn254_fp_sqr(&c2, &c);
-	if (!zp_bn254_fp_eq(&c2, a))
-		return false;
-	*r = c;
-	return true;
+	return zp_bn254_fp_sqrt_3mod4(r, a, e, 4);
 }
 
-void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond)
-{
-	uint64_t mask = (uint64_t)0 - (uint64_t)cond;
-	for (int i = 0; i < 6; i++)
-		r->l[i] = (r->l[i] & ~mask) | (a->l[i] & mask);
-}
+void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond) { cmov_n(r->l, a->l, cond, 6); }
 
 bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 {
-	/* q = 3 mod 4: candidate a^((q+1)/4), then check. */
 	static const uint64_t e[6] = ZP_C64_FP_SQRT_EXP;  /* (q+1)/4 */
-	zp_fp c, c2;
-	zp_fp_pow(&c, a, e, 6);
-	zp_fp_sqr(&c2, &c);
-	if (!zp_fp_eq(&c2, a))
-		return false;
-	*r = c;
-	return true;
+	return zp_fp_sqrt_3mod4(r, a, e, 6);
 }
 
 bool zp_fp_is_lexlargest(const zp_fp *a)
