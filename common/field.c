@@ -396,36 +396,21 @@ uint64_t zp_rng_next(zp_rng *g)
 	return result;
 }
 
-/* Uniform below the modulus by rejection; the result read as Montgomery form is uniform too. */
-void zp_fp_random(zp_fp *r, zp_rng *g)
+/* Uniform below the modulus m (n words) by rejection: n random words, the top one cut to top_bits (m's
+ * length), retried while not below m; the result read as Montgomery form is uniform too. BN254's moduli
+ * are just under 2^254 (254 bits: ~25 % retried). */
+static void random_below(uint64_t *r, const uint64_t *m, int n, int top_bits, zp_rng *g)
 {
 	do {
-		for (int i = 0; i < 6; i++)
-			r->l[i] = zp_rng_next(g);
-		r->l[5] &= (1ULL << 61) - 1;
-	} while (!lt_n(r->l, ZP_FP_MODULUS, 6));
-}
-
-void zp_fr_random(zp_fr *r, zp_rng *g)
-{
-	do {
-		for (int i = 0; i < 4; i++)
-			r->l[i] = zp_rng_next(g);
-		r->l[3] &= (1ULL << 63) - 1;
-	} while (!lt_n(r->l, ZP_FR_MODULUS, 4));
-}
-
-/* Both BN254 moduli are just under 2^254: 254 random bits, rejection (~25% retried). */
-static void random4_below(uint64_t *r, const uint64_t *m, zp_rng *g)
-{
-	do {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < n; i++)
 			r[i] = zp_rng_next(g);
-		r[3] &= (1ULL << 62) - 1;
-	} while (!lt_n(r, m, 4));
+		r[n - 1] &= (1ULL << top_bits) - 1;
+	} while (!lt_n(r, m, n));
 }
-void zp_bn254_fp_random(zp_bn254_fp *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FP_MODULUS, g); }
-void zp_bn254_fr_random(zp_bn254_fr *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FR_MODULUS, g); }
+void zp_fp_random(zp_fp *r, zp_rng *g) { random_below(r->l, ZP_FP_MODULUS, 6, 61, g); }
+void zp_fr_random(zp_fr *r, zp_rng *g) { random_below(r->l, ZP_FR_MODULUS, 4, 63, g); }
+void zp_bn254_fp_random(zp_bn254_fp *r, zp_rng *g) { random_below(r->l, ZP_BN254_FP_MODULUS, 4, 62, g); }
+void zp_bn254_fr_random(zp_bn254_fr *r, zp_rng *g) { random_below(r->l, ZP_BN254_FR_MODULUS, 4, 62, g); }
 
 int zp_fr_random_secure(zp_fr *r)
 {
