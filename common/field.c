@@ -257,18 +257,14 @@ static int limbs_to_dec(char *buf, size_t cap, const uint64_t *in, int n)
 	}                                                                                    \
 	int zp_##F##_from_be(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, true); } \
 	int zp_##F##_from_le(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, false); } \
-	void zp_##F##_to_be(uint8_t out[N * 8], const T *a)                                       \
+	static void F##_to_bytes(uint8_t *out, const T *a, bool be)                         \
 	{                                                                                    \
 		uint64_t raw[N];                                                             \
 		zp_##F##_from_mont(raw, a);                                                  \
-		limbs_to_bytes(out, raw, N, true);                                           \
+		limbs_to_bytes(out, raw, N, be);                                             \
 	}                                                                                    \
-	void zp_##F##_to_le(uint8_t out[N * 8], const T *a)                                       \
-	{                                                                                    \
-		uint64_t raw[N];                                                             \
-		zp_##F##_from_mont(raw, a);                                                  \
-		limbs_to_bytes(out, raw, N, false);                                          \
-	}                                                                                    \
+	void zp_##F##_to_be(uint8_t out[N * 8], const T *a) { F##_to_bytes(out, a, true); }      \
+	void zp_##F##_to_le(uint8_t out[N * 8], const T *a) { F##_to_bytes(out, a, false); }     \
 	int zp_##F##_from_dec(T *r, const char *s)                                          \
 	{                                                                                    \
 		uint64_t raw[N + 1];                                                         \
