@@ -23,13 +23,6 @@ const zp_bn254_g2_affine ZP_BN254_G2_GEN = {
 	{ { ZP_C64_BN_G2_GEN_X_C0 }, { ZP_C64_BN_G2_GEN_X_C1 } },
 	{ { ZP_C64_BN_G2_GEN_Y_C0 }, { ZP_C64_BN_G2_GEN_Y_C1 } } };
 
-static inline void fe_cmov_bn254_fp(zp_bn254_fp *r, const zp_bn254_fp *a, bool c) { zp_bn254_fp_cmov(r, a, c); }
-static inline void fe_cmov_bn254_fp2(zp_bn254_fp2 *r, const zp_bn254_fp2 *a, bool c)
-{
-	zp_bn254_fp_cmov(&r->c0, &a->c0, c);
-	zp_bn254_fp_cmov(&r->c1, &a->c1, c);
-}
-
 #define EC_G bn254_g1
 #define EC_F bn254_fp
 #define EC_FE zp_bn254_fp

@@ -124,23 +124,18 @@ static bool same_modulus(const uint8_t *le, size_t n, const uint64_t *m, size_t 
 	return same;
 }
 
-const zp_curve *zp_curve_by_fr_modulus(const uint8_t *le, size_t n)
+/* The curve whose Fp (fp) or Fr modulus is le[0..n) */
+static const zp_curve *by_modulus(const uint8_t *le, size_t n, bool fp)
 {
 	const zp_curve *all[] = { &zp_curve_bls12_381, &zp_curve_bn254 };
 	for (size_t i = 0; i < 2; i++)
-		if (same_modulus(le, n, all[i]->fr_modulus, all[i]->fr_bytes))
+		if (same_modulus(le, n, fp ? all[i]->fp_modulus : all[i]->fr_modulus, fp ? all[i]->fp_bytes : all[i]->fr_bytes))
 			return all[i];
 	return NULL;
 }
 
-const zp_curve *zp_curve_by_fp_modulus(const uint8_t *le, size_t n)
-{
-	const zp_curve *all[] = { &zp_curve_bls12_381, &zp_curve_bn254 };
-	for (size_t i = 0; i < 2; i++)
-		if (same_modulus(le, n, all[i]->fp_modulus, all[i]->fp_bytes))
-			return all[i];
-	return NULL;
-}
+const zp_curve *zp_curve_by_fr_modulus(const uint8_t *le, size_t n) { return by_modulus(le, n, false); }
+const zp_curve *zp_curve_by_fp_modulus(const uint8_t *le, size_t n) { return by_modulus(le, n, true); }
 
 const zp_curve *zp_curve_by_id(uint32_t id)
 {

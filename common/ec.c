@@ -34,17 +34,6 @@ const zp_g1_affine ZP_G1_GEN = { { ZP_C64_G1_X }, { ZP_C64_G1_Y } };
 
 const zp_g2_affine ZP_G2_GEN = { { { ZP_C64_G2_X0 }, { ZP_C64_G2_X1 } }, { { ZP_C64_G2_Y0 }, { ZP_C64_G2_Y1 } } };
 
-static inline void fe_cmov_fp(zp_fp *r, const zp_fp *a, bool c)
-{
-	zp_fp_cmov(r, a, c);
-}
-
-static inline void fe_cmov_fp2(zp_fp2 *r, const zp_fp2 *a, bool c)
-{
-	zp_fp_cmov(&r->c0, &a->c0, c);
-	zp_fp_cmov(&r->c1, &a->c1, c);
-}
-
 #define EC_G g1
 #define EC_F fp
 #define EC_FE zp_fp

@@ -2,7 +2,7 @@
  * ec_tmpl.h — the group operations of ec.h written once for both groups.
  * Private to ec.c, which includes it twice with:
  *   EC_G      g1 | g2            (names: zp_<EC_G>_jac_add, ...)
- *   EC_F      fp | fp2           (field: zp_<EC_F>_mul, ...; fe_cmov_<EC_F>)
+ *   EC_F      fp | fp2           (field: zp_<EC_F>_mul, ...)
  *   EC_FE     zp_fp | zp_fp2     (coordinate type)
  *   EC_ONE    ZP_FP_ONE | ZP_FP2_ONE
  *   EC_B      the curve constant b (4 or 4(1+u)), Montgomery form
@@ -22,7 +22,6 @@
 #define EC_PUB(name) EC_X2(EC_X2(zp_, EC_G), EC_X2(_, name))
 #define EC_ST(name) EC_X2(EC_G, EC_X2(_, name))
 #define FE(name) EC_X2(EC_X2(zp_, EC_F), EC_X2(_, name))
-#define FE_CMOV EC_X2(fe_cmov_, EC_F)
 #define AFF EC_X2(EC_X2(zp_, EC_G), _affine)
 #define JAC EC_X2(EC_X2(zp_, EC_G), _jac)
 #define XYZZ EC_X2(EC_X2(zp_, EC_G), _xyzz)
@@ -311,11 +310,14 @@ void EC_PUB(jac_add_affine)(JAC *r, const JAC *a, const AFF *b)
 	*r = t;
 }
 
+/* r = c ? a : r without a branch: every 64-bit word of the point masked (a point is words only) */
 static inline void EC_ST(jac_cmov)(JAC *r, const JAC *a, bool c)
 {
-	FE_CMOV(&r->x, &a->x, c);
-	FE_CMOV(&r->y, &a->y, c);
-	FE_CMOV(&r->z, &a->z, c);
+	_Static_assert(sizeof(JAC) % sizeof(uint64_t) == 0, "a point is 64-bit words");
+	uint64_t mask = (uint64_t)0 - (uint64_t)c, *rw = (uint64_t *)(void *)r;
+	const uint64_t *aw = (const uint64_t *)(const void *)a;
+	for (size_t i = 0; i < sizeof *r / sizeof *rw; i++)
+		rw[i] = (rw[i] & ~mask) | (aw[i] & mask);
 }
 
 /* Complete addition without branches on the points (for secret-dependent sums). */
@@ -524,7 +526,6 @@ void EC_PUB(xyzz_add_affine)(XYZZ *r, const XYZZ *a, const AFF *b)
 #undef EC_PUB
 #undef EC_ST
 #undef FE
-#undef FE_CMOV
 #undef AFF
 #undef JAC
 #undef XYZZ

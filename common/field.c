@@ -257,18 +257,14 @@ static int limbs_to_dec(char *buf, size_t cap, const uint64_t *in, int n)
 	}                                                                                    \
 	int zp_##F##_from_be(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, true); } \
 	int zp_##F##_from_le(T *r, const uint8_t in[N * 8]) { return F##_from_bytes(r, in, false); } \
-	void zp_##F##_to_be(uint8_t out[N * 8], const T *a)                                       \
+	static void F##_to_bytes(uint8_t *out, const T *a, bool be)                         \
 	{                                                                                    \
 		uint64_t raw[N];                                                             \
 		zp_##F##_from_mont(raw, a);                                                  \
-		limbs_to_bytes(out, raw, N, true);                                           \
+		limbs_to_bytes(out, raw, N, be);                                             \
 	}                                                                                    \
-	void zp_##F##_to_le(uint8_t out[N * 8], const T *a)                                       \
-	{                                                                                    \
-		uint64_t raw[N];                                                             \
-		zp_##F##_from_mont(raw, a);                                                  \
-		limbs_to_bytes(out, raw, N, false);                                          \
-	}                                                                                    \
+	void zp_##F##_to_be(uint8_t out[N * 8], const T *a) { F##_to_bytes(out, a, true); }      \
+	void zp_##F##_to_le(uint8_t out[N * 8], const T *a) { F##_to_bytes(out, a, false); }     \
 	int zp_##F##_from_dec(T *r, const char *s)                                          \
 	{                                                                                    \
 		uint64_t raw[N + 1];                                                         \
@@ -332,40 +328,37 @@ INLINE void cmov_n(uint64_t *r, const uint64_t *a, bool cond, int n)
 void zp_bn254_fp_cmov(zp_bn254_fp *r, const zp_bn254_fp *a, bool c) { cmov_n(r->l, a->l, c, 4); }
 void zp_bn254_fr_cmov(zp_bn254_fr *r, const zp_bn254_fr *a, bool c) { cmov_n(r->l, a->l, c, 4); }
 
+/* A square root in a field with p = 3 mod 4 (both curves' Fp): the candidate a^((p+1)/4) (e: its n words),
+ * which is one when it squares back to a */
+#define SQRT_3MOD4(P, T)                                                                              \
+	static bool P##sqrt_3mod4(T *r, const T *a, const uint64_t *e, size_t n)                      \
+	{                                                                                             \
+		T c, c2;                                                                              \
+		P##pow(&c, a, e, n);                                                                  \
+		P##sqr(&c2, &c);                                                                      \
+		if (!P##eq(&c2, a))                                                                   \
+			return false;                                                                 \
+		*r = c;                                                                               \
+		return true;                                                                          \
+	}
+SQRT_3MOD4(zp_bn254_fp_, zp_bn254_fp)
+SQRT_3MOD4(zp_fp_, zp_fp)
+
 bool zp_bn254_fp_sqrt(zp_bn254_fp *r, const zp_bn254_fp *a)
 {
-	/* p = 3 mod 4: candidate a^((p+1)/4), then check. (p+1)/4 = p/4 + 1 as p = 3 mod 4. */
-	uint64_t e[4];
+	uint64_t e[4];   /* (p+1)/4 = p/4 + 1 as p = 3 mod 4 */
 	for (int i = 0; i < 4; i++)
 		e[i] = ZP_BN254_FP_MODULUS[i] >> 2 | (i < 3 ? ZP_BN254_FP_MODULUS[i + 1] << 62 : 0);
 	e[0] += 1;   /* low limb of p/4 is not all ones: no carry */
-	zp_bn254_fp c, c2;
-	zp_bn254_fp_pow(&c, a, e, 4);
-	zp_bn254_fp_sqr(&c2, &c);
-	if (!zp_bn254_fp_eq(&c2, a))
-		return false;
-	*r = c;
-	return true;
+	return zp_bn254_fp_sqrt_3mod4(r, a, e, 4);
 }
 
-void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond)
-{
-	uint64_t mask = (uint64_t)0 - (uint64_t)cond;
-	for (int i = 0; i < 6; i++)
-		r->l[i] = (r->l[i] & ~mask) | (a->l[i] & mask);
-}
+void zp_fp_cmov(zp_fp *r, const zp_fp *a, bool cond) { cmov_n(r->l, a->l, cond, 6); }
 
 bool zp_fp_sqrt(zp_fp *r, const zp_fp *a)
 {
-	/* q = 3 mod 4: candidate a^((q+1)/4), then check. */
 	static const uint64_t e[6] = ZP_C64_FP_SQRT_EXP;  /* (q+1)/4 */
-	zp_fp c, c2;
-	zp_fp_pow(&c, a, e, 6);
-	zp_fp_sqr(&c2, &c);
-	if (!zp_fp_eq(&c2, a))
-		return false;
-	*r = c;
-	return true;
+	return zp_fp_sqrt_3mod4(r, a, e, 6);
 }
 
 bool zp_fp_is_lexlargest(const zp_fp *a)
@@ -399,36 +392,21 @@ uint64_t zp_rng_next(zp_rng *g)
 	return result;
 }
 
-/* Uniform below the modulus by rejection; the result read as Montgomery form is uniform too. */
-void zp_fp_random(zp_fp *r, zp_rng *g)
+/* Uniform below the modulus m (n words) by rejection: n random words, the top one cut to top_bits (m's
+ * length), retried while not below m; the result read as Montgomery form is uniform too. BN254's moduli
+ * are just under 2^254 (254 bits: ~25 % retried). */
+static void random_below(uint64_t *r, const uint64_t *m, int n, int top_bits, zp_rng *g)
 {
 	do {
-		for (int i = 0; i < 6; i++)
-			r->l[i] = zp_rng_next(g);
-		r->l[5] &= (1ULL << 61) - 1;
-	} while (!lt_n(r->l, ZP_FP_MODULUS, 6));
-}
-
-void zp_fr_random(zp_fr *r, zp_rng *g)
-{
-	do {
-		for (int i = 0; i < 4; i++)
-			r->l[i] = zp_rng_next(g);
-		r->l[3] &= (1ULL << 63) - 1;
-	} while (!lt_n(r->l, ZP_FR_MODULUS, 4));
-}
-
-/* Both BN254 moduli are just under 2^254: 254 random bits, rejection (~25% retried). */
-static void random4_below(uint64_t *r, const uint64_t *m, zp_rng *g)
-{
-	do {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < n; i++)
 			r[i] = zp_rng_next(g);
-		r[3] &= (1ULL << 62) - 1;
-	} while (!lt_n(r, m, 4));
+		r[n - 1] &= (1ULL << top_bits) - 1;
+	} while (!lt_n(r, m, n));
 }
-void zp_bn254_fp_random(zp_bn254_fp *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FP_MODULUS, g); }
-void zp_bn254_fr_random(zp_bn254_fr *r, zp_rng *g) { random4_below(r->l, ZP_BN254_FR_MODULUS, g); }
+void zp_fp_random(zp_fp *r, zp_rng *g) { random_below(r->l, ZP_FP_MODULUS, 6, 61, g); }
+void zp_fr_random(zp_fr *r, zp_rng *g) { random_below(r->l, ZP_FR_MODULUS, 4, 63, g); }
+void zp_bn254_fp_random(zp_bn254_fp *r, zp_rng *g) { random_below(r->l, ZP_BN254_FP_MODULUS, 4, 62, g); }
+void zp_bn254_fr_random(zp_bn254_fr *r, zp_rng *g) { random_below(r->l, ZP_BN254_FR_MODULUS, 4, 62, g); }
 
 int zp_fr_random_secure(zp_fr *r)
 {

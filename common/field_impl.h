@@ -140,6 +140,14 @@ extern const uint64_t zp_fr_asm_consts[5];
 #define R4 "%[r4]"
 #define R5 "%[r5]"
 #define R6 "%[r6]"
+/* Row 0 of a product, its first four words (both the 6-word and the 4-word products): a[0..3]·b[0]
+ * into R0..R4, the carry into R4 pending (the caller's next adcq takes it) */
+#define ZP_ASM_ROW0_4 \
+	"movq 0(%[b]), %%rdx\n\t" \
+	"mulxq 0(%[a]), " R0 ", " R1 "\n\t" \
+	"mulxq 8(%[a]), %[lo], " R2 "\n\taddq %[lo], " R1 "\n\t" \
+	"mulxq 16(%[a]), %[lo], " R3 "\n\tadcq %[lo], " R2 "\n\t" \
+	"mulxq 24(%[a]), %[lo], " R4 "\n\tadcq %[lo], " R3 "\n\t"
 
 /* r = a*b/2^384 mod q, inputs fully reduced. Needs BMI2+ADX at run time. The final
  * conditional subtraction is an SBB chain and selects (an __int128 loop compiles to about
@@ -149,11 +157,7 @@ ZP_FINLINE void zp_fp_mul_adx(zp_fp *r, const zp_fp *a, const zp_fp *b)
 	uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, dx;
 	__asm__(
 		/* row 0: plain product a * b[0] into R0..R6 */
-		"movq 0(%[b]), %%rdx\n\t"
-		"mulxq 0(%[a]), " R0 ", " R1 "\n\t"
-		"mulxq 8(%[a]), %[lo], " R2 "\n\taddq %[lo], " R1 "\n\t"
-		"mulxq 16(%[a]), %[lo], " R3 "\n\tadcq %[lo], " R2 "\n\t"
-		"mulxq 24(%[a]), %[lo], " R4 "\n\tadcq %[lo], " R3 "\n\t"
+		ZP_ASM_ROW0_4
 		"mulxq 32(%[a]), %[lo], " R5 "\n\tadcq %[lo], " R4 "\n\t"
 		"mulxq 40(%[a]), %[lo], " R6 "\n\tadcq %[lo], " R5 "\n\t"
 		"adcq $0, " R6 "\n\t"
@@ -203,11 +207,7 @@ ZP_FINLINE void zp_mont4_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t 
 {
 	uint64_t r0, r1, r2, r3, r4, lo, hi, dx;
 	__asm__(
-		"movq 0(%[b]), %%rdx\n\t"
-		"mulxq 0(%[a]), " R0 ", " R1 "\n\t"
-		"mulxq 8(%[a]), %[lo], " R2 "\n\taddq %[lo], " R1 "\n\t"
-		"mulxq 16(%[a]), %[lo], " R3 "\n\tadcq %[lo], " R2 "\n\t"
-		"mulxq 24(%[a]), %[lo], " R4 "\n\tadcq %[lo], " R3 "\n\t"
+		ZP_ASM_ROW0_4
 		"adcq $0, " R4 "\n\t"
 		ZP_ASM_RED4(R0, R1, R2, R3, R4)
 		ZP_ASM_ROW4("8", R1, R2, R3, R4, R0)

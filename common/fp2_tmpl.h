@@ -1,15 +1,15 @@
 /*
  * fp2_tmpl.h — Fp2 = Fp[u]/(u^2 + 1) over one base field, included once per use (as ec_tmpl.h and
- * msm_tmpl.h are): BLS12-381's library functions (fp2.c), BN254's (bn254_tower.c), and msm.c's
- * inline copies of each for the G2 buckets. Karatsuba multiplication (3 Fp products), complex
- * squaring (2), inversion through the norm: 1/(a0 + a1 u) = (a0 - a1 u)/(a0^2 + a1^2).
+ * msm_tmpl.h are): BLS12-381's library functions (fp2.c), BN254's (bn254_tower.c), and
+ * msm_curve_tmpl.h's inline copy for each curve's G2 buckets. Karatsuba multiplication (3 Fp
+ * products), complex squaring (2), inversion through the norm: 1/(a0 + a1 u) = (a0 - a1 u)/(a0^2 + a1^2).
  * With FP2_FULL also doubling, conjugation (= Frobenius), scaling by Fp, equality, powers and the
  * square root of Adj and Rodríguez-Henríquez ("Square root computation over even extension
  * fields", alg. 9) for p = 3 mod 4.
  *
  * The includer defines:
- *   F2(x)        the name of function x (zp_fp2_x, zp_bn254_fp2_x; msm.c: fp2_x, bn_fp2_x)
- *   FP2_FN       their linkage: empty for the library's, `static inline` for msm.c's
+ *   F2(x)        the name of function x (zp_fp2_x, zp_bn254_fp2_x; msm_curve_tmpl.h: fp2_x, bn254_fp2_x)
+ *   FP2_FN       their linkage: empty for the library's, `static inline` for the MSMs'
  *   FP2_T FP_T   Fp2's type (members c0, c1) and Fp's
  *   fb_add fb_sub fb_neg fb_mul fb_sqr fb_inv fb_is_zero   the base field's ops, (r, a[, b])
  *   FP2_FULL     (optional) the rest, which also needs

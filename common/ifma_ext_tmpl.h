@@ -1,5 +1,5 @@
 /*
- * ifma_ext_tmpl.h — internal to the MSMs (msm.c, bn254_msm.c): one curve's lane elements over its
+ * ifma_ext_tmpl.h — internal to the MSMs (msm_curve_tmpl.h): one curve's lane elements over its
  * IFMA engine (an ifma_tmpl.h instance), included once per curve: Fp (ve1) and Fp2 = Fp[u]/(u² + 1)
  * (ve2) eight at a time as structs, in the engine's R' Montgomery form; the lane operations of
  * msm_ifma_tmpl.h's contract and its two instances (v1_* over Fp, v2_* over Fp2); the moves between
@@ -7,7 +7,7 @@
  * batch entries as lanes (IE(ba_ent_lanes)).
  *
  * The includer defines:
- *   IE(x)       the names of this instance (msm.c: x; bn254_msm.c: bn_x)
+ *   IE(x)       the names of this instance (msm_curve_tmpl.h's MC(x): x; bn254_x)
  *   IEV(x)      the engine's names (zp_v8_x, bn_v5_x); IE_N its limbs, IE_W the element's words
  *   IE_P        p in IE_N 52-bit limbs (the engine's modulus array)
  *   IE_FE IE_FE2  Fp's and Fp2's C types in memory

@@ -39,20 +39,20 @@
 
 #include <stddef.h>
 
-size_t zp_msm_g1_scratch_size(size_t n);
-int zp_msm_g1(zp_g1_jac *out, const zp_g1_affine *points, const zp_fr *scalars, size_t n,
-	      void *scratch, size_t scratch_len);
-
-size_t zp_msm_g2_scratch_size(size_t n);
-int zp_msm_g2(zp_g2_jac *out, const zp_g2_affine *points, const zp_fr *scalars, size_t n,
-	      void *scratch, size_t scratch_len);
-
-/*
- * Sum of the points whose selector is non-zero: out = Σ_{sel[i] != 0} P_i, on all
- * threads. For callers that already know their scalars are bits. Allocates nothing.
- */
-void zp_msm_g1_sum_selected(zp_g1_jac *out, const zp_g1_affine *points, const uint8_t *sel, size_t n);
-void zp_msm_g2_sum_selected(zp_g2_jac *out, const zp_g2_affine *points, const uint8_t *sel, size_t n);
+/* One curve's MSM functions, named by its prefix P (zp_, zp_bn254_: the curve naming rule): the scratch
+ * size and the MSM for G1 and G2, and
+ * P##msm_g*_sum_selected: the sum of the points whose selector is non-zero, out = Σ_{sel[i] != 0} P_i, on
+ * all threads, for callers that already know their scalars are bits; allocates nothing. */
+#define ZP_MSM_API(P)                                                                                      \
+	size_t P##msm_g1_scratch_size(size_t n);                                                           \
+	int P##msm_g1(P##g1_jac *out, const P##g1_affine *points, const P##fr *scalars, size_t n, void *scratch, \
+		      size_t scratch_len);                                                                 \
+	size_t P##msm_g2_scratch_size(size_t n);                                                           \
+	int P##msm_g2(P##g2_jac *out, const P##g2_affine *points, const P##fr *scalars, size_t n, void *scratch, \
+		      size_t scratch_len);                                                                 \
+	void P##msm_g1_sum_selected(P##g1_jac *out, const P##g1_affine *points, const uint8_t *sel, size_t n); \
+	void P##msm_g2_sum_selected(P##g2_jac *out, const P##g2_affine *points, const uint8_t *sel, size_t n);
+ZP_MSM_API(zp_)
 
 /* The window size zp_msm_g1 would pick for n non-trivial scalars (benchmarks, tests;
  * zp_msm_g2 may differ between 2048 and 8192 scalars, where only it batches).

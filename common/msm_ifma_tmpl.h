@@ -1,5 +1,5 @@
 /*
- * msm_ifma_tmpl.h — internal to msm.c: XYZZ point formulas on eight lanes (AVX-512 IFMA), for the
+ * msm_ifma_tmpl.h — internal to the MSMs (ifma_ext_tmpl.h): XYZZ point formulas on eight lanes (AVX-512 IFMA), for the
  * vector running sums of the batch-affine MSM; included once per coordinate field.
  *
  * The includer defines:

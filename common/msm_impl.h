@@ -1,7 +1,7 @@
 /*
- * msm_impl.h — internal to msm.c (BLS12-381) and bn254_msm.c (BN254): what their Pippenger MSMs share
+ * msm_impl.h — internal to msm_curve_tmpl.h (every curve's MSMs): what its groups' Pippenger MSMs share
  * besides msm_tmpl.h itself: the signed-digit recoding, the window and batch sizes, the batch-affine
- * crossovers, and the macros of the vector (AVX-512 IFMA) running sums. Included once per curve's file.
+ * crossovers and bucket states. Included once per curve's file.
  *
  * Signed digits (Booth recoding): window w of a scalar k reads the c+1 bits
  * k[wc-1 .. wc+c-1] (bit -1 is 0) as v and takes
@@ -28,6 +28,17 @@
 
 #define MSM_CLASS_CHUNKS 64
 #define MSM_MAX_C 16
+
+/* n points in at most MSM_CLASS_CHUNKS parallel chunks (the 0/1 classification, sum_selected): the
+ * chunk length (at least 1); *count the chunks */
+static inline size_t msm_chunks(size_t n, size_t *count)
+{
+	size_t len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
+	if (len == 0)
+		len = 1;
+	*count = (n + len - 1) / len;
+	return len;
+}
 
 /* Booth digit of window w (see the top of the file). */
 /* Signed (Booth) digit of the window of c bits that starts at bit s: bits s-1 .. s+c-1 of k. */
@@ -126,67 +137,5 @@ static inline int msm_point_chunks(size_t m, int nwin, int sets)
 /* nwin·ceil(2·sets/nwin) < nwin + 2·sets <= 256 + 2·sets */
 static inline int msm_max_tasks(int sets) { return 256 + 2 * sets; }
 
-
-/* The includer's hooks for an instance without a vector path: the scalar ba_apply and running sums run. */
-#define BA_SCALAR_ENTRY(g, T)                                                                     \
-	static bool g##_ba_vec(void) { return false; }                                             \
-	static bool g##_ba_apply_fast(struct g##_ba *s) { (void)s; return false; }                 \
-	static bool g##_ba_reduce_fast(struct g##_ba *s, const T *bk, size_t nb, T *out)           \
-	{                                                                                          \
-		(void)s; (void)bk; (void)nb; (void)out;                                            \
-		return false;                                                                      \
-	}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-/* The segment scan of the running sums: lane l over buckets l·S + k, k = S−1 .. 0; LOAD_AFF gathers
- * the lanes' affine buckets as they are (bx, by: standard form, which V(madd) takes), LOAD_XYZZ puts
- * XYZZ ones in R' form (B). Declares run and sum (the lanes' results) in the calling function. */
-#define BA_REDUCE_SCAN(P, E, st, S, LOAD_AFF, LOAD_XYZZ)                                         \
-	P##_pt run, sum, B;                                                                      \
-	E bx, by;                                                                                \
-	_Alignas(64) uint64_t jw[8];                                                             \
-	P##_inf(&run);                                                                           \
-	P##_inf(&sum);                                                                           \
-	do {                                                                                     \
-		for (size_t k = (S); k-- > 0;) {                                                 \
-			__mmask8 aff = 0, xyzz = 0;                                              \
-			for (int l = 0; l < 8; l++) {                                            \
-				size_t j = (size_t)l * (S) + k;                                  \
-				jw[l] = j;                                                       \
-				if ((st)[j] == BA_AFF) aff |= (__mmask8)(1u << l);               \
-				else if ((st)[j] == BA_XYZZ) xyzz |= (__mmask8)(1u << l);        \
-			}                                                                        \
-			__m512i ji = _mm512_load_si512((const void *)jw);                        \
-			if (aff) {                                                               \
-				LOAD_AFF;                                                        \
-				P##_madd(&run, &run, &bx, &by, aff);                             \
-			}                                                                        \
-			if (xyzz) {                                                              \
-				P##_pt t;                                                        \
-				LOAD_XYZZ;                                                       \
-				P##_add(&t, &run, &B);                                           \
-				P##_sel(&run, xyzz, &t);                                         \
-			}                                                                        \
-			P##_add(&sum, &sum, &run);                                               \
-		}                                                                                \
-	} while (0)
-
-/* *out = Σ_l sum[l] + (l·S)·run[l]: the eight segments' running sums put together (scalar) */
-#define BA_COMBINE(g, T, run, sum, S, out)                                                        \
-	do {                                                                                      \
-		T acc_, m_;                                                                       \
-		g##_set_inf(&acc_);                                                               \
-		for (int l_ = 0; l_ < 8; l_++) {                                                  \
-			g##_set_inf(&m_);                                                         \
-			for (size_t e_ = (size_t)l_ * (S); e_; e_ >>= 1) {                        \
-				if (e_ & 1) g##_add(&m_, &m_, &(run)[l_]);                        \
-				g##_dbl(&(run)[l_], &(run)[l_]);                                  \
-			}                                                                         \
-			g##_add(&acc_, &acc_, &m_);                                               \
-			g##_add(&acc_, &acc_, &(sum)[l_]);                                        \
-		}                                                                                 \
-		*(out) = acc_;                                                                    \
-	} while (0)
-#endif
 
 #endif

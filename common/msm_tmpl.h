@@ -1,16 +1,18 @@
 /*
- * msm_tmpl.h — internal to msm.c: the MSM for one group, included once per group.
+ * msm_tmpl.h — internal to msm_curve_tmpl.h: the MSM for one group, included once per group of every
+ * curve.
  *
  * The includer defines:
- *   G(x)        names the static functions of this instance (g1_x / g2_x)
+ *   G(x)        names the static functions of this instance (g1_x / g2_x; bn254_g1_x / bn254_g2_x)
  *   FE AFF XYZZ JAC  the field element and point types
  *   fe_mul fe_sqr fe_add fe_sub fe_neg fe_is_zero fe_one fe_inv   field ops
  *   BA_MIN      scalars from which the batch-affine accumulation is used
  *   SC sc_is_zero sc_is_one sc_from_mont   the scalar type (4 limbs, Montgomery form) and its tests
  *               (BLS12-381's Fr or BN254's: the Booth digits read 256-bit integers)
- * and, after including it, G(ba_apply_fast)(s) — a vector ba_apply: true when it did the batch,
- * false to use the scalar one — and G(ba_reduce_fast)(s, bk, nb, out) — a vector running sum of a
- * task's nb buckets: true when it wrote Σ (j+1)·bucket_j to *out, false for the scalar loop.
+ * and, after including it (msm_ba_v_tmpl.h), G(ba_vec)() — whether the vector batches run —,
+ * G(ba_apply_fast)(s) — a vector ba_apply: true when it did the batch, false to use the scalar one — and
+ * G(ba_reduce_fast)(s, bk, nb, out) — a vector running sum of a task's nb buckets: true when it wrote
+ * Σ (j+1)·bucket_j to *out, false for the scalar loop.
  *
  * Point formulas (a = 0 short Weierstrass, XYZZ coordinates x = X/ZZ, y = Y/ZZZ)
  * are the "2008-s" ones of the Explicit-Formulas Database (Sutherland's xyzz):
@@ -229,15 +231,20 @@ static void G(classify_chunk)(void *vctx, size_t ci, int worker)
 	x->ones[ci] = acc;
 }
 
+/* Task t's window (returned: t / pchunks) and point range [lo, hi) (chunk t mod pchunks of the m scalars) */
+static inline int G(task_range)(const struct G(ctx) *x, size_t task, size_t *lo, size_t *hi)
+{
+	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
+	*lo = task % (size_t)x->pchunks * per;
+	*hi = *lo + per < x->m ? *lo + per : x->m;
+	return (int)(task / (size_t)x->pchunks);
+}
+
 /* Window w of one point range: bucket accumulation, then the running-sum reduction. */
 static void G(window_task)(struct G(ctx) *x, XYZZ *b, size_t task)
 {
-	int w = (int)(task / (size_t)x->pchunks);
-	size_t pc = task % (size_t)x->pchunks;
-	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
-	size_t lo = pc * per, hi = lo + per;
-	if (hi > x->m)
-		hi = x->m;
+	size_t lo, hi;
+	int w = G(task_range)(x, task, &lo, &hi);
 	for (size_t j = 0; j < x->nbuckets; j++)
 		G(set_inf)(&b[j]);
 	/* The next bucket and point are prefetched while this addition runs (~0.5 µs),
@@ -461,12 +468,8 @@ static size_t G(ba_set_size)(size_t nbuckets, size_t cap)
 
 static void G(window_task_ba)(struct G(ctx) *x, XYZZ *b, uint8_t *scr, size_t task)
 {
-	int w = (int)(task / (size_t)x->pchunks);
-	size_t pc = task % (size_t)x->pchunks;
-	size_t per = (x->m + (size_t)x->pchunks - 1) / (size_t)x->pchunks;
-	size_t lo = pc * per, hi = lo + per;
-	if (hi > x->m)
-		hi = x->m;
+	size_t lo, hi;
+	int w = G(task_range)(x, task, &lo, &hi);
 	struct G(ba) s = { .points = x->points, .bk = b, .cap = x->batch, .qcap = x->batch, .vec = G(ba_vec)() };
 	s.num = (FE *)(((uintptr_t)scr + 63) & ~(uintptr_t)63);
 	s.den = s.num + s.cap;
@@ -612,12 +615,10 @@ static int G(msm)(JAC *out, const AFF *points, const SC *scalars, size_t n,
 	uint8_t *s = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
 	x->raw = (uint64_t(*)[4])s;
 	x->idx = (uint32_t *)(s + n * 32);
-	x->class_len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
-	if (x->class_len == 0)
-		x->class_len = 1;
+	size_t nclass;
+	x->class_len = msm_chunks(n, &nclass);
 
 	/* phase 1: skip zeros and infinities, sum the ones, convert the rest */
-	size_t nclass = (n + x->class_len - 1) / x->class_len;
 	zp_par_for(nclass, G(classify_chunk), x);
 	XYZZ acc;
 	G(set_inf)(&acc);
@@ -698,10 +699,8 @@ static void G(sel_chunk)(void *vctx, size_t ci, int worker)
 static void G(sum_selected)(JAC *out, const AFF *points, const uint8_t *sel, size_t n)
 {
 	struct G(sel_ctx) *x = &(struct G(sel_ctx)){ .points = points, .sel = sel, .n = n };
-	x->len = (n + MSM_CLASS_CHUNKS - 1) / MSM_CLASS_CHUNKS;
-	if (x->len == 0)
-		x->len = 1;
-	size_t nchunk = (n + x->len - 1) / x->len;
+	size_t nchunk;
+	x->len = msm_chunks(n, &nchunk);
 	zp_par_for(nchunk, G(sel_chunk), x);
 	XYZZ acc;
 	G(set_inf)(&acc);

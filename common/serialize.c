@@ -22,7 +22,7 @@ static bool all_zero(const uint8_t *b, size_t n)
 }
 
 /* A 48-byte big-endian coordinate whose first byte may carry the flag bits. */
-static int fp_from_be_masked(zp_fp *r, const uint8_t in[ZP_FP_BYTES], bool first)
+static int fp_from_be(zp_fp *r, const uint8_t in[ZP_FP_BYTES], bool first)
 {
 	uint8_t tmp[ZP_FP_BYTES];
 	memcpy(tmp, in, ZP_FP_BYTES);
@@ -31,12 +31,17 @@ static int fp_from_be_masked(zp_fp *r, const uint8_t in[ZP_FP_BYTES], bool first
 	return zp_fp_from_be(r, tmp);
 }
 
+static void fp_to_be(uint8_t out[ZP_FP_BYTES], const zp_fp *a)
+{
+	zp_fp_to_be(out, a);
+}
+
 /* Fp2 as c1 ‖ c0, flags in the first byte of c1 when first. */
 static int fp2_from_be(zp_fp2 *r, const uint8_t in[2 * ZP_FP_BYTES], bool first)
 {
-	int rc = fp_from_be_masked(&r->c1, in, first);
+	int rc = fp_from_be(&r->c1, in, first);
 	if (rc == 0)
-		rc = fp_from_be_masked(&r->c0, in + ZP_FP_BYTES, false);
+		rc = fp_from_be(&r->c0, in + ZP_FP_BYTES, false);
 	return rc;
 }
 
@@ -73,170 +78,58 @@ static int bad_coord(int rc, const char *what)
 	return zp_err_set(rc, "%s: coordinate not below q", what);
 }
 
-/* finite: t came from an encoding with its own infinity, so (0, 0) is not infinity here. */
-static int g1_finish(zp_g1_affine *p, const zp_g1_affine *t, bool finite, unsigned opts,
-		     const char *what)
-{
-	if ((finite && zp_g1_affine_is_inf(t)) || !zp_g1_affine_is_on_curve(t))
-		return zp_err_set(ZP_EINVAL_POINT, "%s: point not on the curve", what);
-	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g1_affine_in_subgroup(t))
-		return zp_err_set(ZP_ESUBGROUP, "%s: point not in the subgroup", what);
-	*p = *t;
-	return 0;
-}
+/* ---------------- zcash bytes and .zkey limbs: ser_tmpl.h for each group ---------------- */
 
-/* finite: t came from an encoding with its own infinity, so (0, 0) is not infinity here. */
-static int g2_finish(zp_g2_affine *p, const zp_g2_affine *t, bool finite, unsigned opts,
-		     const char *what)
+/* Little-endian limbs of a coordinate as stored (Montgomery residue); 0 if < q. */
+static int fp_from_zkey(zp_fp *r, const uint8_t in[ZP_FP_BYTES])
 {
-	if ((finite && zp_g2_affine_is_inf(t)) || !zp_g2_affine_is_on_curve(t))
-		return zp_err_set(ZP_EINVAL_POINT, "%s: point not on the curve", what);
-	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g2_affine_in_subgroup(t))
-		return zp_err_set(ZP_ESUBGROUP, "%s: point not in the subgroup", what);
-	*p = *t;
-	return 0;
-}
-
-/* ---------------- zcash: G1 ---------------- */
-
-void zp_g1_to_compressed(uint8_t out[ZP_G1_COMPRESSED_BYTES], const zp_g1_affine *p)
-{
-	if (zp_g1_affine_is_inf(p)) {
-		memset(out, 0, ZP_G1_COMPRESSED_BYTES);
-		out[0] = ZP_SER_FLAG_COMPRESSED | ZP_SER_FLAG_INFINITY;
-		return;
+	for (int i = 0; i < ZP_FP_LIMBS; i++) {
+		uint64_t v = 0;
+		for (int b = 7; b >= 0; b--)
+			v = (v << 8) | in[8 * i + b];
+		r->l[i] = v;
 	}
-	zp_fp_to_be(out, &p->x);
-	out[0] |= ZP_SER_FLAG_COMPRESSED;
-	if (zp_fp_is_lexlargest(&p->y))
-		out[0] |= ZP_SER_FLAG_SIGN;
+	for (int i = ZP_FP_LIMBS - 1; i >= 0; i--)
+		if (r->l[i] != ZP_FP_MODULUS[i])
+			return r->l[i] < ZP_FP_MODULUS[i] ? 0 : ZP_ENONCANON;
+	return ZP_ENONCANON;
 }
 
-void zp_g1_to_uncompressed(uint8_t out[ZP_G1_UNCOMPRESSED_BYTES], const zp_g1_affine *p)
+static bool fp_canonical(const zp_fp *a)
 {
-	if (zp_g1_affine_is_inf(p)) {
-		memset(out, 0, ZP_G1_UNCOMPRESSED_BYTES);
-		out[0] = ZP_SER_FLAG_INFINITY;
-		return;
-	}
-	zp_fp_to_be(out, &p->x);
-	zp_fp_to_be(out + ZP_FP_BYTES, &p->y);
+	for (int i = ZP_FP_LIMBS - 1; i >= 0; i--)
+		if (a->l[i] != ZP_FP_MODULUS[i])
+			return a->l[i] < ZP_FP_MODULUS[i];
+	return false;
 }
 
-int zp_g1_from_compressed(zp_g1_affine *p, const uint8_t in[ZP_G1_COMPRESSED_BYTES], unsigned opts)
+/* Fp2 as c0 then c1 */
+static int fp2_from_zkey(zp_fp2 *r, const uint8_t in[2 * ZP_FP_BYTES])
 {
-	static const char what[] = "G1 compressed";
-	bool sign;
-	int rc = check_flags(in, ZP_G1_COMPRESSED_BYTES, true, &sign, what);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		*p = (zp_g1_affine){ 0 };
-		return 0;
-	}
-	zp_g1_affine t;
-	zp_fp rhs, four;
-	if ((rc = fp_from_be_masked(&t.x, in, true)) < 0)
-		return bad_coord(rc, what);
-	zp_fp_sqr(&rhs, &t.x);
-	zp_fp_mul(&rhs, &rhs, &t.x);
-	zp_fp_from_u64(&four, 4);
-	zp_fp_add(&rhs, &rhs, &four);
-	if (!zp_fp_sqrt(&t.y, &rhs))
-		return zp_err_set(ZP_ENOTSQR, "%s: x has no point on the curve", what);
-	if (zp_fp_is_lexlargest(&t.y) != sign)
-		zp_fp_neg(&t.y, &t.y);
-	return g1_finish(p, &t, true, opts, what);
+	int rc = fp_from_zkey(&r->c0, in);
+	return rc < 0 ? rc : fp_from_zkey(&r->c1, in + ZP_FP_BYTES);
 }
 
-int zp_g1_from_uncompressed(zp_g1_affine *p, const uint8_t in[ZP_G1_UNCOMPRESSED_BYTES], unsigned opts)
+static bool fp2_canonical(const zp_fp2 *a)
 {
-	static const char what[] = "G1 uncompressed";
-	bool sign;
-	int rc = check_flags(in, ZP_G1_UNCOMPRESSED_BYTES, false, &sign, what);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		*p = (zp_g1_affine){ 0 };
-		return 0;
-	}
-	zp_g1_affine t;
-	if ((rc = fp_from_be_masked(&t.x, in, true)) < 0 ||
-	    (rc = fp_from_be_masked(&t.y, in + ZP_FP_BYTES, false)) < 0)
-		return bad_coord(rc, what);
-	return g1_finish(p, &t, true, opts, what);
+	return fp_canonical(&a->c0) && fp_canonical(&a->c1);
 }
 
-/* ---------------- zcash: G2 ---------------- */
+#define SER_G g1
+#define SER_F fp
+#define SER_FE zp_fp
+#define SER_CB ZP_FP_BYTES
+#define SER_NAME "G1"
+#define SER_SET_B(b) zp_fp_from_u64(&(b), 4)
+#include "ser_tmpl.h"
 
-void zp_g2_to_compressed(uint8_t out[ZP_G2_COMPRESSED_BYTES], const zp_g2_affine *p)
-{
-	if (zp_g2_affine_is_inf(p)) {
-		memset(out, 0, ZP_G2_COMPRESSED_BYTES);
-		out[0] = ZP_SER_FLAG_COMPRESSED | ZP_SER_FLAG_INFINITY;
-		return;
-	}
-	fp2_to_be(out, &p->x);
-	out[0] |= ZP_SER_FLAG_COMPRESSED;
-	if (zp_fp2_is_lexlargest(&p->y))
-		out[0] |= ZP_SER_FLAG_SIGN;
-}
-
-void zp_g2_to_uncompressed(uint8_t out[ZP_G2_UNCOMPRESSED_BYTES], const zp_g2_affine *p)
-{
-	if (zp_g2_affine_is_inf(p)) {
-		memset(out, 0, ZP_G2_UNCOMPRESSED_BYTES);
-		out[0] = ZP_SER_FLAG_INFINITY;
-		return;
-	}
-	fp2_to_be(out, &p->x);
-	fp2_to_be(out + 2 * ZP_FP_BYTES, &p->y);
-}
-
-int zp_g2_from_compressed(zp_g2_affine *p, const uint8_t in[ZP_G2_COMPRESSED_BYTES], unsigned opts)
-{
-	static const char what[] = "G2 compressed";
-	bool sign;
-	int rc = check_flags(in, ZP_G2_COMPRESSED_BYTES, true, &sign, what);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		*p = (zp_g2_affine){ 0 };
-		return 0;
-	}
-	zp_g2_affine t;
-	zp_fp2 rhs, b;
-	if ((rc = fp2_from_be(&t.x, in, true)) < 0)
-		return bad_coord(rc, what);
-	zp_fp2_sqr(&rhs, &t.x);
-	zp_fp2_mul(&rhs, &rhs, &t.x);
-	zp_fp_from_u64(&b.c0, 4);
-	b.c1 = b.c0;
-	zp_fp2_add(&rhs, &rhs, &b);
-	if (!zp_fp2_sqrt(&t.y, &rhs))
-		return zp_err_set(ZP_ENOTSQR, "%s: x has no point on the curve", what);
-	if (zp_fp2_is_lexlargest(&t.y) != sign)
-		zp_fp2_neg(&t.y, &t.y);
-	return g2_finish(p, &t, true, opts, what);
-}
-
-int zp_g2_from_uncompressed(zp_g2_affine *p, const uint8_t in[ZP_G2_UNCOMPRESSED_BYTES], unsigned opts)
-{
-	static const char what[] = "G2 uncompressed";
-	bool sign;
-	int rc = check_flags(in, ZP_G2_UNCOMPRESSED_BYTES, false, &sign, what);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		*p = (zp_g2_affine){ 0 };
-		return 0;
-	}
-	zp_g2_affine t;
-	if ((rc = fp2_from_be(&t.x, in, true)) < 0 ||
-	    (rc = fp2_from_be(&t.y, in + 2 * ZP_FP_BYTES, false)) < 0)
-		return bad_coord(rc, what);
-	return g2_finish(p, &t, true, opts, what);
-}
+#define SER_G g2
+#define SER_F fp2
+#define SER_FE zp_fp2
+#define SER_CB (2 * ZP_FP_BYTES)
+#define SER_NAME "G2"
+#define SER_SET_B(b) (zp_fp_from_u64(&(b).c0, 4), (b).c1 = (b).c0)
+#include "ser_tmpl.h"
 
 /* ---------------- snarkjs decimal strings ---------------- */
 
@@ -346,74 +239,7 @@ int zp_g2_from_dec(zp_g2_affine *p, const char *const x[2], const char *const y[
 	return g2_finish(p, &t, true, opts, what);
 }
 
-/* ---------------- .zkey form ---------------- */
-
-/* Little-endian limbs of a coordinate as stored (Montgomery residue); 0 if < q. */
-static int fp_from_zkey(zp_fp *r, const uint8_t in[ZP_FP_BYTES])
-{
-	for (int i = 0; i < ZP_FP_LIMBS; i++) {
-		uint64_t v = 0;
-		for (int b = 7; b >= 0; b--)
-			v = (v << 8) | in[8 * i + b];
-		r->l[i] = v;
-	}
-	for (int i = ZP_FP_LIMBS - 1; i >= 0; i--)
-		if (r->l[i] != ZP_FP_MODULUS[i])
-			return r->l[i] < ZP_FP_MODULUS[i] ? 0 : ZP_ENONCANON;
-	return ZP_ENONCANON;
-}
-
-static bool fp_canonical(const zp_fp *a)
-{
-	for (int i = ZP_FP_LIMBS - 1; i >= 0; i--)
-		if (a->l[i] != ZP_FP_MODULUS[i])
-			return a->l[i] < ZP_FP_MODULUS[i];
-	return false;
-}
-
-int zp_g1_affine_from_zkey_bytes(zp_g1_affine *p, const uint8_t in[ZP_G1_UNCOMPRESSED_BYTES], unsigned opts)
-{
-	static const char what[] = "G1 zkey";
-	zp_g1_affine t;
-	if (fp_from_zkey(&t.x, in) < 0 || fp_from_zkey(&t.y, in + ZP_FP_BYTES) < 0)
-		return bad_coord(ZP_ENONCANON, what);
-	return g1_finish(p, &t, false, opts, what);
-}
-
-int zp_g2_affine_from_zkey_bytes(zp_g2_affine *p, const uint8_t in[ZP_G2_UNCOMPRESSED_BYTES], unsigned opts)
-{
-	static const char what[] = "G2 zkey";
-	zp_g2_affine t;
-	if (fp_from_zkey(&t.x.c0, in) < 0 || fp_from_zkey(&t.x.c1, in + ZP_FP_BYTES) < 0 ||
-	    fp_from_zkey(&t.y.c0, in + 2 * ZP_FP_BYTES) < 0 ||
-	    fp_from_zkey(&t.y.c1, in + 3 * ZP_FP_BYTES) < 0)
-		return bad_coord(ZP_ENONCANON, what);
-	return g2_finish(p, &t, false, opts, what);
-}
-
-/* One point of a .zkey array: 0 or the code (no message; callers add the index). */
-static int g1_check_one(const zp_g1_affine *p, unsigned opts)
-{
-	if (!fp_canonical(&p->x) || !fp_canonical(&p->y))
-		return ZP_ENONCANON;
-	if (!zp_g1_affine_is_on_curve(p))
-		return ZP_EINVAL_POINT;
-	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g1_affine_in_subgroup(p))
-		return ZP_ESUBGROUP;
-	return 0;
-}
-
-static int g2_check_one(const zp_g2_affine *p, unsigned opts)
-{
-	if (!fp_canonical(&p->x.c0) || !fp_canonical(&p->x.c1) ||
-	    !fp_canonical(&p->y.c0) || !fp_canonical(&p->y.c1))
-		return ZP_ENONCANON;
-	if (!zp_g2_affine_is_on_curve(p))
-		return ZP_EINVAL_POINT;
-	if (!(opts & ZP_SER_NO_SUBGROUP) && !zp_g2_affine_in_subgroup(p))
-		return ZP_ESUBGROUP;
-	return 0;
-}
+/* ---------------- .zkey arrays ---------------- */
 
 /*
  * Arrays are checked in chunks on the thread pool; each chunk stops at its first
