@@ -243,6 +243,48 @@ __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned 
 	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse, sig);
 }
 
+/* The pieces the pass kernels (dif_pass, dit_pass, pass_r, pass4) share. The block's first element
+ * index; *low: its low index bits (b0 of them: the twiddles' `low`). */
+static __device__ __forceinline__ size_t pass_base(unsigned b0, unsigned k, size_t *low)
+{
+	size_t g = blockIdx.x;
+	*low = g & ((1ull << b0) - 1);
+	size_t high = g >> b0;
+	return (high << (b0 + k)) | *low;
+}
+/* The block's twiddle row (read when btw): a pass table's (ptab), else tws_dyn, built here. */
+template <class fr_t>
+static __device__ __forceinline__ const fr_t *pass_tws(bool btw, fr_t *tws_dyn, const fr_t *ptab, const fr_t *__restrict__ tw,
+                                                       unsigned max_log, unsigned b0, unsigned k, size_t low, int inverse,
+                                                       const fr_t *__restrict__ sig, int twload)
+{
+	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
+	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
+	return tws;
+}
+/* The block's 2^k elements into shared memory (nt threads), each scaled by c·s^j on the way when plo
+ * (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. dif_pass / dit_pass only: in
+ * pass_r and pass4 this helper changes the machine code (nvcc 13, sm_90), so they keep the loop inline. */
+template <bool DIT, class fr_t>
+static __device__ __forceinline__ void pass_load(fr_t *s, const fr_t *x, size_t base, unsigned b0, unsigned k, unsigned nt,
+                                                 unsigned log_n, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+{
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
+		size_t idx = base + ((size_t)t << b0);
+		fr_t v = x[idx];
+		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
+		s[t] = v;
+	}
+	__syncthreads();
+}
+/* And back. */
+template <class fr_t>
+static __device__ __forceinline__ void pass_store(fr_t *x, const fr_t *s, size_t base, unsigned b0, unsigned k, unsigned nt)
+{
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
+		x[base + ((size_t)t << b0)] = s[t];
+}
+
 /* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
 template <int MINB, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
@@ -253,21 +295,12 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
 	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = q; t < (1u << k); t += half) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, idx);
-		s[t] = v;
-	}
-	__syncthreads();
+	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
+	pass_load<false>(s, x, base, b0, k, half, log_n, plo, phi);
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	for (int m = k - 1; m >= 0; m--) {
 		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
@@ -284,8 +317,7 @@ dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		s[t2] = d;
 		__syncthreads();
 	}
-	for (unsigned t = q; t < (1u << k); t += half)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, half);
 }
 
 /* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
@@ -300,21 +332,12 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
 	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = q; t < (1u << k); t += half) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, __brevll(idx) >> (64 - log_n));
-		s[t] = v;
-	}
-	__syncthreads();
+	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
+	pass_load<true>(s, x, base, b0, k, half, log_n, plo, phi);
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	for (int m = 0; m < (int)k; m++) {
 		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
@@ -330,8 +353,7 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 		s[t2] = a - b;
 		__syncthreads();
 	}
-	for (unsigned t = q; t < (1u << k); t += half)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, half);
 }
 
 /* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
@@ -410,9 +432,7 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 {
 	__shared__ fr_t s[1 << NTT_K];
 	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned nt = blockDim.x, Rk = k - (31 - __clz(nt));
 	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
 	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
@@ -424,8 +444,7 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	}
 	__syncthreads();
 	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, nt);
 }
 /* R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
@@ -441,13 +460,10 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	extern __shared__ uint4 tws_raw[];
 	fr_t *tws_dyn = (fr_t *)tws_raw;
 	if (!SIG) sig = NULL;
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned nt = blockDim.x;
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
+	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
 	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
@@ -456,8 +472,7 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	}
 	__syncthreads();
 	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, nt);
 }
 static unsigned pass_threads(unsigned k)
 {
