@@ -16,7 +16,7 @@
  * repeated transform builds nothing; a first build synchronizes its stream once, so a cached set
  * is ready for any stream. Z^-1 of the bellperson H step is cached the same way.
  * Groth16 H (ZP_NTT_H_DIT, default 1): the inverse transform of a, b, c stays in bit-reversed order
- * (DIF passes only) and the coset forward transform is decimation in time (dit_pass), which takes
+ * (DIF passes only) and the coset forward transform is decimation in time (DIT passes), which takes
  * bit-reversed input to natural output; n^-1·s^j is applied as its first pass loads. That drops
  * six bit-reversal passes and 3·n products per H step. ZP_NTT_H_DIT=0 keeps the original order.
  * Block twiddles (ZP_NTT_BLOCK_TW, default 1): in a pass with b0 > 0 a block needs 2^k - 1 distinct
@@ -50,7 +50,7 @@
  *  TAB0   the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass).
  *  R4     pass4: 4 elements a thread, two levels between barriers, 6 blocks an SM (<= 80 registers; 8 blocks,
  *         64 registers, spilled and ran slower: bench/RESULTS.md, mask 87); a 1-level pass (log_n = 1) takes
- *         dif_pass / dit_pass.
+ *         pass2.
  * Removed (issue 35): the H combine fused into c's last DIT pass (HFUSE) measured slower, H step 2^27 301.6
  * against 299.1 ms (H200, 2026-12-02, bench/RESULTS.md "NTT_OPT_HFUSE").
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check the
@@ -243,7 +243,7 @@ __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned 
 	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse, sig);
 }
 
-/* The pieces the pass kernels (dif_pass, dit_pass, pass_r, pass4) share. The block's first element
+/* The pieces the pass kernels (pass2, pass_r, pass4) share. The block's first element
  * index; *low: its low index bits (b0 of them: the twiddles' `low`). */
 static __device__ __forceinline__ size_t pass_base(unsigned b0, unsigned k, size_t *low)
 {
@@ -263,7 +263,7 @@ static __device__ __forceinline__ const fr_t *pass_tws(bool btw, fr_t *tws_dyn, 
 	return tws;
 }
 /* The block's 2^k elements into shared memory (nt threads), each scaled by c·s^j on the way when plo
- * (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. dif_pass / dit_pass only: in
+ * (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. pass2 only: in
  * pass_r and pass4 this helper changes the machine code (nvcc 13, sm_90), so they keep the loop inline. */
 template <bool DIT, class fr_t>
 static __device__ __forceinline__ void pass_load(fr_t *s, const fr_t *x, size_t base, unsigned b0, unsigned k, unsigned nt,
@@ -285,49 +285,41 @@ static __device__ __forceinline__ void pass_store(fr_t *x, const fr_t *s, size_t
 		x[base + ((size_t)t << b0)] = s[t];
 }
 
-/* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
-template <int MINB, bool SIG, class fr_t>
-__global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
-dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
-         const fr_t *__restrict__ sig, int twload)
+/* Level m of a 2-element pass (thread q: one butterfly), then a barrier. DIF: (a + b, (a - b)·w); DIT:
+ * (a + b·w, a - b·w). */
+template <bool DIT, bool SIG, class fr_t>
+static __device__ __forceinline__ void pass2_level(fr_t *s, unsigned q, int m, size_t low, unsigned b0, unsigned max_log,
+                                                   bool btw, const fr_t *tws, const fr_t *__restrict__ tw, int inverse,
+                                                   size_t nhalf_tab)
 {
-	__shared__ fr_t s[1 << NTT_K];
-	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
-	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
-	size_t low, base = pass_base(b0, k, &low);
-	unsigned half = 1u << (k - 1), q = threadIdx.x;
-	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
-	pass_load<false>(s, x, base, b0, k, half, log_n, plo, phi);
-	size_t nhalf_tab = 1ull << (max_log - 1);
-	for (int m = k - 1; m >= 0; m--) {
-		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
-		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
-		size_t ti = j << (max_log - b0 - m - 1);
-		fr_t a = s[t1], b = s[t2];
-		s[t1] = a + b;
-		fr_t d = a - b;
-		if (ti != 0 || SIG) {
-			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
-			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
-			d = d * w;
-		}
+	unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
+	size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
+	size_t ti = j << (max_log - b0 - m - 1);
+	fr_t a = s[t1], b = s[t2];
+	if (!DIT) s[t1] = a + b;
+	fr_t d = DIT ? b : a - b;
+	if (ti != 0 || SIG) {
+		fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+		             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+		d = d * w;
+	}
+	if (DIT) {
+		s[t1] = a + d;
+		s[t2] = a - d;
+	} else {
 		s[t2] = d;
-		__syncthreads();
 	}
-	pass_store(x, s, base, b0, k, half);
+	__syncthreads();
 }
-
-/* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
- * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
- * coefficient index). Same block layout and twiddle index as dif_pass. */
-template <int MINB, bool SIG, class fr_t>
+/* One pass over index bits [b0, b0+k), 2 elements a thread. DIF (levels descending): natural input,
+ * bit-reversed output once every pass ran. DIT (levels ascending, b0 rising from 0): bit-reversed input,
+ * natural output; with plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its coefficient
+ * index). Both: the same block layout and twiddle index. tw_shift = max_log - log_n. */
+template <int MINB, bool DIT, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
-dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
-         const fr_t *__restrict__ sig, int twload)
+pass2(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
+      unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
+      const fr_t *__restrict__ sig, int twload)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
@@ -337,22 +329,14 @@ dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n,
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
-	pass_load<true>(s, x, base, b0, k, half, log_n, plo, phi);
+	pass_load<DIT>(s, x, base, b0, k, half, log_n, plo, phi);
 	size_t nhalf_tab = 1ull << (max_log - 1);
-	for (int m = 0; m < (int)k; m++) {
-		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
-		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
-		size_t ti = j << (max_log - b0 - m - 1);
-		fr_t a = s[t1], b = s[t2];
-		if (ti != 0 || SIG) {
-			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
-			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
-			b = b * w;
-		}
-		s[t1] = a + b;
-		s[t2] = a - b;
-		__syncthreads();
-	}
+	if (DIT)
+		for (int m = 0; m < (int)k; m++)
+			pass2_level<true, SIG>(s, q, m, low, b0, max_log, btw, tws, tw, inverse, nhalf_tab);
+	else
+		for (int m = k - 1; m >= 0; m--)
+			pass2_level<false, SIG>(s, q, m, low, b0, max_log, btw, tws, tw, inverse, nhalf_tab);
 	pass_store(x, s, base, b0, k, half);
 }
 
@@ -424,7 +408,7 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 		done += r;
 	}
 }
-/* dif_pass / dit_pass with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
+/* pass2 with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
 template <bool DIT, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1))
 pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
@@ -446,7 +430,7 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
 	pass_store(x, s, base, b0, k, nt);
 }
-/* R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
+/* R4: the pass as pass2 (same twiddles: pass tables, block twiddles in dynamic shared
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
  * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
  * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
@@ -729,17 +713,16 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	}
 	static int carve;
 	if (!carve) {
-		cudaFuncSetAttribute(dif_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dit_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dif_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dit_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(pass2<6, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(pass2<6, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(pass2<6, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		cudaFuncSetAttribute(pass2<6, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 		carve = 1;
 	}
-#define ZP_PASS_LAUNCH(SG) \
-	(dit ? dit_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload) \
-	     : dif_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload))
-	if (sig) ZP_PASS_LAUNCH(true); else ZP_PASS_LAUNCH(false);
-#undef ZP_PASS_LAUNCH
+#define ZP_PASS2(DT, SG) pass2<6, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
+	if (dit) { if (sig) ZP_PASS2(true, true); else ZP_PASS2(true, false); }
+	else { if (sig) ZP_PASS2(false, true); else ZP_PASS2(false, false); }
+#undef ZP_PASS2
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
