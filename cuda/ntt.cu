@@ -693,36 +693,23 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	int twload = 1 | (tab0 ? 2 : 0);
 	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
 	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
-	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
-	if (k >= 2) {
-		block = dim3(1u << (k - 2));
-		static int carve4;
-		if (!carve4) {
-			cudaFuncSetAttribute(pass4<6, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			carve4 = 1;
-		}
-#define ZP_PASS4(DT, SG) pass4<6, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
-		if (dit) { if (sig) ZP_PASS4(true, true); else ZP_PASS4(true, false); }
-		else { if (sig) ZP_PASS4(false, true); else ZP_PASS4(false, false); }
-#undef ZP_PASS4
-		ZP_CUDA_LAUNCHED();
-		return 0;
-	}
+	typedef void (*pass_kernel)(fr_t *, const fr_t *, unsigned, unsigned, unsigned, unsigned, int, const fr_t *,
+	                            const fr_t *, const fr_t *, const fr_t *, int);
+	static pass_kernel const kern[2][2][2] = {   /* [R4][dit][sig] */
+		{ { pass2<6, false, false, fr_t>, pass2<6, false, true, fr_t> },
+		  { pass2<6, true, false, fr_t>, pass2<6, true, true, fr_t> } },
+		{ { pass4<6, false, false, fr_t>, pass4<6, false, true, fr_t> },
+		  { pass4<6, true, false, fr_t>, pass4<6, true, true, fr_t> } } };
 	static int carve;
 	if (!carve) {
-		cudaFuncSetAttribute(pass2<6, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(pass2<6, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(pass2<6, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(pass2<6, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		for (int i = 0; i < 8; i++)
+			cudaFuncSetAttribute(kern[i >> 2][(i >> 1) & 1][i & 1], cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 		carve = 1;
 	}
-#define ZP_PASS2(DT, SG) pass2<6, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
-	if (dit) { if (sig) ZP_PASS2(true, true); else ZP_PASS2(true, false); }
-	else { if (sig) ZP_PASS2(false, true); else ZP_PASS2(false, false); }
-#undef ZP_PASS2
+	const int r4 = k >= 2;
+	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1 - r4));
+	kern[r4][dit][sig != NULL]<<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt,
+	                                                    sig, twload);
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
