@@ -725,50 +725,30 @@ static int pass_sizes(unsigned log_n, unsigned ks[8])
 		ks[i] = log_n / np + ((unsigned)i < log_n % np);
 	return np;
 }
-/* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads; sg: level factors. */
+/* All passes: DIF (natural in, bit-reversed out; plo/phi: scale c·s^idx as the first pass loads) from the top
+ * level down, or DIT (bit-reversed in, natural out; c·s^bitrev(idx)) from the bottom up, the first pass taking
+ * ks[0] either way (the original order); sg: level factors. */
 template <class fr_t>
-static int dif_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+static int ntt_passes(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
                       const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
 {
 	int rc = 0;
 	unsigned ks[8];
 	int np = pass_sizes(log_n, ks);
-	unsigned top = log_n;
+	unsigned b0 = dit ? 0 : log_n;
 	for (int i = 0; i < np; i++) {
 		unsigned k = ks[i];
-		unsigned b0 = top - k;
-		top = b0;
+		if (!dit)
+			b0 -= k;
 		if (ZP_NTT_RADIX_LOG > 1)
-			pass_r<false><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
-			                                                                         k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, false, x, log_n, b0, k, inverse, plo, phi, sg, st)))
+			(dit ? pass_r<true, fr_t> : pass_r<false, fr_t>)<<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(
+				x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi);
+		else if ((rc = launch_pass(c, dit, x, log_n, b0, k, inverse, plo, phi, sg, st)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
-	}
-	return 0;
-err:
-	return rc;
-}
-/* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
-template <class fr_t>
-static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
-{
-	int rc = 0;
-	unsigned ks[8];
-	int np = pass_sizes(log_n, ks);
-	unsigned b0 = 0;
-	for (int i = 0; i < np; i++) {   /* from the bottom: the first pass takes ks[0] (the original order) */
-		unsigned k = ks[i];
-		if (ZP_NTT_RADIX_LOG > 1)
-			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
-			                                                                        k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st)))
-			return rc;
-		ZP_CUDA_LAUNCHED();
-		plo = phi = NULL;
-		b0 += k;
+		if (dit)
+			b0 += k;
 	}
 	return 0;
 err:
@@ -862,7 +842,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 		if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
 		ZP_CUDA_LAUNCHED();
-		return dit_passes<fr_t>(c, x, log_n, 0, NULL, NULL, st, sg);
+		return ntt_passes<fr_t>(c, true, x, log_n, 0, NULL, NULL, st, sg);
 	}
 	if (inverse && (!shift || sigma)) {
 		/* inverse: DIF (coset: twiddles scaled by the levels' s^-(2^..)), n^-1 as one constant in the reversal */
@@ -870,13 +850,13 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 		const fr_t *ni = NULL;
 		if (shift && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sg))) return rc;
 		if ((rc = get_ninv(c, log_n, st, &ni))) return rc;
-		if ((rc = dif_passes<fr_t>(c, x, log_n, 1, NULL, NULL, st, sg))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, x, log_n, 1, NULL, NULL, st, sg))) return rc;
 		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st, ni);
 		ZP_CUDA_LAUNCHED();
 		return 0;
 	}
 	if (!inverse && shift && (rc = get_pow(c, POW_FWD, s, log_n, st, &plo, &phi))) return rc;
-	if ((rc = dif_passes(c, x, log_n, inverse, plo, phi, st))) return rc;
+	if ((rc = ntt_passes(c, false, x, log_n, inverse, plo, phi, st))) return rc;
 	plo = phi = NULL;
 	if (inverse && (rc = get_pow(c, POW_INV, s, log_n, st, &plo, &phi))) return rc;
 	launch_bitrev(x, log_n, plo, phi, st);
@@ -967,8 +947,8 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	}
 	/* part 0 (lean set): a, b transformed, a <- a·b; part 1: c (in v[1]) transformed, then the combine */
 	for (int i = part == 1 ? 1 : 0; i < (part == 0 ? 2 : part == 1 ? 2 : 3); i++) {
-		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
-		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, true, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
 	}
 	if (part == 0) {
 		h_mul<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n);
@@ -984,7 +964,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 		ZP_CUDA_LAUNCHED();
 	}
 	if (!bp) return 0;
-	if ((rc = dif_passes<fr_t>(c, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
+	if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
 	launch_bitrev((fr_t *)v[0], log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
 	ZP_CUDA_LAUNCHED();
 	return 0;
@@ -1019,9 +999,9 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		 * bit-reversed input, scaled by n^-1·s^j on load: natural order out, as before */
 		const fr_t *plo, *phi;
 		fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
-		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
 		if ((rc = get_pow(c, POW_FWD_NINV, s, log_n, st, &plo, &phi))) return rc;
-		if ((rc = dit_passes(c, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
+		if ((rc = ntt_passes(c, true, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
 #else
 		if ((rc = ntt_run(c, v[i], log_n, 1, NULL, stream))) return rc;
 		if ((rc = ntt_run(c, v[i], log_n, 0, &shift, stream))) return rc;
