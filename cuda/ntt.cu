@@ -579,14 +579,18 @@ template <class fr_t> static void ntt_destroy(ntt_ctx<fr_t> *c)
 	free(c);
 }
 
-/* n^-1 as a host-computable constant: build it on device from n's Montgomery form is overkill;
- * the inverse scale is folded into the tables by inv_n_kernel. */
-template <class fr_t>
-__global__ void inv_n_kernel(fr_t *out, unsigned log_n)
+/* n = 2^log_n in the field. */
+template <class fr_t> static __device__ __forceinline__ fr_t fr_pow2(unsigned log_n)
 {
 	fr_t n = fr_t::one();
 	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
-	out[0] = fr_inv(n);
+	return n;
+}
+/* out[0] = n^-1 (a scale table's c, INVC's constant): on the device, from n's Montgomery form. */
+template <class fr_t>
+__global__ void inv_n_kernel(fr_t *out, unsigned log_n)
+{
+	out[0] = fr_inv(fr_pow2<fr_t>(log_n));
 }
 template <class fr_t>
 __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int invert_s, unsigned hi_count)
@@ -610,22 +614,13 @@ __global__ void sig_build(fr_t *lo, fr_t s, int invert, unsigned log_n)
 		v = v.sqr();
 	}
 }
-/* out[0] = n^-1 (INVC) */
-template <class fr_t>
-__global__ void ninv_kernel(fr_t *out, unsigned log_n)
-{
-	fr_t n = fr_t::one();
-	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
-	out[0] = fr_inv(n);
-}
 /* The SIGMA H combine's constants: out[0] = n, out[1] = n^-2 (snarkjs) or (g^n - 1)^-1·n^-3
  * (bellperson: the Z^-1 and the final inverse's n^-1 folded in), for h = (A·B - n·C)·out[1] where A, B, C
  * are the coset transforms of the unscaled inverses (n·a, n·b, n·c). */
 template <class fr_t>
 __global__ void hconst_kernel(fr_t *out, fr_t g, unsigned log_n, int bellperson)
 {
-	fr_t n = fr_t::one();
-	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
+	fr_t n = fr_pow2<fr_t>(log_n);
 	fr_t ni = fr_inv(n);
 	fr_t k = ni * ni;
 	if (bellperson) {
@@ -803,7 +798,7 @@ static int get_ninv(ntt_ctx<fr_t> *c, unsigned log_n, cudaStream_t st, const fr_
 	int rc = 0;
 	if (c->ninv_log_n != log_n) {
 		c->ninv_log_n = 0;
-		ninv_kernel<<<1, 1, 0, st>>>(c->consts + 6, log_n);
+		inv_n_kernel<<<1, 1, 0, st>>>(c->consts + 6, log_n);
 		ZP_CUDA_LAUNCHED();
 		ZP_CUDA_TRY(cudaStreamSynchronize(st));
 		c->ninv_log_n = log_n;
