@@ -262,14 +262,15 @@ static __device__ __forceinline__ const fr_t *pass_tws(bool btw, fr_t *tws_dyn, 
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
 	return tws;
 }
-/* The block's 2^k elements into shared memory (nt threads), each scaled by c·s^j on the way when plo
- * (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. pass2 only: in
- * pass_r and pass4 this helper changes the machine code (nvcc 13, sm_90), so they keep the loop inline. */
+/* The block's 2^k elements into shared memory (nt threads, this one's first element t0), each scaled by
+ * c·s^j on the way when plo (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. (t0 from
+ * the caller: a threadIdx.x read here gave pass_r and pass4 other machine code, nvcc 13, sm_90.) */
 template <bool DIT, class fr_t>
-static __device__ __forceinline__ void pass_load(fr_t *s, const fr_t *x, size_t base, unsigned b0, unsigned k, unsigned nt,
-                                                 unsigned log_n, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi)
+static __device__ __forceinline__ void pass_load(fr_t *s, const fr_t *x, size_t base, unsigned b0, unsigned k, unsigned t0,
+                                                 unsigned nt, unsigned log_n, const fr_t *__restrict__ plo,
+                                                 const fr_t *__restrict__ phi)
 {
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
+	for (unsigned t = t0; t < (1u << k); t += nt) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
 		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
@@ -329,7 +330,7 @@ pass2(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
-	pass_load<DIT>(s, x, base, b0, k, half, log_n, plo, phi);
+	pass_load<DIT>(s, x, base, b0, k, q, half, log_n, plo, phi);
 	size_t nhalf_tab = 1ull << (max_log - 1);
 	if (DIT)
 		for (int m = 0; m < (int)k; m++)
@@ -420,13 +421,7 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 	unsigned nt = blockDim.x, Rk = k - (31 - __clz(nt));
 	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
 	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
-		s[t] = v;
-	}
-	__syncthreads();
+	pass_load<DIT>(s, x, base, b0, k, threadIdx.x, nt, log_n, plo, phi);
 	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
 	pass_store(x, s, base, b0, k, nt);
 }
@@ -448,13 +443,7 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	unsigned nt = blockDim.x;
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
 	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
-		s[t] = v;
-	}
-	__syncthreads();
+	pass_load<DIT>(s, x, base, b0, k, threadIdx.x, nt, log_n, plo, phi);
 	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
 	pass_store(x, s, base, b0, k, nt);
 }
