@@ -179,9 +179,10 @@ __global__ void tw_fill(fr_t *tw, const fr_t *lo, const fr_t *hi, size_t count)
 	if (i < count) tw[i] = hi[i >> 10] * lo[i & 1023];
 }
 
-/* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14). */
+/* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14) (s^-1 for s when invert_s). */
 template <class fr_t>
-__global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
+static __device__ __forceinline__ void pow_tables_fill(fr_t *lo, fr_t *hi, fr_t s, const fr_t &c, int invert_s,
+                                                       unsigned hi_count)
 {
 	__shared__ fr_t sh_s;
 	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
@@ -190,6 +191,11 @@ __global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, uns
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
 	if (i < hi_count) hi[i] = c * b.pow((uint64_t)i << POW_LO_BITS);
+}
+template <class fr_t>
+__global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
+{
+	pow_tables_fill(lo, hi, s, c, invert_s, hi_count);
 }
 /* c·s^j from the tables; c is folded into hi. */
 template <class fr_t>
@@ -581,16 +587,11 @@ __global__ void inv_n_kernel(fr_t *out, unsigned log_n)
 {
 	out[0] = fr_inv(fr_pow2<fr_t>(log_n));
 }
+/* The same with c read from device memory (inv_n_kernel's n^-1). */
 template <class fr_t>
 __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int invert_s, unsigned hi_count)
 {
-	__shared__ fr_t sh_s;
-	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
-	__syncthreads();
-	fr_t b = sh_s;
-	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
-	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
+	pow_tables_fill(lo, hi, s, c[0], invert_s, hi_count);
 }
 
 /* Level factors: lo[L] = v^(2^(log_n-1-L)), v = s or s^-1 (POW_SIG, POW_SIG_INV). */
