@@ -79,29 +79,37 @@ int err(CUresult r, const char *what)
 			  s ? s : "unknown CUDA error", (int)r);
 }
 
-/* The driver's entry points, the current device and its granularity; the device must be able to
- * export POSIX fds. */
-int ready(int *dev, size_t *gran, CUmemAllocationProp *prop)
+/* What an allocation or an import of kept memory needs: the current device, its granularity and the
+ * allocation's properties. */
+struct kdev {
+	int dev;
+	size_t g;
+	CUmemAllocationProp prop;
+};
+
+/* The driver's entry points and *k; the device must be able to export POSIX fds. */
+int ready(kdev *k)
 {
 	pthread_once(&g_once, load);
 	if (g_drv.rc)
 		return zp_err_set(g_drv.rc, "kept device memory: %s", g_drv.why);
-	if (cudaGetDevice(dev) != cudaSuccess) {
+	if (cudaGetDevice(&k->dev) != cudaSuccess) {
 		(void)cudaGetLastError();
 		return zp_err_set(-ENODEV, "kept device memory: no current device");
 	}
 	int fd_ok = 0;
-	CUresult r = g_drv.attribute(&fd_ok, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, (CUdevice)*dev);
+	CUresult r = g_drv.attribute(&fd_ok, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+				     (CUdevice)k->dev);
 	if (r != CUDA_SUCCESS)
 		return err(r, "cuDeviceGetAttribute");
 	if (!fd_ok)
-		return zp_err_set(-ENOTSUP, "kept device memory: device %d cannot export memory as file descriptors", *dev);
-	memset(prop, 0, sizeof *prop);
-	prop->type = CU_MEM_ALLOCATION_TYPE_PINNED;
-	prop->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-	prop->location.id = *dev;
-	prop->requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-	if ((r = g_drv.granularity(gran, prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM)) != CUDA_SUCCESS)
+		return zp_err_set(-ENOTSUP, "kept device memory: device %d cannot export memory as file descriptors", k->dev);
+	memset(&k->prop, 0, sizeof k->prop);
+	k->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	k->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	k->prop.location.id = k->dev;
+	k->prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	if ((r = g_drv.granularity(&k->g, &k->prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM)) != CUDA_SUCCESS)
 		return err(r, "cuMemGetAllocationGranularity");
 	return 0;
 }
@@ -131,6 +139,14 @@ int map_new(void **d, CUmemGenericAllocationHandle h, size_t size, int dev)
 	return 0;
 }
 
+/* map_new, then release h: the mapping (and any exported fd) holds the allocation from here on. */
+int map_release(void **d, CUmemGenericAllocationHandle h, size_t size, int dev)
+{
+	int rc = map_new(d, h, size, dev);
+	g_drv.release(h);
+	return rc;
+}
+
 __global__ void sum_kernel(const uint64_t *p, size_t n, unsigned long long *out)
 {
 	uint64_t acc = 0;
@@ -151,26 +167,24 @@ __global__ void sum_kernel(const uint64_t *p, size_t n, unsigned long long *out)
 
 extern "C" size_t zp_cuda_dkeep_size(size_t bytes)
 {
-	int dev;
-	size_t g = 0;
-	CUmemAllocationProp prop;
-	if (ready(&dev, &g, &prop) || !g)
+	kdev k;
+	k.g = 0;
+	if (ready(&k) || !k.g)
 		return bytes;
-	return (bytes + g - 1) / g * g;
+	return (bytes + k.g - 1) / k.g * k.g;
 }
 
 extern "C" int zp_cuda_dkeep_alloc(void **d, size_t bytes, int *fd)
 {
-	int dev, rc;
-	size_t g;
-	CUmemAllocationProp prop;
+	kdev k;
 	CUmemGenericAllocationHandle h;
 	*d = nullptr;
 	*fd = -1;
-	if ((rc = ready(&dev, &g, &prop)))
+	int rc = ready(&k);
+	if (rc)
 		return rc;
-	size_t size = (bytes + g - 1) / g * g;
-	CUresult r = g_drv.create(&h, size, &prop, 0);
+	size_t size = (bytes + k.g - 1) / k.g * k.g;
+	CUresult r = g_drv.create(&h, size, &k.prop, 0);
 	if (r != CUDA_SUCCESS)
 		return err(r, "cuMemCreate");
 	int f = -1;
@@ -178,9 +192,7 @@ extern "C" int zp_cuda_dkeep_alloc(void **d, size_t bytes, int *fd)
 		g_drv.release(h);
 		return err(r, "cuMemExportToShareableHandle");
 	}
-	rc = map_new(d, h, size, dev);
-	g_drv.release(h); /* the mapping and the fd hold the allocation now */
-	if (rc) {
+	if ((rc = map_release(d, h, size, k.dev))) {
 		close(f);
 		return rc;
 	}
@@ -190,21 +202,19 @@ extern "C" int zp_cuda_dkeep_alloc(void **d, size_t bytes, int *fd)
 
 extern "C" int zp_cuda_dkeep_import(void **d, size_t bytes, int fd)
 {
-	int dev, rc;
-	size_t g;
-	CUmemAllocationProp prop;
+	kdev k;
 	CUmemGenericAllocationHandle h;
 	*d = nullptr;
-	if ((rc = ready(&dev, &g, &prop)))
+	int rc = ready(&k);
+	if (rc)
 		return rc;
-	if (bytes % g)
-		return zp_err_set(-EINVAL, "kept device memory: %zu bytes is not a multiple of the granularity %zu", bytes, g);
+	if (bytes % k.g)
+		return zp_err_set(-EINVAL, "kept device memory: %zu bytes is not a multiple of the granularity %zu", bytes,
+				  k.g);
 	CUresult r = g_drv.import_h(&h, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
 	if (r != CUDA_SUCCESS)
 		return err(r, "cuMemImportFromShareableHandle");
-	rc = map_new(d, h, bytes, dev);
-	g_drv.release(h);
-	return rc;
+	return map_release(d, h, bytes, k.dev);
 }
 
 extern "C" void zp_cuda_dkeep_free(void *d, size_t bytes)

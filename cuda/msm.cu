@@ -702,38 +702,6 @@ extern "C" int zp_cuda_msm_g2_split(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d
 	                                d_scratch, scratch_size, opts, parts);
 #endif
 }
-extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
-                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
-{
-	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                          scratch_size, stream, 0);
-}
-extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
-                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
-{
-#ifdef MSM_NO_G2
-	return zp_err_set(ZP_ERANGE, "built without G2");
-#else
-	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                           scratch_size, stream, 0);
-#endif
-}
-extern "C" int zp_cuda_msm_g1_ones(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
-                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
-{
-	return msm_bits_run<fp_t>((jac_t<fp_t> *)out, (const g1_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                          scratch_size, stream, 1);
-}
-extern "C" int zp_cuda_msm_g2_ones(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
-                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
-{
-#ifdef MSM_NO_G2
-	return zp_err_set(ZP_ERANGE, "built without G2");
-#else
-	return msm_bits_run<fp2_t>((jac_t<fp2_t> *)out, (const g2_aff *)d_bases, (const fr_t *)d_scalars, n, d_scratch,
-	                           scratch_size, stream, 1);
-#endif
-}
 extern "C" size_t zp_cuda_msm_bits_scratch_size(int g2, size_t n)
 {
 	size_t tasks = (n + MSM_KB - 1) / MSM_KB;
@@ -1009,6 +977,37 @@ static void bn_jac_add(int g2, void *acc, const void *b)
 		*(zp_bn254_g1_jac *)acc = t;
 	}
 }
+/* BLS12-381's 0/1 MSMs (zp_cuda.h): the curve table's (masked 1: other scalars skipped); G2 refused in a
+ * -DMSM_NO_G2 build, as zp_cuda_msm_g2 does. */
+static int bls_bits(int g2, void *out, const void *d_bases, const zp_fr *d_scalars, size_t n, void *d_scratch,
+                    size_t scratch_size, void *stream, int masked)
+{
+#ifdef MSM_NO_G2
+	if (g2) return zp_err_set(ZP_ERANGE, "built without G2");
+#endif
+	return msm_curve<bls12_381>::bits(g2, out, d_bases, d_scalars, n, d_scratch, scratch_size, stream, masked);
+}
+extern "C" int zp_cuda_msm_g1_bits(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return bls_bits(0, out, d_bases, d_scalars, n, d_scratch, scratch_size, stream, 0);
+}
+extern "C" int zp_cuda_msm_g2_bits(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return bls_bits(1, out, d_bases, d_scalars, n, d_scratch, scratch_size, stream, 0);
+}
+extern "C" int zp_cuda_msm_g1_ones(zp_cuda_g1_jac *out, const zp_cuda_g1_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return bls_bits(0, out, d_bases, d_scalars, n, d_scratch, scratch_size, stream, 1);
+}
+extern "C" int zp_cuda_msm_g2_ones(zp_cuda_g2_jac *out, const zp_cuda_g2_aff *d_bases, const zp_fr *d_scalars,
+                                   size_t n, void *d_scratch, size_t scratch_size, void *stream)
+{
+	return bls_bits(1, out, d_bases, d_scalars, n, d_scratch, scratch_size, stream, 1);
+}
+
 static_assert(sizeof(jac_t<fp_t>) == sizeof(zp_g1_jac) && sizeof(jac_t<fp2_t>) == sizeof(zp_g2_jac), "BLS12-381 jac");
 static_assert(sizeof(jac_t<bn_fp_t>) == sizeof(zp_bn254_g1_jac) && sizeof(jac_t<bn_fp2_t>) == sizeof(zp_bn254_g2_jac),
               "BN254 jac");

@@ -16,7 +16,7 @@
  * repeated transform builds nothing; a first build synchronizes its stream once, so a cached set
  * is ready for any stream. Z^-1 of the bellperson H step is cached the same way.
  * Groth16 H (ZP_NTT_H_DIT, default 1): the inverse transform of a, b, c stays in bit-reversed order
- * (DIF passes only) and the coset forward transform is decimation in time (dit_pass), which takes
+ * (DIF passes only) and the coset forward transform is decimation in time (DIT passes), which takes
  * bit-reversed input to natural output; n^-1·s^j is applied as its first pass loads. That drops
  * six bit-reversal passes and 3·n products per H step. ZP_NTT_H_DIT=0 keeps the original order.
  * Block twiddles (ZP_NTT_BLOCK_TW, default 1): in a pass with b0 > 0 a block needs 2^k - 1 distinct
@@ -50,7 +50,7 @@
  *  TAB0   the b0 = 0 pass's twiddles from a 2^k - 1 table (see launch_pass).
  *  R4     pass4: 4 elements a thread, two levels between barriers, 6 blocks an SM (<= 80 registers; 8 blocks,
  *         64 registers, spilled and ran slower: bench/RESULTS.md, mask 87); a 1-level pass (log_n = 1) takes
- *         dif_pass / dit_pass.
+ *         pass2.
  * Removed (issue 35): the H combine fused into c's last DIT pass (HFUSE) measured slower, H step 2^27 301.6
  * against 299.1 ms (H200, 2026-12-02, bench/RESULTS.md "NTT_OPT_HFUSE").
  * tests/cuda/ntt_sigma_model.py checks the index and factor arithmetic against the DFT; ntt_check the
@@ -179,9 +179,10 @@ __global__ void tw_fill(fr_t *tw, const fr_t *lo, const fr_t *hi, size_t count)
 	if (i < count) tw[i] = hi[i >> 10] * lo[i & 1023];
 }
 
-/* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14). */
+/* Scale tables for s^j·c: lo[j] = s^j (j < 2^14), hi[k] = c·s^(k·2^14) (s^-1 for s when invert_s). */
 template <class fr_t>
-__global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
+static __device__ __forceinline__ void pow_tables_fill(fr_t *lo, fr_t *hi, fr_t s, const fr_t &c, int invert_s,
+                                                       unsigned hi_count)
 {
 	__shared__ fr_t sh_s;
 	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
@@ -190,6 +191,11 @@ __global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, uns
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
 	if (i < hi_count) hi[i] = c * b.pow((uint64_t)i << POW_LO_BITS);
+}
+template <class fr_t>
+__global__ void pow_tables(fr_t *lo, fr_t *hi, fr_t s, fr_t c, int invert_s, unsigned hi_count)
+{
+	pow_tables_fill(lo, hi, s, c, invert_s, hi_count);
 }
 /* c·s^j from the tables; c is folded into hi. */
 template <class fr_t>
@@ -243,95 +249,102 @@ __global__ void pass_tab_build(fr_t *tab, const fr_t *__restrict__ tw, unsigned 
 	tab[i] = block_tw_entry(tw, max_log, b0, i / per, (unsigned)(i % per), inverse, sig);
 }
 
-/* One DIF pass over index bits [b0, b0+k). tw_shift = max_log - log_n. */
-template <int MINB, bool SIG, class fr_t>
-__global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
-dif_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
-         const fr_t *__restrict__ sig, int twload)
+/* The pieces the pass kernels (pass2, pass_r, pass4) share. The block's first element
+ * index; *low: its low index bits (b0 of them: the twiddles' `low`). */
+static __device__ __forceinline__ size_t pass_base(unsigned b0, unsigned k, size_t *low)
 {
-	__shared__ fr_t s[1 << NTT_K];
-	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
-	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
 	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
-	unsigned half = 1u << (k - 1), q = threadIdx.x;
-	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
-	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
+	*low = g & ((1ull << b0) - 1);
+	size_t high = g >> b0;
+	return (high << (b0 + k)) | *low;
+}
+/* The block's twiddle row (read when btw): a pass table's (ptab), else tws_dyn, built here. */
+template <class fr_t>
+static __device__ __forceinline__ const fr_t *pass_tws(bool btw, fr_t *tws_dyn, const fr_t *ptab, const fr_t *__restrict__ tw,
+                                                       unsigned max_log, unsigned b0, unsigned k, size_t low, int inverse,
+                                                       const fr_t *__restrict__ sig, int twload)
+{
 	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
 	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = q; t < (1u << k); t += half) {
+	return tws;
+}
+/* The block's 2^k elements into shared memory (nt threads, this one's first element t0), each scaled by
+ * c·s^j on the way when plo (j = idx; DIT: bitrev(idx), the coefficient index); then a barrier. (t0 from
+ * the caller: a threadIdx.x read here gave pass_r and pass4 other machine code, nvcc 13, sm_90.) */
+template <bool DIT, class fr_t>
+static __device__ __forceinline__ void pass_load(fr_t *s, const fr_t *x, size_t base, unsigned b0, unsigned k, unsigned t0,
+                                                 unsigned nt, unsigned log_n, const fr_t *__restrict__ plo,
+                                                 const fr_t *__restrict__ phi)
+{
+	for (unsigned t = t0; t < (1u << k); t += nt) {
 		size_t idx = base + ((size_t)t << b0);
 		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, idx);
+		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
 		s[t] = v;
 	}
 	__syncthreads();
-	size_t nhalf_tab = 1ull << (max_log - 1);
-	for (int m = k - 1; m >= 0; m--) {
-		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
-		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
-		size_t ti = j << (max_log - b0 - m - 1);
-		fr_t a = s[t1], b = s[t2];
-		s[t1] = a + b;
-		fr_t d = a - b;
-		if (ti != 0 || SIG) {
-			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
-			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
-			d = d * w;
-		}
-		s[t2] = d;
-		__syncthreads();
-	}
-	for (unsigned t = q; t < (1u << k); t += half)
+}
+/* And back. */
+template <class fr_t>
+static __device__ __forceinline__ void pass_store(fr_t *x, const fr_t *s, size_t base, unsigned b0, unsigned k, unsigned nt)
+{
+	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
 		x[base + ((size_t)t << b0)] = s[t];
 }
 
-/* One DIT pass over index bits [b0, b0+k) (b0 rising from 0): bit-reversed input, natural output
- * once every pass ran. With plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its
- * coefficient index). Same block layout and twiddle index as dif_pass. */
-template <int MINB, bool SIG, class fr_t>
+/* Level m of a 2-element pass (thread q: one butterfly), then a barrier. DIF: (a + b, (a - b)·w); DIT:
+ * (a + b·w, a - b·w). */
+template <bool DIT, bool SIG, class fr_t>
+static __device__ __forceinline__ void pass2_level(fr_t *s, unsigned q, int m, size_t low, unsigned b0, unsigned max_log,
+                                                   bool btw, const fr_t *tws, const fr_t *__restrict__ tw, int inverse,
+                                                   size_t nhalf_tab)
+{
+	unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
+	size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
+	size_t ti = j << (max_log - b0 - m - 1);
+	fr_t a = s[t1], b = s[t2];
+	if (!DIT) s[t1] = a + b;
+	fr_t d = DIT ? b : a - b;
+	if (ti != 0 || SIG) {
+		fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
+		             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
+		d = d * w;
+	}
+	if (DIT) {
+		s[t1] = a + d;
+		s[t2] = a - d;
+	} else {
+		s[t2] = d;
+	}
+	__syncthreads();
+}
+/* One pass over index bits [b0, b0+k), 2 elements a thread. DIF (levels descending): natural input,
+ * bit-reversed output once every pass ran. DIT (levels ascending, b0 rising from 0): bit-reversed input,
+ * natural output; with plo, element idx is first scaled by c·s^j, j = bitrev(idx) (its coefficient
+ * index). Both: the same block layout and twiddle index. tw_shift = max_log - log_n. */
+template <int MINB, bool DIT, bool SIG, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1), MINB)
-dit_pass(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
-         unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
-         const fr_t *__restrict__ sig, int twload)
+pass2(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
+      unsigned k, int inverse, const fr_t *__restrict__ plo, const fr_t *__restrict__ phi, const fr_t *ptab,
+      const fr_t *__restrict__ sig, int twload)
 {
 	__shared__ fr_t s[1 << NTT_K];
 	extern __shared__ uint4 tws_raw[];  /* one untyped declaration for every fr_t (CUDA needs that) */
 	fr_t *tws_dyn = (fr_t *)tws_raw;    /* 2^k - 1 entries when the block builds its twiddles, else none */
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned half = 1u << (k - 1), q = threadIdx.x;
 	if (!SIG) sig = NULL;   /* a compile-time NULL: the plain kernels keep their registers */
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = q; t < (1u << k); t += half) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, __brevll(idx) >> (64 - log_n));
-		s[t] = v;
-	}
-	__syncthreads();
+	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
+	pass_load<DIT>(s, x, base, b0, k, q, half, log_n, plo, phi);
 	size_t nhalf_tab = 1ull << (max_log - 1);
-	for (int m = 0; m < (int)k; m++) {
-		unsigned t1 = ((q >> m) << (m + 1)) | (q & ((1u << m) - 1)), t2 = t1 + (1u << m);
-		size_t j = low + ((size_t)(t1 & ((1u << m) - 1)) << b0);
-		size_t ti = j << (max_log - b0 - m - 1);
-		fr_t a = s[t1], b = s[t2];
-		if (ti != 0 || SIG) {
-			fr_t w = btw ? tws[(1u << m) - 1 + (t1 & ((1u << m) - 1))]
-			             : inverse ? tw[nhalf_tab - ti].neg() : tw[ti];
-			b = b * w;
-		}
-		s[t1] = a + b;
-		s[t2] = a - b;
-		__syncthreads();
-	}
-	for (unsigned t = q; t < (1u << k); t += half)
-		x[base + ((size_t)t << b0)] = s[t];
+	if (DIT)
+		for (int m = 0; m < (int)k; m++)
+			pass2_level<true, SIG>(s, q, m, low, b0, max_log, btw, tws, tw, inverse, nhalf_tab);
+	else
+		for (int m = k - 1; m >= 0; m--)
+			pass2_level<false, SIG>(s, q, m, low, b0, max_log, btw, tws, tw, inverse, nhalf_tab);
+	pass_store(x, s, base, b0, k, half);
 }
 
 /* ---- ZP_NTT_RADIX_LOG > 1: R levels a barrier ---- */
@@ -402,7 +415,7 @@ static __device__ __forceinline__ void pass_levels(fr_t *s, const fr_t *tws, con
 		done += r;
 	}
 }
-/* dif_pass / dit_pass with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
+/* pass2 with blockDim.x = 2^(k - Rk), Rk = min(ZP_NTT_RADIX_LOG, k). */
 template <bool DIT, class fr_t>
 __global__ void __launch_bounds__(1 << (NTT_K - 1))
 pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, unsigned b0,
@@ -410,24 +423,15 @@ pass_r(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, u
 {
 	__shared__ fr_t s[1 << NTT_K];
 	__shared__ fr_t tws[ZP_NTT_BLOCK_TW ? (1 << NTT_K) - 1 : 1];
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned nt = blockDim.x, Rk = k - (31 - __clz(nt));
 	const bool btw = ZP_NTT_BLOCK_TW && b0 > 0;
 	if (btw) block_twiddles(tws, tw, max_log, b0, k, low, inverse);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
-		s[t] = v;
-	}
-	__syncthreads();
+	pass_load<DIT>(s, x, base, b0, k, threadIdx.x, nt, log_n, plo, phi);
 	pass_levels<DIT>(s, tws, tw, max_log, low, b0, k, Rk, inverse, btw);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, nt);
 }
-/* R4: the pass as dif_pass / dit_pass (same twiddles: pass tables, block twiddles in dynamic shared
+/* R4: the pass as pass2 (same twiddles: pass tables, block twiddles in dynamic shared
  * memory, level factors, scale on load), but each thread holds 4 elements in registers and runs two levels
  * between barriers (pass_levels with Rk = 2; an odd k ends with two radix-2 butterflies a thread): half the
  * barriers and shared-memory round trips, two independent products in flight a thread. blockDim 2^(k-2). */
@@ -441,23 +445,13 @@ pass4(fr_t *x, const fr_t *__restrict__ tw, unsigned max_log, unsigned log_n, un
 	extern __shared__ uint4 tws_raw[];
 	fr_t *tws_dyn = (fr_t *)tws_raw;
 	if (!SIG) sig = NULL;
-	size_t g = blockIdx.x;
-	size_t low = g & ((1ull << b0) - 1), high = g >> b0;
-	size_t base = (high << (b0 + k)) | low;
+	size_t low, base = pass_base(b0, k, &low);
 	unsigned nt = blockDim.x;
 	const bool btw = ZP_NTT_BLOCK_TW && (b0 > 0 || SIG || (twload & 2));
-	const fr_t *tws = ptab ? ptab + low * ((1u << k) - 1) : tws_dyn;
-	if (btw && !ptab) block_twiddles(tws_dyn, tw, max_log, b0, k, low, inverse, sig, twload);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt) {
-		size_t idx = base + ((size_t)t << b0);
-		fr_t v = x[idx];
-		if (plo) v = v * scale_at(plo, phi, DIT ? __brevll(idx) >> (64 - log_n) : idx);
-		s[t] = v;
-	}
-	__syncthreads();
+	const fr_t *tws = pass_tws(btw, tws_dyn, ptab, tw, max_log, b0, k, low, inverse, sig, twload);
+	pass_load<DIT>(s, x, base, b0, k, threadIdx.x, nt, log_n, plo, phi);
 	pass_levels<DIT, SIG>(s, tws, tw, max_log, low, b0, k, 2, inverse, btw);
-	for (unsigned t = threadIdx.x; t < (1u << k); t += nt)
-		x[base + ((size_t)t << b0)] = s[t];
+	pass_store(x, s, base, b0, k, nt);
 }
 static unsigned pass_threads(unsigned k)
 {
@@ -580,25 +574,24 @@ template <class fr_t> static void ntt_destroy(ntt_ctx<fr_t> *c)
 	free(c);
 }
 
-/* n^-1 as a host-computable constant: build it on device from n's Montgomery form is overkill;
- * the inverse scale is folded into the tables by inv_n_kernel. */
-template <class fr_t>
-__global__ void inv_n_kernel(fr_t *out, unsigned log_n)
+/* n = 2^log_n in the field. */
+template <class fr_t> static __device__ __forceinline__ fr_t fr_pow2(unsigned log_n)
 {
 	fr_t n = fr_t::one();
 	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
-	out[0] = fr_inv(n);
+	return n;
 }
+/* out[0] = n^-1 (a scale table's c, INVC's constant): on the device, from n's Montgomery form. */
+template <class fr_t>
+__global__ void inv_n_kernel(fr_t *out, unsigned log_n)
+{
+	out[0] = fr_inv(fr_pow2<fr_t>(log_n));
+}
+/* The same with c read from device memory (inv_n_kernel's n^-1). */
 template <class fr_t>
 __global__ void pow_tables_dev_c(fr_t *lo, fr_t *hi, fr_t s, const fr_t *c, int invert_s, unsigned hi_count)
 {
-	__shared__ fr_t sh_s;
-	if (threadIdx.x == 0) sh_s = invert_s ? fr_inv(s) : s;
-	__syncthreads();
-	fr_t b = sh_s;
-	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < (1u << POW_LO_BITS)) lo[i] = b.pow(i);
-	if (i < hi_count) hi[i] = c[0] * b.pow((uint64_t)i << POW_LO_BITS);
+	pow_tables_fill(lo, hi, s, c[0], invert_s, hi_count);
 }
 
 /* Level factors: lo[L] = v^(2^(log_n-1-L)), v = s or s^-1 (POW_SIG, POW_SIG_INV). */
@@ -611,22 +604,13 @@ __global__ void sig_build(fr_t *lo, fr_t s, int invert, unsigned log_n)
 		v = v.sqr();
 	}
 }
-/* out[0] = n^-1 (INVC) */
-template <class fr_t>
-__global__ void ninv_kernel(fr_t *out, unsigned log_n)
-{
-	fr_t n = fr_t::one();
-	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
-	out[0] = fr_inv(n);
-}
 /* The SIGMA H combine's constants: out[0] = n, out[1] = n^-2 (snarkjs) or (g^n - 1)^-1·n^-3
  * (bellperson: the Z^-1 and the final inverse's n^-1 folded in), for h = (A·B - n·C)·out[1] where A, B, C
  * are the coset transforms of the unscaled inverses (n·a, n·b, n·c). */
 template <class fr_t>
 __global__ void hconst_kernel(fr_t *out, fr_t g, unsigned log_n, int bellperson)
 {
-	fr_t n = fr_t::one();
-	for (unsigned i = 0; i < log_n; i++) n = n.dbl();
+	fr_t n = fr_pow2<fr_t>(log_n);
 	fr_t ni = fr_inv(n);
 	fr_t k = ni * ni;
 	if (bellperson) {
@@ -694,37 +678,23 @@ static int launch_pass(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, unsi
 	int twload = 1 | (tab0 ? 2 : 0);
 	if ((rc = get_ptab(c, b0, k, inverse, sig, sg.kind, &sg.s, log_n, tab0, st, &pt))) return rc;
 	size_t shm = ZP_NTT_BLOCK_TW && (b0 > 0 || sig || tab0) && !pt ? ((1u << k) - 1) * sizeof(fr_t) : 0;
-	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1));
-	if (k >= 2) {
-		block = dim3(1u << (k - 2));
-		static int carve4;
-		if (!carve4) {
-			cudaFuncSetAttribute(pass4<6, false, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, true, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, false, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			cudaFuncSetAttribute(pass4<6, true, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-			carve4 = 1;
-		}
-#define ZP_PASS4(DT, SG) pass4<6, DT, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload)
-		if (dit) { if (sig) ZP_PASS4(true, true); else ZP_PASS4(true, false); }
-		else { if (sig) ZP_PASS4(false, true); else ZP_PASS4(false, false); }
-#undef ZP_PASS4
-		ZP_CUDA_LAUNCHED();
-		return 0;
-	}
+	typedef void (*pass_kernel)(fr_t *, const fr_t *, unsigned, unsigned, unsigned, unsigned, int, const fr_t *,
+	                            const fr_t *, const fr_t *, const fr_t *, int);
+	static pass_kernel const kern[2][2][2] = {   /* [R4][dit][sig] */
+		{ { pass2<6, false, false, fr_t>, pass2<6, false, true, fr_t> },
+		  { pass2<6, true, false, fr_t>, pass2<6, true, true, fr_t> } },
+		{ { pass4<6, false, false, fr_t>, pass4<6, false, true, fr_t> },
+		  { pass4<6, true, false, fr_t>, pass4<6, true, true, fr_t> } } };
 	static int carve;
 	if (!carve) {
-		cudaFuncSetAttribute(dif_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dit_pass<6, false, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dif_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-		cudaFuncSetAttribute(dit_pass<6, true, fr_t>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+		for (int i = 0; i < 8; i++)
+			cudaFuncSetAttribute(kern[i >> 2][(i >> 1) & 1][i & 1], cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 		carve = 1;
 	}
-#define ZP_PASS_LAUNCH(SG) \
-	(dit ? dit_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload) \
-	     : dif_pass<6, SG><<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt, sig, twload))
-	if (sig) ZP_PASS_LAUNCH(true); else ZP_PASS_LAUNCH(false);
-#undef ZP_PASS_LAUNCH
+	const int r4 = k >= 2;
+	dim3 grid((unsigned)(1ull << (log_n - k))), block(1u << (k - 1 - r4));
+	kern[r4][dit][sig != NULL]<<<grid, block, shm, st>>>(x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi, pt,
+	                                                    sig, twload);
 	ZP_CUDA_LAUNCHED();
 	return 0;
 err:
@@ -740,50 +710,30 @@ static int pass_sizes(unsigned log_n, unsigned ks[8])
 		ks[i] = log_n / np + ((unsigned)i < log_n % np);
 	return np;
 }
-/* All DIF passes (natural in, bit-reversed out); plo/phi: scale c·s^idx as the first pass loads; sg: level factors. */
+/* All passes: DIF (natural in, bit-reversed out; plo/phi: scale c·s^idx as the first pass loads) from the top
+ * level down, or DIT (bit-reversed in, natural out; c·s^bitrev(idx)) from the bottom up, the first pass taking
+ * ks[0] either way (the original order); sg: level factors. */
 template <class fr_t>
-static int dif_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
+static int ntt_passes(ntt_ctx<fr_t> *c, bool dit, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
                       const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
 {
 	int rc = 0;
 	unsigned ks[8];
 	int np = pass_sizes(log_n, ks);
-	unsigned top = log_n;
+	unsigned b0 = dit ? 0 : log_n;
 	for (int i = 0; i < np; i++) {
 		unsigned k = ks[i];
-		unsigned b0 = top - k;
-		top = b0;
+		if (!dit)
+			b0 -= k;
 		if (ZP_NTT_RADIX_LOG > 1)
-			pass_r<false><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
-			                                                                         k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, false, x, log_n, b0, k, inverse, plo, phi, sg, st)))
+			(dit ? pass_r<true, fr_t> : pass_r<false, fr_t>)<<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(
+				x, c->tw, c->max_log, log_n, b0, k, inverse, plo, phi);
+		else if ((rc = launch_pass(c, dit, x, log_n, b0, k, inverse, plo, phi, sg, st)))
 			return rc;
 		ZP_CUDA_LAUNCHED();
 		plo = phi = NULL;
-	}
-	return 0;
-err:
-	return rc;
-}
-/* All DIT passes (bit-reversed in, natural out); plo/phi: scale c·s^bitrev(idx) as the first pass loads. */
-template <class fr_t>
-static int dit_passes(ntt_ctx<fr_t> *c, fr_t *x, unsigned log_n, int inverse, const fr_t *plo,
-                      const fr_t *phi, cudaStream_t st, const sig_ref<fr_t> &sg = sig_ref<fr_t>())
-{
-	int rc = 0;
-	unsigned ks[8];
-	int np = pass_sizes(log_n, ks);
-	unsigned b0 = 0;
-	for (int i = 0; i < np; i++) {   /* from the bottom: the first pass takes ks[0] (the original order) */
-		unsigned k = ks[i];
-		if (ZP_NTT_RADIX_LOG > 1)
-			pass_r<true><<<(unsigned)(1ull << (log_n - k)), pass_threads(k), 0, st>>>(x, c->tw, c->max_log, log_n, b0,
-			                                                                        k, inverse, plo, phi);
-		else if ((rc = launch_pass(c, true, x, log_n, b0, k, inverse, plo, phi, sg, st)))
-			return rc;
-		ZP_CUDA_LAUNCHED();
-		plo = phi = NULL;
-		b0 += k;
+		if (dit)
+			b0 += k;
 	}
 	return 0;
 err:
@@ -838,7 +788,7 @@ static int get_ninv(ntt_ctx<fr_t> *c, unsigned log_n, cudaStream_t st, const fr_
 	int rc = 0;
 	if (c->ninv_log_n != log_n) {
 		c->ninv_log_n = 0;
-		ninv_kernel<<<1, 1, 0, st>>>(c->consts + 6, log_n);
+		inv_n_kernel<<<1, 1, 0, st>>>(c->consts + 6, log_n);
 		ZP_CUDA_LAUNCHED();
 		ZP_CUDA_TRY(cudaStreamSynchronize(st));
 		c->ninv_log_n = log_n;
@@ -877,7 +827,7 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 		if ((rc = get_sig(c, POW_SIG, s, log_n, st, &sg))) return rc;
 		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
 		ZP_CUDA_LAUNCHED();
-		return dit_passes<fr_t>(c, x, log_n, 0, NULL, NULL, st, sg);
+		return ntt_passes<fr_t>(c, true, x, log_n, 0, NULL, NULL, st, sg);
 	}
 	if (inverse && (!shift || sigma)) {
 		/* inverse: DIF (coset: twiddles scaled by the levels' s^-(2^..)), n^-1 as one constant in the reversal */
@@ -885,13 +835,13 @@ static int ntt_run(ntt_ctx<fr_t> *c, zp_fr *d_x, unsigned log_n, int inverse, co
 		const fr_t *ni = NULL;
 		if (shift && (rc = get_sig(c, POW_SIG_INV, s, log_n, st, &sg))) return rc;
 		if ((rc = get_ninv(c, log_n, st, &ni))) return rc;
-		if ((rc = dif_passes<fr_t>(c, x, log_n, 1, NULL, NULL, st, sg))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, x, log_n, 1, NULL, NULL, st, sg))) return rc;
 		launch_bitrev(x, log_n, (const fr_t *)NULL, (const fr_t *)NULL, st, ni);
 		ZP_CUDA_LAUNCHED();
 		return 0;
 	}
 	if (!inverse && shift && (rc = get_pow(c, POW_FWD, s, log_n, st, &plo, &phi))) return rc;
-	if ((rc = dif_passes(c, x, log_n, inverse, plo, phi, st))) return rc;
+	if ((rc = ntt_passes(c, false, x, log_n, inverse, plo, phi, st))) return rc;
 	plo = phi = NULL;
 	if (inverse && (rc = get_pow(c, POW_INV, s, log_n, st, &plo, &phi))) return rc;
 	launch_bitrev(x, log_n, plo, phi, st);
@@ -982,8 +932,8 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 	}
 	/* part 0 (lean set): a, b transformed, a <- a·b; part 1: c (in v[1]) transformed, then the combine */
 	for (int i = part == 1 ? 1 : 0; i < (part == 0 ? 2 : part == 1 ? 2 : 3); i++) {
-		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
-		if ((rc = dit_passes<fr_t>(c, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, true, (fr_t *)v[i], log_n, 0, NULL, NULL, st, sg))) return rc;
 	}
 	if (part == 0) {
 		h_mul<<<zp_cdiv(1ull << log_n, 256), 256, 0, st>>>((fr_t *)v[0], (const fr_t *)v[1], 1ull << log_n);
@@ -999,7 +949,7 @@ static int groth16_h_sigma(ntt_ctx<fr_t> *c, zp_fr *v[3], unsigned log_n, enum z
 		ZP_CUDA_LAUNCHED();
 	}
 	if (!bp) return 0;
-	if ((rc = dif_passes<fr_t>(c, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
+	if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[0], log_n, 1, NULL, NULL, st, sgi))) return rc;
 	launch_bitrev((fr_t *)v[0], log_n, (const fr_t *)NULL, (const fr_t *)NULL, st);
 	ZP_CUDA_LAUNCHED();
 	return 0;
@@ -1034,9 +984,9 @@ static int groth16_h_run(ntt_ctx<fr_t> *c, zp_fr *d_a, zp_fr *d_b, zp_fr *d_c, u
 		 * bit-reversed input, scaled by n^-1·s^j on load: natural order out, as before */
 		const fr_t *plo, *phi;
 		fr_t s; memcpy(s.l, shift.l, sizeof(s.l));
-		if ((rc = dif_passes<fr_t>(c, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
+		if ((rc = ntt_passes<fr_t>(c, false, (fr_t *)v[i], log_n, 1, NULL, NULL, st))) return rc;
 		if ((rc = get_pow(c, POW_FWD_NINV, s, log_n, st, &plo, &phi))) return rc;
-		if ((rc = dit_passes(c, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
+		if ((rc = ntt_passes(c, true, (fr_t *)v[i], log_n, 0, plo, phi, st))) return rc;
 #else
 		if ((rc = ntt_run(c, v[i], log_n, 1, NULL, stream))) return rc;
 		if ((rc = ntt_run(c, v[i], log_n, 0, &shift, stream))) return rc;

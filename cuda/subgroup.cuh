@@ -49,6 +49,19 @@ template <class F> static ZP_SG_FN void jdbl(jpt<F> &p)
 	p.Z = Z3;
 }
 
+/* An addition's operands with the same x (H = 0): P = Q (r = 0) doubles p, P = −Q gives infinity. True
+ * when so (p is then the sum). */
+template <class F> static ZP_SG_FN bool jadd_same_x(jpt<F> &p, const F &H, const F &r)
+{
+	if (!H.is_zero())
+		return false;
+	if (r.is_zero())
+		jdbl(p);
+	else
+		p.Z = F::zero();
+	return true;
+}
+
 /* p += (x, y) affine, finite (madd-2007-bl; P = Q doubles, P = −Q gives infinity). */
 template <class F> static ZP_SG_FN void jadd_aff(jpt<F> &p, const affine_t<F> &q)
 {
@@ -59,13 +72,8 @@ template <class F> static ZP_SG_FN void jadd_aff(jpt<F> &p, const affine_t<F> &q
 	F Z1Z1 = p.Z.sqr();
 	F U2 = q.x * Z1Z1, S2 = q.y * p.Z * Z1Z1;
 	F H = U2 - p.X, r = (S2 - p.Y).dbl();
-	if (H.is_zero()) {
-		if (r.is_zero())
-			jdbl(p);
-		else
-			p.Z = F::zero();
+	if (jadd_same_x(p, H, r))
 		return;
-	}
 	F HH = H.sqr(), I = HH.dbl().dbl(), J = H * I, V = p.X * I;
 	F X3 = r.sqr() - J - V.dbl();
 	p.Y = r * (V - X3) - (p.Y * J).dbl();
@@ -86,13 +94,8 @@ template <class F> static ZP_SG_FN void jadd(jpt<F> &p, const jpt<F> &q)
 	F U1 = p.X * Z2Z2, U2 = q.X * Z1Z1;
 	F S1 = p.Y * q.Z * Z2Z2, S2 = q.Y * p.Z * Z1Z1;
 	F H = U2 - U1, r = (S2 - S1).dbl();
-	if (H.is_zero()) {
-		if (r.is_zero())
-			jdbl(p);
-		else
-			p.Z = F::zero();
+	if (jadd_same_x(p, H, r))
 		return;
-	}
 	F I = H.dbl().sqr(), J = H * I, V = U1 * I;
 	F X3 = r.sqr() - J - V.dbl();
 	p.Y = r * (V - X3) - (S1 * J).dbl();

@@ -17,5 +17,5 @@ run() { # name kernel-regex launches case
     >"$OUTD/$1.txt" 2>&1
   echo "== $1 (exit $?)"; grep -E "$keys" "$OUTD/$1.txt" | sed 's/(ff<.*//; s/  */ /g' | cut -c1-110
 }
-run ntt_27 'dif_pass|bitrev_tiles' 4 ntt:27
+run ntt_27 'pass2|bitrev_tiles' 4 ntt:27
 run g2_acc_22 'acc_flat|acc_affine' 1 g2:22

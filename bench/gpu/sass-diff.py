@@ -7,7 +7,9 @@ A cubin is an ELF file with one section .text.<mangled name> per function (16 by
 sm_90). Each section's bytes are hashed; functions are paired by hash, since names change when a kernel
 becomes a template instance (tw_base(ff<fr_cfg>*, ...) -> tw_base<ff<fr_cfg>>(...)). Functions of NEW whose
 demangled name contains a --skip substring (e.g. bn_: another curve's instances) are left out. Prints the
-unpaired ones on either side, the totals, and exits 1 if any function's code differs."""
+unpaired ones on either side, the totals, and exits 1 if any function's code differs. Base functions with a
+byte-identical twin that NEW keeps fewer copies of (two kernels of the same code made one) are listed as
+merged, not as a difference."""
 import struct, subprocess, sys, hashlib, collections
 
 def sections(path):
@@ -37,17 +39,21 @@ def main():
     ha, hb = collections.defaultdict(list), collections.defaultdict(list)
     for k, v in a.items(): ha[hashlib.sha1(v).hexdigest()].append(k)
     for k, v in b.items(): hb[hashlib.sha1(v).hexdigest()].append(k)
-    bad = 0
+    bad = merged = 0
     for h in sorted(set(ha) | set(hb)):
         na, nb = len(ha.get(h, [])), len(hb.get(h, []))
-        if na != nb:
+        if na > nb > 0:   # base had byte-identical twins, new keeps fewer of them: no code changed
+            merged += na - nb
+            print("merged (%6d instr): %s" % (len(a[ha[h][0]]) // 16, ' = '.join(da[k][:80] for k in ha[h])))
+        elif na != nb:
             bad += 1
             for k in ha.get(h, []): print("only in base (%6d instr): %s" % (len(a[k]) // 16, da[k][:160]))
             for k in hb.get(h, []): print("only in new  (%6d instr): %s" % (len(b[k]) // 16, db[k][:160]))
     ia, ib = sum(len(v) for v in a.values()) // 16, sum(len(v) for v in b.values()) // 16
     print("%s: %d functions, %d instructions; %s: %d functions, %d instructions (skipping %s): %s"
           % (sys.argv[1], len(a), ia, sys.argv[2], len(b), ib, ' '.join(skip) or 'none',
-             'IDENTICAL' if not bad else '%d differ' % bad))
+             ('IDENTICAL' if not bad else '%d differ' % bad)
+             + (' (%d of base merged into a byte-identical twin)' % merged if merged else '')))
     return 1 if bad else 0
 
 sys.exit(main())

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "ec.cuh"
+#include "host_field.cuh"   /* HOST_FIELD */
 #define _Static_assert static_assert   /* C11 spelling in the C headers */
 extern "C" {
 #include "field.h"
@@ -19,25 +20,10 @@ extern "C" {
 #include "bn254.h"
 }
 
-/* A CPU field with the interface ec.cuh's formulas use (T the CPU type, P its functions' prefix) */
-#define HOST_FIELD(NAME, T, P, ZERO, ONE)                                                                    \
-	struct NAME {                                                                                        \
-		T v;                                                                                         \
-		static NAME zero() { NAME r; r.v = ZERO; return r; }                                          \
-		static NAME one() { NAME r; r.v = ONE; return r; }                                            \
-		bool is_zero() const { return P##_is_zero(&v); }                                              \
-		bool operator==(const NAME &b) const { return P##_eq(&v, &b.v); }                              \
-		friend NAME operator+(const NAME &a, const NAME &b) { NAME r; P##_add(&r.v, &a.v, &b.v); return r; } \
-		friend NAME operator-(const NAME &a, const NAME &b) { NAME r; P##_sub(&r.v, &a.v, &b.v); return r; } \
-		friend NAME operator*(const NAME &a, const NAME &b) { NAME r; P##_mul(&r.v, &a.v, &b.v); return r; } \
-		NAME sqr() const { NAME r; P##_sqr(&r.v, &v); return r; }                                     \
-		NAME dbl() const { NAME r; P##_dbl(&r.v, &v); return r; }                                     \
-		NAME neg() const { NAME r; P##_neg(&r.v, &v); return r; }                                     \
-	};
-HOST_FIELD(hfp, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE)
-HOST_FIELD(hfp2, zp_fp2, zp_fp2, ZP_FP2_ZERO, ZP_FP2_ONE)
-HOST_FIELD(hbfp, zp_bn254_fp, zp_bn254_fp, ZP_BN254_FP_ZERO, ZP_BN254_FP_ONE)
-HOST_FIELD(hbfp2, zp_bn254_fp2, zp_bn254_fp2, ZP_BN254_FP2_ZERO, ZP_BN254_FP2_ONE)
+HOST_FIELD(hfp, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE, zp_fp_sqr)
+HOST_FIELD(hfp2, zp_fp2, zp_fp2, ZP_FP2_ZERO, ZP_FP2_ONE, zp_fp2_sqr)
+HOST_FIELD(hbfp, zp_bn254_fp, zp_bn254_fp, ZP_BN254_FP_ZERO, ZP_BN254_FP_ONE, zp_bn254_fp_sqr)
+HOST_FIELD(hbfp2, zp_bn254_fp2, zp_bn254_fp2, ZP_BN254_FP2_ZERO, ZP_BN254_FP2_ONE, zp_bn254_fp2_sqr)
 
 /* A CPU group: its field wrapper, affine / Jacobian types, scalar type and functions (P the prefix) */
 #define HOST_GROUP(NAME, HF, AFF, JAC, FR, P, FRP, GEN)                                                      \

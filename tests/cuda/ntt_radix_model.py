@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Model of cuda/ntt.cu's DIF / DIT passes over a small prime field: the validated one-butterfly-a-thread
-# indexing (dif_pass / dit_pass) against the ZP_NTT_RADIX_LOG grouping (pass_r: 2^R elements a thread,
+# indexing (pass2, DIF / DIT) against the ZP_NTT_RADIX_LOG grouping (pass_r: 2^R elements a thread,
 # R levels a barrier, last step shorter), same block layout, twiddle indices (ti, u) and ti == 0 skip;
 # both against the DFT definition (bit-reversed output for DIF, bit-reversed input for DIT), forward
 # and inverse, several pass sizes (NTT_K) and lengths. A mirror of the index arithmetic, not the CUDA

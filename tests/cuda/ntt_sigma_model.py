@@ -6,7 +6,7 @@
 # twiddles times sig[L] = s^(2^(log_n-1-L)), no trivial-twiddle skip; coset forward = bit reversal then
 # DIT, coset inverse = DIF with s^-1's factors then the reversal times n^-1) and the H step's combine
 # h = (A·B - n·C)·k (k = n^-2, bellperson also (g^n - 1)^-1·n^-1) on unscaled inverses. Mirrors the
-# index arithmetic of dif_pass / dit_pass / block_tw_entry / pass_sizes (keep the two in step).
+# index arithmetic of pass2 (DIF / DIT) / block_tw_entry / pass_sizes (keep the two in step).
 # Exit 0 ok, 1 mismatch.
 import random
 import sys

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ec.cuh"
+#include "host_field.cuh"   /* HOST_FIELD */
 #include "subgroup.cuh"
 #define _Static_assert static_assert   /* C11 spelling in the C headers */
 extern "C" {
@@ -24,20 +25,6 @@ extern "C" {
 #include "serialize.h"
 }
 
-#define HOST_FIELD(NAME, T, P, ZERO, ONE, SQR)                                                               \
-	struct NAME {                                                                                        \
-		T v;                                                                                         \
-		static NAME zero() { NAME r; r.v = ZERO; return r; }                                          \
-		static NAME one() { NAME r; r.v = ONE; return r; }                                            \
-		bool is_zero() const { return P##_is_zero(&v); }                                              \
-		bool operator==(const NAME &b) const { return P##_eq(&v, &b.v); }                              \
-		friend NAME operator+(const NAME &a, const NAME &b) { NAME r; P##_add(&r.v, &a.v, &b.v); return r; } \
-		friend NAME operator-(const NAME &a, const NAME &b) { NAME r; P##_sub(&r.v, &a.v, &b.v); return r; } \
-		friend NAME operator*(const NAME &a, const NAME &b) { NAME r; P##_mul(&r.v, &a.v, &b.v); return r; } \
-		NAME sqr() const { NAME r; SQR(&r.v, &v); return r; }                                         \
-		NAME dbl() const { NAME r; P##_dbl(&r.v, &v); return r; }                                     \
-		NAME neg() const { NAME r; P##_neg(&r.v, &v); return r; }                                     \
-	};
 HOST_FIELD(hfp, zp_fp, zp_fp, ZP_FP_ZERO, ZP_FP_ONE, zp_fp_sqr)
 /* the CPU's field with ff.cuh's dedicated square (mont_sqr_eo, the params check's DEDICATED_SQR cfgs) for sqr():
  * the G1 chains as the GPU's default G1 kernel runs them */
