@@ -165,11 +165,25 @@ static void rm_tree(const char *dir)
 }
 
 
-/* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). */
+/* A stop signal waits, unread, in the signalfd (SIGTERM and SIGINT are blocked; loop() reads them). */
+static bool stop_pending(void)
+{
+	sigset_t s;
+	return !sigpending(&s) && (sigismember(&s, SIGTERM) == 1 || sigismember(&s, SIGINT) == 1);
+}
+
+/* One request to our supervisor; NULL when unreachable or refused (*err gets the reason). None is sent
+ * once a stop signal waits: the supervisor stopping answers only "retry later", and the tick's later
+ * requests would delay the stop (loop() reads the signal next). */
 static json_t *api(struct clusterd *cd, json_t *req, char *err, size_t errn)
 {
 	if (zp_sim_on()) /* the scale benchmark's simulated node: no supervisor (sim.h) */
 		return zp_sim_api(req, err, errn);
+	if (stop_pending()) {
+		json_decref(req);
+		snprintf(err, errn, "supervisor unreachable: stopping (retry later)");
+		return NULL;
+	}
 	char *txt = json_dumps(req, JSON_COMPACT), *rep = NULL;
 	json_decref(req);
 	zp_err_clear();

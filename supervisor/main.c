@@ -636,6 +636,16 @@ static void api_serve(struct sup *sup)
 		;
 }
 
+/* While the children stop, every request is answered at once, "stopping: retry later", rather than
+ * left to its client's timeout: a clusterd between two requests of one tick would otherwise wait out
+ * 5 s for each and meet the SIGKILL below before it could give its jobs back and mark its node
+ * STOPPED (its calls treat "retry later" as transient, as they do an unreachable supervisor). */
+static char *stop_reply(void *sup, const char *req, size_t len)
+{
+	(void)sup, (void)req, (void)len;
+	return strdup("{\"ok\":false,\"error\":\"the supervisor is stopping: retry later\",\"code\":\"stopping\"}");
+}
+
 /* The supervisor is a child subreaper: what a dead synthd's witness generator left (a child that
  * called setsid or double-forked out of its group, pipeline/witgen.c) is reparented here, not to
  * init. Any child of ours that is not a daemon we run is such a stray: SIGKILLed, and reaped at
@@ -693,6 +703,8 @@ static void shutdown_children(struct sup *sup)
 				alive++;
 		}
 		kill_strays(sup);
+		while (zp_api_serve_one(sup->api, stop_reply, sup) > 0)
+			;
 		if (!alive)
 			break;
 		if (zp_mono_ms() > deadline) {
