@@ -13,6 +13,9 @@
 # SSC2_PARTS distinct partitions a call (default 2: ss_cmp holds each partition's witness in host memory,
 # ~16 GB apiece at 2^27), its median call time a partition.
 # Compare with cuzk's published figures: 32.1 s a proof alone, 37.7 s steady (RTX 5070 Ti, 96-core Zen 4).
+# KEY=path: the key file to use, made there (and kept, with path.spec naming its SPEC) when absent or made for another
+# SPEC (the synth spec; default the PoRep-shaped n=ROWS,pub=328,win=256,gen=1): a later run on the same host skips the
+# key's setup (137 s at 2^27 on an H100).
 #   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_THREADS=nproc] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
 #   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
@@ -26,7 +29,7 @@ set -u
 : "${1:?usage: crate_porep.sh BIN_DIR DRIVE}" "${2:?usage: crate_porep.sh BIN_DIR DRIVE}"
 BIN=$(readlink -f "$1"); DRIVE=$(readlink -f "$2")
 STH=${SYNTH_THREADS:-$(nproc)}; LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
-PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC="n=$ROWS,pub=$PUB,win=256,gen=1"   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
+PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC=${SPEC:-n=$ROWS,pub=$PUB,win=256,gen=1}   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpcrate.XXXXXX"); SUP=; MON=
 trap '[ -n "$MON" ] && kill $MON 2>/dev/null; [ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; rm -rf "$D"' EXIT
@@ -58,10 +61,16 @@ max_parts = 16
 INI
 export ZKPIPE_CONFIG=$D/z.ini
 setup_flag=--gpu; [ "$BACKEND" = cpu ] && setup_flag=--cpu
-t=$(date +%s.%N)
-"$BIN/zkpipe" setup $setup_flag --synth "$SPEC" --h-mode coeff --roots 7 --out "$D/k.params" >"$D/setup.log" 2>&1 ||
-  { cat "$D/setup.log"; fail "setup"; }
-echo "# key 2^$LOG: $(du -h "$D/k.params" | cut -f1) in $(python3 -c "print(round($(date +%s.%N)-$t,1))") s"
+t=$(date +%s.%N); K=${KEY:-$D/k.params}
+if [ -n "${KEY:-}" ] && [ -s "$KEY" ] && [ "$(cat "$KEY.spec" 2>/dev/null)" = "$SPEC" ]; then
+  echo "# key 2^$LOG: $KEY, made by an earlier run for $SPEC"
+else
+  rm -f "$K.spec"
+  "$BIN/zkpipe" setup $setup_flag --synth "$SPEC" --h-mode coeff --roots 7 --out "$K" >"$D/setup.log" 2>&1 ||
+    { cat "$D/setup.log"; fail "setup"; }
+  echo "$SPEC" > "$K.spec"
+  echo "# key 2^$LOG: $(du -h "$K" | cut -f1) in $(python3 -c "print(round($(date +%s.%N)-$t,1))") s"
+fi
 "$BIN/ss_cmp" dump "$SPEC" 1 "$D" --seed 1 --rs-seed 1 || fail "ss_cmp dump"
 "$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
 for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
@@ -73,7 +82,7 @@ for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | g
     [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
     echo "$gpu $host" > "$D/peaks"; sleep 0.5
   done ) & MON=$!
-"$DRIVE" "$D/k.params" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
+"$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
   fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
 # every proof: the template's witness (seed 1, synthesized once for up to 64 proofs: ~a minute at 2^27)
@@ -81,7 +90,7 @@ n=$(( PROOFS * PARTS )); bad=0
 for i in $(seq 0 64 $((n - 1))); do
   m=$(( n - i < 64 ? n - i : 64 ))
   dd if="$D/proofs.bin" of="$D/some.bin" bs=384 skip="$i" count="$m" status=none
-  "$BIN/ss_cmp" verify "$D/k.params" "$SPEC" "$m" "$D/some.bin" --seed 1 --same >"$D/verify.out" 2>&1 ||
+  "$BIN/ss_cmp" verify "$K" "$SPEC" "$m" "$D/some.bin" --seed 1 --same >"$D/verify.out" 2>&1 ||
     { bad=$((bad + 1)); cat "$D/verify.out"; }
 done
 [ $bad = 0 ] || fail "proofs did not verify (above)"
@@ -89,7 +98,7 @@ res=$(grep '^result:' "$D/drive.out")
 echo "# zkpipe through the crate: $res; GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
 if [ -n "${SSC2:-}" ]; then
   kill -TERM $SUP; wait $SUP 2>/dev/null; SUP=
-  "$BIN/ss_cmp" prove "$(readlink -f "$SSC2")" "$D/k.params" "$SPEC" "${SSC2_PARTS:-2}" --reps 2 \
+  "$BIN/ss_cmp" prove "$(readlink -f "$SSC2")" "$K" "$SPEC" "${SSC2_PARTS:-2}" --reps 2 \
     > "$D/ssc2.out" 2>&1 || { cat "$D/ssc2.out"; fail "supraseal-c2"; }
   echo "# supraseal-c2, ${SSC2_PARTS:-2} partitions a call: $(grep '^result:' "$D/ssc2.out") (per call; divide by the partitions)"
 fi

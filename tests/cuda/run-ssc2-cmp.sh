@@ -13,17 +13,20 @@
 #   usage: [SIZES="16 20 24" (empty: the CI case only)] [MIXES="0.99 0.75"] [PARTS=2] [REPS=3] [OUT=dir] tests/cuda/run-ssc2-cmp.sh BIN_DIR PEER_DIR
 #   BIN_DIR: GPU_BIN_ONLY=1 scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0
 #            (DIR/COMMIT, if there, names the commit the binaries were built from)
-#   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS)
+#   PEER_DIR: the supraseal-c2 shared libraries (create_SRS, generate_groth16_proofs_c, drop_SRS); "-": none (zkpipe's
+#            side alone: a row per cap with its call times and device peak)
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
 # 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
 # CAPS="- 15000M": zkpipe's side once per cap ("-": GPU_MEMORY as set, or none), the peers once; a row per cap. NOPIN=1: no CPU-pinned case.
+# KEYS=DIR: each size's key is kept in DIR/k.params (with k.params.spec) and reused by a later run of the same size and
+# mix (one key at a time: a 2^27 key is 38 GiB); unset, each key is made in the run's temporary folder and removed.
 # BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
 # GPU_MEMORY=16G (or 15000M: a 16 GB card's bytes less its context): zkpipe's gpud plans under that cap
 # ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
 # peak (nvidia-smi every 0.5 s while it runs) goes in the table.
 set -u
 : "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}" "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
-BIN=$(readlink -f "$1"); PEER=$(readlink -f "$2")
+BIN=$(readlink -f "$1"); PEER=$2; [ "$PEER" = - ] || PEER=$(readlink -f "$2")   # "-": zkpipe's side only
 HERE=$(cd "$(dirname "$0")" && pwd)
 SIZES=${SIZES-16 20 24}; MIXES=${MIXES:-0.99 0.75}; PARTS=${PARTS:-2}; REPS=${REPS:-3}; PUB=328
 OUTDIR=${OUT:-/tmp/zpssc2-out}; mkdir -p "$OUTDIR"
@@ -32,8 +35,8 @@ export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 for R0 in "$HERE/../.." "$PWD"; do [ -f "$R0/examples/chain/chain.zkey" ] && break; done
 CHAIN=$(readlink -f "$R0/examples/chain/chain.zkey"); RES=${RESULTS:-$R0/bench/RESULTS.md}
 ZK=$BIN/zkpipe; CMP=$BIN/ss_cmp; ZLIB=$BIN/libzkpipe-supraseal.so.0
-PEERS=$(ls "$PEER"/lib*.so 2>/dev/null)
-[ -n "$PEERS" ] || { echo "FAIL: no lib*.so in $PEER"; exit 1; }
+PEERS=; [ "$PEER" = - ] || PEERS=$(ls "$PEER"/lib*.so 2>/dev/null)
+[ -n "$PEERS" ] || [ "$PEER" = - ] || { echo "FAIL: no lib*.so in $PEER"; exit 1; }
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpssc2.XXXXXX"); SUP=; O=$D/o; mkdir -p "$O"  # details: tarred into OUTDIR at the end
 trap '[ -n "${MEMP:-}" ] && kill $MEMP 2>/dev/null; [ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; tar czf "$OUTDIR/ssc2-details.tar.gz" -C "$D" o 2>/dev/null; rm -rf "$D" /dev/shm/zkpipe.* 2>/dev/null' EXIT
 # the pinned case (its parameters and pins are lines of ssc2_pinned.sh)
@@ -119,6 +122,15 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
       echo "## ${ROWS[-1]}"
     done
   done
+  if [ -z "$PEERS" ]; then   # no peer: zkpipe's rows alone (its bytes repeated across calls and verified by ss_cmp)
+    for cap in ${CAPS:--}; do
+      zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
+      [ "${ZRC[$zn]}" = nr ] && continue
+      [ "${ZRC[$zn]}" = 0 ] || FAILS=$((FAILS + 1))
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - |")
+      echo "## ${ROWS[-1]}"
+    done
+  fi
 }
 
 # 1. the CPU-pinned case (ssc2_pinned.sh): the key from its toxic seed, on the CPU as there
@@ -131,12 +143,18 @@ done
 # 2. the sizes: a fresh random key per size and mix, made on the GPU
 for lg in $SIZES; do for mix in $MIXES; do
   rows=$(( (1 << lg) - PUB - 1 )); spec="n=$rows,pub=$PUB,bool=$mix"; k=$PARTS; [ "$lg" -ge 27 ] && k=1
-  t0=$(date +%s.%N)
-  "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$D/k.params" > "$O/setup.log" 2>&1 ||
-    { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
-  echo "## 2^$lg bool=$mix: key $(stat -c %s "$D/k.params") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
-  one s$lg-$mix "$D/k.params" "$spec" "$k" "$lg" "$mix"
-  rm -f "$D/k.params"
+  t0=$(date +%s.%N); kf=${KEYS:-$D}/k.params
+  if [ -n "${KEYS:-}" ] && [ -s "$kf" ] && [ "$(cat "$kf.spec" 2>/dev/null)" = "$spec" ]; then
+    echo "## 2^$lg bool=$mix: key $kf, made by an earlier run"
+  else
+    rm -f "$kf" "$kf.spec"
+    "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$kf" > "$O/setup.log" 2>&1 ||
+      { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
+    echo "$spec" > "$kf.spec"
+    echo "## 2^$lg bool=$mix: key $(stat -c %s "$kf") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
+  fi
+  one s$lg-$mix "$kf" "$spec" "$k" "$lg" "$mix"
+  [ -n "${KEYS:-}" ] || rm -f "$kf"
 done; done
 
 table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median | device GiB peak: zkpipe$([ -n "${GPU_MEMORY:-}" ] && echo " (cap $GPU_MEMORY)") / peer |
