@@ -6,6 +6,7 @@
  *   [limits]    max_attempts, synthd_memory (e.g. 512M), memory_limit = auto|cgroup|rlimit|off,
  *               restart_min_ms, restart_max_ms, orphan_timeout_s, retain_s,
  *               stuck_timeout_s, start_timeout_s (the stuck-daemon watchdog, docs/pipeline.md),
+ *               stop_timeout_s (a stop's grace: SIGTERM, then SIGKILL this long after),
  *               http_connections, http_timeout_s, http_per_address (the HTTP endpoint's limits),
  *               write_retry_s (a full or read-only output: how long gpud retries a proof's write)
  *   [topology]  node0 = 0-7, node1 = 8-15 ...   (CPUs per node; default: libnuma)
@@ -361,6 +362,8 @@ static int limits_key(struct ctx *x, const char *k, const char *v)
 		return parse_u32(v, &c->stuck_timeout_s);
 	if (!strcmp(k, "start_timeout_s"))
 		return parse_u32(v, &c->start_timeout_s);
+	if (!strcmp(k, "stop_timeout_s"))
+		return parse_u32(v, &c->stop_timeout_s);
 	if (!strcmp(k, "http_connections"))
 		return parse_u32(v, &c->http_connections);
 	if (!strcmp(k, "http_timeout_s"))
@@ -770,6 +773,7 @@ int zp_pipe_config_load(struct zp_pipe_config *c, const char *path)
 	c->retain_s = 0;
 	c->stuck_timeout_s = 120;  /* ~80x the longest steady-state stage at 2^27 (docs/pipeline.md) */
 	c->start_timeout_s = 1800; /* key loads: ~100 s per 2^27 key */
+	c->stop_timeout_s = 10;    /* a partition in flight finishes well within (2 s at 2^27 on a GPU) */
 	c->http_connections = 64;
 	c->http_timeout_s = 10;
 	c->http_per_address = 16;

@@ -106,6 +106,7 @@ struct zp_pipe_config {
 	uint32_t retain_s;         /* finished jobs' arena records freed after this */
 	uint32_t stuck_timeout_s;  /* a daemon whose heartbeat (progress) is older is SIGKILLed; 0 = off */
 	uint32_t start_timeout_s;  /* allowance for start-up and key loads (declared long stages) */
+	uint32_t stop_timeout_s;   /* the supervisor's stop: children SIGKILLed this long after SIGTERM */
 	uint32_t http_connections; /* most HTTP connections at once (clamped to the fd budget) */
 	uint32_t http_timeout_s;   /* an HTTP connection idle this long is closed */
 	uint32_t http_per_address; /* most HTTP connections of one client address; the oldest idle is evicted */

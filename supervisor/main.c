@@ -675,7 +675,7 @@ static void shutdown_children(struct sup *sup)
 	for (unsigned k = 0; k < sup->nch; k++)
 		if (sup->ch[k].pid)
 			kill(sup->ch[k].pid, SIGTERM);
-	uint64_t t0 = zp_mono_ms(), deadline = t0 + 10000, next_note = t0 + 1000, now;
+	uint64_t t0 = zp_mono_ms(), deadline = t0 + 1000ull * sup->cfg.stop_timeout_s, next_note = t0 + 1000, now;
 	for (;;) {
 		unsigned alive = 0;
 		/* every second of the stop accounted for: who it waits for. Each note names its own second, and
@@ -689,8 +689,8 @@ static void shutdown_children(struct sup *sup)
 					snprintf(w + strlen(w), sizeof w - strlen(w), "%s%s.%u@%s pid %d", w[0] ? ", " : "",
 						 role_dir(sup->ch[k].role), sup->ch[k].index, sup->cfg.groups[sup->ch[k].group].name,
 						 sup->ch[k].pid);
-			zp_log(WHO, "stopping: %llu s; waiting for %s (SIGKILL at 10 s)",
-			       (unsigned long long)((next_note - t0) / 1000), w);
+			zp_log(WHO, "stopping: %llu s; waiting for %s (SIGKILL at %u s)",
+			       (unsigned long long)((next_note - t0) / 1000), w, sup->cfg.stop_timeout_s);
 		}
 		for (unsigned k = 0; k < sup->nch; k++) {
 			struct child *c = &sup->ch[k];

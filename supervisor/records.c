@@ -273,7 +273,7 @@ bool sup_proc_started(struct sup *sup, unsigned g, enum zp_role role, unsigned i
 	return stat(pp, &ps) == 0 && ps.st_uid == geteuid() && zp_proc_start_time(pid) == st;
 }
 
-/* SIGTERM (then SIGKILL after 10 s) the daemons still registered in the old arena, so that
+/* SIGTERM (then SIGKILL after stop_timeout_s) the daemons still registered in the old arena, so that
  * nothing works on it while its jobs move. A live process of another role refuses. */
 static int stop_old_daemons(struct sup *sup, unsigned g, struct zp_arena *a, char *why, size_t n)
 {
@@ -282,7 +282,7 @@ static int stop_old_daemons(struct sup *sup, unsigned g, struct zp_arena *a, cha
 	unsigned logged = 0;
 	for (;;) {
 		unsigned live = 0;
-		bool hard = zp_mono_ms() - t0 > 10000;
+		bool hard = zp_mono_ms() - t0 > 1000ull * sup->cfg.stop_timeout_s;
 		for (uint32_t i = 0; i < h->proc_count; i++) {
 			const struct zp_arena_proc *p = zp_arena_proc_rec(a, i);
 			if (zp_word_state(zp_arena_load64(&p->word)) != ZP_PROC_ALIVE ||
