@@ -23,7 +23,8 @@
 # BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
 # GPU_MEMORY=16G (or 15000M: a 16 GB card's bytes less its context): zkpipe's gpud plans under that cap
 # ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
-# peak (nvidia-smi every 0.5 s while it runs) goes in the table.
+# peak (nvidia-smi every 0.5 s while it runs) and the host's used memory peak (every process, the key region and
+# the arena included) go in the table.
 set -u
 : "${1:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}" "${2:?usage: run-ssc2-cmp.sh BIN_DIR PEER_DIR}"   # in $(...) a failed ${N:?} would only end the subshell
 BIN=$(readlink -f "$1"); PEER=$2; [ "$PEER" = - ] || PEER=$(readlink -f "$2")   # "-": zkpipe's side only
@@ -77,10 +78,14 @@ stop() { # stop [NAME]: the supervisor gone (its gpud logs kept as NAME.gpud.log
   [ -n "$SUP" ] && { kill -TERM $SUP; wait $SUP 2>/dev/null; }; SUP=
   cat "$D"/run/log/*gpud* > "$O/${1:-x}.gpud.log" 2>/dev/null; rm -rf "$D/run"; }
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p" "$2" | tail -1; }
-# device memory: sampled all run long; peak MIB_FROM_TO: the largest sample between two date +%s.%N stamps
-( while nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1 | sed "s/^/$(date +%s.%N) /"; do
+# memory, sampled all run long (every 0.5 s): the card's used MiB and the host's (MemTotal - MemAvailable: every
+# process, the key region and the arena included). peak FROM TO [COL]: the largest sample between two date +%s.%N
+# stamps, in GiB (COL 2: the card, 3: the host)
+( while :; do
+    g=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
+    echo "$(date +%s.%N) ${g:-0} $(awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo)"
     sleep 0.5; done > "$D/mem.txt" ) 2>/dev/null & MEMP=$!
-peak() { awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b && $2 > m { m = $2 } END { printf "%.1f", m / 1024 }' "$D/mem.txt"; }
+peak() { awk -v a="$1" -v b="$2" -v c="${3:-2}" '$1 >= a && $1 <= b && $c > m { m = $c } END { printf "%.1f", m / 1024 }' "$D/mem.txt"; }
 ROWS=(); FAILS=0
 one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table row per peer
   local name=$1 key=$2 spec=$3 k=$4 lg=$5 mix=$6 pin=${7:-} slot slots=2 zsha psha eq
@@ -92,7 +97,7 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
     zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
     t0=$(date +%s.%N)
     if ! GPU_MEMORY=$([ "$cap" = - ] && echo "${GPU_MEMORY:-}" || echo "$cap") start $slot $slots; then
-      FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready (cap $cap) | - | - | - |"); stop "$zn"; ZRC[$zn]=nr; continue
+      FAILS=$((FAILS + 1)); ROWS+=("| 2^$lg | $mix | - | $k | - | gpud not ready (cap $cap) | - | - | - | - |"); stop "$zn"; ZRC[$zn]=nr; continue
     fi
     "$CMP" prove "$ZLIB" "$key" "$spec" "$k" --reps "${R:-$REPS}" ${OPTS:-} --out "$D/$zn" > "$O/$zn.out" 2>&1
     ZRC[$zn]=$?
@@ -118,7 +123,7 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
       [ "$(grep '^digest:' "$O/$zn.out")" = "$(grep '^digest:' "$O/$name.$pn.out")" ] || eq="$eq (inputs differ!)"
       [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && [ "$psha" = "$pin" ] && eq="$eq, = CPU pin" || eq="$eq, CPU pin ${pin:0:12}: zkpipe ${zsha:0:12} peer ${psha:0:12}"; }
       case $eq in yes|"yes, = CPU pin") ;; *) FAILS=$((FAILS + 1));; esac
-      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | $pn$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / $(peak $t2 $t3) |")
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | $pn$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | **$eq** (zkpipe rc $zrc, peer rc $prc) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | $(field first_ms "$O/$name.$pn.out") / $(field median_ms "$O/$name.$pn.out") | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / $(peak $t2 $t3) | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / $(peak $t2 $t3 3) |")
       echo "## ${ROWS[-1]}"
     done
   done
@@ -127,7 +132,7 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
       zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
       [ "${ZRC[$zn]}" = nr ] && continue
       [ "${ZRC[$zn]}" = 0 ] || FAILS=$((FAILS + 1))
-      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - |")
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / - |")
       echo "## ${ROWS[-1]}"
     done
   fi
@@ -149,7 +154,7 @@ for lg in $SIZES; do for mix in $MIXES; do
   else
     rm -f "$kf" "$kf.spec"
     "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$kf" > "$O/setup.log" 2>&1 ||
-      { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
+      { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
     echo "$spec" > "$kf.spec"
     echo "## 2^$lg bool=$mix: key $(stat -c %s "$kf") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
   fi
@@ -157,8 +162,8 @@ for lg in $SIZES; do for mix in $MIXES; do
   [ -n "${KEYS:-}" ] || rm -f "$kf"
 done; done
 
-table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median | device GiB peak: zkpipe$([ -n "${GPU_MEMORY:-}" ] && echo " (cap $GPU_MEMORY)") / peer |
-|---|---|---:|---:|---|---|---:|---:|---:|
+table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median | device GiB peak: zkpipe$([ -n "${GPU_MEMORY:-}" ] && echo " (cap $GPU_MEMORY)") / peer | host used GiB peak: zkpipe / peer |
+|---|---|---:|---:|---|---|---:|---:|---:|---:|
 $(printf '%s\n' "${ROWS[@]}")"
 {
   echo
