@@ -2,7 +2,8 @@
 # On a GPU host, from the bundles scripts/gpu-bundles.sh made (.gpu/, carried to the device), builds nothing:
 #   check   the CUDA backend = the CPU backend: gpu_test (kernels, both curves), tests/cuda/run-devmem-gpu.sh (every
 #           placement of the memory plan, .params and expanded keys), then, as BUDGET allows, run-msm-gpu.sh's check
-#           and run-gpuscale.sh (gpud with backend cuda). Needs .gpu/bin.tgz. Any card from 16 GB.
+#           and run-gpuscale.sh (gpud with backend cuda). Needs .gpu/bin.tgz. Any card from 16 GB. DEVMEM="glob ...":
+#           only those run-devmem-gpu steps (e.g. "params_* lean_*" for a short call).
 #   p27     a 2^27 PoRep-shaped .params partition through zkpipe at each of CAPS ("-" the whole card; default
 #           "- 15000M") and through every supraseal-c2 library of the bundle (PEER=name.so: that one only), the
 #           same key and inputs, bytes compared (tests/cuda/run-ssc2-cmp.sh; MIX=0.99 or 0.75, REPS=3); the
@@ -30,8 +31,12 @@ step_check() {
   note "bundle commit $(cat $B/COMMIT 2>/dev/null)"
   ( cd "$B" && LD_LIBRARY_PATH=$B/lib timeout 150 ./gpu_test ${TEST_ARGS:-20 18 22} ) > "$L/gpu_test.log" 2>&1
   note "gpu_test: rc $? ($(( $(date +%s) - T0 )) s); $(grep -ciE 'fail|mismatch|wrong' "$L/gpu_test.log") lines with fail/mismatch/wrong"
-  LOG=$L/devmem timeout $(( $(left) - 30 )) tests/cuda/run-devmem-gpu.sh "$B" > "$L/devmem.log" 2>&1
-  note "run-devmem-gpu: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E '^## ' "$L/devmem.log" | tee -a "$S"
+  local g; set -f   # DEVMEM: the run-devmem-gpu steps to run, globs (default every step)
+  for g in ${DEVMEM:-*}; do
+    ONLY=$g LOG=$L/devmem timeout $(( $(left) - 30 )) tests/cuda/run-devmem-gpu.sh "$B" >> "$L/devmem.log" 2>&1
+    note "run-devmem-gpu ${DEVMEM:+$g}: rc $? ($(( $(date +%s) - T0 )) s)"
+  done; set +f
+  grep -E '^## ' "$L/devmem.log" | tee -a "$S"
   if [ "$(left)" -gt 120 ]; then
     OUT=$L/msm STEPS=check timeout $(( $(left) - 60 )) tests/cuda/run-msm-gpu.sh "$B" > "$L/msm.log" 2>&1
     note "run-msm-gpu check: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E "PASS|FAIL|identical|differ" "$L/msm.log" | tail -12 | tee -a "$S"
