@@ -29,7 +29,7 @@ note "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,memory.total,driver_ver
 step_check() {
   unpack bin || return 1; local B=/tmp/zpgpu/bin/bin L=$OUT/check; mkdir -p "$L"
   note "bundle commit $(cat $B/COMMIT 2>/dev/null)"
-  ( cd "$B" && LD_LIBRARY_PATH=$B/lib timeout 150 ./gpu_test ${TEST_ARGS:-20 18 22} ) > "$L/gpu_test.log" 2>&1
+  ( cd "$B" && LD_LIBRARY_PATH=$B/lib timeout $(( $(left) < 190 ? $(left) / 2 : 150 )) ./gpu_test ${TEST_ARGS:-20 18 22} ) > "$L/gpu_test.log" 2>&1
   note "gpu_test: rc $? ($(( $(date +%s) - T0 )) s); $(grep -ciE 'fail|mismatch|wrong' "$L/gpu_test.log") lines with fail/mismatch/wrong"
   local g; set -f   # DEVMEM: the run-devmem-gpu steps to run, globs (default every step)
   for g in ${DEVMEM:-*}; do
