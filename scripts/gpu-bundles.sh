@@ -22,7 +22,7 @@ for w in $WHAT; do case $w in
     echo "$commit" > "$T/ssc2/bin/COMMIT"; mkdir -p "$T/ssc2/peer"
     if [ -n "$PEERS" ]; then
       cp "$PEERS"/lib*.so "$T/ssc2/peer/"
-      for f in PROVENANCE PEERS.txt; do [ -f "$PEERS/$f" ] && cp "$PEERS/$f" "$T/ssc2/peer/PROVENANCE"; done
+      for f in PROVENANCE PEERS.txt; do if [ -f "$PEERS/$f" ]; then cp "$PEERS/$f" "$T/ssc2/peer/PROVENANCE"; fi; done
     fi
     tar czf .gpu/ssc2.tgz -C "$T/ssc2" bin peer ;;
   drive)
