@@ -18,7 +18,10 @@
 //! channel). The prover thread calls start_groth16_proof for it (one circuit), drops the buffers at once
 //! (zkpipe has copied them into a slot) and passes the handle to a finisher thread, which calls
 //! finish_groth16_proof. Printed per proof: wall time from its first partition's synthesis start to its
-//! last proof; at the end the steady rate (proofs after the first, per hour) and this process's peak RSS.
+//! last proof; at the end the steady rate (proofs after the first, per hour), this process's peak RSS, and
+//! where a partition's time went (medians over all partitions): `synth_s` writing it, `start_s` in
+//! start_groth16_proof (waiting for a free slot, then the copy into it), `finish_s` from that call's return
+//! to finish_groth16_proof's (queueing behind earlier partitions, then the proof).
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -139,6 +142,14 @@ fn synthesize(t: &Part, rate: f64, threads: usize) -> Part {
     Part { n_inp: t.n_inp, n_aux: t.n_aux, abc: t.abc, pops: t.pops, w: pw, a: pa, b: pb, c: pc, bits, r: t.r, s: t.s }
 }
 
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal));
+    v[v.len() / 2]
+}
+
 fn peak_rss_kib() -> u64 {
     let s = fs::read_to_string("/proc/self/status").unwrap_or_default();
     s.lines()
@@ -179,21 +190,25 @@ fn main() {
     let mtx = alloc_gpu_mutex() as usize;
     let t0 = Instant::now();
 
-    let (to_prover, from_synth) = sync_channel::<(usize, Part, f64)>(1);
-    let (to_finisher, from_prover) = sync_channel::<(usize, usize, f64)>(k);
+    // (partition, its synthesis, when its synthesis began, seconds it took)
+    let (to_prover, from_synth) = sync_channel::<(usize, Part, f64, f64)>(1);
+    // (partition, pending handle, when its synthesis began, seconds synthesizing, seconds in start, when start returned)
+    let (to_finisher, from_prover) = sync_channel::<(usize, usize, f64, f64, f64, Instant)>(k);
     let total = proofs * k;
     let synth = thread::spawn(move || {
         for n in 0..total {
             let at = t0.elapsed().as_secs_f64();
             let p = synthesize(&template, rate, threads);
-            if to_prover.send((n, p, at)).is_err() {
+            let took = t0.elapsed().as_secs_f64() - at;
+            if to_prover.send((n, p, at, took)).is_err() {
                 return;
             }
         }
     });
     let srs2 = srs.clone();
     let prover = thread::spawn(move || {
-        for (n, p, at) in from_synth {
+        for (n, p, at, synth_s) in from_synth {
+            let called = Instant::now();
             let handle = start_groth16_proof(
                 &[p.a.as_ptr()],
                 &[p.b.as_ptr()],
@@ -216,8 +231,9 @@ fn main() {
                 mtx as *mut _,
                 -1,
             );
+            let returned = Instant::now();
             drop(p); // the partition is in a slot: its memory goes back now
-            if to_finisher.send((n, handle as usize, at)).is_err() {
+            if to_finisher.send((n, handle as usize, at, synth_s, (returned - called).as_secs_f64(), returned)).is_err() {
                 return;
             }
         }
@@ -225,10 +241,14 @@ fn main() {
     let mut file = out.map(|p| fs::File::create(&p).unwrap_or_else(|e| die(format!("{}: {}", p.display(), e))));
     let mut first_start = vec![0.0f64; proofs];
     let mut done = vec![0.0f64; proofs];
-    for (n, handle, at) in from_prover {
+    let (mut synth_s, mut start_s, mut finish_s) = (Vec::new(), Vec::new(), Vec::new());
+    for (n, handle, at, sy, st, returned) in from_prover {
         let mut pf = [Proof([0; 48])];
         finish_groth16_proof(handle as *mut _, &mut pf);
         let now = t0.elapsed().as_secs_f64();
+        synth_s.push(sy);
+        start_s.push(st);
+        finish_s.push(returned.elapsed().as_secs_f64());
         let (proof, part) = (n / k, n % k);
         if part == 0 {
             first_start[proof] = at;
@@ -247,6 +267,7 @@ fn main() {
     prover.join().unwrap_or_else(|_| die("prover thread panicked".to_string()));
     unsafe { free_gpu_mutex(mtx as *mut _) };
     let steady = if proofs > 1 { 3600.0 * (proofs - 1) as f64 / (done[proofs - 1] - done[0]) } else { 0.0 };
-    println!("result: proofs {} parts {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {}",
-             proofs, k, rate / 1e9, done[proofs - 1], steady, peak_rss_kib());
+    println!("result: proofs {} parts {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {} synth_s {:.2} start_s {:.2} finish_s {:.2}",
+             proofs, k, rate / 1e9, done[proofs - 1], steady, peak_rss_kib(),
+             median(&mut synth_s), median(&mut start_s), median(&mut finish_s));
 }
