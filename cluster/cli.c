@@ -19,7 +19,7 @@
 #include "cluster.h"
 #include "sql.h"
 #include "config.h"
-#include "files.h"
+#include "zp_file.h"
 #include "progress.h"
 #include "rundir.h"
 #include "sys.h"
@@ -358,7 +358,7 @@ static int submit(struct cli *cl, int argc, char **argv)
 static int write_outputs(struct cli *cl, long long id, const char *key, int nparts, const char *dir)
 {
 	static struct zp_pipe_config oc; /* the client's own directory is the only one allowed */
-	if (zp_mkdirs(dir, 0755) || !realpath(dir, oc.allow_out[0]))
+	if (zp_file_mkdirs(dir, 0755) || !realpath(dir, oc.allow_out[0]))
 		return die(cl, CL_INPUT, "--output %s: %s", dir, zp_err_msg()[0] ? zp_err_msg() : strerror(errno));
 	oc.n_out = 1;
 	oc.public_access = true; /* files 0644: the caller's umask still applies to the directory */

@@ -43,7 +43,7 @@
 #include "sql.h"
 #include "g16_json.h"
 #include "config.h"
-#include "files.h"
+#include "zp_file.h"
 #include "hint.h"
 #include "paths.h"
 #include "rundir.h"
@@ -518,7 +518,7 @@ static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 	j->nlocal = (uint32_t)n;
 	char d[PATH_MAX + 8];
 	snprintf(d, sizeof d, "%s/in", j->dir);
-	if (zp_mkdirs(d, 0700))
+	if (zp_file_mkdirs(d, 0700))
 		rc = zp_err_set(-EIO, "%s: %s", d, zp_err_msg());
 	for (int i = 0; i < n && !rc; i++) {
 		json_t *row = json_array_get(rows, (size_t)i);
@@ -552,7 +552,7 @@ static int materialize(struct clusterd *cd, struct hjob *j, json_t *inputs)
 		snprintf(f, sizeof f, "%s/in/%u.wtns", j->dir, j->map[i]);
 		if (zp_db_rows(w) != 1 || (uint64_t)zp_db_len(w, 0, 0) != len)
 			rc = zp_err_set(-EIO, "the inline witness of partition %u changed while it was fetched", j->map[i]);
-		else if ((rc = zp_write_atomic(f, zp_db_val(w, 0, 0), len)))
+		else if ((rc = zp_file_write_atomic(f, zp_db_val(w, 0, 0), len, NULL)))
 			fail_job(cd, j, "cannot write the inline witness %s: %s", f, zp_strerror(rc)), rc = 0;
 		zp_db_free(w);
 		json_array_append_new(inputs, json_string(f));
@@ -571,7 +571,7 @@ static int map_write(const struct hjob *j)
 	for (uint32_t i = 0; i < j->nlocal; i++)
 		n += (size_t)sprintf(b + n, "%u\n", j->map[i]);
 	snprintf(f, sizeof f, "%s/map", j->dir);
-	int r = zp_write_atomic(f, b, n);
+	int r = zp_file_write_atomic(f, b, n, NULL);
 	free(b);
 	return r;
 }
@@ -1341,7 +1341,7 @@ static void stop(struct clusterd *cd)
 static int lock_spool(struct clusterd *cd)
 {
 	char f[PATH_MAX + 8];
-	if (zp_mkdirs(cd->cl->spool, 0700))
+	if (zp_file_mkdirs(cd->cl->spool, 0700))
 		return zp_err_set(-EIO, "%s: %s", cd->cl->spool, zp_err_msg());
 	snprintf(f, sizeof f, "%s/lock", cd->cl->spool);
 	int fd = open(f, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -1371,7 +1371,7 @@ static int instance_id(struct clusterd *cd)
 	if (zp_token_random(tok, ""))
 		return zp_err_set(-EIO, "getrandom failed");
 	snprintf(cd->instance, sizeof cd->instance, "%s", tok);
-	int rc = zp_write_atomic(f, cd->instance, strlen(cd->instance));
+	int rc = zp_file_write_atomic(f, cd->instance, strlen(cd->instance), NULL);
 	return rc ? zp_err_set(rc, "%s: %s", f, zp_strerror(rc)) : 0;
 }
 
@@ -1447,7 +1447,7 @@ static void view_tick(struct clusterd *cd)
 	json_decref(o);
 	char f[PATH_MAX + 16];
 	snprintf(f, sizeof f, "%s/view.json", cd->cl->spool);
-	int rc = txt ? zp_write_atomic(f, txt, strlen(txt)) : -ENOMEM;
+	int rc = txt ? zp_file_write_atomic(f, txt, strlen(txt), NULL) : -ENOMEM;
 	if (rc && rc != cd->view_write_rc)
 		zp_log(WHO, "%s: cannot write the cluster view: %s", f, zp_strerror(rc));
 	cd->view_write_rc = rc;

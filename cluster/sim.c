@@ -12,7 +12,7 @@
 #include <xxhash.h>
 
 #include "config.h"
-#include "files.h"
+#include "zp_file.h"
 #include "sim.h"
 #include "sql.h"
 #include "sys.h"
@@ -183,7 +183,7 @@ static int put(const char *dir, uint32_t p, const char *ext, const char *text)
  * derived from the job's token and partition, so they differ), its public input, its gpu record. */
 static int write_part(struct sjob *j, uint32_t p)
 {
-	if (zp_mkdirs(j->out, 0700))
+	if (zp_file_mkdirs(j->out, 0700))
 		return -EIO;
 	char num[8][80], proof[1200], pub[120], gpu[200];
 	uint64_t h = XXH3_64bits_withSeed(j->token, strlen(j->token), p);

@@ -35,39 +35,71 @@ static int write_all(int fd, const void *buf, size_t len, const zp_file_write_op
 	return 0;
 }
 
-int zp_file_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, const zp_file_write_opts *o)
+static int atomic_begin_at(zp_file_atomic *w, int dirfd, bool own_dir, const char *name, const zp_file_write_opts *o)
 {
 	static const zp_file_write_opts defaults = { 0 };
-	o = o ? o : &defaults;
-	unsigned mode = o->mode ? o->mode : 0600;
-	char tmp[NAME_MAX + 32];
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", name, (int)getpid()) >= (int)sizeof tmp)
-		return zp_err_set(-ENAMETOOLONG, "%s", name);
+	*w = (zp_file_atomic){ .dirfd = dirfd, .fd = -1, .own_dir = own_dir, .o = o ? *o : defaults };
+	unsigned mode = w->o.mode ? w->o.mode : 0600;
+	int e = 0;
+	if (snprintf(w->name, sizeof w->name, "%s", name) >= (int)sizeof w->name ||
+	    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%d", name, (int)getpid()) >= (int)sizeof w->tmp)
+		e = zp_err_set(-ENAMETOOLONG, "%s", name);
 	/* O_EXCL | O_NOFOLLOW: whatever sits at the temporary name (a stale file of a dead process
 	 * with our pid, or a planted symlink) is removed, never written through */
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return zp_err_set(-errno, "%s: cannot create: %s", tmp, strerror(errno));
-	int e = fchmod(fd, mode) ? -errno : 0; /* the umask does not decide a file's mode: the caller does */
-	if (!e && (e = write_all(fd, buf, len, o)))
-		zp_err_set(e, "%s: write: %s", tmp, strerror(-e));
-	if (!e && !o->no_sync && fsync(fd))
-		e = zp_err_set(-errno, "%s: fsync: %s", tmp, strerror(errno));
-	if (close(fd) && !e)
-		e = zp_err_set(-errno, "%s: close: %s", tmp, strerror(errno));
-	/* rename replaces whatever is at name (a symlink too) without following it */
-	if (!e && renameat(dirfd, tmp, dirfd, name))
-		e = zp_err_set(-errno, "%s: rename into place: %s", name, strerror(errno));
+	if (!e && (w->fd = openat(dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)) < 0 &&
+	    errno == EEXIST && unlinkat(dirfd, w->tmp, 0) == 0)
+		w->fd = openat(dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (!e && w->fd < 0)
+		e = zp_err_set(-errno, "%s: cannot create: %s", w->tmp, strerror(errno));
+	/* the umask does not decide a file's mode: the caller does */
+	if (!e && fchmod(w->fd, mode))
+		e = zp_err_set(-errno, "%s: chmod: %s", w->tmp, strerror(errno));
 	if (e) {
-		unlinkat(dirfd, tmp, 0);
-		return e;
+		if (w->fd >= 0) {
+			close(w->fd);
+			unlinkat(dirfd, w->tmp, 0);
+		}
+		if (own_dir)
+			close(dirfd);
+		w->fd = w->dirfd = -1;
 	}
+	return e;
+}
+
+int zp_file_atomic_write(zp_file_atomic *w, const void *buf, size_t len)
+{
+	int e = write_all(w->fd, buf, len, &w->o);
+	return e ? zp_err_set(e, "%s: write: %s", w->tmp, strerror(-e)) : 0;
+}
+
+int zp_file_atomic_end(zp_file_atomic *w, int rc)
+{
+	int e = rc;
+	if (w->fd < 0)
+		return e;
+	if (!e && !w->o.no_sync && fsync(w->fd))
+		e = zp_err_set(-errno, "%s: fsync: %s", w->tmp, strerror(errno));
+	if (close(w->fd) && !e)
+		e = zp_err_set(-errno, "%s: close: %s", w->tmp, strerror(errno));
+	/* rename replaces whatever is at name (a symlink too) without following it */
+	if (!e && renameat(w->dirfd, w->tmp, w->dirfd, w->name))
+		e = zp_err_set(-errno, "%s: rename into place: %s", w->name, strerror(errno));
+	if (e)
+		unlinkat(w->dirfd, w->tmp, 0);
 	/* the rename is durable once the directory is (EINVAL: a file system without directory fsync) */
-	if (!o->no_sync && fsync(dirfd) && errno != EINVAL)
-		return zp_err_set(-errno, "fsync of the directory holding %s: %s", name, strerror(errno));
-	return 0;
+	else if (!w->o.no_sync && fsync(w->dirfd) && errno != EINVAL)
+		e = zp_err_set(-errno, "fsync of the directory holding %s: %s", w->name, strerror(errno));
+	if (w->own_dir)
+		close(w->dirfd);
+	w->fd = w->dirfd = -1;
+	return e;
+}
+
+int zp_file_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, const zp_file_write_opts *o)
+{
+	zp_file_atomic w;
+	int e = atomic_begin_at(&w, dirfd, false, name, o);
+	return e ? e : zp_file_atomic_end(&w, zp_file_atomic_write(&w, buf, len));
 }
 
 /* dir gets the directory part of path ("." for none, "/" for the root); the name after it, or NULL. */
@@ -94,20 +126,29 @@ static int open_parent(const char *path, char dir[PATH_MAX], const char **base)
 	return dfd < 0 ? zp_err_set(-errno, "%s: %s", dir, strerror(errno)) : dfd;
 }
 
-int zp_file_write_atomic(const char *path, const void *buf, size_t len, const zp_file_write_opts *o)
+int zp_file_atomic_begin(zp_file_atomic *w, const char *path, const zp_file_write_opts *o)
 {
 	char dir[PATH_MAX];
 	const char *base;
 	int dfd = open_parent(path, dir, &base);
-	if (dfd < 0)
+	if (dfd < 0) {
+		w->fd = w->dirfd = -1;
 		return dfd;
+	}
 	if (!*base) {
 		close(dfd);
+		w->fd = w->dirfd = -1;
 		return zp_err_set(-EISDIR, "%s: names a directory, not a file", path);
 	}
-	int r = zp_file_write_atomic_at(dfd, base, buf, len, o);
-	close(dfd);
+	int r = atomic_begin_at(w, dfd, true, base, o);
 	return r && strcmp(dir, ".") ? zp_err_wrap(r, "%s", dir) : r;
+}
+
+int zp_file_write_atomic(const char *path, const void *buf, size_t len, const zp_file_write_opts *o)
+{
+	zp_file_atomic w;
+	int e = zp_file_atomic_begin(&w, path, o);
+	return e ? e : zp_file_atomic_end(&w, zp_file_atomic_write(&w, buf, len));
 }
 
 int zp_file_fsync_parent(const char *path)

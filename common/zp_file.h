@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 
 typedef struct {
 	unsigned mode;                                 /* the file's mode; 0: 0600 */
@@ -37,6 +38,19 @@ typedef struct {
  * directory dirfd. o may be NULL (mode 0600, synced). */
 int zp_file_write_atomic(const char *path, const void *buf, size_t len, const zp_file_write_opts *o);
 int zp_file_write_atomic_at(int dirfd, const char *name, const void *buf, size_t len, const zp_file_write_opts *o);
+/* The same writer for a file written in pieces (a key streamed out): begin creates the temporary (its
+ * directory opened by name), write appends, end with rc == 0 syncs and renames it into place, with
+ * rc != 0 (the caller's failure) removes it; end always closes and returns rc or its own first error.
+ * A begin that fails leaves nothing to end. */
+typedef struct {
+	int dirfd, fd;
+	bool own_dir;
+	zp_file_write_opts o;
+	char name[NAME_MAX + 1], tmp[NAME_MAX + 32];
+} zp_file_atomic;
+int zp_file_atomic_begin(zp_file_atomic *w, const char *path, const zp_file_write_opts *o);
+int zp_file_atomic_write(zp_file_atomic *w, const void *buf, size_t len);
+int zp_file_atomic_end(zp_file_atomic *w, int rc);
 /* fsync the directory holding path (a rename or unlink there becomes durable). */
 int zp_file_fsync_parent(const char *path);
 /* mkdir -p with mode for each directory it makes (the operator's directories: the run directory). An

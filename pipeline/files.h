@@ -25,13 +25,6 @@ struct zp_pipe_config;
 int zp_manifest_write(const char *path, const char *const *inputs, uint32_t n);
 int zp_manifest_line(const char *path, uint32_t part, char *buf, size_t n);
 
-/* The names cluster/ still calls (common/zp_file.h is the writer; cluster/ moves to it with its own rewrite). */
-static inline int zp_write_atomic(const char *path, const void *buf, size_t len)
-{
-	return zp_file_write_atomic(path, buf, len, NULL);
-}
-static inline int zp_mkdirs(const char *path, unsigned mode) { return zp_file_mkdirs(path, mode); }
-
 /* A job's output directory (canonical, under allow_output) opened by the walk. */
 int zp_out_open(const struct zp_pipe_config *c, const char *out);
 /* <out>/<name> written atomically inside the walked directory; mode 0644 with public = yes

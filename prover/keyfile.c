@@ -717,12 +717,9 @@ int zp_pkey_write_zkey(const zp_pkey *k, const zp_circuit *c, const char *path)
 		case 10: memset(p, 0, 68); p += 68; break;
 		}
 	}
-	int rc = 0;
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, total, f) != total)
-		rc = zp_err_set(-(errno ? errno : EIO), "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-	if (f && fclose(f) && !rc)
-		rc = zp_err_set(-errno, "%s: %s", path, strerror(errno));
+	/* atomic (common/zp_file.h), as the .zpk writer: no half .zkey at path after a kill */
+	zp_file_write_opts o = { .mode = 0644 };
+	int rc = zp_file_write_atomic(path, buf, total, &o);
 	free(buf);
 	return rc;
 }

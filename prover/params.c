@@ -4,7 +4,8 @@
  * Reading maps the file and decodes each vector on the zp_par_for pool, scattering a, b_g1,
  * b_g2 to their wires through index lists built from the density bitmaps. Writing encodes in
  * chunks of CHUNK points on the pool, drops points at infinity from a, b_g1, b_g2 (as
- * bellperson does) and streams the result out with stdio.
+ * bellperson does) and streams the result out through common/zp_file.h's atomic writer (a kill
+ * mid-way leaves no half key at the path).
  */
 #include "params.h"
 
@@ -18,6 +19,7 @@
 #include "par.h"
 #include "serialize.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 #define BLK 4096
 #define CHUNK ((size_t)1 << 20)
@@ -238,10 +240,10 @@ static void enc_task(void *vctx, size_t t, int worker)
 	}
 }
 
-static int put_count(FILE *f, uint32_t n)
+static int put_count(zp_file_atomic *f, uint32_t n)
 {
 	uint8_t b[4] = { (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
-	return fwrite(b, 1, 4, f) == 4 ? 0 : -EIO;
+	return zp_file_atomic_write(f, b, 4);
 }
 
 static int is_inf(const void *p, int g2)
@@ -250,16 +252,17 @@ static int is_inf(const void *p, int g2)
 }
 
 /* n points from src; with skip_inf, points at infinity are left out (count written first). */
-static int put_points(FILE *f, uint8_t *buf, const void *src, size_t n, int g2, int skip_inf, int with_count)
+static int put_points(zp_file_atomic *f, uint8_t *buf, const void *src, size_t n, int g2, int skip_inf, int with_count)
 {
 	size_t el = g2 ? 192 : 96, mem = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), cnt = 0;
 	const uint8_t *s = src;
 	for (size_t i = 0; i < n; i++)
 		cnt += !skip_inf || !is_inf(s + i * mem, g2);
+	int rc;
 	if (cnt > UINT32_MAX)
-		return -ERANGE;
-	if (with_count && put_count(f, (uint32_t)cnt))
-		return -EIO;
+		return zp_err_set(-ERANGE, "%s: %zu points do not fit a .params count", f->name, cnt);
+	if (with_count && (rc = put_count(f, (uint32_t)cnt)))
+		return rc;
 	for (size_t at = 0; at < n; at += CHUNK) {
 		size_t m = n - at < CHUNK ? n - at : CHUNK, out = 0;
 		struct enc_ctx c = { s + at * mem, buf, m, g2 };
@@ -271,8 +274,8 @@ static int put_points(FILE *f, uint8_t *buf, const void *src, size_t n, int g2, 
 				memmove(buf + out * el, buf + i * el, el);
 			out++;
 		}
-		if (fwrite(buf, el, out, f) != out)
-			return -EIO;
+		if ((rc = zp_file_atomic_write(f, buf, el * out)))
+			return rc;
 	}
 	return 0;
 }
@@ -285,24 +288,27 @@ int zp_params_write(const zp_pkey *k, const char *path)
 		return zp_err_set(ZP_EMISMATCH, "%s: .params need the coefficient H query (convert the key with "
 				  "--h-mode coeff first)", path);
 	uint8_t *buf = malloc(CHUNK * 192);
-	FILE *f = fopen(path, "wb");
-	int rc = 0;
-	if (!buf || !f) {
-		rc = zp_err_set(!buf ? -ENOMEM : -errno, "%s: %s", path, !buf ? "out of memory" : strerror(errno));
+	if (!buf)
+		return zp_err_set(-ENOMEM, "%s: out of memory", path);
+	/* atomic (common/zp_file.h): a crash or a kill mid-way leaves no half key at path */
+	zp_file_atomic w, *f = &w;
+	zp_file_write_opts o = { .mode = 0644 };
+	int rc = zp_file_atomic_begin(f, path, &o);
+	if (rc)
 		goto out;
-	}
 	uint64_t nv = z->n_vars, np = z->n_public;
-	if ((rc = put_points(f, buf, &z->alpha1, 1, 0, 0, 0)) || (rc = put_points(f, buf, &z->beta1, 1, 0, 0, 0)) ||
-	    (rc = put_points(f, buf, &z->beta2, 1, 1, 0, 0)) || (rc = put_points(f, buf, &z->gamma2, 1, 1, 0, 0)) ||
-	    (rc = put_points(f, buf, &z->delta1, 1, 0, 0, 0)) || (rc = put_points(f, buf, &z->delta2, 1, 1, 0, 0)) ||
-	    (rc = put_points(f, buf, z->ic, np + 1, 0, 0, 1)) ||
-	    (rc = put_points(f, buf, k->g16.h_coeff, (size_t)z->domain_size - 1, 0, 0, 1)) ||
-	    (rc = put_points(f, buf, z->c, nv - np - 1, 0, 0, 1)) || (rc = put_points(f, buf, z->a, nv, 0, 1, 1)) ||
-	    (rc = put_points(f, buf, z->b1, nv, 0, 1, 1)) || (rc = put_points(f, buf, z->b2, nv, 1, 1, 1)))
-		rc = zp_err_set(rc, "%s: write: %s", path, zp_strerror(rc));
+	/* bellperson's order: the fixed points, then IC, H, L, A, B_G1, B_G2 (the last three without their
+	 * points at infinity), each vector after its count */
+	const struct { const void *src; size_t n; int g2, skip_inf, with_count; } part[] = {
+		{ &z->alpha1, 1, 0, 0, 0 }, { &z->beta1, 1, 0, 0, 0 }, { &z->beta2, 1, 1, 0, 0 },
+		{ &z->gamma2, 1, 1, 0, 0 }, { &z->delta1, 1, 0, 0, 0 }, { &z->delta2, 1, 1, 0, 0 },
+		{ z->ic, np + 1, 0, 0, 1 }, { k->g16.h_coeff, (size_t)z->domain_size - 1, 0, 0, 1 },
+		{ z->c, nv - np - 1, 0, 0, 1 }, { z->a, nv, 0, 1, 1 }, { z->b1, nv, 0, 1, 1 }, { z->b2, nv, 1, 1, 1 },
+	};
+	for (size_t i = 0; !rc && i < sizeof part / sizeof *part; i++)
+		rc = put_points(f, buf, part[i].src, part[i].n, part[i].g2, part[i].skip_inf, part[i].with_count);
+	rc = zp_file_atomic_end(f, rc);
 out:
-	if (f && fclose(f) && !rc)
-		rc = zp_err_set(-errno, "%s: %s", path, strerror(errno));
 	free(buf);
 	return rc;
 }

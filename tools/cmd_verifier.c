@@ -254,21 +254,29 @@ int cmd_export_verifier(int argc, char **argv)
 	free(txt);
 	if (!j)
 		return cx_fail("export verifier", zp_err_set(ZP_EFORMAT, "%s: %s", vkp, e.text));
-	FILE *f = out ? fopen(out, "w") : stdout;
+	/* to a file: written whole, atomically (common/zp_file.h), once the contract is complete */
+	char *mem = NULL;
+	size_t mlen = 0;
+	FILE *f = out ? open_memstream(&mem, &mlen) : stdout;
 	if (!f) {
 		json_decref(j);
-		fprintf(stderr, "zkpipe export verifier: %s: %s\n", out, strerror(errno));
-		return ZP_EX_OUTPUT;
+		return cx_fail("export verifier", -errno);
 	}
 	zp_err_clear();
 	rc = write_contract(f, j, npub, name);
 	json_decref(j);
 	int werr = ferror(f) | (out ? fclose(f) : fflush(f));
-	if (rc) {
-		if (out)
-			remove(out);
-		return cx_fail("export verifier", rc); /* the message names the field */
+	if (!rc && !werr && out) {
+		zp_file_write_opts o = { .mode = 0644 };
+		if ((werr = zp_file_write_atomic(out, mem, mlen, &o))) {
+			free(mem);
+			fprintf(stderr, "zkpipe export verifier: writing %s: %s\n", out, zp_err_text(werr));
+			return ZP_EX_OUTPUT;
+		}
 	}
+	free(mem);
+	if (rc)
+		return cx_fail("export verifier", rc); /* the message names the field */
 	if (werr) {
 		fprintf(stderr, "zkpipe export verifier: writing %s: %s\n", out ? out : "stdout", strerror(errno));
 		return ZP_EX_OUTPUT;

@@ -1,5 +1,5 @@
 /*
- * test_writers.c — the prover's file writers (a proof's JSON, a .zpk key) never write through a symlink
+ * test_writers.c — the prover's file writers (a proof's JSON, a .zpk key, a .params export) never write through a symlink
  * planted at their temporary name (each was its own tmp + rename: json_dump_file and open(O_TRUNC)
  * followed it, overwriting the victim); they write through common/zp_file.h now. Uses only the prover's
  * public calls, so it runs against the code before zp_file too.
@@ -7,6 +7,9 @@
 #include "g16_json.h"
 #include "groth16.h"
 #include "keyfile.h"
+#include "params.h"
+#include "setup.h"
+#include "synth.h"
 #include "zp_err.h"
 
 #include "../common/zp_test.h"
@@ -65,6 +68,27 @@ int main(void)
 	r = zp_pkey_write(&k, at("k.zpk"));
 	CHECK(r == 0 && regular("k.zpk"), "key written: %d %s", r, zp_err_msg());
 	CHECK(victim_intact(), "the key writer wrote through the symlink at its temporary name");
+
+	/* the .params export streams through the same writer: no symlink followed, and a failed write
+	 * (a directory that is not there) leaves nothing at the path */
+	zp_synth_params sp;
+	zp_synth_params_porep(&sp, 64);
+	zp_circuit c;
+	zp_setup_opts so = { .h_mode = ZP_H_COEFF };
 	zp_pkey_free(&k);
+	CHECK(zp_synth_circuit(&c, &sp) == 0 && zp_setup(&k, &c, &so) == 0, "a small coefficient-H key: %s", zp_err_msg());
+	plant("k.params");
+	r = zp_params_write(&k, at("k.params"));
+	CHECK(r == 0 && regular("k.params"), ".params written: %d %s", r, zp_err_msg());
+	CHECK(victim_intact(), "the .params writer wrote through the symlink at its temporary name");
+	/* a symlink at the target itself is replaced, not written through (the stdio writer before followed it) */
+	if (symlink("victim", at("k2.params"))) {}
+	r = zp_params_write(&k, at("k2.params"));
+	CHECK(r == 0 && regular("k2.params"), ".params over a symlink: %d %s", r, zp_err_msg());
+	CHECK(victim_intact(), "the .params writer wrote through the symlink at its target");
+	r = zp_params_write(&k, at("none/k.params"));
+	CHECK(r < 0 && strstr(zp_err_msg(), "none"), "a .params into a missing directory: %d %s", r, zp_err_msg());
+	zp_pkey_free(&k);
+	zp_circuit_free(&c);
 	return zp_test_done("zp_writers", D);
 }

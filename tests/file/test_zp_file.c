@@ -297,10 +297,47 @@ static void sigkill(void)
 	      "a write after the kills: %s", zp_err_msg());
 }
 
+/* the streamed form: pieces appended, renamed into place only at a successful end; a failed end (the
+ * caller's error) leaves the old target and no temporary */
+static void streamed(void)
+{
+	char tmp[64];
+	struct stat st;
+	zp_file_atomic w;
+	put("s.bin", "OLD");
+	zp_file_write_opts o = { .mode = 0644 };
+	CHECK(zp_file_atomic_begin(&w, at("s.bin"), &o) == 0, "begin: %s", zp_err_msg());
+	snprintf(tmp, sizeof tmp, "s.bin.tmp.%d", (int)getpid());
+	CHECK(zp_file_atomic_write(&w, "AB", 2) == 0 && zp_file_atomic_write(&w, "CD", 2) == 0, "write");
+	CHECK(is_text(at("s.bin"), "OLD"), "the target changed before the end");
+	CHECK(zp_file_atomic_end(&w, 0) == 0, "end: %s", zp_err_msg());
+	CHECK(is_text(at("s.bin"), "ABCD") && lstat(at("s.bin"), &st) == 0 && (st.st_mode & 0777) == 0644,
+	      "the pieces, in order, mode 0644");
+	CHECK(lstat(at(tmp), &st) != 0 && errno == ENOENT, "the temporary left behind");
+
+	CHECK(zp_file_atomic_begin(&w, at("s.bin"), NULL) == 0 && zp_file_atomic_write(&w, "XX", 2) == 0, "begin 2");
+	CHECK(zp_file_atomic_end(&w, -EIO) == -EIO, "a failed end returns the caller's error");
+	CHECK(is_text(at("s.bin"), "ABCD"), "a failed stream replaced the target");
+	CHECK(lstat(at(tmp), &st) != 0 && errno == ENOENT, "a failed stream left its temporary");
+
+	/* a symlink at the temporary name is removed, never written through */
+	put("victim2", "V\n");
+	CHECK(symlink("victim2", at(tmp)) == 0, "symlink");
+	CHECK(zp_file_atomic_begin(&w, at("s.bin"), NULL) == 0 && zp_file_atomic_write(&w, "Y", 1) == 0 &&
+	      zp_file_atomic_end(&w, 0) == 0, "stream with a symlink at the tmp: %s", zp_err_msg());
+	CHECK(is_text(at("victim2"), "V\n") && is_text(at("s.bin"), "Y"), "written through the planted symlink");
+
+	/* a directory that does not exist: begin fails naming it, and there is nothing to end */
+	int r = zp_file_atomic_begin(&w, at("no/such/s.bin"), NULL);
+	CHECK(r == -ENOENT && strstr(zp_err_msg(), "no/such"), "begin in a missing directory: %d %s", r, zp_err_msg());
+	CHECK(zp_file_atomic_end(&w, r) == r, "end after a failed begin");
+}
+
 int main(void)
 {
 	zp_test_tmpdir("zp_file", D);
 	planted_symlinks();
+	streamed();
 	fifo_and_bounds();
 	uring();
 	sigkill();
