@@ -3,7 +3,10 @@
 # bench/RESULTS.md). A supervisor (one gpud, backend cuda, 2 slots), a PoRep-shaped development .params at
 # 2^LOG (setup on the GPU), one template partition written by `ss_cmp dump`, then
 # rust/supraseal-c2/examples/porep_stream: synthesis beside the proving writes each partition's assignment
-# (fresh buffers, SYNTH_THREADS threads (default: the CPUs), at RATE_GBS GB/s; 0 = memcpy speed) while the
+# (fresh buffers; SYNTH_WORKERS partitions at once (default 1), each by SYNTH_THREADS threads (default: the CPUs
+# / workers) at RATE_GBS GB/s (0 = memcpy speed), SYNTH_QUEUE (default 1) waiting; bellperson's own pace:
+# SYNTH_WORKERS=2 SYNTH_QUEUE=0 SYNTH_THREADS=1 RATE_GBS=0.41, one thread ~39 s a partition, what a 128 GiB host
+# has room for at 2^27: porep_stream holds the template + (workers + queue + 1) partitions, 16 GB each) while the
 # previous ones are proved, start_groth16_proof per partition (buffers dropped at once), a finisher
 # thread calls finish_groth16_proof. PROOFS proofs of PARTS partitions: wall time a proof, steady
 # proofs per hour, porep_stream's peak RSS, the host's peak used memory and the card's peak memory
@@ -16,7 +19,7 @@
 # KEY=path: the key file to use, made there (and kept, with path.spec naming its SPEC) when absent or made for another
 # SPEC (the synth spec; default the PoRep-shaped n=ROWS,pub=328,win=256,gen=1): a later run on the same host skips the
 # key's setup (137 s at 2^27 on an H100).
-#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_THREADS=nproc] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
+#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=1] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
 #   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
 #            (scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0)
@@ -28,7 +31,7 @@
 set -u
 : "${1:?usage: crate_porep.sh BIN_DIR DRIVE}" "${2:?usage: crate_porep.sh BIN_DIR DRIVE}"
 BIN=$(readlink -f "$1"); DRIVE=$(readlink -f "$2")
-STH=${SYNTH_THREADS:-$(nproc)}; LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
+SW=${SYNTH_WORKERS:-1}; STH=${SYNTH_THREADS:-$(( $(nproc) / SW > 0 ? $(nproc) / SW : 1 ))}; LOG=${LOG:-27}; PROOFS=${PROOFS:-3}; PARTS=${PARTS:-10}; RATE=${RATE_GBS:-0}; BACKEND=${BACKEND:-cuda}
 PUB=328; ROWS=$(( (1 << LOG) - PUB - 1 )); SPEC=${SPEC:-n=$ROWS,pub=$PUB,win=256,gen=1}   # the PoRep-shaped dev key of bench/RESULTS.md's 2^27 runs
 export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpcrate.XXXXXX"); SUP=; MON=
@@ -82,7 +85,7 @@ for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | g
     [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
     echo "$gpu $host" > "$D/peaks"; sleep 0.5
   done ) & MON=$!
-"$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
+"$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --workers "$SW" --queue "${SYNTH_QUEUE:-1}" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
   fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
 # every proof: the template's witness (seed 1, synthesized once for up to 64 proofs: ~a minute at 2^27)

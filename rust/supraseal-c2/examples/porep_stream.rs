@@ -1,21 +1,29 @@
 //! A stand-in for bellperson/cuzk proving PoRep through the crate's split API, for the GPU benchmark
 //! of issue 33 item 4 (bench/supraseal/crate_porep.sh runs it; its figures are in bench/RESULTS.md).
 //!
-//!   porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--synth-threads N] [--out FILE]
+//!   porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--out FILE]
 //!     PARTS   a directory holding part0.bin written by `ss_cmp dump SPEC 1 DIR` (the template witness)
 //!     PROOFS  proofs to make, each of K partitions (default 10, a 32 GiB PoRep's)
 //!     --rate-gbs R   synthesis writes each partition's assignment (w, a, b, c, bit vectors) at R GB/s
 //!                    (default 0: as fast as memcpy); a real bellperson writes ~16 GB a partition
 //!                    over its synthesis time, so R = 16 / (seconds a partition) models it
-//!     --synth-threads N  threads that write a partition (default: the CPUs; bellperson synthesizes on all of
-//!                    them). With one, a 2^27 partition (16 GB of fresh pages) took 10.4 s end to end on
-//!                    the lent 16-CPU host, where the proving takes under 2 s
-//!     --out FILE     every partition's proof, 384 bytes each, in order
+//!     --workers W    partitions synthesized at once, each by its own writer (default 1). bellperson's
+//!                    synthesis of a PoRep partition is mostly one thread (its witness: Poseidon/SHA), ~39 s
+//!                    on a Zen 4 core (curio's c2-optimization-proposal-7), and cuzk runs a pool of such
+//!                    workers: `--workers W --synth-threads 1 --rate-gbs 0.41` (16 GB / 39 s) models it;
+//!                    each worker holds its partition's buffers (~16 GB at 2^27) until it is handed over
+//!     --queue Q      synthesized partitions that may wait for the prover (default 1, cuzk's bounded channel;
+//!                    0: a worker waits holding its own). Host memory, this process: the template + (W + Q +
+//!                    1) partitions (the +1 in start_groth16_proof's copy); at 2^27 16 GB each
+//!     --synth-threads N  threads that write one partition (default: the CPUs / W). With one, a 2^27
+//!                    partition (16 GB of fresh pages) took 10.4 s end to end on the lent 16-CPU host,
+//!                    where the proving takes under 2 s
+//!     --out FILE     every partition's proof, 384 bytes each, in partition order
 //!
-//! Synthesis runs on its own threads beside the proving: it allocates fresh buffers per partition and
-//! fills them (copies of the template, so every proof verifies with ss_cmp verify K=1), then hands the
-//! partition over a channel of capacity 1 (at most one synthesized partition waiting, as cuzk's bounded
-//! channel). The prover thread calls start_groth16_proof for it (one circuit), drops the buffers at once
+//! Synthesis runs on its own threads beside the proving: each worker takes the next partition, allocates
+//! fresh buffers and fills them (copies of the template, so every proof verifies with ss_cmp verify K=1),
+//! then hands the partition over a channel of capacity 1 (at most one synthesized partition waiting, as
+//! cuzk's bounded channel). The prover thread calls start_groth16_proof for it (one circuit), drops the buffers at once
 //! (zkpipe has copied them into a slot) and passes the handle to a finisher thread, which calls
 //! finish_groth16_proof. Printed per proof: wall time from its first partition's synthesis start to its
 //! last proof; at the end the steady rate (proofs after the first, per hour), this process's peak RSS, and
@@ -23,9 +31,11 @@
 //! start_groth16_proof (waiting for a free slot, then the copy into it), `finish_s` from that call's return
 //! to finish_groth16_proof's (queueing behind earlier partitions, then the proof).
 use std::fs;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -62,8 +72,13 @@ fn u64s(b: &[u8]) -> Vec<u64> {
     b.chunks_exact(8).map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
 }
 
-fn frs(v: &[u64]) -> Vec<Fr> {
-    v.chunks_exact(4).map(|c| Fr([c[0], c[1], c[2], c[3]])).collect()
+fn frs(b: &[u8]) -> Vec<Fr> {
+    let word = |c: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&c[8 * i..8 * i + 8]);
+        u64::from_le_bytes(w)
+    };
+    b.chunks_exact(32).map(|c| Fr([word(c, 0), word(c, 1), word(c, 2), word(c, 3)])).collect()
 }
 
 fn load(path: &Path) -> Part {
@@ -78,17 +93,17 @@ fn load(path: &Path) -> Part {
     if bytes.len() != need {
         die(format!("{}: {} bytes, its header says {}", path.display(), bytes.len(), need));
     }
-    let v = u64s(&bytes[48..]);
-    let mut at = 0;
+    // straight from the file's bytes (no whole copy beside them: a 2^27 partition is 16 GB)
+    let mut at = 48;
     let mut take = |n: usize| {
-        let s = v[at..at + n].to_vec();
-        at += n;
+        let s = &bytes[at..at + 8 * n];
+        at += 8 * n;
         s
     };
-    let w = frs(&take(4 * (n_inp + n_aux)));
-    let (a, b, c) = (frs(&take(4 * abc)), frs(&take(4 * abc)), frs(&take(4 * abc)));
-    let bits = [take(wa), take(wi), take(wa)];
-    let rs = frs(&take(8));
+    let w = frs(take(4 * (n_inp + n_aux)));
+    let (a, b, c) = (frs(take(4 * abc)), frs(take(4 * abc)), frs(take(4 * abc)));
+    let bits = [u64s(take(wa)), u64s(take(wi)), u64s(take(wa))];
+    let rs = frs(take(8));
     Part { n_inp, n_aux, abc, pops: [h[3] as usize, h[4] as usize, h[5] as usize], w, a, b, c, bits, r: rs[0], s: rs[1] }
 }
 
@@ -162,14 +177,15 @@ fn peak_rss_kib() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--synth-threads N] [--out FILE]");
+        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--out FILE]");
         std::process::exit(2);
     }
     let params = PathBuf::from(&args[1]);
     let dir = PathBuf::from(&args[2]);
     let proofs: usize = args[3].parse().unwrap_or_else(|_| die(format!("PROOFS: {}", args[3])));
     let (mut k, mut rate, mut out) = (10usize, 0.0f64, None);
-    let mut threads = thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cpus = thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let (mut workers, mut threads, mut queue) = (1usize, 0usize, 1usize);
     let mut i = 4;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_else(|| die(format!("{} needs a value", args[i])));
@@ -178,33 +194,47 @@ fn main() {
             "--rate-gbs" => rate = v.parse::<f64>().unwrap_or_else(|_| die(format!("--rate-gbs {}", v))) * 1e9,
             "--out" => out = Some(PathBuf::from(v)),
             "--synth-threads" => threads = v.parse().unwrap_or_else(|_| die(format!("--synth-threads {}", v))),
+            "--queue" => queue = v.parse().unwrap_or_else(|_| die(format!("--queue {}", v))),
+            "--workers" => workers = v.parse().unwrap_or_else(|_| die(format!("--workers {}", v))),
             o => die(format!("unknown option {}", o)),
         }
         i += 2;
     }
-    if proofs == 0 || k == 0 {
-        die("PROOFS and --parts must be positive".to_string());
+    if proofs == 0 || k == 0 || workers == 0 {
+        die("PROOFS, --parts and --workers must be positive".to_string());
     }
-    let template = load(&dir.join("part0.bin"));
+    if threads == 0 {
+        threads = (cpus / workers).max(1);
+    }
+    let template = Arc::new(load(&dir.join("part0.bin")));
     let srs = SRS::try_new(params, false).unwrap_or_else(|e| die(format!("SRS::try_new: {}", e)));
     let mtx = alloc_gpu_mutex() as usize;
     let t0 = Instant::now();
 
     // (partition, its synthesis, when its synthesis began, seconds it took)
-    let (to_prover, from_synth) = sync_channel::<(usize, Part, f64, f64)>(1);
+    let (to_prover, from_synth) = sync_channel::<(usize, Part, f64, f64)>(queue);
     // (partition, pending handle, when its synthesis began, seconds synthesizing, seconds in start, when start returned)
     let (to_finisher, from_prover) = sync_channel::<(usize, usize, f64, f64, f64, Instant)>(k);
     let total = proofs * k;
-    let synth = thread::spawn(move || {
-        for n in 0..total {
-            let at = t0.elapsed().as_secs_f64();
-            let p = synthesize(&template, rate, threads);
-            let took = t0.elapsed().as_secs_f64() - at;
-            if to_prover.send((n, p, at, took)).is_err() {
-                return;
-            }
-        }
-    });
+    let next = Arc::new(AtomicUsize::new(0));
+    let synth: Vec<_> = (0..workers)
+        .map(|_| {
+            let (to_prover, template, next) = (to_prover.clone(), template.clone(), next.clone());
+            thread::spawn(move || loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= total {
+                    return;
+                }
+                let at = t0.elapsed().as_secs_f64();
+                let p = synthesize(&template, rate, threads);
+                let took = t0.elapsed().as_secs_f64() - at;
+                if to_prover.send((n, p, at, took)).is_err() {
+                    return;
+                }
+            })
+        })
+        .collect();
+    drop(to_prover);
     let srs2 = srs.clone();
     let prover = thread::spawn(move || {
         for (n, p, at, synth_s) in from_synth {
@@ -239,8 +269,11 @@ fn main() {
         }
     });
     let mut file = out.map(|p| fs::File::create(&p).unwrap_or_else(|e| die(format!("{}: {}", p.display(), e))));
-    let mut first_start = vec![0.0f64; proofs];
+    // per proof: its first partition's synthesis start, its last proof, its partitions done (with several
+    // workers a proof's partitions may finish out of order)
+    let mut first_start = vec![f64::MAX; proofs];
     let mut done = vec![0.0f64; proofs];
+    let mut parts_done = vec![0usize; proofs];
     let (mut synth_s, mut start_s, mut finish_s) = (Vec::new(), Vec::new(), Vec::new());
     for (n, handle, at, sy, st, returned) in from_prover {
         let mut pf = [Proof([0; 48])];
@@ -249,25 +282,29 @@ fn main() {
         synth_s.push(sy);
         start_s.push(st);
         finish_s.push(returned.elapsed().as_secs_f64());
-        let (proof, part) = (n / k, n % k);
-        if part == 0 {
-            first_start[proof] = at;
-        }
-        done[proof] = now;
+        let proof = n / k;
+        first_start[proof] = first_start[proof].min(at);
+        done[proof] = done[proof].max(now);
+        parts_done[proof] += 1;
         if let Some(f) = file.as_mut() {
             let bytes: Vec<u8> = pf[0].0.iter().flat_map(|w| w.to_le_bytes()).collect();
-            f.write_all(&bytes).unwrap_or_else(|e| die(format!("write: {}", e)));
+            f.seek(SeekFrom::Start(384 * n as u64))
+                .and_then(|_| f.write_all(&bytes))
+                .unwrap_or_else(|e| die(format!("write: {}", e)));
         }
-        if part == k - 1 {
+        if parts_done[proof] == k {
             println!("proof {}: {} partitions, wall {:.2} s (synthesis of its first partition to its last proof), done at {:.2} s",
                      proof, k, now - first_start[proof], now);
         }
     }
-    synth.join().unwrap_or_else(|_| die("synthesis thread panicked".to_string()));
+    for w in synth {
+        w.join().unwrap_or_else(|_| die("synthesis thread panicked".to_string()));
+    }
     prover.join().unwrap_or_else(|_| die("prover thread panicked".to_string()));
     unsafe { free_gpu_mutex(mtx as *mut _) };
+    done.sort_by(|a, b| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal));
     let steady = if proofs > 1 { 3600.0 * (proofs - 1) as f64 / (done[proofs - 1] - done[0]) } else { 0.0 };
-    println!("result: proofs {} parts {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {} synth_s {:.2} start_s {:.2} finish_s {:.2}",
-             proofs, k, rate / 1e9, done[proofs - 1], steady, peak_rss_kib(),
+    println!("result: proofs {} parts {} workers {} synth_threads {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {} synth_s {:.2} start_s {:.2} finish_s {:.2}",
+             proofs, k, workers, threads, rate / 1e9, done[proofs - 1], steady, peak_rss_kib(),
              median(&mut synth_s), median(&mut start_s), median(&mut finish_s));
 }
