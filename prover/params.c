@@ -5,12 +5,14 @@
  * b_g2 to their wires through index lists built from the density bitmaps. Writing encodes in
  * chunks of CHUNK points on the pool, drops points at infinity from a, b_g1, b_g2 (as
  * bellperson does) and streams the result out through common/zp_file.h's atomic writer (a kill
- * mid-way leaves no half key at the path).
+ * mid-way leaves no half key at the path), each chunk written on its own thread while the next is encoded.
  */
 #include "params.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,10 +242,58 @@ static void enc_task(void *vctx, size_t t, int worker)
 	}
 }
 
-static int put_count(zp_file_atomic *f, uint32_t n)
+/* The file's bytes in order, each chunk's write(2)s on a thread of its own while the pool encodes the
+ * next chunk into the other buffer (at 2^27 the write, ~40 GB, is as long as the encoding). */
+struct pw {
+	zp_file_atomic *f;
+	uint8_t *buf[2];
+	int cur;           /* the buffer to encode into: not the one being written */
+	bool busy;
+	pthread_t th;
+	const uint8_t *b;
+	size_t n;
+	int rc;
+	char msg[ZP_ERR_MSG_MAX];  /* the writer thread's message (zp_err's is per thread) */
+};
+
+static void *pw_thread(void *a)
+{
+	struct pw *w = a;
+	if ((w->rc = zp_file_atomic_write(w->f, w->b, w->n)))
+		snprintf(w->msg, sizeof w->msg, "%s", zp_err_msg());
+	return NULL;
+}
+
+/* the write in flight finished; its error, with its message, as this thread's */
+static int pw_wait(struct pw *w)
+{
+	if (w->busy) {
+		pthread_join(w->th, NULL);
+		w->busy = false;
+		if (w->rc)
+			zp_err_set(w->rc, "%s", w->msg);
+	}
+	return w->rc;
+}
+
+/* write buf[cur][0, n) behind the caller, who encodes into the other buffer next */
+static int pw_async(struct pw *w, size_t n)
+{
+	int rc = pw_wait(w);
+	if (rc)
+		return rc;
+	w->b = w->buf[w->cur], w->n = n, w->cur ^= 1;
+	if (pthread_create(&w->th, NULL, pw_thread, w))
+		return zp_file_atomic_write(w->f, w->b, n); /* no thread: in line */
+	w->busy = true;
+	return 0;
+}
+
+static int put_count(struct pw *w, uint32_t n)
 {
 	uint8_t b[4] = { (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
-	return zp_file_atomic_write(f, b, 4);
+	int rc = pw_wait(w);
+	return rc ? rc : zp_file_atomic_write(w->f, b, 4);
 }
 
 static int is_inf(const void *p, int g2)
@@ -252,7 +302,7 @@ static int is_inf(const void *p, int g2)
 }
 
 /* n points from src; with skip_inf, points at infinity are left out (count written first). */
-static int put_points(zp_file_atomic *f, uint8_t *buf, const void *src, size_t n, int g2, int skip_inf, int with_count)
+static int put_points(struct pw *w, const void *src, size_t n, int g2, int skip_inf, int with_count)
 {
 	size_t el = g2 ? 192 : 96, mem = g2 ? sizeof(zp_g2_affine) : sizeof(zp_g1_affine), cnt = 0;
 	const uint8_t *s = src;
@@ -260,11 +310,12 @@ static int put_points(zp_file_atomic *f, uint8_t *buf, const void *src, size_t n
 		cnt += !skip_inf || !is_inf(s + i * mem, g2);
 	int rc;
 	if (cnt > UINT32_MAX)
-		return zp_err_set(-ERANGE, "%s: %zu points do not fit a .params count", f->name, cnt);
-	if (with_count && (rc = put_count(f, (uint32_t)cnt)))
+		return zp_err_set(-ERANGE, "%s: %zu points do not fit a .params count", w->f->name, cnt);
+	if (with_count && (rc = put_count(w, (uint32_t)cnt)))
 		return rc;
 	for (size_t at = 0; at < n; at += CHUNK) {
 		size_t m = n - at < CHUNK ? n - at : CHUNK, out = 0;
+		uint8_t *buf = w->buf[w->cur];
 		struct enc_ctx c = { s + at * mem, buf, m, g2 };
 		zp_par_for((m + BLK - 1) / BLK, enc_task, &c);
 		for (size_t i = 0; i < m; i++) {
@@ -274,7 +325,7 @@ static int put_points(zp_file_atomic *f, uint8_t *buf, const void *src, size_t n
 				memmove(buf + out * el, buf + i * el, el);
 			out++;
 		}
-		if ((rc = zp_file_atomic_write(f, buf, el * out)))
+		if ((rc = pw_async(w, el * out)))
 			return rc;
 	}
 	return 0;
@@ -287,13 +338,18 @@ int zp_params_write(const zp_pkey *k, const char *path)
 	if (h->h_mode != ZP_H_COEFF)
 		return zp_err_set(ZP_EMISMATCH, "%s: .params need the coefficient H query (convert the key with "
 				  "--h-mode coeff first)", path);
-	uint8_t *buf = malloc(CHUNK * 192);
-	if (!buf)
+	struct pw w = { .buf = { malloc(CHUNK * 192), malloc(CHUNK * 192) } };
+	if (!w.buf[0] || !w.buf[1]) {
+		free(w.buf[0]), free(w.buf[1]);
 		return zp_err_set(-ENOMEM, "%s: out of memory", path);
-	/* atomic (common/zp_file.h): a crash or a kill mid-way leaves no half key at path */
-	zp_file_atomic w, *f = &w;
-	zp_file_write_opts o = { .mode = 0644 };
-	int rc = zp_file_atomic_begin(f, path, &o);
+	}
+	/* atomic (common/zp_file.h): a kill mid-way leaves no half key at path. Not synced (as stdio's writer
+	 * before it): an fsync of a 2^27 key is ~40 GB flushed at the disk's speed (~30 s on the lent GPU host),
+	 * and a key cut short by a power cut is refused at load by its counts and point checks, then made again */
+	zp_file_atomic f;
+	zp_file_write_opts o = { .mode = 0644, .no_sync = true };
+	w.f = &f;
+	int rc = zp_file_atomic_begin(&f, path, &o);
 	if (rc)
 		goto out;
 	uint64_t nv = z->n_vars, np = z->n_public;
@@ -306,10 +362,11 @@ int zp_params_write(const zp_pkey *k, const char *path)
 		{ z->c, nv - np - 1, 0, 0, 1 }, { z->a, nv, 0, 1, 1 }, { z->b1, nv, 0, 1, 1 }, { z->b2, nv, 1, 1, 1 },
 	};
 	for (size_t i = 0; !rc && i < sizeof part / sizeof *part; i++)
-		rc = put_points(f, buf, part[i].src, part[i].n, part[i].g2, part[i].skip_inf, part[i].with_count);
-	rc = zp_file_atomic_end(f, rc);
+		rc = put_points(&w, part[i].src, part[i].n, part[i].g2, part[i].skip_inf, part[i].with_count);
+	int wr = pw_wait(&w); /* the last chunk's write, joined before the end closes the file */
+	rc = zp_file_atomic_end(&f, rc ? rc : wr);
 out:
-	free(buf);
+	free(w.buf[0]), free(w.buf[1]);
 	return rc;
 }
 
