@@ -21,9 +21,11 @@
  *        6 × u64 LE (inputs, aux, abc_size, a_aux, b_inp, b_aux popcounts), then inputs ++ aux,
  *        a, b, c (abc_size each), the a_aux, b_inp, b_aux bit vectors (ceil(bits/64) u64 words
  *        each, as bellperson's BitVec<usize> raw slices), r, s (32 bytes each, Montgomery)
- *   ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same]
+ *   ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same | --dump DIR]
  *        pairing-checks the K proofs in FILE against the key's verifying key and the public inputs
- *        of the partitions with witness seeds S, S+1, ... (--same: every one of seed S)
+ *        of the partitions with witness seeds S, S+1, ... (--same: every one of seed S; --dump DIR:
+ *        every one of DIR/part0.bin, dump's file, its inputs read from there: no circuit or witness
+ *        is built, which at 2^27 is a minute)
  *
  * prove prints (besides progress): "share: P % non-0/1 (N of M aux values)" measured on the
  * witnesses, "digest: X" (FNV-1a over every Assignment vector and r, s: the inputs were the same
@@ -94,7 +96,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t bytes)
 
 /* What prove, dump and verify share: SPEC's synthetic circuit, K partitions (1 to 64) with witness
  * seeds seed, seed + 1, ..., and the options after K that `opts` allows. */
-enum { OPT_RS = 1, OPT_PROVE = 2, OPT_SAME = 4 }; /* --rs-seed; --reps and --out; --same */
+enum { OPT_RS = 1, OPT_PROVE = 2, OPT_SAME = 4 }; /* --rs-seed; --reps and --out; --same and --dump */
 struct ss_case {
 	char spec[512]; /* SPEC with "synth:" */
 	zp_synth_params sp;
@@ -103,6 +105,7 @@ struct ss_case {
 	uint64_t seed, rs_seed;
 	int reps;
 	int same;       /* verify --same: every proof of the one witness of seed S (a template partition proved K times) */
+	const char *dump; /* verify --dump DIR: that witness is DIR/part0.bin's (the circuit is not built) */
 	const char *out;
 };
 
@@ -110,7 +113,7 @@ static int parse_case(struct ss_case *cs, const char *spec, const char *k, int a
 		      unsigned opts)
 {
 	long kk = atol(k);
-	cs->seed = cs->rs_seed = 1, cs->reps = 1, cs->out = NULL, cs->same = 0;
+	cs->seed = cs->rs_seed = 1, cs->reps = 1, cs->out = NULL, cs->same = 0, cs->dump = NULL;
 	for (int i = from; i < argc; i++) {
 		bool arg = i + 1 < argc;
 		if (!strcmp(argv[i], "--seed") && arg) cs->seed = strtoull(argv[++i], NULL, 10);
@@ -118,14 +121,17 @@ static int parse_case(struct ss_case *cs, const char *spec, const char *k, int a
 		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--reps") && arg) cs->reps = atoi(argv[++i]);
 		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--out") && arg) cs->out = argv[++i];
 		else if ((opts & OPT_SAME) && !strcmp(argv[i], "--same")) cs->same = 1;
+		else if ((opts & OPT_SAME) && !strcmp(argv[i], "--dump") && arg) cs->dump = argv[++i], cs->same = 1;
 		else return failf("unknown option %s", argv[i]);
 	}
 	if (kk < 1 || kk > 64 || cs->reps < 0 || cs->reps > 100)
 		return failf("%s", "K must be in [1, 64], --reps in [0, 100]");
 	cs->k = (size_t)kk;
 	snprintf(cs->spec, sizeof cs->spec, "%s%s", strncmp(spec, "synth:", 6) ? "synth:" : "", spec);
-	if (zp_synth_parse(&cs->sp, cs->spec) || zp_synth_circuit(&cs->c, &cs->sp))
+	memset(&cs->c, 0, sizeof cs->c);
+	if (zp_synth_parse(&cs->sp, cs->spec) || (!cs->dump && zp_synth_circuit(&cs->c, &cs->sp)))
 		return failf("circuit: %s", zp_err_msg());
+	cs->c.n_public = cs->sp.n_public; /* what a --dump verify needs of the circuit */
 	return 0;
 }
 
@@ -328,10 +334,35 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
+/* The witness's inputs (1, then the public ones) from dump's DIR/part0.bin, into P->w; the rest of P empty. */
+static int dump_inputs(struct ss_part *P, const char *dir, uint32_t n_public)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/part0.bin", dir);
+	uint64_t hdr[6];
+	memset(P, 0, sizeof *P);
+	FILE *fp = fopen(path, "re");
+	if (!fp || fread(hdr, sizeof hdr, 1, fp) != 1) {
+		if (fp)
+			fclose(fp);
+		return failf("%s: cannot read its header", path);
+	}
+	if (hdr[0] != (uint64_t)n_public + 1) {
+		fclose(fp);
+		fprintf(stderr, "ss_cmp: FAIL: %s: %llu inputs, the spec has %u public (+ 1)\n", path,
+			(unsigned long long)hdr[0], n_public);
+		return 1;
+	}
+	P->w = calloc(hdr[0], sizeof(zp_fr));
+	bool ok = P->w && fread(P->w, sizeof(zp_fr), hdr[0], fp) == hdr[0];
+	fclose(fp);
+	return ok ? 0 : failf("%s: cannot read its inputs", path);
+}
+
 static int cmd_verify(int argc, char **argv)
 {
 	if (argc < 6)
-		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same]");
+		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same | --dump DIR]");
 	const char *path = argv[2], *file = argv[5];
 	struct ss_case cs;
 	if (parse_case(&cs, argv[3], argv[4], argc, argv, 6, OPT_SAME))
@@ -347,8 +378,10 @@ static int cmd_verify(int argc, char **argv)
 	fclose(fp);
 	int fails = 0;
 	struct ss_part P;
+	if (cs.dump && dump_inputs(&P, cs.dump, cs.c.n_public))
+		return 1;
 	for (size_t i = 0; i < k; i++) {
-		if ((!cs.same || !i) && make_part(&P, &cs.c, &cs.sp, cs.seed + (cs.same ? 0 : i)))
+		if (!cs.dump && (!cs.same || !i) && make_part(&P, &cs.c, &cs.sp, cs.seed + (cs.same ? 0 : i)))
 			return failf("witness: %s", zp_err_msg());
 		int v = check_proof(&vk, &pf[i], &P, cs.c.n_public);
 		if (v) {
@@ -376,6 +409,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "cmp"))
 		return cmd_cmp(argc, argv);
 	fprintf(stderr, "usage: ss_cmp prove LIB PARAMS SPEC K [opts] | cmp A B K | dump SPEC K DIR [opts] | "
-			"verify PARAMS SPEC K FILE [--seed S] [--same]\n");
+			"verify PARAMS SPEC K FILE [--seed S] [--same | --dump DIR]\n");
 	return 2;
 }
