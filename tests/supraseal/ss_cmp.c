@@ -14,6 +14,8 @@
  *        --reps R     R + 1 calls with the same assignments and r, s (the first one loads the key):
  *                     every call must give the same bytes; times of calls 1..R are reported
  *        --out FILE   the proofs (384 bytes each, groth16_proof order) of the last call
+ *        --dump DIR   the K partitions and their r, s from dump's DIR/part<i>.bin instead of synthesized
+ *                     (same bytes for dump's seeds: the digest line says so; no circuit is built)
  *   ss_cmp cmp A B K   compares two proof files: which partitions and which of A, B, C differ
  *   ss_cmp dump SPEC K DIR [--seed S] [--rs-seed N]
  *        writes the same K partitions and r, s as prove would use to DIR/part<i>.bin for a caller in
@@ -85,6 +87,41 @@ static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_para
 	return r ? r : zp_bp_density_of(&P->d, c);
 }
 
+/* Partition i as dump wrote it to DIR/part<i>.bin, with its r and s: the bytes make_part and prove's r, s
+ * give for dump's seeds, without the circuit or the witness being built (a minute at 2^27). */
+static int load_part(struct ss_part *P, zp_fr *r, zp_fr *s, const char *dir, size_t i, uint32_t n_public)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/part%zu.bin", dir, i);
+	memset(P, 0, sizeof *P);
+	uint64_t h[6];
+	FILE *fp = fopen(path, "re");
+	if (!fp || fread(h, sizeof h, 1, fp) != 1 || h[0] != (uint64_t)n_public + 1 || h[1] > (1ull << 32) ||
+	    h[2] > (1ull << 32)) {
+		if (fp)
+			fclose(fp);
+		return zp_err_set(ZP_EFORMAT, "%s: not a dump of a circuit with %u public inputs", path, n_public);
+	}
+	struct zp_bp_density *d = &P->d;
+	d->n_inp = h[0], d->n_aux = h[1], d->rows = h[2], d->pa = h[3], d->pbi = h[4], d->pba = h[5];
+	size_t wa = (d->n_aux + 63) / 64, wi = (d->n_inp + 63) / 64;
+	d->words = 2 * (wa + 1) + wi + 1; /* zp_bp_density_of's layout: a spare zero word after each */
+	d->a_aux = calloc(d->words, 8);
+	P->w = malloc((d->n_inp + d->n_aux) * sizeof(zp_fr));
+	P->a = malloc(d->rows * sizeof(zp_fr)), P->b = malloc(d->rows * sizeof(zp_fr)), P->c = malloc(d->rows * sizeof(zp_fr));
+	bool ok = d->a_aux && P->w && P->a && P->b && P->c;
+	if (ok) {
+		d->b_aux = d->a_aux + wa + 1, d->b_inp = d->b_aux + wa + 1;
+		ok = fread(P->w, sizeof(zp_fr), d->n_inp + d->n_aux, fp) == d->n_inp + d->n_aux &&
+		     fread(P->a, sizeof(zp_fr), d->rows, fp) == d->rows && fread(P->b, sizeof(zp_fr), d->rows, fp) == d->rows &&
+		     fread(P->c, sizeof(zp_fr), d->rows, fp) == d->rows && fread(d->a_aux, 8, wa, fp) == wa &&
+		     fread(d->b_inp, 8, wi, fp) == wi && fread(d->b_aux, 8, wa, fp) == wa && fread(r, sizeof *r, 1, fp) == 1 &&
+		     fread(s, sizeof *s, 1, fp) == 1;
+	}
+	fclose(fp);
+	return ok ? 0 : zp_err_set(ZP_ETRUNC, "%s: short, or out of memory", path);
+}
+
 /* FNV-1a, 64-bit words at a time (a fingerprint of the inputs, not a security property) */
 static uint64_t fnv(uint64_t h, const void *p, size_t bytes)
 {
@@ -96,7 +133,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t bytes)
 
 /* What prove, dump and verify share: SPEC's synthetic circuit, K partitions (1 to 64) with witness
  * seeds seed, seed + 1, ..., and the options after K that `opts` allows. */
-enum { OPT_RS = 1, OPT_PROVE = 2, OPT_SAME = 4 }; /* --rs-seed; --reps and --out; --same and --dump */
+enum { OPT_RS = 1, OPT_PROVE = 2, OPT_SAME = 4, OPT_DUMP = 8 }; /* --rs-seed; --reps and --out; --same; --dump */
 struct ss_case {
 	char spec[512]; /* SPEC with "synth:" */
 	zp_synth_params sp;
@@ -105,7 +142,7 @@ struct ss_case {
 	uint64_t seed, rs_seed;
 	int reps;
 	int same;       /* verify --same: every proof of the one witness of seed S (a template partition proved K times) */
-	const char *dump; /* verify --dump DIR: that witness is DIR/part0.bin's (the circuit is not built) */
+	const char *dump; /* --dump DIR: the partitions (and r, s) are dump's files there; the circuit is not built */
 	const char *out;
 };
 
@@ -121,7 +158,7 @@ static int parse_case(struct ss_case *cs, const char *spec, const char *k, int a
 		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--reps") && arg) cs->reps = atoi(argv[++i]);
 		else if ((opts & OPT_PROVE) && !strcmp(argv[i], "--out") && arg) cs->out = argv[++i];
 		else if ((opts & OPT_SAME) && !strcmp(argv[i], "--same")) cs->same = 1;
-		else if ((opts & OPT_SAME) && !strcmp(argv[i], "--dump") && arg) cs->dump = argv[++i], cs->same = 1;
+		else if ((opts & OPT_DUMP) && !strcmp(argv[i], "--dump") && arg) cs->dump = argv[++i];
 		else return failf("unknown option %s", argv[i]);
 	}
 	if (kk < 1 || kk > 64 || cs->reps < 0 || cs->reps > 100)
@@ -147,10 +184,10 @@ static int check_proof(const zp_g16_vk *vk, const zp_ss_proof *pf, const struct 
 static int cmd_prove(int argc, char **argv)
 {
 	if (argc < 6)
-		return failf("%s", "usage: ss_cmp prove LIB PARAMS SPEC K [--seed S] [--rs-seed N] [--reps R] [--out FILE]");
+		return failf("%s", "usage: ss_cmp prove LIB PARAMS SPEC K [--seed S] [--rs-seed N] [--reps R] [--out FILE] [--dump DIR]");
 	const char *lib = argv[2], *path = argv[3];
 	struct ss_case cs;
-	if (parse_case(&cs, argv[4], argv[5], argc, argv, 6, OPT_RS | OPT_PROVE))
+	if (parse_case(&cs, argv[4], argv[5], argc, argv, 6, OPT_RS | OPT_PROVE | OPT_DUMP))
 		return 1;
 	const zp_circuit c = cs.c;
 	const size_t K = cs.k;
@@ -170,7 +207,9 @@ static int cmd_prove(int argc, char **argv)
 	zp_rng g;
 	zp_rng_seed(&g, cs.rs_seed);
 	for (size_t i = 0; i < K; i++) {
-		if (make_part(&P[i], &c, &cs.sp, cs.seed + i))
+		zp_fr_random(&rr[i], &g), zp_fr_random(&ss[i], &g);
+		if (cs.dump ? load_part(&P[i], &rr[i], &ss[i], cs.dump, i, c.n_public)
+			    : make_part(&P[i], &c, &cs.sp, cs.seed + i))
 			return failf("witness: %s", zp_err_msg());
 		as[i] = ss_assignment_of(&P[i], 0);
 		for (size_t j = 0; j < P[i].d.n_aux; j++) {
@@ -178,7 +217,6 @@ static int cmd_prove(int argc, char **argv)
 			nonbit += !zp_fr_is_zero(v) && !zp_fr_eq(v, &ZP_FR_ONE);
 		}
 		naux += P[i].d.n_aux;
-		zp_fr_random(&rr[i], &g), zp_fr_random(&ss[i], &g);
 		dg = fnv(dg, P[i].w, (P[i].d.n_inp + P[i].d.n_aux) * sizeof(zp_fr));
 		dg = fnv(dg, P[i].a, P[i].d.rows * sizeof(zp_fr));
 		dg = fnv(dg, P[i].b, P[i].d.rows * sizeof(zp_fr));
@@ -189,8 +227,12 @@ static int cmd_prove(int argc, char **argv)
 		dg = fnv(dg, &rr[i], sizeof(zp_fr));
 		dg = fnv(dg, &ss[i], sizeof(zp_fr));
 	}
-	printf("circuit: %s: %u constraints, %u public, %u variables, domain %u; %zu partition%s synthesized in %.0f ms\n",
-	       cs.spec, c.n_constraints, c.n_public, c.n_vars, c.domain_size, K, K == 1 ? "" : "s", now_ms() - t0);
+	if (cs.dump)
+		printf("circuit: %s: %u public, %zu variables, %zu rows; %zu partition%s read from %s in %.0f ms\n", cs.spec,
+		       c.n_public, P[0].d.n_inp + P[0].d.n_aux, P[0].d.rows, K, K == 1 ? "" : "s", cs.dump, now_ms() - t0);
+	else
+		printf("circuit: %s: %u constraints, %u public, %u variables, domain %u; %zu partition%s synthesized in %.0f ms\n",
+		       cs.spec, c.n_constraints, c.n_public, c.n_vars, c.domain_size, K, K == 1 ? "" : "s", now_ms() - t0);
 	printf("share: %.3f %% non-0/1 (%" PRIu64 " of %" PRIu64 " aux values)\n", 100.0 * (double)nonbit / (double)naux,
 	       nonbit, naux);
 	printf("digest: %016" PRIx64 " (assignments, density bitmaps, r, s)\n", dg);
@@ -334,39 +376,15 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
-/* The witness's inputs (1, then the public ones) from dump's DIR/part0.bin, into P->w; the rest of P empty. */
-static int dump_inputs(struct ss_part *P, const char *dir, uint32_t n_public)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/part0.bin", dir);
-	uint64_t hdr[6];
-	memset(P, 0, sizeof *P);
-	FILE *fp = fopen(path, "re");
-	if (!fp || fread(hdr, sizeof hdr, 1, fp) != 1) {
-		if (fp)
-			fclose(fp);
-		return failf("%s: cannot read its header", path);
-	}
-	if (hdr[0] != (uint64_t)n_public + 1) {
-		fclose(fp);
-		fprintf(stderr, "ss_cmp: FAIL: %s: %llu inputs, the spec has %u public (+ 1)\n", path,
-			(unsigned long long)hdr[0], n_public);
-		return 1;
-	}
-	P->w = calloc(hdr[0], sizeof(zp_fr));
-	bool ok = P->w && fread(P->w, sizeof(zp_fr), hdr[0], fp) == hdr[0];
-	fclose(fp);
-	return ok ? 0 : failf("%s: cannot read its inputs", path);
-}
-
 static int cmd_verify(int argc, char **argv)
 {
 	if (argc < 6)
 		return failf("%s", "usage: ss_cmp verify PARAMS SPEC K FILE [--seed S] [--same | --dump DIR]");
 	const char *path = argv[2], *file = argv[5];
 	struct ss_case cs;
-	if (parse_case(&cs, argv[3], argv[4], argc, argv, 6, OPT_SAME))
+	if (parse_case(&cs, argv[3], argv[4], argc, argv, 6, OPT_SAME | OPT_DUMP))
 		return 1;
+	cs.same |= !!cs.dump;
 	const size_t k = cs.k;
 	zp_g16_vk vk;
 	if (zp_params_read_vk(&vk, path, cs.c.n_public))
@@ -378,8 +396,9 @@ static int cmd_verify(int argc, char **argv)
 	fclose(fp);
 	int fails = 0;
 	struct ss_part P;
-	if (cs.dump && dump_inputs(&P, cs.dump, cs.c.n_public))
-		return 1;
+	zp_fr r0, s0;
+	if (cs.dump && load_part(&P, &r0, &s0, cs.dump, 0, cs.c.n_public))
+		return failf("%s", zp_err_msg());
 	for (size_t i = 0; i < k; i++) {
 		if (!cs.dump && (!cs.same || !i) && make_part(&P, &cs.c, &cs.sp, cs.seed + (cs.same ? 0 : i)))
 			return failf("witness: %s", zp_err_msg());
