@@ -3,7 +3,8 @@
 # each piece small enough for a device call's 64 MiB:
 #   .gpu/bin.tgz       scripts/gpu-bin.sh's bundle + plan_test (the GPU tests, gpu_bench, the daemons, zkpipe) ~31 MB
 #   .gpu/ssc2.tgz      the daemons, zkpipe, ss_cmp and libzkpipe-supraseal (GPU_BIN_ONLY), and PEERS_DIR's
-#                      supraseal-c2 libraries (lib*.so + PROVENANCE, built beside the project, never in the repo) ~19 MB
+#                      supraseal-c2 libraries (lib*.so + PROVENANCE, built beside the project, never in the repo), and
+#                      shim/libzkpipe-supraseal.so.0 (bench/supraseal/ssc2_shim.c: the crate's programs on a peer) ~19 MB
 #   .gpu/porep_stream  rust/supraseal-c2's example driving the crate (Debian's or rustup's cargo, offline)  ~5 MB
 # Usage: scripts/gpu-bundles.sh [PEERS_DIR]   (BUILD=dir as for gpu-bin.sh; WHAT="bin ssc2 drive" any subset)
 set -eu
@@ -19,12 +20,15 @@ for w in $WHAT; do case $w in
     echo "$commit" > "$T/bin/COMMIT"; tar czf .gpu/bin.tgz -C "$T" bin ;;
   ssc2)
     GPU_BIN_ONLY=1 scripts/gpu-bin.sh "$T/ssc2/bin" tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0 >/dev/null
-    echo "$commit" > "$T/ssc2/bin/COMMIT"; mkdir -p "$T/ssc2/peer"
+    echo "$commit" > "$T/ssc2/bin/COMMIT"; mkdir -p "$T/ssc2/peer" "$T/ssc2/shim"
+    cc -O2 -shared -fPIC -Isupraseal -Wl,-soname,libzkpipe-supraseal.so.0 \
+      -Wl,--version-script,supraseal/libzkpipe-supraseal.map -o "$T/ssc2/shim/libzkpipe-supraseal.so.0" \
+      bench/supraseal/ssc2_shim.c -ldl
     if [ -n "$PEERS" ]; then
       cp "$PEERS"/lib*.so "$T/ssc2/peer/"
       for f in PROVENANCE PEERS.txt; do if [ -f "$PEERS/$f" ]; then cp "$PEERS/$f" "$T/ssc2/peer/PROVENANCE"; fi; done
     fi
-    tar czf .gpu/ssc2.tgz -C "$T/ssc2" bin peer ;;
+    tar czf .gpu/ssc2.tgz -C "$T/ssc2" bin peer shim ;;
   drive)
     ZKPIPE_SUPRASEAL_LIB_DIR=$PWD/${BUILD:-build}/supraseal cargo build -q --release --offline --example porep_stream \
       --manifest-path rust/supraseal-c2/Cargo.toml --target-dir "${CARGO_TARGET:-/tmp/zp-porep-stream}"

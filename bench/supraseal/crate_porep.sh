@@ -11,15 +11,17 @@
 # thread calls finish_groth16_proof. PROOFS proofs of PARTS partitions: wall time a proof, steady
 # proofs per hour, porep_stream's peak RSS, the host's peak used memory and the card's peak memory
 # (nvidia-smi every 0.5 s), every proof pairing-checked (ss_cmp verify).
-# SSC2=lib.so: then the same key and template through supraseal-c2 (built beside the project, as for
-# tests/cuda/run-ssc2-cmp.sh), the supervisor stopped so it has the card to itself: `ss_cmp prove` with
-# SSC2_PARTS distinct partitions a call (default 2: ss_cmp holds each partition's witness in host memory,
-# ~16 GB apiece at 2^27), its median call time a partition.
+# SSC2=lib.so: then the same driver, key and template on supraseal-c2 (built beside the project, as for
+# tests/cuda/run-ssc2-cmp.sh), the supervisor stopped so it has the card to itself: porep_stream again, its
+# libzkpipe-supraseal.so.0 replaced by bench/supraseal/ssc2_shim.c's (SSC2_SHIM: its directory; default ../shim
+# beside the library, as scripts/gpu-bundles.sh packs it), with --hold --queue 0; the same figures, every proof
+# verified.
 # Compare with cuzk's published figures: 32.1 s a proof alone, 37.7 s steady (RTX 5070 Ti, 96-core Zen 4).
 # KEY=path: the key file to use, made there (and kept, with path.spec naming its SPEC) when absent or made for another
 # SPEC (the synth spec; default the PoRep-shaped n=ROWS,pub=328,win=256,gen=1): a later run on the same host skips the
 # key's setup (137 s at 2^27 on an H100).
-#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=1] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_PARTS=2]
+#   DRIVE_OPTS: more porep_stream options for zkpipe's run (e.g. --hold, to hold buffers as the supraseal-c2 run must).
+#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=1] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_SHIM=]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
 #   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
 #            (scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0)
@@ -77,32 +79,52 @@ fi
 "$BIN/ss_cmp" dump "$SPEC" 1 "$D" --seed 1 --rs-seed 1 || fail "ss_cmp dump"
 "$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
 for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
-# peaks: the card's used memory, the host's used memory
-( gpu=0; host=0
-  while :; do
-    g=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1); g=${g:-0}
-    h=$(awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo)
-    [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
-    echo "$gpu $host" > "$D/peaks"; sleep 0.5
-  done ) & MON=$!
-"$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --workers "$SW" --queue "${SYNTH_QUEUE:-1}" --synth-threads "$STH" --out "$D/proofs.bin" | tee "$D/drive.out" ||
-  fail "porep_stream"
+# peaks: the card's used memory, the host's used memory, from mon_start to mon_read
+mon_start() {
+  [ -n "$MON" ] && kill $MON 2>/dev/null; echo "0 0" > "$D/peaks"
+  ( gpu=0; host=0
+    while :; do
+      g=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1); g=${g:-0}
+      h=$(awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo)
+      [ "$g" -gt "$gpu" ] && gpu=$g; [ "$h" -gt "$host" ] && host=$h
+      echo "$gpu $host" > "$D/peaks"; sleep 0.5
+    done ) & MON=$!
+}
+# every proof of FILE against the template's public inputs, read from its dump (no circuit or witness built again:
+# a minute at 2^27); prints the count verified, fails naming the first that does not
+verify_all() {
+  local n=$(( PROOFS * PARTS )) i m
+  [ "$(stat -c %s "$1" 2>/dev/null)" = $(( n * 384 )) ] || fail "$1: not $n proofs of 384 bytes"
+  for i in $(seq 0 64 $((n - 1))); do
+    m=$(( n - i < 64 ? n - i : 64 ))
+    dd if="$1" of="$D/some.bin" bs=384 skip="$i" count="$m" status=none || fail "$1: cannot read"
+    "$BIN/ss_cmp" verify "$K" "$SPEC" "$m" "$D/some.bin" --dump "$D" >"$D/verify.out" 2>&1 ||
+      { cat "$D/verify.out"; fail "proofs of $1 did not verify (above)"; }
+  done
+  echo "$n"
+}
+drive() { # drive OUT [options]: porep_stream over the key and the template, PROOFS proofs of PARTS partitions
+  local out=$1; shift
+  "$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --workers "$SW" --synth-threads "$STH" \
+    --out "$D/$out.bin" "$@" | tee "$D/$out.out"
+  return "${PIPESTATUS[0]}"
+}
+mon_start
+drive proofs --queue "${SYNTH_QUEUE:-1}" ${DRIVE_OPTS:-} || fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
-# every proof against the template's public inputs, read from its dump (no circuit or witness built again: a minute at 2^27)
-n=$(( PROOFS * PARTS )); bad=0
-for i in $(seq 0 64 $((n - 1))); do
-  m=$(( n - i < 64 ? n - i : 64 ))
-  dd if="$D/proofs.bin" of="$D/some.bin" bs=384 skip="$i" count="$m" status=none
-  "$BIN/ss_cmp" verify "$K" "$SPEC" "$m" "$D/some.bin" --dump "$D" >"$D/verify.out" 2>&1 ||
-    { bad=$((bad + 1)); cat "$D/verify.out"; }
-done
-[ $bad = 0 ] || fail "proofs did not verify (above)"
-res=$(grep '^result:' "$D/drive.out")
-echo "# zkpipe through the crate: $res; GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
+n=$(verify_all "$D/proofs.bin") || { echo "$n"; exit 1; }
+echo "# zkpipe through the crate: $(grep '^result:' "$D/proofs.out"); GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
 if [ -n "${SSC2:-}" ]; then
+  # supraseal-c2 through the same crate, driver, inputs and card: ssc2_shim.c's libzkpipe-supraseal.so.0 forwards
+  # to it. --hold (its b_g2_msm reads the witness after start returns) and no queue, for the host's memory.
   kill -TERM $SUP; wait $SUP 2>/dev/null; SUP=
-  "$BIN/ss_cmp" prove "$(readlink -f "$SSC2")" "$K" "$SPEC" "${SSC2_PARTS:-2}" --reps 2 \
-    > "$D/ssc2.out" 2>&1 || { cat "$D/ssc2.out"; fail "supraseal-c2"; }
-  echo "# supraseal-c2, ${SSC2_PARTS:-2} partitions a call: $(grep '^result:' "$D/ssc2.out") (per call; divide by the partitions)"
+  SHIM=${SSC2_SHIM:-$(dirname "$(readlink -f "$SSC2")")/../shim}
+  [ -f "$SHIM/libzkpipe-supraseal.so.0" ] || fail "no $SHIM/libzkpipe-supraseal.so.0 (scripts/gpu-bundles.sh builds it)"
+  mon_start
+  LD_LIBRARY_PATH="$SHIM:$LD_LIBRARY_PATH" ZP_SSC2_LIB=$(readlink -f "$SSC2") drive ssc2 --queue 0 --hold ||
+    fail "porep_stream on supraseal-c2"
+  read -r gpu_peak host_peak < "$D/peaks"
+  n=$(verify_all "$D/ssc2.bin") || { echo "$n"; exit 1; }
+  echo "# supraseal-c2 ($(basename "$SSC2")) through the crate: $(grep '^result:' "$D/ssc2.out"); GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
 fi
 echo "# card: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPUs; cuzk: 32.1 s a proof alone, 37.7 s steady"

@@ -1,7 +1,7 @@
 //! A stand-in for bellperson/cuzk proving PoRep through the crate's split API, for the GPU benchmark
 //! of issue 33 item 4 (bench/supraseal/crate_porep.sh runs it; its figures are in bench/RESULTS.md).
 //!
-//!   porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--out FILE]
+//!   porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--hold] [--out FILE]
 //!     PARTS   a directory holding part0.bin written by `ss_cmp dump SPEC 1 DIR` (the template witness)
 //!     PROOFS  proofs to make, each of K partitions (default 10, a 32 GiB PoRep's)
 //!     --rate-gbs R   synthesis writes each partition's assignment (w, a, b, c, bit vectors) at R GB/s
@@ -18,6 +18,10 @@
 //!     --synth-threads N  threads that write one partition (default: the CPUs / W). With one, a 2^27
 //!                    partition (16 GB of fresh pages) took 10.4 s end to end on the lent 16-CPU host,
 //!                    where the proving takes under 2 s
+//!     --hold         keep each partition's buffers until its finish_groth16_proof returns, as cuzk does: what
+//!                    supraseal-c2's split API needs (its b_g2_msm reads the witness after start returns;
+//!                    bench/supraseal/ssc2_shim.c runs this program on it). At most two partitions are then
+//!                    held past their start (one being finished, one waiting for the finisher)
 //!     --out FILE     every partition's proof, 384 bytes each, in partition order
 //!
 //! Synthesis runs on its own threads beside the proving: each worker takes the next partition, allocates
@@ -177,7 +181,7 @@ fn peak_rss_kib() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--out FILE]");
+        eprintln!("usage: porep_stream PARAMS PARTS PROOFS [--parts K] [--rate-gbs R] [--workers W] [--queue Q] [--synth-threads N] [--hold] [--out FILE]");
         std::process::exit(2);
     }
     let params = PathBuf::from(&args[1]);
@@ -185,9 +189,14 @@ fn main() {
     let proofs: usize = args[3].parse().unwrap_or_else(|_| die(format!("PROOFS: {}", args[3])));
     let (mut k, mut rate, mut out) = (10usize, 0.0f64, None);
     let cpus = thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let (mut workers, mut threads, mut queue) = (1usize, 0usize, 1usize);
+    let (mut workers, mut threads, mut queue, mut hold) = (1usize, 0usize, 1usize, false);
     let mut i = 4;
     while i < args.len() {
+        if args[i] == "--hold" {
+            hold = true;
+            i += 1;
+            continue;
+        }
         let v = args.get(i + 1).cloned().unwrap_or_else(|| die(format!("{} needs a value", args[i])));
         match args[i].as_str() {
             "--parts" => k = v.parse().unwrap_or_else(|_| die(format!("--parts {}", v))),
@@ -213,8 +222,10 @@ fn main() {
 
     // (partition, its synthesis, when its synthesis began, seconds it took)
     let (to_prover, from_synth) = sync_channel::<(usize, Part, f64, f64)>(queue);
-    // (partition, pending handle, when its synthesis began, seconds synthesizing, seconds in start, when start returned)
-    let (to_finisher, from_prover) = sync_channel::<(usize, usize, f64, f64, f64, Instant)>(k);
+    // (partition, pending handle, when its synthesis began, seconds synthesizing, seconds in start, when start
+    // returned, its buffers with --hold)
+    let (to_finisher, from_prover) =
+        sync_channel::<(usize, usize, f64, f64, f64, Instant, Option<Part>)>(if hold { 0 } else { k });
     let total = proofs * k;
     let next = Arc::new(AtomicUsize::new(0));
     let synth: Vec<_> = (0..workers)
@@ -262,8 +273,14 @@ fn main() {
                 -1,
             );
             let returned = Instant::now();
-            drop(p); // the partition is in a slot: its memory goes back now
-            if to_finisher.send((n, handle as usize, at, synth_s, (returned - called).as_secs_f64(), returned)).is_err() {
+            // zkpipe: the partition is in a slot, its memory goes back now; --hold: after its finish
+            let keep = if hold {
+                Some(p)
+            } else {
+                drop(p);
+                None
+            };
+            if to_finisher.send((n, handle as usize, at, synth_s, (returned - called).as_secs_f64(), returned, keep)).is_err() {
                 return;
             }
         }
@@ -275,9 +292,10 @@ fn main() {
     let mut done = vec![0.0f64; proofs];
     let mut parts_done = vec![0usize; proofs];
     let (mut synth_s, mut start_s, mut finish_s) = (Vec::new(), Vec::new(), Vec::new());
-    for (n, handle, at, sy, st, returned) in from_prover {
+    for (n, handle, at, sy, st, returned, keep) in from_prover {
         let mut pf = [Proof([0; 48])];
         finish_groth16_proof(handle as *mut _, &mut pf);
+        drop(keep);
         let now = t0.elapsed().as_secs_f64();
         synth_s.push(sy);
         start_s.push(st);
@@ -304,7 +322,7 @@ fn main() {
     unsafe { free_gpu_mutex(mtx as *mut _) };
     done.sort_by(|a, b| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal));
     let steady = if proofs > 1 { 3600.0 * (proofs - 1) as f64 / (done[proofs - 1] - done[0]) } else { 0.0 };
-    println!("result: proofs {} parts {} workers {} synth_threads {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {} synth_s {:.2} start_s {:.2} finish_s {:.2}",
-             proofs, k, workers, threads, rate / 1e9, done[proofs - 1], steady, peak_rss_kib(),
+    println!("result: proofs {} parts {} hold {} workers {} synth_threads {} rate_gbs {:.2} total_s {:.2} steady_per_hour {:.1} peak_rss_kib {} synth_s {:.2} start_s {:.2} finish_s {:.2}",
+             proofs, k, hold, workers, threads, rate / 1e9, done[proofs - 1], steady, peak_rss_kib(),
              median(&mut synth_s), median(&mut start_s), median(&mut finish_s));
 }
