@@ -59,7 +59,8 @@ step_p27() {
   note "p27 (MIX=${MIX:-0.99} CAPS=${CAPS:-- 15000M}): rc $? ($(( $(date +%s) - T0 )) s)"
   mkdir -p /tmp/zpgpu/det && tar xzf "$OUT/p27/ssc2-details.tar.gz" -C /tmp/zpgpu/det 2>/dev/null
   for f in /tmp/zpgpu/det/o/*.gpud.log; do [ -f "$f" ] && { note "== $(basename "$f")"; grep -E "CUDA backend: proof" "$f" | cut -c1-300 | tail -4 | tee -a "$S"; }; done
-  grep '^|' "$OUT/p27.log" | tail -8 | tee -a "$S"
+  # the table; cut short by the budget, the rows printed so far ("## |")
+  if grep -q '^|' "$OUT/p27.log"; then grep '^|' "$OUT/p27.log"; else grep '^## |' "$OUT/p27.log"; fi | tail -10 | tee -a "$S"
 }
 step_crate() {
   unpack ssc2 || return 1; mkdir -p /tmp/zpk
