@@ -11,7 +11,8 @@
 #           (zkpipe's capped rows plan for the cap; the peer needs ~13 GiB) and a 128 GiB host.
 #   crate   issue 33's 10-partition PoRep proofs through rust/supraseal-c2's split API, beside supraseal-c2 on the
 #           same key (bench/supraseal/crate_porep.sh: PROOFS=2, the p27 key when this machine made it; its
-#           SYNTH_WORKERS, SYNTH_QUEUE, SYNTH_THREADS, RATE_GBS pass through: memcpy-speed synthesis by default,
+#           SYNTH_WORKERS, SYNTH_QUEUE, SYNTH_THREADS, RATE_GBS, GPU_MEMORY (zkpipe's cap: the steady rate at a
+#           cap; PEER=none: zkpipe alone) pass through: memcpy-speed synthesis by default,
 #           bellperson's pace with SYNTH_WORKERS=2 SYNTH_QUEUE=0 SYNTH_THREADS=1 RATE_GBS=0.41). Needs
 #           .gpu/ssc2.tgz and .gpu/porep_stream.
 # Usage (device): [BUDGET=560] bench/gpu/device-steps.sh STEP...   Logs and tables under $OUT (a summary last).

@@ -20,6 +20,8 @@
 # KEY=path: the key file to use, made there (and kept, with path.spec naming its SPEC) when absent or made for another
 # SPEC (the synth spec; default the PoRep-shaped n=ROWS,pub=328,win=256,gen=1): a later run on the same host skips the
 # key's setup (137 s at 2^27 on an H100).
+#   GPU_MEMORY=15000M: zkpipe's gpud plans as if its card had that much ([group] gpu_memory; supraseal-c2 has the
+#   whole card); the steady rate at a cap.
 #   DRIVE_OPTS: more porep_stream options for zkpipe's run (e.g. --hold, to hold buffers as the supraseal-c2 run must).
 #   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=1] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_SHIM=]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
@@ -63,6 +65,7 @@ synth_workers = 1
 slots = 2
 slot_size = ${slot}M
 max_parts = 16
+$([ -n "${GPU_MEMORY:-}" ] && echo "gpu_memory = $GPU_MEMORY")
 INI
 export ZKPIPE_CONFIG=$D/z.ini
 setup_flag=--gpu; [ "$BACKEND" = cpu ] && setup_flag=--cpu
