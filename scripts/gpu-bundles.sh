@@ -6,6 +6,9 @@
 #                      supraseal-c2 libraries (lib*.so + PROVENANCE, built beside the project, never in the repo), and
 #                      shim/libzkpipe-supraseal.so.0 (bench/supraseal/ssc2_shim.c: the crate's programs on a peer) ~19 MB
 #   .gpu/porep_stream  rust/supraseal-c2's example driving the crate (Debian's or rustup's cargo, offline)  ~5 MB
+#   .gpu/before.tgz    WHAT=before BEFORE=DIR: the daemons, zkpipe and libzkpipe-supraseal of another build directory
+#                      (an earlier commit's worktree, set up with CUDA), with this tree's ss_cmp (the driver; the ABI
+#                      is the same): device-steps.sh p27ab runs a 2^27 partition through both, same key and inputs
 # Usage: scripts/gpu-bundles.sh [PEERS_DIR]   (BUILD=dir as for gpu-bin.sh; WHAT="bin ssc2 drive" any subset)
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,10 +32,17 @@ for w in $WHAT; do case $w in
       for f in PROVENANCE PEERS.txt; do if [ -f "$PEERS/$f" ]; then cp "$PEERS/$f" "$T/ssc2/peer/PROVENANCE"; fi; done
     fi
     tar czf .gpu/ssc2.tgz -C "$T/ssc2" bin peer shim ;;
+  before)
+    [ -n "${BEFORE:-}" ] && [ -f "$BEFORE/build.ninja" ] || { echo "gpu-bundles.sh: before needs BEFORE=<a build directory>" >&2; exit 2; }
+    BUILD=$(readlink -f "$BEFORE") GPU_BIN_ONLY=1 scripts/gpu-bin.sh "$T/before/bin" tools/zkpipe \
+      supraseal/libzkpipe-supraseal.so.0.1.0 >/dev/null
+    ninja -C "${BUILD:-build}" tests/supraseal/ss_cmp >/dev/null && cp "${BUILD:-build}/tests/supraseal/ss_cmp" "$T/before/bin/"
+    echo "$(git -C "$BEFORE/.." rev-parse --short HEAD 2>/dev/null || echo unknown) (ss_cmp: $commit)" > "$T/before/bin/COMMIT"
+    tar czf .gpu/before.tgz -C "$T/before" bin ;;
   drive)
     ZKPIPE_SUPRASEAL_LIB_DIR=$PWD/${BUILD:-build}/supraseal cargo build -q --release --offline --example porep_stream \
       --manifest-path rust/supraseal-c2/Cargo.toml --target-dir "${CARGO_TARGET:-/tmp/zp-porep-stream}"
     cp "${CARGO_TARGET:-/tmp/zp-porep-stream}/release/examples/porep_stream" .gpu/ ;;
-  *) echo "gpu-bundles.sh: unknown piece '$w' (bin, ssc2, drive)" >&2; exit 2 ;;
+  *) echo "gpu-bundles.sh: unknown piece '$w' (bin, ssc2, drive, before)" >&2; exit 2 ;;
 esac; done
 ls -la .gpu/*.tgz .gpu/porep_stream 2>/dev/null | awk '{ printf "%s %.1f MB\n", $NF, $5 / 1048576 }'

@@ -6,7 +6,8 @@
 #           only those run-devmem-gpu steps (e.g. "params_* lean_*" for a short call).
 #   p27     a 2^27 PoRep-shaped .params partition through zkpipe at each of CAPS ("-" the whole card; default
 #           "- 15000M") and through every supraseal-c2 library of the bundle (PEER=name.so: that one only), the
-#           same key and inputs, bytes compared (tests/cuda/run-ssc2-cmp.sh; MIX=0.99 or 0.75, REPS=3); the
+#           same key and inputs, bytes compared (tests/cuda/run-ssc2-cmp.sh; MIX=0.99 or 0.75, REPS=3; PEER=none: zkpipe
+#           alone); the
 #           key is kept in /tmp/zpk for a later step on the same machine. Needs .gpu/ssc2.tgz; an 80 GB card
 #           (zkpipe's capped rows plan for the cap; the peer needs ~13 GiB) and a 128 GiB host.
 #   crate   issue 33's 10-partition PoRep proofs through rust/supraseal-c2's split API, beside supraseal-c2 on the
@@ -15,6 +16,9 @@
 #           cap; PEER=none: zkpipe alone) pass through: memcpy-speed synthesis by default,
 #           bellperson's pace with SYNTH_WORKERS=2 SYNTH_QUEUE=0 SYNTH_THREADS=1 RATE_GBS=0.41). Needs
 #           .gpu/ssc2.tgz and .gpu/porep_stream.
+#   p27ab   issue 35's before/after: the p27 partition (zkpipe alone, CAPS, REPS=5) through .gpu/before.tgz's build (an
+#           earlier commit: scripts/gpu-bundles.sh WHAT=before BEFORE=dir) and then this one's, same key and inputs: each
+#           row's GPU time and its proofs' sha256 (equal bytes expected). Needs .gpu/ssc2.tgz and .gpu/before.tgz.
 # Usage (device): [BUDGET=560] bench/gpu/device-steps.sh STEP...   Logs and tables under $OUT (a summary last).
 # A dry run without a GPU: BACKEND=cpu SIZE=12 bench/gpu/device-steps.sh p27 crate (SIZE: the log2 domain, default 27).
 set -u
@@ -54,7 +58,7 @@ step_p27() {
   unpack ssc2 || return 1; local P=/tmp/zpgpu/ssc2/peer; mkdir -p /tmp/zpk
   if [ -n "${PEER:-}" ]; then mkdir -p /tmp/zpgpu/p1 && rm -f /tmp/zpgpu/p1/* && cp "$P/$PEER" /tmp/zpgpu/p1/ &&
     { cp "$P/PROVENANCE" /tmp/zpgpu/p1/ 2>/dev/null; P=/tmp/zpgpu/p1; }; fi
-  ls "$P"/lib*.so >/dev/null 2>&1 || P=-
+  ls "$P"/lib*.so >/dev/null 2>&1 && [ "${PEER:-}" != none ] || P=-   # PEER=none: zkpipe's rows alone
   ZP_CUDA_VERBOSE=1 KEYS=/tmp/zpk NOPIN=1 SIZES=${SIZE:-27} MIXES=${MIX:-0.99} CAPS="${CAPS:-- 15000M}" REPS=${REPS:-3} PARTS=1 \
     RESULTS=$OUT/results-p27.md OUT=$OUT/p27 timeout "$(left)" tests/cuda/run-ssc2-cmp.sh /tmp/zpgpu/ssc2/bin "$P" > "$OUT/p27.log" 2>&1
   note "p27 (MIX=${MIX:-0.99} CAPS=${CAPS:-- 15000M}): rc $? ($(( $(date +%s) - T0 )) s)"
@@ -62,6 +66,19 @@ step_p27() {
   for f in /tmp/zpgpu/det/o/*.gpud.log; do [ -f "$f" ] && { note "== $(basename "$f")"; grep -E "CUDA backend: proof" "$f" | cut -c1-300 | tail -4 | tee -a "$S"; }; done
   # the table; cut short by the budget, the rows printed so far ("## |")
   if grep -q '^|' "$OUT/p27.log"; then grep '^|' "$OUT/p27.log"; else grep '^## |' "$OUT/p27.log"; fi | tail -10 | tee -a "$S"
+}
+step_p27ab() {  # issue 35's check: the 2^27 partition through the build before (.gpu/before.tgz) and this one
+  unpack ssc2 || return 1; unpack before || return 1; mkdir -p /tmp/zpk
+  cp -n /tmp/zpgpu/ssc2/bin/lib/* /tmp/zpgpu/before/bin/lib/ 2>/dev/null
+  note "before: $(cat /tmp/zpgpu/before/bin/COMMIT 2>/dev/null); after: $(cat /tmp/zpgpu/ssc2/bin/COMMIT 2>/dev/null)"
+  local b
+  for b in before ssc2; do
+    ZP_CUDA_VERBOSE=1 KEYS=/tmp/zpk NOPIN=1 SIZES=${SIZE:-27} MIXES=${MIX:-0.99} CAPS="${CAPS:-- 15000M}" REPS=${REPS:-5} PARTS=1 \
+      RESULTS=$OUT/results-ab-$b.md OUT=$OUT/ab-$b timeout "$(left)" tests/cuda/run-ssc2-cmp.sh /tmp/zpgpu/$b/bin - > "$OUT/ab-$b.log" 2>&1
+    note "p27ab $b: rc $? ($(( $(date +%s) - T0 )) s)"
+    if grep -q '^|' "$OUT/ab-$b.log"; then grep '^| 2' "$OUT/ab-$b.log"; else grep '^## |' "$OUT/ab-$b.log"; fi | tee -a "$S"
+    [ "$(left)" -gt 60 ] || break
+  done
 }
 step_crate() {
   unpack ssc2 || return 1; mkdir -p /tmp/zpk
@@ -71,7 +88,7 @@ step_crate() {
   note "crate: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E "^#|^proof|^result|FAIL" "$OUT/crate.log" | tail -20 | tee -a "$S"
 }
 for s in "$@"; do
-  case $s in check|p27|crate) "step_$s" ;; *) note "unknown step $s (check, p27, crate)";; esac
+  case $s in check|p27|p27ab|crate) "step_$s" ;; *) note "unknown step $s (check, p27, p27ab, crate)";; esac
   [ "$(left)" -gt 30 ] || { note "budget spent after $s"; break; }
 done
 echo "======"; cat "$S"

@@ -19,8 +19,9 @@
 # Writes OUT/ssc2-cmp.md (the table, machine, card, command, commit), OUT/ssc2-details.tar.gz (every output, gpud logs) and appends it to ${RESULTS:-bench/RESULTS.md}.
 # 2^27 (SIZES=27; one partition a call, one slot): a 40 GB key; zkpipe's side needs the card its 2^27 plan fits.
 # CAPS="- 15000M": zkpipe's side once per cap ("-": GPU_MEMORY as set, or none), the peers once; a row per cap. NOPIN=1: no CPU-pinned case.
-# KEYS=DIR: each size's key is kept in DIR/k.params (with k.params.spec) and reused by a later run of the same size and
-# mix (one key at a time: a 2^27 key is 38 GiB); unset, each key is made in the run's temporary folder and removed.
+# KEYS=DIR: each size's key is kept in DIR/k.params (with k.params.spec), and its partitions in DIR/dump, for a later run
+# of the same size and mix (one key at a time: a 2^27 key is 38 GiB, its dump 16 GB); unset, both are made in the run's
+# temporary folder and removed.
 # BACKEND=cpu: a dry run without a GPU (zkpipe on the CPU backend; the peers then fail: no CUDA device).
 # GPU_MEMORY=16G (or 15000M: a 16 GB card's bytes less its context): zkpipe's gpud plans under that cap
 # ([group] gpu_memory); the peer has the whole card (supraseal-c2 has no cap). Each side's device memory
@@ -133,7 +134,7 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
       zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
       [ "${ZRC[$zn]}" = nr ] && continue
       [ "${ZRC[$zn]}" = 0 ] || FAILS=$((FAILS + 1))
-      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / - |")
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}; proofs sha256 $(sha256sum < "$D/$zn" 2>/dev/null | cut -c1-12)) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / - |")
       echo "## ${ROWS[-1]}"
     done
   fi
@@ -153,19 +154,25 @@ for lg in $SIZES; do for mix in $MIXES; do
   if [ -n "${KEYS:-}" ] && [ -s "$kf" ] && [ "$(cat "$kf.spec" 2>/dev/null)" = "$spec" ]; then
     echo "## 2^$lg bool=$mix: key $kf, made by an earlier run"
   else
-    rm -f "$kf" "$kf.spec"
+    rm -rf "$kf" "$kf.spec" "${KEYS:-$D}/dump"   # the disk: a 2^27 key is 38 GiB, its dump 16
     "$ZK" setup $([ "${BACKEND:-cuda}" = cuda ] && echo --gpu || echo --cpu) --synth "$spec" --h-mode coeff --roots 7 --out "$kf" > "$O/setup.log" 2>&1 ||
       { tail -3 "$O/setup.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | setup failed | - | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
     echo "$spec" > "$kf.spec"
     echo "## 2^$lg bool=$mix: key $(stat -c %s "$kf") bytes in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
   fi
-  # the partitions synthesized once (ss_cmp dump; a minute at 2^27) and read by every call of the case
-  rm -rf "$D/dump"; mkdir -p "$D/dump"
-  "$CMP" dump "$spec" "$k" "$D/dump" > "$O/dump-s$lg-$mix.log" 2>&1 ||
-    { tail -3 "$O/dump-s$lg-$mix.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | dump failed | - | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
-  OPTS="--dump $D/dump" one s$lg-$mix "$kf" "$spec" "$k" "$lg" "$mix"
-  rm -rf "$D/dump"
-  [ -n "${KEYS:-}" ] || rm -f "$kf"
+  # the partitions synthesized once (ss_cmp dump; a minute at 2^27) and read by every call of the case; with
+  # KEYS kept beside the key for a later run of the same case
+  dd=${KEYS:-$D}/dump
+  if [ -n "${KEYS:-}" ] && [ "$(cat "$dd/case" 2>/dev/null)" = "$spec k=$k" ]; then
+    echo "## 2^$lg bool=$mix: partitions $dd, dumped by an earlier run"
+  else
+    rm -rf "$dd"; mkdir -p "$dd"
+    "$CMP" dump "$spec" "$k" "$dd" > "$O/dump-s$lg-$mix.log" 2>&1 ||
+      { tail -3 "$O/dump-s$lg-$mix.log"; ROWS+=("| 2^$lg | $mix | - | $k | - | dump failed | - | - | - | - |"); FAILS=$((FAILS + 1)); continue; }
+    echo "$spec k=$k" > "$dd/case"
+  fi
+  OPTS="--dump $dd" one s$lg-$mix "$kf" "$spec" "$k" "$lg" "$mix"
+  [ -n "${KEYS:-}" ] || rm -rf "$kf" "$dd"
 done; done
 
 table="| domain | witness (bool=) | non-0/1 share measured | partitions a call | peer | proof bytes equal | zkpipe call ms: first / median | supraseal-c2 call ms: first / median | device GiB peak: zkpipe$([ -n "${GPU_MEMORY:-}" ] && echo " (cap $GPU_MEMORY)") / peer | host used GiB peak: zkpipe / peer |
