@@ -7,8 +7,9 @@
 #   p27     a 2^27 PoRep-shaped .params partition through zkpipe at each of CAPS ("-" the whole card; default
 #           "- 15000M") and through every supraseal-c2 library of the bundle (PEER=name.so: that one only), the
 #           same key and inputs, bytes compared (tests/cuda/run-ssc2-cmp.sh; MIX=0.99 or 0.75, REPS=3; PEER=none:
-#           zkpipe alone); the key and its partitions are kept in /tmp/zpk for a later step on the same machine. Needs .gpu/ssc2.tgz; an 80 GB card
-#           (zkpipe's capped rows plan for the cap; the peer needs ~13 GiB) and a 128 GiB host.
+#           zkpipe alone); the key and its partitions are kept in /tmp/zpk for a later step on the same machine.
+#           Needs .gpu/ssc2.tgz; an 80 GB card (zkpipe's capped rows plan for the cap; the peer needs ~13 GiB) and a
+#           128 GiB host.
 #   crate   issue 33's 10-partition PoRep proofs through rust/supraseal-c2's split API, beside supraseal-c2 on the
 #           same key (bench/supraseal/crate_porep.sh: PROOFS=2, the p27 key when this machine made it; its
 #           SYNTH_WORKERS, SYNTH_QUEUE, SYNTH_THREADS, RATE_GBS, GPU_MEMORY (zkpipe's cap: the steady rate at a
