@@ -73,13 +73,21 @@ t=$(date +%s.%N); K=${KEY:-$D/k.params}
 if [ -n "${KEY:-}" ] && [ -s "$KEY" ] && [ "$(cat "$KEY.spec" 2>/dev/null)" = "$SPEC" ]; then
   echo "# key 2^$LOG: $KEY, made by an earlier run for $SPEC"
 else
-  rm -f "$K.spec"
+  # the old key and its partitions go first: a .params is written beside the one it replaces (2 x 38 GiB at 2^27)
+  rm -rf "$K" "$K.spec" "$(dirname "$K")/dump"
   "$BIN/zkpipe" setup $setup_flag --synth "$SPEC" --h-mode coeff --roots 7 --out "$K" >"$D/setup.log" 2>&1 ||
     { cat "$D/setup.log"; fail "setup"; }
   echo "$SPEC" > "$K.spec"
   echo "# key 2^$LOG: $(du -h "$K" | cut -f1) in $(python3 -c "print(round($(date +%s.%N)-$t,1))") s"
 fi
-"$BIN/ss_cmp" dump "$SPEC" 1 "$D" --seed 1 --rs-seed 1 || fail "ss_cmp dump"
+# the template partition: the one an earlier tests/cuda/run-ssc2-cmp.sh (KEYS=) dumped beside the key for this SPEC
+# (the same seeds), else dumped here (16 GB at 2^27: the device's disk holds the key and one dump)
+P=$D
+if [ -n "${KEY:-}" ] && [ "$(cat "$(dirname "$KEY")/dump/case" 2>/dev/null)" = "$SPEC k=1" ]; then
+  P=$(dirname "$KEY")/dump; echo "# template partition: $P, dumped by an earlier run"
+else
+  "$BIN/ss_cmp" dump "$SPEC" 1 "$D" --seed 1 --rs-seed 1 || fail "ss_cmp dump"
+fi
 "$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
 for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
 # peaks: the card's used memory, the host's used memory, from mon_start to mon_read
@@ -101,14 +109,14 @@ verify_all() {
   for i in $(seq 0 64 $((n - 1))); do
     m=$(( n - i < 64 ? n - i : 64 ))
     dd if="$1" of="$D/some.bin" bs=384 skip="$i" count="$m" status=none || fail "$1: cannot read"
-    "$BIN/ss_cmp" verify "$K" "$SPEC" "$m" "$D/some.bin" --dump "$D" >"$D/verify.out" 2>&1 ||
+    "$BIN/ss_cmp" verify "$K" "$SPEC" "$m" "$D/some.bin" --dump "$P" >"$D/verify.out" 2>&1 ||
       { cat "$D/verify.out"; fail "proofs of $1 did not verify (above)"; }
   done
   echo "$n"
 }
 drive() { # drive OUT [options]: porep_stream over the key and the template, PROOFS proofs of PARTS partitions
   local out=$1; shift
-  "$DRIVE" "$K" "$D" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --workers "$SW" --synth-threads "$STH" \
+  "$DRIVE" "$K" "$P" "$PROOFS" --parts "$PARTS" --rate-gbs "$RATE" --workers "$SW" --synth-threads "$STH" \
     --out "$D/$out.bin" "$@" | tee "$D/$out.out"
   return "${PIPESTATUS[0]}"
 }
