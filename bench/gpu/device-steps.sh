@@ -19,6 +19,10 @@
 #   p27ab   issue 35's before/after: the p27 partition (zkpipe alone, CAPS, REPS=5) through .gpu/before.tgz's build (an
 #           earlier commit: scripts/gpu-bundles.sh WHAT=before BEFORE=dir) and then this one's, same key and inputs: each
 #           row's GPU time and its proofs' sha256 (equal bytes expected). Needs .gpu/ssc2.tgz and .gpu/before.tgz.
+#   e27     the expanded key at each of CAPS (default 48G; "-" the whole card): bench/pipeline/gpu-e2e.sh, its key made
+#           on the GPU by gpud, PARTS=4 partitions synthesized by synthd (BOOL=MIX), GPU stage per partition, steady
+#           rate, peaks. Needs .gpu/bin.tgz; an 80 GB card and a 128 GiB host; ~4-5 minutes a cap at 2^27.
+#           E27_KEY=k.zpk: that key instead (the dry run: BACKEND=cpu SIZE=12 HUGE=0 E27_KEY=a key of synth:n=3696).
 # Usage (device): [BUDGET=560] bench/gpu/device-steps.sh STEP...   Logs and tables under $OUT (a summary last).
 # A dry run without a GPU: BACKEND=cpu SIZE=12 bench/gpu/device-steps.sh p27 crate (SIZE: the log2 domain, default 27).
 set -u
@@ -80,6 +84,18 @@ step_p27ab() {  # issue 35's check: the 2^27 partition through the build before 
     [ "$(left)" -gt 60 ] || break
   done
 }
+step_e27() {  # the expanded key (made on the GPU by gpud) at each of CAPS: bench/pipeline/gpu-e2e.sh, a run a cap
+  unpack bin || return 1; local B=/tmp/zpgpu/bin/bin cap
+  for cap in ${CAPS:-48G}; do
+    GPU_MEMORY=$([ "$cap" = - ] || echo "$cap") BOOL=${MIX:-0.99} PARTS=${PARTS:-4} JOBS=1 KEY=${E27_KEY:-device} KEY_REGIONS=no \
+      ROWS=$([ "${SIZE:-27}" = 27 ] && echo 130300000 || echo $(( (1 << ${SIZE:-27}) - 400 ))) \
+      BACKEND=${BACKEND:-cuda} LABEL="expanded key, cap $cap" RESULTS=$OUT/results-e27.md \
+      timeout "$(left)" bench/pipeline/gpu-e2e.sh "$B" > "$OUT/e27-$cap.log" 2>&1
+    note "e27 cap $cap (BOOL=${MIX:-0.99}): rc $? ($(( $(date +%s) - T0 )) s)"
+    grep -E '^\| [0-9]|^gpud: |gpuds ready' "$OUT/e27-$cap.log" | tail -6 | tee -a "$S"
+    [ "$(left)" -gt 240 ] || break
+  done
+}
 step_crate() {
   unpack ssc2 || return 1; mkdir -p /tmp/zpk
   local ssc2=/tmp/zpgpu/ssc2/peer/${PEER:-libsupraseal-c2-curio.so}; [ -f "$ssc2" ] || ssc2=
@@ -88,7 +104,7 @@ step_crate() {
   note "crate: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E "^#|^proof|^result|FAIL" "$OUT/crate.log" | tail -20 | tee -a "$S"
 }
 for s in "$@"; do
-  case $s in check|p27|p27ab|crate) "step_$s" ;; *) note "unknown step $s (check, p27, p27ab, crate)";; esac
+  case $s in check|p27|p27ab|e27|crate) "step_$s" ;; *) note "unknown step $s (check, p27, p27ab, e27, crate)";; esac
   [ "$(left)" -gt 30 ] || { note "budget spent after $s"; break; }
 done
 echo "======"; cat "$S"
