@@ -4,8 +4,8 @@
 # 2^LOG (setup on the GPU), one template partition written by `ss_cmp dump`, then
 # rust/supraseal-c2/examples/porep_stream: synthesis beside the proving writes each partition's assignment
 # (fresh buffers; SYNTH_WORKERS partitions at once (default 1), each by SYNTH_THREADS threads (default: the CPUs
-# / workers) at RATE_GBS GB/s (0 = memcpy speed), SYNTH_QUEUE (default 1) waiting; bellperson's own pace:
-# SYNTH_WORKERS=2 SYNTH_QUEUE=0 SYNTH_THREADS=1 RATE_GBS=0.41, one thread ~39 s a partition, what a 128 GiB host
+# / workers) at RATE_GBS GB/s (0 = memcpy speed), SYNTH_QUEUE (default 0) waiting; bellperson's own pace:
+# SYNTH_WORKERS=2 SYNTH_THREADS=1 RATE_GBS=0.41, one thread ~39 s a partition, what a 128 GiB host
 # has room for at 2^27: porep_stream holds the template + (workers + queue + 1) partitions, 16 GB each) while the
 # previous ones are proved, start_groth16_proof per partition (buffers dropped at once), a finisher
 # thread calls finish_groth16_proof. PROOFS proofs of PARTS partitions: wall time a proof, steady
@@ -23,14 +23,16 @@
 #   GPU_MEMORY=15000M: zkpipe's gpud plans as if its card had that much ([group] gpu_memory; supraseal-c2 has the
 #   whole card); the steady rate at a cap.
 #   DRIVE_OPTS: more porep_stream options for zkpipe's run (e.g. --hold, to hold buffers as the supraseal-c2 run must).
-#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=1] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_SHIM=]
+#   usage: [LOG=27] [PROOFS=3] [PARTS=10] [RATE_GBS=0] [SYNTH_WORKERS=1] [SYNTH_QUEUE=0] [SYNTH_THREADS=nproc/workers] [BACKEND=cuda] [SSC2=] [SSC2_SHIM=]
 #          bench/supraseal/crate_porep.sh BIN_DIR DRIVE
 #   BIN_DIR: zkpipe-supervisor, zkpipe-gpud, zkpipe-synthd, zkpipe, ss_cmp, libzkpipe-supraseal.so.0
 #            (scripts/gpu-bin.sh DIR tools/zkpipe tests/supraseal/ss_cmp supraseal/libzkpipe-supraseal.so.0.1.0)
 #   DRIVE:   porep_stream built on a host with cargo: ZKPIPE_SUPRASEAL_LIB_DIR=build/supraseal
 #            cargo build --release --offline --example porep_stream --manifest-path rust/supraseal-c2/Cargo.toml
-# Host memory: the template partition (~16 GB at 2^27) + one being synthesized + one waiting + the
-# arena's 2 slots (~32 GB) + the key region (~40 GB): ~120 GB at 2^27; LOG=26 halves it.
+# Host memory at 2^27: the template partition (~16 GB) + one being synthesized + one in start's copy (+ SYNTH_QUEUE
+# waiting) + the arena's 2 slots (~32 GB) + the key region (~40 GB): ~120 GB, which is why the queue defaults to 0
+# here (the eleventh session's run with one waiting peaked at 82 GiB RSS beside them); LOG=26 halves it.
+# supraseal-c2's run: its SRS in pinned memory (~40 GB) + the template + one synthesized + two held (--hold).
 # BACKEND=cpu LOG=12: a dry run of the script without a GPU.
 set -u
 : "${1:?usage: crate_porep.sh BIN_DIR DRIVE}" "${2:?usage: crate_porep.sh BIN_DIR DRIVE}"
@@ -121,7 +123,7 @@ drive() { # drive OUT [options]: porep_stream over the key and the template, PRO
   return "${PIPESTATUS[0]}"
 }
 mon_start
-drive proofs --queue "${SYNTH_QUEUE:-1}" ${DRIVE_OPTS:-} || fail "porep_stream"
+drive proofs --queue "${SYNTH_QUEUE:-0}" ${DRIVE_OPTS:-} || fail "porep_stream"
 read -r gpu_peak host_peak < "$D/peaks"
 n=$(verify_all "$D/proofs.bin") || { echo "$n"; exit 1; }
 echo "# zkpipe through the crate: $(grep '^result:' "$D/proofs.out"); GPU peak ${gpu_peak} MiB; host used peak ${host_peak} MiB; $n proofs verified"
