@@ -31,7 +31,7 @@
 #            cargo build --release --offline --example porep_stream --manifest-path rust/supraseal-c2/Cargo.toml
 # Host memory at 2^27: the template partition (~16 GB) + one being synthesized + one in start's copy (+ SYNTH_QUEUE
 # waiting) + the arena's 2 slots (~32 GB) + the key region (~40 GB): ~120 GB, which is why the queue defaults to 0
-# here (the eleventh session's run with one waiting peaked at 82 GiB RSS beside them); LOG=26 halves it.
+# here (the run in bench/RESULTS.md with one waiting peaked at 82.4 GiB RSS beside them); LOG=26 halves it.
 # supraseal-c2's run: its SRS in pinned memory (~40 GB) + the template + one synthesized + two held (--hold).
 # BACKEND=cpu LOG=12: a dry run of the script without a GPU.
 set -u
