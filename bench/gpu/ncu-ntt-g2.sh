@@ -17,5 +17,5 @@ run() { # name kernel-regex launches case
     >"$OUTD/$1.txt" 2>&1
   echo "== $1 (exit $?)"; grep -E "$keys" "$OUTD/$1.txt" | sed 's/(ff<.*//; s/  */ /g' | cut -c1-110
 }
-run ntt_27 'pass2|bitrev_tiles' 4 ntt:27
+run ntt_27 'pass2|pass4|pass_r|bitrev_tiles' 4 ntt:27   # pass4 (or pass_r): every pass with k >= 2
 run g2_acc_22 'acc_flat|acc_affine' 1 g2:22
