@@ -273,7 +273,9 @@ void zp_sim_finish(const struct zp_db *db)
 		return;
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof f, "%s/sim-stats.tsv", S.c->run_dir);
-	FILE *o = fopen(f, "we");
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&txt, &len);
 	if (!o)
 		return zp_log("clusterd", "%s: %s", f, strerror(errno));
 	fprintf(o, "# node %s: round_trips %llu connects %llu proved %llu\n", S.c->cluster.node,
@@ -281,5 +283,9 @@ void zp_sim_finish(const struct zp_db *db)
 	for (size_t i = 0; i < S.ns; i++)
 		fprintf(o, "%s\t%llu\t%u\t%d\n", S.s[i].what == ZP_SIM_CLAIM ? "claim" : "commit",
 			(unsigned long long)S.s[i].wall_ms, S.s[i].us, S.s[i].rows);
-	fclose(o);
+	zp_file_write_opts no = { .no_sync = true };
+	int rc = fclose(o) ? -ENOMEM : zp_file_write_atomic(f, txt, len, &no);
+	free(txt);
+	if (rc)
+		zp_log("clusterd", "%s", zp_err_text(rc));
 }

@@ -31,6 +31,7 @@
 #include "progress.h"
 #include "zkey.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 /* Paths here are built from PATH_MAX buffers; realpath/open report any that got cut. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -89,16 +90,19 @@ static int locate(struct demo *d)
 static int write_config(struct demo *d, char *cfg)
 {
 	snprintf(cfg, PATH_MAX, "%s/zkpipe.ini", d->tmp);
-	FILE *f = fopen(cfg, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "# written by zkpipe demo\n[run]\ndir = %s/run\nkeep_arena = no\nallow_input = %s\n"
-		   "allow_output = %s/out\n\n[limits]\nmax_attempts = 3\n\n[key chain]\nzkey = %s/chain.zkey\n"
-		   "r1cs = %s/chain.r1cs\n\n[group node0]\nnode = 0\ngpus = %d\nsynth_workers = %d\nslots = %d\n"
-		   "slot_size = auto\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
-		d->tmp, d->circuit, d->tmp, d->circuit, d->circuit, d->gpuds, d->workers, d->slots,
-		d->parts > 16 ? d->parts : 16, d->backend);
-	fclose(f);
+	char *txt = NULL;
+	int n = asprintf(&txt, "# written by zkpipe demo\n[run]\ndir = %s/run\nkeep_arena = no\nallow_input = %s\n"
+			 "allow_output = %s/out\n\n[limits]\nmax_attempts = 3\n\n[key chain]\nzkey = %s/chain.zkey\n"
+			 "r1cs = %s/chain.r1cs\n\n[group node0]\nnode = 0\ngpus = %d\nsynth_workers = %d\nslots = %d\n"
+			 "slot_size = auto\njobs = 64\nmax_parts = %d\nsynth_threads = 1\nbackend = %s\n",
+			 d->tmp, d->circuit, d->tmp, d->circuit, d->circuit, d->gpuds, d->workers, d->slots,
+			 d->parts > 16 ? d->parts : 16, d->backend);
+	if (n < 0)
+		return -ENOMEM;
+	int rc = zp_file_write_atomic(cfg, txt, (size_t)n, NULL);
+	free(txt);
+	if (rc)
+		return rc;
 	char out[PATH_MAX];
 	snprintf(out, sizeof out, "%s/out", d->tmp);
 	return mkdir(out, 0700) ? -errno : 0;
