@@ -19,6 +19,16 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_LIBDIR");
 
     if let Ok(dir) = env::var("ZKPIPE_SUPRASEAL_LIB_DIR") {
+        // cargo runs this script in the crate's own folder, and the path also goes into the binaries'
+        // run path: a relative one would name another place than the caller meant
+        if !Path::new(&dir).is_absolute() {
+            panic!(
+                "ZKPIPE_SUPRASEAL_LIB_DIR={} is a relative path: give an absolute one (cargo runs this \
+                 build script in {}, not where it was called)",
+                dir,
+                env::var("CARGO_MANIFEST_DIR").unwrap_or_default()
+            );
+        }
         let so = Path::new(&dir).join("libzkpipe-supraseal.so");
         if !so.exists() {
             panic!(

@@ -60,6 +60,10 @@ grep -q "test result: ok" "$T/cargo-test.log" || { cat "$T/cargo-test.log"; fail
 ZKPIPE_SUPRASEAL_LIB_DIR=$T/nowhere "$CARGO" build --offline --manifest-path "$T/crate/Cargo.toml" \
   --target-dir "$T/target-bad" >"$T/cargo-bad.log" 2>&1 && fail "the crate built with ZKPIPE_SUPRASEAL_LIB_DIR=$T/nowhere"
 grep -q "nowhere/libzkpipe-supraseal.so does not exist" "$T/cargo-bad.log" || { cat "$T/cargo-bad.log"; fail "build.rs error"; }
+# a relative one (cargo runs build.rs in the crate's folder) is refused as relative, not as missing
+(cd "$B/.." && ZKPIPE_SUPRASEAL_LIB_DIR=$(basename "$B")/supraseal "$CARGO" build --offline --manifest-path "$T/crate/Cargo.toml" \
+  --target-dir "$T/target-bad" >"$T/cargo-rel.log" 2>&1) && fail "the crate built with a relative ZKPIPE_SUPRASEAL_LIB_DIR"
+grep -q "is a relative path: give an absolute one" "$T/cargo-rel.log" || { cat "$T/cargo-rel.log"; fail "build.rs: relative path"; }
 # both examples (porep_stream: bench/supraseal/crate_porep.sh's, compiled here only)
 "$CARGO" build --offline --examples --manifest-path "$T/crate/Cargo.toml" >"$T/cargo-build.log" 2>&1 ||
   { cat "$T/cargo-build.log"; fail "cargo build --examples (pkg-config)"; }
