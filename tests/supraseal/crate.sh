@@ -14,6 +14,8 @@
 #     split (the caller's buffers scribbled and dropped between start and finish), abandoned, in 4
 #     threads at once, and after every SRS handle was dropped: every file must equal the reference
 #     byte for byte and pass the pairing check; nothing is left in the arena.
+#  4. bench/supraseal/crate_porep.sh's driver, porep_stream, directly and through bench/supraseal/ssc2_shim.c (the
+#     forwarder that runs supraseal-c2 under it on a GPU host; here to this library): proofs equal to the reference.
 . "$(dirname "$0")/common.sh" "$@"
 CMP=$B/tests/supraseal/ss_cmp
 CRATE=$SRC/rust/supraseal-c2
@@ -141,3 +143,31 @@ head -c 384 "$T/ref.bin" > "$T/swap.bin"; head -c 384 "$T/ref.bin" >> "$T/swap.b
 wait_until 30 no_ext_jobs || fail "external jobs left ACTIVE after bellperson_drive: $(ext_jobs)"
 wait_until 30 no_busy_slots || fail "slots left busy after bellperson_drive: $(slots_busy)"
 log "PASS: $n proof files through the crate, each byte-equal to the CPU backend's and verified"
+
+# --- 4. bench/supraseal/crate_porep.sh's driver: porep_stream (2 synthesis workers, the split API) proves the
+# template partition 0 of the dump (its own r, s) 2 x 3 times, then again through bench/supraseal/ssc2_shim.c (what
+# runs supraseal-c2 under the same driver on a GPU host), here forwarding to this library, with --hold: every proof
+# must be the reference's partition 0, byte for byte
+PS=$T/target/debug/examples/porep_stream
+head -c 384 "$T/ref.bin" > "$T/ref0.bin"
+mkdir -p "$T/shim"
+cc -O1 -shared -fPIC -I"$SRC/supraseal" -Wl,-soname,libzkpipe-supraseal.so.0 \
+  -Wl,--version-script,"$SRC/supraseal/libzkpipe-supraseal.map" -o "$T/shim/libzkpipe-supraseal.so.0" \
+  "$SRC/bench/supraseal/ssc2_shim.c" -ldl 2>"$T/cc-shim.log" || { cat "$T/cc-shim.log"; fail "ssc2_shim.c"; }
+"$PS" "$T/k.params" "$T/parts" 2 --parts 3 --workers 2 --queue 0 --out "$T/ps.bin" >"$T/ps.log" 2>&1 ||
+  { cat "$T/ps.log"; fail "porep_stream"; }
+LD_LIBRARY_PATH=$T/shim ZP_SSC2_LIB=$L/libzkpipe-supraseal.so.0 "$PS" "$T/k.params" "$T/parts" 2 --parts 3 --hold \
+  --out "$T/ps-shim.bin" >"$T/ps-shim.log" 2>&1 || { cat "$T/ps-shim.log"; fail "porep_stream through ssc2_shim"; }
+grep -q "hold true" "$T/ps-shim.log" || { cat "$T/ps-shim.log"; fail "porep_stream --hold"; }
+for f in ps ps-shim; do
+  [ "$(stat -c %s "$T/$f.bin")" = 2304 ] || fail "$f.bin: $(stat -c %s "$T/$f.bin") bytes, want 6 proofs"
+  for i in 0 1 2 3 4 5; do
+    dd if="$T/$f.bin" of="$T/one.bin" bs=384 skip=$i count=1 status=none
+    cmp -s "$T/one.bin" "$T/ref0.bin" || fail "$f.bin proof $i differs from the reference's partition 0"
+  done
+done
+LD_LIBRARY_PATH=$T/shim "$PS" "$T/k.params" "$T/parts" 1 --parts 1 >"$T/ps-noenv.log" 2>&1 &&
+  fail "porep_stream through the shim ran with no ZP_SSC2_LIB"
+grep -q "ZP_SSC2_LIB=(unset)" "$T/ps-noenv.log" || { cat "$T/ps-noenv.log"; fail "the shim's refusal"; }
+wait_until 30 no_ext_jobs || fail "external jobs left ACTIVE after porep_stream: $(ext_jobs)"
+log "PASS: porep_stream, directly and through ssc2_shim.c (--hold): 12 proofs, each the reference's partition 0"
