@@ -166,6 +166,10 @@ for f in ps ps-shim; do
     cmp -s "$T/one.bin" "$T/ref0.bin" || fail "$f.bin proof $i differs from the reference's partition 0"
   done
 done
+# crate_porep.sh's check of them: the dump's inputs (ss_cmp verify --dump); partition 1's proof is refused there
+"$CMP" verify "$T/k.params" "$CASE" 6 "$T/ps-shim.bin" --dump "$T/parts" >/dev/null || fail "verify --dump"
+"$CMP" verify "$T/k.params" "$CASE" 2 "$T/ref.bin" --dump "$T/parts" 2>/dev/null &&
+  fail "verify --dump accepted partition 1's proof for partition 0's inputs"
 LD_LIBRARY_PATH=$T/shim "$PS" "$T/k.params" "$T/parts" 1 --parts 1 >"$T/ps-noenv.log" 2>&1 &&
   fail "porep_stream through the shim ran with no ZP_SSC2_LIB"
 grep -q "ZP_SSC2_LIB=(unset)" "$T/ps-noenv.log" || { cat "$T/ps-noenv.log"; fail "the shim's refusal"; }

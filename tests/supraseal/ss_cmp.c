@@ -88,7 +88,8 @@ static int make_part(struct ss_part *P, const zp_circuit *c, const zp_synth_para
 }
 
 /* Partition i as dump wrote it to DIR/part<i>.bin, with its r and s: the bytes make_part and prove's r, s
- * give for dump's seeds, without the circuit or the witness being built (a minute at 2^27). */
+ * give for dump's seeds, without the circuit or the witness being built (a minute at 2^27). r == NULL: the
+ * inputs only (P->w's first n_public + 1 values; what verify needs, not the 16 GB of a 2^27 partition). */
 static int load_part(struct ss_part *P, zp_fr *r, zp_fr *s, const char *dir, size_t i, uint32_t n_public)
 {
 	char path[4096];
@@ -104,6 +105,11 @@ static int load_part(struct ss_part *P, zp_fr *r, zp_fr *s, const char *dir, siz
 	}
 	struct zp_bp_density *d = &P->d;
 	d->n_inp = h[0], d->n_aux = h[1], d->rows = h[2], d->pa = h[3], d->pbi = h[4], d->pba = h[5];
+	if (!r) {
+		bool got = (P->w = malloc(d->n_inp * sizeof(zp_fr))) && fread(P->w, sizeof(zp_fr), d->n_inp, fp) == d->n_inp;
+		fclose(fp);
+		return got ? 0 : zp_err_set(ZP_ETRUNC, "%s: short, or out of memory", path);
+	}
 	size_t wa = (d->n_aux + 63) / 64, wi = (d->n_inp + 63) / 64;
 	d->words = 2 * (wa + 1) + wi + 1; /* zp_bp_density_of's layout: a spare zero word after each */
 	d->a_aux = calloc(d->words, 8);
@@ -396,8 +402,7 @@ static int cmd_verify(int argc, char **argv)
 	fclose(fp);
 	int fails = 0;
 	struct ss_part P;
-	zp_fr r0, s0;
-	if (cs.dump && load_part(&P, &r0, &s0, cs.dump, 0, cs.c.n_public))
+	if (cs.dump && load_part(&P, NULL, NULL, cs.dump, 0, cs.c.n_public))
 		return failf("%s", zp_err_msg());
 	for (size_t i = 0; i < k; i++) {
 		if (!cs.dump && (!cs.same || !i) && make_part(&P, &cs.c, &cs.sp, cs.seed + (cs.same ? 0 : i)))
