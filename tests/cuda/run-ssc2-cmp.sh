@@ -134,7 +134,10 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
       zn=$name.zk; [ "$cap" != - ] && zn=$name.zk$cap
       [ "${ZRC[$zn]}" = nr ] && continue
       [ "${ZRC[$zn]}" = 0 ] || FAILS=$((FAILS + 1))
-      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | - (zkpipe rc ${ZRC[$zn]}; proofs sha256 $(sha256sum < "$D/$zn" 2>/dev/null | cut -c1-12)) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / - |")
+      zsha=$(sha256sum < "$D/$zn" 2>/dev/null | cut -d' ' -f1); eq="-"
+      # the pinned case without a peer: zkpipe's bytes against the CPU's pin alone
+      [ -n "$pin" ] && { [ "$zsha" = "$pin" ] && eq="= CPU pin" || { eq="**CPU pin ${pin:0:12}: zkpipe differs**"; FAILS=$((FAILS + 1)); }; }
+      ROWS+=("| 2^$lg | $mix | $(sed -n 's/^share: \([0-9.]*\) %.*/\1 %/p' "$O/$zn.out") | $k | none$([ "$cap" != - ] && echo " (zkpipe cap $cap)") | $eq (zkpipe rc ${ZRC[$zn]}; proofs sha256 ${zsha:0:12}) | $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | - | $(peak ${ZT0[$zn]} ${ZT1[$zn]}) / - | $(peak ${ZT0[$zn]} ${ZT1[$zn]} 3) / - |")
       echo "## ${ROWS[-1]}"
     done
   fi

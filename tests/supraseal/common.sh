@@ -22,3 +22,13 @@ print(sum(1 for j in d["jobs"] if j["key_id"].startswith("ss:") and j["state"]==
 # predicates for wait_until (evaluated on every try)
 no_busy_slots() { [ "$(slots_busy)" = 0 ]; }
 no_ext_jobs() { [ "$(ext_jobs)" = 0 ]; }
+
+# CARGO (Debian's /usr/bin/cargo first: what a fresh Debian installs, else the first on PATH) and RUSTC beside it
+cargo_setup() {
+  if [ -z "${CARGO:-}" ]; then
+    if [ -x /usr/bin/cargo ]; then CARGO=/usr/bin/cargo; else CARGO=$(command -v cargo) || fail "no cargo (scripts/deps.sh installs Debian's)"; fi
+  fi
+  # cargo runs $RUSTC (else the first rustc on PATH): the compiler beside the cargo chosen
+  [ -n "${RUSTC:-}" ] || { RUSTC=$(dirname "$CARGO")/rustc; [ -x "$RUSTC" ] || RUSTC=$(command -v rustc); }
+  export RUSTC RUST_BACKTRACE=0
+}

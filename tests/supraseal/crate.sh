@@ -20,12 +20,7 @@
 CMP=$B/tests/supraseal/ss_cmp
 CRATE=$SRC/rust/supraseal-c2
 write_config # (the arena's name, for the cleanup, from the start)
-if [ -z "${CARGO:-}" ]; then
-  if [ -x /usr/bin/cargo ]; then CARGO=/usr/bin/cargo; else CARGO=$(command -v cargo) || fail "no cargo (scripts/deps.sh installs Debian's)"; fi
-fi
-# cargo runs $RUSTC (else the first rustc on PATH): the compiler beside the cargo chosen
-[ -n "${RUSTC:-}" ] || { RUSTC=$(dirname "$CARGO")/rustc; [ -x "$RUSTC" ] || RUSTC=$(command -v rustc); }
-export RUSTC RUST_BACKTRACE=0
+cargo_setup
 log "toolchain: $("$CARGO" --version), $("$RUSTC" --version)"
 command -v pkg-config >/dev/null || fail "no pkg-config"
 
