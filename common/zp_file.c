@@ -130,14 +130,12 @@ int zp_file_atomic_begin(zp_file_atomic *w, const char *path, const zp_file_writ
 {
 	char dir[PATH_MAX];
 	const char *base;
+	w->fd = w->dirfd = -1; /* a failed begin leaves nothing for end */
 	int dfd = open_parent(path, dir, &base);
-	if (dfd < 0) {
-		w->fd = w->dirfd = -1;
+	if (dfd < 0)
 		return dfd;
-	}
 	if (!*base) {
 		close(dfd);
-		w->fd = w->dirfd = -1;
 		return zp_err_set(-EISDIR, "%s: names a directory, not a file", path);
 	}
 	int r = atomic_begin_at(w, dfd, true, base, o);

@@ -73,7 +73,6 @@ step_p27() {
 }
 step_p27ab() {  # issue 35's check: the 2^27 partition through the build before (.gpu/before.tgz) and this one
   unpack ssc2 || return 1; unpack before || return 1; mkdir -p /tmp/zpk
-  cp -n /tmp/zpgpu/ssc2/bin/lib/* /tmp/zpgpu/before/bin/lib/ 2>/dev/null
   note "before: $(cat /tmp/zpgpu/before/bin/COMMIT 2>/dev/null); after: $(cat /tmp/zpgpu/ssc2/bin/COMMIT 2>/dev/null)"
   local b
   for b in before ssc2; do

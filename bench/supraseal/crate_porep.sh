@@ -92,7 +92,7 @@ else
 fi
 "$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
 for _ in $(seq 600); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
-# peaks: the card's used memory, the host's used memory, from mon_start to mon_read
+# peaks: the card's used memory, the host's used memory, since mon_start (in $D/peaks)
 mon_start() {
   [ -n "$MON" ] && kill $MON 2>/dev/null; echo "0 0" > "$D/peaks"
   ( gpu=0; host=0
