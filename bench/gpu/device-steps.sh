@@ -69,6 +69,7 @@ step_p27() {
   mkdir -p /tmp/zpgpu/det && tar xzf "$OUT/p27/ssc2-details.tar.gz" -C /tmp/zpgpu/det 2>/dev/null
   for f in /tmp/zpgpu/det/o/*.gpud.log; do [ -f "$f" ] && { note "== $(basename "$f")"; grep -E "CUDA backend: proof" "$f" | cut -c1-300 | tail -4 | tee -a "$S"; }; done
   # the table; cut short by the budget, the rows printed so far ("## |")
+  grep '^## zk |' "$OUT/p27.log" | tee -a "$S"   # zkpipe's side, a line a cap as each ended
   if grep -q '^|' "$OUT/p27.log"; then grep '^|' "$OUT/p27.log"; else grep '^## |' "$OUT/p27.log"; fi | tail -10 | tee -a "$S"
 }
 step_p27ab() {  # issue 35's check: the 2^27 partition through the build before (.gpu/before.tgz) and this one
@@ -79,6 +80,7 @@ step_p27ab() {  # issue 35's check: the 2^27 partition through the build before 
     ZP_CUDA_VERBOSE=1 KEYS=/tmp/zpk NOPIN=1 SIZES=${SIZE:-27} MIXES=${MIX:-0.99} CAPS="${CAPS:-- 15000M}" REPS=${REPS:-5} PARTS=1 \
       RESULTS=$OUT/results-ab-$b.md OUT=$OUT/ab-$b timeout "$(left)" tests/cuda/run-ssc2-cmp.sh /tmp/zpgpu/$b/bin - > "$OUT/ab-$b.log" 2>&1
     note "p27ab $b: rc $? ($(( $(date +%s) - T0 )) s)"
+    grep '^## zk |' "$OUT/ab-$b.log" | tee -a "$S"
     if grep -q '^|' "$OUT/ab-$b.log"; then grep '^| 2' "$OUT/ab-$b.log"; else grep '^## |' "$OUT/ab-$b.log"; fi | tee -a "$S"
     [ "$(left)" -gt 60 ] || break
   done

@@ -106,6 +106,8 @@ one() { # one NAME KEY SPEC K LOG2 MIX [PIN]: zkpipe, then each peer; one table 
     t1=$(date +%s.%N); ZT0[$zn]=$t0; ZT1[$zn]=$t1
     stop "$zn"
     cat "$O/$zn.out" | cut -c1-200
+    # this side's figures at once (a call cut short by its budget keeps them): cap, rc, GPU ms a call, peaks
+    echo "## zk | 2^$lg | $mix | cap $cap | rc ${ZRC[$zn]} | proofs sha256 $(sha256sum < "$D/$zn" 2>/dev/null | cut -c1-12) | call ms $(field first_ms "$O/$zn.out") / $(field median_ms "$O/$zn.out") | GPU ms $(sed -n 's/.* prove \([0-9.]*\) .*/\1/p' "$O/$zn.out" | tr '\n' ' ')| device GiB $(peak "$t0" "$t1") | host GiB $(peak "$t0" "$t1" 3) |"
   done
   for p in $PEERS; do
     local pn; pn=$(basename "$p" .so)

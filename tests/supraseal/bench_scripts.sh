@@ -32,6 +32,11 @@ cmp_run 1
 rows() { grep '^| 2^12 | 0.99 ' "$1" | sed 's/.*proofs sha256 \([0-9a-f]*\)).*/\1/'; }
 [ "$(rows "$T/cmp1.log" | sort -u | wc -l)" = 1 ] && [ "$(rows "$T/cmp1.log" | wc -l)" = 2 ] ||
   { grep '^|' "$T/cmp1.log"; fail "2^12: two rows (the caps) with the same proof bytes"; }
+# zkpipe's side, a line a cap as it ended (a device call cut by its budget keeps these): rc 0, the rows' bytes
+zk=$(grep '^## zk | 2^12 | 0.99 | cap ' "$T/cmp1.log")
+[ "$(echo "$zk" | grep -c '| rc 0 | proofs sha256 [0-9a-f]\{12\} | call ms [0-9.]* / [0-9.]* | GPU ms [0-9.]')" = 2 ] &&
+  [ "$(echo "$zk" | sed 's/.*proofs sha256 \([0-9a-f]*\) .*/\1/' | sort -u)" = "$(rows "$T/cmp1.log" | sort -u | cut -c1-12)" ] ||
+  { grep '^## zk' "$T/cmp1.log"; fail "2^12: a '## zk' line a cap, rc 0, the rows' bytes"; }
 cmp_run 2
 grep -q "key $T/keys/k.params, made by an earlier run" "$T/cmp2.log" || fail "run 2 made the key again"
 grep -q "partitions $T/keys/dump, dumped by an earlier run" "$T/cmp2.log" || fail "run 2 dumped the partitions again"
