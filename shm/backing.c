@@ -12,9 +12,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <hugetlbfs.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <hugetlbfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,8 +395,7 @@ static void pop_step(void *ctx, size_t i, int worker)
 
 static int populate(void *base, uint64_t bytes)
 {
-	struct pop p = { .base = base, .bytes = bytes };
-	atomic_init(&p.err, 0);
+	struct pop p = { .base = base, .bytes = bytes }; /* err 0 */
 	zp_par_for((size_t)((bytes + POP_STEP - 1) / POP_STEP), pop_step, &p);
 	return atomic_load(&p.err);
 }
