@@ -798,19 +798,17 @@ struct gpud_key *gpud_key_srs(struct gpud *g, const char *id)
 		return k->cfg ? NULL : k;
 	if (strncmp(id, ZP_SS_KEY_PREFIX, strlen(ZP_SS_KEY_PREFIX)))
 		return NULL;
-	char reg[PATH_MAX], path[PATH_MAX] = "";
-	if (zp_pipe_path(reg, sizeof reg, &g->d.cfg, "srs/%s", id + strlen(ZP_SS_KEY_PREFIX)))
-		return NULL;
-	FILE *fp = fopen(reg, "re");
-	if (!fp)
+	char path[PATH_MAX] = "";
+	int r = zp_ss_srs_registered(&g->d.cfg, id + strlen(ZP_SS_KEY_PREFIX), path);
+	if (r > 0)
 		return NULL; /* not registered (yet): the library writes it before submitting */
-	bool ok = fgets(path, sizeof path, fp) != NULL;
-	fclose(fp);
-	if (!ok)
+	if (r < 0) { /* its file changed or went: another key now, or none (the supervisor's next start removes it) */
+		zp_log(g->d.who, "%s: not loaded", zp_err_text(r));
 		return NULL;
-	path[strcspn(path, "\n")] = 0;
+	}
 	if (g->n_keys == GPUD_MAX_KEYS || g->n_keys - g->d.cfg.n_keys == GPUD_MAX_SRS) {
-		zp_log(g->d.who, "srs %s: %u keys loaded already (the most this gpud keeps)", id, GPUD_MAX_SRS);
+		zp_log(g->d.who, "%s", zp_err_text(zp_err_set(ZP_EFULL, "srs %s: %u keys loaded already (the most this gpud keeps)",
+							       id, GPUD_MAX_SRS)));
 		return NULL;
 	}
 	k = &g->keys[g->n_keys++];

@@ -55,9 +55,13 @@ static int ss_check(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 	*p = *(const struct zp_ss_payload *)base;
 	p->key_id[ZP_KEY_ID_MAX - 1] = 0;
 	pp->ctx = g->ss;
+	zp_err_clear();
 	struct gpud_key *k = gpud_key_srs(g, p->key_id);
-	if (!k) {
-		snprintf(pp->why, sizeof pp->why, "gpud: srs %s is not registered in %s/srs", p->key_id, g->d.cfg.run_dir);
+	if (!k) { /* a registration whose file changed or went says so (zp_err), else there is none */
+		if (*zp_err_msg())
+			snprintf(pp->why, sizeof pp->why, "gpud: %s", zp_err_msg());
+		else
+			snprintf(pp->why, sizeof pp->why, "gpud: srs %s is not registered in %s/srs", p->key_id, g->d.cfg.run_dir);
 		return -1;
 	}
 	if (k->state != 1) {

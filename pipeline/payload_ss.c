@@ -4,13 +4,16 @@
 #include "payload_ss.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rundir.h"
 #include "zp_err.h"
+#include "zp_file.h"
 
 static uint64_t up64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
 
@@ -49,5 +52,29 @@ int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX])
 			  (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec };
 	h = fnv(h, f, sizeof f);
 	snprintf(id, ZP_KEY_ID_MAX, ZP_SS_KEY_PREFIX "%016" PRIx64, h);
+	return 0;
+}
+
+int zp_ss_srs_registered(const struct zp_pipe_config *c, const char *hex, char path[PATH_MAX])
+{
+	char reg[PATH_MAX], id[ZP_KEY_ID_MAX], real[PATH_MAX], *buf = NULL;
+	if (strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16 ||
+	    zp_pipe_path(reg, sizeof reg, c, "srs/%s", hex))
+		return 1;
+	int r = zp_file_read(AT_FDCWD, reg, O_NOFOLLOW, PATH_MAX, &buf, NULL);
+	if (r == -ENOENT)
+		return 1;
+	if (r)
+		return zp_err_wrap(r, "srs %s: registration %s", hex, reg);
+	buf[strcspn(buf, "\n")] = 0;
+	snprintf(path, PATH_MAX, "%s", buf);
+	free(buf);
+	if (!*path)
+		return zp_err_set(ZP_EFORMAT, "srs %s: registration %s names no file", hex, reg);
+	if ((r = zp_ss_srs_id(path, id, real)))
+		return zp_err_wrap(r, "srs %s", hex);
+	if (strcmp(id + strlen(ZP_SS_KEY_PREFIX), hex))
+		return zp_err_set(ZP_EMISMATCH, "srs %s: %s changed since it was registered (size, mtime or inode: it is %s now)",
+				  hex, path, id);
 	return 0;
 }

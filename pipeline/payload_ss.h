@@ -52,4 +52,12 @@ uint64_t zp_ss_payload_layout(struct zp_ss_payload *p);
 /* SRS id of a file (see above) and its realpath. */
 int zp_ss_srs_id(const char *path, char id[ZP_KEY_ID_MAX], char real[PATH_MAX]);
 
+/* The registration <run>/srs/<hex> (hex: the id's 16 digits) and its file's path (into path): 0 when that
+ * file still has this id; 1 when there is no such registration; < 0 when it is stale — the file is gone
+ * (its -errno), changed since (another size, mtime or inode: ZP_EMISMATCH), or the registration cannot be
+ * read — zp_err naming the registration, the file and what happened. gpud does not load a stale one; the
+ * supervisor, at start, removes it and its key regions, and keeps the regions of the current ones. */
+struct zp_pipe_config;
+int zp_ss_srs_registered(const struct zp_pipe_config *c, const char *hex, char path[PATH_MAX]);
+
 #endif

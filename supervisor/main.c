@@ -38,6 +38,7 @@
 #include "files.h"
 #include "health.h"
 #include "hint.h"
+#include "payload_ss.h"
 #include "rundir.h"
 #include "sys.h"
 #include "zp_err.h"
@@ -450,18 +451,50 @@ static void adopt(struct sup *sup, unsigned g)
 }
 
 /* ---------------------------------------------------------------- arenas, sockets */
-/* The key regions of group g (shm/keyregion.h) whose key is no longer configured go (all of them when
- * keep is false: key_regions = no, or a stop with keep_arena = no): each can hold tens of GiB. */
-static void prune_key_regions(struct sup *sup, unsigned g, bool keep)
+/* Registered Filecoin keys (<run>/srs, pipeline/payload_ss.h) at start: a registration whose .params
+ * changed or went is removed (its regions are pruned with the unconfigured keys'); a current one keeps
+ * its regions ("ss_<id>"), so gpud takes the key from memory again instead of re-reading tens of GB. */
+#define SUP_SRS_KEEP 64
+struct srs_keep {
+	const struct sup *sup;
+	char names[SUP_SRS_KEEP][24];
+	unsigned n;
+};
+
+static int srs_keep_one(const char *dir, const char *name, void *ctx)
 {
-	const char *names[ZP_PIPE_MAX_KEYS];
+	struct srs_keep *s = ctx;
+	char path[PATH_MAX];
+	int r = zp_ss_srs_registered(&s->sup->cfg, name, path);
+	if (r < 0) {
+		char reg[PATH_MAX + 32];
+		snprintf(reg, sizeof reg, "%s/%s", dir, name);
+		zp_log(WHO, "%s: registration removed%s", zp_err_text(r), unlink(reg) ? " (could not be)" : "");
+	} else if (r == 0 && s->n < SUP_SRS_KEEP)
+		snprintf(s->names[s->n++], sizeof s->names[0], "ss_%s", name);
+	return 0;
+}
+
+/* The key regions of group g (shm/keyregion.h) whose key is no longer configured, or registered, go (all
+ * of them when keep is false: key_regions = no, or a stop with keep_arena = no): each can hold tens of GiB.
+ * At start the registrations are checked first (srs_keep_one). */
+static void prune_key_regions(struct sup *sup, unsigned g, bool keep, bool start)
+{
+	struct srs_keep srs = { .sup = sup };
+	const char *names[ZP_PIPE_MAX_KEYS + SUP_SRS_KEEP] = { 0 };
 	unsigned n = 0;
+	if (start)
+		zp_pipe_each(&sup->cfg, "srs", srs_keep_one, &srs);
 	for (unsigned i = 0; keep && i < sup->cfg.n_keys; i++)
 		names[n++] = sup->cfg.keys[i].name;
+	for (unsigned i = 0; keep && i < srs.n; i++)
+		names[n++] = srs.names[i];
 	int gone = zp_keyregion_prune(sup->cfg.groups[g].arena, NULL, names, n);
 	if (gone > 0)
 		zp_log(WHO, "group %s: %d key region(s) removed (%s)", sup->cfg.groups[g].name, gone,
-		       keep ? "their keys left the config" : "key_regions = no or keep_arena = no");
+		       keep ? "their keys left the config, or their .params changed" : "key_regions = no or keep_arena = no");
+	if (keep && srs.n)
+		zp_log(WHO, "group %s: %u registered .params file(s) unchanged: their key regions kept", sup->cfg.groups[g].name, srs.n);
 }
 
 static int open_group(struct sup *sup, unsigned g)
@@ -472,7 +505,7 @@ static int open_group(struct sup *sup, unsigned g)
 	int r = sup_arena_open(sup, g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
 		return r;
-	prune_key_regions(sup, g, sup->cfg.key_regions);
+	prune_key_regions(sup, g, sup->cfg.key_regions, true);
 	fchmod(zp_arena_fd(G->a), 0600); /* public or not: only the service's own processes map it */
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
 	zp_log(WHO, "group %s: %s arena %s (%s, %u slots x %llu MiB = %llu MiB of slot data)",
@@ -920,7 +953,7 @@ int main(int argc, char **argv)
 		zp_arena_close(sup->g[g].a);
 		if (!sup->keep_arena) {
 			zp_arena_destroy(sup->cfg.groups[g].arena, NULL);
-			prune_key_regions(sup, g, false);
+			prune_key_regions(sup, g, false, false);
 		}
 	}
 	zp_hint_close(sup->api);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A supervisor restart keeps a registered .params key in memory (docs/filecoin.md §5): the first call
+# registers the file (<run>/srs/<id>) and gpud decodes it into a key region; after a stop (keep_arena =
+# yes) and a start, gpud takes the key from that region — the file is not read again — and the calls
+# prove. A .params that changed (a new mtime: another id) is not loaded under its old id by a gpud
+# restarted meanwhile, loses its registration and its region at the next start, and the next call
+# registers and loads it anew; a .params that went loses them the same way. Regions of the keys still registered are never pruned.
+. "$(dirname "$0")/common.sh" "$@"
+
+KEEP_ARENA=yes write_config
+export ZKPIPE_CONFIG=$CFG
+GLOG=$T/run/log/node0.gpud0
+stop_sup() { kill -TERM "$SUP_PID"; wait "$SUP_PID" 2>/dev/null; SUP_PID=; }
+regions() { # this arena's key and split regions of registered keys, wherever the backing put them
+  local d
+  for d in /dev/shm $(awk '$3 == "hugetlbfs" {print $2}' /proc/mounts); do
+    ls "$d" 2>/dev/null | grep -E "^zkpipe\.$ARENA\.(key|split)\.ss_"; done | sort
+}
+reg_ids() { ls "$T/run/srs" 2>/dev/null | grep -E '^[0-9a-f]{16}$' | sort; }
+prove() { "$H" prove "$KEY" "$ROWS" "$PUB" 2 > "$T/p.out" 2>&1 || { cat "$T/p.out"; dump; fail "$1: the call failed"; }; }
+loads() { grep -c "srs ss:$1: .* decoded and checked into region" "$GLOG" 2>/dev/null; }
+takes() { grep -c "key ss:$1: key from region" "$GLOG" 2>/dev/null; }
+took_1() { [ "$(takes "$id1")" -ge 1 ]; }
+
+start_sup; make_key
+prove "first call"
+id1=$(reg_ids); [ -n "$id1" ] && [ "$(echo "$id1" | wc -l)" = 1 ] || fail "registrations after the first call: [$id1]"
+[ "$(loads "$id1")" = 1 ] || { dump; fail "gpud did not decode $KEY into a region once ($(loads "$id1") times)"; }
+regions | grep -q "\.key\.ss_$id1\$" || fail "no key region for ss_$id1: [$(regions)]"
+log "first call: registered $id1, decoded into $(regions | tr '\n' ' ')"
+
+# 1. stop and start: the region stays, gpud takes the key from it, the call proves, the file is not read again
+stop_sup
+regions | grep -q "\.key\.ss_$id1\$" || fail "the stop removed the region (keep_arena = yes)"
+start_sup
+grep -q "1 registered .params file(s) unchanged" "$T/supervisor.log" || { dump; fail "the start did not keep the registered key's region"; }
+regions | grep -q "\.key\.ss_$id1\$" || { dump; fail "the start pruned the region of a registered, unchanged .params"; }
+wait_until 60 took_1 || { dump; fail "gpud did not take ss:$id1 from its region after the restart"; }
+prove "the call after the restart"
+[ "$(loads "$id1")" = 1 ] || { dump; fail "gpud decoded $KEY again after the restart ($(loads "$id1") times in all)"; }
+log "restart: key taken from its region, the call proved, the file decoded once in all"
+
+# 2. the file changes: a gpud restarted meanwhile does not load it under its old id (it is another key
+# now); the next start removes its registration and its region
+touch -d '+1 minute' "$KEY"
+old=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud' and p['alive']][0]")
+kill -KILL "$old"
+stale_seen() { grep -q "srs $id1: $KEY changed since it was registered .*: not loaded" "$GLOG"; }
+wait_until 60 stale_seen || { dump; fail "the restarted gpud did not refuse the changed .params's old registration"; }
+stop_sup
+start_sup
+[ -z "$(reg_ids)" ] || { dump; fail "the registration of the changed .params stayed: [$(reg_ids)]"; }
+grep -q "srs $id1: $KEY changed since it was registered" "$T/supervisor.log" ||
+  { dump; fail "the supervisor did not say why the registration went"; }
+[ -z "$(regions | grep "ss_$id1\$")" ] || fail "the changed .params's region stayed: [$(regions)]"
+prove "the call on the changed .params"
+id2=$(reg_ids); [ -n "$id2" ] && [ "$id2" != "$id1" ] || fail "registrations after the change: [$id2] (was $id1)"
+[ "$(loads "$id2")" = 1 ] || { dump; fail "gpud did not decode the changed $KEY anew"; }
+log "changed .params: $id1 and its region removed, $id2 loaded"
+
+# 3. the file goes: the same at the next start
+stop_sup
+mv "$KEY" "$KEY.gone"
+start_sup
+[ -z "$(reg_ids)" ] || { dump; fail "the registration of a removed .params stayed: [$(reg_ids)]"; }
+grep -q "srs $id2: key not found: $KEY" "$T/supervisor.log" || { dump; fail "the supervisor did not say the .params went"; }
+[ -z "$(regions)" ] || fail "regions left for a removed .params: [$(regions)]"
+log "removed .params: registration and region removed"
+log "PASS"
