@@ -64,6 +64,8 @@ struct gpud_key {
 	void *be_state;
 	const zp_g16_backend_ops *be;   /* be_state's ops: the group's backend's for the key's format (zp_g16_backend_for_key) */
 	int state;                      /* 1 loaded, <0 error (err says why) */
+	bool parked;                    /* loaded, its backend state given back to make room on the card (keys.c) */
+	uint64_t used_ms;               /* a registered key's last call (the key parked first is the least recent) */
 	int nbufs, busy[2];             /* device pipeline: input sets of be_state, in use */
 	char err[ZP_ERR_MSG_MAX];      /* why it failed (state < 0): the reason, without "key <name>: " */
 };
@@ -134,6 +136,9 @@ void gpud_keys_write_vks(struct gpud *g);
 struct gpud_key *gpud_key_find(struct gpud *g, const char *name);
 /* A registered Filecoin key by SRS id, loaded on first use (NULL: not registered, or no room). */
 struct gpud_key *gpud_key_srs(struct gpud *g, const char *id);
+/* A parked registered key's backend state made again (other keys parked for room if need be): 0, or the
+ * error with its reason set (the key stays parked; its next call tries again). */
+int gpud_key_unpark(struct gpud *g, struct gpud_key *k);
 void gpud_keys_free(struct gpud *g);
 
 /* pipe.c */

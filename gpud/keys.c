@@ -474,6 +474,19 @@ static bool inject_create(struct gpud *g, const struct gpud_key *k)
 	return false;
 }
 
+/* [debug] inject = one-srs-card (tests only): a registered key's create fails as a device-memory refusal while
+ * another registered key holds its backend state — a card with room for one 2^27 key at a time (keys.c's
+ * parking), on any backend. */
+static bool inject_one_srs(struct gpud *g, const struct gpud_key *k)
+{
+	if (k->cfg || !strstr(g->d.cfg.inject, "one-srs-card"))
+		return false;
+	for (unsigned i = g->d.cfg.n_keys; i < g->n_keys; i++)
+		if (&g->keys[i] != k && g->keys[i].state == 1 && g->keys[i].be_state)
+			return true;
+	return false;
+}
+
 /* The error such a refusal carries: the context a backend adds to the allocator's own message. */
 static const char *inject_text(struct gpud *g, const struct gpud_key *k)
 {
@@ -533,10 +546,69 @@ static int way_file(struct gpud *g, struct gpud_key *k, size_t *len)
 	return r;
 }
 
-/* The backend's create; [debug] inject = create-fail@<key> makes it fail as a card too small would. */
+/* ---- one card, several registered keys: parking ----
+ * A 2^27 key's plan takes the card to its margin, so the next registered key (WindowPoSt beside PoRep, even
+ * WinningPoSt's small one) would find no room. Its create refused for memory (-ENOMEM), the least recently
+ * used other registered key whose arrays stay in host memory (its key region) gives its backend state back
+ * — "parked": still loaded, its region and views kept — and the create is tried again, until it fits or no
+ * key is left to park. A call for a parked key takes it up again the same way (gpud_key_unpark). Registered
+ * keys prove on the main thread, one partition at a time (payload_ss.c), so a parked key has nothing in
+ * flight; configured keys (whose partitions the device pipeline holds) are never parked. */
+static struct gpud_key *park_victim(struct gpud *g, const struct gpud_key *k)
+{
+	struct gpud_key *v = NULL;
+	for (unsigned i = g->d.cfg.n_keys; i < g->n_keys; i++) {
+		struct gpud_key *o = &g->keys[i];
+		if (o != k && o->state == 1 && o->be_state && o->in_region && (!v || o->used_ms < v->used_ms))
+			v = o;
+	}
+	return v;
+}
+
+static void park(struct gpud *g, struct gpud_key *v, const struct gpud_key *for_k)
+{
+	uint64_t t0 = zp_mono_ms();
+	v->be->destroy(v->be_state);
+	v->be_state = NULL;
+	v->parked = true;
+	zp_log(g->d.who, "srs %s: its device state given back in %" PRIu64 " ms to make room for %s (the key stays in its "
+	       "region; its next call takes it up again)", v->name, zp_mono_ms() - t0, for_k->name);
+}
+
+/* The backend's create; [debug] inject = create-fail@<key> makes it fail as a card too small would. A
+ * registered key refused for memory parks the others, least recently used first, and tries again. */
 static int backend_create(struct gpud *g, struct gpud_key *k)
 {
-	return inject_create(g, k) ? zp_err_set(-ENOMEM, "%s", inject_text(g, k)) : k->be->create(&k->be_state, &k->gk);
+	for (;;) {
+		int r = inject_create(g, k)	 ? zp_err_set(-ENOMEM, "%s", inject_text(g, k))
+			: inject_one_srs(g, k) ? zp_err_set(-ENOMEM, "[debug] inject one-srs-card: %s: another key holds the card", k->name)
+					       : k->be->create(&k->be_state, &k->gk);
+		struct gpud_key *v = r == -ENOMEM && !k->cfg ? park_victim(g, k) : NULL;
+		if (!v)
+			return r;
+		zp_log(g->d.who, "srs %s: %s", k->name, zp_err_msg());
+		park(g, v, k);
+		zp_err_clear();
+	}
+}
+
+int gpud_key_unpark(struct gpud *g, struct gpud_key *k)
+{
+	if (!k->parked)
+		return 0;
+	uint64_t t0 = zp_mono_ms();
+	zp_err_clear();
+	split_prepare(g, k);
+	if (k->split_on)
+		k->gk.split_store = &k->split_ops;
+	int r = backend_create(g, k);
+	k->gk.split_store = NULL;
+	split_free(g, k);
+	if (r)
+		return zp_err_wrap(r, "srs %s: taking it up again", k->path);
+	k->parked = false;
+	zp_log(g->d.who, "srs %s: taken up again in %" PRIu64 " ms (from its region)", k->name, zp_mono_ms() - t0);
+	return 0;
 }
 
 /* ---- the CUDA build's ways: a key made on the GPU, the arrays the supervisor kept on the device ---- */
@@ -747,6 +819,7 @@ static void key_load(struct gpud *g, struct gpud_key *k)
 		return;
 	}
 	k->state = 1;
+	k->used_ms = zp_mono_ms();
 	if (!k->in_region)
 		drop_host_points(k);
 	if (!k->cfg) {
@@ -849,7 +922,8 @@ void gpud_keys_free(struct gpud *g)
 		struct gpud_key *k = &g->keys[i];
 		if (k->state != 1)
 			continue;
-		k->be->destroy(k->be_state);
+		if (k->be_state)  /* a parked key has none */
+			k->be->destroy(k->be_state);
 		zp_g16_vk_free(&k->vk);
 		key_free(k);
 	}

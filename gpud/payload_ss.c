@@ -68,6 +68,11 @@ static int ss_check(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 		snprintf(pp->why, sizeof pp->why, "gpud: %s %s: %s", k->cfg ? "key" : "srs", k->cfg ? k->name : k->path, k->err);
 		return -1;
 	}
+	if (gpud_key_unpark(g, k)) { /* parked for another key's room: back on the card, or why not */
+		snprintf(pp->why, sizeof pp->why, "gpud: %s", zp_err_msg());
+		return -1;
+	}
+	k->used_ms = zp_mono_ms();
 	pp->k = k;
 	const zp_params_info *in = &k->prm.in;
 	struct zp_ss_payload want = *p;

@@ -98,7 +98,7 @@ static const struct setting { const char *sec, *key, *accepts; } settings[] = {
 	{ "group", "arena", "an arena name (up to 47 characters)" },
 	{ "debug", "synth_delay_ms", "an integer (milliseconds; tests only)" },
 	{ "debug", "prove_delay_ms", "an integer (milliseconds; tests only)" },
-	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky, hang; create-fail@KEY)" },
+	{ "debug", "inject", "what@n, ... (tests only: gpu-error, bad-proof, sticky, hang; create-fail@KEY; one-srs-card)" },
 	{ "debug", "fixed_blinding", "yes | no (tests only: fixed r, s; not zero-knowledge)" },
 	{ "debug", "hold_at", "start | synth | synthesized | prove | proved (tests only: partitions wait there for tokens in <dir>/hold)" },
 };
