@@ -23,6 +23,9 @@
 #           on the GPU by gpud, PARTS=4 partitions synthesized by synthd (BOOL=MIX), GPU stage per partition, steady
 #           rate, peaks. Needs .gpu/bin.tgz; an 80 GB card and a 128 GiB host; ~4-5 minutes a cap at 2^27.
 #           E27_KEY=k.zpk: that key instead (the dry run: BACKEND=cpu SIZE=12 HUGE=0 E27_KEY=a key of synth:n=3696).
+#   share   two registered .params keys on one card that holds one at a time (gpud's parking): bench/gpu/key-sharing.sh,
+#           SHARE_SIZE (default 25) under gpu_memory = SHARE_CAP (default 20G): calls A B A B A, the bytes of each key
+#           the same before and after its parking, each call's time and gpud's take-ups. Needs .gpu/ssc2.tgz; ~3 min.
 # Usage (device): [BUDGET=560] bench/gpu/device-steps.sh STEP...   Logs and tables under $OUT (a summary last).
 # A dry run without a GPU: BACKEND=cpu SIZE=12 bench/gpu/device-steps.sh p27 crate (SIZE: the log2 domain, default 27).
 set -u
@@ -104,8 +107,14 @@ step_crate() {
     timeout "$(left)" bash bench/supraseal/crate_porep.sh /tmp/zpgpu/ssc2/bin .gpu/porep_stream > "$OUT/crate.log" 2>&1
   note "crate: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E "^#|^proof|^result|FAIL" "$OUT/crate.log" | tail -20 | tee -a "$S"
 }
+step_share() {
+  unpack ssc2 || return 1
+  SIZE=${SHARE_SIZE:-25} GPU_MEMORY=${SHARE_CAP-20G} BACKEND=${BACKEND:-cuda} timeout "$(left)" \
+    bash bench/gpu/key-sharing.sh /tmp/zpgpu/ssc2/bin > "$OUT/share.log" 2>&1
+  note "share: rc $? ($(( $(date +%s) - T0 )) s)"; grep -E "^## share|^# key|^FAIL|parkings" "$OUT/share.log" | tee -a "$S"
+}
 for s in "$@"; do
-  case $s in check|p27|p27ab|e27|crate) "step_$s" ;; *) note "unknown step $s (check, p27, p27ab, e27, crate)";; esac
+  case $s in check|p27|p27ab|e27|crate|share) "step_$s" ;; *) note "unknown step $s (check, p27, p27ab, e27, crate, share)";; esac
   [ "$(left)" -gt 30 ] || { note "budget spent after $s"; break; }
 done
 echo "======"; cat "$S"
