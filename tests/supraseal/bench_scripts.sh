@@ -5,7 +5,8 @@
 #     pin) and 2^12 at two caps, keeping the key and the partitions in KEYS; run again, both are reused and give
 #     the same proof bytes;
 #  2. bench/supraseal/crate_porep.sh: 2 proofs of 10 partitions through the crate's driver (porep_stream, built
-#     offline), on the key and template partition run 1 left, every proof verified.
+#     offline), on the key and template partition run 1 left, every proof verified;
+#  3. bench/gpu/key-sharing.sh: two registered keys on a card that holds one (gpud's parking), A B A B A.
 . "$(dirname "$0")/common.sh" "$@"
 write_config   # (the arena's name, for the cleanup; the scripts run their own supervisors)
 BIN=$T/gpubin; mkdir -p "$BIN"
@@ -51,4 +52,9 @@ BACKEND=cpu LOG=12 PROOFS=2 KEY=$T/keys/k.params SPEC="n=3767,pub=328,bool=0.99"
 grep -q "template partition: $T/keys/dump, dumped by an earlier run" "$T/crate.log" || fail "crate_porep.sh did not reuse the partition"
 grep -q "^# zkpipe through the crate: result: proofs 2 parts 10 .* 20 proofs verified" "$T/crate.log" ||
   { cat "$T/crate.log"; fail "crate_porep.sh: 20 proofs verified"; }
-log "PASS: run-ssc2-cmp.sh and crate_porep.sh dry-run on the CPU backend"
+# --- 3. key-sharing.sh: two keys on a one-key card (the CPU backend's stand-in refusal), A B A B A
+BACKEND=cpu SIZE=12 bash "$SRC/bench/gpu/key-sharing.sh" "$BIN" >"$T/share.log" 2>&1 || { tail -30 "$T/share.log"; fail "key-sharing.sh"; }
+[ "$(grep -c '^## share | call [1-5] | key [AB] | call ms [0-9.]* | take-up ms ' "$T/share.log")" = 5 ] &&
+  grep -q "^4 parkings, 3 take-ups; each key's proofs the same bytes" "$T/share.log" ||
+  { cat "$T/share.log"; fail "key-sharing.sh: 5 calls, 4 parkings, 3 take-ups"; }
+log "PASS: run-ssc2-cmp.sh, crate_porep.sh and key-sharing.sh dry-run on the CPU backend"
