@@ -598,12 +598,14 @@ int gpud_key_unpark(struct gpud *g, struct gpud_key *k)
 		return 0;
 	uint64_t t0 = zp_mono_ms();
 	zp_err_clear();
+	zp_daemon_long_stage(&g->d, true); /* a key's upload, as at its load: the watchdog allows start_timeout_s */
 	split_prepare(g, k);
 	if (k->split_on)
 		k->gk.split_store = &k->split_ops;
 	int r = backend_create(g, k);
 	k->gk.split_store = NULL;
 	split_free(g, k);
+	zp_daemon_long_stage(&g->d, false);
 	if (r)
 		return zp_err_wrap(r, "srs %s: taking it up again", k->path);
 	k->parked = false;
