@@ -573,6 +573,7 @@ static void park(struct gpud *g, struct gpud_key *v, const struct gpud_key *for_
 	v->parked = true;
 	zp_log(g->d.who, "srs %s: its device state given back in %" PRIu64 " ms to make room for %s (the key stays in its "
 	       "region; its next call takes it up again)", v->name, zp_mono_ms() - t0, for_k->name);
+	gpud_health_serving(g);
 }
 
 /* The backend's create; [debug] inject = create-fail@<key> makes it fail as a card too small would. A
@@ -610,6 +611,7 @@ int gpud_key_unpark(struct gpud *g, struct gpud_key *k)
 		return zp_err_wrap(r, "srs %s: taking it up again", k->path);
 	k->parked = false;
 	zp_log(g->d.who, "srs %s: taken up again in %" PRIu64 " ms (from its region)", k->name, zp_mono_ms() - t0);
+	gpud_health_serving(g);
 	return 0;
 }
 

@@ -82,7 +82,8 @@ void gpud_health_key_detail(struct gpud *g, const struct gpud_key *k)
 }
 
 /* What this gpud serves, in its health file: "serves" (the keys it can prove: configured keys that
- * loaded, registered Filecoin keys once loaded), "failed" (those it cannot), "gpu" (the device-memory
+ * loaded, registered Filecoin keys once loaded), "failed" (those it cannot), "parked" (served keys whose
+ * device state was given back for another key's room: their next call takes them up again), "gpu" (the device-memory
  * cap it was given, [group] gpu_memory → ZP_CUDA_MEM_CAP_MB, and the card's size when the backend
  * says it); and its stage: "ready", or "degraded" when it has configured keys and serves none of them
  * nor any other (docs/pipeline.md, Decisions: "gpud serves what it can prove"). Returns the keys served. */
@@ -90,7 +91,7 @@ unsigned gpud_health_serving(struct gpud *g)
 {
 	if (!g->health)
 		gpud_health_stage(g, "loading", NULL);
-	json_t *serves = json_array(), *failed = json_array();
+	json_t *serves = json_array(), *failed = json_array(), *parked = json_array();
 	const struct gpud_key *first_failed = NULL;
 	uint64_t total = 0;
 	for (unsigned i = 0; i < g->n_keys; i++) {
@@ -98,6 +99,8 @@ unsigned gpud_health_serving(struct gpud *g)
 		zp_g16_mem_uses u;
 		if (k->state == 1) {
 			json_array_append_new(serves, json_string(k->name));
+			if (k->parked) /* served, its device state given back for another key's room (keys.c) */
+				json_array_append_new(parked, json_string(k->name));
 			if (!total && k->be_state && k->be->mem_uses && k->be->mem_uses(k->be_state, &u) == 0)
 				total = u.total;
 		} else if (k->state < 0) {
@@ -108,6 +111,7 @@ unsigned gpud_health_serving(struct gpud *g)
 	unsigned n = (unsigned)json_array_size(serves);
 	json_object_set_new(g->health, "serves", serves);
 	json_object_set_new(g->health, "failed", failed);
+	json_object_set_new(g->health, "parked", parked);
 	const zp_knob_num *cap = &zp_knobs()->cuda_mem_cap_mb;
 	json_t *gpu = json_pack("{s:s, s:I}", "backend", g->be->name, "memory_cap_bytes",
 				(json_int_t)(cap->bad ? 0 : (uint64_t)cap->v << 20));

@@ -6,7 +6,7 @@
  * HEALTH FILE <run>/health/<group>.gpud<i>.json, written atomically by gpud at every change:
  *   {"pid", "stage": "starting" | "loading" | "ready" | "degraded" | "failed", "error",
  *    "keys": {"<key>": {"state": "waiting" | "loading" | "ready" | "failed", "error", "bytes"}},
- *    "serves": [key, ...], "failed": [key, ...],
+ *    "serves": [key, ...], "failed": [key, ...], "parked": [key, ...] (served, device state given back),
  *    "gpu": {"backend", "memory_cap_bytes" (0 = the whole card), "memory_total_bytes" (when known)}}
  * degraded: up (its loop runs, registered Filecoin keys load) but every configured key failed at load.
  * The supervisor trusts a file only when its pid is the gpud it runs (a dead gpud's file is stale).

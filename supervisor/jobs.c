@@ -744,7 +744,7 @@ void *sup_status_json(struct sup *sup)
 				json_object_set(o, "keys", json_object_get(h, "keys"));
 			/* what it serves, and its device-memory cap ([group] gpu_memory; as gpud read it once it says so)
 			 * and card: "gpu_memory": {cap (0 = the whole card), total (when its backend knows)} */
-			static const char *const copy[] = { "stage", "serves", "failed" };
+			static const char *const copy[] = { "stage", "serves", "failed", "parked" };
 			for (unsigned i = 0; i < sizeof copy / sizeof *copy; i++)
 				if (json_object_get(h, copy[i]))
 					json_object_set(o, copy[i], json_object_get(h, copy[i]));

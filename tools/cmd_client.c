@@ -451,6 +451,13 @@ static void print_summary(json_t *rep)
 				printf(" %s", json_string_value(kn));
 			if (!json_array_size(sv))
 				printf(" no key");
+			json_t *pk = json_object_get(p, "parked");
+			if (json_array_size(pk)) {
+				printf(" (parked for another key's room, taken up again at their next call:");
+				json_array_foreach(pk, j, kn)
+					printf(" %s", json_string_value(kn));
+				printf(")");
+			}
 			printf("\n");
 		}
 	}

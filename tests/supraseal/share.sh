@@ -25,6 +25,13 @@ porep "first PoRep call"
 post "first PoSt call"          # the PoRep key is parked to make room
 [ "$(count 'its device state given back .* to make room for')" = 1 ] || { dump; fail "the PoRep key was not parked for the PoSt key"; }
 grep -q "another key holds the card" "$GLOG" || { dump; fail "gpud did not log the refusal it parked for"; }
+# the status says which key is parked (the PoRep key, the least recently used)
+parked() { status_json | jget "[p.get('parked') for p in d['processes'] if p['role']=='gpud'][0]"; }
+parked_is() { [ "$(parked)" = "['$1']" ]; }
+first_id=$(grep -o "srs ss:[0-9a-f]*: .*porep.params decoded" "$GLOG" | grep -o "ss:[0-9a-f]*")
+wait_until 30 parked_is "$first_id" || { status_json; fail "status: parked $(parked), want ['$first_id']"; }
+"$ZK" status --config "$CFG" | grep -q "(parked for another key's room, taken up again at their next call: $first_id)" ||
+  { "$ZK" status --config "$CFG"; fail "zkpipe status does not say the PoRep key is parked"; }
 porep "second PoRep call"       # taken up again, the PoSt key parked
 post "second PoSt call"
 porep "third PoRep call"
