@@ -879,10 +879,6 @@ struct gpud_key *gpud_key_srs(struct gpud *g, const char *id)
 	int r = zp_ss_srs_registered(&g->d.cfg, id + strlen(ZP_SS_KEY_PREFIX), path);
 	if (r > 0)
 		return NULL; /* not registered (yet): the library writes it before submitting */
-	if (r < 0) { /* its file changed or went: another key now, or none (the supervisor's next start removes it) */
-		zp_log(g->d.who, "%s: not loaded", zp_err_text(r));
-		return NULL;
-	}
 	if (g->n_keys == GPUD_MAX_KEYS || g->n_keys - g->d.cfg.n_keys == GPUD_MAX_SRS) {
 		zp_log(g->d.who, "%s", zp_err_text(zp_err_set(ZP_EFULL, "srs %s: %u keys loaded already (the most this gpud keeps)",
 							       id, GPUD_MAX_SRS)));
@@ -892,6 +888,14 @@ struct gpud_key *gpud_key_srs(struct gpud *g, const char *id)
 	k->fmt = &formats[FMT_PARAMS];
 	snprintf(k->name, sizeof k->name, "%s", id);
 	snprintf(k->path, sizeof k->path, "%s", path);
+	if (r < 0) { /* its file changed or went: another key now, or none. Failed once, as a load that fails is (its
+		      * calls get the reason; the tick does not try it again); the supervisor's next start removes it */
+		k->state = r;
+		snprintf(k->err, sizeof k->err, "%s", zp_err_text(r));
+		zp_log(g->d.who, "%s: not loaded", k->err);
+		gpud_health_serving(g);
+		return k;
+	}
 	key_load(g, k);
 	return k;
 }

@@ -47,6 +47,8 @@ old=$(status_json | jget "[p['pid'] for p in d['processes'] if p['role']=='gpud'
 kill -KILL "$old"
 stale_seen() { grep -q "srs $id1: $KEY changed since it was registered .*: not loaded" "$GLOG"; }
 wait_until 60 stale_seen || { dump; fail "the restarted gpud did not refuse the changed .params's old registration"; }
+sleep 1   # several of gpud's ticks (every 250 ms): the refusal is said once, not at each
+[ "$(grep -c "srs $id1: .*: not loaded" "$GLOG")" = 1 ] || { dump; fail "gpud said the refusal more than once"; }
 stop_sup
 start_sup
 [ -z "$(reg_ids)" ] || { dump; fail "the registration of the changed .params stayed: [$(reg_ids)]"; }
