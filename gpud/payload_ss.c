@@ -57,7 +57,7 @@ static int ss_check(struct gpud *g, const uint8_t *base, struct gpud_part *pp)
 	pp->ctx = g->ss;
 	zp_err_clear();
 	struct gpud_key *k = gpud_key_srs(g, p->key_id);
-	if (!k) { /* a registration whose file changed or went says so (zp_err), else there is none */
+	if (!k) { /* a full key table says so (zp_err), else there is no registration */
 		if (*zp_err_msg())
 			snprintf(pp->why, sizeof pp->why, "gpud: %s", zp_err_msg());
 		else
