@@ -62,8 +62,10 @@ int zp_ss_srs_registered(const struct zp_pipe_config *c, const char *hex, char p
 	    zp_pipe_path(reg, sizeof reg, c, "srs/%s", hex))
 		return 1;
 	int r = zp_file_read(AT_FDCWD, reg, O_NOFOLLOW, PATH_MAX, &buf, NULL);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		zp_err_clear(); /* none: not an error (the caller says "not registered" if it is one) */
 		return 1;
+	}
 	if (r)
 		return zp_err_wrap(r, "srs %s: registration %s", hex, reg);
 	buf[strcspn(buf, "\n")] = 0;

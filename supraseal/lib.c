@@ -237,6 +237,23 @@ static void srs_unref(struct srs *s)
 		free(s);
 }
 
+/* <run>/srs/<id> = real, unless it is there already: gpud loads each registered file once, whoever asks. */
+static zp_ss_error srs_register(const struct srs *s)
+{
+	char reg[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	if (zp_pipe_path(reg, sizeof reg, &C.cfg, "srs/%s", s->id + strlen(ZP_SS_KEY_PREFIX)) ||
+	    zp_pipe_path(dir, sizeof dir, &C.cfg, "srs"))
+		return ss_err(ENAMETOOLONG, "run directory path too long");
+	if (stat(reg, &st) == 0)
+		return SS_OK;
+	char line[PATH_MAX + 1];
+	int n = snprintf(line, sizeof line, "%s\n", s->real), r;
+	if ((r = zp_file_mkdirs(dir, 0700)) || (r = zp_file_write_atomic(reg, line, (size_t)n, NULL)))
+		return ss_err(errno_of(r), "register %s in %s: %s", s->real, reg, zp_strerror(r));
+	return SS_OK;
+}
+
 static zp_ss_error srs_open(const char *path, struct srs **out)
 {
 	struct srs *s = calloc(1, sizeof *s);
@@ -252,24 +269,55 @@ static zp_ss_error srs_open(const char *path, struct srs **out)
 		free(s);
 		return ss_err(errno_of(r), "%s", zp_err_text(r));
 	}
-	/* register it: gpud loads <run>/srs/<id> once, whoever asks */
-	char reg[PATH_MAX];
-	struct stat st;
-	if (zp_pipe_path(reg, sizeof reg, &C.cfg, "srs/%s", s->id + strlen(ZP_SS_KEY_PREFIX))) {
+	zp_ss_error e = srs_register(s);
+	if (e.code) {
 		free(s);
-		return ss_err(ENAMETOOLONG, "run directory path too long");
-	}
-	if (stat(reg, &st) != 0) {
-		char line[PATH_MAX + 1];
-		int n = snprintf(line, sizeof line, "%s\n", s->real);
-		if ((r = zp_file_write_atomic(reg, line, (size_t)n, NULL))) {
-			free(s);
-			return ss_err(errno_of(r), "register %s in %s: %s", s->real, reg, zp_strerror(r));
-		}
+		return e;
 	}
 	hint_gpuds();
 	*out = s;
 	return SS_OK;
+}
+
+/* A call's id and counts: the handle's. Its registration gone — the supervisor's start removes one whose
+ * file changed, a new run directory has none — the handle is registered again, following its file: one
+ * that changed since create_SRS (a new mtime: another id) is scanned again and taken when its counts are
+ * the same (a re-downloaded .params), refused otherwise; one that went fails the call. A long-lived
+ * caller (bellperson keeps its SRS for the process's life) so never needs a restart for it. */
+static pthread_mutex_t srs_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static zp_ss_error srs_for_call(const struct srs *cs, char id[ZP_KEY_ID_MAX])
+{
+	struct srs *s = (struct srs *)cs; /* the library's own object: a handle follows its file */
+	char reg[PATH_MAX];
+	struct stat st;
+	zp_ss_error e = SS_OK;
+	pthread_mutex_lock(&srs_mu);
+	if (zp_pipe_path(reg, sizeof reg, &C.cfg, "srs/%s", s->id + strlen(ZP_SS_KEY_PREFIX)))
+		e = ss_err(ENAMETOOLONG, "run directory path too long");
+	else if (stat(reg, &st) != 0) {
+		char nid[ZP_KEY_ID_MAX], real[PATH_MAX];
+		zp_params_info ni;
+		zp_err_clear();
+		int r = zp_ss_srs_id(s->path, nid, real);
+		if (!r && strcmp(nid, s->id) && !(r = zp_params_scan(real, &ni))) {
+			if (memcmp(&ni, &s->in, sizeof ni))
+				e = ss_err(EINVAL, "%s changed since create_SRS into another key (IC %u, l %u, a %u, b %u, h %u; was "
+					   "IC %u, l %u, a %u, b %u, h %u): create the SRS again", real, ni.n_ic, ni.n_l, ni.n_a,
+					   ni.n_b1, ni.n_h, s->in.n_ic, s->in.n_l, s->in.n_a, s->in.n_b1, s->in.n_h);
+			else {
+				snprintf(s->id, sizeof s->id, "%s", nid);
+				snprintf(s->real, sizeof s->real, "%s", real);
+			}
+		}
+		if (r)
+			e = ss_err(errno_of(r), "%s", zp_err_text(r));
+		if (!e.code && !(e = srs_register(s)).code)
+			hint_gpuds();
+	}
+	memcpy(id, s->id, ZP_KEY_ID_MAX); /* its counts never change: a file with others is refused */
+	pthread_mutex_unlock(&srs_mu);
+	return e;
 }
 
 zp_ss_error create_SRS(zp_ss_srs *ret, const char *srs_path, bool use_cache)
@@ -556,6 +604,9 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 	const struct zp_arena_hdr *h = zp_arena_hdr(C.arena);
 	if ((e = check_call(provers, n, r_s, s_s, s, h->slot_size, h->max_parts)).code)
 		return e;
+	char id[ZP_KEY_ID_MAX];
+	if ((e = srs_for_call(s, id)).code)
+		return e;
 	struct pending *pd = calloc(1, sizeof *pd);
 	if (!pd)
 		return ss_err(ENOMEM, "call state");
@@ -584,7 +635,7 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 	char inputs[64];
 	snprintf(inputs, sizeof inputs, ZP_SS_INPUT_PREFIX "%d:%llu", (int)getpid(), (unsigned long long)C.my_start);
 	const char *pr = zp_knobs()->priority;
-	struct zp_job_spec spec = { .key_id = s->id, .nparts = (uint32_t)n, .priority = pr ? (uint32_t)atoi(pr) : 0,
+	struct zp_job_spec spec = { .key_id = id, .nparts = (uint32_t)n, .priority = pr ? (uint32_t)atoi(pr) : 0,
 				    .inputs = inputs, .output = pd->out, .flags = ZP_JOB_EXTERNAL };
 	zp_err_clear();
 	if ((r = zp_arena_submit_job(C.arena, &spec, &pd->job, &pd->job_id))) {
@@ -594,7 +645,7 @@ static zp_ss_error start(const zp_ss_assignment provers[], size_t n, const zp_fr
 	pd->st.setup_ns = zp_now_ns() - t0;
 	struct zp_ss_payload hdr = { .magic = ZP_SS_PAYLOAD_MAGIC, .job_id = pd->job_id, .inp = provers[0].inp_assignment_size,
 				     .aux = provers[0].aux_assignment_size, .abc = provers[0].abc_size, .domain = s->in.domain };
-	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", s->id);
+	snprintf(hdr.key_id, sizeof hdr.key_id, "%s", id);
 	zp_ss_payload_layout(&hdr);
 	for (uint32_t p = 0; p < n; p++) {
 		zp_part_h ph = { pd->job, p };

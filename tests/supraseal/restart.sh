@@ -60,12 +60,28 @@ id2=$(reg_ids); [ -n "$id2" ] && [ "$id2" != "$id1" ] || fail "registrations aft
 [ "$(loads "$id2")" = 1 ] || { dump; fail "gpud did not decode the changed $KEY anew"; }
 log "changed .params: $id1 and its region removed, $id2 loaded"
 
-# 3. the file goes: the same at the next start
+# 3. a long-lived caller (bellperson keeps one SRS handle for the process's life) across supervisor restarts: the
+# .params touched while the service is down (its registration goes at the start), then the run directory's
+# registrations lost; each next call registers the handle again, following its file, and proves
+G=$T/gate; mkdir -p "$G"
+"$H" prove "$KEY" "$ROWS" "$PUB" 1 --repeat 3 --gate "$G" > "$T/long.out" 2>&1 & LONG=$!
+gate_done() { [ -e "$G/done.$1" ] || ! kill -0 $LONG 2>/dev/null; }
+wait_until 120 gate_done 0 || fail "the long-lived caller's first call did not end"
+stop_sup; touch -d '+2 minutes' "$KEY"; start_sup
+touch "$G/go.1"; wait_until 120 gate_done 1 || fail "the long-lived caller's second call did not end"
+stop_sup; rm -rf "$T/run/srs"; start_sup
+touch "$G/go.2"
+wait $LONG || { cat "$T/long.out"; dump; fail "the long-lived caller failed after the restarts"; }
+[ "$(grep -c "proved and verified" "$T/long.out")" = 3 ] || { cat "$T/long.out"; fail "the long-lived caller: 3 calls"; }
+id3=$(reg_ids); [ -n "$id3" ] && [ "$id3" != "$id2" ] || fail "the touched .params was not registered again: [$id3]"
+log "long-lived caller: proved across a restart with its .params touched ($id2 -> $id3) and one with its registration lost"
+
+# 4. the file goes: the same at the next start
 stop_sup
 mv "$KEY" "$KEY.gone"
 start_sup
 [ -z "$(reg_ids)" ] || { dump; fail "the registration of a removed .params stayed: [$(reg_ids)]"; }
-grep -q "srs $id2: key not found: $KEY" "$T/supervisor.log" || { dump; fail "the supervisor did not say the .params went"; }
+grep -q "srs $id3: key not found: $KEY" "$T/supervisor.log" || { dump; fail "the supervisor did not say the .params went"; }
 [ -z "$(regions)" ] || fail "regions left for a removed .params: [$(regions)]"
 log "removed .params: registration and region removed"
 log "PASS"

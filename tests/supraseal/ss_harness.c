@@ -15,6 +15,7 @@
  *        --expect-code E  expect the call to fail with code E (errno number) and a message
  *        --aux-off D      pass aux_assignment_size + D (size mismatch test)
  *        --hold-ms M      sleep M ms between the calls (kill tests)
+ *        --gate DIR       call r > 0 waits for DIR/go.<r>; DIR/done.<r> is written when call r ends
  *        --rs-seed N      r, s of every partition from seed N (not getrandom): pinned-bytes tests
  *        --out FILE       write the last call's proofs (384 bytes each, in order) to FILE
  *        --same-witness   every partition the same witness (one partition's memory: at 2^27 ten distinct
@@ -28,6 +29,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +170,25 @@ static int cmd_srs(int argc, char **argv)
 	return 0;
 }
 
+/* --gate DIR: call rep > 0 waits for DIR/go.<rep>; DIR/done.<rep> says call rep ended (the test's steps between
+ * calls of one process — one SRS handle — without a sleep that guesses how long they take) */
+static int gate_wait(const char *dir, int rep)
+{
+	char f[PATH_MAX];
+	snprintf(f, sizeof f, "%s/go.%d", dir, rep);
+	while (access(f, F_OK) != 0)
+		usleep(20000);
+	return 0;
+}
+
+static int gate_done(const char *dir, int rep)
+{
+	char f[PATH_MAX];
+	snprintf(f, sizeof f, "%s/done.%d", dir, rep);
+	FILE *fp = fopen(f, "we");
+	return fp && fclose(fp) == 0 ? 0 : failf("cannot write %s", f);
+}
+
 static int cmd_prove(int argc, char **argv)
 {
 	if (argc < 6)
@@ -179,7 +200,7 @@ static int cmd_prove(int argc, char **argv)
 	int expect = -1, repeat = 1, hold_ms = 0;
 	long aux_off = 0;
 	uint64_t seed = 1, rs_seed = 0;
-	const char *out = NULL;
+	const char *out = NULL, *gate = NULL;
 	for (int i = 6; i < argc; i++) {
 		if (!strcmp(argv[i], "--split")) split = true;
 		else if (!strcmp(argv[i], "--bad-witness")) bad = true;
@@ -192,6 +213,7 @@ static int cmd_prove(int argc, char **argv)
 		else if (!strcmp(argv[i], "--hold-ms") && i + 1 < argc) hold_ms = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--rs-seed") && i + 1 < argc) rs_seed = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+		else if (!strcmp(argv[i], "--gate") && i + 1 < argc) gate = argv[++i];
 		else return failf("unknown option %s", argv[i]);
 	}
 	zp_synth_params sp;
@@ -224,6 +246,8 @@ static int cmd_prove(int argc, char **argv)
 		return 1;
 	int fails = 0;
 	for (int rep = 0; rep < repeat; rep++) {
+		if (gate && rep > 0 && gate_wait(gate, rep))
+			return 1;
 		zp_rng g;
 		zp_rng_seed(&g, rs_seed);
 		for (size_t i = 0; i < K; i++) {
@@ -280,6 +304,8 @@ static int cmd_prove(int argc, char **argv)
 			       st.last_done_at_ns / 1e6, st.seen_at_ns / 1e6, st.total_ns / 1e6);
 		}
 next:
+		if (gate && gate_done(gate, rep))
+			return 1;
 		if (hold_ms)
 			usleep((useconds_t)hold_ms * 1000);
 	}
