@@ -606,10 +606,16 @@ static void cards(void)
 			} else {
 				CHECK(prev_cmoved == SIZE_MAX, "%s: refused though a smaller card planned it", what);
 			}
-			printf("plan_test: %-22s %-9s resident [%s%s%s%s%s], %6.2f GiB moved a proof, key %.1f GiB, plan needs %.1f GiB\n",
+			/* what a next key on this card would find: the plan takes what it can use (docs/filecoin.md §6) */
+			zp_cuda_mem_uses cu = { 0 };
+			if (!rc)
+				zp_cuda_plan_uses(&pc, &ic, &cu);
+			printf("plan_test: %-22s %-9s resident [%s%s%s%s%s], %6.2f GiB moved a proof, key %.1f GiB, plan needs %.1f GiB, "
+			       "left free %.1f GiB\n",
 			       what, rc ? "refused" : pc.kstream ? "streamed" : "resident", pc.res[0] ? "A " : "",
 			       pc.res[1] ? "B1 " : "", pc.res[2] ? "B2 " : "", pc.res[3] ? "C " : "", pc.res[4] ? "H" : "",
-			       rc ? 0.0 : pc.moved / 1073741824.0, pc.key_bytes / 1073741824.0, pc.need / 1073741824.0);
+			       rc ? 0.0 : pc.moved / 1073741824.0, pc.key_bytes / 1073741824.0, pc.need / 1073741824.0,
+			       cu.free / 1073741824.0);
 			zp_err_clear();
 		}
 	}
