@@ -19,36 +19,16 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/zpshare.XXXXXX"); SUP=
 trap '[ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; rm -rf "$D"' EXIT
 fail() { echo "FAIL: $*"; tail -25 "$D"/run/log/*gpud* 2>/dev/null; exit 1; }
 PUB=328; SPEC="n=$(( (1 << SIZE) - PUB - 1 )),pub=$PUB,bool=0.99"
-slot=$(( (32 * ((1 << SIZE) * 4 + 1024) + 3 * (1 << SIZE) / 8) / 1048576 + 8 ))
 flag=--gpu; [ "$BACKEND" = cpu ] && flag=--cpu
-"$BIN/zkpipe" setup --cpu --synth n=1024,pub=1 --out "$D/idle.zpk" >/dev/null 2>&1 || fail "idle key"
 for k in A B; do
   t=$(date +%s.%N)
   "$BIN/zkpipe" setup $flag --synth "$SPEC" --h-mode coeff --roots 7 --toxic-seed $([ $k = A ] && echo 11 || echo 22) \
     --out "$D/$k.params" >"$D/setup$k.log" 2>&1 || { tail -5 "$D/setup$k.log"; fail "setup $k"; }
   echo "# key $k: 2^$SIZE, $(du -h "$D/$k.params" | cut -f1), made in $(python3 -c "print(round($(date +%s.%N)-$t,1))") s"
 done
-cat > "$D/z.ini" <<INI
-[run]
-dir = $D/run
-keep_arena = no
-[limits]
-memory_limit = off
-start_timeout_s = 1800
-[key idle]
-zkey = $D/idle.zpk
-synth = synth:n=1024,pub=1
-[group g]
-gpus = 1
-backend = $BACKEND
-synth_workers = 1
-slots = 1
-slot_size = ${slot}M
-max_parts = 4
-$([ -n "$CAP" ] && echo "gpu_memory = $CAP")
-$([ "$BACKEND" = cpu ] && printf '[debug]\ninject = one-srs-card')
-INI
-export ZKPIPE_CONFIG=$D/z.ini
+. "$(dirname "$0")/../../tests/cuda/gpu-host.sh"   # ss_slot_mb, ss_config
+ss_config "$D" "$BIN" "$BACKEND" 1 "$(ss_slot_mb "$SIZE")" 4 "$CAP" "$([ "$BACKEND" = cpu ] && printf '[debug]\ninject = one-srs-card')" ||
+  fail "config"
 "$BIN/zkpipe-supervisor" --config "$D/z.ini" >"$D/sup.log" 2>&1 & SUP=$!
 for _ in $(seq 1200); do "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" && break; sleep 0.2; done
 "$BIN/zkpipe" status --config "$D/z.ini" 2>/dev/null | grep -q "key idle: ready" || { cat "$D/sup.log"; fail "supervisor not ready"; }

@@ -43,33 +43,9 @@ export LD_LIBRARY_PATH="$BIN:$BIN/lib:${LD_LIBRARY_PATH:-}"
 D=$(mktemp -d "${TMPDIR:-/tmp}/zpcrate.XXXXXX"); SUP=; MON=
 trap '[ -n "$MON" ] && kill $MON 2>/dev/null; [ -n "$SUP" ] && kill -TERM $SUP 2>/dev/null; wait 2>/dev/null; rm -rf "$D"' EXIT
 fail() { echo "FAIL: $*"; tail -20 "$D"/run/log/* 2>/dev/null; exit 1; }
-# slot: 32 bytes x (inputs + aux + 3 x abc) + bit vectors + header, rounded up to MiB
-slot=$(( (32 * ((1 << LOG) * 4 + 1024) + 3 * (1 << LOG) / 8) / 1048576 + 8 ))
-mkdir -p "$D/out"
-"$BIN/zkpipe" setup --cpu --synth n=1024,pub=1 --out "$D/idle.zpk" >/dev/null 2>&1 || fail "idle key"
-cat > "$D/z.ini" <<INI
-[run]
-dir = $D/run
-keep_arena = no
-allow_input = $D
-allow_output = $D/out
-[limits]
-memory_limit = off
-start_timeout_s = 1800
-[key idle]
-zkey = $D/idle.zpk
-synth = synth:n=1024,pub=1
-[group node0]
-node = 0
-gpus = 1
-backend = $BACKEND
-synth_workers = 1
-slots = 2
-slot_size = ${slot}M
-max_parts = 16
-$([ -n "${GPU_MEMORY:-}" ] && echo "gpu_memory = $GPU_MEMORY")
-INI
-export ZKPIPE_CONFIG=$D/z.ini
+. "$(dirname "$0")/../../tests/cuda/gpu-host.sh"   # ss_slot_mb, ss_config
+slot=$(ss_slot_mb "$LOG")
+ss_config "$D" "$BIN" "$BACKEND" 2 "$slot" 16 "${GPU_MEMORY:-}" || fail "config"
 setup_flag=--gpu; [ "$BACKEND" = cpu ] && setup_flag=--cpu
 t=$(date +%s.%N); K=${KEY:-$D/k.params}
 if [ -n "${KEY:-}" ] && [ -s "$KEY" ] && [ "$(cat "$KEY.spec" 2>/dev/null)" = "$SPEC" ]; then
