@@ -461,17 +461,25 @@ static void dkeep_close_untaken(struct gpud *g)
 	g->dk_n = 0;
 }
 
+/* Whether [debug] inject names token whole (a ", "-separated list). */
+static bool inject_has(const struct gpud *g, const char *token)
+{
+	char spec[sizeof g->d.cfg.inject], *save = NULL;
+	snprintf(spec, sizeof spec, "%s", g->d.cfg.inject);
+	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+		if (!strcmp(t, token))
+			return true;
+	return false;
+}
+
 /* [debug] inject = create-fail@<key> (tests only): the key's backend create fails as a card too small
  * for the key would, every start (a key that does not fit never fits): the failure path of a real
  * device-memory refusal on any backend, CPU included. */
 static bool inject_create(struct gpud *g, const struct gpud_key *k)
 {
-	char spec[sizeof g->d.cfg.inject], *save = NULL;
-	snprintf(spec, sizeof spec, "%s", g->d.cfg.inject);
-	for (char *t = strtok_r(spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-		if (!strncmp(t, "create-fail@", 12) && !strcmp(t + 12, k->name))
-			return true;
-	return false;
+	char token[ZP_KEY_ID_MAX + 16];
+	snprintf(token, sizeof token, "create-fail@%s", k->name);
+	return inject_has(g, token);
 }
 
 /* [debug] inject = one-srs-card (tests only): a registered key's create fails as a device-memory refusal while
@@ -479,7 +487,7 @@ static bool inject_create(struct gpud *g, const struct gpud_key *k)
  * parking), on any backend. */
 static bool inject_one_srs(struct gpud *g, const struct gpud_key *k)
 {
-	if (k->cfg || !strstr(g->d.cfg.inject, "one-srs-card"))
+	if (k->cfg || !inject_has(g, "one-srs-card"))
 		return false;
 	for (unsigned i = g->d.cfg.n_keys; i < g->n_keys; i++)
 		if (&g->keys[i] != k && g->keys[i].state == 1 && g->keys[i].be_state)

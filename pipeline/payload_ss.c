@@ -67,7 +67,7 @@ int zp_ss_srs_registered(const struct zp_pipe_config *c, const char *hex, char p
 		return 1;
 	}
 	if (r)
-		return zp_err_wrap(r, "srs %s: registration %s", hex, reg);
+		return zp_err_wrap(r, "srs %s", hex); /* zp_file's message names the registration */
 	buf[strcspn(buf, "\n")] = 0;
 	snprintf(path, PATH_MAX, "%s", buf);
 	free(buf);

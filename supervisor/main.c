@@ -475,29 +475,26 @@ static int srs_keep_one(const char *dir, const char *name, void *ctx)
 	return 0;
 }
 
-/* The key regions of group g (shm/keyregion.h) whose key is no longer configured, or registered, go (all
- * of them when keep is false: key_regions = no, or a stop with keep_arena = no): each can hold tens of GiB.
- * At start the registrations are checked first (srs_keep_one). */
-static void prune_key_regions(struct sup *sup, unsigned g, bool keep, bool start)
+/* The key regions of group g (shm/keyregion.h) whose key is no longer configured, nor registered and current
+ * (srs, checked once at start: NULL at a stop), go — all of them when keep is false (key_regions = no, or a stop
+ * with keep_arena = no): each can hold tens of GiB. */
+static void prune_key_regions(struct sup *sup, unsigned g, bool keep, const struct srs_keep *srs)
 {
-	struct srs_keep srs = { .sup = sup };
 	const char *names[ZP_PIPE_MAX_KEYS + SUP_SRS_KEEP] = { 0 };
-	unsigned n = 0;
-	if (start)
-		zp_pipe_each(&sup->cfg, "srs", srs_keep_one, &srs);
+	unsigned n = 0, ns = keep && srs ? srs->n : 0;
 	for (unsigned i = 0; keep && i < sup->cfg.n_keys; i++)
 		names[n++] = sup->cfg.keys[i].name;
-	for (unsigned i = 0; keep && i < srs.n; i++)
-		names[n++] = srs.names[i];
+	for (unsigned i = 0; i < ns; i++)
+		names[n++] = srs->names[i];
 	int gone = zp_keyregion_prune(sup->cfg.groups[g].arena, NULL, names, n);
 	if (gone > 0)
 		zp_log(WHO, "group %s: %d key region(s) removed (%s)", sup->cfg.groups[g].name, gone,
 		       keep ? "their keys left the config, or their .params changed" : "key_regions = no or keep_arena = no");
-	if (keep && srs.n)
-		zp_log(WHO, "group %s: %u registered .params file(s) unchanged: their key regions kept", sup->cfg.groups[g].name, srs.n);
+	if (ns)
+		zp_log(WHO, "group %s: %u registered .params file(s) unchanged: their key regions kept", sup->cfg.groups[g].name, ns);
 }
 
-static int open_group(struct sup *sup, unsigned g)
+static int open_group(struct sup *sup, unsigned g, const struct srs_keep *srs)
 {
 	struct zp_arena_params p;
 	zp_pipe_arena_params(&sup->cfg, g, &p);
@@ -505,7 +502,7 @@ static int open_group(struct sup *sup, unsigned g)
 	int r = sup_arena_open(sup, g, &p); /* attach, create, or reshape keeping the accepted jobs */
 	if (r)
 		return r;
-	prune_key_regions(sup, g, sup->cfg.key_regions, true);
+	prune_key_regions(sup, g, sup->cfg.key_regions, srs);
 	fchmod(zp_arena_fd(G->a), 0600); /* public or not: only the service's own processes map it */
 	const struct zp_arena_hdr *h = zp_arena_hdr(G->a);
 	zp_log(WHO, "group %s: %s arena %s (%s, %u slots x %llu MiB = %llu MiB of slot data)",
@@ -905,9 +902,11 @@ int main(int argc, char **argv)
 	}
 	plan_children(sup);
 	fd_budget(sup);
+	struct srs_keep srs = { .sup = sup }; /* the registrations, checked once for every group */
+	zp_pipe_each(&sup->cfg, "srs", srs_keep_one, &srs);
 	zp_progress_begin(WHO, 2, NULL); /* populating a large arena takes a while: say so in our log */
 	for (unsigned g = 0; g < sup->cfg.n_groups; g++) {
-		if ((r = open_group(sup, g))) {
+		if ((r = open_group(sup, g, &srs))) {
 			zp_log(WHO, "%s", zp_err_text(r));
 			/* a config shape the existing arena cannot take (records.c says the way out): a config error */
 			return r == ZP_EMISMATCH ? ZP_EX_CONFIG : ZP_EX_START;
@@ -953,7 +952,7 @@ int main(int argc, char **argv)
 		zp_arena_close(sup->g[g].a);
 		if (!sup->keep_arena) {
 			zp_arena_destroy(sup->cfg.groups[g].arena, NULL);
-			prune_key_regions(sup, g, false, false);
+			prune_key_regions(sup, g, false, NULL);
 		}
 	}
 	zp_hint_close(sup->api);

@@ -32,7 +32,21 @@ log "first call: registered $id1, decoded into $(regions | tr '\n' ' ')"
 # 1. stop and start: the region stays, gpud takes the key from it, the call proves, the file is not read again
 stop_sup
 regions | grep -q "\.key\.ss_$id1\$" || fail "the stop removed the region (keep_arena = yes)"
+# planted beside it (a client in public mode writes registrations): a FIFO (the start must not block on it), a
+# symlink to the real registration (not followed), an oversized file, one naming another file (its id differs):
+# each removed with a line that says why; a name that is no id left alone
+S=$T/run/srs
+mkfifo "$S/aaaaaaaaaaaaaaaa"; ln -s "$S/$id1" "$S/bbbbbbbbbbbbbbbb"
+head -c 8192 /dev/zero | tr '\0' a > "$S/cccccccccccccccc"; echo "$EX/chain.zkey" > "$S/dddddddddddddddd"
+echo "$KEY" > "$S/not-an-id"
 start_sup
+for h in aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbb cccccccccccccccc dddddddddddddddd; do
+  [ ! -e "$S/$h" ] && [ ! -L "$S/$h" ] || fail "planted registration $h stayed"
+  grep -q "srs $h: .*registration removed" "$T/supervisor.log" || { dump; fail "no line for planted registration $h"; }
+done
+grep -q "srs dddddddddddddddd: $EX/chain.zkey changed since it was registered" "$T/supervisor.log" ||
+  { dump; fail "the registration naming another file: not said as such"; }
+[ -e "$S/not-an-id" ] || fail "a file that is no registration was removed"
 grep -q "1 registered .params file(s) unchanged" "$T/supervisor.log" || { dump; fail "the start did not keep the registered key's region"; }
 regions | grep -q "\.key\.ss_$id1\$" || { dump; fail "the start pruned the region of a registered, unchanged .params"; }
 wait_until 60 took_1 || { dump; fail "gpud did not take ss:$id1 from its region after the restart"; }
